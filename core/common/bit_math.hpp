@@ -1,0 +1,33 @@
+// Bit tricks shared by host and device code.
+#pragma once
+#include <cstdint>
+
+#include "core/common/hd.hpp"
+
+namespace hs {
+
+/// @brief floor(log2(x)) for x > 0.
+HS_HD int floor_log2(std::uint32_t x) {
+#if defined(__CUDA_ARCH__)
+  return 31 - __clz(x);
+#else
+  return 31 - __builtin_clz(x);
+#endif
+}
+
+HS_HD int floor_log2_64(std::uint64_t x) {
+#if defined(__CUDA_ARCH__)
+  return 63 - __clzll(x);
+#else
+  return 63 - __builtin_clzll(x);
+#endif
+}
+
+HS_HD bool is_pow2(std::uint64_t x) { return x && !(x & (x - 1)); }
+
+/// @brief Smallest power of two >= x (x >= 1, x <= 2^63).
+HS_HD std::uint64_t next_pow2(std::uint64_t x) {
+  return x <= 1 ? 1 : std::uint64_t{1} << (floor_log2_64(x - 1) + 1);
+}
+
+}  // namespace hs

@@ -1,0 +1,64 @@
+// What views ask a table for, and what comes back: occupancy images, probe histograms, slot dumps.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "core/common/hd.hpp"
+#include "core/common/probe_histogram.hpp"
+#include "core/common/types.hpp"
+
+namespace hs {
+
+/// @brief The state of one slot as the views colour it.
+enum class slot_state : std::uint8_t { empty = 0, live = 1, erased = 2, tombstone = 3 };
+
+/// @brief Fractions of a pixel's slots in each state, and their mean displacement.
+struct occupancy_pixel {
+  float live = 0, erased = 0, tombstone = 0, mean_displacement = 0;
+};
+
+/// @brief The slots [first_slot, first_slot + slot_count) laid row-major over width x height
+/// pixels. Pixel p covers slots [first + p*count/(w*h), first + (p+1)*count/(w*h)); when a pixel
+/// covers less than one slot it shows the slot under it.
+struct occupancy_query {
+  std::uint64_t first_slot = 0;
+  std::uint64_t slot_count = 0;
+  std::uint32_t width = 0, height = 0;
+  occupancy_pixel* out = nullptr;  ///< width*height pixels, in the table's memory space
+};
+
+/// @brief Slot range of pixel p (half-open), shared by kernels, CPU models and views.
+HS_HD void pixel_slot_range(const occupancy_query& q, std::uint64_t p, std::uint64_t& lo,
+                            std::uint64_t& hi) {
+  const std::uint64_t pixels = std::uint64_t{q.width} * q.height;
+  // 128-bit-safe: slot_count <= 2^32 and pixels <= 2^32, so the products fit in 64 bits.
+  lo = q.first_slot + p * q.slot_count / pixels;
+  hi = q.first_slot + (p + 1) * q.slot_count / pixels;
+  if (hi <= lo) hi = lo + 1;
+}
+
+/// @brief One slot as shown in tooltips and at slot-level zoom.
+struct slot_record {
+  std::uint64_t slot = 0;
+  key_type key = k_empty;
+  value_type value = k_empty;
+  std::uint64_t home = 0;
+  std::uint64_t displacement = 0;
+  slot_state state = slot_state::empty;
+};
+
+/// @brief What one sample of a table should produce; absent parts are skipped.
+struct inspect_request {
+  std::optional<occupancy_query> occupancy;
+  bool probe_histogram = false;
+  std::optional<std::uint64_t> dump_first;  ///< first slot of a dump of `dump_count` slots
+  std::uint32_t dump_count = 0;
+};
+
+struct inspect_result {
+  hs::probe_histogram histogram;
+  std::vector<slot_record> slots;
+};
+
+}  // namespace hs

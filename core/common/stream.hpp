@@ -1,0 +1,51 @@
+// Streams and timing events, opaque so that core headers need no CUDA include. On the CPU backend a
+// stream is empty (work runs on the calling thread) and events read the host clock.
+#pragma once
+#include <chrono>
+#include <memory>
+
+namespace hs {
+
+/// @brief A non-owning stream handle (a cudaStream_t on the GPU backend, null on the CPU).
+struct stream_view {
+  void* handle = nullptr;
+};
+
+/// @brief Waits for all work on the stream (no-op for a null stream on a CPU-only build).
+void synchronize(stream_view s);
+
+/// @brief An owned CUDA stream (non-blocking), or an empty one for the CPU backend.
+class owned_stream {
+ public:
+  explicit owned_stream(bool gpu);
+  owned_stream(owned_stream&&) noexcept;
+  owned_stream& operator=(owned_stream&&) noexcept;
+  ~owned_stream();
+  stream_view view() const { return {handle_}; }
+
+ private:
+  void* handle_ = nullptr;
+};
+
+/// @brief Times work on a stream: CUDA events on the GPU, the host clock on the CPU backend.
+class stream_timer {
+ public:
+  explicit stream_timer(bool gpu);
+  stream_timer(stream_timer&&) noexcept;
+  stream_timer& operator=(stream_timer&&) noexcept;
+  ~stream_timer();
+  void start(stream_view s);
+  void stop(stream_view s);
+  /// @brief True once the stopped work has finished (never blocks).
+  bool ready() const;
+  /// @brief Milliseconds between start and stop; waits for the stop event.
+  double elapsed_ms() const;
+
+ private:
+  void* begin_ = nullptr;
+  void* end_ = nullptr;
+  bool gpu_ = false;
+  std::chrono::steady_clock::time_point host_begin_{}, host_end_{};
+};
+
+}  // namespace hs

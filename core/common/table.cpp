@@ -1,0 +1,69 @@
+// Table construction, defaults and argument checks shared by every family and backend.
+#include "core/common/table.hpp"
+
+#include "core/common/bit_math.hpp"
+#include "core/common/error.hpp"
+#include "core/common/format.hpp"
+#include "core/linear/linear_model.hpp"
+#if HS_WITH_CUDA
+#include "core/linear/linear_table.hpp"
+#endif
+
+namespace hs {
+
+std::string_view to_string(family f) {
+  switch (f) {
+    case family::linear: return "linear";
+    case family::slab: return "slab";
+    case family::hive: return "hive";
+  }
+  return "?";
+}
+
+std::optional<family> parse_family(std::string_view s) {
+  for (family f : {family::linear, family::slab, family::hive})
+    if (to_string(f) == s) return f;
+  return std::nullopt;
+}
+
+std::uint64_t default_capacity(backend b) {
+  return b == backend::gpu ? std::uint64_t{1} << 27 : std::uint64_t{1} << 22;
+}
+
+std::uint64_t max_capacity(family) {
+  // 32-bit keys: a table of more than 2^32 slots could never be more than a quarter full.
+  return std::uint64_t{1} << 32;
+}
+
+std::unique_ptr<table> make_table(table_config cfg) {
+  if (cfg.capacity == 0) cfg.capacity = default_capacity(cfg.backend);
+  if (!is_pow2(cfg.capacity))
+    throw user_error("capacity " + format_count(cfg.capacity) + " is not a power of two");
+  if (cfg.capacity < 16) throw user_error("capacity must be at least 16 slots");
+  if (cfg.capacity > max_capacity(cfg.family))
+    throw user_error("capacity " + format_count(cfg.capacity) + " exceeds the maximum of 2^32 slots "
+                     "(with 32-bit keys a larger table could never be more than a quarter full)");
+  if (cfg.linear_group != 0 && cfg.linear_group != 1 && cfg.linear_group != 4 && cfg.linear_group != 8)
+    throw user_error("linear probe group must be 0 (auto), 1, 4 or 8 threads");
+  if (cfg.family != family::linear)
+    throw user_error("the " + std::string(to_string(cfg.family)) + " family is not built yet");
+  if (cfg.backend == backend::cpu) return std::make_unique<linear::linear_model>(cfg);
+#if HS_WITH_CUDA
+  return std::make_unique<linear::linear_table>(cfg);
+#else
+  throw user_error("this build has no CUDA support: use --backend cpu");
+#endif
+}
+
+namespace detail {
+void check_bulk(std::string_view call, std::size_t n, std::size_t other, std::size_t status) {
+  if (other != n)
+    throw user_error(std::string(call) + ": " + std::to_string(n) + " keys but " +
+                     std::to_string(other) + " values/results");
+  if (status != 0 && status != n)
+    throw user_error(std::string(call) + ": " + std::to_string(n) + " keys but " +
+                     std::to_string(status) + " status slots (pass none or one per key)");
+}
+}  // namespace detail
+
+}  // namespace hs

@@ -1,0 +1,110 @@
+// The Table seam: one runtime-polymorphic host interface per family and backend. Bulk calls take
+// spans in the table's memory space (device memory for GPU tables, host memory for CPU models) and
+// a stream, run asynchronously on GPU tables, and can report a status per operation.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/common/device.hpp"
+#include "core/common/hash.hpp"
+#include "core/common/inspection.hpp"
+#include "core/common/memory.hpp"
+#include "core/common/stream.hpp"
+#include "core/common/types.hpp"
+
+namespace hs {
+
+enum class family : std::uint8_t { linear, slab, hive };
+std::string_view to_string(family f);
+std::optional<family> parse_family(std::string_view s);
+
+/// @brief How the linear family deletes (seed 000: empty the value; seed 002: tombstones).
+enum class linear_delete_mode : std::uint8_t { value, tombstone };
+
+/// @brief Everything needed to create a table.
+struct table_config {
+  hs::family family = hs::family::linear;
+  hs::backend backend = hs::backend::cpu;
+  std::uint64_t capacity = 0;  ///< slots; 0 picks default_capacity(backend)
+  hash_kind hash = hash_kind::murmur3;
+  /// Threads cooperating on one operation in the linear GPU kernels: 1, 4 or 8; 0 chooses by load.
+  int linear_group = 0;
+};
+
+/// @brief 2^27 slots (1 GiB) on the GPU, 2^22 (32 MiB) for the CPU model.
+std::uint64_t default_capacity(backend b);
+/// @brief Largest capacity this family accepts (the GPU tables also check free memory).
+std::uint64_t max_capacity(family f);
+
+/// @brief Counters a table reports; the extra list holds family-specific ones for display.
+struct table_stats {
+  std::uint64_t capacity = 0;   ///< slots
+  std::uint64_t live = 0;       ///< keys holding a value
+  std::uint64_t erased = 0;     ///< slots whose key stays but whose value was erased
+  std::uint64_t tombstones = 0; ///< tombstoned slots (reusable)
+  std::uint64_t occupied = 0;   ///< slots holding a key or tombstone (live + erased + tombstones)
+  std::uint64_t bytes = 0;      ///< memory the table holds
+  std::uint32_t max_displacement = 0;  ///< longest probe any insert made since the last clear
+  std::uint64_t rejected = 0;   ///< operations rejected for a reserved key or value, since clear
+  std::uint64_t failed_full = 0;///< inserts that failed because the table was full, since clear
+  double load_factor() const { return capacity ? double(live) / double(capacity) : 0.0; }
+  double occupancy() const { return capacity ? double(occupied) / double(capacity) : 0.0; }
+};
+
+/// @brief A mixed batch: element i runs kinds[i] on keys[i] (with values[i] for inserts).
+struct op_batch {
+  std::span<const op_kind> kinds;
+  std::span<const key_type> keys;
+  std::span<const value_type> values;
+};
+
+/// @brief A hash table of one family on one backend.
+class table {
+ public:
+  virtual ~table() = default;
+  virtual const table_config& config() const = 0;
+  memory_space space() const {
+    return config().backend == backend::gpu ? memory_space::device : memory_space::host;
+  }
+  std::uint64_t capacity() const { return config().capacity; }
+
+  /// @brief Inserts pairs; a key already present gets the new value. `status` may be empty.
+  virtual void insert(std::span<const key_type> keys, std::span<const value_type> values,
+                      std::span<op_status> status, stream_view s) = 0;
+  /// @brief Looks keys up; a missing key yields k_empty and status missing.
+  virtual void find(std::span<const key_type> keys, std::span<value_type> values_out,
+                    std::span<op_status> status, stream_view s) = 0;
+  /// @brief Erases keys (the linear family empties the value, the key keeps its slot).
+  virtual void erase(std::span<const key_type> keys, std::span<op_status> status, stream_view s) = 0;
+  /// @brief Runs a mixed batch in one kernel: operations run concurrently, in no defined order.
+  /// `results` receives found values for finds (k_empty otherwise) and may be empty.
+  virtual void apply(const op_batch& ops, std::span<value_type> results, std::span<op_status> status,
+                     stream_view s) = 0;
+  /// @brief Empties the table and resets its counters.
+  virtual void clear(stream_view s) = 0;
+  /// @brief Counts slots and reads counters (synchronizes the stream).
+  virtual table_stats stats(stream_view s) = 0;
+  /// @brief Fills what a view asked for (synchronizes the stream).
+  virtual void inspect(const inspect_request& req, inspect_result& out, stream_view s) = 0;
+  /// @brief Writes live pairs (in no particular order), at most keys.size() of them; returns how
+  /// many live pairs there are (synchronizes the stream).
+  virtual std::uint64_t retrieve_all(std::span<key_type> keys, std::span<value_type> values,
+                                     stream_view s) = 0;
+};
+
+/// @brief Creates the table a config describes (capacity 0 becomes the backend's default).
+/// Throws hs::user_error for an impossible config (capacity not a power of two, too large for
+/// memory, a family not built yet, the GPU backend in a build without CUDA).
+std::unique_ptr<table> make_table(table_config cfg);
+
+namespace detail {
+/// Throws hs::user_error when span sizes disagree (status may be empty; others must match n).
+void check_bulk(std::string_view call, std::size_t n, std::size_t other, std::size_t status);
+}  // namespace detail
+
+}  // namespace hs

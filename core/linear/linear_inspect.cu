@@ -1,0 +1,190 @@
+// Inspection kernels of the linear family. They read the slots with coalesced 16-byte loads and
+// reduce per warp before touching global counters, so a sample of a 1 GiB table costs about one
+// pass over its memory.
+#include "core/linear/linear_inspect.hpp"
+
+#include "core/common/cuda_check.hpp"
+#include "core/common/device.hpp"
+#include "core/common/warp_reduce.cuh"
+
+namespace hs::linear::detail {
+
+namespace {
+
+constexpr int k_block = 256;
+
+cudaStream_t cuda(stream_view s) { return static_cast<cudaStream_t>(s.handle); }
+
+/// Enough blocks to fill the GPU for grid-stride loops, never more than the work needs.
+unsigned grid_for(std::uint64_t items) {
+  static const int sms = [] {
+    auto g = query_gpu();
+    return g ? g->sm_count : 80;
+  }();
+  const std::uint64_t needed = (items + k_block - 1) / k_block;
+  const std::uint64_t cap = static_cast<std::uint64_t>(sms) * 8;
+  return static_cast<unsigned>(needed < cap ? (needed ? needed : 1) : cap);
+}
+
+__global__ void census_kernel(const slot_word* slots, std::uint64_t pairs, unsigned long long* out) {
+  unsigned live = 0, erased = 0, tomb = 0;
+  const auto* words = reinterpret_cast<const ulonglong2*>(slots);
+  for (std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; i < pairs;
+       i += std::uint64_t{gridDim.x} * blockDim.x) {
+    const ulonglong2 v = words[i];
+    for (slot_word w : {v.x, v.y}) {
+      const slot_state st = classify(w);
+      live += st == slot_state::live;
+      erased += st == slot_state::erased;
+      tomb += st == slot_state::tombstone;
+    }
+  }
+  live = warp_sum(live);
+  erased = warp_sum(erased);
+  tomb = warp_sum(tomb);
+  if ((threadIdx.x & 31) == 0) {
+    if (live) atomicAdd(&out[0], static_cast<unsigned long long>(live));
+    if (erased) atomicAdd(&out[1], static_cast<unsigned long long>(erased));
+    if (tomb) atomicAdd(&out[2], static_cast<unsigned long long>(tomb));
+  }
+}
+
+__global__ void count_occupied_kernel(const slot_word* slots, std::uint64_t pairs,
+                                      unsigned long long* out) {
+  unsigned n = 0;
+  const auto* words = reinterpret_cast<const ulonglong2*>(slots);
+  for (std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; i < pairs;
+       i += std::uint64_t{gridDim.x} * blockDim.x) {
+    const ulonglong2 v = words[i];
+    n += occupies(v.x) + occupies(v.y);
+  }
+  n = warp_sum(n);
+  if ((threadIdx.x & 31) == 0 && n) atomicAdd(out, static_cast<unsigned long long>(n));
+}
+
+/// One warp per pixel: lanes stride over the pixel's slots, then reduce.
+template <class Hash>
+__global__ void occupancy_kernel(const slot_word* slots, std::uint32_t mask, occupancy_query q) {
+  const unsigned lane = threadIdx.x & 31;
+  const std::uint64_t pixels = std::uint64_t{q.width} * q.height;
+  const std::uint64_t warps = std::uint64_t{gridDim.x} * blockDim.x / 32;
+  for (std::uint64_t p = (blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x) / 32; p < pixels;
+       p += warps) {
+    std::uint64_t lo, hi;
+    pixel_slot_range(q, p, lo, hi);
+    slot_census c;
+    for (std::uint64_t s = lo + lane; s < hi; s += 32) {
+      const auto slot = static_cast<std::uint32_t>(s & mask);
+      c.add<Hash>(slot, slots[slot], mask);
+    }
+    c.live = warp_sum(c.live);
+    c.erased = warp_sum(c.erased);
+    c.tombstone = warp_sum(c.tombstone);
+    c.slots = warp_sum(c.slots);
+    c.displacement_sum = warp_sum(c.displacement_sum);
+    if (lane == 0) q.out[p] = c.to_pixel();
+  }
+}
+
+template <class Hash>
+__global__ void histogram_kernel(const slot_word* slots, std::uint64_t capacity,
+                                 device_histogram* out) {
+  __shared__ unsigned bins[k_probe_bins];
+  for (unsigned b = threadIdx.x; b < k_probe_bins; b += blockDim.x) bins[b] = 0;
+  __syncthreads();
+  const auto mask = static_cast<std::uint32_t>(capacity - 1);
+  const auto* words = reinterpret_cast<const ulonglong2*>(slots);
+  unsigned long long sum = 0;
+  unsigned count = 0, max = 0;
+  for (std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; i < capacity / 2;
+       i += std::uint64_t{gridDim.x} * blockDim.x) {
+    const ulonglong2 v = words[i];
+    const slot_word pair[2] = {v.x, v.y};
+    for (int j = 0; j < 2; ++j) {
+      if (!holds_key(pair[j])) continue;
+      const std::uint32_t d = slot_displacement<Hash>(static_cast<std::uint32_t>(2 * i + j), pair[j], mask);
+      atomicAdd(&bins[probe_bin(d)], 1u);
+      sum += d;
+      ++count;
+      max = d > max ? d : max;
+    }
+  }
+  sum = warp_sum(sum);
+  count = warp_sum(count);
+  max = warp_max(max);
+  if ((threadIdx.x & 31) == 0 && count) {
+    atomicAdd(&out->sum, sum);
+    atomicAdd(&out->total, static_cast<unsigned long long>(count));
+    atomicMax(&out->max, max);
+  }
+  __syncthreads();
+  for (unsigned b = threadIdx.x; b < k_probe_bins; b += blockDim.x)
+    if (bins[b]) atomicAdd(&out->counts[b], static_cast<unsigned long long>(bins[b]));
+}
+
+__global__ void retrieve_kernel(const slot_word* slots, std::uint64_t capacity, key_type* keys,
+                                value_type* values, std::uint64_t room, unsigned long long* count) {
+  const unsigned lane = threadIdx.x & 31;
+  const std::uint64_t stride = std::uint64_t{gridDim.x} * blockDim.x;
+  // Every lane of a warp runs the same number of iterations, so the ballots see the whole warp.
+  const std::uint64_t first = (blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x) - lane;
+  for (std::uint64_t base = first; base < capacity; base += stride) {
+    const std::uint64_t s = base + lane;
+    const slot_word w = s < capacity ? slots[s] : k_empty_slot;
+    const bool live = classify(w) == slot_state::live;
+    const unsigned ballot = __ballot_sync(0xffffffffu, live);
+    if (!ballot) continue;
+    unsigned long long start = 0;
+    if (lane == 0) start = atomicAdd(count, static_cast<unsigned long long>(__popc(ballot)));
+    start = __shfl_sync(0xffffffffu, start, 0);
+    if (live) {
+      const std::uint64_t pos = start + __popc(ballot & ((1u << lane) - 1));
+      if (pos < room) {
+        keys[pos] = slot_key(w);
+        values[pos] = slot_value(w);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+void launch_census(const slot_word* slots, std::uint64_t capacity, unsigned long long* out,
+                   stream_view s) {
+  census_kernel<<<grid_for(capacity / 2), k_block, 0, cuda(s)>>>(slots, capacity / 2, out);
+  HS_CUDA_CHECK_LAUNCH();
+}
+
+void launch_count_occupied(const slot_word* slots, std::uint64_t capacity, unsigned long long* out,
+                           stream_view s) {
+  count_occupied_kernel<<<grid_for(capacity / 2), k_block, 0, cuda(s)>>>(slots, capacity / 2, out);
+  HS_CUDA_CHECK_LAUNCH();
+}
+
+void launch_occupancy(hash_kind h, const slot_word* slots, std::uint32_t mask,
+                      const occupancy_query& q, stream_view s) {
+  const std::uint64_t threads = std::uint64_t{q.width} * q.height * 32;
+  dispatch_hash(h, [&](auto hash) {
+    occupancy_kernel<decltype(hash)><<<grid_for(threads), k_block, 0, cuda(s)>>>(slots, mask, q);
+  });
+  HS_CUDA_CHECK_LAUNCH();
+}
+
+void launch_probe_histogram(hash_kind h, const slot_word* slots, std::uint64_t capacity,
+                            device_histogram* out, stream_view s) {
+  HS_CUDA_CHECK(cudaMemsetAsync(out, 0, sizeof(device_histogram), cuda(s)));
+  dispatch_hash(h, [&](auto hash) {
+    histogram_kernel<decltype(hash)><<<grid_for(capacity / 2), k_block, 0, cuda(s)>>>(slots, capacity, out);
+  });
+  HS_CUDA_CHECK_LAUNCH();
+}
+
+void launch_retrieve_all(const slot_word* slots, std::uint64_t capacity, key_type* keys,
+                         value_type* values, std::uint64_t room, unsigned long long* count,
+                         stream_view s) {
+  HS_CUDA_CHECK(cudaMemsetAsync(count, 0, sizeof(*count), cuda(s)));
+  retrieve_kernel<<<grid_for(capacity), k_block, 0, cuda(s)>>>(slots, capacity, keys, values, room, count);
+  HS_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace hs::linear::detail

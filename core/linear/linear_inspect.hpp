@@ -1,0 +1,37 @@
+// Host entry points of the linear family's inspection kernels (linear_inspect.cu): the slot
+// census behind stats, occupancy images, the probe-length histogram and retrieve_all.
+#pragma once
+#include <cstdint>
+
+#include "core/common/hash.hpp"
+#include "core/common/inspection.hpp"
+#include "core/common/stream.hpp"
+#include "core/linear/linear_layout.hpp"
+
+namespace hs::linear::detail {
+
+/// Device layout of a histogram being accumulated (counts, then total, sum, max).
+struct device_histogram {
+  unsigned long long counts[k_probe_bins];
+  unsigned long long total, sum;
+  unsigned int max, pad;
+};
+
+/// Adds live, erased and tombstone counts over all slots to out[0..2] (device memory).
+void launch_census(const slot_word* slots, std::uint64_t capacity, unsigned long long* out,
+                   stream_view s);
+/// Adds the number of slots holding a key or tombstone to *out (device memory).
+void launch_count_occupied(const slot_word* slots, std::uint64_t capacity, unsigned long long* out,
+                           stream_view s);
+/// Fills q.out (device memory) with one occupancy pixel per pixel of the query.
+void launch_occupancy(hash_kind h, const slot_word* slots, std::uint32_t mask,
+                      const occupancy_query& q, stream_view s);
+/// Accumulates the displacement histogram of all key-holding slots into `out` (zeroed first).
+void launch_probe_histogram(hash_kind h, const slot_word* slots, std::uint64_t capacity,
+                            device_histogram* out, stream_view s);
+/// Writes live pairs, at most `room`, counting all of them in *count (zeroed first).
+void launch_retrieve_all(const slot_word* slots, std::uint64_t capacity, key_type* keys,
+                         value_type* values, std::uint64_t room, unsigned long long* count,
+                         stream_view s);
+
+}  // namespace hs::linear::detail

@@ -1,0 +1,93 @@
+// Linear-probing invariants in O(capacity + n log n): one walk around the table that remembers the
+// last empty slot decides reachability of every key; a sort finds duplicates.
+#include "core/linear/linear_invariants.hpp"
+
+#include <algorithm>
+
+#include "core/common/format.hpp"
+
+namespace hs::linear {
+
+namespace {
+
+template <class Hash>
+void check_with(std::span<const slot_word> slots, invariant_report& r) {
+  const auto mask = static_cast<std::uint32_t>(slots.size() - 1);
+  auto problem = [&](std::string msg) {
+    if (r.problems.size() < 16) r.problems.push_back(std::move(msg));
+    ++r.violations;
+  };
+
+  // Start the walk just after an empty slot so that "the last empty slot" is always known.
+  std::uint64_t start = 0;
+  bool any_empty = false;
+  for (std::uint64_t s = 0; s < slots.size(); ++s)
+    if (slots[s] == k_empty_slot) {
+      start = s + 1;
+      any_empty = true;
+      break;
+    }
+  std::uint64_t last_empty_step = 0;  // walk step of the last empty slot (step 0 = the one before start)
+  std::vector<key_type> keys;
+  for (std::uint64_t step = 1; step <= slots.size(); ++step) {
+    const auto s = static_cast<std::uint32_t>((start + step - 1) & mask);
+    const slot_word w = slots[s];
+    switch (classify(w)) {
+      case slot_state::empty: last_empty_step = step; continue;
+      case slot_state::tombstone: ++r.tombstones; continue;
+      case slot_state::live: ++r.live; break;
+      case slot_state::erased: ++r.erased; break;
+    }
+    const std::uint32_t d = slot_displacement<Hash>(s, w, mask);
+    r.displacement_sum += d;
+    r.max_displacement = std::max(r.max_displacement, d);
+    keys.push_back(slot_key(w));
+    if (any_empty && step - last_empty_step <= d)
+      problem(strprintf("key 0x%08x in slot %u is unreachable: an empty slot lies between it and "
+                        "its home slot %u", slot_key(w), s, (s - d) & mask));
+  }
+  std::sort(keys.begin(), keys.end());
+  for (std::size_t i = 1; i < keys.size(); ++i)
+    if (keys[i] == keys[i - 1] && (i < 2 || keys[i - 2] != keys[i]))
+      problem(strprintf("key 0x%08x is stored more than once", keys[i]));
+}
+
+}  // namespace
+
+std::string invariant_report::describe() const {
+  if (ok()) return "invariants hold";
+  std::string s = std::to_string(violations) + " invariant violation(s):";
+  for (const auto& p : problems) s += "\n  " + p;
+  return s;
+}
+
+invariant_report check_invariants(std::span<const slot_word> slots, hash_kind hash,
+                                  const table_stats* stats) {
+  invariant_report r;
+  dispatch_hash(hash, [&](auto h) { check_with<decltype(h)>(slots, r); });
+  if (stats) {
+    auto expect = [&](const char* what, std::uint64_t got, std::uint64_t want) {
+      if (got != want) {
+        if (r.problems.size() < 16)
+          r.problems.push_back(strprintf("%s: the slots hold %llu but stats report %llu", what,
+                                         static_cast<unsigned long long>(got),
+                                         static_cast<unsigned long long>(want)));
+        ++r.violations;
+      }
+    };
+    expect("live keys", r.live, stats->live);
+    expect("erased keys", r.erased, stats->erased);
+    expect("tombstones", r.tombstones, stats->tombstones);
+    expect("occupied slots", r.live + r.erased + r.tombstones, stats->occupied);
+    expect("capacity", slots.size(), stats->capacity);
+    if (r.max_displacement > stats->max_displacement) {
+      r.problems.push_back(strprintf("a key lies %u slots from home but the recorded probe bound is "
+                                     "%u: lookups would miss it", r.max_displacement,
+                                     stats->max_displacement));
+      ++r.violations;
+    }
+  }
+  return r;
+}
+
+}  // namespace hs::linear

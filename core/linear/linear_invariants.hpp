@@ -1,0 +1,29 @@
+// The linear family's invariant checker, run on a copy of the slots (from either backend):
+// every key reachable from its home slot without crossing an empty slot, no key twice, the recorded
+// longest probe bounding every key's displacement, and counts agreeing with the table's stats.
+#pragma once
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/common/hash.hpp"
+#include "core/common/table.hpp"
+#include "core/linear/linear_layout.hpp"
+
+namespace hs::linear {
+
+struct invariant_report {
+  std::vector<std::string> problems;  ///< the first few violations, each a sentence
+  std::uint64_t violations = 0;       ///< all violations found
+  std::uint64_t live = 0, erased = 0, tombstones = 0;
+  std::uint64_t displacement_sum = 0;
+  std::uint32_t max_displacement = 0;
+  bool ok() const { return violations == 0; }
+  std::string describe() const;
+};
+
+/// @brief Checks the slots; with `stats`, also that its counts and probe bound agree.
+invariant_report check_invariants(std::span<const slot_word> slots, hash_kind hash,
+                                  const table_stats* stats = nullptr);
+
+}  // namespace hs::linear

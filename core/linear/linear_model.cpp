@@ -1,0 +1,228 @@
+// Sequential semantics of the linear family (seeds 000/001): probe from the home slot; insert
+// claims the first empty slot unless the key is met first; find and erase stop at an empty slot.
+#include "core/linear/linear_model.hpp"
+
+#include <algorithm>
+
+#include "core/common/error.hpp"
+
+namespace hs::linear {
+
+linear_model::linear_model(const table_config& cfg)
+    : cfg_(cfg), mask_(static_cast<std::uint32_t>(cfg.capacity - 1)) {
+  try {
+    slots_.assign(cfg.capacity, k_empty_slot);
+  } catch (const std::bad_alloc&) {
+    throw user_error("not enough host memory for a CPU model of " + std::to_string(cfg.capacity) +
+                     " slots");
+  }
+}
+
+template <class Hash>
+std::int64_t linear_model::locate(key_type k) const {
+  const std::uint32_t home = home_slot<Hash>(k, mask_);
+  for (std::uint64_t d = 0; d <= max_displacement_; ++d) {
+    const std::uint32_t s = (home + static_cast<std::uint32_t>(d)) & mask_;
+    const slot_word w = slots_[s];
+    if (slot_key(w) == k) return s;
+    if (w == k_empty_slot) return -1;
+  }
+  return -1;
+}
+
+template <class Hash>
+op_status linear_model::insert_impl(key_type k, value_type v) {
+  if (is_reserved_key(k)) return ++rejected_, op_status::rejected_key;
+  if (is_reserved_value(v)) return ++rejected_, op_status::rejected_value;
+  const std::uint32_t home = home_slot<Hash>(k, mask_);
+  for (std::uint64_t d = 0; d < cfg_.capacity; ++d) {
+    const std::uint32_t s = (home + static_cast<std::uint32_t>(d)) & mask_;
+    slot_word& w = slots_[s];
+    if (slot_key(w) == k) {
+      const bool was_live = slot_value(w) != k_empty;
+      w = pack(k, v);
+      return was_live ? op_status::replaced : op_status::inserted;
+    }
+    if (w == k_empty_slot) {
+      w = pack(k, v);
+      ++occupied_;
+      max_displacement_ = std::max(max_displacement_, static_cast<std::uint32_t>(d));
+      return op_status::inserted;
+    }
+    // A full table holds no empty slot: past the longest probe the key cannot be present.
+    if (occupied_ == cfg_.capacity && d >= max_displacement_) break;
+  }
+  ++failed_full_;
+  return op_status::failed_full;
+}
+
+template <class Hash>
+op_status linear_model::find_impl(key_type k, value_type& out) const {
+  out = k_empty;
+  if (is_reserved_key(k)) return op_status::rejected_key;
+  const std::int64_t s = locate<Hash>(k);
+  if (s < 0) return op_status::missing;
+  out = slot_value(slots_[static_cast<std::size_t>(s)]);
+  return out == k_empty ? op_status::missing : op_status::found;
+}
+
+template <class Hash>
+op_status linear_model::erase_impl(key_type k) {
+  if (is_reserved_key(k)) return ++rejected_, op_status::rejected_key;
+  const std::int64_t s = locate<Hash>(k);
+  if (s < 0) return op_status::missing;
+  slot_word& w = slots_[static_cast<std::size_t>(s)];
+  if (slot_value(w) == k_empty) return op_status::missing;
+  w = pack(k, k_empty);  // seed 000: the key keeps its slot, only the value is emptied
+  return op_status::erased;
+}
+
+op_status linear_model::insert_one(key_type k, value_type v) {
+  return dispatch_hash(cfg_.hash, [&](auto h) { return insert_impl<decltype(h)>(k, v); });
+}
+op_status linear_model::find_one(key_type k, value_type& out) const {
+  return dispatch_hash(cfg_.hash, [&](auto h) { return find_impl<decltype(h)>(k, out); });
+}
+op_status linear_model::erase_one(key_type k) {
+  return dispatch_hash(cfg_.hash, [&](auto h) { return erase_impl<decltype(h)>(k); });
+}
+
+void linear_model::insert(std::span<const key_type> keys, std::span<const value_type> values,
+                          std::span<op_status> status, stream_view) {
+  hs::detail::check_bulk("insert", keys.size(), values.size(), status.size());
+  std::lock_guard lock(mutex_);
+  dispatch_hash(cfg_.hash, [&](auto h) {
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      op_status s = insert_impl<decltype(h)>(keys[i], values[i]);
+      if (!status.empty()) status[i] = s;
+    }
+  });
+}
+
+void linear_model::find(std::span<const key_type> keys, std::span<value_type> values_out,
+                        std::span<op_status> status, stream_view) {
+  hs::detail::check_bulk("find", keys.size(), values_out.size(), status.size());
+  std::lock_guard lock(mutex_);
+  dispatch_hash(cfg_.hash, [&](auto h) {
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      op_status s = find_impl<decltype(h)>(keys[i], values_out[i]);
+      if (s == op_status::rejected_key) ++rejected_;
+      if (!status.empty()) status[i] = s;
+    }
+  });
+}
+
+void linear_model::erase(std::span<const key_type> keys, std::span<op_status> status, stream_view) {
+  hs::detail::check_bulk("erase", keys.size(), keys.size(), status.size());
+  std::lock_guard lock(mutex_);
+  dispatch_hash(cfg_.hash, [&](auto h) {
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      op_status s = erase_impl<decltype(h)>(keys[i]);
+      if (!status.empty()) status[i] = s;
+    }
+  });
+}
+
+void linear_model::apply(const op_batch& ops, std::span<value_type> results,
+                         std::span<op_status> status, stream_view) {
+  const std::size_t n = ops.kinds.size();
+  hs::detail::check_bulk("apply", n, ops.keys.size(), status.size());
+  hs::detail::check_bulk("apply", n, ops.values.size(), results.empty() ? 0 : results.size());
+  std::lock_guard lock(mutex_);
+  dispatch_hash(cfg_.hash, [&](auto h) {
+    using H = decltype(h);
+    for (std::size_t i = 0; i < n; ++i) {
+      value_type found = k_empty;
+      op_status s = op_status::none;
+      switch (ops.kinds[i]) {
+        case op_kind::insert: s = insert_impl<H>(ops.keys[i], ops.values[i]); break;
+        case op_kind::find:
+          s = find_impl<H>(ops.keys[i], found);
+          if (s == op_status::rejected_key) ++rejected_;
+          break;
+        case op_kind::erase: s = erase_impl<H>(ops.keys[i]); break;
+      }
+      if (!results.empty()) results[i] = found;
+      if (!status.empty()) status[i] = s;
+    }
+  });
+}
+
+void linear_model::clear(stream_view) {
+  std::lock_guard lock(mutex_);
+  std::fill(slots_.begin(), slots_.end(), k_empty_slot);
+  occupied_ = 0;
+  max_displacement_ = 0;
+  rejected_ = failed_full_ = 0;
+}
+
+table_stats linear_model::stats(stream_view) {
+  std::lock_guard lock(mutex_);
+  table_stats st;
+  st.capacity = cfg_.capacity;
+  st.bytes = slots_.size() * sizeof(slot_word);
+  for (slot_word w : slots_) {
+    const slot_state state = classify(w);
+    st.live += state == slot_state::live;
+    st.erased += state == slot_state::erased;
+    st.tombstones += state == slot_state::tombstone;
+  }
+  st.occupied = st.live + st.erased + st.tombstones;
+  st.max_displacement = max_displacement_;
+  st.rejected = rejected_;
+  st.failed_full = failed_full_;
+  return st;
+}
+
+void linear_model::inspect(const inspect_request& req, inspect_result& out, stream_view) {
+  std::lock_guard lock(mutex_);
+  dispatch_hash(cfg_.hash, [&](auto h) {
+    using H = decltype(h);
+    if (req.occupancy) {
+      const occupancy_query& q = *req.occupancy;
+      const std::uint64_t pixels = std::uint64_t{q.width} * q.height;
+      for (std::uint64_t p = 0; p < pixels; ++p) {
+        std::uint64_t lo, hi;
+        pixel_slot_range(q, p, lo, hi);
+        slot_census c;
+        for (std::uint64_t s = lo; s < hi; ++s) {
+          const auto slot = static_cast<std::uint32_t>(s & mask_);
+          c.add<H>(slot, slots_[slot], mask_);
+        }
+        q.out[p] = c.to_pixel();
+      }
+    }
+    if (req.probe_histogram) {
+      out.histogram = {};
+      for (std::uint64_t s = 0; s < cfg_.capacity; ++s) {
+        const slot_word w = slots_[s];
+        if (holds_key(w)) out.histogram.add(slot_displacement<H>(static_cast<std::uint32_t>(s), w, mask_));
+      }
+    }
+    out.slots.clear();
+    if (req.dump_first) {
+      for (std::uint32_t i = 0; i < req.dump_count; ++i) {
+        const auto s = static_cast<std::uint32_t>((*req.dump_first + i) & mask_);
+        out.slots.push_back(make_slot_record<H>(s, slots_[s], mask_));
+      }
+    }
+  });
+}
+
+std::uint64_t linear_model::retrieve_all(std::span<key_type> keys, std::span<value_type> values,
+                                         stream_view) {
+  hs::detail::check_bulk("retrieve_all", keys.size(), values.size(), 0);
+  std::lock_guard lock(mutex_);
+  std::uint64_t n = 0;
+  for (slot_word w : slots_) {
+    if (classify(w) != slot_state::live) continue;
+    if (n < keys.size()) {
+      keys[n] = slot_key(w);
+      values[n] = slot_value(w);
+    }
+    ++n;
+  }
+  return n;
+}
+
+}  // namespace hs::linear

@@ -1,0 +1,177 @@
+// The device handle of a linear table, passed to kernels by value, and the per-operation probing
+// it runs. A group of G threads probes a window of 2G consecutive slots at a time, each thread
+// loading two slots with one 16-byte load; windows are aligned, so loads are aligned and the
+// group's loads coalesce. The group takes the first slot, in probe order from the home slot, that
+// holds the key or is empty: exactly the slot sequential linear probing would take.
+#pragma once
+#include <cstdint>
+
+#include "core/common/coop_group.cuh"
+#include "core/common/types.hpp"
+#include "core/linear/linear_layout.hpp"
+
+namespace hs::linear {
+
+/// @brief Counters a linear table keeps on the device.
+struct device_counters {
+  unsigned long long rejected;     ///< reserved keys or values, since clear
+  unsigned long long failed_full;  ///< inserts that found no free slot, since clear
+  unsigned long long occupied;     ///< exact only during a guarded insert (seeded by a census)
+  unsigned int max_displacement;   ///< longest probe of any insert: finds never look further
+  unsigned int pad;
+};
+
+template <class Hash, int G>
+struct linear_ref {
+  slot_word* slots;
+  std::uint32_t mask;
+  std::uint64_t capacity;
+  device_counters* counters;
+
+  static constexpr std::uint32_t window = 2 * G;
+
+  /// @brief Inserts or overwrites. Guarded launches (those that may fill the table) count claims
+  /// so that probes can stop once no free slot is left, instead of walking the whole table.
+  template <bool Guarded>
+  __device__ op_status insert(const coop_group<G>& g, key_type k, value_type v,
+                              std::uint32_t known_max) const {
+    if (is_reserved_key(k) || is_reserved_value(v)) {
+      if (g.rank() == 0) atomicAdd(&counters->rejected, 1ull);
+      return is_reserved_key(k) ? op_status::rejected_key : op_status::rejected_value;
+    }
+    const std::uint32_t home = home_slot<Hash>(k, mask);
+    std::uint32_t base = home & ~(window - 1);
+    const std::int64_t skip = home - base;
+    const unsigned lane = g.rank();
+    const std::int64_t cap = static_cast<std::int64_t>(capacity);
+    const std::uint64_t windows = (capacity + skip + window - 1) / window;
+    for (std::uint64_t w = 0; w < windows; ++w, base = (base + window) & mask) {
+      slot_word cur[2];
+      load_pair(base, lane, cur);
+      const std::int64_t o0 = static_cast<std::int64_t>(w * window + 2 * lane) - skip;
+      const bool valid0 = o0 >= 0 && o0 < cap;
+      const bool valid1 = o0 + 1 >= 0 && o0 + 1 < cap;
+      while (true) {
+        const bool c0 = valid0 && (slot_key(cur[0]) == k || cur[0] == k_empty_slot);
+        const bool c1 = valid1 && (slot_key(cur[1]) == k || cur[1] == k_empty_slot);
+        const unsigned hits = g.ballot(c0 || c1);
+        if (hits == 0) break;
+        const unsigned leader = __ffs(hits) - 1;
+        int outcome = 0;  // an op_status, or 0 to look at this window again
+        if (lane == leader) {
+          const int j = c0 ? 0 : 1;
+          const std::uint32_t slot = base + 2 * lane + j;
+          if (slot_key(cur[j]) == k) {
+            outcome = static_cast<int>(assign_value(slot, v));
+          } else {
+            const slot_word prev = atomicCAS(reinterpret_cast<unsigned long long*>(slots + slot),
+                                             k_empty_slot, pack(k, v));
+            if (prev == k_empty_slot) {
+              outcome = static_cast<int>(op_status::inserted);
+              const auto d = static_cast<std::uint32_t>(o0 + j);
+              if (d > known_max) atomicMax(&counters->max_displacement, d);
+              if constexpr (Guarded) atomicAdd(&counters->occupied, 1ull);
+            } else if (slot_key(prev) == k) {
+              outcome = static_cast<int>(assign_value(slot, v));  // same key claimed concurrently
+            } else {
+              cur[j] = prev;  // another key took the slot: look further
+            }
+          }
+        }
+        outcome = g.shfl(outcome, leader);
+        if (outcome) return static_cast<op_status>(outcome);
+      }
+      if constexpr (Guarded) {
+        // With no free slot left the key can only be within the longest probe made so far.
+        if ((w & 3) == 3 && table_full()) {
+          const std::int64_t probed = static_cast<std::int64_t>((w + 1) * window) - skip;
+          if (probed > static_cast<std::int64_t>(current_max())) break;
+        }
+      }
+    }
+    if (g.rank() == 0) atomicAdd(&counters->failed_full, 1ull);
+    return op_status::failed_full;
+  }
+
+  /// @brief Looks a key up; `max_disp` bounds the probe (no key lies further from its home).
+  __device__ op_status find(const coop_group<G>& g, key_type k, value_type& out,
+                            std::uint32_t max_disp) const {
+    out = k_empty;
+    if (is_reserved_key(k)) {
+      if (g.rank() == 0) atomicAdd(&counters->rejected, 1ull);
+      return op_status::rejected_key;
+    }
+    std::uint32_t slot;
+    const slot_word hit = locate(g, k, max_disp, slot);
+    if (slot_key(hit) != k) return op_status::missing;
+    out = slot_value(hit);
+    return out == k_empty ? op_status::missing : op_status::found;
+  }
+
+  /// @brief Erases by emptying the value (seed 000): the key keeps its slot.
+  __device__ op_status erase(const coop_group<G>& g, key_type k, std::uint32_t max_disp) const {
+    if (is_reserved_key(k)) {
+      if (g.rank() == 0) atomicAdd(&counters->rejected, 1ull);
+      return op_status::rejected_key;
+    }
+    std::uint32_t slot;
+    const slot_word hit = locate(g, k, max_disp, slot);
+    if (slot_key(hit) != k) return op_status::missing;
+    int outcome = 0;
+    if (g.rank() == 0)
+      outcome = static_cast<int>(atomicExch(value_ptr(slot), k_empty) != k_empty ? op_status::erased
+                                                                                 : op_status::missing);
+    return static_cast<op_status>(g.shfl(outcome, 0));
+  }
+
+ private:
+  __device__ void load_pair(std::uint32_t base, unsigned lane, slot_word (&cur)[2]) const {
+    const ulonglong2 v = *reinterpret_cast<const ulonglong2*>(slots + base + 2 * lane);
+    cur[0] = v.x;
+    cur[1] = v.y;
+  }
+
+  __device__ unsigned* value_ptr(std::uint32_t slot) const {
+    return reinterpret_cast<unsigned*>(slots + slot) + 1;  // the high half of the word
+  }
+
+  /// Overwrites the value of a slot holding the key; inserted if the value had been erased.
+  __device__ op_status assign_value(std::uint32_t slot, value_type v) const {
+    return atomicExch(value_ptr(slot), v) == k_empty ? op_status::inserted : op_status::replaced;
+  }
+
+  __device__ bool table_full() const {
+    return *reinterpret_cast<volatile unsigned long long*>(&counters->occupied) >= capacity;
+  }
+  __device__ std::uint32_t current_max() const {
+    return *reinterpret_cast<volatile unsigned*>(&counters->max_displacement);
+  }
+
+  /// The word of the first slot in probe order holding k or empty, within max_disp of home (the
+  /// word is empty-keyed when neither is found); every lane gets it, and the slot index.
+  __device__ slot_word locate(const coop_group<G>& g, key_type k, std::uint32_t max_disp,
+                              std::uint32_t& slot_out) const {
+    const std::uint32_t home = home_slot<Hash>(k, mask);
+    std::uint32_t base = home & ~(window - 1);
+    const std::int64_t skip = home - base;
+    const unsigned lane = g.rank();
+    const std::int64_t limit = static_cast<std::int64_t>(max_disp) + 1;
+    for (std::int64_t first = -skip; first < limit; first += window, base = (base + window) & mask) {
+      slot_word cur[2];
+      load_pair(base, lane, cur);
+      const std::int64_t o0 = first + 2 * lane;
+      const bool c0 = o0 >= 0 && o0 < limit && (slot_key(cur[0]) == k || cur[0] == k_empty_slot);
+      const bool c1 = o0 + 1 >= 0 && o0 + 1 < limit &&
+                      (slot_key(cur[1]) == k || cur[1] == k_empty_slot);
+      const unsigned hits = g.ballot(c0 || c1);
+      if (hits) {
+        const unsigned leader = __ffs(hits) - 1;
+        slot_out = g.shfl(base + 2 * lane + (c0 ? 0u : 1u), leader);
+        return g.shfl(c0 ? cur[0] : cur[1], leader);
+      }
+    }
+    return k_empty_slot;
+  }
+};
+
+}  // namespace hs::linear

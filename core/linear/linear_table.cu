@@ -1,0 +1,290 @@
+// The GPU linear table: argument checks, dispatch to kernels by hash and probe-group size, the
+// guarded-launch bookkeeping that keeps a full table from hanging, stats and inspection.
+#include "core/linear/linear_table.hpp"
+
+#include <algorithm>
+#include <type_traits>
+
+#include "core/common/cuda_check.hpp"
+#include "core/common/error.hpp"
+#include "core/common/format.hpp"
+#include "core/linear/linear_inspect.hpp"
+#include "core/linear/linear_kernels.cuh"
+
+namespace hs::linear {
+
+namespace {
+
+cudaStream_t cuda(stream_view s) { return static_cast<cudaStream_t>(s.handle); }
+
+/// Rejects host pointers early: a kernel reading them would fault far from the mistake.
+template <class T>
+void require_device(std::string_view call, std::span<T> span) {
+  if (span.empty()) return;
+  cudaPointerAttributes attr{};
+  if (cudaPointerGetAttributes(&attr, span.data()) != cudaSuccess ||
+      (attr.type != cudaMemoryTypeDevice && attr.type != cudaMemoryTypeManaged)) {
+    cudaGetLastError();
+    throw user_error(std::string(call) + ": arguments must be in device memory for a GPU table");
+  }
+}
+
+template <class T>
+T* ptr_or_null(std::span<T> s) { return s.empty() ? nullptr : s.data(); }
+
+unsigned blocks_for(std::uint64_t n, int group) {
+  return static_cast<unsigned>((n * group + kernels::k_block - 1) / kernels::k_block);
+}
+
+/// Calls f(integral_constant<int, G>) for the runtime group size.
+template <class F>
+void dispatch_group(int group, F&& f) {
+  switch (group) {
+    case 4: f(std::integral_constant<int, 4>{}); break;
+    case 8: f(std::integral_constant<int, 8>{}); break;
+    default: f(std::integral_constant<int, 1>{}); break;
+  }
+}
+
+/// Calls f(hash policy, group constant): the one place kernels are instantiated from.
+template <class F>
+void dispatch(hash_kind h, int group, F&& f) {
+  dispatch_hash(h, [&](auto hash) { dispatch_group(group, [&](auto gc) { f(hash, gc); }); });
+}
+
+}  // namespace
+
+linear_table::linear_table(const table_config& cfg)
+    : cfg_(cfg), mask_(static_cast<std::uint32_t>(cfg.capacity - 1)) {
+  std::string why;
+  if (!query_gpu(&why)) throw user_error("GPU linear table: " + why);
+  slots_ = buffer<slot_word>(memory_space::device, cfg.capacity);
+  counters_ = buffer<device_counters>(memory_space::device, 1);
+  scratch_ = buffer<unsigned long long>(memory_space::device, 4);
+  cudaEvent_t e = nullptr;
+  HS_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+  last_insert_ = e;
+  clear({});
+  synchronize({});
+}
+
+linear_table::~linear_table() {
+  if (last_insert_) cudaEventDestroy(static_cast<cudaEvent_t>(last_insert_));
+}
+
+int linear_table::current_group() {
+  std::lock_guard lock(bound_mutex_);
+  return group_for(bound_);
+}
+
+int linear_table::group_for(std::uint64_t occupied_bound) const {
+  if (cfg_.linear_group) return cfg_.linear_group;
+  // Short probes favour one thread per operation; long ones a group that reads 8 slots at once.
+  return occupied_bound * 4 < cfg_.capacity * 3 ? 1 : 4;
+}
+
+bool linear_table::prepare_inserts(std::uint64_t n, stream_view s) {
+  const std::uint64_t before = bound_;
+  bound_ += n;
+  issued_ += n;
+  if (before + n <= cfg_.capacity) return false;
+  // The batch may fill the table: count occupied slots on the stream (one pass, only near full)
+  // so that guarded probes can tell when no free slot is left.
+  unsigned long long* occupied = &counters_.data()->occupied;
+  HS_CUDA_CHECK(cudaMemsetAsync(occupied, 0, sizeof(*occupied), cuda(s)));
+  detail::launch_count_occupied(slots_.data(), cfg_.capacity, occupied, s);
+  return true;
+}
+
+void linear_table::inserts_launched(stream_view s) {
+  HS_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(last_insert_), cuda(s)));
+}
+
+void linear_table::insert(std::span<const key_type> keys, std::span<const value_type> values,
+                          std::span<op_status> status, stream_view s) {
+  hs::detail::check_bulk("insert", keys.size(), values.size(), status.size());
+  if (keys.empty()) return;
+  require_device("insert", keys);
+  require_device("insert", values);
+  require_device("insert", status);
+  const std::uint64_t n = keys.size();
+  std::lock_guard lock(bound_mutex_);
+  const int group = group_for(bound_);
+  const bool guarded = prepare_inserts(n, s);
+  dispatch(cfg_.hash, group, [&](auto hash, auto gc) {
+    using H = decltype(hash);
+    constexpr int G = decltype(gc)::value;
+    const linear_ref<H, G> t{slots_.data(), mask_, cfg_.capacity, counters_.data()};
+    auto* st = ptr_or_null(status);
+    if (guarded)
+      kernels::insert<H, G, true><<<blocks_for(n, G), kernels::k_block, 0, cuda(s)>>>(
+          t, keys.data(), values.data(), st, n);
+    else
+      kernels::insert<H, G, false><<<blocks_for(n, G), kernels::k_block, 0, cuda(s)>>>(
+          t, keys.data(), values.data(), st, n);
+  });
+  HS_CUDA_CHECK_LAUNCH();
+  inserts_launched(s);
+}
+
+void linear_table::find(std::span<const key_type> keys, std::span<value_type> values_out,
+                        std::span<op_status> status, stream_view s) {
+  hs::detail::check_bulk("find", keys.size(), values_out.size(), status.size());
+  if (keys.empty()) return;
+  require_device("find", keys);
+  require_device("find", values_out);
+  require_device("find", status);
+  const std::uint64_t n = keys.size();
+  dispatch(cfg_.hash, current_group(), [&](auto hash, auto gc) {
+    using H = decltype(hash);
+    constexpr int G = decltype(gc)::value;
+    const linear_ref<H, G> t{slots_.data(), mask_, cfg_.capacity, counters_.data()};
+    kernels::find<H, G><<<blocks_for(n, G), kernels::k_block, 0, cuda(s)>>>(
+        t, keys.data(), values_out.data(), ptr_or_null(status), n);
+  });
+  HS_CUDA_CHECK_LAUNCH();
+}
+
+void linear_table::erase(std::span<const key_type> keys, std::span<op_status> status, stream_view s) {
+  hs::detail::check_bulk("erase", keys.size(), keys.size(), status.size());
+  if (keys.empty()) return;
+  require_device("erase", keys);
+  require_device("erase", status);
+  const std::uint64_t n = keys.size();
+  dispatch(cfg_.hash, current_group(), [&](auto hash, auto gc) {
+    using H = decltype(hash);
+    constexpr int G = decltype(gc)::value;
+    const linear_ref<H, G> t{slots_.data(), mask_, cfg_.capacity, counters_.data()};
+    kernels::erase<H, G><<<blocks_for(n, G), kernels::k_block, 0, cuda(s)>>>(
+        t, keys.data(), ptr_or_null(status), n);
+  });
+  HS_CUDA_CHECK_LAUNCH();
+}
+
+void linear_table::apply(const op_batch& ops, std::span<value_type> results,
+                         std::span<op_status> status, stream_view s) {
+  const std::size_t n = ops.kinds.size();
+  hs::detail::check_bulk("apply", n, ops.keys.size(), status.size());
+  hs::detail::check_bulk("apply", n, ops.values.size(), results.empty() ? 0 : results.size());
+  if (n == 0) return;
+  require_device("apply", ops.kinds);
+  require_device("apply", ops.keys);
+  require_device("apply", ops.values);
+  require_device("apply", results);
+  require_device("apply", status);
+  std::lock_guard lock(bound_mutex_);
+  const int group = group_for(bound_);
+  const bool guarded = prepare_inserts(n, s);  // every element might be an insert
+  dispatch(cfg_.hash, group, [&](auto hash, auto gc) {
+    using H = decltype(hash);
+    constexpr int G = decltype(gc)::value;
+    const linear_ref<H, G> t{slots_.data(), mask_, cfg_.capacity, counters_.data()};
+    auto* res = ptr_or_null(results);
+    auto* st = ptr_or_null(status);
+    if (guarded)
+      kernels::apply<H, G, true><<<blocks_for(n, G), kernels::k_block, 0, cuda(s)>>>(
+          t, ops.kinds.data(), ops.keys.data(), ops.values.data(), res, st, n);
+    else
+      kernels::apply<H, G, false><<<blocks_for(n, G), kernels::k_block, 0, cuda(s)>>>(
+          t, ops.kinds.data(), ops.keys.data(), ops.values.data(), res, st, n);
+  });
+  HS_CUDA_CHECK_LAUNCH();
+  inserts_launched(s);
+}
+
+void linear_table::clear(stream_view s) {
+  fill_bytes(slots_.data(), memory_space::device, 0xff, cfg_.capacity * sizeof(slot_word), s);
+  fill_bytes(counters_.data(), memory_space::device, 0, sizeof(device_counters), s);
+  std::lock_guard lock(bound_mutex_);
+  bound_ = 0;
+}
+
+table_stats linear_table::stats(stream_view s) {
+  std::lock_guard lock(scratch_mutex_);
+  std::uint64_t issued_before;
+  {
+    // The census must see every insert counted in the bound: wait for the latest launch.
+    std::lock_guard bound_lock(bound_mutex_);
+    issued_before = issued_;
+    HS_CUDA_CHECK(cudaStreamWaitEvent(cuda(s), static_cast<cudaEvent_t>(last_insert_), 0));
+  }
+  HS_CUDA_CHECK(cudaMemsetAsync(scratch_.data(), 0, 3 * sizeof(unsigned long long), cuda(s)));
+  detail::launch_census(slots_.data(), cfg_.capacity, scratch_.data(), s);
+  unsigned long long census[3];
+  device_counters c{};
+  HS_CUDA_CHECK(cudaMemcpyAsync(census, scratch_.data(), sizeof(census), cudaMemcpyDeviceToHost, cuda(s)));
+  HS_CUDA_CHECK(cudaMemcpyAsync(&c, counters_.data(), sizeof(c), cudaMemcpyDeviceToHost, cuda(s)));
+  synchronize(s);
+  table_stats st;
+  st.capacity = cfg_.capacity;
+  st.bytes = cfg_.capacity * sizeof(slot_word);
+  st.live = census[0];
+  st.erased = census[1];
+  st.tombstones = census[2];
+  st.occupied = st.live + st.erased + st.tombstones;
+  st.max_displacement = c.max_displacement;
+  st.rejected = c.rejected;
+  st.failed_full = c.failed_full;
+  {
+    std::lock_guard bound_lock(bound_mutex_);
+    bound_ = st.occupied + (issued_ - issued_before);  // exact, plus what was launched since
+  }
+  return st;
+}
+
+void linear_table::inspect(const inspect_request& req, inspect_result& out, stream_view s) {
+  if (req.occupancy) {
+    const occupancy_query& q = *req.occupancy;
+    if (q.width == 0 || q.height == 0 || q.slot_count == 0 || q.slot_count > cfg_.capacity)
+      throw user_error("occupancy: empty image or slot range larger than the table");
+    detail::launch_occupancy(cfg_.hash, slots_.data(), mask_, q, s);
+  }
+  if (req.probe_histogram) {
+    buffer<detail::device_histogram> h(memory_space::device, 1);
+    detail::launch_probe_histogram(cfg_.hash, slots_.data(), cfg_.capacity, h.data(), s);
+    const detail::device_histogram host = h.download(1, s)[0];
+    out.histogram.counts.assign(host.counts, host.counts + k_probe_bins);
+    out.histogram.total = host.total;
+    out.histogram.sum = host.sum;
+    out.histogram.max = host.max;
+  }
+  out.slots.clear();
+  if (req.dump_first && req.dump_count) {
+    const std::uint32_t count = static_cast<std::uint32_t>(std::min<std::uint64_t>(req.dump_count, cfg_.capacity));
+    std::vector<slot_word> words(count);
+    const std::uint64_t first = *req.dump_first & mask_;
+    const std::uint64_t head = std::min<std::uint64_t>(count, cfg_.capacity - first);
+    copy_bytes(words.data(), memory_space::host, slots_.data() + first, memory_space::device,
+               head * sizeof(slot_word), s);
+    copy_bytes(words.data() + head, memory_space::host, slots_.data(), memory_space::device,
+               (count - head) * sizeof(slot_word), s);
+    synchronize(s);
+    dispatch_hash(cfg_.hash, [&](auto hash) {
+      for (std::uint32_t i = 0; i < count; ++i) {
+        const auto slot = static_cast<std::uint32_t>((first + i) & mask_);
+        out.slots.push_back(make_slot_record<decltype(hash)>(slot, words[i], mask_));
+      }
+    });
+  }
+  synchronize(s);
+}
+
+std::uint64_t linear_table::retrieve_all(std::span<key_type> keys, std::span<value_type> values,
+                                         stream_view s) {
+  hs::detail::check_bulk("retrieve_all", keys.size(), values.size(), 0);
+  require_device("retrieve_all", keys);
+  require_device("retrieve_all", values);
+  std::lock_guard lock(scratch_mutex_);
+  detail::launch_retrieve_all(slots_.data(), cfg_.capacity, keys.data(), values.data(), keys.size(),
+                              scratch_.data(), s);
+  unsigned long long n = 0;
+  HS_CUDA_CHECK(cudaMemcpyAsync(&n, scratch_.data(), sizeof(n), cudaMemcpyDeviceToHost, cuda(s)));
+  synchronize(s);
+  return n;
+}
+
+std::vector<slot_word> linear_table::download_slots(stream_view s) const {
+  return slots_.download(cfg_.capacity, s);
+}
+
+}  // namespace hs::linear

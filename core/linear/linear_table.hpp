@@ -1,0 +1,63 @@
+// The GPU linear table (seeds 000/001): the host owner of the slots and counters. Kernels are
+// templated on hash and probe-group size; this class dispatches to them.
+#pragma once
+#include <mutex>
+
+#include "core/common/table.hpp"
+#include "core/linear/linear_layout.hpp"
+
+namespace hs::linear {
+
+struct device_counters;
+
+class linear_table final : public table {
+ public:
+  explicit linear_table(const table_config& cfg);
+  ~linear_table() override;
+  linear_table(const linear_table&) = delete;
+  linear_table& operator=(const linear_table&) = delete;
+
+  const table_config& config() const override { return cfg_; }
+  void insert(std::span<const key_type> keys, std::span<const value_type> values,
+              std::span<op_status> status, stream_view s) override;
+  void find(std::span<const key_type> keys, std::span<value_type> values_out,
+            std::span<op_status> status, stream_view s) override;
+  void erase(std::span<const key_type> keys, std::span<op_status> status, stream_view s) override;
+  void apply(const op_batch& ops, std::span<value_type> results, std::span<op_status> status,
+             stream_view s) override;
+  void clear(stream_view s) override;
+  table_stats stats(stream_view s) override;
+  void inspect(const inspect_request& req, inspect_result& out, stream_view s) override;
+  std::uint64_t retrieve_all(std::span<key_type> keys, std::span<value_type> values,
+                             stream_view s) override;
+
+  /// @brief A host copy of the slots (for invariant checks and tests; synchronizes).
+  std::vector<slot_word> download_slots(stream_view s) const;
+
+ private:
+  /// Probe-group size for a batch: the configured one, or chosen by how full the table may be.
+  int group_for(std::uint64_t occupied_bound) const;
+  int current_group();
+  /// Accounts for up to n inserts about to be launched on s (call with bound_mutex_ held);
+  /// returns true when the launch must be guarded because it may fill the table, in which case
+  /// the device occupancy counter has been seeded on the stream.
+  bool prepare_inserts(std::uint64_t n, stream_view s);
+  /// Marks the end of an insert launch on s (call with bound_mutex_ held).
+  void inserts_launched(stream_view s);
+
+  table_config cfg_;
+  std::uint32_t mask_;
+  buffer<slot_word> slots_;
+  buffer<device_counters> counters_;
+  buffer<unsigned long long> scratch_;  // census results
+  std::mutex scratch_mutex_;            // stats may run on the sampling thread
+
+  // An upper bound on occupied slots decides which launches are guarded. It grows by each batch
+  // and is tightened by stats(), whose census waits for the last insert launch (on any stream).
+  std::mutex bound_mutex_;
+  std::uint64_t bound_ = 0;      // upper bound on occupied slots
+  std::uint64_t issued_ = 0;     // inserts launched since creation
+  void* last_insert_ = nullptr;  // cudaEvent_t recorded after the latest insert launch
+};
+
+}  // namespace hs::linear

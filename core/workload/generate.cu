@@ -1,0 +1,33 @@
+// The GPU generator: one thread per operation of a planned batch.
+#include "core/common/cuda_check.hpp"
+#include "core/workload/workload.hpp"
+
+namespace hs::workload::detail {
+
+namespace {
+__global__ void generate_kernel(workload_spec spec, batch_plan plan, zipf_sampler zipf,
+                                op_kind* kinds, key_type* keys, value_type* values) {
+  const std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x;
+  if (i >= plan.size) return;
+  op_kind k;
+  key_type key;
+  value_type v;
+  op_at(spec, plan, &zipf, i, k, key, v);
+  kinds[i] = k;
+  keys[i] = key;
+  values[i] = v;
+}
+}  // namespace
+
+void generate_on_device(const workload_spec& spec, const batch_plan& plan, const batch_spans& out,
+                        stream_view s) {
+  if (plan.size == 0) return;
+  const zipf_sampler zipf(spec.keys.zipf_s, spec.keys.universe);
+  constexpr unsigned block = 256;
+  const auto grid = static_cast<unsigned>((plan.size + block - 1) / block);
+  generate_kernel<<<grid, block, 0, static_cast<cudaStream_t>(s.handle)>>>(
+      spec, plan, zipf, out.kinds.data(), out.keys.data(), out.values.data());
+  HS_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace hs::workload::detail

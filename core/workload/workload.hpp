@@ -1,0 +1,116 @@
+// The Workload seam: a seeded description of operations (key distribution, operation mix, batch
+// size) and a host-side cursor that plans each batch. Generating a planned batch is a pure
+// function of (spec, plan, index), run by a kernel on the GPU or a loop on the host.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "core/common/memory.hpp"
+#include "core/common/stream.hpp"
+#include "core/common/types.hpp"
+#include "core/workload/key_stream.hpp"
+
+namespace hs::workload {
+
+/// @brief Relative weights of the operation kinds in a batch.
+struct op_mix {
+  double insert = 1.0, find_hit = 0.0, find_miss = 0.0, erase = 0.0;
+  double total() const { return insert + find_hit + find_miss + erase; }
+};
+
+/// @brief A complete, deterministic workload description.
+struct workload_spec {
+  stream_params keys;
+  op_mix mix;
+  std::uint64_t batch_size = 1u << 20;
+};
+
+/// @brief What one batch does: how many operations of each kind and where in the streams.
+struct batch_plan {
+  std::uint64_t index = 0;  ///< batch number (salts the shuffle of operation positions)
+  std::uint64_t size = 0;
+  std::uint64_t inserts = 0, hits = 0, misses = 0, erases = 0;
+  std::uint64_t insert_begin = 0;  ///< stream index of this batch's first insert
+  std::uint64_t erase_begin = 0;   ///< stream index of this batch's first erase
+  std::uint64_t hit_begin = 0, hit_end = 0;  ///< stream indices hits draw from (inserted, not erased)
+  bool only(op_kind k) const;
+};
+
+/// @brief Walks the streams batch after batch: inserts take fresh stream indices, erases retire
+/// the oldest inserted ones, hits draw from those inserted and not yet erased.
+class cursor {
+ public:
+  /// @brief Plans the next batch (`size` 0 means the spec's batch size; `mix` overrides the spec's).
+  batch_plan next(const workload_spec& spec, std::uint64_t size = 0,
+                  const std::optional<op_mix>& mix = std::nullopt);
+  std::uint64_t inserted() const { return inserted_; }
+  std::uint64_t erased() const { return erased_; }
+  std::uint64_t batches() const { return batches_; }
+  void reset() { *this = {}; }
+
+ private:
+  std::uint64_t inserted_ = 0, erased_ = 0, batches_ = 0;
+};
+
+/// @brief Where a generated batch goes (spans in one memory space).
+struct batch_spans {
+  std::span<op_kind> kinds;
+  std::span<key_type> keys;
+  std::span<value_type> values;
+};
+
+/// @brief Operation i of a planned batch (shared by the GPU kernel and the host loop).
+HS_HD void op_at(const workload_spec& spec, const batch_plan& plan, const zipf_sampler* zipf,
+                 std::uint64_t i, op_kind& kind, key_type& key, value_type& value) {
+  const std::uint32_t r = permute(spec.keys.seed ^ mix64(plan.index + 1), static_cast<std::uint32_t>(i), plan.size);
+  const stream_params& p = spec.keys;
+  if (r < plan.inserts) {
+    const std::uint64_t j = plan.insert_begin + r;
+    kind = op_kind::insert;
+    key = stream_key(p, j, zipf);
+    value = stream_value(p, j);
+    return;
+  }
+  value = k_empty;
+  kind = op_kind::find;
+  if (r < plan.inserts + plan.hits) {
+    const std::uint64_t window = plan.hit_end - plan.hit_begin;
+    if (window) {
+      const std::uint64_t j = plan.hit_begin + random_unit(p.seed, 5, plan.index * plan.size + r) * window;
+      key = stream_key(p, j < plan.hit_end ? j : plan.hit_end - 1, zipf);
+      return;
+    }
+    key = miss_key(p, plan.index * plan.size + r);  // nothing inserted yet: a hit is impossible
+    return;
+  }
+  if (r < plan.inserts + plan.hits + plan.misses) {
+    key = miss_key(p, plan.index * plan.size + r);
+    return;
+  }
+  kind = op_kind::erase;
+  key = stream_key(p, plan.erase_begin + (r - plan.inserts - plan.hits - plan.misses), zipf);
+}
+
+/// @brief Fills the spans with a planned batch, on the GPU (device spans, async on the stream) or
+/// on the host. `values` of non-inserts are k_empty.
+void generate(const workload_spec& spec, const batch_plan& plan, memory_space space,
+              const batch_spans& out, stream_view s);
+
+/// @brief Throws hs::user_error naming the first bad field.
+void validate(const workload_spec& spec);
+
+std::string_view to_string(distribution d);
+std::optional<distribution> parse_distribution(std::string_view s);
+/// @brief "insert:1" or "insert:0.5,find-hit:0.3,find-miss:0.1,erase:0.1".
+std::optional<op_mix> parse_mix(std::string_view s);
+std::string to_string(const op_mix& m);
+
+namespace detail {
+void generate_on_device(const workload_spec& spec, const batch_plan& plan, const batch_spans& out,
+                        stream_view s);
+}
+
+}  // namespace hs::workload

@@ -1,0 +1,45 @@
+// Creating tables: defaults, and clear errors for impossible configurations and bad arguments.
+#include <catch2/catch_test_macros.hpp>
+#include <catch2/matchers/catch_matchers_string.hpp>
+
+#include "core/common/error.hpp"
+#include "tests/support/table_support.hpp"
+
+using namespace hs;
+using Catch::Matchers::ContainsSubstring;
+
+TEST_CASE("capacity must be a power of two within bounds", "[table]") {
+  table_config cfg;
+  cfg.capacity = 1000;
+  CHECK_THROWS_WITH(make_table(cfg), ContainsSubstring("power of two"));
+  cfg.capacity = 8;
+  CHECK_THROWS_AS(make_table(cfg), user_error);
+  cfg.capacity = 1ull << 33;
+  CHECK_THROWS_WITH(make_table(cfg), ContainsSubstring("2^32"));
+}
+
+TEST_CASE("families not built yet are refused by name", "[table]") {
+  table_config cfg;
+  cfg.family = family::slab;
+  cfg.capacity = 1024;
+  CHECK_THROWS_WITH(make_table(cfg), ContainsSubstring("slab"));
+}
+
+TEST_CASE("the CPU backend defaults to 2^22 slots", "[table]") {
+  table_config cfg;
+  auto t = make_table(cfg);
+  CHECK(t->capacity() == (1ull << 22));
+  CHECK(t->space() == memory_space::host);
+  CHECK(t->stats({}).bytes == (1ull << 22) * 8);
+}
+
+TEST_CASE("bulk calls refuse spans of different lengths", "[table]") {
+  auto t = test::make(backend::cpu, 64);
+  std::vector<key_type> keys{1, 2, 3};
+  std::vector<value_type> values{1, 2};
+  std::vector<op_status> st(3);
+  CHECK_THROWS_WITH(t->insert(keys, values, st, {}), ContainsSubstring("3 keys but 2"));
+  std::vector<op_status> short_st(2);
+  values.push_back(3);
+  CHECK_THROWS_AS(t->insert(keys, values, short_st, {}), user_error);
+}
