@@ -26,6 +26,26 @@ std::optional<family> parse_family(std::string_view s) {
   return std::nullopt;
 }
 
+std::string_view to_string(tri t) {
+  switch (t) {
+    case tri::automatic: return "auto";
+    case tri::on: return "on";
+    case tri::off: return "off";
+  }
+  return "?";
+}
+
+std::optional<tri> parse_tri(std::string_view s) {
+  for (tri t : {tri::automatic, tri::on, tri::off})
+    if (to_string(t) == s) return t;
+  return std::nullopt;
+}
+
+std::string describe(const linear_tuning& t) {
+  return "group " + (t.group ? std::to_string(t.group) : std::string("auto")) + ", cas-first " +
+         std::string(to_string(t.cas_first));
+}
+
 std::uint64_t default_capacity(backend b) {
   return b == backend::gpu ? std::uint64_t{1} << 27 : std::uint64_t{1} << 22;
 }
@@ -43,7 +63,7 @@ std::unique_ptr<table> make_table(table_config cfg) {
   if (cfg.capacity > max_capacity(cfg.family))
     throw user_error("capacity " + format_count(cfg.capacity) + " exceeds the maximum of 2^32 slots "
                      "(with 32-bit keys a larger table could never be more than a quarter full)");
-  if (cfg.linear_group != 0 && cfg.linear_group != 1 && cfg.linear_group != 4 && cfg.linear_group != 8)
+  if (cfg.linear.group != 0 && cfg.linear.group != 1 && cfg.linear.group != 4 && cfg.linear.group != 8)
     throw user_error("linear probe group must be 0 (auto), 1, 4 or 8 threads");
   if (cfg.family != family::linear)
     throw user_error("the " + std::string(to_string(cfg.family)) + " family is not built yet");

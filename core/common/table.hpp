@@ -26,14 +26,28 @@ std::optional<family> parse_family(std::string_view s);
 /// @brief How the linear family deletes (seed 000: empty the value; seed 002: tombstones).
 enum class linear_delete_mode : std::uint8_t { value, tombstone };
 
+/// @brief A switch that can also be left to the table: automatic, forced on, forced off.
+enum class tri : std::uint8_t { automatic, on, off };
+
+/// @brief Execution choices of the linear GPU table. None changes what the table stores; the
+/// defaults are the fastest measured on the H200 (bench linear, seed-linear).
+struct linear_tuning {
+  int group = 0;                  ///< threads per operation: 1, 4 or 8 (0: automatic, 1)
+  tri cas_first = tri::automatic; ///< claim the home slot blindly first (automatic: below load 0.2)
+};
+
+std::string_view to_string(tri t);
+std::optional<tri> parse_tri(std::string_view s);
+/// @brief "group auto, cas-first auto".
+std::string describe(const linear_tuning& t);
+
 /// @brief Everything needed to create a table.
 struct table_config {
   hs::family family = hs::family::linear;
   hs::backend backend = hs::backend::cpu;
   std::uint64_t capacity = 0;  ///< slots; 0 picks default_capacity(backend)
   hash_kind hash = hash_kind::murmur3;
-  /// Threads cooperating on one operation in the linear GPU kernels: 1, 4 or 8; 0 chooses by load.
-  int linear_group = 0;
+  linear_tuning linear;
 };
 
 /// @brief 2^27 slots (1 GiB) on the GPU, 2^22 (32 MiB) for the CPU model.

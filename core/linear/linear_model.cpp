@@ -148,6 +148,24 @@ void linear_model::apply(const op_batch& ops, std::span<value_type> results,
   });
 }
 
+void linear_model::load_slots(std::span<const slot_word> slots) {
+  if (slots.size() != slots_.size())
+    throw user_error("load_slots: " + std::to_string(slots.size()) + " slots given for a table of " +
+                     std::to_string(slots_.size()));
+  std::lock_guard lock(mutex_);
+  std::copy(slots.begin(), slots.end(), slots_.begin());
+  occupied_ = 0;
+  max_displacement_ = 0;
+  dispatch_hash(cfg_.hash, [&](auto h) {
+    for (std::uint64_t s = 0; s < slots_.size(); ++s) {
+      if (!occupies(slots_[s])) continue;
+      ++occupied_;
+      if (holds_key(slots_[s]))
+        max_displacement_ = std::max(max_displacement_, slot_displacement<decltype(h)>(static_cast<std::uint32_t>(s), slots_[s], mask_));
+    }
+  });
+}
+
 void linear_model::clear(stream_view) {
   std::lock_guard lock(mutex_);
   std::fill(slots_.begin(), slots_.end(), k_empty_slot);

@@ -33,6 +33,10 @@ class linear_model final : public table {
   op_status find_one(key_type k, value_type& out) const;
   op_status erase_one(key_type k);
 
+  /// @brief Adopts a copy of another table's slots (same capacity), recomputing the counters, so
+  /// that inspection of a GPU table's exact layout can be compared with the model's.
+  void load_slots(std::span<const slot_word> slots);
+
   /// @brief The slots as stored (for checkers and tests; not synchronized with other callers).
   std::span<const slot_word> slots() const { return slots_; }
   std::uint32_t mask() const { return mask_; }

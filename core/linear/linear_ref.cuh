@@ -32,49 +32,68 @@ struct linear_ref {
 
   /// @brief Inserts or overwrites. Guarded launches (those that may fill the table) count claims
   /// so that probes can stop once no free slot is left, instead of walking the whole table.
+  /// With `cas_first` (a mostly empty table) the home slot is claimed blindly with one CAS before
+  /// anything is read: one memory round trip instead of two when the home slot is free.
   template <bool Guarded>
-  __device__ op_status insert(const coop_group<G>& g, key_type k, value_type v,
-                              std::uint32_t known_max) const {
+  __device__ op_status insert(const coop_group<G>& g, key_type k, value_type v, bool cas_first) const {
     if (is_reserved_key(k) || is_reserved_value(v)) {
       if (g.rank() == 0) atomicAdd(&counters->rejected, 1ull);
       return is_reserved_key(k) ? op_status::rejected_key : op_status::rejected_value;
     }
     const std::uint32_t home = home_slot<Hash>(k, mask);
+    if (cas_first) {
+      int outcome = 0;
+      if (g.rank() == 0) {
+        const slot_word prev = atomicCAS(reinterpret_cast<unsigned long long*>(slots + home),
+                                         k_empty_slot, pack(k, v));
+        if (prev == k_empty_slot) {
+          outcome = static_cast<int>(op_status::inserted);
+          if constexpr (Guarded) atomicAdd(&counters->occupied, 1ull);
+        } else if (slot_key(prev) == k) {
+          outcome = static_cast<int>(assign_value(home, v));
+        }
+      }
+      outcome = g.shfl(outcome, 0);
+      if (outcome) return static_cast<op_status>(outcome);
+      // The home slot holds another key; the probe below reads it again and walks on.
+    }
     std::uint32_t base = home & ~(window - 1);
     const std::int64_t skip = home - base;
     const unsigned lane = g.rank();
     const std::int64_t cap = static_cast<std::int64_t>(capacity);
     const std::uint64_t windows = (capacity + skip + window - 1) / window;
     for (std::uint64_t w = 0; w < windows; ++w, base = (base + window) & mask) {
-      slot_word cur[2];
-      load_pair(base, lane, cur);
+      // Two named words, not an array: a runtime index would put the window in local memory.
+      slot_word cur0, cur1;
+      load_pair(base, lane, cur0, cur1);
       const std::int64_t o0 = static_cast<std::int64_t>(w * window + 2 * lane) - skip;
       const bool valid0 = o0 >= 0 && o0 < cap;
       const bool valid1 = o0 + 1 >= 0 && o0 + 1 < cap;
       while (true) {
-        const bool c0 = valid0 && (slot_key(cur[0]) == k || cur[0] == k_empty_slot);
-        const bool c1 = valid1 && (slot_key(cur[1]) == k || cur[1] == k_empty_slot);
+        const bool c0 = valid0 && (slot_key(cur0) == k || cur0 == k_empty_slot);
+        const bool c1 = valid1 && (slot_key(cur1) == k || cur1 == k_empty_slot);
         const unsigned hits = g.ballot(c0 || c1);
         if (hits == 0) break;
         const unsigned leader = __ffs(hits) - 1;
         int outcome = 0;  // an op_status, or 0 to look at this window again
         if (lane == leader) {
-          const int j = c0 ? 0 : 1;
-          const std::uint32_t slot = base + 2 * lane + j;
-          if (slot_key(cur[j]) == k) {
+          const slot_word seen = c0 ? cur0 : cur1;
+          const std::uint32_t slot = base + 2 * lane + (c0 ? 0u : 1u);
+          if (slot_key(seen) == k) {
             outcome = static_cast<int>(assign_value(slot, v));
           } else {
             const slot_word prev = atomicCAS(reinterpret_cast<unsigned long long*>(slots + slot),
                                              k_empty_slot, pack(k, v));
             if (prev == k_empty_slot) {
               outcome = static_cast<int>(op_status::inserted);
-              const auto d = static_cast<std::uint32_t>(o0 + j);
-              if (d > known_max) atomicMax(&counters->max_displacement, d);
+              note_displacement(static_cast<std::uint32_t>(o0 + (c0 ? 0 : 1)));
               if constexpr (Guarded) atomicAdd(&counters->occupied, 1ull);
             } else if (slot_key(prev) == k) {
               outcome = static_cast<int>(assign_value(slot, v));  // same key claimed concurrently
+            } else if (c0) {
+              cur0 = prev;  // another key took the slot: look further
             } else {
-              cur[j] = prev;  // another key took the slot: look further
+              cur1 = prev;
             }
           }
         }
@@ -125,10 +144,17 @@ struct linear_ref {
   }
 
  private:
-  __device__ void load_pair(std::uint32_t base, unsigned lane, slot_word (&cur)[2]) const {
+  __device__ void load_pair(std::uint32_t base, unsigned lane, slot_word& w0, slot_word& w1) const {
     const ulonglong2 v = *reinterpret_cast<const ulonglong2*>(slots + base + 2 * lane);
-    cur[0] = v.x;
-    cur[1] = v.y;
+    w0 = v.x;
+    w1 = v.y;
+  }
+
+  /// Raises the table's probe bound to d. The bound is read only here, off the common path of
+  /// inserts that land at their home slot, and written only when it grows.
+  __device__ void note_displacement(std::uint32_t d) const {
+    if (d > *reinterpret_cast<volatile unsigned*>(&counters->max_displacement))
+      atomicMax(&counters->max_displacement, d);
   }
 
   __device__ unsigned* value_ptr(std::uint32_t slot) const {
@@ -157,17 +183,16 @@ struct linear_ref {
     const unsigned lane = g.rank();
     const std::int64_t limit = static_cast<std::int64_t>(max_disp) + 1;
     for (std::int64_t first = -skip; first < limit; first += window, base = (base + window) & mask) {
-      slot_word cur[2];
-      load_pair(base, lane, cur);
+      slot_word cur0, cur1;
+      load_pair(base, lane, cur0, cur1);
       const std::int64_t o0 = first + 2 * lane;
-      const bool c0 = o0 >= 0 && o0 < limit && (slot_key(cur[0]) == k || cur[0] == k_empty_slot);
-      const bool c1 = o0 + 1 >= 0 && o0 + 1 < limit &&
-                      (slot_key(cur[1]) == k || cur[1] == k_empty_slot);
+      const bool c0 = o0 >= 0 && o0 < limit && (slot_key(cur0) == k || cur0 == k_empty_slot);
+      const bool c1 = o0 + 1 >= 0 && o0 + 1 < limit && (slot_key(cur1) == k || cur1 == k_empty_slot);
       const unsigned hits = g.ballot(c0 || c1);
       if (hits) {
         const unsigned leader = __ffs(hits) - 1;
         slot_out = g.shfl(base + 2 * lane + (c0 ? 0u : 1u), leader);
-        return g.shfl(c0 ? cur[0] : cur[1], leader);
+        return g.shfl(c0 ? cur0 : cur1, leader);
       }
     }
     return k_empty_slot;

@@ -77,10 +77,35 @@ int linear_table::current_group() {
   return group_for(bound_);
 }
 
-int linear_table::group_for(std::uint64_t occupied_bound) const {
-  if (cfg_.linear_group) return cfg_.linear_group;
-  // Short probes favour one thread per operation; long ones a group that reads 8 slots at once.
-  return occupied_bound * 4 < cfg_.capacity * 3 ? 1 : 4;
+int linear_table::group_for(std::uint64_t) const {
+  // Measured on the H200 (bench linear --group 1|4|8): one thread per operation is fastest for
+  // inserts, hits and erases at every load; groups only help long misses past load 0.9.
+  return cfg_.linear.group ? cfg_.linear.group : 1;
+}
+
+std::uint64_t linear_table::cas_first_ops(std::uint64_t n) const {
+  if (cfg_.linear.cas_first == tri::on) return n;
+  if (cfg_.linear.cas_first == tri::off) return 0;
+  // Measured on the H200 (bench seed-linear, 4M keys per kernel): a blind CAS on the home slot is
+  // faster while the table is under a fifth full, slower beyond. Inserts run roughly in batch
+  // order, so the first (limit - bound) operations of a batch still see such a table.
+  const std::uint64_t limit = cfg_.capacity / 5;
+  return bound_ >= limit ? 0 : std::min(n, limit - bound_);
+}
+
+void linear_table::launch_insert(const key_type* keys, const value_type* values, op_status* status,
+                                 std::uint64_t n, int group, bool guarded, std::uint64_t first,
+                                 stream_view s) {
+  dispatch(cfg_.hash, group, [&](auto hash, auto gc) {
+    using H = decltype(hash);
+    constexpr int G = decltype(gc)::value;
+    const linear_ref<H, G> t{slots_.data(), mask_, cfg_.capacity, counters_.data()};
+    if (guarded)
+      kernels::insert<H, G, true><<<blocks_for(n, G), kernels::k_block, 0, cuda(s)>>>(t, keys, values, status, n, first);
+    else
+      kernels::insert<H, G, false><<<blocks_for(n, G), kernels::k_block, 0, cuda(s)>>>(t, keys, values, status, n, first);
+  });
+  HS_CUDA_CHECK_LAUNCH();
 }
 
 bool linear_table::prepare_inserts(std::uint64_t n, stream_view s) {
@@ -110,20 +135,9 @@ void linear_table::insert(std::span<const key_type> keys, std::span<const value_
   const std::uint64_t n = keys.size();
   std::lock_guard lock(bound_mutex_);
   const int group = group_for(bound_);
+  const std::uint64_t first = cas_first_ops(n);
   const bool guarded = prepare_inserts(n, s);
-  dispatch(cfg_.hash, group, [&](auto hash, auto gc) {
-    using H = decltype(hash);
-    constexpr int G = decltype(gc)::value;
-    const linear_ref<H, G> t{slots_.data(), mask_, cfg_.capacity, counters_.data()};
-    auto* st = ptr_or_null(status);
-    if (guarded)
-      kernels::insert<H, G, true><<<blocks_for(n, G), kernels::k_block, 0, cuda(s)>>>(
-          t, keys.data(), values.data(), st, n);
-    else
-      kernels::insert<H, G, false><<<blocks_for(n, G), kernels::k_block, 0, cuda(s)>>>(
-          t, keys.data(), values.data(), st, n);
-  });
-  HS_CUDA_CHECK_LAUNCH();
+  launch_insert(keys.data(), values.data(), ptr_or_null(status), n, group, guarded, first, s);
   inserts_launched(s);
 }
 
@@ -174,6 +188,7 @@ void linear_table::apply(const op_batch& ops, std::span<value_type> results,
   require_device("apply", status);
   std::lock_guard lock(bound_mutex_);
   const int group = group_for(bound_);
+  const std::uint64_t first = cas_first_ops(n);
   const bool guarded = prepare_inserts(n, s);  // every element might be an insert
   dispatch(cfg_.hash, group, [&](auto hash, auto gc) {
     using H = decltype(hash);
@@ -183,10 +198,10 @@ void linear_table::apply(const op_batch& ops, std::span<value_type> results,
     auto* st = ptr_or_null(status);
     if (guarded)
       kernels::apply<H, G, true><<<blocks_for(n, G), kernels::k_block, 0, cuda(s)>>>(
-          t, ops.kinds.data(), ops.keys.data(), ops.values.data(), res, st, n);
+          t, ops.kinds.data(), ops.keys.data(), ops.values.data(), res, st, n, first);
     else
       kernels::apply<H, G, false><<<blocks_for(n, G), kernels::k_block, 0, cuda(s)>>>(
-          t, ops.kinds.data(), ops.keys.data(), ops.values.data(), res, st, n);
+          t, ops.kinds.data(), ops.keys.data(), ops.values.data(), res, st, n, first);
   });
   HS_CUDA_CHECK_LAUNCH();
   inserts_launched(s);

@@ -44,6 +44,11 @@ class linear_table final : public table {
   bool prepare_inserts(std::uint64_t n, stream_view s);
   /// Marks the end of an insert launch on s (call with bound_mutex_ held).
   void inserts_launched(stream_view s);
+  /// How many leading operations of a batch of n claim their home slot blindly first (call with
+  /// bound_mutex_ held, before prepare_inserts).
+  std::uint64_t cas_first_ops(std::uint64_t n) const;
+  void launch_insert(const key_type* keys, const value_type* values, op_status* status, std::uint64_t n,
+                     int group, bool guarded, std::uint64_t cas_first_ops, stream_view s);
 
   table_config cfg_;
   std::uint32_t mask_;

@@ -1,6 +1,8 @@
 // Bulk helpers over host vectors for any backend: copy in, run, copy out.
 #include "tests/support/table_support.hpp"
 
+#include <algorithm>
+
 #include "tests/support/gpu_support.hpp"
 
 namespace hs::test {
@@ -40,14 +42,16 @@ bulk_out apply(table& t, const std::vector<op_kind>& kinds, const std::vector<ke
   return {res.download(), st.download()};
 }
 
-std::map<key_type, value_type> contents(table& t) {
+std::vector<std::pair<key_type, value_type>> contents(table& t) {
   const table_stats st = t.stats({});
   buffer<key_type> k(t.space(), st.live);
   buffer<value_type> v(t.space(), st.live);
   const std::uint64_t n = t.retrieve_all(k.span(), v.span(), {});
   const auto hk = k.download(), hv = v.download();
-  std::map<key_type, value_type> out;
-  for (std::uint64_t i = 0; i < n && i < hk.size(); ++i) out.emplace(hk[i], hv[i]);
+  std::vector<std::pair<key_type, value_type>> out;
+  out.reserve(n);
+  for (std::uint64_t i = 0; i < n && i < hk.size(); ++i) out.emplace_back(hk[i], hv[i]);
+  std::sort(out.begin(), out.end());
   return out;
 }
 
@@ -64,12 +68,12 @@ std::vector<value_type> random_values(std::size_t n, std::uint64_t seed) {
   return values;
 }
 
-std::unique_ptr<table> make(backend b, std::uint64_t capacity, hash_kind h, int group) {
+std::unique_ptr<table> make(backend b, std::uint64_t capacity, hash_kind h, linear_tuning tuning) {
   table_config cfg;
   cfg.backend = b;
   cfg.capacity = capacity;
   cfg.hash = h;
-  cfg.linear_group = group;
+  cfg.linear = tuning;
   return make_table(cfg);
 }
 

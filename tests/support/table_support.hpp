@@ -1,6 +1,6 @@
 // Helpers that run bulk operations on any table from host vectors, and compare tables.
 #pragma once
-#include <map>
+#include <utility>
 #include <vector>
 
 #include "core/common/table.hpp"
@@ -20,8 +20,8 @@ std::vector<op_status> erase(table& t, const std::vector<key_type>& keys);
 bulk_out apply(table& t, const std::vector<op_kind>& kinds, const std::vector<key_type>& keys,
                const std::vector<value_type>& values);
 
-/// All live pairs of a table, as an ordered map.
-std::map<key_type, value_type> contents(table& t);
+/// All live pairs of a table, sorted by key.
+std::vector<std::pair<key_type, value_type>> contents(table& t);
 
 /// Distinct random keys (never sentinels) and random values, from a seed.
 std::vector<key_type> random_keys(std::size_t n, std::uint64_t seed);
@@ -29,6 +29,12 @@ std::vector<value_type> random_values(std::size_t n, std::uint64_t seed);
 
 /// A table of the family on the backend, with a capacity and hash.
 std::unique_ptr<table> make(backend b, std::uint64_t capacity, hash_kind h = hash_kind::murmur3,
-                            int group = 0);
+                            linear_tuning tuning = {});
+/// Tuning with a fixed probe-group size.
+inline linear_tuning group_of(int g) {
+  linear_tuning t;
+  t.group = g;
+  return t;
+}
 
 }  // namespace hs::test

@@ -11,9 +11,12 @@ TEST_CASE("bulk operations agree with the model", "[gpu][linear]") {
   const int group = GENERATE(1, 4, 8);
   const hash_kind hash = GENERATE(hash_kind::murmur3, hash_kind::knuth);
   const double load = GENERATE(0.5, 0.93);
-  CAPTURE(group, to_string(hash), load);
+  // Forced execution choice: a blind CAS on the home slot first, or never.
+  const tri cas_first = GENERATE(tri::on, tri::off);
+  CAPTURE(group, to_string(hash), load, to_string(cas_first));
   const std::uint64_t capacity = 1u << 18;
-  test::linear_pair p(capacity, hash, group);
+  linear_tuning tuning{group, cas_first};
+  test::linear_pair p(capacity, hash, tuning);
   const auto n = static_cast<std::size_t>(load * capacity);
   const auto keys = test::random_keys(n, 100 + group);
   const auto values = test::random_values(n, 200 + group);
@@ -42,4 +45,24 @@ TEST_CASE("bulk operations agree with the model", "[gpu][linear]") {
     CHECK(test::insert(*p.gpu, back, vals) == test::insert(p.model, back, vals));
     p.check_same_contents();
   }
+}
+
+TEST_CASE("large batches with and without statuses agree with the model", "[gpu][linear]") {
+  test::require_gpu();
+  // Batches of millions cross the automatic CAS-first limit (load 0.2) partway through.
+  const std::uint64_t capacity = 1u << 24;
+  test::linear_pair p(capacity, hash_kind::murmur3, linear_tuning{});
+  const auto keys = test::random_keys(static_cast<std::size_t>(capacity * 0.9), 61);
+  const auto values = test::random_values(keys.size(), 62);
+  const std::size_t half = keys.size() / 2;
+  const std::vector<key_type> k1(keys.begin(), keys.begin() + static_cast<std::ptrdiff_t>(half));
+  const std::vector<value_type> v1(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(half));
+  auto dk = test::to_space(memory_space::device, k1);
+  auto dv = test::to_space(memory_space::device, v1);
+  p.gpu->insert(dk.cspan(), dv.cspan(), {}, {});
+  test::insert(p.model, k1, v1);
+  const std::vector<key_type> k2(keys.begin() + static_cast<std::ptrdiff_t>(half), keys.end());
+  const std::vector<value_type> v2(values.begin() + static_cast<std::ptrdiff_t>(half), values.end());
+  CHECK(test::insert(*p.gpu, k2, v2) == test::insert(p.model, k2, v2));
+  p.check_same_contents();
 }

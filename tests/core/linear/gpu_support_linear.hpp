@@ -15,7 +15,9 @@ struct linear_pair {
   linear::linear_model model;
 
   linear_pair(std::uint64_t capacity, hash_kind h, int group)
-      : gpu(make(backend::gpu, capacity, h, group)), model(model_config(capacity, h)) {}
+      : linear_pair(capacity, h, group_of(group)) {}
+  linear_pair(std::uint64_t capacity, hash_kind h, linear_tuning tuning)
+      : gpu(make(backend::gpu, capacity, h, tuning)), model(model_config(capacity, h)) {}
 
   static table_config model_config(std::uint64_t capacity, hash_kind h) {
     table_config c;

@@ -1,0 +1,26 @@
+// Resolves the backend, runs the suite and writes its files.
+#include "app/bench_command.hpp"
+
+#include <iostream>
+
+#include "core/bench/suites.hpp"
+
+namespace hs::app {
+
+int run_bench(const cli_options& o) {
+  bench::bench_options opt = o.bench;
+  std::string note;
+  opt.backend = resolve_backend(o.backend, &note);
+  if (o.capacity) opt.capacity = *o.capacity;
+  if (o.hash) opt.hash = *o.hash;
+  std::cout << note << "\n" << std::flush;
+  const bench::report r = bench::run_suite(o.suite, opt);
+  r.print(std::cout);
+  const std::string dir = o.out_dir.empty() ? "out/bench" : o.out_dir;
+  std::cout << "\nwrote:";
+  for (const auto& f : r.write(dir)) std::cout << " " << f;
+  std::cout << "\n";
+  return 0;
+}
+
+}  // namespace hs::app

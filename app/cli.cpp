@@ -1,0 +1,128 @@
+// Parsing of the three commands and their options, with errors that say what to type instead.
+#include "app/cli.hpp"
+
+#include <charconv>
+
+#include "core/common/error.hpp"
+#include "core/common/format.hpp"
+
+namespace hs::app {
+
+std::string usage() {
+  std::string s =
+      "HashScope: GPU hash tables, live and at full scale.\n"
+      "\n"
+      "usage:\n"
+      "  hashscope [options]                 open the window (without a display: render the demo headless)\n"
+      "  hashscope render SCENARIO [--out DIR] [--size WxH]\n"
+      "                                      render a scenario's views to PNG, with CSV/JSON numbers and metadata\n"
+      "  hashscope bench SUITE [--out DIR]   run a benchmark suite (tables on stdout, CSV/JSON in DIR)\n"
+      "\n"
+      "options:\n"
+      "  --backend gpu|cpu|auto   where tables run (auto: the GPU when there is one)\n"
+      "  --capacity N             slots, a power of two (e.g. 2^27, 16M)\n"
+      "  --hash murmur3|knuth|identity\n"
+      "  --scenario FILE          window: start from a scenario\n"
+      "  --frames N               window: exit after N frames\n"
+      "  --font-size PX           text size (projectors: 24 or more)\n"
+      "  --headless               window: render the default demo to PNG instead of opening a window\n"
+      "  bench: --reps N  --warmup N  --statuses  --no-cpu-baseline\n"
+      "         --group 1|4|8  --cas-first auto|on|off   (linear table tuning)\n"
+      "  --help\n"
+      "\nbench suites:\n";
+  for (const auto& suite : bench::suites()) s += "  " + std::string(suite.name) + ": " + std::string(suite.summary) + "\n";
+  return s;
+}
+
+namespace {
+
+struct arg_reader {
+  const std::vector<std::string>& args;
+  std::size_t i = 0;
+  bool done() const { return i >= args.size(); }
+  const std::string& next() { return args[i++]; }
+  std::string value(const std::string& flag) {
+    if (done()) throw user_error(flag + " needs a value");
+    return next();
+  }
+};
+
+template <class T>
+T parse_number(const std::string& flag, const std::string& text, T lo, T hi) {
+  T v{};
+  auto r = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (r.ec != std::errc{} || r.ptr != text.data() + text.size() || v < lo || v > hi)
+    throw user_error(flag + ": '" + text + "' is not a number between " + std::to_string(lo) + " and " +
+                     std::to_string(hi));
+  return v;
+}
+
+}  // namespace
+
+cli_options parse_cli(const std::vector<std::string>& args) {
+  cli_options o;
+  arg_reader in{args};
+  if (!in.done() && args[0].rfind("--", 0) != 0) {
+    const std::string cmd = in.next();
+    if (cmd == "render") o.command = command_kind::render;
+    else if (cmd == "bench") o.command = command_kind::bench;
+    else if (cmd == "help") o.command = command_kind::help;
+    else throw user_error("unknown command '" + cmd + "' (commands: render, bench; see --help)");
+    if (o.command == command_kind::render) {
+      if (in.done()) throw user_error("render needs a scenario file (e.g. assets/scenarios/linear-clustering.scn)");
+      o.scenario = in.next();
+    }
+    if (o.command == command_kind::bench) {
+      if (in.done()) throw user_error("bench needs a suite name (see --help for the list)");
+      o.suite = in.next();
+    }
+  }
+  while (!in.done()) {
+    const std::string a = in.next();
+    if (a == "--help" || a == "-h") o.command = command_kind::help;
+    else if (a == "--backend") {
+      const std::string v = in.value(a);
+      auto b = parse_backend_choice(v);
+      if (!b) throw user_error("--backend: '" + v + "' is not gpu, cpu or auto");
+      o.backend = *b;
+    } else if (a == "--capacity") {
+      const std::string v = in.value(a);
+      auto c = parse_size(v);
+      if (!c) throw user_error("--capacity: '" + v + "' is not a size (examples: 2^27, 16M, 1048576)");
+      o.capacity = *c;
+    } else if (a == "--hash") {
+      const std::string v = in.value(a);
+      auto h = parse_hash_kind(v);
+      if (!h) throw user_error("--hash: '" + v + "' is not murmur3, knuth or identity");
+      o.hash = *h;
+    } else if (a == "--scenario") o.scenario = in.value(a);
+    else if (a == "--out") o.out_dir = in.value(a);
+    else if (a == "--frames") o.frames = parse_number<int>(a, in.value(a), 1, 1000000);
+    else if (a == "--font-size") o.font_size = static_cast<float>(parse_number<int>(a, in.value(a), 8, 96));
+    else if (a == "--headless") o.headless = true;
+    else if (a == "--size") {
+      const std::string v = in.value(a);
+      const auto x = v.find('x');
+      if (x == std::string::npos) throw user_error("--size: '" + v + "' is not WIDTHxHEIGHT");
+      o.width = parse_number<std::uint32_t>(a, v.substr(0, x), 320, 8192);
+      o.height = parse_number<std::uint32_t>(a, v.substr(x + 1), 240, 8192);
+    } else if (a == "--reps") o.bench.reps = parse_number<int>(a, in.value(a), 1, 1000);
+    else if (a == "--warmup") o.bench.warmup = parse_number<int>(a, in.value(a), 0, 100);
+    else if (a == "--group") {
+      o.bench.linear.group = parse_number<int>(a, in.value(a), 0, 8);
+      if (o.bench.linear.group != 0 && o.bench.linear.group != 1 && o.bench.linear.group != 4 &&
+          o.bench.linear.group != 8)
+        throw user_error("--group: must be 1, 4 or 8 (0 chooses automatically)");
+    } else if (a == "--cas-first") {
+      const std::string v = in.value(a);
+      const auto t = parse_tri(v);
+      if (!t) throw user_error(a + ": '" + v + "' is not auto, on or off");
+      o.bench.linear.cas_first = *t;
+    } else if (a == "--statuses") o.bench.statuses = true;
+    else if (a == "--no-cpu-baseline") o.bench.cpu_baseline = false;
+    else throw user_error("unknown option '" + a + "' (see --help)");
+  }
+  return o;
+}
+
+}  // namespace hs::app

@@ -1,0 +1,35 @@
+// Command-line parsing: `hashscope` (window), `hashscope render SCENARIO`, `hashscope bench SUITE`.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/bench/suites.hpp"
+#include "core/common/device.hpp"
+#include "core/common/hash.hpp"
+
+namespace hs::app {
+
+enum class command_kind { window, render, bench, help };
+
+struct cli_options {
+  command_kind command = command_kind::window;
+  backend_choice backend = backend_choice::automatic;
+  std::optional<std::uint64_t> capacity;
+  std::optional<hash_kind> hash;
+  std::string scenario;          ///< window: a scenario to load; render: the scenario to render
+  std::string out_dir;           ///< render/bench output folder
+  std::string suite;             ///< bench suite
+  int frames = 0;                ///< window: exit after this many frames (0: run until closed)
+  float font_size = 0;           ///< 0: chosen from the monitor
+  bool headless = false;         ///< window command without a window: render the demo headless
+  std::uint32_t width = 1600, height = 1000;  ///< render: image size
+  bench::bench_options bench;
+};
+
+/// @brief Parses argv; throws hs::user_error with a message naming the bad argument.
+cli_options parse_cli(const std::vector<std::string>& args);
+std::string usage();
+
+}  // namespace hs::app

@@ -1,0 +1,29 @@
+// hashscope: the window, `render` and `bench` commands. Errors a user can fix end with a message
+// and exit code 2; internal failures with exit code 1.
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "app/bench_command.hpp"
+#include "app/cli.hpp"
+#include "core/common/error.hpp"
+
+int main(int argc, char** argv) {
+  using namespace hs;
+  try {
+    const app::cli_options o = app::parse_cli(std::vector<std::string>(argv + 1, argv + argc));
+    switch (o.command) {
+      case app::command_kind::help: std::cout << app::usage(); return 0;
+      case app::command_kind::bench: return app::run_bench(o);
+      case app::command_kind::render:
+      case app::command_kind::window: std::cerr << "hashscope: not built yet\n"; return 1;
+    }
+  } catch (const user_error& e) {
+    std::cerr << "hashscope: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "hashscope: error: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,107 @@
+// Text, CSV and JSON renderings of benchmark tables.
+#include "core/bench/result_table.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <ostream>
+
+#include "core/common/error.hpp"
+#include "core/common/format.hpp"
+
+namespace hs::bench {
+
+cell::cell(double v, const char* fmt) : text(strprintf(fmt, v)), number(v) {}
+
+void result_table::print(std::ostream& os) const {
+  std::vector<std::size_t> width(columns.size(), 0);
+  for (std::size_t c = 0; c < columns.size(); ++c) width[c] = columns[c].size();
+  for (const auto& r : rows)
+    for (std::size_t c = 0; c < r.size() && c < width.size(); ++c) width[c] = std::max(width[c], r[c].text.size());
+  os << "\n" << title << "\n";
+  auto line = [&](auto get) {
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+      const std::string s = get(c);
+      os << (c ? "  " : "") << std::string(width[c] - std::min(width[c], s.size()), ' ') << s;
+    }
+    os << "\n";
+  };
+  line([&](std::size_t c) { return columns[c]; });
+  line([&](std::size_t c) { return std::string(width[c], '-'); });
+  for (const auto& r : rows) line([&](std::size_t c) { return c < r.size() ? r[c].text : std::string(); });
+}
+
+std::string result_table::csv() const {
+  auto quote = [](const std::string& s) {
+    if (s.find_first_of(",\"\n") == std::string::npos) return s;
+    std::string q = "\"";
+    for (char ch : s) q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+    return q + "\"";
+  };
+  std::string out;
+  for (std::size_t c = 0; c < columns.size(); ++c) out += (c ? "," : "") + quote(columns[c]);
+  out += "\n";
+  for (const auto& r : rows) {
+    for (std::size_t c = 0; c < r.size(); ++c)
+      out += (c ? "," : "") + (r[c].number ? strprintf("%.9g", *r[c].number) : quote(r[c].text));
+    out += "\n";
+  }
+  return out;
+}
+
+void result_table::to_json(json_writer& j) const {
+  j.begin_object().field("name", name).field("title", title);
+  j.key("columns").begin_array();
+  for (const auto& c : columns) j.value(c);
+  j.end_array();
+  j.key("rows").begin_array();
+  for (const auto& r : rows) {
+    j.begin_object();
+    for (std::size_t c = 0; c < r.size() && c < columns.size(); ++c) {
+      j.key(columns[c]);
+      if (r[c].number) j.value(*r[c].number);
+      else j.value(r[c].text);
+    }
+    j.end_object();
+  }
+  j.end_array().end_object();
+}
+
+void report::print(std::ostream& os) const {
+  os << "== hashscope bench " << suite << " ==\n";
+  for (const auto& [k, v] : metadata) os << k << ": " << v << "\n";
+  for (const auto& t : tables) t.print(os);
+  if (!notes.empty()) os << "\n";
+  for (const auto& n : notes) os << n << "\n";
+}
+
+std::vector<std::string> report::write(const std::string& dir) const {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) throw user_error("cannot create output directory " + dir + ": " + ec.message());
+  std::vector<std::string> files;
+  auto save = [&](const std::string& name, const std::string& text) {
+    const std::string path = (fs::path(dir) / name).string();
+    std::ofstream f(path);
+    f << text;
+    if (!f) throw user_error("cannot write " + path);
+    files.push_back(path);
+  };
+  for (const auto& t : tables) save(suite + "-" + t.name + ".csv", t.csv());
+  json_writer j;
+  j.begin_object().field("suite", suite);
+  j.key("metadata").begin_object();
+  for (const auto& [k, v] : metadata) j.field(k, v);
+  j.end_object();
+  j.key("tables").begin_array();
+  for (const auto& t : tables) t.to_json(j);
+  j.end_array();
+  j.key("notes").begin_array();
+  for (const auto& n : notes) j.value(n);
+  j.end_array().end_object();
+  save(suite + ".json", j.str() + "\n");
+  return files;
+}
+
+}  // namespace hs::bench

@@ -1,0 +1,99 @@
+// bench linear: bulk insert, find (all hits / all misses) and erase at several load factors on
+// 2^27 slots, each a median after warm-up, also as a fraction of the roofline.
+#include <algorithm>
+
+#include "core/bench/bench_keys.hpp"
+#include "core/bench/roofline.hpp"
+#include "core/bench/suites.hpp"
+#include "core/bench/timing.hpp"
+#include "core/common/error.hpp"
+#include "core/common/format.hpp"
+#include "core/common/table.hpp"
+
+namespace hs::bench::detail {
+
+namespace {
+std::uint64_t count_status(const buffer<op_status>& st, std::uint64_t n, op_status want) {
+  const auto host = st.download(n);
+  return static_cast<std::uint64_t>(std::count(host.begin(), host.end(), want));
+}
+}  // namespace
+
+report linear_suite(const bench_options& opt) {
+  report r;
+  r.suite = "linear";
+  describe_run(r, opt);
+  const bool gpu = opt.backend == backend::gpu;
+  const memory_space space = gpu ? memory_space::device : memory_space::host;
+  owned_stream stream(gpu);
+  const stream_view s = stream.view();
+
+  roofline rf;
+  if (gpu) {
+    rf = measure_roofline(std::uint64_t{2} << 30, opt.reps, s);
+    r.metadata.emplace_back("roofline", strprintf("random read %.2f G/s, random CAS %.2f G/s, copy %.2f TB/s",
+                                                  rf.random_reads_per_s / 1e9, rf.random_cas_per_s / 1e9,
+                                                  rf.copy_bytes_per_s / 1e12));
+  }
+  table_config cfg;
+  cfg.backend = opt.backend;
+  cfg.capacity = opt.capacity ? opt.capacity : default_capacity(opt.backend);
+  cfg.hash = opt.hash;
+  cfg.linear = opt.linear;
+  auto t = make_table(cfg);
+  r.metadata.emplace_back("table", strprintf("linear, %s slots (%s), hash %s, %s, statuses %s",
+                                             format_count(cfg.capacity).c_str(),
+                                             format_bytes(cfg.capacity * 8).c_str(),
+                                             std::string(to_string(cfg.hash)).c_str(),
+                                             describe(opt.linear).c_str(),
+                                             opt.statuses ? "written" : "not written"));
+
+  const double loads[] = {0.5, 0.8, 0.9, 0.95};
+  const std::uint64_t max_n = static_cast<std::uint64_t>(0.95 * cfg.capacity);
+  const key_set keys = unique_keys(space, max_n, 42);
+  const buffer<key_type> misses = miss_keys(space, max_n, 42);
+  buffer<value_type> found(space, max_n);
+  buffer<op_status> status(space, max_n);
+
+  result_table tab;
+  tab.name = "bulk";
+  tab.title = "Bulk operations on " + format_count(cfg.capacity) + " slots (G ops/s; % of the roofline ceiling)";
+  tab.columns = {"load", "keys", "insert", "%CAS", "find-hit", "%read", "find-miss", "%read", "erase", "%read"};
+  for (double load : loads) {
+    const auto n = static_cast<std::uint64_t>(load * cfg.capacity);
+    const auto k = keys.keys.cspan().first(n);
+    const auto v = keys.values.cspan().first(n);
+    const std::span<op_status> st = opt.statuses ? status.span().first(n) : std::span<op_status>{};
+    auto fill = [&] {
+      t->clear(s);
+      t->insert(k, v, {}, s);
+    };
+    const timing ins = measure(s, gpu, opt.warmup, opt.reps, [&] { t->clear(s); }, [&] { t->insert(k, v, st, s); });
+    const table_stats after = t->stats(s);
+    if (after.live != n || after.failed_full)
+      throw gpu_error(strprintf("bench linear: after inserting %llu keys the table holds %llu (failed %llu)",
+                                (unsigned long long)n, (unsigned long long)after.live,
+                                (unsigned long long)after.failed_full));
+    const timing hit = measure(s, gpu, opt.warmup, opt.reps, nullptr,
+                               [&] { t->find(k, found.span().first(n), status.span().first(n), s); });
+    if (count_status(status, n, op_status::found) != n) throw gpu_error("bench linear: a find-hit missed");
+    const timing miss = measure(s, gpu, opt.warmup, opt.reps, nullptr,
+                                [&] { t->find(misses.cspan().first(n), found.span().first(n), status.span().first(n), s); });
+    if (count_status(status, n, op_status::missing) != n) throw gpu_error("bench linear: a find-miss hit");
+    const timing era = measure(s, gpu, opt.warmup, opt.reps, fill, [&] { t->erase(k, st, s); });
+    if (t->stats(s).live != 0) throw gpu_error("bench linear: erase left live keys");
+
+    auto rate = [&](const timing& tm) { return n / (tm.median_ms * 1e-3); };
+    auto pct = [&](double v, double ceiling) { return gpu ? cell(100.0 * v / ceiling, "%.0f%%") : cell("-"); };
+    tab.add({cell(load, "%.2f"), cell(static_cast<double>(n), "%.0f"), cell(rate(ins) / 1e9, "%.2f"),
+             pct(rate(ins), rf.random_cas_per_s), cell(rate(hit) / 1e9, "%.2f"), pct(rate(hit), rf.random_reads_per_s),
+             cell(rate(miss) / 1e9, "%.2f"), pct(rate(miss), rf.random_reads_per_s), cell(rate(era) / 1e9, "%.2f"),
+             pct(rate(era), rf.random_reads_per_s)});
+  }
+  r.tables.push_back(std::move(tab));
+  r.notes.push_back("insert: n distinct random keys into an empty table (\"insert to load L\"); find-hit: the same "
+                    "keys; find-miss: n keys known absent; erase: all n keys. Every run is checked afterwards.");
+  return r;
+}
+
+}  // namespace hs::bench::detail

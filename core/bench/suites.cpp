@@ -1,0 +1,54 @@
+// The suite registry and the metadata stamped on every report.
+#include "core/bench/suites.hpp"
+
+#include <chrono>
+#include <ctime>
+
+#include "core/common/error.hpp"
+#include "core/common/format.hpp"
+
+namespace hs::bench {
+
+const std::vector<suite_info>& suites() {
+  static const std::vector<suite_info> list = {
+      {"roofline", "random 8-byte reads, random 64-bit CAS and sequential copy on a 2 GiB table", true},
+      {"linear", "bulk insert / find-hit / find-miss / erase at load 0.5, 0.8, 0.9, 0.95 on 2^27 slots", false},
+      {"seed-linear", "seed 000's experiments: 64M inserts + 32M deletes, the 4M-per-kernel load sweep, probe lengths", true},
+  };
+  return list;
+}
+
+report run_suite(std::string_view name, const bench_options& opt) {
+  for (const suite_info& s : suites()) {
+    if (s.name != name) continue;
+    if (opt.backend == backend::gpu || s.needs_gpu) {
+      std::string why;
+      if (!query_gpu(&why))
+        throw user_error("bench " + std::string(name) + " needs a CUDA device: " + why +
+                         (s.needs_gpu ? "" : " (or run it on the CPU model with --backend cpu)"));
+    }
+    if (name == "roofline") return detail::roofline_suite(opt);
+    if (name == "linear") return detail::linear_suite(opt);
+    return detail::seed_linear_suite(opt);
+  }
+  std::string known;
+  for (const suite_info& s : suites()) known += (known.empty() ? "" : ", ") + std::string(s.name);
+  throw user_error("unknown bench suite '" + std::string(name) + "' (known: " + known + ")");
+}
+
+namespace detail {
+void describe_run(report& r, const bench_options& opt) {
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  char date[32];
+  std::strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S", std::localtime(&now));
+  r.metadata.emplace_back("date", date);
+  r.metadata.emplace_back("backend", backend_label(opt.backend));
+  if (auto g = query_gpu(); g && opt.backend == backend::gpu)
+    r.metadata.emplace_back("gpu", strprintf("%s, %d SMs, %s memory, sm_%d%d", g->name.c_str(), g->sm_count,
+                                             format_bytes(g->total_bytes).c_str(), g->compute_major, g->compute_minor));
+  r.metadata.emplace_back("timing", strprintf("median of %d runs after %d warm-up (%s)", opt.reps, opt.warmup,
+                                              opt.backend == backend::gpu ? "CUDA events" : "host clock"));
+}
+}  // namespace detail
+
+}  // namespace hs::bench

@@ -1,0 +1,43 @@
+// `hashscope bench SUITE`: named benchmark suites on the real tables.
+#pragma once
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/bench/result_table.hpp"
+#include "core/common/device.hpp"
+#include "core/common/hash.hpp"
+#include "core/common/table.hpp"
+
+namespace hs::bench {
+
+struct bench_options {
+  hs::backend backend = hs::backend::gpu;
+  std::uint64_t capacity = 0;  ///< 0: the suite's default (2^27 slots on the GPU)
+  int reps = 5;                ///< timed runs per measurement (the median is reported)
+  int warmup = 1;              ///< untimed runs before them
+  linear_tuning linear;        ///< execution choices of the linear table
+  hash_kind hash = hash_kind::murmur3;
+  bool statuses = false;       ///< also write a status per operation in timed runs
+  bool cpu_baseline = true;    ///< seed-linear: run std::unordered_map like the seed did
+};
+
+struct suite_info {
+  std::string_view name;
+  std::string_view summary;
+  bool needs_gpu;
+};
+
+const std::vector<suite_info>& suites();
+/// @brief Runs a suite; throws hs::user_error for an unknown suite or a missing GPU.
+report run_suite(std::string_view name, const bench_options& opt);
+
+namespace detail {
+report roofline_suite(const bench_options& opt);
+report linear_suite(const bench_options& opt);
+report seed_linear_suite(const bench_options& opt);
+/// Metadata every report starts with: device, backend, date, build.
+void describe_run(report& r, const bench_options& opt);
+}  // namespace detail
+
+}  // namespace hs::bench

@@ -1,0 +1,14 @@
+// Builds without CUDA: the GPU-only suites explain why they cannot run.
+#include "core/bench/suites.hpp"
+#include "core/common/error.hpp"
+
+namespace hs::bench::detail {
+
+report roofline_suite(const bench_options&) {
+  throw user_error("bench roofline needs a CUDA build and device");
+}
+report seed_linear_suite(const bench_options&) {
+  throw user_error("bench seed-linear needs a CUDA build and device");
+}
+
+}  // namespace hs::bench::detail
