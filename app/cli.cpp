@@ -26,6 +26,7 @@ std::string usage() {
       "  --frames N               window: exit after N frames\n"
       "  --font-size PX           text size (projectors: 24 or more)\n"
       "  --headless               window: render the default demo to PNG instead of opening a window\n"
+      "  --screenshot FILE        window: save the last frame (with --frames) as PNG\n"
       "  bench: --reps N  --warmup N  --statuses  --no-cpu-baseline\n"
       "         --group 1|4|8  --cas-first auto|on|off   (linear table tuning)\n"
       "  --help\n"
@@ -100,6 +101,7 @@ cli_options parse_cli(const std::vector<std::string>& args) {
     else if (a == "--frames") o.frames = parse_number<int>(a, in.value(a), 1, 1000000);
     else if (a == "--font-size") o.font_size = static_cast<float>(parse_number<int>(a, in.value(a), 8, 96));
     else if (a == "--headless") o.headless = true;
+    else if (a == "--screenshot") o.screenshot = in.value(a);
     else if (a == "--size") {
       const std::string v = in.value(a);
       const auto x = v.find('x');

@@ -6,6 +6,8 @@
 
 #include "app/bench_command.hpp"
 #include "app/cli.hpp"
+#include "app/render_command.hpp"
+#include "app/window_command.hpp"
 #include "core/common/error.hpp"
 
 int main(int argc, char** argv) {
@@ -15,8 +17,8 @@ int main(int argc, char** argv) {
     switch (o.command) {
       case app::command_kind::help: std::cout << app::usage(); return 0;
       case app::command_kind::bench: return app::run_bench(o);
-      case app::command_kind::render:
-      case app::command_kind::window: std::cerr << "hashscope: not built yet\n"; return 1;
+      case app::command_kind::render: return app::run_render(o);
+      case app::command_kind::window: return app::run_window_command(o);
     }
   } catch (const user_error& e) {
     std::cerr << "hashscope: " << e.what() << "\n";

@@ -19,3 +19,9 @@ target_link_libraries(hs_stb INTERFACE ${HS_STB_LIB})
 
 # A TrueType font for readable text on projectors; the ImGui default font is the fallback.
 find_file(HS_FONT_FILE DejaVuSans.ttf PATHS /usr/share/fonts/truetype/dejavu)
+
+# Dear ImGui core (Debian's static library) and the GLFW + OpenGL 3 backends compiled here,
+# with glad as their OpenGL loader (the backend's own loader is disabled).
+add_library(hs_imgui INTERFACE)
+target_include_directories(hs_imgui SYSTEM INTERFACE ${HS_IMGUI_INCLUDE} ${HS_IMGUI_INCLUDE}/backends)
+target_link_libraries(hs_imgui INTERFACE ${HS_IMGUI_LIB} hs_stb)

@@ -42,3 +42,10 @@ add_library(hs_glad STATIC ${HS_GLAD_OUT}/src/gl.c ${HS_GLAD_OUT}/src/egl.c)
 target_include_directories(hs_glad SYSTEM PUBLIC ${HS_GLAD_OUT}/include)
 target_link_libraries(hs_glad PUBLIC ${CMAKE_DL_LIBS})
 set_target_properties(hs_glad PROPERTIES POSITION_INDEPENDENT_CODE ON)
+
+add_library(hs_imgui_backends STATIC
+  ${HS_IMGUI_BACKENDS}/imgui_impl_glfw.cpp
+  ${HS_IMGUI_BACKENDS}/imgui_impl_opengl3.cpp)
+target_compile_definitions(hs_imgui_backends PUBLIC IMGUI_IMPL_OPENGL_LOADER_CUSTOM)
+target_compile_options(hs_imgui_backends PRIVATE -include glad/gl.h -w)
+target_link_libraries(hs_imgui_backends PUBLIC hs_imgui hs_glad glfw)

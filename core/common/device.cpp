@@ -57,18 +57,18 @@ std::optional<gpu_info> query_gpu(std::string* why_not) {
 
 backend resolve_backend(backend_choice choice, std::string* note) {
   if (choice == backend_choice::cpu) {
-    if (note) *note = "CPU model backend (chosen with --backend cpu)";
+    if (note) *note = "chosen with --backend cpu";
     return backend::cpu;
   }
   std::string why;
   auto gpu = query_gpu(&why);
   if (gpu) {
-    if (note) *note = "GPU backend: " + gpu->name;
+    if (note) *note = gpu->name;
     return backend::gpu;
   }
   if (choice == backend_choice::gpu)
     throw user_error("--backend gpu: " + why + "; use --backend cpu (or auto) for the CPU model");
-  if (note) *note = "CPU model backend (" + why + ")";
+  if (note) *note = why;
   return backend::cpu;
 }
 

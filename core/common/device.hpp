@@ -31,7 +31,8 @@ bool built_with_cuda();
 std::optional<gpu_info> query_gpu(std::string* why_not = nullptr);
 
 /// @brief Resolves a user's choice: `automatic` picks the GPU when present. Asking for the GPU
-/// where there is none throws hs::user_error with the reason. `note` receives a sentence for the UI.
+/// where there is none throws hs::user_error with the reason. `note` receives the GPU's name, or
+/// why the CPU model runs ("no CUDA device (...)", "chosen with --backend cpu").
 backend resolve_backend(backend_choice choice, std::string* note = nullptr);
 
 /// @brief "NVIDIA H200 (GPU)" or "CPU model (no CUDA device: ...)" for labels and metadata.

@@ -24,12 +24,21 @@ namespace {
 
 void* allocate_bytes(memory_space space, std::size_t bytes) {
   if (bytes == 0) return nullptr;
-  if (space == memory_space::host) {
+  if (space == memory_space::host
+#if !HS_WITH_CUDA
+      || space == memory_space::pinned  // nothing to pin for without CUDA
+#endif
+  ) {
     void* p = std::malloc(bytes);
     if (!p) throw user_error("out of host memory allocating " + format_bytes(bytes));
     return p;
   }
 #if HS_WITH_CUDA
+  if (space == memory_space::pinned) {
+    void* p = nullptr;
+    HS_CUDA_CHECK(cudaMallocHost(&p, bytes));
+    return p;
+  }
   std::size_t free_b = 0, total_b = 0;
   HS_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
   if (bytes > free_b)
@@ -51,19 +60,20 @@ void* allocate_bytes(memory_space space, std::size_t bytes) {
 
 void release_bytes(memory_space space, void* p) noexcept {
   if (!p) return;
-  if (space == memory_space::host) {
-    std::free(p);
-    return;
-  }
 #if HS_WITH_CUDA
-  cudaFree(p);
+  if (space == memory_space::device) cudaFree(p);
+  else if (space == memory_space::pinned) cudaFreeHost(p);
+  else std::free(p);
+#else
+  (void)space;
+  std::free(p);
 #endif
 }
 
 void copy_bytes(void* dst, memory_space dst_space, const void* src, memory_space src_space,
                 std::size_t bytes, stream_view stream) {
   if (bytes == 0) return;
-  if (dst_space == memory_space::host && src_space == memory_space::host) {
+  if (host_accessible(dst_space) && host_accessible(src_space)) {
     std::memmove(dst, src, bytes);
     return;
   }
@@ -78,7 +88,7 @@ void copy_bytes(void* dst, memory_space dst_space, const void* src, memory_space
 
 void fill_bytes(void* dst, memory_space space, int byte, std::size_t bytes, stream_view stream) {
   if (bytes == 0) return;
-  if (space == memory_space::host) {
+  if (host_accessible(space)) {
     std::memset(dst, byte, bytes);
     return;
   }

@@ -11,7 +11,12 @@
 
 namespace hs {
 
-enum class memory_space : std::uint8_t { host, device };
+/// host: pageable; pinned: page-locked host memory that device copies can fill asynchronously;
+/// device: GPU memory.
+enum class memory_space : std::uint8_t { host, pinned, device };
+
+/// @brief True for memory the CPU can read directly.
+inline bool host_accessible(memory_space s) { return s != memory_space::device; }
 
 /// @brief Allocates bytes in a space; device allocations report size and free memory on failure.
 void* allocate_bytes(memory_space space, std::size_t bytes);

@@ -49,6 +49,54 @@ owned_stream::~owned_stream() {
 #endif
 }
 
+stream_event::stream_event(bool gpu) {
+  if (!gpu) return;
+#if HS_WITH_CUDA
+  cudaEvent_t e = nullptr;
+  HS_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+  event_ = e;
+#else
+  throw gpu_error("a CUDA event was requested, but this build has no CUDA support");
+#endif
+}
+
+stream_event::stream_event(stream_event&& o) noexcept : event_(std::exchange(o.event_, nullptr)) {}
+
+stream_event& stream_event::operator=(stream_event&& o) noexcept {
+  std::swap(event_, o.event_);
+  return *this;
+}
+
+stream_event::~stream_event() {
+#if HS_WITH_CUDA
+  if (event_) cudaEventDestroy(event(event_));
+#endif
+}
+
+void stream_event::record(stream_view s) {
+#if HS_WITH_CUDA
+  if (event_) HS_CUDA_CHECK(cudaEventRecord(event(event_), cuda(s)));
+#else
+  (void)s;
+#endif
+}
+
+bool stream_event::ready() const {
+#if HS_WITH_CUDA
+  if (!event_) return true;
+  const cudaError_t err = cudaEventQuery(event(event_));
+  if (err == cudaErrorNotReady) return false;
+  HS_CUDA_CHECK(err);
+#endif
+  return true;
+}
+
+void stream_event::wait() const {
+#if HS_WITH_CUDA
+  if (event_) HS_CUDA_CHECK(cudaEventSynchronize(event(event_)));
+#endif
+}
+
 stream_timer::stream_timer(bool gpu) : gpu_(gpu) {
   if (!gpu) return;
 #if HS_WITH_CUDA

@@ -27,6 +27,21 @@ class owned_stream {
   void* handle_ = nullptr;
 };
 
+/// @brief Marks a point on a stream to poll or wait for (CUDA event; always complete on the CPU).
+class stream_event {
+ public:
+  explicit stream_event(bool gpu);
+  stream_event(stream_event&&) noexcept;
+  stream_event& operator=(stream_event&&) noexcept;
+  ~stream_event();
+  void record(stream_view s);
+  bool ready() const;
+  void wait() const;
+
+ private:
+  void* event_ = nullptr;
+};
+
 /// @brief Times work on a stream: CUDA events on the GPU, the host clock on the CPU backend.
 class stream_timer {
  public:

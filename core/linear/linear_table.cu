@@ -255,9 +255,13 @@ void linear_table::inspect(const inspect_request& req, inspect_result& out, stre
     detail::launch_occupancy(cfg_.hash, slots_.data(), mask_, q, s);
   }
   if (req.probe_histogram) {
-    buffer<detail::device_histogram> h(memory_space::device, 1);
-    detail::launch_probe_histogram(cfg_.hash, slots_.data(), cfg_.capacity, h.data(), s);
-    const detail::device_histogram host = h.download(1, s)[0];
+    std::lock_guard lock(scratch_mutex_);
+    if (histogram_.size() == 0) histogram_ = buffer<unsigned char>(memory_space::device, sizeof(detail::device_histogram));
+    auto* h = reinterpret_cast<detail::device_histogram*>(histogram_.data());
+    detail::launch_probe_histogram(cfg_.hash, slots_.data(), cfg_.capacity, h, s);
+    detail::device_histogram host;
+    copy_bytes(&host, memory_space::host, h, memory_space::device, sizeof(host), s);
+    synchronize(s);
     out.histogram.counts.assign(host.counts, host.counts + k_probe_bins);
     out.histogram.total = host.total;
     out.histogram.sum = host.sum;

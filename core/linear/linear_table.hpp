@@ -55,7 +55,8 @@ class linear_table final : public table {
   buffer<slot_word> slots_;
   buffer<device_counters> counters_;
   buffer<unsigned long long> scratch_;  // census results
-  std::mutex scratch_mutex_;            // stats may run on the sampling thread
+  buffer<unsigned char> histogram_;     // a detail::device_histogram, kept: freeing syncs the device
+  std::mutex scratch_mutex_;            // stats and inspect run on the sampling thread
 
   // An upper bound on occupied slots decides which launches are guarded. It grows by each batch
   // and is tightened by stats(), whose census waits for the last insert launch (on any stream).

@@ -1,0 +1,192 @@
+// Scenario rendering: steps run on a session synchronously; captures draw single-view figures
+// through the headless platform, and the numbers behind each go beside it.
+#include "app/render_command.hpp"
+
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "app/platform/headless_platform.hpp"
+#include "app/platform/png.hpp"
+#include "app/ui/app_frame.hpp"
+#include "core/common/error.hpp"
+#include "core/common/format.hpp"
+#include "core/common/json_writer.hpp"
+
+namespace hs::app {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+void save(const fs::path& p, const std::string& text, std::vector<std::string>& files) {
+  std::ofstream f(p);
+  f << text;
+  if (!f) throw user_error("cannot write " + p.string());
+  files.push_back(p.string());
+}
+
+std::string histogram_csv(const probe_histogram& h) {
+  std::string s = "probe_length_from,probe_length_to,slots\n";
+  for (const auto& b : h.display_bins())
+    s += strprintf("%llu,%llu,%llu\n", (unsigned long long)b.lo, (unsigned long long)(b.hi - 1), (unsigned long long)b.count);
+  return s;
+}
+
+std::string throughput_csv(const std::vector<vis::throughput_point>& pts) {
+  std::string s = "time_s,load_before,ops_per_s,ops,batch_kind\n";
+  const char* kinds[] = {"insert", "find", "erase", "mixed"};
+  for (const auto& p : pts) s += strprintf("%.6f,%.6f,%.6g,%llu,%s\n", p.time_s, p.load, p.ops_per_s, (unsigned long long)p.ops, kinds[p.kind & 3]);
+  return s;
+}
+
+/// Per image row: its slots and the fractions of their states (the picture's numbers, row by row).
+std::string heatmap_csv(const app_frame& f) {
+  const auto& q = f.last_request().occupancy;
+  const sample_result& r = f.last_sample();
+  std::vector<occupancy_pixel> px(std::uint64_t{q.width} * q.height);
+  copy_bytes(px.data(), memory_space::host, r.pixels, r.space, px.size() * sizeof(occupancy_pixel), {});
+  synchronize({});
+  std::string s = "row,first_slot,slots,live_fraction,erased_fraction,tombstone_fraction,mean_probe_length\n";
+  for (std::uint32_t y = 0; y < q.height; ++y) {
+    double live = 0, erased = 0, tomb = 0, disp = 0;
+    for (std::uint32_t x = 0; x < q.width; ++x) {
+      const auto& p = px[std::size_t{y} * q.width + x];
+      live += p.live, erased += p.erased, tomb += p.tombstone, disp += p.mean_displacement;
+    }
+    std::uint64_t lo, hi_unused, lo2, hi;
+    pixel_slot_range(q, std::uint64_t{y} * q.width, lo, hi_unused);
+    pixel_slot_range(q, std::uint64_t{y} * q.width + q.width - 1, lo2, hi);
+    s += strprintf("%u,%llu,%llu,%.6f,%.6f,%.6f,%.4f\n", y, (unsigned long long)lo, (unsigned long long)(hi - lo),
+                   live / q.width, erased / q.width, tomb / q.width, disp / q.width);
+  }
+  return s;
+}
+
+std::string now_text() {
+  const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", std::localtime(&t));
+  return buf;
+}
+
+}  // namespace
+
+render_result render_scenario(const scenario& sc, const std::string& out_dir, backend_choice choice,
+                              std::uint64_t capacity, int width, int height, float font_size) {
+  render_result out;
+  out.dir = out_dir;
+  std::error_code ec;
+  fs::create_directories(out_dir, ec);
+  if (ec) throw user_error("cannot create " + out_dir + ": " + ec.message());
+
+  std::string note;
+  const backend_choice wanted = choice != backend_choice::automatic ? choice : sc.backend;
+  session_config cfg = sc.config;
+  cfg.table.backend = resolve_backend(wanted, &note);
+  if (capacity) cfg.table.capacity = capacity;
+  if (cfg.table.capacity == 0) cfg.table.capacity = default_capacity(cfg.table.backend);
+
+  headless_platform gl(font_size);
+  auto frame = std::make_unique<app_frame>(cfg, wanted, note);
+  frame->heatmap().set_colormap(sc.colormap);
+  frame->heatmap().set_mode(sc.heatmap_mode);
+  session& s = frame->sess();
+  const std::string title = (sc.title.empty() ? sc.name : sc.title);
+
+  json_writer meta;
+  meta.begin_object().field("scenario", sc.name).field("file", sc.file).field("title", title);
+  meta.field("date", now_text()).field("backend", s.gpu() ? s.backend_label() : "CPU model (" + note + ")");
+  if (auto g = query_gpu(); g && s.gpu()) meta.field("gpu", g->name);
+  meta.field("graphics", gl.description());
+  meta.field("family", std::string(to_string(cfg.table.family))).field("capacity", cfg.table.capacity);
+  meta.field("hash", std::string(to_string(cfg.table.hash))).field("tuning", describe(cfg.table.linear));
+  meta.key("workload").begin_object();
+  meta.field("distribution", std::string(workload::to_string(cfg.workload.keys.dist)));
+  meta.field("seed", cfg.workload.keys.seed).field("universe", cfg.workload.keys.universe);
+  meta.field("cluster", static_cast<std::uint64_t>(cfg.workload.keys.cluster)).field("zipf_s", cfg.workload.keys.zipf_s);
+  meta.field("batch", cfg.workload.batch_size).field("mix", workload::to_string(cfg.workload.mix));
+  meta.end_object();
+  meta.key("captures").begin_array();
+
+  int capture = 0;
+  for (const scenario_step& step : sc.steps) {
+    if (step.kind != scenario_step::capture) {
+      std::vector<script_step> one;
+      switch (step.kind) {
+        case scenario_step::fill: one.push_back({script_step::fill, step.load, 0}); break;
+        case scenario_step::drain: one.push_back({script_step::drain, step.load, 0}); break;
+        case scenario_step::run: one.push_back({script_step::run, 0, step.batches}); break;
+        case scenario_step::clear: one.push_back({script_step::clear, 0, 0}); break;
+        default: break;
+      }
+      s.queue(one);
+      s.wait_idle();
+      const session_status st = s.status();
+      if (st.error) throw gpu_error(sc.file + ":" + std::to_string(step.line) + ": " + st.note);
+      if (!st.note.empty()) std::cout << sc.name << ":" << step.line << ": " << st.note << "\n";
+      continue;
+    }
+    ++capture;
+    const std::string stem = strprintf("%s-%02d", sc.name.c_str(), capture);
+    if (step.range_first) frame->heatmap().set_range(*step.range_first, step.range_count, cfg.table.capacity);
+    else frame->heatmap().set_range(0, 0, cfg.table.capacity);
+    meta.begin_object().field("capture", capture).field("line", step.line);
+    meta.key("views").begin_array();
+    double load = 0;
+    for (view_kind v : step.views) {
+      const std::string fig_title = strprintf("%s  |  capture %d", title.c_str(), capture);
+      // A first frame lays the view out (the heatmap learns its area), then sample, then draw.
+      gl.render(width, height, [&] { frame->draw_figure(v, float(width), float(height), fig_title); }, 1);
+      frame->sample_now();
+      std::array<float, 4> rect{};
+      const auto px = gl.render(width, height, [&] { rect = frame->draw_figure(v, float(width), float(height), fig_title); });
+      const fs::path png = fs::path(out_dir) / (stem + "-" + std::string(to_string(v)) + ".png");
+      write_png(png.string(), width, height, px);
+      load = frame->last_sample().stats.load_factor();
+      out.figures.push_back({png.string(), v, capture, rect, load});
+      const fs::path data = fs::path(out_dir) / (stem + "-" + std::string(to_string(v)) + ".csv");
+      switch (v) {
+        case view_kind::heatmap: save(data, heatmap_csv(*frame), out.data_files); break;
+        case view_kind::histogram: save(data, histogram_csv(frame->last_sample().inspected.histogram), out.data_files); break;
+        case view_kind::throughput: save(data, throughput_csv(s.throughput()), out.data_files); break;
+        case view_kind::stats: {
+          std::string csv = "name,value\n";
+          for (const auto& [k, val] : frame->numbers()) csv += "\"" + k + "\",\"" + val + "\"\n";
+          save(data, csv, out.data_files);
+          break;
+        }
+      }
+      meta.begin_object().field("view", std::string(to_string(v))).field("png", png.filename().string());
+      meta.field("numbers", data.filename().string());
+      meta.key("view_rect").begin_array().value(double(rect[0])).value(double(rect[1])).value(double(rect[2])).value(double(rect[3])).end_array();
+      meta.end_object();
+    }
+    meta.end_array();
+    meta.key("numbers").begin_object();
+    for (const auto& [k, val] : frame->numbers()) meta.field(k, val);
+    meta.end_object();
+    meta.field("load", load).end_object();
+  }
+  meta.end_array().end_object();
+  const fs::path meta_path = fs::path(out_dir) / (sc.name + "-metadata.json");
+  save(meta_path, meta.str() + "\n", out.data_files);
+  out.metadata = meta_path.string();
+  frame.reset();  // GL objects go while the context lives
+  return out;
+}
+
+int run_render(const cli_options& o) {
+  const scenario sc = load_scenario(o.scenario);
+  const std::string dir = o.out_dir.empty() ? "out/render/" + sc.name : o.out_dir;
+  const render_result r = render_scenario(sc, dir, o.backend, o.capacity.value_or(0), static_cast<int>(o.width),
+                                          static_cast<int>(o.height), o.font_size > 0 ? o.font_size : 18.f);
+  std::cout << "rendered " << r.figures.size() << " figures of " << sc.name << " into " << r.dir << ":\n";
+  for (const auto& f : r.figures) std::cout << "  " << f.png << "  (load " << strprintf("%.3f", f.load) << ")\n";
+  std::cout << "numbers and metadata: " << r.metadata << "\n";
+  return 0;
+}
+
+}  // namespace hs::app

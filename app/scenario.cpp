@@ -1,0 +1,253 @@
+// The scenario parser: strict about keywords and values, with messages that say what to write.
+#include "app/scenario.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "core/common/assets.hpp"
+#include "core/common/error.hpp"
+#include "core/common/bit_math.hpp"
+#include "core/common/format.hpp"
+
+namespace hs::app {
+
+namespace fs = std::filesystem;
+
+std::string_view to_string(view_kind v) {
+  switch (v) {
+    case view_kind::heatmap: return "heatmap";
+    case view_kind::histogram: return "histogram";
+    case view_kind::throughput: return "throughput";
+    case view_kind::stats: return "stats";
+  }
+  return "?";
+}
+
+std::optional<view_kind> parse_view_kind(std::string_view s) {
+  for (auto v : {view_kind::heatmap, view_kind::histogram, view_kind::throughput, view_kind::stats})
+    if (to_string(v) == s) return v;
+  return std::nullopt;
+}
+
+std::vector<script_step> scenario::script() const {
+  std::vector<script_step> out;
+  for (const scenario_step& s : steps) {
+    switch (s.kind) {
+      case scenario_step::fill: out.push_back({script_step::fill, s.load, 0}); break;
+      case scenario_step::drain: out.push_back({script_step::drain, s.load, 0}); break;
+      case scenario_step::run: out.push_back({script_step::run, 0, s.batches}); break;
+      case scenario_step::clear: out.push_back({script_step::clear, 0, 0}); break;
+      case scenario_step::capture: out.push_back({script_step::pause, 0, 0}); break;
+    }
+  }
+  return out;
+}
+
+namespace {
+
+struct line_parser {
+  const std::string& file;
+  int line;
+  [[noreturn]] void fail(const std::string& msg) const {
+    throw user_error(file + ":" + std::to_string(line) + ": " + msg);
+  }
+  double load(const std::string& w) const {
+    double v = 0;
+    auto r = std::from_chars(w.data(), w.data() + w.size(), v);
+    if (r.ec != std::errc{} || r.ptr != w.data() + w.size() || !(v >= 0.0) || v > 1.0)
+      fail("'" + w + "' is not a load factor between 0 and 1");
+    return v;
+  }
+  std::uint64_t size(const std::string& w, const char* what) const {
+    auto v = parse_size(w);
+    if (!v) fail("'" + w + "' is not a " + what + " (examples: 1048576, 1M, 2^20)");
+    return *v;
+  }
+  double number(const std::string& w, const char* what) const {
+    double v = 0;
+    auto r = std::from_chars(w.data(), w.data() + w.size(), v);
+    if (r.ec != std::errc{} || r.ptr != w.data() + w.size()) fail("'" + w + "' is not a number (" + what + ")");
+    return v;
+  }
+  void arity(const std::vector<std::string>& w, std::size_t lo, std::size_t hi, const char* usage) const {
+    if (w.size() - 1 < lo || w.size() - 1 > hi) fail(std::string("usage: ") + usage);
+  }
+};
+
+std::vector<std::string> words_of(const std::string& line) {
+  std::vector<std::string> w;
+  std::istringstream in(line);
+  for (std::string s; in >> s;) w.push_back(s);
+  return w;
+}
+
+}  // namespace
+
+scenario parse_scenario(const std::string& text, const std::string& file) {
+  scenario sc;
+  sc.file = file;
+  sc.name = fs::path(file).stem().string();
+  sc.config.workload.batch_size = 1u << 20;
+  std::istringstream in(text);
+  std::string raw;
+  bool any_capture = false;
+  for (int n = 1; std::getline(in, raw); ++n) {
+    const std::string line = raw.substr(0, raw.find('#'));
+    const auto w = words_of(line);
+    if (w.empty()) continue;
+    const line_parser p{file, n};
+    const std::string& k = w[0];
+    if (k == "title") {
+      sc.title = line.substr(line.find("title") + 5);
+      sc.title.erase(0, sc.title.find_first_not_of(" \t"));
+      sc.title.erase(sc.title.find_last_not_of(" \t\r") + 1);
+    } else if (k == "table") {
+      p.arity(w, 1, 1, "table linear|slab|hive");
+      const auto f = parse_family(w[1]);
+      if (!f) p.fail("unknown table family '" + w[1] + "' (linear, slab, hive)");
+      sc.config.table.family = *f;
+    } else if (k == "capacity") {
+      p.arity(w, 1, 1, "capacity SLOTS (a power of two, e.g. 2^22)");
+      sc.config.table.capacity = p.size(w[1], "capacity");
+      if (!is_pow2(sc.config.table.capacity)) p.fail("capacity " + w[1] + " is not a power of two");
+    } else if (k == "hash") {
+      p.arity(w, 1, 1, "hash murmur3|knuth|identity");
+      const auto h = parse_hash_kind(w[1]);
+      if (!h) p.fail("unknown hash '" + w[1] + "' (murmur3, knuth, identity)");
+      sc.config.table.hash = *h;
+    } else if (k == "backend") {
+      p.arity(w, 1, 1, "backend gpu|cpu|auto");
+      const auto b = parse_backend_choice(w[1]);
+      if (!b) p.fail("unknown backend '" + w[1] + "' (gpu, cpu, auto)");
+      sc.backend = *b;
+    } else if (k == "group") {
+      p.arity(w, 1, 1, "group 1|4|8");
+      const double g = p.number(w[1], "probe group");
+      if (g != 1 && g != 4 && g != 8) p.fail("group must be 1, 4 or 8");
+      sc.config.table.linear.group = static_cast<int>(g);
+    } else if (k == "distribution") {
+      p.arity(w, 1, 4, "distribution uniform|uniform-dup|sequential|clustered|zipf [universe=N] [cluster=N] [start=N] [zipf=S]");
+      const auto d = workload::parse_distribution(w[1]);
+      if (!d) p.fail("unknown distribution '" + w[1] + "' (uniform, uniform-dup, sequential, clustered, zipf)");
+      auto& keys = sc.config.workload.keys;
+      keys.dist = *d;
+      for (std::size_t i = 2; i < w.size(); ++i) {
+        const auto eq = w[i].find('=');
+        if (eq == std::string::npos) p.fail("'" + w[i] + "' should be name=value");
+        const std::string name = w[i].substr(0, eq), val = w[i].substr(eq + 1);
+        if (name == "universe") keys.universe = p.size(val, "universe size");
+        else if (name == "cluster") keys.cluster = static_cast<std::uint32_t>(p.size(val, "cluster length"));
+        else if (name == "start") keys.start = static_cast<std::uint32_t>(p.size(val, "start key"));
+        else if (name == "zipf") keys.zipf_s = p.number(val, "zipf exponent");
+        else p.fail("unknown distribution option '" + name + "' (universe, cluster, start, zipf)");
+      }
+    } else if (k == "seed") {
+      p.arity(w, 1, 1, "seed N");
+      sc.config.workload.keys.seed = p.size(w[1], "seed");
+    } else if (k == "batch") {
+      p.arity(w, 1, 1, "batch OPERATIONS (e.g. 1M)");
+      sc.config.workload.batch_size = p.size(w[1], "batch size");
+    } else if (k == "mix") {
+      p.arity(w, 1, 1, "mix insert:W,find-hit:W,find-miss:W,erase:W");
+      const auto m = workload::parse_mix(w[1]);
+      if (!m) p.fail("'" + w[1] + "' is not a mix (e.g. insert:0.5,find-hit:0.3,find-miss:0.1,erase:0.1)");
+      sc.config.workload.mix = *m;
+    } else if (k == "colormap") {
+      p.arity(w, 1, 1, "colormap viridis|cividis");
+      const auto& names = vis::colormap_names();
+      if (std::find(names.begin(), names.end(), w[1]) == names.end()) p.fail("unknown colormap '" + w[1] + "' (viridis, cividis)");
+      sc.colormap = w[1];
+    } else if (k == "heatmap-mode") {
+      p.arity(w, 1, 1, "heatmap-mode occupancy|probe-length");
+      if (w[1] == "occupancy") sc.heatmap_mode = vis::heatmap_mode::occupancy;
+      else if (w[1] == "probe-length") sc.heatmap_mode = vis::heatmap_mode::displacement;
+      else p.fail("unknown heatmap mode '" + w[1] + "' (occupancy, probe-length)");
+    } else if (k == "fill" || k == "drain") {
+      p.arity(w, 1, 1, "fill LOAD | drain LOAD (a load factor between 0 and 1)");
+      scenario_step s;
+      s.kind = k == "fill" ? scenario_step::fill : scenario_step::drain;
+      s.load = p.load(w[1]);
+      s.line = n;
+      sc.steps.push_back(s);
+    } else if (k == "run") {
+      p.arity(w, 1, 1, "run BATCHES");
+      scenario_step s;
+      s.kind = scenario_step::run;
+      s.batches = p.size(w[1], "batch count");
+      s.line = n;
+      sc.steps.push_back(s);
+    } else if (k == "clear") {
+      p.arity(w, 0, 0, "clear");
+      scenario_step s;
+      s.kind = scenario_step::clear;
+      s.line = n;
+      sc.steps.push_back(s);
+    } else if (k == "capture") {
+      if (w.size() < 2) p.fail("usage: capture VIEW... [range=FIRST:COUNT] (views: heatmap, histogram, throughput, stats)");
+      scenario_step s;
+      s.kind = scenario_step::capture;
+      s.line = n;
+      for (std::size_t i = 1; i < w.size(); ++i) {
+        if (w[i].rfind("range=", 0) == 0) {
+          const std::string r = w[i].substr(6);
+          const auto colon = r.find(':');
+          if (colon == std::string::npos) p.fail("range should be FIRST:COUNT (slots)");
+          s.range_first = p.size(r.substr(0, colon), "first slot");
+          s.range_count = p.size(r.substr(colon + 1), "slot count");
+          continue;
+        }
+        const auto v = parse_view_kind(w[i]);
+        if (!v) p.fail("unknown view '" + w[i] + "' (heatmap, histogram, throughput, stats)");
+        s.views.push_back(*v);
+      }
+      if (s.views.empty()) p.fail("capture names no view");
+      any_capture = true;
+      sc.steps.push_back(s);
+    } else {
+      p.fail("unknown keyword '" + k + "' (title, table, capacity, hash, backend, group, distribution, seed, batch, "
+             "mix, colormap, heatmap-mode, fill, drain, run, clear, capture)");
+    }
+  }
+  if (!any_capture) throw user_error(file + ": the scenario captures nothing (add a 'capture heatmap' step)");
+  if (sc.config.table.capacity && sc.config.table.capacity < 16)
+    throw user_error(file + ": capacity must be at least 16 slots");
+  try {
+    workload::validate(sc.config.workload);
+  } catch (const user_error& e) {
+    throw user_error(file + ": " + e.what());
+  }
+  for (const scenario_step& s : sc.steps)
+    if (s.range_first && sc.config.table.capacity && *s.range_first + s.range_count > sc.config.table.capacity)
+      throw user_error(file + ":" + std::to_string(s.line) + ": the range goes past the table's " +
+                       format_count(sc.config.table.capacity) + " slots");
+  return sc;
+}
+
+scenario load_scenario(const std::string& path_or_name) {
+  fs::path p(path_or_name);
+  if (!fs::exists(p) && p.extension().empty() && p.parent_path().empty())
+    p = assets_dir() / "scenarios" / (path_or_name + ".scn");
+  std::ifstream f(p);
+  if (!f) throw user_error("cannot read scenario " + p.string() + " (shipped scenarios: " + [] {
+          std::string s;
+          for (const auto& n : shipped_scenarios()) s += (s.empty() ? "" : ", ") + n;
+          return s;
+        }() + ")");
+  std::stringstream text;
+  text << f.rdbuf();
+  return parse_scenario(text.str(), p.string());
+}
+
+std::vector<std::string> shipped_scenarios() {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(assets_dir() / "scenarios", ec))
+    if (e.path().extension() == ".scn") names.push_back(e.path().stem().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+}  // namespace hs::app

@@ -1,0 +1,50 @@
+// Scenario files (assets/scenarios/*.scn): a table, its workload, and steps (fill, drain, run,
+// clear, capture). One keyword per line, '#' comments; errors name the file and line.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/session.hpp"
+#include "core/common/device.hpp"
+#include "visualizers/heatmap_colors.hpp"
+
+namespace hs::app {
+
+enum class view_kind : std::uint8_t { heatmap, histogram, throughput, stats };
+std::string_view to_string(view_kind v);
+std::optional<view_kind> parse_view_kind(std::string_view s);
+
+struct scenario_step {
+  enum kind_t : std::uint8_t { fill, drain, run, clear, capture } kind = run;
+  double load = 0;
+  std::uint64_t batches = 0;
+  std::vector<view_kind> views;            ///< capture
+  std::optional<std::uint64_t> range_first;///< capture: heatmap slot range
+  std::uint64_t range_count = 0;
+  int line = 0;
+};
+
+struct scenario {
+  std::string name;   ///< file name without extension
+  std::string title;
+  std::string file;
+  session_config config;
+  backend_choice backend = backend_choice::automatic;
+  std::string colormap = "viridis";
+  vis::heatmap_mode heatmap_mode = vis::heatmap_mode::occupancy;
+  std::vector<scenario_step> steps;
+
+  /// @brief The non-capture steps up to each capture, as session script steps with pauses.
+  std::vector<script_step> script() const;
+};
+
+/// @brief Parses scenario text; throws hs::user_error("file:line: ...") on the first problem.
+scenario parse_scenario(const std::string& text, const std::string& file);
+/// @brief Reads and parses a file (a bare name is looked up in assets/scenarios).
+scenario load_scenario(const std::string& path_or_name);
+/// @brief The shipped scenarios, by name.
+std::vector<std::string> shipped_scenarios();
+
+}  // namespace hs::app

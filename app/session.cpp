@@ -1,0 +1,394 @@
+// The session worker: plans batches from the current command, keeps up to three in flight on the
+// work stream (one on the CPU backend, where work runs on this thread), and retires them in order,
+// counting statuses to track the exact live key count and recording each batch's throughput.
+#include "app/session.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+#include "core/common/error.hpp"
+#include "core/common/format.hpp"
+
+namespace hs::app {
+
+namespace {
+double now_s() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+constexpr std::size_t k_series_max = 20000;
+}  // namespace
+
+const char* to_string(activity a) {
+  switch (a) {
+    case activity::idle: return "idle";
+    case activity::running: return "running";
+    case activity::filling: return "filling";
+    case activity::draining: return "draining";
+    case activity::stepping: return "stepping";
+    case activity::scripted: return "running a script";
+  }
+  return "?";
+}
+
+struct session::batch {
+  memory_space space;
+  std::uint64_t room = 0;
+  buffer<op_kind> kinds;
+  buffer<key_type> keys;
+  buffer<value_type> values, results;
+  buffer<op_status> status;
+  buffer<std::uint64_t> scratch, counts;
+  stream_timer timer;
+  stream_event done;
+  workload::batch_plan plan;
+  std::uint8_t kind = 0;
+  double load_before = 0;
+
+  batch(memory_space s, bool gpu)
+      : space(s),
+        scratch(s, k_op_status_count),
+        counts(gpu ? memory_space::pinned : memory_space::host, k_op_status_count),
+        timer(gpu),
+        done(gpu) {}
+  void reserve(std::uint64_t n) {
+    if (n <= room) return;
+    kinds = buffer<op_kind>(space, n);
+    keys = buffer<key_type>(space, n);
+    values = buffer<value_type>(space, n);
+    results = buffer<value_type>(space, n);
+    status = buffer<op_status>(space, n);
+    room = n;
+  }
+};
+
+session::session(session_config cfg)
+    : cfg_(std::move(cfg)),
+      work_stream_(cfg_.table.backend == backend::gpu),
+      sample_stream_(cfg_.table.backend == backend::gpu) {
+  workload::validate(cfg_.workload);
+  table_ = make_table(cfg_.table);
+  cfg_.table = table_->config();  // capacity 0 resolved to the default
+  backend_label_ = hs::backend_label(cfg_.table.backend);
+  spec_ = cfg_.workload;
+  t0_ = now_s();
+  worker_ = std::thread([this] { worker_loop(); });
+}
+
+session::~session() {
+  {
+    std::lock_guard lock(mutex_);
+    stop_ = true;
+  }
+  wake_.notify_all();
+  worker_.join();
+}
+
+void session::run() {
+  std::lock_guard lock(mutex_);
+  script_.clear();
+  script_held_ = false;
+  act_ = activity::running;
+  st_.note.clear();
+  st_.error = false;
+  wake_.notify_all();
+}
+
+void session::pause() {
+  std::lock_guard lock(mutex_);
+  script_.clear();
+  act_ = activity::idle;
+}
+
+void session::step(std::uint64_t ops) {
+  std::lock_guard lock(mutex_);
+  script_.clear();
+  act_ = activity::stepping;
+  step_ops_ = ops;
+  wake_.notify_all();
+}
+
+void session::fill_to(double load) {
+  std::lock_guard lock(mutex_);
+  script_.clear();
+  target_ = std::clamp(load, 0.0, 1.0);
+  st_.target_load = target_;
+  act_ = target_ * cfg_.table.capacity >= st_.live ? activity::filling : activity::draining;
+  stalled_ = 0;
+  st_.note.clear();
+  st_.error = false;
+  wake_.notify_all();
+}
+
+void session::queue(std::vector<script_step> steps) {
+  std::lock_guard lock(mutex_);
+  for (auto& s : steps) script_.push_back(s);
+  script_held_ = false;
+  wake_.notify_all();
+}
+
+void session::continue_script() {
+  std::lock_guard lock(mutex_);
+  script_held_ = false;
+  wake_.notify_all();
+}
+
+void session::set_workload(const workload::workload_spec& spec) {
+  workload::validate(spec);
+  std::lock_guard lock(mutex_);
+  spec_ = spec;
+}
+
+workload::workload_spec session::workload() const {
+  std::lock_guard lock(mutex_);
+  return spec_;
+}
+
+void session::reset() {
+  std::unique_lock lock(mutex_);
+  script_.clear();
+  script_held_ = false;
+  act_ = activity::idle;
+  idle_cv_.wait(lock, [&] { return in_flight_.empty(); });
+  table_->clear(work_stream_.view());
+  synchronize(work_stream_.view());
+  cursor_.reset();
+  series_.clear();
+  st_ = {};
+  pending_inserts_ = pending_erases_ = 0;
+  t0_ = now_s();
+}
+
+void session::wait_idle() {
+  std::unique_lock lock(mutex_);
+  idle_cv_.wait(lock, [&] {
+    return act_ == activity::idle && (script_.empty() || script_held_) && in_flight_.empty();
+  });
+}
+
+session_status session::status() const {
+  std::lock_guard lock(mutex_);
+  session_status s = st_;
+  s.act = act_;
+  s.script_left = script_.size();
+  s.script_held = script_held_;
+  return s;
+}
+
+std::vector<vis::throughput_point> session::throughput() const {
+  std::lock_guard lock(mutex_);
+  return series_;
+}
+
+// Ends the current command. Call with mutex_ held.
+void session::finish_command(std::string note) {
+  if (!note.empty()) st_.note = std::move(note);
+  act_ = activity::idle;
+}
+
+void session::start_next_step() {
+  while (!script_.empty() && !script_held_ && act_ == activity::idle) {
+    const script_step s = script_.front();
+    script_.pop_front();
+    switch (s.kind) {
+      case script_step::fill:
+      case script_step::drain:
+        target_ = std::clamp(s.load, 0.0, 1.0);
+        st_.target_load = target_;
+        act_ = target_ * cfg_.table.capacity >= st_.live ? activity::filling : activity::draining;
+        stalled_ = 0;
+        break;
+      case script_step::run:
+        act_ = activity::scripted;
+        step_ops_ = s.batches;  // batches left
+        break;
+      case script_step::clear:
+        table_->clear(work_stream_.view());
+        synchronize(work_stream_.view());
+        cursor_.reset();
+        st_.live = 0;
+        break;
+      case script_step::pause:
+        script_held_ = true;
+        st_.note = "stage finished: continue to run the next one";
+        break;
+    }
+  }
+}
+
+std::optional<workload::batch_plan> session::plan_next(std::uint64_t& kind) {
+  const std::uint64_t cap = cfg_.table.capacity;
+  switch (act_) {
+    case activity::idle: return std::nullopt;
+    case activity::running: kind = 3; return cursor_.next(spec_);
+    case activity::scripted:
+      if (step_ops_ == 0) {
+        if (in_flight_.empty()) finish_command();
+        return std::nullopt;
+      }
+      --step_ops_;
+      kind = 3;
+      return cursor_.next(spec_);
+    case activity::stepping:
+      act_ = activity::idle;
+      kind = 3;
+      return cursor_.next(spec_, step_ops_);
+    case activity::filling: {
+      const auto want = static_cast<std::uint64_t>(target_ * static_cast<double>(cap));
+      const std::uint64_t have = st_.live + pending_inserts_;
+      if (have >= want) {
+        if (in_flight_.empty()) finish_command(strprintf("filled to load %.3f", double(st_.live) / cap));
+        return std::nullopt;
+      }
+      kind = 0;
+      return cursor_.next(spec_, std::min(spec_.batch_size, want - have), workload::op_mix{1, 0, 0, 0});
+    }
+    case activity::draining: {
+      const auto want = static_cast<std::uint64_t>(target_ * static_cast<double>(cap));
+      const std::uint64_t have = st_.live > pending_erases_ ? st_.live - pending_erases_ : 0;
+      const std::uint64_t erasable = cursor_.inserted() - cursor_.erased();
+      if (have <= want || erasable == 0) {
+        if (in_flight_.empty())
+          finish_command(have <= want ? strprintf("drained to load %.3f", double(st_.live) / cap)
+                                      : std::string("drain stopped: every key this workload inserted is erased"));
+        return std::nullopt;
+      }
+      kind = 2;
+      return cursor_.next(spec_, std::min({spec_.batch_size, have - want, erasable}), workload::op_mix{0, 0, 0, 1});
+    }
+  }
+  return std::nullopt;
+}
+
+session::batch& session::free_slot() {
+  if (spare_.empty()) spare_.push_back(std::make_unique<batch>(table_->space(), gpu()));
+  in_flight_.push_back(std::move(spare_.back()));
+  spare_.pop_back();
+  return *in_flight_.back();
+}
+
+bool session::issue_next(std::unique_lock<std::mutex>& lock) {
+  std::uint64_t kind = 0;
+  const auto plan = plan_next(kind);
+  if (!plan || plan->size == 0) return false;
+  batch& b = free_slot();
+  b.plan = *plan;
+  b.kind = static_cast<std::uint8_t>(kind);
+  b.load_before = double(st_.live) / double(cfg_.table.capacity);
+  pending_inserts_ += plan->inserts;
+  pending_erases_ += plan->erases;
+  const workload::workload_spec spec = spec_;
+  lock.unlock();  // generation and, on the CPU backend, the work itself run unlocked
+  try {
+    const stream_view s = work_stream_.view();
+    const std::uint64_t n = plan->size;
+    b.reserve(n);
+    workload::generate(spec, *plan, table_->space(), {b.kinds.span(), b.keys.span(), b.values.span()}, s);
+    const auto keys = b.keys.cspan().first(n);
+    const auto st = b.status.span().first(n);
+    b.timer.start(s);
+    if (plan->only(op_kind::insert)) table_->insert(keys, b.values.cspan().first(n), st, s);
+    else if (plan->only(op_kind::erase)) table_->erase(keys, st, s);
+    else if (plan->only(op_kind::find)) table_->find(keys, b.results.span().first(n), st, s);
+    else table_->apply({b.kinds.cspan().first(n), keys, b.values.cspan().first(n)}, b.results.span().first(n), st, s);
+    b.timer.stop(s);
+    count_statuses(st, table_->space(), b.scratch.data(), b.counts.data(), b.counts.space(), s);
+    b.done.record(s);
+  } catch (...) {
+    lock.lock();
+    throw;
+  }
+  lock.lock();
+  return true;
+}
+
+void session::retire(batch& b) {
+  const std::uint64_t* c = b.counts.data();
+  const std::uint64_t inserted = c[static_cast<int>(op_status::inserted)];
+  const std::uint64_t erased = c[static_cast<int>(op_status::erased)];
+  st_.live = st_.live + inserted - std::min(st_.live + inserted, erased);
+  st_.failed_full += c[static_cast<int>(op_status::failed_full)];
+  st_.rejected += c[static_cast<int>(op_status::rejected_key)] + c[static_cast<int>(op_status::rejected_value)];
+  st_.batches += 1;
+  st_.operations += b.plan.size;
+  pending_inserts_ -= b.plan.inserts;
+  pending_erases_ -= b.plan.erases;
+  const double ms = b.timer.elapsed_ms();
+  series_.push_back({now_s() - t0_, b.load_before, ms > 0 ? b.plan.size / (ms * 1e-3) : 0.0, b.plan.size, b.kind});
+  if (series_.size() > k_series_max) series_.erase(series_.begin(), series_.begin() + k_series_max / 4);
+
+  if (act_ == activity::filling) {
+    if (c[static_cast<int>(op_status::failed_full)]) {
+      script_.clear();
+      finish_command("fill stopped: the table is full (failed-full inserts); erase keys or use a larger capacity");
+      return;
+    }
+    stalled_ = inserted == 0 ? stalled_ + 1 : 0;
+    if (stalled_ >= 3) {
+      script_.clear();
+      finish_command(strprintf("fill stopped at load %.3f: the workload's keys repeat (universe %s), so inserts "
+                               "only overwrite; choose a larger universe or another distribution",
+                               double(st_.live) / cfg_.table.capacity, format_count(spec_.keys.universe).c_str()));
+    }
+  }
+}
+
+void session::worker_loop() {
+  std::unique_lock lock(mutex_);
+  const std::size_t depth = gpu() ? 3 : 1;
+  while (!stop_) {
+    try {
+      if (act_ == activity::idle && in_flight_.empty()) start_next_step();
+      if (in_flight_.size() < depth && issue_next(lock)) continue;
+      if (!in_flight_.empty()) {
+        batch* b = in_flight_.front().get();
+        lock.unlock();
+        b->done.wait();
+        lock.lock();
+        retire(*b);
+        spare_.push_back(std::move(in_flight_.front()));
+        in_flight_.pop_front();
+        continue;
+      }
+    } catch (const std::exception& e) {
+      // Drop what is in flight (its results are meaningless after a failure) and tell the user.
+      for (auto& b : in_flight_) {
+        pending_inserts_ -= b->plan.inserts;
+        pending_erases_ -= b->plan.erases;
+        try {
+          b->done.wait();
+        } catch (...) {
+        }
+        spare_.push_back(std::move(b));
+      }
+      in_flight_.clear();
+      script_.clear();
+      act_ = activity::idle;
+      st_.note = e.what();
+      st_.error = true;
+    }
+    if (act_ != activity::idle || (in_flight_.empty() && !script_.empty() && !script_held_)) continue;
+    idle_cv_.notify_all();
+    wake_.wait(lock, [&] { return stop_ || act_ != activity::idle || (!script_.empty() && !script_held_); });
+  }
+}
+
+void session::sample(const sample_request& req, sample_result& out) {
+  const stream_view s = sample_stream_.view();
+  inspect_request ir;
+  if (req.occupancy) {
+    occupancy_query q = *req.occupancy;
+    const std::uint64_t n = std::uint64_t{q.width} * q.height;
+    if (pixels_.size() < n) pixels_ = buffer<occupancy_pixel>(table_->space(), n);
+    q.out = pixels_.data();
+    ir.occupancy = q;
+  }
+  ir.probe_histogram = req.histogram;
+  ir.dump_first = req.dump_first;
+  ir.dump_count = req.dump_count;
+  table_->inspect(ir, out.inspected, s);
+  out.stats = table_->stats(s);
+  out.pixels = req.occupancy ? pixels_.data() : nullptr;
+  out.space = table_->space();
+}
+
+}  // namespace hs::app

@@ -1,0 +1,146 @@
+// The Session: owns one table, the workload, a work stream and a sampling stream. A worker thread
+// keeps batches in flight on the work stream (the GPU stays busy batch after batch) while the UI
+// thread samples the table at display rate on the other stream and never waits for the work.
+#pragma once
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/common/status_counts.hpp"
+#include "core/common/table.hpp"
+#include "core/workload/workload.hpp"
+#include "visualizers/views/throughput_view.hpp"
+
+namespace hs::app {
+
+struct session_config {
+  table_config table;
+  workload::workload_spec workload;
+};
+
+/// @brief What the worker is doing.
+enum class activity : std::uint8_t { idle, running, filling, draining, stepping, scripted };
+
+/// @brief One queued command of a script (a scenario's steps, or a preset's).
+struct script_step {
+  enum kind_t : std::uint8_t { fill, drain, run, clear, pause } kind = run;
+  double load = 0;          ///< fill/drain target (live load factor)
+  std::uint64_t batches = 0;///< run: how many batches of the workload's mix
+};
+
+/// @brief A snapshot of the session for panels.
+struct session_status {
+  activity act = activity::idle;
+  std::uint64_t live = 0;       ///< live keys, exact (counted from every batch's statuses)
+  std::uint64_t batches = 0, operations = 0;
+  std::uint64_t failed_full = 0, rejected = 0;
+  double target_load = 0;
+  std::size_t script_left = 0;
+  std::string note;             ///< the last message for the user (errors, why a fill stopped)
+  bool error = false;
+  bool script_held = false;     ///< a script waits at a pause step
+};
+
+/// @brief What the UI wants sampled this frame.
+struct sample_request {
+  std::optional<occupancy_query> occupancy;  ///< `out` is ignored: the session owns the pixels
+  bool histogram = false;
+  std::optional<std::uint64_t> dump_first;
+  std::uint32_t dump_count = 0;
+};
+
+struct sample_result {
+  table_stats stats;
+  inspect_result inspected;
+  const occupancy_pixel* pixels = nullptr;  ///< in `space`, valid until the next sample
+  memory_space space = memory_space::host;
+};
+
+class session {
+ public:
+  /// @brief Creates the table (throws hs::user_error for an impossible config) and the worker.
+  explicit session(session_config cfg);
+  ~session();
+  session(const session&) = delete;
+  session& operator=(const session&) = delete;
+
+  void run();
+  void pause();
+  /// @brief One batch of the mix; `ops` > 0 makes it that many operations (single-op teaching).
+  void step(std::uint64_t ops = 0);
+  /// @brief Fills (insert-only batches) or drains (erase-only) to the live load factor.
+  void fill_to(double load);
+  /// @brief Queues steps; the worker runs them in order, each after the previous finished. A
+  /// pause step holds the script until continue_script().
+  void queue(std::vector<script_step> steps);
+  void continue_script();
+  /// @brief Empties the table, the throughput series and the workload cursor.
+  void reset();
+  /// @brief Replaces the workload (the cursor continues); takes effect from the next batch.
+  void set_workload(const workload::workload_spec& spec);
+  /// @brief Blocks until the worker has nothing left to do (scripts, fills, steps, in flight).
+  void wait_idle();
+
+  /// @brief Samples the table on the sampling stream (UI thread).
+  void sample(const sample_request& req, sample_result& out);
+
+  session_status status() const;
+  std::vector<vis::throughput_point> throughput() const;
+  const session_config& config() const { return cfg_; }
+  workload::workload_spec workload() const;
+  table& tbl() { return *table_; }
+  bool gpu() const { return cfg_.table.backend == backend::gpu; }
+  /// @brief "NVIDIA H200 (GPU)" or "CPU model": shown in every panel and figure.
+  const std::string& backend_label() const { return backend_label_; }
+
+ private:
+  struct batch;  // buffers and events of one batch in flight
+  void worker_loop();
+  /// Plans and launches the next batch if there is work; false when there is none.
+  bool issue_next(std::unique_lock<std::mutex>& lock);
+  void retire(batch& b);
+  std::optional<workload::batch_plan> plan_next(std::uint64_t& kind_out);
+  void finish_command(std::string note = {});
+  /// Starts the next script step (worker only, nothing in flight).
+  void start_next_step();
+  batch& free_slot();
+
+  session_config cfg_;
+  std::unique_ptr<table> table_;
+  std::string backend_label_;
+  owned_stream work_stream_, sample_stream_;
+
+  mutable std::mutex mutex_;
+  std::condition_variable wake_, idle_cv_;
+  std::thread worker_;
+  bool stop_ = false;
+
+  // Guarded by mutex_.
+  activity act_ = activity::idle;
+  double target_ = 0;
+  std::uint64_t step_ops_ = 0;
+  std::deque<script_step> script_;
+  bool script_held_ = false;  // stopped at a pause step
+  workload::cursor cursor_;
+  workload::workload_spec spec_;
+  session_status st_;
+  std::vector<vis::throughput_point> series_;
+  std::uint64_t pending_inserts_ = 0, pending_erases_ = 0;  // in flight, not yet counted
+  int stalled_ = 0;                                          // fill batches that added no key
+  std::deque<std::unique_ptr<batch>> in_flight_;
+  std::vector<std::unique_ptr<batch>> spare_;
+  double t0_ = 0;
+
+  // Sampling (UI thread only).
+  buffer<occupancy_pixel> pixels_;
+};
+
+const char* to_string(activity a);
+
+}  // namespace hs::app

@@ -1,0 +1,184 @@
+// Frame layout and sampling. Panels never launch kernels: they read what sample() gathered.
+#include "app/ui/app_frame.hpp"
+
+#include <chrono>
+#include <cmath>
+
+#include <imgui.h>
+
+#include "core/common/error.hpp"
+#include "core/common/format.hpp"
+
+namespace hs::app {
+
+namespace {
+double seconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+}  // namespace
+
+app_frame::app_frame(session_config cfg, backend_choice choice, std::string backend_note)
+    : choice_(choice), backend_note_(std::move(backend_note)), pending_(cfg) {
+  rebuild(cfg);
+  try {
+    presets_ = shipped_scenarios();
+  } catch (const std::exception&) {
+  }
+}
+
+app_frame::~app_frame() = default;
+
+void app_frame::rebuild(const session_config& cfg) {
+  sess_.reset();  // frees the old table first: both may not fit at once
+  image_.reset();
+  sess_ = std::make_unique<session>(cfg);
+  pending_ = sess_->config();
+  image_ = std::make_unique<vis::heatmap_image>(sess_->gpu());
+  last_ = {};
+  last_sample_time_ = -1e9;
+  // The CPU model samples a whole table per frame on one core: keep that to a few times a second.
+  sample_period_s = sess_->gpu() ? 0.0 : 0.2;
+}
+
+void app_frame::load_preset(const scenario& sc) {
+  session_config cfg = sc.config;
+  cfg.table.backend = sess_->config().table.backend;
+  if (sc.backend == backend_choice::cpu) cfg.table.backend = backend::cpu;
+  if (cfg.table.capacity == 0) cfg.table.capacity = default_capacity(cfg.table.backend);
+  rebuild(cfg);
+  heatmap_.set_colormap(sc.colormap);
+  heatmap_.set_mode(sc.heatmap_mode);
+  sess_->queue(sc.script());
+}
+
+void app_frame::sample(bool force) {
+  const double now = seconds();
+  if (!force && now - last_sample_time_ < sample_period_s) return;
+  last_sample_time_ = now;
+  const std::uint64_t cap = sess_->config().table.capacity;
+  last_req_ = heatmap_.plan(cap);
+  sample_request req;
+  req.occupancy = last_req_.occupancy;
+  req.histogram = true;
+  req.dump_first = last_req_.dump_first;
+  req.dump_count = last_req_.dump_count;
+  sess_->sample(req, last_);
+  image_->update(last_.pixels, last_.space, static_cast<int>(last_req_.occupancy.width),
+                 static_cast<int>(last_req_.occupancy.height), heatmap_.cmap(), heatmap_.style(), {});
+}
+
+void app_frame::sample_now() { sample(true); }
+
+void app_frame::draw_window(float width, float height, bool first_frame) {
+  font_request_ = 0;
+  try {
+    sample(false);
+  } catch (const std::exception& e) {
+    error_ = std::string("sampling failed: ") + e.what();
+  }
+  const float fs = ImGui::GetFontSize();
+  const float left = std::min(24.f * fs, width * 0.4f);
+  const ImGuiCond cond = first_frame ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoCollapse;
+
+  ImGui::SetNextWindowPos(ImVec2(0, 0), cond);
+  ImGui::SetNextWindowSize(ImVec2(left, height), cond);
+  if (ImGui::Begin("HashScope", nullptr, flags)) {
+    draw_controls();
+    if (ImGui::CollapsingHeader("Table numbers", ImGuiTreeNodeFlags_DefaultOpen)) draw_stats();
+  }
+  ImGui::End();
+
+  const float right = width - left, top = height * 0.56f;
+  ImGui::SetNextWindowPos(ImVec2(left, 0), cond);
+  ImGui::SetNextWindowSize(ImVec2(right, top), cond);
+  if (ImGui::Begin("Slot occupancy", nullptr, flags | ImGuiWindowFlags_NoScrollbar)) {
+    draw_status_line();
+    heatmap_.draw(*image_, last_req_, last_.inspected.slots, sess_->config().table.capacity);
+  }
+  ImGui::End();
+
+  ImGui::SetNextWindowPos(ImVec2(left, top), cond);
+  ImGui::SetNextWindowSize(ImVec2(right * 0.5f, height - top), cond);
+  if (ImGui::Begin("Probe lengths", nullptr, flags)) histogram_.draw(last_.inspected.histogram);
+  ImGui::End();
+
+  ImGui::SetNextWindowPos(ImVec2(left + right * 0.5f, top), cond);
+  ImGui::SetNextWindowSize(ImVec2(right * 0.5f, height - top), cond);
+  if (ImGui::Begin("Throughput", nullptr, flags)) {
+    const auto pts = sess_->throughput();
+    throughput_.draw(pts);
+  }
+  ImGui::End();
+}
+
+void app_frame::draw_status_line() {
+  const session_status st = sess_->status();
+  const bool cpu = !sess_->gpu();
+  ImGui::TextColored(cpu ? ImVec4(1.f, 0.65f, 0.2f, 1.f) : ImVec4(0.4f, 0.9f, 0.5f, 1.f), "%s",
+                     cpu ? "CPU model backend" : sess_->backend_label().c_str());
+  ImGui::SameLine();
+  ImGui::Text("| %s | load %.4f | %s", to_string(st.act), last_.stats.load_factor(),
+              format_count(last_.stats.capacity).c_str());
+  if (!st.note.empty()) {
+    ImGui::SameLine();
+    ImGui::TextColored(st.error ? ImVec4(1.f, 0.35f, 0.35f, 1.f) : ImVec4(0.75f, 0.75f, 0.8f, 1.f), "| %s", st.note.c_str());
+  }
+}
+
+std::array<float, 4> app_frame::draw_figure(view_kind v, float width, float height, const std::string& title) {
+  const float fs = ImGui::GetFontSize();
+  const float side = v == view_kind::stats ? 0.f : std::min(26.f * fs, width * 0.34f);
+  const float view_w = width - side;
+  ImGui::SetNextWindowPos(ImVec2(0, 0), ImGuiCond_Always);
+  ImGui::SetNextWindowSize(ImVec2(width, height), ImGuiCond_Always);
+  std::array<float, 4> rect{};
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoSavedSettings |
+                                 ImGuiWindowFlags_NoScrollbar;
+  if (ImGui::Begin("figure", nullptr, flags)) {
+    ImGui::TextUnformatted(title.c_str());
+    draw_status_line();
+    ImGui::Separator();
+    ImGui::BeginChild("view", ImVec2(view_w - 2 * ImGui::GetStyle().WindowPadding.x, 0), false,
+                      ImGuiWindowFlags_NoScrollbar);
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    switch (v) {
+      case view_kind::heatmap: {
+        const float legend_h = 2.6f * fs;
+        heatmap_.set_area(static_cast<int>(avail.x), static_cast<int>(avail.y - legend_h));
+        const ImVec2 at = ImGui::GetCursorScreenPos();
+        heatmap_.draw_figure(*image_, last_.inspected.slots, sess_->config().table.capacity);
+        const ImVec2 end = ImGui::GetItemRectMax();
+        rect = {at.x, at.y, end.x - at.x, end.y - at.y};
+        heatmap_.draw_legend(std::min(avail.x, 40 * fs));
+        break;
+      }
+      case view_kind::histogram:
+        histogram_.draw(last_.inspected.histogram, avail.y - 2 * fs);
+        rect = {origin.x, origin.y, avail.x, avail.y};
+        break;
+      case view_kind::throughput: {
+        const auto pts = sess_->throughput();
+        throughput_.draw(pts, avail.y - 2 * fs);
+        rect = {origin.x, origin.y, avail.x, avail.y};
+        break;
+      }
+      case view_kind::stats:
+        draw_stats();
+        rect = {origin.x, origin.y, avail.x, avail.y};
+        break;
+    }
+    ImGui::EndChild();
+    if (v != view_kind::stats) {
+      ImGui::SameLine();
+      ImGui::BeginChild("numbers", ImVec2(0, 0), true);
+      draw_stats();
+      ImGui::EndChild();
+    }
+  }
+  ImGui::End();
+  return rect;
+}
+
+}  // namespace hs::app

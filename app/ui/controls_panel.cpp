@@ -1,0 +1,146 @@
+// The controls: table (applied by rebuilding), workload (applied to the next batch), run / pause /
+// step / reset, target load, presets, and text size for projectors.
+#include <algorithm>
+#include <cmath>
+
+#include <imgui.h>
+
+#include "app/ui/app_frame.hpp"
+#include "core/common/bit_math.hpp"
+#include "core/common/error.hpp"
+#include "core/common/format.hpp"
+
+namespace hs::app {
+
+namespace {
+
+bool log2_slider(const char* label, std::uint64_t& value, int lo, int hi) {
+  int e = floor_log2_64(std::max<std::uint64_t>(value, 1));
+  const std::string shown = "2^" + std::to_string(e) + " = " + format_count(std::uint64_t{1} << e);
+  const bool changed = ImGui::SliderInt(label, &e, lo, hi, shown.c_str());
+  if (changed) value = std::uint64_t{1} << e;
+  return changed;
+}
+
+}  // namespace
+
+void app_frame::draw_controls() {
+  const float fs = ImGui::GetFontSize();
+  const session_status st = sess_->status();
+  const bool cpu = !sess_->gpu();
+  ImGui::TextColored(cpu ? ImVec4(1.f, 0.65f, 0.2f, 1.f) : ImVec4(0.4f, 0.9f, 0.5f, 1.f), "%s",
+                     cpu ? "CPU model backend" : sess_->backend_label().c_str());
+  if (cpu) ImGui::TextWrapped("(%s)", backend_note_.c_str());
+  ImGui::PushItemWidth(-9.5f * fs);
+
+  if (ImGui::CollapsingHeader("Run", ImGuiTreeNodeFlags_DefaultOpen)) {
+    const bool running = st.act != activity::idle;
+    if (ImGui::Button(running ? "Pause" : "Run", ImVec2(5 * fs, 0))) running ? sess_->pause() : sess_->run();
+    ImGui::SameLine();
+    if (ImGui::Button("Step")) sess_->step(static_cast<std::uint64_t>(step_ops_));
+    ImGui::SameLine();
+    if (ImGui::Button("Reset")) sess_->reset();
+    ImGui::SliderInt("step ops", &step_ops_, 0, 64, step_ops_ == 0 ? "one batch" : "%d ops");
+    float target = static_cast<float>(target_load_);
+    if (ImGui::SliderFloat("target load", &target, 0.f, 1.f, "%.3f")) target_load_ = target;
+    if (ImGui::Button("Fill or drain to target")) sess_->fill_to(target_load_);
+    ImGui::Text("%s, live load %.4f", to_string(st.act), st.live / double(sess_->config().table.capacity));
+    if (!st.note.empty())
+      ImGui::TextColored(st.error ? ImVec4(1.f, 0.35f, 0.35f, 1.f) : ImVec4(0.75f, 0.75f, 0.8f, 1.f), "%s", st.note.c_str());
+    if (!presets_.empty()) {
+      if (ImGui::BeginCombo("preset", presets_[static_cast<std::size_t>(preset_)].c_str())) {
+        for (int i = 0; i < static_cast<int>(presets_.size()); ++i)
+          if (ImGui::Selectable(presets_[static_cast<std::size_t>(i)].c_str(), i == preset_)) preset_ = i;
+        ImGui::EndCombo();
+      }
+      if (ImGui::Button("Load preset")) {
+        try {
+          load_preset(load_scenario(presets_[static_cast<std::size_t>(preset_)]));
+          error_.clear();
+        } catch (const std::exception& e) {
+          error_ = e.what();
+        }
+      }
+      if (st.script_held) {
+        ImGui::SameLine();
+        if (ImGui::Button("Next stage")) sess_->continue_script();
+      }
+    }
+  }
+
+  if (ImGui::CollapsingHeader("Workload", ImGuiTreeNodeFlags_DefaultOpen)) {
+    workload::workload_spec w = sess_->workload();
+    bool changed = false;
+    int dist = static_cast<int>(w.keys.dist);
+    changed |= ImGui::Combo("keys", &dist, "uniform\0uniform-dup\0sequential\0clustered\0zipf\0");
+    w.keys.dist = static_cast<workload::distribution>(dist);
+    if (w.keys.dist == workload::distribution::uniform_dup || w.keys.dist == workload::distribution::zipf)
+      changed |= log2_slider("universe", w.keys.universe, 4, 31);
+    if (w.keys.dist == workload::distribution::zipf) {
+      float s = static_cast<float>(w.keys.zipf_s);
+      if (ImGui::SliderFloat("zipf s", &s, 0.1f, 3.f)) w.keys.zipf_s = s, changed = true;
+    }
+    if (w.keys.dist == workload::distribution::clustered) {
+      std::uint64_t c = w.keys.cluster;
+      if (log2_slider("cluster", c, 1, 20)) w.keys.cluster = static_cast<std::uint32_t>(c), changed = true;
+    }
+    changed |= ImGui::InputScalar("seed", ImGuiDataType_U64, &w.keys.seed);
+    changed |= log2_slider("batch", w.batch_size, 0, 26);
+    float mix[4] = {static_cast<float>(w.mix.insert), static_cast<float>(w.mix.find_hit),
+                    static_cast<float>(w.mix.find_miss), static_cast<float>(w.mix.erase)};
+    const char* names[4] = {"insert", "find (hit)", "find (miss)", "erase"};
+    for (int i = 0; i < 4; ++i) changed |= ImGui::SliderFloat(names[i], &mix[i], 0.f, 1.f, "%.2f");
+    if (mix[0] + mix[1] + mix[2] + mix[3] <= 0.f) mix[0] = 1.f;
+    w.mix = {mix[0], mix[1], mix[2], mix[3]};
+    if (changed) {
+      try {
+        sess_->set_workload(w);
+        error_.clear();
+      } catch (const user_error& e) {
+        error_ = e.what();
+      }
+    }
+  }
+
+  if (ImGui::CollapsingHeader("Table", ImGuiTreeNodeFlags_DefaultOpen)) {
+    ImGui::TextDisabled("changes rebuild the table");
+    int fam = 0;
+    ImGui::Combo("family", &fam, "linear\0");
+    log2_slider("capacity", pending_.table.capacity, 4, 32);
+    ImGui::TextDisabled("%s of %s memory", format_bytes(pending_.table.capacity * 8).c_str(), sess_->gpu() ? "GPU" : "host");
+    int h = static_cast<int>(pending_.table.hash);
+    if (ImGui::Combo("hash", &h, "murmur3\0knuth\0identity\0")) pending_.table.hash = static_cast<hash_kind>(h);
+    int g = pending_.table.linear.group == 0 ? 0 : pending_.table.linear.group == 1 ? 1 : pending_.table.linear.group == 4 ? 2 : 3;
+    if (ImGui::Combo("threads/op", &g, "auto\0001\0004\0008\0")) pending_.table.linear.group = g == 0 ? 0 : g == 1 ? 1 : g == 2 ? 4 : 8;
+    int b = static_cast<int>(choice_);
+    if (ImGui::Combo("backend", &b, "auto\0gpu\0cpu\0")) choice_ = static_cast<backend_choice>(b);
+    if (ImGui::Button("Apply (rebuild the table)")) {
+      try {
+        session_config cfg = pending_;
+        cfg.workload = sess_->workload();
+        std::string note;
+        const backend resolved = resolve_backend(choice_, &note);
+        if (resolved != cfg.table.backend) backend_note_ = note;
+        cfg.table.backend = resolved;
+        rebuild(cfg);
+        error_.clear();
+      } catch (const std::exception& e) {
+        error_ = e.what();
+      }
+    }
+  }
+
+  if (ImGui::CollapsingHeader("Display")) {
+    if (font_slider_ != font_size && !ImGui::IsMouseDown(ImGuiMouseButton_Left)) font_slider_ = font_size;
+    ImGui::SliderFloat("text size", &font_slider_, 10.f, 48.f, "%.0f px");
+    if (ImGui::IsItemDeactivatedAfterEdit()) font_request_ = std::round(font_slider_);
+    float period_ms = static_cast<float>(sample_period_s * 1000.0);
+    if (ImGui::SliderFloat("sample every", &period_ms, 0.f, 1000.f, period_ms < 1 ? "frame" : "%.0f ms"))
+      sample_period_s = period_ms / 1000.0;
+    if (ImGui::Button("Quit")) quit_requested = true;
+  }
+  ImGui::PopItemWidth();
+  if (!error_.empty()) ImGui::TextColored(ImVec4(1.f, 0.35f, 0.35f, 1.f), "%s", error_.c_str());
+}
+
+}  // namespace hs::app

@@ -1,0 +1,69 @@
+// The numbers behind every view: one list, drawn in the window and written beside figures.
+#include <imgui.h>
+
+#include "app/ui/app_frame.hpp"
+#include "core/bench/timing.hpp"
+#include "core/common/format.hpp"
+
+namespace hs::app {
+
+std::vector<std::pair<std::string, std::string>> app_frame::numbers() const {
+  const table_stats& t = last_.stats;
+  const session_config& c = sess_->config();
+  const session_status st = sess_->status();
+  const auto wl = sess_->workload();
+  std::vector<std::pair<std::string, std::string>> n;
+  n.emplace_back("backend", sess_->gpu() ? sess_->backend_label() : "CPU model (" + backend_note_ + ")");
+  n.emplace_back("table", strprintf("%s, %s slots, %s", std::string(to_string(c.table.family)).c_str(),
+                                    format_count(t.capacity).c_str(), format_bytes(t.bytes).c_str()));
+  n.emplace_back("hash", std::string(to_string(c.table.hash)));
+  if (sess_->gpu()) n.emplace_back("tuning", describe(c.table.linear));
+  n.emplace_back("load factor (live / slots)", strprintf("%.4f", t.load_factor()));
+  n.emplace_back("occupancy (keys in slots / slots)", strprintf("%.4f", t.occupancy()));
+  n.emplace_back("live keys", format_count(t.live));
+  n.emplace_back("erased values", format_count(t.erased));
+  n.emplace_back("tombstones", format_count(t.tombstones));
+  n.emplace_back("longest probe ever", format_count(t.max_displacement));
+  const probe_histogram& h = last_.inspected.histogram;
+  auto q = [&](double p) {
+    const quantile v = h.percentile(p);
+    return strprintf("%s%.0f", v.exact ? "" : "~", v.value);
+  };
+  n.emplace_back("probe length mean", strprintf("%.4f", h.mean()));
+  n.emplace_back("probe length max", format_count(h.max));
+  n.emplace_back("probe length p50 / p99 / p99.9", q(0.5) + " / " + q(0.99) + " / " + q(0.999));
+  n.emplace_back("rejected (reserved key/value)", format_count(t.rejected));
+  n.emplace_back("failed (table full)", format_count(t.failed_full));
+  n.emplace_back("batches / operations", format_count(st.batches) + " / " + format_count(st.operations));
+  const auto pts = sess_->throughput();
+  if (!pts.empty()) {
+    std::vector<double> rates;
+    for (std::size_t i = pts.size() > 32 ? pts.size() - 32 : 0; i < pts.size(); ++i) rates.push_back(pts[i].ops_per_s);
+    n.emplace_back("throughput, last batch", format_rate(pts.back().ops_per_s));
+    n.emplace_back("throughput, median of last 32", format_rate(bench::median(rates)));
+  }
+  n.emplace_back("workload", strprintf("%s, seed %llu, batch %s", std::string(workload::to_string(wl.keys.dist)).c_str(),
+                                       static_cast<unsigned long long>(wl.keys.seed), format_count(wl.batch_size).c_str()));
+  n.emplace_back("operation mix", workload::to_string(wl.mix));
+  const auto& q0 = last_req_.occupancy;
+  if (q0.width)
+    n.emplace_back("heatmap", strprintf("slots %s-%s on %ux%u pixels (%s)", format_count(q0.first_slot).c_str(),
+                                        format_count(q0.first_slot + q0.slot_count).c_str(), q0.width, q0.height,
+                                        image_->path().c_str()));
+  return n;
+}
+
+void app_frame::draw_stats() {
+  if (ImGui::BeginTable("numbers", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
+    for (const auto& [k, v] : numbers()) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(k.c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextWrapped("%s", v.c_str());
+    }
+    ImGui::EndTable();
+  }
+}
+
+}  // namespace hs::app

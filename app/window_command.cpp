@@ -1,0 +1,55 @@
+// Opens the window with a fresh session (or a scenario as a preset); falls back to rendering the
+// default demo headless when there is no display, and says where the images went.
+#include "app/window_command.hpp"
+
+#include <iostream>
+
+#include "app/platform/window_platform.hpp"
+#include "app/render_command.hpp"
+#include "app/ui/app_frame.hpp"
+#include "core/common/error.hpp"
+
+namespace hs::app {
+
+namespace {
+constexpr const char* k_demo = "linear-clustering";
+
+int render_demo(const cli_options& o, const std::string& why) {
+  std::cout << "hashscope: " << why << ": rendering the default demo (" << k_demo << ") headless instead\n";
+  cli_options r = o;
+  r.scenario = o.scenario.empty() ? k_demo : o.scenario;
+  if (r.out_dir.empty()) r.out_dir = "out/demo";
+  return run_render(r);
+}
+}  // namespace
+
+int run_window_command(const cli_options& o) {
+  if (o.headless) return render_demo(o, "--headless given");
+  if (!display_available()) return render_demo(o, "no display ($DISPLAY and $WAYLAND_DISPLAY are unset)");
+  std::string note;
+  const backend b = resolve_backend(o.backend, &note);
+  std::cout << "hashscope: " << (b == backend::gpu ? "GPU backend: " : "CPU model backend: ") << note << "\n";
+  session_config cfg;
+  cfg.table.backend = b;
+  cfg.table.capacity = o.capacity.value_or(0);
+  if (o.hash) cfg.table.hash = *o.hash;
+  cfg.workload.batch_size = b == backend::gpu ? (1u << 20) : (1u << 16);
+  window_options w;
+  w.frames = o.frames;
+  w.font_size = o.font_size;
+  w.screenshot = o.screenshot;
+  w.width = static_cast<int>(o.width);
+  w.height = static_cast<int>(o.height);
+  try {
+    run_window([&] {
+      auto frame = std::make_unique<app_frame>(cfg, o.backend, note);
+      if (!o.scenario.empty()) frame->load_preset(load_scenario(o.scenario));
+      return frame;
+    }, w);
+  } catch (const graphics_error& e) {
+    return render_demo(o, std::string("no window (") + e.what() + ")");
+  }
+  return 0;
+}
+
+}  // namespace hs::app

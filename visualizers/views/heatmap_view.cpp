@@ -1,0 +1,247 @@
+// Heatmap geometry and interaction. Above one slot per pixel the image is the table's slots laid
+// row-major over the area; zoomed further, each slot becomes a cell of several pixels and, once
+// cells are wide enough, shows its key and value.
+#include "visualizers/views/heatmap_view.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <imgui.h>
+
+#include "core/common/format.hpp"
+
+namespace hs::vis {
+
+namespace {
+const char* state_name(slot_state s) {
+  switch (s) {
+    case slot_state::empty: return "empty";
+    case slot_state::live: return "live";
+    case slot_state::erased: return "value erased";
+    case slot_state::tombstone: return "tombstone";
+  }
+  return "?";
+}
+}  // namespace
+
+heatmap_view::heatmap_view() : cmap_(load_colormap("viridis")) {}
+
+void heatmap_view::set_colormap(const std::string& name) {
+  if (name != cmap_.name) cmap_ = load_colormap(name);
+}
+
+void heatmap_view::set_range(std::uint64_t first, std::uint64_t count, std::uint64_t capacity) {
+  zoom_spp_ = 0;
+  if (count == 0 || count >= capacity) {
+    first_ = 0;
+    range_count_ = 0;
+    return;
+  }
+  first_ = static_cast<double>(first);
+  range_count_ = count;
+}
+
+heatmap_view::geometry heatmap_view::layout(std::uint64_t capacity) const {
+  geometry g{};
+  const int aw = std::max(area_w_, 8), ah = std::max(area_h_, 8);
+  const double fit = static_cast<double>(capacity) / (static_cast<double>(aw) * ah);
+  double spp = zoom_spp_ > 0 ? zoom_spp_ : fit;
+  if (zoom_spp_ == 0 && range_count_) {
+    spp = static_cast<double>(range_count_) / (double(aw) * ah);
+    if (spp < 1.0) {
+      // The largest square cell that still fits the whole range.
+      int c = std::max(1, static_cast<int>(std::sqrt(double(aw) * ah / double(range_count_))));
+      while (c > 1 && std::uint64_t(aw / c) * std::uint64_t(ah / c) < range_count_) --c;
+      spp = 1.0 / c;
+    }
+  }
+  spp = std::clamp(spp, 1.0 / 96.0, std::max(fit, 1.0 / 96.0));
+  if (spp >= 1.0) {
+    g.cell = 1;
+    g.w = aw;
+    g.h = ah;
+    g.spp = spp;
+  } else {
+    g.cell = std::max(1, static_cast<int>(std::lround(1.0 / spp)));
+    g.w = std::max(1, aw / g.cell);
+    g.h = std::max(1, ah / g.cell);
+    g.spp = 1.0;
+  }
+  const double shown = std::min(static_cast<double>(capacity), g.spp * g.w * g.h);
+  g.count = static_cast<std::uint64_t>(shown);
+  const double max_first = static_cast<double>(capacity) - shown;
+  g.first = static_cast<std::uint64_t>(std::clamp(first_, 0.0, std::max(0.0, max_first)));
+  return g;
+}
+
+heatmap_request heatmap_view::plan(std::uint64_t capacity) const {
+  const geometry g = layout(capacity);
+  heatmap_request r;
+  r.occupancy = {g.first, std::max<std::uint64_t>(g.count, 1), static_cast<std::uint32_t>(g.w),
+                 static_cast<std::uint32_t>(g.h), nullptr};
+  // Slot-level zoom: dump every visible slot for the cell labels; otherwise just the hovered one.
+  if (g.spp == 1.0 && g.count <= 4096) {
+    r.dump_first = g.first;
+    r.dump_count = static_cast<std::uint32_t>(g.count);
+  } else if (hover_) {
+    r.dump_first = *hover_;
+    r.dump_count = 1;
+  }
+  return r;
+}
+
+std::optional<std::uint64_t> heatmap_view::slot_at(const geometry& g, ImVec2 image_min, ImVec2 mouse) const {
+  const int px = static_cast<int>((mouse.x - image_min.x) / g.cell);
+  const int py = static_cast<int>((mouse.y - image_min.y) / g.cell);
+  if (px < 0 || py < 0 || px >= g.w || py >= g.h) return std::nullopt;
+  const double pixel = static_cast<double>(py) * g.w + px;
+  const auto slot = g.first + static_cast<std::uint64_t>(pixel * g.spp);
+  if (slot >= g.first + g.count) return std::nullopt;
+  return slot;
+}
+
+void heatmap_view::draw(const heatmap_image& image, const heatmap_request& req, const std::vector<slot_record>& dump,
+                        std::uint64_t capacity) {
+  const float fs = ImGui::GetFontSize();
+  if (ImGui::Button("Whole table")) first_ = 0, zoom_spp_ = 0, range_count_ = 0;
+  ImGui::SameLine();
+  int mode = static_cast<int>(style_.mode);
+  ImGui::SetNextItemWidth(10 * fs);
+  if (ImGui::Combo("##mode", &mode, "occupancy\0probe length\0")) style_.mode = static_cast<heatmap_mode>(mode);
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(7 * fs);
+  if (ImGui::BeginCombo("##cmap", cmap_.name.c_str())) {
+    for (const auto& name : colormap_names())
+      if (ImGui::Selectable(name.c_str(), name == cmap_.name)) set_colormap(name);
+    ImGui::EndCombo();
+  }
+  ImGui::SameLine();
+  const geometry g = layout(capacity);
+  ImGui::TextDisabled("slots %s-%s (%s per pixel) | wheel: zoom, drag: pan | %s", format_count(g.first).c_str(),
+                      format_count(g.first + g.count).c_str(), g.cell > 1 ? "1" : strprintf("%.1f", g.spp).c_str(),
+                      image.path().c_str());
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float legend_h = 2.6f * fs;
+  area_w_ = std::max(8, static_cast<int>(avail.x));
+  area_h_ = std::max(8, static_cast<int>(avail.y - legend_h));
+
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const ImVec2 shown(static_cast<float>(req.occupancy.width) * g.cell, static_cast<float>(req.occupancy.height) * g.cell);
+  ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<std::intptr_t>(image.texture())), shown);
+  ImGui::SetCursorScreenPos(origin);
+  ImGui::InvisibleButton("heatmap", ImVec2(std::max(1.f, shown.x), std::max(1.f, shown.y)));
+  const bool hovered = ImGui::IsItemHovered();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+
+  draw_cells(g, origin, dump);
+
+  hover_.reset();
+  if (hovered) {
+    const ImGuiIO& io = ImGui::GetIO();
+    const auto slot = slot_at(g, origin, io.MousePos);
+    hover_ = slot;
+    if (slot) {
+      const auto it = std::find_if(dump.begin(), dump.end(), [&](const slot_record& r) { return r.slot == *slot; });
+      ImGui::BeginTooltip();
+      ImGui::Text("slot %s", format_count(*slot).c_str());
+      if (it != dump.end()) {
+        ImGui::Text("state: %s", state_name(it->state));
+        if (it->state == slot_state::live || it->state == slot_state::erased) {
+          ImGui::Text("key: 0x%08x (%u)", it->key, it->key);
+          if (it->value == k_empty) ImGui::TextUnformatted("value: (erased)");
+          else ImGui::Text("value: %u", it->value);
+          ImGui::Text("home slot: %s", format_count(it->home).c_str());
+          ImGui::Text("displacement: %llu", static_cast<unsigned long long>(it->displacement));
+        }
+      } else {
+        ImGui::TextDisabled("(sampling...)");
+      }
+      ImGui::EndTooltip();
+    }
+    // Zoom around the slot under the mouse; drag to pan.
+    if (io.MouseWheel != 0.f) {
+      const double spp_now = g.spp / g.cell;
+      const double next = std::clamp(spp_now * std::pow(0.8, io.MouseWheel), 1.0 / 96.0,
+                                     static_cast<double>(capacity) / (static_cast<double>(area_w_) * area_h_));
+      // Keep the slot under the mouse at the same fraction of the view.
+      const double under = slot ? static_cast<double>(*slot) : static_cast<double>(g.first);
+      const double frac = g.count ? (under - static_cast<double>(g.first)) / static_cast<double>(g.count) : 0.0;
+      zoom_spp_ = next;
+      range_count_ = 0;
+      first_ = std::max(0.0, under - frac * next * area_w_ * area_h_);
+    }
+    if (ImGui::IsMouseDragging(ImGuiMouseButton_Left)) {
+      const ImVec2 d = io.MouseDelta;
+      first_ = std::max(0.0, static_cast<double>(g.first) -
+                                 (static_cast<double>(d.x) + static_cast<double>(d.y) * g.w) * (g.spp / g.cell));
+    }
+  }
+  ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + static_cast<float>(area_h_) + 0.3f * fs));
+  draw_legend(std::min(avail.x, 40 * fs));
+}
+
+void heatmap_view::draw_cells(const geometry& g, ImVec2 origin, const std::vector<slot_record>& dump) const {
+  const float fs = ImGui::GetFontSize();
+  if (g.cell < 3 * fs || dump.size() < 2) return;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float cw = static_cast<float>(g.cell);
+  for (const slot_record& r : dump) {
+    if (r.slot < g.first || r.slot >= g.first + std::uint64_t(g.w) * g.h) continue;
+    const auto idx = static_cast<int>(r.slot - g.first);
+    const ImVec2 c0(origin.x + (idx % g.w) * cw, origin.y + (idx / g.w) * cw);
+    dl->AddRect(c0, ImVec2(c0.x + cw, c0.y + cw), IM_COL32(0, 0, 0, 160));
+    if (r.state == slot_state::empty) continue;
+    const ImU32 ink = r.state == slot_state::live ? IM_COL32(0, 0, 0, 255) : IM_COL32(255, 255, 255, 255);
+    dl->PushClipRect(c0, ImVec2(c0.x + cw, c0.y + cw), true);
+    dl->AddText(ImVec2(c0.x + 2, c0.y + 1), ink, strprintf("%08x", r.key).c_str());
+    if (cw >= 2.4f * fs)
+      dl->AddText(ImVec2(c0.x + 2, c0.y + 1 + fs), ink, r.value == k_empty ? "(erased)" : strprintf("%u", r.value).c_str());
+    if (cw >= 3.6f * fs)
+      dl->AddText(ImVec2(c0.x + 2, c0.y + 1 + 2 * fs), ink, strprintf("+%llu", (unsigned long long)r.displacement).c_str());
+    dl->PopClipRect();
+  }
+}
+
+void heatmap_view::draw_figure(const heatmap_image& image, const std::vector<slot_record>& dump, std::uint64_t capacity) {
+  const geometry g = layout(capacity);
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const ImVec2 size(static_cast<float>(g.w) * g.cell, static_cast<float>(g.h) * g.cell);
+  ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<std::intptr_t>(image.texture())), size);
+  draw_cells(g, origin, dump);
+}
+
+void heatmap_view::draw_legend(float width) const {
+  const float fs = ImGui::GetFontSize();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  const float bar_w = std::max(6 * fs, width * 0.45f), bar_h = 0.8f * fs;
+  for (int i = 0; i < 64; ++i) {
+    const rgba8 c = cmap_.at(i / 63.f);
+    dl->AddRectFilled(ImVec2(p.x + bar_w * i / 64, p.y), ImVec2(p.x + bar_w * (i + 1) / 64 + 1, p.y + bar_h),
+                      IM_COL32(c.r, c.g, c.b, 255));
+  }
+  const ImU32 text = IM_COL32(220, 220, 225, 255);
+  const bool occ = style_.mode == heatmap_mode::occupancy;
+  dl->AddText(ImVec2(p.x, p.y + bar_h), text, "0");
+  const char* right = occ ? "1" : nullptr;
+  const std::string max_label = strprintf("%g", style_.displacement_max);
+  const char* r = right ? right : max_label.c_str();
+  dl->AddText(ImVec2(p.x + bar_w - ImGui::CalcTextSize(r).x, p.y + bar_h), text, r);
+  const char* title = occ ? "live fraction of the pixel's slots" : "mean probe length (log scale)";
+  dl->AddText(ImVec2(p.x + (bar_w - ImGui::CalcTextSize(title).x) / 2, p.y + bar_h), text, title);
+  float x = p.x + bar_w + fs;
+  auto swatch = [&](rgba8 c, const char* label) {
+    dl->AddRectFilled(ImVec2(x, p.y), ImVec2(x + bar_h, p.y + bar_h), IM_COL32(c.r, c.g, c.b, 255));
+    dl->AddText(ImVec2(x + bar_h + 0.3f * fs, p.y - 0.1f * fs), text, label);
+    x += bar_h + ImGui::CalcTextSize(label).x + 1.2f * fs;
+  };
+  if (occ) {
+    swatch(style_.erased, "value erased");
+    swatch(style_.tombstone, "tombstone");
+  } else {
+    swatch(style_.empty, "no keys");
+  }
+  ImGui::Dummy(ImVec2(width, bar_h + fs));
+}
+
+}  // namespace hs::vis

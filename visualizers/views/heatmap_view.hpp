@@ -1,0 +1,70 @@
+// Slot-occupancy heatmap: the whole table down to single slots, zoom and pan, slot-level keys and
+// values, hover tooltips (slot, key, value, home slot, displacement), colormap and legend.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <imgui.h>
+
+#include "core/common/inspection.hpp"
+#include "core/common/table.hpp"
+#include "visualizers/colormap.hpp"
+#include "visualizers/heatmap_colors.hpp"
+#include "visualizers/heatmap_image.hpp"
+
+namespace hs::vis {
+
+/// @brief What the heatmap needs sampled this frame.
+struct heatmap_request {
+  occupancy_query occupancy;          ///< out is filled in by whoever samples
+  std::optional<std::uint64_t> dump_first;  ///< slots to dump (hovered slot, or visible cells)
+  std::uint32_t dump_count = 0;
+};
+
+class heatmap_view {
+ public:
+  heatmap_view();
+
+  /// @brief The request for this frame, from the size and zoom of the last one.
+  heatmap_request plan(std::uint64_t capacity) const;
+  /// @brief Draws the image sampled for `plan()`'s request and handles zoom, pan and hover.
+  void draw(const heatmap_image& image, const heatmap_request& req, const std::vector<slot_record>& dump,
+            std::uint64_t capacity);
+  /// @brief Draws only the image (and slot labels when zoomed to slots) for figures.
+  void draw_figure(const heatmap_image& image, const std::vector<slot_record>& dump, std::uint64_t capacity);
+
+  const colormap& cmap() const { return cmap_; }
+  const heatmap_style& style() const { return style_; }
+  void set_colormap(const std::string& name);
+  void set_mode(heatmap_mode m) { style_.mode = m; }
+  /// @brief Shows the slots [first, first + count) (count 0: the whole table).
+  void set_range(std::uint64_t first, std::uint64_t count, std::uint64_t capacity);
+  /// @brief Pixel size of the image area used by plan() (set by draw, or by figures).
+  void set_area(int w, int h) { area_w_ = w, area_h_ = h; }
+  /// @brief Colormap and displacement legend, horizontally, at the cursor.
+  void draw_legend(float width) const;
+
+ private:
+  struct geometry {
+    double spp;            ///< slots per image pixel (>= 1), or 1 when zoomed in
+    int cell;              ///< screen pixels per image pixel (1 unless zoomed to slots)
+    int w, h;              ///< image size in pixels
+    std::uint64_t first, count;
+  };
+  geometry layout(std::uint64_t capacity) const;
+  std::optional<std::uint64_t> slot_at(const geometry& g, ImVec2 image_min, ImVec2 mouse) const;
+  /// Keys, values and displacements written into cells wide enough to hold them.
+  void draw_cells(const geometry& g, ImVec2 origin, const std::vector<slot_record>& dump) const;
+
+  colormap cmap_;
+  heatmap_style style_;
+  double first_ = 0;     ///< first slot shown
+  double zoom_spp_ = 0;  ///< slots per screen pixel; 0: fit the whole table (or the range)
+  std::uint64_t range_count_ = 0;  ///< a requested slot range, fitted to whatever area is there
+  int area_w_ = 512, area_h_ = 256;
+  std::optional<std::uint64_t> hover_;
+};
+
+}  // namespace hs::vis
