@@ -49,6 +49,16 @@ texture make_rgba_texture(int w, int h) {
   return t;
 }
 
+std::vector<std::uint8_t> read_texture_rgba(GLuint texture, int w, int h) {
+  std::vector<std::uint8_t> px(static_cast<std::size_t>(w) * h * 4);
+  glBindTexture(GL_TEXTURE_2D, texture);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_UNSIGNED_BYTE, px.data());
+  glBindTexture(GL_TEXTURE_2D, 0);
+  check("reading a texture back");
+  return px;
+}
+
 render_target::render_target(int w, int h) : w_(w), h_(h), color_(make_rgba_texture(w, h)) {
   GLuint id = 0;
   glGenFramebuffers(1, &id);

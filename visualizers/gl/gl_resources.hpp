@@ -51,6 +51,9 @@ buffer make_pixel_buffer(std::size_t bytes);
 /// @brief An RGBA8 texture of w x h with nearest filtering (pixels are data, not photos).
 texture make_rgba_texture(int w, int h);
 
+/// @brief The pixels of an RGBA8 texture, first row first (as uploaded).
+std::vector<std::uint8_t> read_texture_rgba(GLuint texture, int w, int h);
+
 /// @brief An offscreen RGBA8 render target: what headless rendering draws into.
 class render_target {
  public:

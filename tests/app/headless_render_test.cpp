@@ -1,0 +1,71 @@
+// Headless rendering (Mesa's EGL here, NVIDIA's on the GPU machine): a scenario renders to PNGs of
+// the requested size whose heatmap colours encode the table's actual load factor.
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include <catch2/catch_approx.hpp>
+#include <catch2/catch_test_macros.hpp>
+
+#include "app/platform/png.hpp"
+#include "app/render_command.hpp"
+#include "visualizers/colormap.hpp"
+
+using namespace hs;
+using namespace hs::app;
+namespace fs = std::filesystem;
+
+namespace {
+/// Mean live fraction inside the rectangle, decoded by nearest colormap entry.
+double decoded_live_fraction(const std::vector<std::uint8_t>& px, int width, const std::array<float, 4>& r,
+                             const vis::colormap& m) {
+  double sum = 0;
+  std::uint64_t n = 0;
+  for (int y = static_cast<int>(r[1]) + 1; y < static_cast<int>(r[1] + r[3]) - 1; ++y)
+    for (int x = static_cast<int>(r[0]) + 1; x < static_cast<int>(r[0] + r[2]) - 1; ++x) {
+      const std::uint8_t* p = &px[(static_cast<std::size_t>(y) * width + x) * 4];
+      int best = 0, best_d = 1 << 30;
+      for (int i = 0; i < vis::k_colormap_size; ++i) {
+        const auto& c = m.lut[static_cast<std::size_t>(i)];
+        const int d = (c.r - p[0]) * (c.r - p[0]) + (c.g - p[1]) * (c.g - p[1]) + (c.b - p[2]) * (c.b - p[2]);
+        if (d < best_d) best_d = d, best = i;
+      }
+      sum += best / 255.0;
+      ++n;
+    }
+  return n ? sum / n : -1;
+}
+}  // namespace
+
+TEST_CASE("a headless render writes figures whose heatmap shows the load factor", "[render][headless]") {
+  const fs::path dir = fs::temp_directory_path() / "hashscope-render-test";
+  fs::remove_all(dir);
+  const scenario sc = parse_scenario(
+      "title test\ncapacity 2^16\nbackend cpu\nbatch 8k\nfill 0.62\ncapture heatmap histogram\n"
+      "capture heatmap range=0:2048\n",
+      (dir / "t.scn").string());
+  const render_result r = render_scenario(sc, dir.string(), backend_choice::cpu, 0, 900, 640, 16.f);
+  REQUIRE(r.figures.size() == 3);
+  const vis::colormap viridis = vis::load_colormap("viridis");
+  for (const rendered_figure& f : r.figures) {
+    CAPTURE(f.png);
+    int w = 0, h = 0;
+    const auto px = read_png(f.png, w, h);
+    CHECK(w == 900);
+    CHECK(h == 640);
+    CHECK(f.load == Catch::Approx(0.62).margin(1e-4));
+    if (f.view != view_kind::heatmap) continue;
+    REQUIRE(f.view_rect[2] > 50);
+    REQUIRE(f.view_rect[3] > 50);
+    const double live = decoded_live_fraction(px, w, f.view_rect, viridis);
+    // Whole table: pixels average several slots. Zoomed to slots: every cell is all or nothing,
+    // and a 2048-slot window deviates a little from the table-wide load.
+    CHECK(live == Catch::Approx(0.62).margin(f.capture == 1 ? 0.01 : 0.05));
+  }
+  CHECK(fs::exists(r.metadata));
+  std::ifstream meta(r.metadata);
+  const std::string text((std::istreambuf_iterator<char>(meta)), std::istreambuf_iterator<char>());
+  CHECK(text.find("\"backend\":\"CPU model") != std::string::npos);
+  CHECK(text.find("\"seed\":") != std::string::npos);
+  CHECK(r.data_files.size() >= 4);
+}

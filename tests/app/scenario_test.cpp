@@ -1,0 +1,56 @@
+// Scenario files: the shipped ones parse; every kind of mistake is reported with file and line.
+#include <catch2/catch_test_macros.hpp>
+#include <catch2/matchers/catch_matchers_string.hpp>
+
+#include "app/scenario.hpp"
+#include "core/common/error.hpp"
+
+using namespace hs;
+using namespace hs::app;
+using Catch::Matchers::ContainsSubstring;
+
+TEST_CASE("shipped scenarios parse", "[scenario]") {
+  const auto names = shipped_scenarios();
+  REQUIRE_FALSE(names.empty());
+  for (const auto& n : names) {
+    CAPTURE(n);
+    const scenario sc = load_scenario(n);
+    CHECK_FALSE(sc.title.empty());
+    CHECK_FALSE(sc.steps.empty());
+  }
+  const scenario lc = load_scenario("linear-clustering");
+  CHECK(lc.config.table.capacity == (1u << 22));
+  REQUIRE(lc.steps.size() >= 6);
+  CHECK(lc.steps[0].kind == scenario_step::fill);
+  CHECK(lc.steps[0].load == 0.5);
+  CHECK(lc.steps[1].kind == scenario_step::capture);
+}
+
+TEST_CASE("a scenario's script pauses at each capture", "[scenario]") {
+  const scenario sc = parse_scenario("fill 0.3\ncapture heatmap\nrun 2\ncapture histogram stats\n", "s.scn");
+  const auto script = sc.script();
+  REQUIRE(script.size() == 4);
+  CHECK(script[0].kind == script_step::fill);
+  CHECK(script[1].kind == script_step::pause);
+  CHECK(script[2].batches == 2);
+}
+
+TEST_CASE("malformed scenarios name file and line", "[scenario]") {
+  auto fails = [](const std::string& text, const std::string& where, const std::string& what) {
+    CAPTURE(text);
+    CHECK_THROWS_WITH(parse_scenario(text, "x.scn"), ContainsSubstring(where) && ContainsSubstring(what));
+  };
+  fails("capacity 1000\ncapture heatmap\n", "x.scn:1", "not a power of two");
+  fails("\n\nfill 1.5\ncapture heatmap\n", "x.scn:3", "load factor");
+  fails("table btree\ncapture heatmap\n", "x.scn:1", "unknown table family");
+  fails("hash sha256\ncapture heatmap\n", "x.scn:1", "unknown hash");
+  fails("fill 0.5\ncapture chart\n", "x.scn:2", "unknown view 'chart'");
+  fails("fill 0.5\n", "x.scn", "captures nothing");
+  fails("mix insert:1,lookup:2\ncapture heatmap\n", "x.scn:1", "not a mix");
+  fails("distribution zipf s=1\ncapture heatmap\n", "x.scn:1", "unknown distribution option");
+  fails("frobnicate\ncapture heatmap\n", "x.scn:1", "unknown keyword 'frobnicate'");
+  fails("fill\ncapture heatmap\n", "x.scn:1", "usage: fill");
+  fails("capacity 2^10\ncapture heatmap range=1000:100\n", "x.scn:2", "past the table");
+  fails("distribution clustered cluster=100\ncapture heatmap\n", "x.scn", "cluster");
+  CHECK_THROWS_AS(load_scenario("no-such-scenario"), user_error);
+}

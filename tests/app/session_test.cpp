@@ -1,0 +1,72 @@
+// The session on the CPU model: fills and drains to exact loads, counts live keys from statuses
+// exactly, stops fills that cannot progress, and runs scripts step by step.
+#include <catch2/catch_test_macros.hpp>
+
+#include "app/session.hpp"
+
+using namespace hs;
+using namespace hs::app;
+
+namespace {
+session_config cpu_config(std::uint64_t capacity) {
+  session_config c;
+  c.table.backend = backend::cpu;
+  c.table.capacity = capacity;
+  c.workload.batch_size = 4096;
+  return c;
+}
+}  // namespace
+
+TEST_CASE("fill and drain reach the target load exactly", "[session]") {
+  session s(cpu_config(1u << 16));
+  s.fill_to(0.75);
+  s.wait_idle();
+  CHECK(s.status().live == static_cast<std::uint64_t>(0.75 * (1u << 16)));
+  CHECK(s.tbl().stats({}).live == s.status().live);
+  s.fill_to(0.25);
+  s.wait_idle();
+  CHECK(s.status().live == static_cast<std::uint64_t>(0.25 * (1u << 16)));
+  const table_stats st = s.tbl().stats({});
+  CHECK(st.live == s.status().live);
+  CHECK(st.erased == static_cast<std::uint64_t>(0.5 * (1u << 16)));  // erase keeps keys in their slots
+  CHECK_FALSE(s.throughput().empty());
+}
+
+TEST_CASE("a mixed workload keeps the live count exact", "[session]") {
+  auto cfg = cpu_config(1u << 15);
+  cfg.workload.mix = {0.4, 0.3, 0.1, 0.2};
+  session s(cfg);
+  s.queue({{script_step::fill, 0.3, 0}, {script_step::run, 0, 12}});
+  s.wait_idle();
+  const session_status st = s.status();
+  CHECK(st.batches >= 12);
+  CHECK(st.live == s.tbl().stats({}).live);
+  CHECK(st.live > 0);
+}
+
+TEST_CASE("a fill that cannot progress stops with a reason", "[session]") {
+  auto cfg = cpu_config(1u << 14);
+  cfg.workload.keys.dist = workload::distribution::uniform_dup;
+  cfg.workload.keys.universe = 100;  // at most 100 distinct keys
+  session s(cfg);
+  s.fill_to(0.5);
+  s.wait_idle();
+  const session_status st = s.status();
+  CHECK(st.live == 100);
+  CHECK(st.note.find("repeat") != std::string::npos);
+}
+
+TEST_CASE("scripts hold at pauses until continued; reset empties everything", "[session]") {
+  session s(cpu_config(1u << 14));
+  s.queue({{script_step::fill, 0.2, 0}, {script_step::pause, 0, 0}, {script_step::fill, 0.4, 0}});
+  s.wait_idle();
+  CHECK(s.status().script_held);
+  CHECK(s.status().live == static_cast<std::uint64_t>(0.2 * (1u << 14)));
+  s.continue_script();
+  s.wait_idle();
+  CHECK(s.status().live == static_cast<std::uint64_t>(0.4 * (1u << 14)));
+  s.reset();
+  CHECK(s.status().live == 0);
+  CHECK(s.tbl().stats({}).occupied == 0);
+  CHECK(s.throughput().empty());
+}

@@ -1,0 +1,43 @@
+// The window path under Xvfb: the real GLFW window draws a few frames of the full UI.
+#include <filesystem>
+#include <set>
+
+#include <catch2/catch_test_macros.hpp>
+
+#include "app/platform/png.hpp"
+#include "app/platform/window_platform.hpp"
+#include "app/ui/app_frame.hpp"
+#include "tests/support/xvfb.hpp"
+
+using namespace hs;
+using namespace hs::app;
+
+TEST_CASE("the window draws frames under Xvfb", "[window]") {
+  test::xvfb server(1280, 800);
+  if (!server.ok()) SKIP("window test skipped: " + server.error());
+  const auto shot = (std::filesystem::temp_directory_path() / "hashscope-window-test.png").string();
+  std::filesystem::remove(shot);
+  session_config cfg;
+  cfg.table.backend = backend::cpu;
+  cfg.table.capacity = 1u << 14;
+  window_options opt;
+  opt.frames = 4;
+  opt.screenshot = shot;
+  opt.width = 1280;
+  opt.height = 800;
+  opt.font_size = 15;
+  const int frames = run_window([&] {
+    auto f = std::make_unique<app_frame>(cfg, backend_choice::cpu, "test");
+    f->sess().fill_to(0.5);
+    f->sess().wait_idle();
+    return f;
+  }, opt);
+  CHECK(frames == 4);
+  int w = 0, h = 0;
+  const auto px = read_png(shot, w, h);
+  CHECK(w == 1280);
+  CHECK(h == 800);
+  std::set<std::uint32_t> colors;
+  for (std::size_t i = 0; i < px.size(); i += 4 * 97) colors.insert(px[i] | px[i + 1] << 8 | px[i + 2] << 16);
+  CHECK(colors.size() > 20);  // panels, text and a filled heatmap, not a blank frame
+}
