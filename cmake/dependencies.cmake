@@ -12,7 +12,7 @@ find_path(HS_IMGUI_BACKENDS imgui_impl_opengl3.cpp
 
 # stb_image_write: declarations in /usr/include/stb, implementation in libstb.
 find_path(HS_STB_INCLUDE stb_image_write.h PATH_SUFFIXES stb REQUIRED)
-find_library(HS_STB_LIB stb REQUIRED)
+find_library(HS_STB_LIB NAMES libstb.a stb REQUIRED)  # static: one less runtime dependency
 add_library(hs_stb INTERFACE)
 target_include_directories(hs_stb SYSTEM INTERFACE ${HS_STB_INCLUDE})
 target_link_libraries(hs_stb INTERFACE ${HS_STB_LIB})

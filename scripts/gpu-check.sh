@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the GPU proof on a machine with an NVIDIA GPU, from binaries built elsewhere:
 # the [gpu] tests, then the benchmark suites. Usage: scripts/gpu-check.sh BIN_DIR OUT_DIR [what...]
-# what: tests, memcheck, roofline, linear, linear-groups, linear-variants, seed-linear,
+# what: tests, render, memcheck, roofline, locality, linear, linear-groups, linear-variants, seed-linear,
 #       seed-linear-full
 set -uo pipefail
 bin=$1; out=$2; shift 2
@@ -12,7 +12,9 @@ status=0
 for w in $what; do
   echo "=== $w ==="
   case $w in
-    tests) "$bin/hs_core_tests" "[gpu]" --reporter compact 2>&1 | tail -40 || status=1 ;;
+    tests) "$bin/hs_core_tests" "[gpu]" --reporter compact 2>&1 | tail -40 || status=1
+           "$bin/hs_app_tests" --reporter compact 2>&1 | tail -40 || status=1 ;;
+    render) "$bin/hashscope" render linear-clustering --backend gpu --out "$out/render" || status=1 ;;
     memcheck) compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/hs_core_tests" \
                 "[gpu]~[inspect]" --reporter compact 2>&1 | tail -15 || status=1 ;;
     roofline) "$bin/hashscope" bench roofline --out "$out" || status=1 ;;
@@ -22,6 +24,7 @@ for w in $what; do
       for v in "--cas-first off" "--cas-first on"; do
         echo "--- $v"; "$bin/hashscope" bench linear $v --out "$out/variant" | tail -8 || status=1
       done ;;
+    locality) "$bin/hashscope" bench locality --out "$out" || status=1 ;;
     seed-linear) "$bin/hashscope" bench seed-linear --no-cpu-baseline --out "$out" || status=1 ;;
     seed-linear-full) "$bin/hashscope" bench seed-linear --out "$out" || status=1 ;;
     *) echo "unknown step $w"; status=1 ;;

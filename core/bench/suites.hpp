@@ -36,6 +36,7 @@ namespace detail {
 report roofline_suite(const bench_options& opt);
 report linear_suite(const bench_options& opt);
 report seed_linear_suite(const bench_options& opt);
+report locality_suite(const bench_options& opt);
 /// Metadata every report starts with: device, backend, date, build.
 void describe_run(report& r, const bench_options& opt);
 }  // namespace detail

@@ -7,8 +7,16 @@ namespace hs::bench::detail {
 report roofline_suite(const bench_options&) {
   throw user_error("bench roofline needs a CUDA build and device");
 }
+report locality_suite(const bench_options&) {
+  throw user_error("bench locality needs a CUDA build and device");
+}
 report seed_linear_suite(const bench_options&) {
   throw user_error("bench seed-linear needs a CUDA build and device");
 }
 
 }  // namespace hs::bench::detail
+
+#include "core/bench/gpu_delay.hpp"
+namespace hs::bench {
+void gpu_delay(stream_view, double) {}
+}  // namespace hs::bench

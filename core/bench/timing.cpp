@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "core/bench/gpu_delay.hpp"
+
 namespace hs::bench {
 
 double median(std::vector<double> v) {
@@ -14,6 +16,7 @@ double median(std::vector<double> v) {
 
 double time_once(stream_view s, bool gpu, const std::function<void()>& work) {
   stream_timer t(gpu);
+  if (gpu) gpu_delay(s, 50.0);  // the host enqueues `work` while this runs: GPU time only
   t.start(s);
   work();
   t.stop(s);

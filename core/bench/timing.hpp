@@ -15,7 +15,8 @@ struct timing {
 
 double median(std::vector<double> v);
 
-/// @brief Runs setup() then work() warmup + reps times; times work() only.
+/// @brief Runs setup() then work() warmup + reps times; times work() only. On the GPU a short
+/// busy kernel precedes each timed region, so the host's enqueue overhead is not counted.
 timing measure(stream_view s, bool gpu, int warmup, int reps, const std::function<void()>& setup,
                const std::function<void()>& work);
 

@@ -1,0 +1,40 @@
+// [gpu] The session on the GPU: batches pipelined three deep on the work stream, statuses counted
+// on the device, sampling on another stream meanwhile; the live count stays exact.
+#include <catch2/catch_test_macros.hpp>
+
+#include "app/session.hpp"
+#include "core/linear/linear_invariants.hpp"
+#include "core/linear/linear_table.hpp"
+#include "tests/support/gpu_support.hpp"
+
+using namespace hs;
+using namespace hs::app;
+
+TEST_CASE("a GPU session keeps the live count exact while sampling", "[gpu][session]") {
+  test::require_gpu();
+  session_config cfg;
+  cfg.table.backend = backend::gpu;
+  cfg.table.capacity = 1u << 22;
+  cfg.workload.batch_size = 1u << 16;
+  cfg.workload.mix = {0.45, 0.25, 0.1, 0.2};
+  session s(cfg);
+  s.queue({{script_step::fill, 0.6, 0}, {script_step::run, 0, 60}, {script_step::drain, 0.3, 0}});
+  sample_request req;
+  req.occupancy = occupancy_query{0, cfg.table.capacity, 256, 128, nullptr};
+  req.histogram = true;
+  sample_result r;
+  for (int i = 0; i < 20; ++i) s.sample(req, r);  // concurrent with the work stream
+  s.wait_idle();
+  const session_status st = s.status();
+  INFO(st.note);
+  CHECK_FALSE(st.error);
+  const table_stats ts = s.tbl().stats({});
+  CHECK(st.live == ts.live);
+  CHECK(st.live == static_cast<std::uint64_t>(0.3 * cfg.table.capacity));
+  CHECK(st.batches > 60);
+  auto& t = dynamic_cast<linear::linear_table&>(s.tbl());
+  CHECK(linear::check_invariants(t.download_slots({}), cfg.table.hash, &ts).ok());
+  s.sample(req, r);
+  CHECK(r.stats.live == ts.live);
+  CHECK(r.inspected.histogram.total == ts.occupied);
+}
