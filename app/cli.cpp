@@ -28,7 +28,7 @@ std::string usage() {
       "  --headless               window: render the default demo to PNG instead of opening a window\n"
       "  --screenshot FILE        window: save the last frame (with --frames) as PNG\n"
       "  bench: --reps N  --warmup N  --statuses  --no-cpu-baseline\n"
-      "         --group 1|4|8  --cas-first auto|on|off   (linear table tuning)\n"
+      "         --group 1|4|8  --cas-first auto|on|off  --partition auto|on|off   (linear table tuning)\n"
       "  --help\n"
       "\nbench suites:\n";
   for (const auto& suite : bench::suites()) s += "  " + std::string(suite.name) + ": " + std::string(suite.summary) + "\n";
@@ -115,11 +115,11 @@ cli_options parse_cli(const std::vector<std::string>& args) {
       if (o.bench.linear.group != 0 && o.bench.linear.group != 1 && o.bench.linear.group != 4 &&
           o.bench.linear.group != 8)
         throw user_error("--group: must be 1, 4 or 8 (0 chooses automatically)");
-    } else if (a == "--cas-first") {
+    } else if (a == "--cas-first" || a == "--partition") {
       const std::string v = in.value(a);
       const auto t = parse_tri(v);
       if (!t) throw user_error(a + ": '" + v + "' is not auto, on or off");
-      o.bench.linear.cas_first = *t;
+      (a == "--partition" ? o.bench.linear.partition : o.bench.linear.cas_first) = *t;
     } else if (a == "--statuses") o.bench.statuses = true;
     else if (a == "--no-cpu-baseline") o.bench.cpu_baseline = false;
     else throw user_error("unknown option '" + a + "' (see --help)");

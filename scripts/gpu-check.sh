@@ -2,7 +2,7 @@
 # Runs the GPU proof on a machine with an NVIDIA GPU, from binaries built elsewhere:
 # the [gpu] tests, then the benchmark suites. Usage: scripts/gpu-check.sh BIN_DIR OUT_DIR [what...]
 # what: tests, render, memcheck, roofline, locality, linear, linear-groups, linear-variants, seed-linear,
-#       seed-linear-full
+#       seed-linear-direct, seed-linear-full
 set -uo pipefail
 bin=$1; out=$2; shift 2
 mkdir -p "$out"
@@ -15,17 +15,18 @@ for w in $what; do
     tests) "$bin/hs_core_tests" "[gpu]" --reporter compact 2>&1 | tail -40 || status=1
            "$bin/hs_app_tests" --reporter compact 2>&1 | tail -40 || status=1 ;;
     render) "$bin/hashscope" render linear-clustering --backend gpu --out "$out/render" || status=1 ;;
-    memcheck) compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/hs_core_tests" \
+    memcheck) timeout 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/hs_core_tests" \
                 "[gpu]~[inspect]" --reporter compact 2>&1 | tail -15 || status=1 ;;
     roofline) "$bin/hashscope" bench roofline --out "$out" || status=1 ;;
     linear) "$bin/hashscope" bench linear --out "$out" || status=1 ;;
     linear-groups) for g in 1 4 8; do "$bin/hashscope" bench linear --group $g --out "$out/g$g" | tail -9 || status=1; done ;;
     linear-variants)
-      for v in "--cas-first off" "--cas-first on"; do
+      for v in "--partition off" "--partition on"; do
         echo "--- $v"; "$bin/hashscope" bench linear $v --out "$out/variant" | tail -8 || status=1
       done ;;
     locality) "$bin/hashscope" bench locality --out "$out" || status=1 ;;
     seed-linear) "$bin/hashscope" bench seed-linear --no-cpu-baseline --out "$out" || status=1 ;;
+    seed-linear-direct) "$bin/hashscope" bench seed-linear --no-cpu-baseline --partition off --out "$out/direct" | sed -n '/Experiment 2/,/Probe/p' || status=1 ;;
     seed-linear-full) "$bin/hashscope" bench seed-linear --out "$out" || status=1 ;;
     *) echo "unknown step $w"; status=1 ;;
   esac

@@ -43,7 +43,7 @@ std::optional<tri> parse_tri(std::string_view s) {
 
 std::string describe(const linear_tuning& t) {
   return "group " + (t.group ? std::to_string(t.group) : std::string("auto")) + ", cas-first " +
-         std::string(to_string(t.cas_first));
+         std::string(to_string(t.cas_first)) + ", partition " + std::string(to_string(t.partition));
 }
 
 std::uint64_t default_capacity(backend b) {

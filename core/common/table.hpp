@@ -34,11 +34,13 @@ enum class tri : std::uint8_t { automatic, on, off };
 struct linear_tuning {
   int group = 0;                  ///< threads per operation: 1, 4 or 8 (0: automatic, 1)
   tri cas_first = tri::automatic; ///< claim the home slot blindly first (automatic: below load 0.2)
+  tri partition = tri::automatic; ///< group large insert batches by table region first (automatic:
+                                  ///< 2^20+ pairs, tables larger than the L2, no statuses asked)
 };
 
 std::string_view to_string(tri t);
 std::optional<tri> parse_tri(std::string_view s);
-/// @brief "group auto, cas-first auto".
+/// @brief "group auto, cas-first auto, partition auto".
 std::string describe(const linear_tuning& t);
 
 /// @brief Everything needed to create a table.

@@ -93,6 +93,14 @@ std::uint64_t linear_table::cas_first_ops(std::uint64_t n) const {
   return bound_ >= limit ? 0 : std::min(n, limit - bound_);
 }
 
+bool linear_table::use_partition(std::uint64_t n, bool statuses) {
+  if (statuses || cfg_.linear.partition == tri::off || n >= (std::uint64_t{1} << 32)) return false;
+  if (cfg_.linear.partition == tri::automatic &&
+      (n < (std::uint64_t{1} << 20) || cfg_.capacity < (std::uint64_t{1} << 24)))
+    return false;
+  return partition_.reserve(n, cfg_.capacity);  // no room for scratch: insert directly, only slower
+}
+
 void linear_table::launch_insert(const key_type* keys, const value_type* values, op_status* status,
                                  std::uint64_t n, int group, bool guarded, std::uint64_t first,
                                  stream_view s) {
@@ -135,9 +143,17 @@ void linear_table::insert(std::span<const key_type> keys, std::span<const value_
   const std::uint64_t n = keys.size();
   std::lock_guard lock(bound_mutex_);
   const int group = group_for(bound_);
-  const std::uint64_t first = cas_first_ops(n);
+  const bool partition = use_partition(n, !status.empty());
+  // Grouped by region, batch order no longer follows the table's load: no blind CAS then.
+  const std::uint64_t first = partition ? 0 : cas_first_ops(n);
   const bool guarded = prepare_inserts(n, s);
-  launch_insert(keys.data(), values.data(), ptr_or_null(status), n, group, guarded, first, s);
+  if (partition) {
+    detail::partition_by_region(cfg_.hash, keys.data(), values.data(), n, mask_, detail::region_shift_for(cfg_.capacity),
+                                partition_, s);
+    launch_insert(partition_.keys.data(), partition_.values.data(), nullptr, n, group, guarded, first, s);
+  } else {
+    launch_insert(keys.data(), values.data(), ptr_or_null(status), n, group, guarded, first, s);
+  }
   inserts_launched(s);
 }
 

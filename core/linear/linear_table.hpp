@@ -5,6 +5,7 @@
 
 #include "core/common/table.hpp"
 #include "core/linear/linear_layout.hpp"
+#include "core/linear/linear_partition.hpp"
 
 namespace hs::linear {
 
@@ -47,6 +48,8 @@ class linear_table final : public table {
   /// How many leading operations of a batch of n claim their home slot blindly first (call with
   /// bound_mutex_ held, before prepare_inserts).
   std::uint64_t cas_first_ops(std::uint64_t n) const;
+  /// Whether to group this insert batch by region first (call with bound_mutex_ held).
+  bool use_partition(std::uint64_t n, bool statuses);
   void launch_insert(const key_type* keys, const value_type* values, op_status* status, std::uint64_t n,
                      int group, bool guarded, std::uint64_t cas_first_ops, stream_view s);
 
@@ -64,6 +67,7 @@ class linear_table final : public table {
   std::uint64_t bound_ = 0;      // upper bound on occupied slots
   std::uint64_t issued_ = 0;     // inserts launched since creation
   void* last_insert_ = nullptr;  // cudaEvent_t recorded after the latest insert launch
+  detail::partition_scratch partition_;  // grouped-by-region copies of large insert batches
 };
 
 }  // namespace hs::linear

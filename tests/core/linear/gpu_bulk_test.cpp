@@ -11,11 +11,12 @@ TEST_CASE("bulk operations agree with the model", "[gpu][linear]") {
   const int group = GENERATE(1, 4, 8);
   const hash_kind hash = GENERATE(hash_kind::murmur3, hash_kind::knuth);
   const double load = GENERATE(0.5, 0.93);
-  // Forced execution choice: a blind CAS on the home slot first, or never.
+  // Forced execution choices: a blind CAS on the home slot first, inserts grouped by region.
   const tri cas_first = GENERATE(tri::on, tri::off);
-  CAPTURE(group, to_string(hash), load, to_string(cas_first));
+  const tri partition = GENERATE(tri::on, tri::off);
+  CAPTURE(group, to_string(hash), load, to_string(cas_first), to_string(partition));
   const std::uint64_t capacity = 1u << 18;
-  linear_tuning tuning{group, cas_first};
+  linear_tuning tuning{group, cas_first, partition};
   test::linear_pair p(capacity, hash, tuning);
   const auto n = static_cast<std::size_t>(load * capacity);
   const auto keys = test::random_keys(n, 100 + group);
@@ -49,7 +50,8 @@ TEST_CASE("bulk operations agree with the model", "[gpu][linear]") {
 
 TEST_CASE("large batches with and without statuses agree with the model", "[gpu][linear]") {
   test::require_gpu();
-  // Batches of millions cross the automatic CAS-first limit (load 0.2) partway through.
+  // Millions of pairs: without statuses they are grouped by region first (8 regions here); with
+  // statuses they go in batch order and cross the automatic CAS-first limit (load 0.2) partway.
   const std::uint64_t capacity = 1u << 24;
   test::linear_pair p(capacity, hash_kind::murmur3, linear_tuning{});
   const auto keys = test::random_keys(static_cast<std::size_t>(capacity * 0.9), 61);
