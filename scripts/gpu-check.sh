@@ -2,7 +2,7 @@
 # Runs the GPU proof on a machine with an NVIDIA GPU, from binaries built elsewhere:
 # the [gpu] tests, then the benchmark suites. Usage: scripts/gpu-check.sh BIN_DIR OUT_DIR [what...]
 # what: tests, render, memcheck, roofline, locality, linear, linear-groups, linear-variants, seed-linear,
-#       seed-linear-direct, seed-linear-full
+#       seed-linear-load-first, seed-linear-full
 set -uo pipefail
 bin=$1; out=$2; shift 2
 mkdir -p "$out"
@@ -26,7 +26,7 @@ for w in $what; do
       done ;;
     locality) "$bin/hashscope" bench locality --out "$out" || status=1 ;;
     seed-linear) "$bin/hashscope" bench seed-linear --no-cpu-baseline --out "$out" || status=1 ;;
-    seed-linear-direct) "$bin/hashscope" bench seed-linear --no-cpu-baseline --partition off --out "$out/direct" | sed -n '/Experiment 2/,/Probe/p' || status=1 ;;
+    seed-linear-load-first) "$bin/hashscope" bench seed-linear --no-cpu-baseline --cas-first off --out "$out/load-first" | sed -n '/Experiment 2/,/Probe/p' || status=1 ;;
     seed-linear-full) "$bin/hashscope" bench seed-linear --out "$out" || status=1 ;;
     *) echo "unknown step $w"; status=1 ;;
   esac

@@ -74,25 +74,62 @@ __global__ void region_bases(const unsigned* totals, std::uint32_t regions, unsi
   }
 }
 
-/// One block per chunk: pairs go to base[r] + offset[c][r] + their rank among the chunk's pairs
-/// of region r.
+/// One block per chunk: a counting sort of the chunk's pairs by region in shared memory, then each
+/// region's run is copied to base[r] + offset[c][r] by consecutive threads (coalesced stores).
 template <class Hash>
 __global__ void __launch_bounds__(k_block) scatter(const key_type* keys, const value_type* values, std::uint64_t n,
                                                    std::uint32_t mask, int shift, std::uint32_t regions,
                                                    const unsigned* offsets, const unsigned* bases, key_type* out_keys,
                                                    value_type* out_values) {
-  __shared__ unsigned next[k_max_regions];
-  const std::uint64_t row = std::uint64_t{blockIdx.x} * regions;
-  for (unsigned r = threadIdx.x; r < regions; r += blockDim.x) next[r] = bases[r] + offsets[row + r];
+  __shared__ key_type sk[k_partition_chunk];
+  __shared__ value_type sv[k_partition_chunk];
+  __shared__ unsigned short sr[k_partition_chunk];
+  __shared__ unsigned start[k_max_regions];  // first position of region r in the sorted chunk
+  __shared__ unsigned fill[k_max_regions];   // counts, then next free position
+  for (unsigned r = threadIdx.x; r < regions; r += blockDim.x) fill[r] = 0;
   __syncthreads();
   const std::uint64_t begin = std::uint64_t{blockIdx.x} * k_partition_chunk;
+  const unsigned count = static_cast<unsigned>(n - begin < k_partition_chunk ? n - begin : k_partition_chunk);
+  key_type k[k_items];
+  value_type v[k_items];
+  unsigned short reg[k_items];
+#pragma unroll
   for (unsigned j = 0; j < k_items; ++j) {
-    const std::uint64_t i = begin + j * k_block + threadIdx.x;
-    if (i >= n) continue;
-    const key_type k = keys[i];
-    const unsigned pos = atomicAdd(&next[home_slot<Hash>(k, mask) >> shift], 1u);
-    out_keys[pos] = k;
-    out_values[pos] = values[i];
+    const unsigned local = j * k_block + threadIdx.x;
+    if (local < count) {
+      k[j] = keys[begin + local];
+      v[j] = values[begin + local];
+      reg[j] = static_cast<unsigned short>(home_slot<Hash>(k[j], mask) >> shift);
+      atomicAdd(&fill[reg[j]], 1u);
+    }
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {  // exclusive scan of at most 512 counts
+    unsigned sum = 0;
+    for (unsigned r = 0; r < regions; ++r) {
+      start[r] = sum;
+      sum += fill[r];
+      fill[r] = start[r];
+    }
+  }
+  __syncthreads();
+#pragma unroll
+  for (unsigned j = 0; j < k_items; ++j) {
+    const unsigned local = j * k_block + threadIdx.x;
+    if (local < count) {
+      const unsigned pos = atomicAdd(&fill[reg[j]], 1u);
+      sk[pos] = k[j];
+      sv[pos] = v[j];
+      sr[pos] = reg[j];
+    }
+  }
+  __syncthreads();
+  const std::uint64_t row = std::uint64_t{blockIdx.x} * regions;
+  for (unsigned p = threadIdx.x; p < count; p += blockDim.x) {
+    const unsigned r = sr[p];
+    const unsigned dst = bases[r] + offsets[row + r] + (p - start[r]);
+    out_keys[dst] = sk[p];
+    out_values[dst] = sv[p];
   }
 }
 

@@ -95,8 +95,10 @@ std::uint64_t linear_table::cas_first_ops(std::uint64_t n) const {
 
 bool linear_table::use_partition(std::uint64_t n, bool statuses) {
   if (statuses || cfg_.linear.partition == tri::off || n >= (std::uint64_t{1} << 32)) return false;
+  // Automatic: only batches large against the table (an eighth of its slots or more), in tables
+  // larger than the L2; the reorder's fixed cost would outweigh the gain on small batches.
   if (cfg_.linear.partition == tri::automatic &&
-      (n < (std::uint64_t{1} << 20) || cfg_.capacity < (std::uint64_t{1} << 24)))
+      (n * 8 < cfg_.capacity || cfg_.capacity < (std::uint64_t{1} << 24)))
     return false;
   return partition_.reserve(n, cfg_.capacity);  // no room for scratch: insert directly, only slower
 }
