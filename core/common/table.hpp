@@ -33,9 +33,10 @@ enum class tri : std::uint8_t { automatic, on, off };
 /// defaults are the fastest measured on the H200 (bench linear, seed-linear).
 struct linear_tuning {
   int group = 0;                  ///< threads per operation: 1, 4 or 8 (0: automatic, 1)
-  tri cas_first = tri::automatic; ///< claim the home slot blindly first (automatic: below load 0.2)
+  tri cas_first = tri::automatic; ///< claim the home slot blindly first (automatic: below load 0.08)
   tri partition = tri::automatic; ///< group large insert batches by table region first (automatic:
-                                  ///< 2^20+ pairs, tables larger than the L2, no statuses asked)
+                                  ///< an eighth of the table or more, tables larger than the L2,
+                                  ///< no statuses asked)
 };
 
 std::string_view to_string(tri t);
