@@ -2,8 +2,8 @@
 #include "visualizers/heatmap_image.hpp"
 
 #include "core/common/error.hpp"
-#if HS_WITH_CUDA
 #include "visualizers/gl/cuda_gl_buffer.hpp"
+#if HS_WITH_CUDA
 #include "visualizers/heatmap_colorize.hpp"
 #endif
 

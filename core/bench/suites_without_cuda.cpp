@@ -20,3 +20,10 @@ report seed_linear_suite(const bench_options&) {
 namespace hs::bench {
 void gpu_delay(stream_view, double) {}
 }  // namespace hs::bench
+
+#include "core/bench/roofline.hpp"
+namespace hs::bench {
+roofline measure_roofline(std::uint64_t, int, stream_view) {
+  throw user_error("the roofline needs a CUDA build and device");
+}
+}  // namespace hs::bench

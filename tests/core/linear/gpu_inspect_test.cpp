@@ -37,7 +37,7 @@ TEST_CASE("inspection agrees with the model", "[gpu][linear][inspect]") {
   test::erase(p.model, gone);
   // Which key sits in which slot depends on the order of concurrent inserts: give the model the
   // GPU's exact layout, so that every inspected number must agree.
-  p.model.load_slots(p.gpu_table().download_slots({}));
+  p.model.load_slots(linear::copy_slots(*p.gpu));
 
   SECTION("occupancy images, from the whole table down to single slots") {
     const occupancy_query queries[] = {

@@ -4,7 +4,7 @@
 
 #include "core/linear/linear_invariants.hpp"
 #include "core/linear/linear_model.hpp"
-#include "core/linear/linear_table.hpp"
+#include "core/linear/linear_slots.hpp"
 #include "tests/support/gpu_support.hpp"
 #include "tests/support/table_support.hpp"
 
@@ -25,14 +25,13 @@ struct linear_pair {
     c.hash = h;
     return c;
   }
-  linear::linear_table& gpu_table() { return dynamic_cast<linear::linear_table&>(*gpu); }
 
   /// The GPU table satisfies the invariants and holds exactly the model's live pairs, in the same
   /// set of occupied slots (linear probing's occupied set and total displacement do not depend on
   /// the order of insertion, so concurrent inserts must reproduce them).
   void check_same_contents() {
     const table_stats gst = gpu->stats({});
-    const auto slots = gpu_table().download_slots({});
+    const auto slots = linear::copy_slots(*gpu);
     const linear::invariant_report r = linear::check_invariants(slots, gpu->config().hash, &gst);
     INFO(r.describe());
     CHECK(r.ok());

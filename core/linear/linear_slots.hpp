@@ -1,0 +1,14 @@
+// A host copy of any linear table's slots, whichever backend holds them (for the invariant
+// checker, tests and figures).
+#pragma once
+#include <vector>
+
+#include "core/common/table.hpp"
+#include "core/linear/linear_layout.hpp"
+
+namespace hs::linear {
+
+/// @brief The slots of a linear table (GPU or CPU model); throws hs::user_error for other families.
+std::vector<slot_word> copy_slots(table& t, stream_view s = {});
+
+}  // namespace hs::linear
