@@ -199,7 +199,7 @@ void session::start_next_step() {
         break;
       case script_step::run:
         act_ = activity::scripted;
-        step_ops_ = s.batches;  // batches left
+        batches_left_ = s.batches;
         break;
       case script_step::clear:
         table_->clear(work_stream_.view());
@@ -221,11 +221,11 @@ std::optional<workload::batch_plan> session::plan_next(std::uint64_t& kind) {
     case activity::idle: return std::nullopt;
     case activity::running: kind = 3; return cursor_.next(spec_);
     case activity::scripted:
-      if (step_ops_ == 0) {
+      if (batches_left_ == 0) {
         if (in_flight_.empty()) finish_command();
         return std::nullopt;
       }
-      --step_ops_;
+      --batches_left_;
       kind = 3;
       return cursor_.next(spec_);
     case activity::stepping:

@@ -124,7 +124,8 @@ class session {
   // Guarded by mutex_.
   activity act_ = activity::idle;
   double target_ = 0;
-  std::uint64_t step_ops_ = 0;
+  std::uint64_t step_ops_ = 0;      // stepping: operations in the step (0: one batch)
+  std::uint64_t batches_left_ = 0;  // a script's run step
   std::deque<script_step> script_;
   bool script_held_ = false;  // stopped at a pause step
   workload::cursor cursor_;

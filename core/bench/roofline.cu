@@ -5,19 +5,13 @@
 #include "core/bench/timing.hpp"
 #include "core/common/cuda_check.hpp"
 #include "core/common/memory.hpp"
+#include "core/workload/key_stream.hpp"
 
 namespace hs::bench {
 
 namespace {
 
-__device__ __forceinline__ std::uint64_t scramble(std::uint64_t x) {
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdull;
-  x ^= x >> 33;
-  x *= 0xc4ceb9fe1a85ec53ull;
-  x ^= x >> 33;
-  return x;
-}
+__device__ __forceinline__ std::uint64_t scramble(std::uint64_t x) { return workload::mix64(x); }
 
 /// One random 8-byte read per thread; the XOR of what it read is written out coalesced (like a
 /// lookup writing its value), so the loads cannot be optimized away.

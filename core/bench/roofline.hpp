@@ -18,7 +18,10 @@ struct roofline {
   std::uint64_t l2_table_bytes = 0;
 };
 
-/// @brief Measures the three ceilings over a table of `table_bytes` (median of reps after warm-up).
+/// @brief Measures the ceilings over a table of `table_bytes` (median of reps after warm-up).
 roofline measure_roofline(std::uint64_t table_bytes, int reps, stream_view s);
+
+/// @brief The table size every suite measures its roofline on: 2 GiB, far larger than the L2.
+inline constexpr std::uint64_t k_roofline_bytes = std::uint64_t{2} << 30;
 
 }  // namespace hs::bench

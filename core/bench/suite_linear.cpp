@@ -20,21 +20,13 @@ std::uint64_t count_status(const buffer<op_status>& st, std::uint64_t n, op_stat
 }  // namespace
 
 report linear_suite(const bench_options& opt) {
-  report r;
-  r.suite = "linear";
-  describe_run(r, opt);
+  report r = new_report("linear", opt);
   const bool gpu = opt.backend == backend::gpu;
   const memory_space space = gpu ? memory_space::device : memory_space::host;
   owned_stream stream(gpu);
   const stream_view s = stream.view();
 
-  roofline rf;
-  if (gpu) {
-    rf = measure_roofline(std::uint64_t{2} << 30, opt.reps, s);
-    r.metadata.emplace_back("roofline", strprintf("random read %.2f G/s, random CAS %.2f G/s, copy %.2f TB/s",
-                                                  rf.random_reads_per_s / 1e9, rf.random_cas_per_s / 1e9,
-                                                  rf.copy_bytes_per_s / 1e12));
-  }
+  const roofline rf = gpu ? measure_for(r, opt, s) : roofline{};
   table_config cfg;
   cfg.backend = opt.backend;
   cfg.capacity = opt.capacity ? opt.capacity : default_capacity(opt.backend);

@@ -38,13 +38,11 @@ __global__ void gather_kernel(const std::uint32_t* perm, std::uint64_t n, const 
 }  // namespace
 
 report locality_suite(const bench_options& opt) {
-  report r;
-  r.suite = "locality";
-  describe_run(r, opt);
+  report r = new_report("locality", opt);
   owned_stream stream(true);
   const stream_view s = stream.view();
   auto cs = static_cast<cudaStream_t>(s.handle);
-  const roofline rf = measure_roofline(std::uint64_t{2} << 30, opt.reps, s);
+  const roofline rf = measure_for(r, opt, s);
   table_config cfg;
   cfg.backend = backend::gpu;
   cfg.capacity = opt.capacity ? opt.capacity : default_capacity(backend::gpu);

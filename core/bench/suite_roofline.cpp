@@ -7,11 +7,9 @@
 namespace hs::bench::detail {
 
 report roofline_suite(const bench_options& opt) {
-  report r;
-  r.suite = "roofline";
-  describe_run(r, opt);
+  report r = new_report("roofline", opt);
   owned_stream stream(true);
-  const roofline rf = measure_roofline(std::uint64_t{2} << 30, opt.reps, stream.view());
+  const roofline rf = measure_roofline(k_roofline_bytes, opt.reps, stream.view());
   result_table t;
   t.name = "ceilings";
   t.title = "Random-access roofline (" + format_bytes(rf.table_bytes) + " table, far larger than L2)";

@@ -183,14 +183,9 @@ void experiment2(report& r, const bench_options& opt, stream_view s, const roofl
 }  // namespace
 
 report seed_linear_suite(const bench_options& opt) {
-  report r;
-  r.suite = "seed-linear";
-  describe_run(r, opt);
+  report r = new_report("seed-linear", opt);
   owned_stream stream(true);
-  const roofline rf = measure_roofline(std::uint64_t{2} << 30, opt.reps, stream.view());
-  r.metadata.emplace_back("roofline", strprintf("random read %.2f G/s, random CAS %.2f G/s, copy %.2f TB/s",
-                                                rf.random_reads_per_s / 1e9, rf.random_cas_per_s / 1e9,
-                                                rf.copy_bytes_per_s / 1e12));
+  const roofline rf = measure_for(r, opt, stream.view());
   r.metadata.emplace_back("table", strprintf("linear, 2^27 slots, murmur3, %s",
                                              describe(opt.linear).c_str()));
   experiment1(r, opt, stream.view());

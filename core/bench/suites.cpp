@@ -4,6 +4,7 @@
 #include <chrono>
 #include <ctime>
 
+#include "core/bench/roofline.hpp"
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
 
@@ -39,7 +40,9 @@ report run_suite(std::string_view name, const bench_options& opt) {
 }
 
 namespace detail {
-void describe_run(report& r, const bench_options& opt) {
+report new_report(std::string suite, const bench_options& opt) {
+  report r;
+  r.suite = std::move(suite);
   const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   char date[32];
   std::strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S", std::localtime(&now));
@@ -50,6 +53,14 @@ void describe_run(report& r, const bench_options& opt) {
                                              format_bytes(g->total_bytes).c_str(), g->compute_major, g->compute_minor));
   r.metadata.emplace_back("timing", strprintf("median of %d runs after %d warm-up (%s)", opt.reps, opt.warmup,
                                               opt.backend == backend::gpu ? "CUDA events" : "host clock"));
+  return r;
+}
+roofline measure_for(report& r, const bench_options& opt, stream_view s) {
+  const roofline rf = measure_roofline(k_roofline_bytes, opt.reps, s);
+  r.metadata.emplace_back("roofline", strprintf("random read %.2f G/s, random CAS %.2f G/s, copy %.2f TB/s",
+                                                rf.random_reads_per_s / 1e9, rf.random_cas_per_s / 1e9,
+                                                rf.copy_bytes_per_s / 1e12));
+  return rf;
 }
 }  // namespace detail
 

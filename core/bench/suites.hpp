@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/bench/result_table.hpp"
+#include "core/bench/roofline.hpp"
 #include "core/common/device.hpp"
 #include "core/common/hash.hpp"
 #include "core/common/table.hpp"
@@ -37,8 +38,10 @@ report roofline_suite(const bench_options& opt);
 report linear_suite(const bench_options& opt);
 report seed_linear_suite(const bench_options& opt);
 report locality_suite(const bench_options& opt);
-/// Metadata every report starts with: device, backend, date, build.
-void describe_run(report& r, const bench_options& opt);
+/// A report for the suite, with the metadata every report starts with (date, backend, GPU, timing).
+report new_report(std::string suite, const bench_options& opt);
+/// Measures the roofline (on the GPU) and records it in the report's metadata.
+roofline measure_for(report& r, const bench_options& opt, stream_view s);
 }  // namespace detail
 
 }  // namespace hs::bench
