@@ -154,6 +154,7 @@ void session::reset() {
   cursor_.reset();
   series_.clear();
   st_ = {};
+  occupied_bound_ = 0;
   pending_inserts_ = pending_erases_ = 0;
   t0_ = now_s();
 }
@@ -206,6 +207,7 @@ void session::start_next_step() {
         synchronize(work_stream_.view());
         cursor_.reset();
         st_.live = 0;
+        occupied_bound_ = 0;
         break;
       case script_step::pause:
         script_held_ = true;
@@ -312,6 +314,7 @@ void session::retire(batch& b) {
   st_.operations += b.plan.size;
   pending_inserts_ -= b.plan.inserts;
   pending_erases_ -= b.plan.erases;
+  guard_occupancy(inserted);
   const double ms = b.timer.elapsed_ms();
   series_.push_back({now_s() - t0_, b.load_before, ms > 0 ? b.plan.size / (ms * 1e-3) : 0.0, b.plan.size, b.kind});
   if (series_.size() > k_series_max) series_.erase(series_.begin(), series_.begin() + k_series_max / 4);
@@ -330,6 +333,18 @@ void session::retire(batch& b) {
                                double(st_.live) / cfg_.table.capacity, format_count(spec_.keys.universe).c_str()));
     }
   }
+}
+
+void session::guard_occupancy(std::uint64_t inserted) {
+  const std::uint64_t cap = cfg_.table.capacity, limit = cap - cap / 50;  // 98% of the slots
+  occupied_bound_ += inserted;
+  if (occupied_bound_ < limit || act_ == activity::idle || act_ == activity::draining) return;
+  occupied_bound_ = table_->stats(work_stream_.view()).occupied;
+  if (occupied_bound_ < limit) return;
+  script_.clear();
+  finish_command(strprintf("stopped: %.1f%% of the slots hold keys (erasing keeps a key in its slot), and linear "
+                           "probing crawls near full; Reset to start over or rebuild with a larger capacity",
+                           100.0 * double(occupied_bound_) / double(cap)));
 }
 
 void session::worker_loop() {

@@ -107,6 +107,9 @@ class session {
   void retire(batch& b);
   std::optional<workload::batch_plan> plan_next(std::uint64_t& kind_out);
   void finish_command(std::string note = {});
+  /// Stops running work before the table is so full that linear probes crawl (erase keeps keys in
+  /// their slots, so a churning workload fills the table even at a steady load factor).
+  void guard_occupancy(std::uint64_t inserted);
   /// Starts the next script step (worker only, nothing in flight).
   void start_next_step();
   batch& free_slot();
@@ -134,6 +137,7 @@ class session {
   std::vector<vis::throughput_point> series_;
   std::uint64_t pending_inserts_ = 0, pending_erases_ = 0;  // in flight, not yet counted
   int stalled_ = 0;                                          // fill batches that added no key
+  std::uint64_t occupied_bound_ = 0;  // upper bound on occupied slots (exact after each check)
   std::deque<std::unique_ptr<batch>> in_flight_;
   std::vector<std::unique_ptr<batch>> spare_;
   double t0_ = 0;

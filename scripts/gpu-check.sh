@@ -14,7 +14,9 @@ for w in $what; do
   case $w in
     tests) "$bin/hs_core_tests" "[gpu]" --reporter compact 2>&1 | tail -40 || status=1
            "$bin/hs_app_tests" --reporter compact 2>&1 | tail -40 || status=1 ;;
-    render) "$bin/hashscope" render linear-clustering --backend gpu --out "$out/render" || status=1 ;;
+    render) for sc in linear-clustering linear-weak-hash; do
+              "$bin/hashscope" render $sc --backend gpu --out "$out/render" || status=1
+            done ;;
     memcheck) timeout 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/hs_core_tests" \
                 "[gpu]~[inspect]" --reporter compact 2>&1 | tail -15 || status=1 ;;
     roofline) "$bin/hashscope" bench roofline --out "$out" || status=1 ;;

@@ -21,6 +21,7 @@ struct heatmap_style {
   rgba8 erased{230, 97, 1, 255};     ///< value erased, key still holding the slot (orange)
   rgba8 tombstone{202, 0, 32, 255};  ///< tombstone (red)
   rgba8 empty{24, 24, 28, 255};      ///< displacement mode: a pixel with no keys
+  rgba8 none{12, 12, 14, 255};       ///< a pixel past the end of the shown slots
 };
 
 HS_HD std::uint8_t blend_channel(std::uint8_t a, std::uint8_t b, float t) {
@@ -39,6 +40,7 @@ HS_HD int lut_index(float t) {
 
 /// @brief The colour of one heatmap pixel.
 HS_HD rgba8 heatmap_color(const occupancy_pixel& p, const rgba8* lut, const heatmap_style& style) {
+  if (p.mean_displacement == k_no_slot) return style.none;
   if (style.mode == heatmap_mode::displacement) {
     if (p.live + p.erased <= 0.f) return style.empty;
     const float t = log2f(1.f + p.mean_displacement) / log2f(1.f + style.displacement_max);

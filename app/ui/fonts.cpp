@@ -2,6 +2,7 @@
 #include "app/ui/fonts.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 
 #include <imgui.h>
@@ -13,14 +14,15 @@ void apply_font_size(float size) {
   io.Fonts->Clear();
   ImFontConfig cfg;
   cfg.OversampleH = 2;
-  const char* candidates[] = {
+  const char* env = std::getenv("HASHSCOPE_FONT");  // any TrueType font, e.g. on machines without DejaVu
+  const char* candidates[] = {env ? env : "",
 #ifdef HS_FONT_FILE
-      HS_FONT_FILE,
+                              HS_FONT_FILE,
 #endif
-      "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"};
+                              "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"};
   ImFont* font = nullptr;
   for (const char* path : candidates)
-    if (!font && std::filesystem::exists(path)) font = io.Fonts->AddFontFromFileTTF(path, size, &cfg);
+    if (!font && *path && std::filesystem::exists(path)) font = io.Fonts->AddFontFromFileTTF(path, size, &cfg);
   if (!font) {
     ImFontConfig def;
     def.SizePixels = size;

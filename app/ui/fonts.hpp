@@ -1,5 +1,5 @@
-// Fonts and style scaled for the screen: DejaVu Sans when installed (crisp at projector sizes),
-// ImGui's built-in font otherwise.
+// Fonts and style scaled for the screen: $HASHSCOPE_FONT if set, else DejaVu Sans when installed
+// (crisp at projector sizes), ImGui's built-in font otherwise.
 #pragma once
 
 namespace hs::app {

@@ -1,4 +1,6 @@
 // The numbers behind every view: one list, drawn in the window and written beside figures.
+#include <algorithm>
+
 #include <imgui.h>
 
 #include "app/ui/app_frame.hpp"
@@ -54,8 +56,14 @@ std::vector<std::pair<std::string, std::string>> app_frame::numbers() const {
 }
 
 void app_frame::draw_stats() {
-  if (ImGui::BeginTable("numbers", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
-    for (const auto& [k, v] : numbers()) {
+  const auto rows = numbers();
+  // The name column as wide as its longest name; values take the rest and wrap there.
+  float name_w = 0;
+  for (const auto& [k, v] : rows) name_w = std::max(name_w, ImGui::CalcTextSize(k.c_str()).x);
+  if (ImGui::BeginTable("numbers", 2, ImGuiTableFlags_RowBg)) {
+    ImGui::TableSetupColumn("name", ImGuiTableColumnFlags_WidthFixed, name_w);
+    ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
+    for (const auto& [k, v] : rows) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(k.c_str());

@@ -19,8 +19,8 @@ struct occupancy_pixel {
 };
 
 /// @brief The slots [first_slot, first_slot + slot_count) laid row-major over width x height
-/// pixels. Pixel p covers slots [first + p*count/(w*h), first + (p+1)*count/(w*h)); when a pixel
-/// covers less than one slot it shows the slot under it.
+/// pixels. With more slots than pixels, pixel p covers [first + p*count/(w*h), first +
+/// (p+1)*count/(w*h)); with fewer, pixel p is slot first + p and pixels past the count show none.
 struct occupancy_query {
   std::uint64_t first_slot = 0;
   std::uint64_t slot_count = 0;
@@ -32,11 +32,18 @@ struct occupancy_query {
 HS_HD void pixel_slot_range(const occupancy_query& q, std::uint64_t p, std::uint64_t& lo,
                             std::uint64_t& hi) {
   const std::uint64_t pixels = std::uint64_t{q.width} * q.height;
-  // 128-bit-safe: slot_count <= 2^32 and pixels <= 2^32, so the products fit in 64 bits.
+  if (q.slot_count <= pixels) {  // one slot per pixel (cells when zoomed in), none past the end
+    lo = q.first_slot + p;
+    hi = p < q.slot_count ? lo + 1 : lo;
+    return;
+  }
+  // slot_count <= 2^32 and p < 2^32, so the products fit in 64 bits.
   lo = q.first_slot + p * q.slot_count / pixels;
   hi = q.first_slot + (p + 1) * q.slot_count / pixels;
-  if (hi <= lo) hi = lo + 1;
 }
+
+/// @brief A pixel that shows no slot (past the end of the range): drawn as background.
+inline constexpr float k_no_slot = -1.f;
 
 /// @brief One slot as shown in tooltips and at slot-level zoom.
 struct slot_record {

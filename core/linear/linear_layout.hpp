@@ -70,7 +70,8 @@ struct slot_census {
       displacement_sum += slot_displacement<Hash>(s, w, mask);
   }
   HS_HD occupancy_pixel to_pixel() const {
-    const float n = slots ? static_cast<float>(slots) : 1.f;
+    if (slots == 0) return {0.f, 0.f, 0.f, k_no_slot};
+    const float n = static_cast<float>(slots);
     const std::uint32_t keys = live + erased;
     return {live / n, erased / n, tombstone / n,
             keys ? static_cast<float>(displacement_sum) / static_cast<float>(keys) : 0.f};

@@ -70,3 +70,18 @@ TEST_CASE("scripts hold at pauses until continued; reset empties everything", "[
   CHECK(s.tbl().stats({}).occupied == 0);
   CHECK(s.throughput().empty());
 }
+
+TEST_CASE("churn that would fill every slot stops near full with a reason", "[session]") {
+  auto cfg = cpu_config(1u << 13);
+  cfg.workload.mix = {0.5, 0.2, 0.0, 0.3};  // inserts outnumber erases, and erased keys keep slots
+  cfg.workload.batch_size = 512;
+  session s(cfg);
+  s.queue({{script_step::fill, 0.8, 0}, {script_step::run, 0, 1000}});
+  s.wait_idle();
+  const session_status st = s.status();
+  CHECK(st.note.find("slots hold keys") != std::string::npos);
+  const table_stats ts = s.tbl().stats({});
+  CHECK(ts.occupied >= (1u << 13) - (1u << 13) / 50);
+  CHECK(ts.failed_full == 0);
+  CHECK(st.batches < 1000);
+}

@@ -14,6 +14,7 @@ TEST_CASE("occupancy colours follow the live fraction and mark deletions", "[hea
   CHECK(heatmap_color({0.5f, 0.f, 0.f, 3.f}, m.lut.data(), style) == m.lut[128]);
   CHECK(heatmap_color({0.f, 1.f, 0.f, 0.f}, m.lut.data(), style) == style.erased);
   CHECK(heatmap_color({0.f, 0.f, 1.f, 0.f}, m.lut.data(), style) == style.tombstone);
+  CHECK(heatmap_color({0.f, 0.f, 0.f, k_no_slot}, m.lut.data(), style) == style.none);
   const rgba8 half = heatmap_color({0.5f, 0.5f, 0.f, 0.f}, m.lut.data(), style);
   CHECK(half != m.lut[128]);
   CHECK(half != style.erased);

@@ -44,18 +44,20 @@ void heatmap_view::set_range(std::uint64_t first, std::uint64_t count, std::uint
 heatmap_view::geometry heatmap_view::layout(std::uint64_t capacity) const {
   geometry g{};
   const int aw = std::max(area_w_, 8), ah = std::max(area_h_, 8);
-  const double fit = static_cast<double>(capacity) / (static_cast<double>(aw) * ah);
-  double spp = zoom_spp_ > 0 ? zoom_spp_ : fit;
-  if (zoom_spp_ == 0 && range_count_) {
-    spp = static_cast<double>(range_count_) / (double(aw) * ah);
+  const double area = static_cast<double>(aw) * ah;
+  // Slots per pixel that fit `want` slots: below one, the largest square cell that still fits all.
+  auto fit = [&](std::uint64_t want) {
+    double spp = static_cast<double>(want) / area;
     if (spp < 1.0) {
-      // The largest square cell that still fits the whole range.
-      int c = std::max(1, static_cast<int>(std::sqrt(double(aw) * ah / double(range_count_))));
-      while (c > 1 && std::uint64_t(aw / c) * std::uint64_t(ah / c) < range_count_) --c;
+      int c = std::max(1, static_cast<int>(std::sqrt(area / static_cast<double>(want))));
+      while (c > 1 && std::uint64_t(aw / c) * std::uint64_t(ah / c) < want) --c;
       spp = 1.0 / c;
     }
-  }
-  spp = std::clamp(spp, 1.0 / 96.0, std::max(fit, 1.0 / 96.0));
+    return spp;
+  };
+  // Zooming stops at 96-pixel cells, and zooming out at the whole table.
+  const double spp = zoom_spp_ > 0 ? std::clamp(zoom_spp_, 1.0 / 96.0, std::max(fit(capacity), 1.0 / 96.0))
+                                   : fit(range_count_ ? range_count_ : capacity);
   if (spp >= 1.0) {
     g.cell = 1;
     g.w = aw;
@@ -66,6 +68,11 @@ heatmap_view::geometry heatmap_view::layout(std::uint64_t capacity) const {
     g.w = std::max(1, aw / g.cell);
     g.h = std::max(1, ah / g.cell);
     g.spp = 1.0;
+  }
+  if (g.cell > 1) {  // no rows below the last slot
+    const std::uint64_t want = std::min<std::uint64_t>(range_count_ && zoom_spp_ <= 0 ? range_count_ : capacity,
+                                                       std::uint64_t(g.w) * g.h);
+    g.h = static_cast<int>(std::min<std::uint64_t>(g.h, (want + g.w - 1) / g.w));
   }
   const double shown = std::min(static_cast<double>(capacity), g.spp * g.w * g.h);
   g.count = static_cast<std::uint64_t>(shown);
@@ -161,8 +168,7 @@ void heatmap_view::draw(const heatmap_image& image, const heatmap_request& req, 
     // Zoom around the slot under the mouse; drag to pan.
     if (io.MouseWheel != 0.f) {
       const double spp_now = g.spp / g.cell;
-      const double next = std::clamp(spp_now * std::pow(0.8, io.MouseWheel), 1.0 / 96.0,
-                                     static_cast<double>(capacity) / (static_cast<double>(area_w_) * area_h_));
+      const double next = std::min(spp_now * std::pow(0.8, io.MouseWheel), static_cast<double>(capacity));
       // Keep the slot under the mouse at the same fraction of the view.
       const double under = slot ? static_cast<double>(*slot) : static_cast<double>(g.first);
       const double frac = g.count ? (under - static_cast<double>(g.first)) / static_cast<double>(g.count) : 0.0;

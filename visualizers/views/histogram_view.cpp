@@ -28,12 +28,12 @@ void histogram_view::draw(const probe_histogram& h, float height) {
   double top = 1;
   for (const auto& b : bars) top = std::max(top, static_cast<double>(b.count));
   axis x{0, static_cast<double>(bars.size()), false, "probe length (displacement from the home slot)", {}, {}};
-  // Exact bars every 8; power-of-two bars every third (2^7, 2^10, ...), as 128, 1k, 8k, ...
+  // Exact bars every 8; power-of-two bars every third (2^8, 2^11, ...), as 256, 2k, 16k, ...
   for (std::size_t i = 0; i <= 64 && i < bars.size(); i += 8) {
     x.ticks.push_back(static_cast<double>(i) + 0.5);
     x.tick_labels.push_back(std::to_string(i));
   }
-  for (std::size_t i = 66; i < bars.size(); i += 3) {
+  for (std::size_t i = 67; i < bars.size(); i += 3) {
     const unsigned long long lo = bars[i].lo;
     x.ticks.push_back(static_cast<double>(i));
     x.tick_labels.push_back(lo >= (1ull << 20) ? strprintf("%lluM", lo >> 20)

@@ -110,3 +110,22 @@ TEST_CASE("bulk calls match single operations and report statuses", "[linear][mo
   CHECK(map.size() == 600);
   CHECK(t->stats({}).live == 600);
 }
+
+TEST_CASE("occupancy pixels map one slot each when zoomed in, none past the end", "[linear][model][inspect]") {
+  auto m = identity_model(16);
+  m.insert_one(3, 30);
+  m.insert_one(4, 40);
+  m.erase_one(4);
+  std::vector<occupancy_pixel> px(6 * 4);
+  inspect_request req;
+  req.occupancy = occupancy_query{0, 16, 6, 4, px.data()};
+  inspect_result res;
+  m.inspect(req, res, {});
+  CHECK(px[3].live == 1.f);
+  CHECK(px[4].erased == 1.f);
+  CHECK(px[5].live == 0.f);
+  CHECK(px[5].mean_displacement == 0.f);
+  CHECK(px[15].mean_displacement == 0.f);
+  CHECK(px[16].mean_displacement == k_no_slot);  // 24 pixels, 16 slots
+  CHECK(px[23].mean_displacement == k_no_slot);
+}
