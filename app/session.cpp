@@ -336,11 +336,14 @@ void session::retire(batch& b) {
 }
 
 void session::guard_occupancy(std::uint64_t inserted) {
-  const std::uint64_t cap = cfg_.table.capacity, limit = cap - cap / 50;  // 98% of the slots
+  // Stop before 98% of the slots are taken: what is in flight and the next batch still fit.
+  const std::uint64_t cap = cfg_.table.capacity, limit = cap - cap / 50;
+  const std::uint64_t margin = std::min(limit, spec_.batch_size);
   occupied_bound_ += inserted;
-  if (occupied_bound_ < limit || act_ == activity::idle || act_ == activity::draining) return;
-  occupied_bound_ = table_->stats(work_stream_.view()).occupied;
-  if (occupied_bound_ < limit) return;
+  if (occupied_bound_ + pending_inserts_ + margin < limit || act_ == activity::idle || act_ == activity::draining)
+    return;
+  occupied_bound_ = table_->stats(work_stream_.view()).occupied;  // includes the batches in flight
+  if (occupied_bound_ + margin < limit) return;
   script_.clear();
   finish_command(strprintf("stopped: %.1f%% of the slots hold keys (erasing keeps a key in its slot), and linear "
                            "probing crawls near full; Reset to start over or rebuild with a larger capacity",

@@ -16,9 +16,10 @@ TEST_CASE("a GPU session keeps the live count exact while sampling", "[gpu][sess
   cfg.table.backend = backend::gpu;
   cfg.table.capacity = 1u << 22;
   cfg.workload.batch_size = 1u << 16;
-  cfg.workload.mix = {0.45, 0.25, 0.1, 0.2};
+  // New keys take slots for good (erase keeps them): 0.5 + 40 * 0.3 * 2^16 / 2^22 = 0.69 occupied.
+  cfg.workload.mix = {0.3, 0.4, 0.1, 0.2};
   session s(cfg);
-  s.queue({{script_step::fill, 0.6, 0}, {script_step::run, 0, 60}, {script_step::drain, 0.3, 0}});
+  s.queue({{script_step::fill, 0.5, 0}, {script_step::run, 0, 40}, {script_step::drain, 0.3, 0}});
   sample_request req;
   req.occupancy = occupancy_query{0, cfg.table.capacity, 256, 128, nullptr};
   req.histogram = true;
@@ -31,7 +32,7 @@ TEST_CASE("a GPU session keeps the live count exact while sampling", "[gpu][sess
   const table_stats ts = s.tbl().stats({});
   CHECK(st.live == ts.live);
   CHECK(st.live == static_cast<std::uint64_t>(0.3 * cfg.table.capacity));
-  CHECK(st.batches > 60);
+  CHECK(st.batches > 40);
   CHECK(linear::check_invariants(linear::copy_slots(s.tbl()), cfg.table.hash, &ts).ok());
   s.sample(req, r);
   CHECK(r.stats.live == ts.live);
