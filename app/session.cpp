@@ -337,11 +337,13 @@ void session::retire(batch& b) {
 
 void session::guard_occupancy(std::uint64_t inserted) {
   // Stop before 98% of the slots are taken: what is in flight and the next batch still fit.
+  // Fills are left alone: they stop at their target, and report a full table themselves.
   const std::uint64_t cap = cfg_.table.capacity, limit = cap - cap / 50;
-  const std::uint64_t margin = std::min(limit, spec_.batch_size);
+  const auto inserts = static_cast<std::uint64_t>(static_cast<double>(spec_.batch_size) * spec_.mix.insert / spec_.mix.total());
+  const std::uint64_t margin = std::min(inserts, cap / 10);
   occupied_bound_ += inserted;
-  if (occupied_bound_ + pending_inserts_ + margin < limit || act_ == activity::idle || act_ == activity::draining)
-    return;
+  const bool churn = act_ == activity::running || act_ == activity::scripted || act_ == activity::stepping;
+  if (!churn || occupied_bound_ + pending_inserts_ + margin < limit) return;
   occupied_bound_ = table_->stats(work_stream_.view()).occupied;  // includes the batches in flight
   if (occupied_bound_ + margin < limit) return;
   script_.clear();

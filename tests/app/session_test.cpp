@@ -84,6 +84,12 @@ TEST_CASE("churn that would fill every slot stops near full with a reason", "[se
   const std::uint64_t cap = 1u << 13, limit = cap - cap / 50;
   CHECK(ts.occupied < limit);                 // stopped before 98% of the slots were taken
   CHECK(ts.occupied + 2 * 512 >= limit);      // but not long before
+  SECTION("fills are not stopped: they go to their target") {
+    s.reset();
+    s.fill_to(0.99);
+    s.wait_idle();
+    CHECK(s.status().live == static_cast<std::uint64_t>(0.99 * cap));
+  }
   CHECK(ts.failed_full == 0);
   CHECK(st.batches < 1000);
 }
