@@ -42,6 +42,19 @@ std::string throughput_csv(const std::vector<vis::throughput_point>& pts) {
   return s;
 }
 
+std::string timeline_csv(const std::vector<vis::churn_point>& pts, const std::vector<vis::churn_event>& events) {
+  std::string s = "batch,capacity,load,tombstones,erased,mean_probe,max_probe,ops_per_s,rebuild\n";
+  std::size_t e = 0;
+  for (const auto& p : pts) {
+    std::string rebuilt;
+    while (e < events.size() && events[e].batch <= p.batch) rebuilt += (rebuilt.empty() ? "" : ";") + events[e++].label;
+    s += strprintf("%llu,%llu,%.6f,%.6f,%.6f,%.4f,%.0f,%.6g,%s\n", (unsigned long long)p.batch,
+                   (unsigned long long)p.capacity, p.load, p.tombstones, p.erased, p.mean_probe, p.max_probe,
+                   p.ops_per_s, rebuilt.c_str());
+  }
+  return s;
+}
+
 /// Per image row: its slots and the fractions of their states (the picture's numbers, row by row).
 std::string heatmap_csv(const app_frame& f) {
   const auto& q = f.last_request().occupancy;
@@ -103,6 +116,9 @@ render_result render_scenario(const scenario& sc, const std::string& out_dir, ba
   meta.field("graphics", gl.description());
   meta.field("family", std::string(to_string(cfg.table.family))).field("capacity", cfg.table.capacity);
   meta.field("hash", std::string(to_string(cfg.table.hash))).field("tuning", describe(cfg.table.linear));
+  meta.field("delete", std::string(to_string(cfg.table.deletes)));
+  meta.key("maintenance").begin_object().field("grow_above", cfg.maintenance.grow_above);
+  meta.field("shrink_below", cfg.maintenance.shrink_below).field("rehash_above", cfg.maintenance.rehash_above).end_object();
   meta.key("workload").begin_object();
   meta.field("distribution", std::string(workload::to_string(cfg.workload.keys.dist)));
   meta.field("seed", cfg.workload.keys.seed).field("universe", cfg.workload.keys.universe);
@@ -120,6 +136,7 @@ render_result render_scenario(const scenario& sc, const std::string& out_dir, ba
         case scenario_step::drain: one.push_back({script_step::drain, step.load, 0}); break;
         case scenario_step::run: one.push_back({script_step::run, 0, step.batches}); break;
         case scenario_step::clear: one.push_back({script_step::clear, 0, 0}); break;
+        case scenario_step::rehash: one.push_back({script_step::rehash, 0, step.batches}); break;
         default: break;
       }
       s.queue(one);
@@ -131,8 +148,8 @@ render_result render_scenario(const scenario& sc, const std::string& out_dir, ba
     }
     ++capture;
     const std::string stem = strprintf("%s-%02d", sc.name.c_str(), capture);
-    if (step.range_first) frame->heatmap().set_range(*step.range_first, step.range_count, cfg.table.capacity);
-    else frame->heatmap().set_range(0, 0, cfg.table.capacity);
+    if (step.range_first) frame->heatmap().set_range(*step.range_first, step.range_count, s.capacity());
+    else frame->heatmap().set_range(0, 0, s.capacity());
     meta.begin_object().field("capture", capture).field("line", step.line);
     meta.key("views").begin_array();
     double load = 0;
@@ -152,6 +169,7 @@ render_result render_scenario(const scenario& sc, const std::string& out_dir, ba
         case view_kind::heatmap: save(data, heatmap_csv(*frame), out.data_files); break;
         case view_kind::histogram: save(data, histogram_csv(frame->last_sample().inspected.histogram), out.data_files); break;
         case view_kind::throughput: save(data, throughput_csv(s.throughput()), out.data_files); break;
+        case view_kind::timeline: save(data, timeline_csv(s.timeline(), s.rebuilds()), out.data_files); break;
         case view_kind::stats: {
           std::string csv = "name,value\n";
           for (const auto& [k, val] : frame->numbers()) csv += "\"" + k + "\",\"" + val + "\"\n";

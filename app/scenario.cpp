@@ -22,12 +22,13 @@ std::string_view to_string(view_kind v) {
     case view_kind::histogram: return "histogram";
     case view_kind::throughput: return "throughput";
     case view_kind::stats: return "stats";
+    case view_kind::timeline: return "timeline";
   }
   return "?";
 }
 
 std::optional<view_kind> parse_view_kind(std::string_view s) {
-  for (auto v : {view_kind::heatmap, view_kind::histogram, view_kind::throughput, view_kind::stats})
+  for (auto v : {view_kind::heatmap, view_kind::histogram, view_kind::throughput, view_kind::stats, view_kind::timeline})
     if (to_string(v) == s) return v;
   return std::nullopt;
 }
@@ -41,6 +42,7 @@ std::vector<script_step> scenario::script() const {
       case scenario_step::run: out.push_back({script_step::run, 0, s.batches}); break;
       case scenario_step::clear: out.push_back({script_step::clear, 0, 0}); break;
       case scenario_step::capture: out.push_back({script_step::pause, 0, 0}); break;
+      case scenario_step::rehash: out.push_back({script_step::rehash, 0, s.batches}); break;
     }
   }
   return out;
@@ -155,6 +157,35 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
       const auto m = workload::parse_mix(w[1]);
       if (!m) p.fail("'" + w[1] + "' is not a mix (e.g. insert:0.5,find-hit:0.3,find-miss:0.1,erase:0.1)");
       sc.config.workload.mix = *m;
+    } else if (k == "delete") {
+      p.arity(w, 1, 1, "delete value|tombstone");
+      const auto m = parse_delete_mode(w[1]);
+      if (!m) p.fail("unknown delete mode '" + w[1] + "' (value, tombstone)");
+      sc.config.table.deletes = *m;
+    } else if (k == "maintain") {
+      p.arity(w, 1, 3, "maintain [grow=LOAD] [shrink=LOAD] [rehash=DEAD_FRACTION]");
+      for (std::size_t i = 1; i < w.size(); ++i) {
+        const auto eq = w[i].find('=');
+        if (eq == std::string::npos) p.fail("'" + w[i] + "' should be name=value");
+        const std::string name = w[i].substr(0, eq);
+        const double v = p.load(w[i].substr(eq + 1));
+        if (name == "grow") sc.config.maintenance.grow_above = v;
+        else if (name == "shrink") sc.config.maintenance.shrink_below = v;
+        else if (name == "rehash") sc.config.maintenance.rehash_above = v;
+        else p.fail("unknown maintenance threshold '" + name + "' (grow, shrink, rehash)");
+      }
+    } else if (k == "timeline") {
+      p.arity(w, 1, 1, "timeline on|off");
+      if (w[1] != "on" && w[1] != "off") p.fail("timeline is on or off");
+      sc.config.record_timeline = w[1] == "on";
+    } else if (k == "rehash") {
+      p.arity(w, 0, 1, "rehash [CAPACITY]");
+      scenario_step s;
+      s.kind = scenario_step::rehash;
+      s.batches = w.size() > 1 ? p.size(w[1], "capacity") : 0;
+      if (s.batches && !is_pow2(s.batches)) p.fail("rehash capacity " + w[1] + " is not a power of two");
+      s.line = n;
+      sc.steps.push_back(s);
     } else if (k == "colormap") {
       p.arity(w, 1, 1, "colormap viridis|cividis");
       const auto& names = vis::colormap_names();
@@ -203,12 +234,12 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
         if (!v) p.fail("unknown view '" + w[i] + "' (heatmap, histogram, throughput, stats)");
         s.views.push_back(*v);
       }
-      if (s.views.empty()) p.fail("capture names no view");
+      if (s.views.empty()) p.fail("capture names no view (heatmap, histogram, throughput, stats, timeline)");
       any_capture = true;
       sc.steps.push_back(s);
     } else {
-      p.fail("unknown keyword '" + k + "' (title, table, capacity, hash, backend, group, distribution, seed, batch, "
-             "mix, colormap, heatmap-mode, fill, drain, run, clear, capture)");
+      p.fail("unknown keyword '" + k + "' (title, table, capacity, hash, backend, group, delete, maintain, timeline, "
+             "distribution, seed, batch, mix, colormap, heatmap-mode, fill, drain, run, clear, rehash, capture)");
     }
   }
   if (!any_capture) throw user_error(file + ": the scenario captures nothing (add a 'capture heatmap' step)");

@@ -68,6 +68,7 @@ session::session(session_config cfg)
   workload::validate(cfg_.workload);
   table_ = make_table(cfg_.table);
   cfg_.table = table_->config();  // capacity 0 resolved to the default
+  capacity_ = cfg_.table.capacity;
   backend_label_ = hs::backend_label(cfg_.table.backend);
   spec_ = cfg_.workload;
   t0_ = now_s();
@@ -112,7 +113,7 @@ void session::fill_to(double load) {
   script_.clear();
   target_ = std::clamp(load, 0.0, 1.0);
   st_.target_load = target_;
-  act_ = target_ * cfg_.table.capacity >= st_.live ? activity::filling : activity::draining;
+  act_ = target_ * capacity_.load() >= st_.live ? activity::filling : activity::draining;
   stalled_ = 0;
   st_.note.clear();
   st_.error = false;
@@ -143,6 +144,43 @@ workload::workload_spec session::workload() const {
   return spec_;
 }
 
+void session::set_maintenance(const maintenance_policy& p) {
+  std::lock_guard lock(mutex_);
+  cfg_.maintenance = p;
+}
+
+maintenance_policy session::maintenance() const {
+  std::lock_guard lock(mutex_);
+  return cfg_.maintenance;
+}
+
+void session::set_record_timeline(bool on) {
+  std::lock_guard lock(mutex_);
+  cfg_.record_timeline = on;
+}
+
+bool session::recording_timeline() const {
+  std::lock_guard lock(mutex_);
+  return cfg_.record_timeline;
+}
+
+void session::rehash(std::uint64_t capacity) {
+  // Taken between batches, whatever the session is doing: new batches wait until it is done.
+  std::lock_guard lock(mutex_);
+  pending_rehash_ = capacity ? capacity : capacity_.load();
+  wake_.notify_all();
+}
+
+std::vector<vis::churn_point> session::timeline() const {
+  std::lock_guard lock(mutex_);
+  return timeline_;
+}
+
+std::vector<vis::churn_event> session::rebuilds() const {
+  std::lock_guard lock(mutex_);
+  return rebuilds_;
+}
+
 void session::reset() {
   std::unique_lock lock(mutex_);
   script_.clear();
@@ -153,6 +191,8 @@ void session::reset() {
   synchronize(work_stream_.view());
   cursor_.reset();
   series_.clear();
+  timeline_.clear();
+  rebuilds_.clear();
   st_ = {};
   occupied_bound_ = 0;
   pending_inserts_ = pending_erases_ = 0;
@@ -162,7 +202,7 @@ void session::reset() {
 void session::wait_idle() {
   std::unique_lock lock(mutex_);
   idle_cv_.wait(lock, [&] {
-    return act_ == activity::idle && (script_.empty() || script_held_) && in_flight_.empty();
+    return act_ == activity::idle && (script_.empty() || script_held_) && in_flight_.empty() && !pending_rehash_;
   });
 }
 
@@ -195,7 +235,7 @@ void session::start_next_step() {
       case script_step::drain:
         target_ = std::clamp(s.load, 0.0, 1.0);
         st_.target_load = target_;
-        act_ = target_ * cfg_.table.capacity >= st_.live ? activity::filling : activity::draining;
+        act_ = target_ * capacity_.load() >= st_.live ? activity::filling : activity::draining;
         stalled_ = 0;
         break;
       case script_step::run:
@@ -213,12 +253,94 @@ void session::start_next_step() {
         script_held_ = true;
         st_.note = "stage finished: continue to run the next one";
         break;
+      case script_step::rehash:
+        pending_rehash_ = s.batches ? s.batches : capacity_.load();
+        return;  // the worker rebuilds outside the lock
     }
   }
 }
 
+void session::rebuild(std::uint64_t capacity, std::unique_lock<std::mutex>& lock) {
+  const std::uint64_t from = capacity_.load(), batch = st_.batches;
+  lock.unlock();
+  std::string error;
+  try {
+    table_->rehash(capacity, work_stream_.view());
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
+  lock.lock();
+  if (!error.empty()) {
+    st_.note = error;
+    st_.error = true;
+    script_.clear();
+    return;
+  }
+  capacity_ = capacity;
+  occupied_bound_ = st_.live;
+  rebuilds_.push_back({batch, capacity == from ? std::string("rehash")
+                                               : strprintf("%s to %s", capacity > from ? "grow" : "shrink",
+                                                           format_count(capacity).c_str())});
+  st_.note = strprintf("rebuilt: %s live keys in %s slots", format_count(st_.live).c_str(), format_count(capacity).c_str());
+}
+
+void session::after_batch(std::unique_lock<std::mutex>& lock, std::uint64_t inserted, double ops_per_s) {
+  const maintenance_policy policy = cfg_.maintenance;
+  const bool record = cfg_.record_timeline;
+  occupied_bound_ += inserted;
+  // Churn can fill every slot at a steady load factor; fills stop at their target by themselves.
+  const bool churn = act_ == activity::running || act_ == activity::scripted || act_ == activity::stepping;
+  if (!policy.active() && !record && !churn) return;
+  const std::uint64_t batch = st_.batches, bound = occupied_bound_, pending = pending_inserts_;
+  lock.unlock();
+  maintenance_result r;
+  table_stats ts;
+  inspect_result hist;
+  std::string error, stop;
+  std::uint64_t exact = bound;
+  try {
+    if (churn && !policy.active()) stop = guard_occupancy(bound, pending, exact);
+    if (policy.active()) r = table_->maintain(policy, work_stream_.view());
+    if (record) {
+      ts = table_->stats(work_stream_.view());
+      inspect_request req;
+      req.probe_histogram = true;
+      table_->inspect(req, hist, work_stream_.view());
+    }
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
+  lock.lock();
+  occupied_bound_ = exact;
+  if (!error.empty()) {
+    st_.note = "maintenance failed: " + error;
+    st_.error = true;
+    script_.clear();
+    act_ = activity::idle;
+    return;
+  }
+  if (!stop.empty()) {
+    script_.clear();
+    finish_command(stop);
+  }
+  if (r.what != maintenance_result::action::none) {
+    capacity_ = r.to_capacity;
+    occupied_bound_ = r.live;
+    rebuilds_.push_back({batch, r.what == maintenance_result::action::rehash
+                                    ? std::string("rehash")
+                                    : strprintf("%s to %s", std::string(to_string(r.what)).c_str(),
+                                                format_count(r.to_capacity).c_str())});
+  }
+  if (record) {
+    const double cap = double(ts.capacity);
+    timeline_.push_back({batch, ts.live / cap, ts.tombstones / cap, ts.erased / cap, hist.histogram.mean(),
+                         double(hist.histogram.max), ops_per_s, ts.capacity});
+    if (timeline_.size() > k_series_max) timeline_.erase(timeline_.begin(), timeline_.begin() + k_series_max / 4);
+  }
+}
+
 std::optional<workload::batch_plan> session::plan_next(std::uint64_t& kind) {
-  const std::uint64_t cap = cfg_.table.capacity;
+  const std::uint64_t cap = capacity_.load();
   switch (act_) {
     case activity::idle: return std::nullopt;
     case activity::running: kind = 3; return cursor_.next(spec_);
@@ -269,13 +391,14 @@ session::batch& session::free_slot() {
 }
 
 bool session::issue_next(std::unique_lock<std::mutex>& lock) {
+  if (pending_rehash_) return false;  // let the batches in flight finish, then rebuild
   std::uint64_t kind = 0;
   const auto plan = plan_next(kind);
   if (!plan || plan->size == 0) return false;
   batch& b = free_slot();
   b.plan = *plan;
   b.kind = static_cast<std::uint8_t>(kind);
-  b.load_before = double(st_.live) / double(cfg_.table.capacity);
+  b.load_before = double(st_.live) / double(capacity_.load());
   pending_inserts_ += plan->inserts;
   pending_erases_ += plan->erases;
   const workload::workload_spec spec = spec_;
@@ -303,7 +426,8 @@ bool session::issue_next(std::unique_lock<std::mutex>& lock) {
   return true;
 }
 
-void session::retire(batch& b) {
+std::uint64_t session::retire(batch& b) {
+  const double ms = b.timer.elapsed_ms();  // the only call here that can fail: before any counting
   const std::uint64_t* c = b.counts.data();
   const std::uint64_t inserted = c[static_cast<int>(op_status::inserted)];
   const std::uint64_t erased = c[static_cast<int>(op_status::erased)];
@@ -314,8 +438,6 @@ void session::retire(batch& b) {
   st_.operations += b.plan.size;
   pending_inserts_ -= b.plan.inserts;
   pending_erases_ -= b.plan.erases;
-  guard_occupancy(inserted);
-  const double ms = b.timer.elapsed_ms();
   series_.push_back({now_s() - t0_, b.load_before, ms > 0 ? b.plan.size / (ms * 1e-3) : 0.0, b.plan.size, b.kind});
   if (series_.size() > k_series_max) series_.erase(series_.begin(), series_.begin() + k_series_max / 4);
 
@@ -323,33 +445,34 @@ void session::retire(batch& b) {
     if (c[static_cast<int>(op_status::failed_full)]) {
       script_.clear();
       finish_command("fill stopped: the table is full (failed-full inserts); erase keys or use a larger capacity");
-      return;
+      return inserted;
     }
     stalled_ = inserted == 0 ? stalled_ + 1 : 0;
     if (stalled_ >= 3) {
       script_.clear();
       finish_command(strprintf("fill stopped at load %.3f: the workload's keys repeat (universe %s), so inserts "
                                "only overwrite; choose a larger universe or another distribution",
-                               double(st_.live) / cfg_.table.capacity, format_count(spec_.keys.universe).c_str()));
+                               double(st_.live) / capacity_.load(), format_count(spec_.keys.universe).c_str()));
     }
   }
+  return inserted;
 }
 
-void session::guard_occupancy(std::uint64_t inserted) {
+std::string session::guard_occupancy(std::uint64_t bound, std::uint64_t pending, std::uint64_t& exact) {
   // Stop before 98% of the slots are taken: what is in flight and the next batch still fit.
-  // Fills are left alone: they stop at their target, and report a full table themselves.
-  const std::uint64_t cap = cfg_.table.capacity, limit = cap - cap / 50;
+  // Taken slots hold keys; erased values keep theirs, tombstones are free for inserts.
+  const std::uint64_t cap = capacity_.load(), limit = cap - cap / 50;
   const auto inserts = static_cast<std::uint64_t>(static_cast<double>(spec_.batch_size) * spec_.mix.insert / spec_.mix.total());
   const std::uint64_t margin = std::min(inserts, cap / 10);
-  occupied_bound_ += inserted;
-  const bool churn = act_ == activity::running || act_ == activity::scripted || act_ == activity::stepping;
-  if (!churn || occupied_bound_ + pending_inserts_ + margin < limit) return;
-  occupied_bound_ = table_->stats(work_stream_.view()).occupied;  // includes the batches in flight
-  if (occupied_bound_ + margin < limit) return;
-  script_.clear();
-  finish_command(strprintf("stopped: %.1f%% of the slots hold keys (erasing keeps a key in its slot), and linear "
-                           "probing crawls near full; Reset to start over or rebuild with a larger capacity",
-                           100.0 * double(occupied_bound_) / double(cap)));
+  if (bound + pending + margin < limit) return {};
+  const table_stats st = table_->stats(work_stream_.view());  // includes the batches in flight
+  exact = st.occupied - st.tombstones;
+  if (exact + margin < limit) return {};
+  return strprintf("stopped: %.1f%% of the slots hold keys (%s), and linear probing crawls near full; "
+                   "Reset to start over, rehash, or rebuild with a larger capacity",
+                   100.0 * double(exact) / double(cap),
+                   cfg_.table.deletes == linear_delete_mode::value ? "erasing empties only the value, the key keeps its slot"
+                                                                   : "live keys with no room left");
 }
 
 void session::worker_loop() {
@@ -359,14 +482,27 @@ void session::worker_loop() {
     try {
       if (act_ == activity::idle && in_flight_.empty()) start_next_step();
       if (in_flight_.size() < depth && issue_next(lock)) continue;
+      if (pending_rehash_ && in_flight_.empty()) {
+        const std::uint64_t cap = pending_rehash_;
+        pending_rehash_ = 0;
+        rebuild(cap, lock);
+        continue;
+      }
       if (!in_flight_.empty()) {
         batch* b = in_flight_.front().get();
         lock.unlock();
-        b->done.wait();
+        try {
+          b->done.wait();
+        } catch (...) {
+          lock.lock();  // the handler below needs it
+          throw;
+        }
         lock.lock();
-        retire(*b);
+        const std::uint64_t inserted = retire(*b);
+        const double rate = series_.back().ops_per_s;
         spare_.push_back(std::move(in_flight_.front()));
         in_flight_.pop_front();
+        after_batch(lock, inserted, rate);
         continue;
       }
     } catch (const std::exception& e) {
@@ -386,9 +522,9 @@ void session::worker_loop() {
       st_.note = e.what();
       st_.error = true;
     }
-    if (act_ != activity::idle || (in_flight_.empty() && !script_.empty() && !script_held_)) continue;
+    if (act_ != activity::idle || pending_rehash_ || (in_flight_.empty() && !script_.empty() && !script_held_)) continue;
     idle_cv_.notify_all();
-    wake_.wait(lock, [&] { return stop_ || act_ != activity::idle || (!script_.empty() && !script_held_); });
+    wake_.wait(lock, [&] { return stop_ || act_ != activity::idle || pending_rehash_ || (!script_.empty() && !script_held_); });
   }
 }
 

@@ -1,6 +1,7 @@
 // The Session: owns one table, the workload, a work stream and a sampling stream. A worker thread
 // keeps batches in flight on the work stream (the GPU stays busy batch after batch) while the UI
-// thread samples the table at display rate on the other stream and never waits for the work.
+// thread samples the table at display rate on the other stream; a sample waits only for the
+// latest insert launch (so its counts are consistent), never for the worker.
 #pragma once
 #include <atomic>
 #include <condition_variable>
@@ -15,6 +16,7 @@
 #include "core/common/status_counts.hpp"
 #include "core/common/table.hpp"
 #include "core/workload/workload.hpp"
+#include "visualizers/views/churn_view.hpp"
 #include "visualizers/views/throughput_view.hpp"
 
 namespace hs::app {
@@ -22,6 +24,8 @@ namespace hs::app {
 struct session_config {
   table_config table;
   workload::workload_spec workload;
+  maintenance_policy maintenance;  ///< applied between batches (grow, shrink, rehash in place)
+  bool record_timeline = false;    ///< record the churn timeline (a census and a histogram per batch)
 };
 
 /// @brief What the worker is doing.
@@ -29,9 +33,9 @@ enum class activity : std::uint8_t { idle, running, filling, draining, stepping,
 
 /// @brief One queued command of a script (a scenario's steps, or a preset's).
 struct script_step {
-  enum kind_t : std::uint8_t { fill, drain, run, clear, pause } kind = run;
+  enum kind_t : std::uint8_t { fill, drain, run, clear, pause, rehash } kind = run;
   double load = 0;          ///< fill/drain target (live load factor)
-  std::uint64_t batches = 0;///< run: how many batches of the workload's mix
+  std::uint64_t batches = 0;///< run: how many batches of the workload's mix; rehash: capacity (0: same)
 };
 
 /// @brief A snapshot of the session for panels.
@@ -84,6 +88,10 @@ class session {
   void reset();
   /// @brief Replaces the workload (the cursor continues); takes effect from the next batch.
   void set_workload(const workload::workload_spec& spec);
+  void set_maintenance(const maintenance_policy& p);
+  void set_record_timeline(bool on);
+  /// @brief Rebuilds the table from its live entries (capacity 0: the same), between batches.
+  void rehash(std::uint64_t capacity = 0);
   /// @brief Blocks until the worker has nothing left to do (scripts, fills, steps, in flight).
   void wait_idle();
 
@@ -92,7 +100,14 @@ class session {
 
   session_status status() const;
   std::vector<vis::throughput_point> throughput() const;
+  std::vector<vis::churn_point> timeline() const;
+  std::vector<vis::churn_event> rebuilds() const;
+  /// @brief The settings the session was made with (the capacity: see capacity()).
   const session_config& config() const { return cfg_; }
+  /// @brief The table's current capacity (rehash may change it).
+  std::uint64_t capacity() const { return capacity_.load(); }
+  maintenance_policy maintenance() const;
+  bool recording_timeline() const;
   workload::workload_spec workload() const;
   table& tbl() { return *table_; }
   bool gpu() const { return cfg_.table.backend == backend::gpu; }
@@ -104,12 +119,19 @@ class session {
   void worker_loop();
   /// Plans and launches the next batch if there is work; false when there is none.
   bool issue_next(std::unique_lock<std::mutex>& lock);
-  void retire(batch& b);
+  /// Counts a finished batch in; returns the keys it inserted (call with the lock held).
+  std::uint64_t retire(batch& b);
+  /// After a batch, outside the lock: the occupancy guard, the maintenance policy and the
+  /// timeline point.
+  void after_batch(std::unique_lock<std::mutex>& lock, std::uint64_t inserted, double ops_per_s);
+  /// Rebuilds now (worker only, nothing in flight) and records it.
+  void rebuild(std::uint64_t capacity, std::unique_lock<std::mutex>& lock);
   std::optional<workload::batch_plan> plan_next(std::uint64_t& kind_out);
   void finish_command(std::string note = {});
   /// Stops running work before the table is so full that linear probes crawl (erase keeps keys in
   /// their slots, so a churning workload fills the table even at a steady load factor).
-  void guard_occupancy(std::uint64_t inserted);
+  /// Returns the note to stop with, or empty (worker, without the lock).
+  std::string guard_occupancy(std::uint64_t occupied_bound, std::uint64_t pending, std::uint64_t& exact);
   /// Starts the next script step (worker only, nothing in flight).
   void start_next_step();
   batch& free_slot();
@@ -135,6 +157,10 @@ class session {
   workload::workload_spec spec_;
   session_status st_;
   std::vector<vis::throughput_point> series_;
+  std::vector<vis::churn_point> timeline_;
+  std::vector<vis::churn_event> rebuilds_;
+  std::atomic<std::uint64_t> capacity_{0};
+  std::uint64_t pending_rehash_ = 0;  // a rehash asked for: capacity (or 1 for the same)
   std::uint64_t pending_inserts_ = 0, pending_erases_ = 0;  // in flight, not yet counted
   int stalled_ = 0;                                          // fill batches that added no key
   std::uint64_t occupied_bound_ = 0;  // upper bound on occupied slots (exact after each check)

@@ -55,7 +55,7 @@ void app_frame::sample(bool force) {
   const double now = seconds();
   if (!force && now - last_sample_time_ < sample_period_s) return;
   last_sample_time_ = now;
-  const std::uint64_t cap = sess_->config().table.capacity;
+  const std::uint64_t cap = sess_->capacity();
   last_req_ = heatmap_.plan(cap);
   sample_request req;
   req.occupancy = last_req_.occupancy;
@@ -94,7 +94,7 @@ void app_frame::draw_window(float width, float height, bool first_frame) {
   ImGui::SetNextWindowSize(ImVec2(right, top), cond);
   if (ImGui::Begin("Slot occupancy", nullptr, flags | ImGuiWindowFlags_NoScrollbar)) {
     draw_status_line();
-    heatmap_.draw(*image_, last_req_, last_.inspected.slots, sess_->config().table.capacity);
+    heatmap_.draw(*image_, last_req_, last_.inspected.slots, sess_->capacity());
   }
   ImGui::End();
 
@@ -106,8 +106,22 @@ void app_frame::draw_window(float width, float height, bool first_frame) {
   ImGui::SetNextWindowPos(ImVec2(left + right * 0.5f, top), cond);
   ImGui::SetNextWindowSize(ImVec2(right * 0.5f, height - top), cond);
   if (ImGui::Begin("Throughput", nullptr, flags)) {
-    const auto pts = sess_->throughput();
-    throughput_.draw(pts);
+    if (ImGui::BeginTabBar("tabs")) {
+      if (ImGui::BeginTabItem("Throughput")) {
+        const auto pts = sess_->throughput();
+        throughput_.draw(pts);
+        ImGui::EndTabItem();
+      }
+      if (ImGui::BeginTabItem("Churn timeline")) {
+        bool record = sess_->recording_timeline();
+        if (ImGui::Checkbox("record churn timeline (a census per batch)", &record)) sess_->set_record_timeline(record);
+        const auto pts = sess_->timeline();
+        const auto ev = sess_->rebuilds();
+        churn_.draw(pts, ev, sess_->config().table.deletes == linear_delete_mode::tombstone);
+        ImGui::EndTabItem();
+      }
+      ImGui::EndTabBar();
+    }
   }
   ImGui::End();
 }
@@ -148,7 +162,7 @@ std::array<float, 4> app_frame::draw_figure(view_kind v, float width, float heig
         const float legend_h = 2.6f * fs;
         heatmap_.set_area(static_cast<int>(avail.x), static_cast<int>(avail.y - legend_h));
         const ImVec2 at = ImGui::GetCursorScreenPos();
-        heatmap_.draw_figure(*image_, last_.inspected.slots, sess_->config().table.capacity);
+        heatmap_.draw_figure(*image_, last_.inspected.slots, sess_->capacity());
         const ImVec2 end = ImGui::GetItemRectMax();
         rect = {at.x, at.y, end.x - at.x, end.y - at.y};
         heatmap_.draw_legend(std::min(avail.x, 40 * fs));
@@ -161,6 +175,13 @@ std::array<float, 4> app_frame::draw_figure(view_kind v, float width, float heig
       case view_kind::throughput: {
         const auto pts = sess_->throughput();
         throughput_.draw(pts, avail.y - 2 * fs);
+        rect = {origin.x, origin.y, avail.x, avail.y};
+        break;
+      }
+      case view_kind::timeline: {
+        const auto pts = sess_->timeline();
+        const auto ev = sess_->rebuilds();
+        churn_.draw(pts, ev, sess_->config().table.deletes == linear_delete_mode::tombstone, avail.y - 6 * fs);
         rect = {origin.x, origin.y, avail.x, avail.y};
         break;
       }

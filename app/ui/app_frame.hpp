@@ -9,6 +9,7 @@
 #include "app/scenario.hpp"
 #include "app/session.hpp"
 #include "visualizers/heatmap_image.hpp"
+#include "visualizers/views/churn_view.hpp"
 #include "visualizers/views/heatmap_view.hpp"
 #include "visualizers/views/histogram_view.hpp"
 #include "visualizers/views/throughput_view.hpp"
@@ -59,6 +60,7 @@ class app_frame {
   vis::heatmap_view heatmap_;
   vis::histogram_view histogram_;
   vis::throughput_view throughput_;
+  vis::churn_view churn_;
   std::unique_ptr<vis::heatmap_image> image_;
   vis::heatmap_request last_req_{};
   sample_result last_;

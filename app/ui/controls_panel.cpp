@@ -44,7 +44,7 @@ void app_frame::draw_controls() {
     float target = static_cast<float>(target_load_);
     if (ImGui::SliderFloat("target load", &target, 0.f, 1.f, "%.3f")) target_load_ = target;
     if (ImGui::Button("Fill or drain to target")) sess_->fill_to(target_load_);
-    ImGui::Text("%s, live load %.4f", to_string(st.act), st.live / double(sess_->config().table.capacity));
+    ImGui::Text("%s, live load %.4f", to_string(st.act), st.live / double(sess_->capacity()));
     if (!st.note.empty())
       ImGui::TextColored(st.error ? ImVec4(1.f, 0.35f, 0.35f, 1.f) : ImVec4(0.75f, 0.75f, 0.8f, 1.f), "%s", st.note.c_str());
     if (!presets_.empty()) {
@@ -112,6 +112,9 @@ void app_frame::draw_controls() {
     if (ImGui::Combo("hash", &h, "murmur3\0knuth\0identity\0")) pending_.table.hash = static_cast<hash_kind>(h);
     int g = pending_.table.linear.group == 0 ? 0 : pending_.table.linear.group == 1 ? 1 : pending_.table.linear.group == 4 ? 2 : 3;
     if (ImGui::Combo("threads/op", &g, "auto\0001\0004\0008\0")) pending_.table.linear.group = g == 0 ? 0 : g == 1 ? 1 : g == 2 ? 4 : 8;
+    int del = static_cast<int>(pending_.table.deletes);
+    if (ImGui::Combo("erase", &del, "empties the value\0leaves a tombstone\0"))
+      pending_.table.deletes = static_cast<linear_delete_mode>(del);
     int b = static_cast<int>(choice_);
     if (ImGui::Combo("backend", &b, "auto\0gpu\0cpu\0")) choice_ = static_cast<backend_choice>(b);
     if (ImGui::Button("Apply (rebuild the table)")) {
@@ -128,6 +131,23 @@ void app_frame::draw_controls() {
         error_ = e.what();
       }
     }
+  }
+
+  if (ImGui::CollapsingHeader("Maintenance")) {
+    maintenance_policy p = sess_->maintenance();
+    float grow = static_cast<float>(p.grow_above), shrink = static_cast<float>(p.shrink_below),
+          rehash = static_cast<float>(p.rehash_above);
+    bool changed = ImGui::SliderFloat("grow above", &grow, 0.f, 1.f, grow > 0 ? "load %.2f" : "off");
+    changed |= ImGui::SliderFloat("shrink below", &shrink, 0.f, 0.5f, shrink > 0 ? "load %.2f" : "off");
+    changed |= ImGui::SliderFloat("rehash above", &rehash, 0.f, 1.f, rehash > 0 ? "%.2f dead" : "off");
+    if (changed) sess_->set_maintenance({grow, shrink, rehash});
+    if (ImGui::Button("Rehash now")) sess_->rehash();
+    ImGui::SameLine();
+    if (ImGui::Button("Grow")) sess_->rehash(sess_->capacity() * 2);
+    ImGui::SameLine();
+    if (ImGui::Button("Shrink") && sess_->capacity() >= 32) sess_->rehash(sess_->capacity() / 2);
+    bool record = sess_->recording_timeline();
+    if (ImGui::Checkbox("record churn timeline", &record)) sess_->set_record_timeline(record);
   }
 
   if (ImGui::CollapsingHeader("Display")) {

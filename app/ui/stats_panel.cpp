@@ -19,6 +19,12 @@ std::vector<std::pair<std::string, std::string>> app_frame::numbers() const {
   n.emplace_back("table", strprintf("%s, %s slots, %s", std::string(to_string(c.table.family)).c_str(),
                                     format_count(t.capacity).c_str(), format_bytes(t.bytes).c_str()));
   n.emplace_back("hash", std::string(to_string(c.table.hash)));
+  n.emplace_back("erase", c.table.deletes == linear_delete_mode::tombstone ? "tombstone (seed 002)" : "empties the value (seed 000)");
+  const maintenance_policy mp = sess_->maintenance();
+  if (mp.active())
+    n.emplace_back("maintenance", strprintf("grow above %.2f, shrink below %.2f, rehash above %.2f dead", mp.grow_above,
+                                            mp.shrink_below, mp.rehash_above));
+  if (const auto rb = sess_->rebuilds(); !rb.empty()) n.emplace_back("rebuilds", std::to_string(rb.size()) + ", last: " + rb.back().label);
   if (sess_->gpu()) n.emplace_back("tuning", describe(c.table.linear));
   n.emplace_back("load factor (live / slots)", strprintf("%.4f", t.load_factor()));
   n.emplace_back("occupancy (keys in slots / slots)", strprintf("%.4f", t.occupancy()));

@@ -3,6 +3,7 @@
 
 #include <utility>
 
+#include "core/common/device.hpp"
 #include "core/common/error.hpp"
 #if HS_WITH_CUDA
 #include "core/common/cuda_check.hpp"
@@ -19,7 +20,11 @@ cudaEvent_t event(void* e) { return static_cast<cudaEvent_t>(e); }
 
 void synchronize(stream_view s) {
 #if HS_WITH_CUDA
-  if (s.handle) HS_CUDA_CHECK(cudaStreamSynchronize(cuda(s)));
+  // The null stream is the legacy default stream: work queued there (tests, the CLI) must be
+  // waited for too, since the session's non-blocking streams are not ordered after it. Where
+  // there is no device, nothing was queued.
+  static const bool device = query_gpu().has_value();
+  if (s.handle || device) HS_CUDA_CHECK(cudaStreamSynchronize(cuda(s)));
 #else
   (void)s;
 #endif

@@ -11,7 +11,8 @@ struct stream_view {
   void* handle = nullptr;
 };
 
-/// @brief Waits for all work on the stream (no-op for a null stream on a CPU-only build).
+/// @brief Waits for all work on the stream; the null stream is the legacy default stream (a no-op
+/// where there is no CUDA device).
 void synchronize(stream_view s);
 
 /// @brief An owned CUDA stream (non-blocking), or an empty one for the CPU backend.

@@ -26,6 +26,52 @@ std::optional<family> parse_family(std::string_view s) {
   return std::nullopt;
 }
 
+std::string_view to_string(linear_delete_mode m) { return m == linear_delete_mode::value ? "value" : "tombstone"; }
+
+std::optional<linear_delete_mode> parse_delete_mode(std::string_view s) {
+  if (s == "value") return linear_delete_mode::value;
+  if (s == "tombstone") return linear_delete_mode::tombstone;
+  return std::nullopt;
+}
+
+std::string_view to_string(maintenance_result::action a) {
+  switch (a) {
+    case maintenance_result::action::none: return "none";
+    case maintenance_result::action::rehash: return "rehash";
+    case maintenance_result::action::grow: return "grow";
+    case maintenance_result::action::shrink: return "shrink";
+  }
+  return "?";
+}
+
+maintenance_result table::maintain(const maintenance_policy& p, stream_view s) {
+  maintenance_result r;
+  if (!p.active()) return r;
+  const table_stats st = stats(s);
+  const std::uint64_t cap = st.capacity;
+  const double load = st.load_factor();
+  const double dead = double(st.erased + st.tombstones) / double(cap);
+  std::uint64_t target = cap;
+  if (p.grow_above > 0 && load > p.grow_above && cap < max_capacity(config().family)) {
+    target = cap * 2;
+    r.what = maintenance_result::action::grow;
+  } else if (p.shrink_below > 0 && load < p.shrink_below && cap >= 32 &&
+             2 * load < 0.9 * (p.grow_above > 0 ? p.grow_above : 0.5)) {  // no grow right after
+    target = cap / 2;
+    r.what = maintenance_result::action::shrink;
+  } else if (p.rehash_above > 0 && dead > p.rehash_above) {
+    r.what = maintenance_result::action::rehash;
+  } else {
+    return r;
+  }
+  r.from_capacity = cap;
+  r.to_capacity = target;
+  r.live = st.live;
+  r.dropped = st.erased + st.tombstones;
+  rehash(target, s);
+  return r;
+}
+
 std::string_view to_string(tri t) {
   switch (t) {
     case tri::automatic: return "auto";

@@ -23,8 +23,13 @@ enum class family : std::uint8_t { linear, slab, hive };
 std::string_view to_string(family f);
 std::optional<family> parse_family(std::string_view s);
 
-/// @brief How the linear family deletes (seed 000: empty the value; seed 002: tombstones).
+/// @brief How the linear family deletes. `value` (seed 000): the key keeps its slot and only the
+/// value is emptied, so erase runs concurrently with everything. `tombstone` (seed 002): the key
+/// becomes a tombstone that later inserts reuse; inserts and erases then run in separate phases
+/// (the table orders them itself, see linear_table.hpp), lookups concurrently with either.
 enum class linear_delete_mode : std::uint8_t { value, tombstone };
+std::string_view to_string(linear_delete_mode m);
+std::optional<linear_delete_mode> parse_delete_mode(std::string_view s);
 
 /// @brief A switch that can also be left to the table: automatic, forced on, forced off.
 enum class tri : std::uint8_t { automatic, on, off };
@@ -50,15 +55,33 @@ struct table_config {
   hs::backend backend = hs::backend::cpu;
   std::uint64_t capacity = 0;  ///< slots; 0 picks default_capacity(backend)
   hash_kind hash = hash_kind::murmur3;
+  linear_delete_mode deletes = linear_delete_mode::value;
   linear_tuning linear;
 };
+
+/// @brief When a table rebuilds itself; each threshold is a fraction of the slots, 0 switches it off.
+struct maintenance_policy {
+  double grow_above = 0;    ///< live load factor above which the capacity doubles
+  double shrink_below = 0;  ///< live load factor below which the capacity halves
+  double rehash_above = 0;  ///< dead slots (tombstones, erased values) above which it rebuilds in place
+  bool active() const { return grow_above > 0 || shrink_below > 0 || rehash_above > 0; }
+};
+
+/// @brief What a rebuild did (action none: the table was left alone).
+struct maintenance_result {
+  enum class action : std::uint8_t { none, rehash, grow, shrink } what = action::none;
+  std::uint64_t from_capacity = 0, to_capacity = 0;
+  std::uint64_t live = 0;     ///< entries moved
+  std::uint64_t dropped = 0;  ///< dead slots left behind (tombstones and erased values)
+};
+std::string_view to_string(maintenance_result::action a);
 
 /// @brief 2^27 slots (1 GiB) on the GPU, 2^22 (32 MiB) for the CPU model.
 std::uint64_t default_capacity(backend b);
 /// @brief Largest capacity this family accepts (the GPU tables also check free memory).
 std::uint64_t max_capacity(family f);
 
-/// @brief Counters a table reports; the extra list holds family-specific ones for display.
+/// @brief Counters a table reports.
 struct table_stats {
   std::uint64_t capacity = 0;   ///< slots
   std::uint64_t live = 0;       ///< keys holding a value
@@ -84,7 +107,8 @@ struct op_batch {
 class table {
  public:
   virtual ~table() = default;
-  virtual const table_config& config() const = 0;
+  /// @brief The config, with the current capacity (a copy: rehash may change it concurrently).
+  virtual table_config config() const = 0;
   memory_space space() const {
     return config().backend == backend::gpu ? memory_space::device : memory_space::host;
   }
@@ -112,6 +136,11 @@ class table {
   /// many live pairs there are (synchronizes the stream).
   virtual std::uint64_t retrieve_all(std::span<key_type> keys, std::span<value_type> values,
                                      stream_view s) = 0;
+  /// @brief Rebuilds the table from its live entries with `capacity` slots (a power of two that
+  /// holds them), dropping deleted entries; all on the table's own device. Synchronizes.
+  virtual void rehash(std::uint64_t capacity, stream_view s) = 0;
+  /// @brief Applies the policy: grows, shrinks or rehashes in place when a threshold is passed.
+  maintenance_result maintain(const maintenance_policy& policy, stream_view s);
 };
 
 /// @brief Creates the table a config describes (capacity 0 becomes the backend's default).

@@ -49,14 +49,14 @@ __global__ void census_kernel(const slot_word* slots, std::uint64_t pairs, unsig
   }
 }
 
-__global__ void count_occupied_kernel(const slot_word* slots, std::uint64_t pairs,
+__global__ void count_occupied_kernel(const slot_word* slots, std::uint64_t pairs, bool tombstones_free,
                                       unsigned long long* out) {
   unsigned n = 0;
   const auto* words = reinterpret_cast<const ulonglong2*>(slots);
   for (std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; i < pairs;
        i += std::uint64_t{gridDim.x} * blockDim.x) {
     const ulonglong2 v = words[i];
-    n += occupies(v.x) + occupies(v.y);
+    n += tombstones_free ? holds_key(v.x) + holds_key(v.y) : occupies(v.x) + occupies(v.y);
   }
   n = warp_sum(n);
   if ((threadIdx.x & 31) == 0 && n) atomicAdd(out, static_cast<unsigned long long>(n));
@@ -155,9 +155,9 @@ void launch_census(const slot_word* slots, std::uint64_t capacity, unsigned long
   HS_CUDA_CHECK_LAUNCH();
 }
 
-void launch_count_occupied(const slot_word* slots, std::uint64_t capacity, unsigned long long* out,
-                           stream_view s) {
-  count_occupied_kernel<<<grid_for(capacity / 2), k_block, 0, cuda(s)>>>(slots, capacity / 2, out);
+void launch_count_occupied(const slot_word* slots, std::uint64_t capacity, bool tombstones_free,
+                           unsigned long long* out, stream_view s) {
+  count_occupied_kernel<<<grid_for(capacity / 2), k_block, 0, cuda(s)>>>(slots, capacity / 2, tombstones_free, out);
   HS_CUDA_CHECK_LAUNCH();
 }
 

@@ -20,9 +20,10 @@ struct device_histogram {
 /// Adds live, erased and tombstone counts over all slots to out[0..2] (device memory).
 void launch_census(const slot_word* slots, std::uint64_t capacity, unsigned long long* out,
                    stream_view s);
-/// Adds the number of slots holding a key or tombstone to *out (device memory).
-void launch_count_occupied(const slot_word* slots, std::uint64_t capacity, unsigned long long* out,
-                           stream_view s);
+/// Adds the number of taken slots to *out (device memory): slots holding a key, and tombstones
+/// too unless `tombstones_free` (in tombstone mode inserts reuse them).
+void launch_count_occupied(const slot_word* slots, std::uint64_t capacity, bool tombstones_free,
+                           unsigned long long* out, stream_view s);
 /// Fills q.out (device memory) with one occupancy pixel per pixel of the query.
 void launch_occupancy(hash_kind h, const slot_word* slots, std::uint32_t mask,
                       const occupancy_query& q, stream_view s);

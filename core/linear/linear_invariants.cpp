@@ -62,9 +62,14 @@ std::string invariant_report::describe() const {
 }
 
 invariant_report check_invariants(std::span<const slot_word> slots, hash_kind hash,
-                                  const table_stats* stats) {
+                                  const table_stats* stats, linear_delete_mode mode) {
   invariant_report r;
   dispatch_hash(hash, [&](auto h) { check_with<decltype(h)>(slots, r); });
+  if (mode == linear_delete_mode::tombstone && r.erased) {
+    r.problems.push_back(strprintf("%llu keys hold an erased value, which tombstone mode never leaves",
+                                   static_cast<unsigned long long>(r.erased)));
+    ++r.violations;
+  }
   if (stats) {
     auto expect = [&](const char* what, std::uint64_t got, std::uint64_t want) {
       if (got != want) {

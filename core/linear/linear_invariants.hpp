@@ -1,6 +1,7 @@
 // The linear family's invariant checker, run on a copy of the slots (from either backend):
-// every key reachable from its home slot without crossing an empty slot, no key twice, the recorded
-// longest probe bounding every key's displacement, and counts agreeing with the table's stats.
+// every key reachable from its home slot without crossing an empty slot (tombstones are walked
+// past), no key twice, the recorded longest probe bounding every key's displacement, counts
+// agreeing with the table's stats, and in tombstone mode no key left with an erased value.
 #pragma once
 #include <span>
 #include <string>
@@ -24,6 +25,7 @@ struct invariant_report {
 
 /// @brief Checks the slots; with `stats`, also that its counts and probe bound agree.
 invariant_report check_invariants(std::span<const slot_word> slots, hash_kind hash,
-                                  const table_stats* stats = nullptr);
+                                  const table_stats* stats = nullptr,
+                                  linear_delete_mode mode = linear_delete_mode::value);
 
 }  // namespace hs::linear

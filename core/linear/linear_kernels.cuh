@@ -26,15 +26,26 @@ __device__ __forceinline__ std::uint64_t op_index() {
   return (static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / G;
 }
 
+/// One insert, with the mode's algorithm: tombstone mode reuses tombstones (one thread per op).
+template <bool Guarded, class Hash, int G>
+__device__ __forceinline__ op_status insert_one(const linear_ref<Hash, G>& t, const coop_group<G>& g, key_type k,
+                                                value_type v, bool cas_first, bool reuse) {
+  if constexpr (G == 1) {
+    if (reuse) return t.template insert_reusing<Guarded>(k, v);
+  }
+  return t.template insert<Guarded>(g, k, v, cas_first);
+}
+
 template <class Hash, int G, bool Guarded>
 __global__ void __launch_bounds__(k_block) insert(linear_ref<Hash, G> t, const key_type* keys,
                                                    const value_type* values, op_status* status,
-                                                   std::uint64_t n, std::uint64_t cas_first_ops) {
+                                                   std::uint64_t n, std::uint64_t cas_first_ops, bool reuse) {
   const std::uint64_t i = op_index<G>();
   if (i >= n) return;  // whole groups leave together: a group shares its index
   const auto g = this_group<G>();
   // Operations early in the batch meet a nearly empty table: those claim their home slot blindly.
-  const op_status s = t.template insert<Guarded>(g, stream_in(keys + i), stream_in(values + i), i < cas_first_ops);
+  const op_status s =
+      insert_one<Guarded>(t, g, stream_in(keys + i), stream_in(values + i), i < cas_first_ops, reuse);
   if (status && g.rank() == 0) stream_out(status + i, s);
 }
 
@@ -55,41 +66,61 @@ __global__ void __launch_bounds__(k_block) find(linear_ref<Hash, G> t, const key
 
 template <class Hash, int G>
 __global__ void __launch_bounds__(k_block) erase(linear_ref<Hash, G> t, const key_type* keys,
-                                                  op_status* status, std::uint64_t n) {
+                                                  op_status* status, std::uint64_t n, bool tombstone) {
   const std::uint64_t i = op_index<G>();
   if (i >= n) return;
   const auto g = this_group<G>();
-  const op_status s = t.erase(g, stream_in(keys + i), t.counters->max_displacement);
+  const op_status s = t.erase(g, stream_in(keys + i), t.counters->max_displacement, tombstone);
   if (status && g.rank() == 0) stream_out(status + i, s);
 }
 
-/// Mixed batch: each operation runs concurrently with the others, in no defined order.
+/// Which operations of a mixed batch a launch runs: all of them at once (value mode), or, in
+/// tombstone mode, inserts with lookups first and erases after, as two launches.
+enum class apply_phase : int { all, inserts_and_finds, erases };
+
+/// Mixed batch: each operation runs concurrently with the others of its launch, in no defined order.
 template <class Hash, int G, bool Guarded>
 __global__ void __launch_bounds__(k_block) apply(linear_ref<Hash, G> t, const op_kind* kinds,
                                                   const key_type* keys, const value_type* values,
                                                   value_type* results, op_status* status,
-                                                  std::uint64_t n, std::uint64_t cas_first_ops) {
+                                                  std::uint64_t n, std::uint64_t cas_first_ops,
+                                                  apply_phase phase, bool tombstone) {
   const std::uint64_t i = op_index<G>();
   if (i >= n) return;
   const auto g = this_group<G>();
+  const op_kind kind = stream_in(kinds + i);
+  const bool erase_op = kind == op_kind::erase;
+  if ((phase == apply_phase::erases && !erase_op) || (phase == apply_phase::inserts_and_finds && erase_op)) return;
   const key_type k = stream_in(keys + i);
   value_type found = k_empty;
   op_status s;
-  switch (stream_in(kinds + i)) {
+  switch (kind) {
     case op_kind::insert:
-      s = t.template insert<Guarded>(g, k, stream_in(values + i), i < cas_first_ops);
+      s = insert_one<Guarded>(t, g, k, stream_in(values + i), i < cas_first_ops, tombstone);
       break;
     case op_kind::find:
       s = t.find(g, k, found, *reinterpret_cast<volatile unsigned*>(&t.counters->max_displacement));
       break;
     case op_kind::erase:
-      s = t.erase(g, k, *reinterpret_cast<volatile unsigned*>(&t.counters->max_displacement));
+      s = t.erase(g, k, *reinterpret_cast<volatile unsigned*>(&t.counters->max_displacement), tombstone);
       break;
     default: s = op_status::none;
   }
   if (g.rank() == 0) {
     if (results) stream_out(results + i, found);
     if (status) stream_out(status + i, s);
+  }
+}
+
+/// Rebuild: every live entry of the old slots into a fresh table (one thread per old slot).
+template <class Hash>
+__global__ void __launch_bounds__(k_block) rehash(const slot_word* old, std::uint64_t old_capacity,
+                                                   linear_ref<Hash, 1> t) {
+  const auto g = this_group<1>();
+  for (std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; i < old_capacity;
+       i += std::uint64_t{gridDim.x} * blockDim.x) {
+    const slot_word w = old[i];
+    if (classify(w) == slot_state::live) t.template insert<false>(g, slot_key(w), slot_value(w), false);
   }
 }
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "core/common/bit_math.hpp"
 #include "core/common/error.hpp"
 
 namespace hs::linear {
@@ -34,6 +35,7 @@ template <class Hash>
 op_status linear_model::insert_impl(key_type k, value_type v) {
   if (is_reserved_key(k)) return ++rejected_, op_status::rejected_key;
   if (is_reserved_value(v)) return ++rejected_, op_status::rejected_value;
+  if (cfg_.deletes == linear_delete_mode::tombstone) return insert_reusing<Hash>(k, v);
   const std::uint32_t home = home_slot<Hash>(k, mask_);
   for (std::uint64_t d = 0; d < cfg_.capacity; ++d) {
     const std::uint32_t s = (home + static_cast<std::uint32_t>(d)) & mask_;
@@ -56,6 +58,40 @@ op_status linear_model::insert_impl(key_type k, value_type v) {
   return op_status::failed_full;
 }
 
+// Tombstone mode (seed 002, without its flaw): the key may sit anywhere up to the first empty slot,
+// behind tombstones, so the probe goes that far before it reuses the first free slot it passed.
+template <class Hash>
+op_status linear_model::insert_reusing(key_type k, value_type v) {
+  const std::uint32_t home = home_slot<Hash>(k, mask_);
+  std::int64_t free_slot = -1;
+  std::uint32_t free_d = 0;
+  for (std::uint64_t d = 0; d < cfg_.capacity; ++d) {
+    const auto s = static_cast<std::uint32_t>((home + d) & mask_);
+    slot_word& w = slots_[s];
+    if (slot_key(w) == k) {
+      const bool was_live = slot_value(w) != k_empty;
+      w = pack(k, v);
+      return was_live ? op_status::replaced : op_status::inserted;
+    }
+    const bool empty = w == k_empty_slot;
+    if ((empty || slot_key(w) == k_tombstone) && free_slot < 0) {
+      free_slot = s;
+      free_d = static_cast<std::uint32_t>(d);
+    }
+    // The key lies no further than the longest probe: past it, a free slot found is enough.
+    if (empty || (free_slot >= 0 && d >= max_displacement_)) break;
+  }
+  if (free_slot < 0) {
+    ++failed_full_;
+    return op_status::failed_full;
+  }
+  slot_word& w = slots_[static_cast<std::size_t>(free_slot)];
+  if (w == k_empty_slot) ++occupied_;
+  w = pack(k, v);
+  max_displacement_ = std::max(max_displacement_, free_d);
+  return op_status::inserted;
+}
+
 template <class Hash>
 op_status linear_model::find_impl(key_type k, value_type& out) const {
   out = k_empty;
@@ -73,7 +109,9 @@ op_status linear_model::erase_impl(key_type k) {
   if (s < 0) return op_status::missing;
   slot_word& w = slots_[static_cast<std::size_t>(s)];
   if (slot_value(w) == k_empty) return op_status::missing;
-  w = pack(k, k_empty);  // seed 000: the key keeps its slot, only the value is emptied
+  // seed 000: the key keeps its slot, only the value is emptied; seed 002: the key becomes a
+  // tombstone (still walked past by probes, reused by inserts).
+  w = cfg_.deletes == linear_delete_mode::tombstone ? pack(k_tombstone, k_empty) : pack(k, k_empty);
   return op_status::erased;
 }
 
@@ -129,21 +167,28 @@ void linear_model::apply(const op_batch& ops, std::span<value_type> results,
   hs::detail::check_bulk("apply", n, ops.keys.size(), status.size());
   hs::detail::check_bulk("apply", n, ops.values.size(), results.empty() ? 0 : results.size());
   std::lock_guard lock(mutex_);
+  // Tombstone mode runs a mixed batch in two phases, like the GPU table: inserts and lookups,
+  // then erases. Value mode runs it in order.
+  const bool phased = cfg_.deletes == linear_delete_mode::tombstone;
   dispatch_hash(cfg_.hash, [&](auto h) {
     using H = decltype(h);
-    for (std::size_t i = 0; i < n; ++i) {
-      value_type found = k_empty;
-      op_status s = op_status::none;
-      switch (ops.kinds[i]) {
-        case op_kind::insert: s = insert_impl<H>(ops.keys[i], ops.values[i]); break;
-        case op_kind::find:
-          s = find_impl<H>(ops.keys[i], found);
-          if (s == op_status::rejected_key) ++rejected_;
-          break;
-        case op_kind::erase: s = erase_impl<H>(ops.keys[i]); break;
+    for (int pass = 0; pass < (phased ? 2 : 1); ++pass) {
+      for (std::size_t i = 0; i < n; ++i) {
+        const op_kind kind = ops.kinds[i];
+        if (phased && (kind == op_kind::erase) != (pass == 1)) continue;
+        value_type found = k_empty;
+        op_status s = op_status::none;
+        switch (kind) {
+          case op_kind::insert: s = insert_impl<H>(ops.keys[i], ops.values[i]); break;
+          case op_kind::find:
+            s = find_impl<H>(ops.keys[i], found);
+            if (s == op_status::rejected_key) ++rejected_;
+            break;
+          case op_kind::erase: s = erase_impl<H>(ops.keys[i]); break;
+        }
+        if (!results.empty()) results[i] = found;
+        if (!status.empty()) status[i] = s;
       }
-      if (!results.empty()) results[i] = found;
-      if (!status.empty()) status[i] = s;
     }
   });
 }
@@ -224,6 +269,34 @@ void linear_model::inspect(const inspect_request& req, inspect_result& out, stre
         out.slots.push_back(make_slot_record<H>(s, slots_[s], mask_));
       }
     }
+  });
+}
+
+void linear_model::rehash(std::uint64_t capacity, stream_view) {
+  if (!is_pow2(capacity) || capacity < 16 || capacity > max_capacity(cfg_.family))
+    throw user_error("rehash: capacity " + std::to_string(capacity) + " is not a power of two between 16 and 2^32");
+  std::lock_guard lock(mutex_);
+  std::vector<slot_word> old;
+  old.swap(slots_);
+  std::uint64_t live = 0;
+  for (slot_word w : old) live += classify(w) == slot_state::live;
+  if (live > capacity) {
+    slots_.swap(old);
+    throw user_error("rehash: " + std::to_string(live) + " live keys do not fit in " + std::to_string(capacity) + " slots");
+  }
+  try {
+    slots_.assign(capacity, k_empty_slot);
+  } catch (const std::bad_alloc&) {
+    slots_.swap(old);
+    throw user_error("rehash: not enough host memory for " + std::to_string(capacity) + " slots");
+  }
+  cfg_.capacity = capacity;
+  mask_ = static_cast<std::uint32_t>(capacity - 1);
+  occupied_ = 0;
+  max_displacement_ = 0;
+  dispatch_hash(cfg_.hash, [&](auto h) {
+    for (slot_word w : old)
+      if (classify(w) == slot_state::live) insert_impl<decltype(h)>(slot_key(w), slot_value(w));
   });
 }
 

@@ -14,7 +14,10 @@ class linear_model final : public table {
  public:
   explicit linear_model(const table_config& cfg);
 
-  const table_config& config() const override { return cfg_; }
+  table_config config() const override {
+    std::lock_guard lock(mutex_);
+    return cfg_;
+  }
   void insert(std::span<const key_type> keys, std::span<const value_type> values,
               std::span<op_status> status, stream_view s) override;
   void find(std::span<const key_type> keys, std::span<value_type> values_out,
@@ -27,6 +30,7 @@ class linear_model final : public table {
   void inspect(const inspect_request& req, inspect_result& out, stream_view s) override;
   std::uint64_t retrieve_all(std::span<key_type> keys, std::span<value_type> values,
                              stream_view s) override;
+  void rehash(std::uint64_t capacity, stream_view s) override;
 
   /// @brief One operation with sequential semantics (what the GPU kernels must agree with).
   op_status insert_one(key_type k, value_type v);
@@ -43,6 +47,7 @@ class linear_model final : public table {
 
  private:
   template <class Hash> op_status insert_impl(key_type k, value_type v);
+  template <class Hash> op_status insert_reusing(key_type k, value_type v);
   template <class Hash> op_status find_impl(key_type k, value_type& out) const;
   template <class Hash> op_status erase_impl(key_type k);
   /// Slot holding k within the probe bound, or -1 (stops at the first empty slot).
@@ -51,7 +56,7 @@ class linear_model final : public table {
   table_config cfg_;
   std::uint32_t mask_;
   std::vector<slot_word> slots_;
-  std::uint64_t occupied_ = 0;
+  std::uint64_t occupied_ = 0;  // slots whose key is not empty (tombstones included)
   std::uint32_t max_displacement_ = 0;
   std::uint64_t rejected_ = 0, failed_full_ = 0;
   mutable std::mutex mutex_;  // a session's worker mutates while the UI thread inspects

@@ -112,6 +112,60 @@ struct linear_ref {
     return op_status::failed_full;
   }
 
+  /// @brief Tombstone mode's insert (one thread per operation). Seed 002 claims the first tombstone
+  /// it meets, which stores a key twice when the key already sits further along its chain. Here
+  /// the probe walks on to the key or the first empty slot (past the longest probe once a free slot
+  /// was seen: no key lies further), remembering the first free slot (tombstone or empty), and
+  /// only then claims that slot with one CAS. A failed CAS means another key took it: the walk
+  /// resumes after it. Inserts and erases run in separate phases, so during an insert phase slots
+  /// only go from free to taken; two threads inserting the same key therefore always race for the
+  /// same first free slot, and the loser's CAS returns the winner's key: it overwrites the value.
+  template <bool Guarded>
+  __device__ op_status insert_reusing(key_type k, value_type v) const {
+    static_assert(G == 1, "tombstone inserts run one thread per operation");
+    if (is_reserved_key(k) || is_reserved_value(v)) {
+      atomicAdd(&counters->rejected, 1ull);
+      return is_reserved_key(k) ? op_status::rejected_key : op_status::rejected_value;
+    }
+    const std::uint32_t home = home_slot<Hash>(k, mask);
+    const std::uint64_t bound = current_max();  // no key lies further from its home
+    std::uint64_t d = 0;
+    for (;;) {
+      // Walk from d: to k, or to an empty slot, remembering the first free slot.
+      std::int64_t free_d = -1;
+      slot_word free_w = 0;
+      for (; d < capacity; ++d) {
+        const std::uint32_t s = (home + static_cast<std::uint32_t>(d)) & mask;
+        const slot_word w = __ldcg(reinterpret_cast<const unsigned long long*>(slots + s));  // L2: sees claims
+        if (slot_key(w) == k) return assign_value(s, v);
+        const bool empty = w == k_empty_slot;
+        if (free_d < 0 && (empty || slot_key(w) == k_tombstone)) {
+          free_d = static_cast<std::int64_t>(d);
+          free_w = w;
+        }
+        if (empty || (free_d >= 0 && d >= bound)) break;
+        if constexpr (Guarded) {
+          // No free slot anywhere, and past the longest probe (read afresh: a concurrent insert of
+          // the same key may have lengthened it): the key is not here and cannot go in.
+          if ((d & 15) == 15 && free_d < 0 && d > bound && table_full() && d > current_max()) break;
+        }
+      }
+      if (free_d < 0) {
+        atomicAdd(&counters->failed_full, 1ull);
+        return op_status::failed_full;
+      }
+      const std::uint32_t s = (home + static_cast<std::uint32_t>(free_d)) & mask;
+      const slot_word prev = atomicCAS(reinterpret_cast<unsigned long long*>(slots + s), free_w, pack(k, v));
+      if (prev == free_w) {
+        note_displacement(static_cast<std::uint32_t>(free_d));
+        if constexpr (Guarded) atomicAdd(&counters->occupied, 1ull);
+        return op_status::inserted;
+      }
+      if (slot_key(prev) == k) return assign_value(s, v);  // the same key, inserted concurrently
+      d = static_cast<std::uint64_t>(free_d) + 1;            // another key took it: walk on
+    }
+  }
+
   /// @brief Looks a key up; `max_disp` bounds the probe (no key lies further from its home).
   __device__ op_status find(const coop_group<G>& g, key_type k, value_type& out,
                             std::uint32_t max_disp) const {
@@ -127,8 +181,9 @@ struct linear_ref {
     return out == k_empty ? op_status::missing : op_status::found;
   }
 
-  /// @brief Erases by emptying the value (seed 000): the key keeps its slot.
-  __device__ op_status erase(const coop_group<G>& g, key_type k, std::uint32_t max_disp) const {
+  /// @brief Erases: by emptying the value (seed 000; the key keeps its slot), or by turning the
+  /// key into a tombstone with an empty value in one CAS (seed 002).
+  __device__ op_status erase(const coop_group<G>& g, key_type k, std::uint32_t max_disp, bool tombstone) const {
     if (is_reserved_key(k)) {
       if (g.rank() == 0) atomicAdd(&counters->rejected, 1ull);
       return op_status::rejected_key;
@@ -137,9 +192,24 @@ struct linear_ref {
     const slot_word hit = locate(g, k, max_disp, slot);
     if (slot_key(hit) != k) return op_status::missing;
     int outcome = 0;
-    if (g.rank() == 0)
-      outcome = static_cast<int>(atomicExch(value_ptr(slot), k_empty) != k_empty ? op_status::erased
-                                                                                 : op_status::missing);
+    if (g.rank() == 0) {
+      if (!tombstone) {
+        outcome = static_cast<int>(atomicExch(value_ptr(slot), k_empty) != k_empty ? op_status::erased
+                                                                                   : op_status::missing);
+      } else {
+        slot_word seen = hit;
+        outcome = static_cast<int>(op_status::missing);
+        while (slot_key(seen) == k && slot_value(seen) != k_empty) {
+          const slot_word prev = atomicCAS(reinterpret_cast<unsigned long long*>(slots + slot), seen,
+                                           pack(k_tombstone, k_empty));
+          if (prev == seen) {
+            outcome = static_cast<int>(op_status::erased);
+            break;
+          }
+          seen = prev;  // erased by a concurrent erase of the same key: then missing
+        }
+      }
+    }
     return static_cast<op_status>(g.shfl(outcome, 0));
   }
 

@@ -1,10 +1,12 @@
 // The GPU linear table: argument checks, dispatch to kernels by hash and probe-group size, the
-// guarded-launch bookkeeping that keeps a full table from hanging, stats and inspection.
+// guarded-launch bookkeeping that keeps a full table from hanging, the phase order of tombstone
+// mode, rehash, stats and inspection.
 #include "core/linear/linear_table.hpp"
 
 #include <algorithm>
 #include <type_traits>
 
+#include "core/common/bit_math.hpp"
 #include "core/common/cuda_check.hpp"
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
@@ -16,6 +18,7 @@ namespace hs::linear {
 namespace {
 
 cudaStream_t cuda(stream_view s) { return static_cast<cudaStream_t>(s.handle); }
+cudaEvent_t event(void* e) { return static_cast<cudaEvent_t>(e); }
 
 /// Rejects host pointers early: a kernel reading them would fault far from the mistake.
 template <class T>
@@ -52,6 +55,12 @@ void dispatch(hash_kind h, int group, F&& f) {
   dispatch_hash(h, [&](auto hash) { dispatch_group(group, [&](auto gc) { f(hash, gc); }); });
 }
 
+void* make_event() {
+  cudaEvent_t e = nullptr;
+  HS_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+  return e;
+}
+
 }  // namespace
 
 linear_table::linear_table(const table_config& cfg)
@@ -61,15 +70,16 @@ linear_table::linear_table(const table_config& cfg)
   slots_ = buffer<slot_word>(memory_space::device, cfg.capacity);
   counters_ = buffer<device_counters>(memory_space::device, 1);
   scratch_ = buffer<unsigned long long>(memory_space::device, 4);
-  cudaEvent_t e = nullptr;
-  HS_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
-  last_insert_ = e;
+  last_insert_ = make_event();
+  last_erase_ = make_event();
   clear({});
-  synchronize({});
+  // The fill runs on the legacy stream; callers' streams may be non-blocking: wait for it here.
+  HS_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
 linear_table::~linear_table() {
-  if (last_insert_) cudaEventDestroy(static_cast<cudaEvent_t>(last_insert_));
+  if (last_insert_) cudaEventDestroy(event(last_insert_));
+  if (last_erase_) cudaEventDestroy(event(last_erase_));
 }
 
 int linear_table::current_group() {
@@ -80,6 +90,8 @@ int linear_table::current_group() {
 int linear_table::group_for(std::uint64_t) const {
   // Measured on the H200 (bench linear --group 1|4|8): one thread per operation is fastest for
   // inserts, hits and erases at every load; groups only help long misses past load 0.9.
+  // Tombstone inserts walk one slot at a time and run one thread per operation.
+  if (tombstones()) return 1;
   return cfg_.linear.group ? cfg_.linear.group : 1;
 }
 
@@ -109,14 +121,15 @@ bool linear_table::use_partition(std::uint64_t n, bool statuses) {
 void linear_table::launch_insert(const key_type* keys, const value_type* values, op_status* status,
                                  std::uint64_t n, int group, bool guarded, std::uint64_t first,
                                  stream_view s) {
+  const bool reuse = tombstones();
   dispatch(cfg_.hash, group, [&](auto hash, auto gc) {
     using H = decltype(hash);
     constexpr int G = decltype(gc)::value;
     const linear_ref<H, G> t{slots_.data(), mask_, cfg_.capacity, counters_.data()};
     if (guarded)
-      kernels::insert<H, G, true><<<blocks_for(n, G), kernels::k_block, 0, cuda(s)>>>(t, keys, values, status, n, first);
+      kernels::insert<H, G, true><<<blocks_for(n, G), kernels::k_block, 0, cuda(s)>>>(t, keys, values, status, n, first, reuse);
     else
-      kernels::insert<H, G, false><<<blocks_for(n, G), kernels::k_block, 0, cuda(s)>>>(t, keys, values, status, n, first);
+      kernels::insert<H, G, false><<<blocks_for(n, G), kernels::k_block, 0, cuda(s)>>>(t, keys, values, status, n, first, reuse);
   });
   HS_CUDA_CHECK_LAUNCH();
 }
@@ -126,16 +139,30 @@ bool linear_table::prepare_inserts(std::uint64_t n, stream_view s) {
   bound_ += n;
   issued_ += n;
   if (before + n <= cfg_.capacity) return false;
-  // The batch may fill the table: count occupied slots on the stream (one pass, only near full)
-  // so that guarded probes can tell when no free slot is left.
+  // The batch may fill the table: count taken slots on the stream (one pass, only near full) so
+  // that guarded probes can tell when no free slot is left.
   unsigned long long* occupied = &counters_.data()->occupied;
   HS_CUDA_CHECK(cudaMemsetAsync(occupied, 0, sizeof(*occupied), cuda(s)));
-  detail::launch_count_occupied(slots_.data(), cfg_.capacity, occupied, s);
+  detail::launch_count_occupied(slots_.data(), cfg_.capacity, tombstones(), occupied, s);
   return true;
 }
 
+// Each phase keeps one event; before it is recorded again, the stream waits for its previous
+// recording, so the event always covers every launch of its phase, from whatever stream.
 void linear_table::inserts_launched(stream_view s) {
-  HS_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(last_insert_), cuda(s)));
+  HS_CUDA_CHECK(cudaStreamWaitEvent(cuda(s), event(last_insert_), 0));
+  HS_CUDA_CHECK(cudaEventRecord(event(last_insert_), cuda(s)));
+}
+
+void linear_table::erases_launched(stream_view s) {
+  HS_CUDA_CHECK(cudaStreamWaitEvent(cuda(s), event(last_erase_), 0));
+  HS_CUDA_CHECK(cudaEventRecord(event(last_erase_), cuda(s)));
+}
+
+void linear_table::order_phase(bool inserting, stream_view s) {
+  // Seed 002's contract: inserts and erases never overlap in tombstone mode. Whatever stream a
+  // caller uses, a launch of one phase waits for the latest launch of the other; lookups are free.
+  if (tombstones()) HS_CUDA_CHECK(cudaStreamWaitEvent(cuda(s), event(inserting ? last_erase_ : last_insert_), 0));
 }
 
 void linear_table::insert(std::span<const key_type> keys, std::span<const value_type> values,
@@ -146,7 +173,9 @@ void linear_table::insert(std::span<const key_type> keys, std::span<const value_
   require_device("insert", values);
   require_device("insert", status);
   const std::uint64_t n = keys.size();
+  std::shared_lock slots_lock(slots_mutex_);
   std::lock_guard lock(bound_mutex_);
+  order_phase(true, s);
   const int group = group_for(bound_);
   const bool partition = use_partition(n, !status.empty());
   // Grouped by region, batch order no longer follows the table's load: no blind CAS then.
@@ -170,6 +199,7 @@ void linear_table::find(std::span<const key_type> keys, std::span<value_type> va
   require_device("find", values_out);
   require_device("find", status);
   const std::uint64_t n = keys.size();
+  std::shared_lock slots_lock(slots_mutex_);
   dispatch(cfg_.hash, current_group(), [&](auto hash, auto gc) {
     using H = decltype(hash);
     constexpr int G = decltype(gc)::value;
@@ -186,14 +216,18 @@ void linear_table::erase(std::span<const key_type> keys, std::span<op_status> st
   require_device("erase", keys);
   require_device("erase", status);
   const std::uint64_t n = keys.size();
-  dispatch(cfg_.hash, current_group(), [&](auto hash, auto gc) {
+  std::shared_lock slots_lock(slots_mutex_);
+  std::lock_guard lock(bound_mutex_);
+  order_phase(false, s);
+  const bool tomb = tombstones();
+  dispatch(cfg_.hash, group_for(bound_), [&](auto hash, auto gc) {
     using H = decltype(hash);
     constexpr int G = decltype(gc)::value;
     const linear_ref<H, G> t{slots_.data(), mask_, cfg_.capacity, counters_.data()};
-    kernels::erase<H, G><<<blocks_for(n, G), kernels::k_block, 0, cuda(s)>>>(
-        t, keys.data(), ptr_or_null(status), n);
+    kernels::erase<H, G><<<blocks_for(n, G), kernels::k_block, 0, cuda(s)>>>(t, keys.data(), ptr_or_null(status), n, tomb);
   });
   HS_CUDA_CHECK_LAUNCH();
+  erases_launched(s);
 }
 
 void linear_table::apply(const op_batch& ops, std::span<value_type> results,
@@ -207,28 +241,43 @@ void linear_table::apply(const op_batch& ops, std::span<value_type> results,
   require_device("apply", ops.values);
   require_device("apply", results);
   require_device("apply", status);
+  std::shared_lock slots_lock(slots_mutex_);
   std::lock_guard lock(bound_mutex_);
   const int group = group_for(bound_);
   const std::uint64_t first = cas_first_ops(n);
-  const bool guarded = prepare_inserts(n, s);  // every element might be an insert
-  dispatch(cfg_.hash, group, [&](auto hash, auto gc) {
-    using H = decltype(hash);
-    constexpr int G = decltype(gc)::value;
-    const linear_ref<H, G> t{slots_.data(), mask_, cfg_.capacity, counters_.data()};
-    auto* res = ptr_or_null(results);
-    auto* st = ptr_or_null(status);
-    if (guarded)
-      kernels::apply<H, G, true><<<blocks_for(n, G), kernels::k_block, 0, cuda(s)>>>(
-          t, ops.kinds.data(), ops.keys.data(), ops.values.data(), res, st, n, first);
-    else
-      kernels::apply<H, G, false><<<blocks_for(n, G), kernels::k_block, 0, cuda(s)>>>(
-          t, ops.kinds.data(), ops.keys.data(), ops.values.data(), res, st, n, first);
-  });
-  HS_CUDA_CHECK_LAUNCH();
+  const bool tomb = tombstones();
+  auto launch = [&](kernels::apply_phase phase, bool guarded) {
+    dispatch(cfg_.hash, group, [&](auto hash, auto gc) {
+      using H = decltype(hash);
+      constexpr int G = decltype(gc)::value;
+      const linear_ref<H, G> t{slots_.data(), mask_, cfg_.capacity, counters_.data()};
+      auto* res = ptr_or_null(results);
+      auto* st = ptr_or_null(status);
+      if (guarded)
+        kernels::apply<H, G, true><<<blocks_for(n, G), kernels::k_block, 0, cuda(s)>>>(
+            t, ops.kinds.data(), ops.keys.data(), ops.values.data(), res, st, n, first, phase, tomb);
+      else
+        kernels::apply<H, G, false><<<blocks_for(n, G), kernels::k_block, 0, cuda(s)>>>(
+            t, ops.kinds.data(), ops.keys.data(), ops.values.data(), res, st, n, first, phase, tomb);
+    });
+    HS_CUDA_CHECK_LAUNCH();
+  };
+  if (!tomb) {
+    const bool guarded = prepare_inserts(n, s);  // every element might be an insert
+    launch(kernels::apply_phase::all, guarded);
+    inserts_launched(s);
+    return;
+  }
+  // Tombstone mode: the batch's inserts (with its lookups) as one phase, then its erases.
+  order_phase(true, s);
+  launch(kernels::apply_phase::inserts_and_finds, prepare_inserts(n, s));
   inserts_launched(s);
+  launch(kernels::apply_phase::erases, false);
+  erases_launched(s);
 }
 
 void linear_table::clear(stream_view s) {
+  std::shared_lock slots_lock(slots_mutex_);
   fill_bytes(slots_.data(), memory_space::device, 0xff, cfg_.capacity * sizeof(slot_word), s);
   fill_bytes(counters_.data(), memory_space::device, 0, sizeof(device_counters), s);
   std::lock_guard lock(bound_mutex_);
@@ -236,14 +285,25 @@ void linear_table::clear(stream_view s) {
 }
 
 table_stats linear_table::stats(stream_view s) {
+  std::shared_lock slots_lock(slots_mutex_);
   std::lock_guard lock(scratch_mutex_);
   std::uint64_t issued_before;
   {
     // The census must see every insert counted in the bound: wait for the latest launch.
     std::lock_guard bound_lock(bound_mutex_);
     issued_before = issued_;
-    HS_CUDA_CHECK(cudaStreamWaitEvent(cuda(s), static_cast<cudaEvent_t>(last_insert_), 0));
+    HS_CUDA_CHECK(cudaStreamWaitEvent(cuda(s), event(last_insert_), 0));
   }
+  const table_stats st = count(s);
+  {
+    // Exact taken slots (tombstones are free in tombstone mode), plus what was launched since.
+    std::lock_guard bound_lock(bound_mutex_);
+    bound_ = st.occupied - (tombstones() ? st.tombstones : 0) + (issued_ - issued_before);
+  }
+  return st;
+}
+
+table_stats linear_table::count(stream_view s) {
   HS_CUDA_CHECK(cudaMemsetAsync(scratch_.data(), 0, 3 * sizeof(unsigned long long), cuda(s)));
   detail::launch_census(slots_.data(), cfg_.capacity, scratch_.data(), s);
   unsigned long long census[3];
@@ -261,14 +321,45 @@ table_stats linear_table::stats(stream_view s) {
   st.max_displacement = c.max_displacement;
   st.rejected = c.rejected;
   st.failed_full = c.failed_full;
-  {
-    std::lock_guard bound_lock(bound_mutex_);
-    bound_ = st.occupied + (issued_ - issued_before);  // exact, plus what was launched since
-  }
   return st;
 }
 
+void linear_table::rehash(std::uint64_t capacity, stream_view s) {
+  if (!is_pow2(capacity) || capacity < 16 || capacity > max_capacity(cfg_.family))
+    throw user_error("rehash: capacity " + format_count(capacity) + " is not a power of two between 16 and 2^32");
+  std::unique_lock slots_lock(slots_mutex_);  // no new launch or inspection from any thread
+  std::lock_guard scratch_lock(scratch_mutex_);
+  HS_CUDA_CHECK(cudaDeviceSynchronize());     // and what is queued, on any stream, has finished
+  const table_stats before = count(s);
+  if (before.live > capacity)
+    throw user_error("rehash: " + format_count(before.live) + " live keys do not fit in " + format_count(capacity) +
+                     " slots");
+  buffer<slot_word> fresh(memory_space::device, capacity);  // throws, table unchanged, if it does not fit
+  fill_bytes(fresh.data(), memory_space::device, 0xff, capacity * sizeof(slot_word), s);
+  // The new layout's probe bound starts from zero; rejections and failures since clear carry over.
+  HS_CUDA_CHECK(cudaMemsetAsync(&counters_.data()->max_displacement, 0, sizeof(unsigned), cuda(s)));
+  const auto mask = static_cast<std::uint32_t>(capacity - 1);
+  dispatch_hash(cfg_.hash, [&](auto hash) {
+    using H = decltype(hash);
+    const linear_ref<H, 1> t{fresh.data(), mask, capacity, counters_.data()};
+    const auto grid = static_cast<unsigned>(std::min<std::uint64_t>((cfg_.capacity + kernels::k_block - 1) / kernels::k_block,
+                                                                    std::uint64_t{132} * 16));
+    kernels::rehash<H><<<grid, kernels::k_block, 0, cuda(s)>>>(slots_.data(), cfg_.capacity, t);
+  });
+  HS_CUDA_CHECK_LAUNCH();
+  synchronize(s);
+  slots_ = std::move(fresh);
+  cfg_.capacity = capacity;
+  mask_ = mask;
+  const table_stats after = count(s);
+  if (after.live != before.live || after.failed_full != before.failed_full)
+    throw gpu_error("rehash moved " + format_count(after.live) + " of " + format_count(before.live) + " live keys");
+  std::lock_guard lock(bound_mutex_);
+  bound_ = after.live;
+}
+
 void linear_table::inspect(const inspect_request& req, inspect_result& out, stream_view s) {
+  std::shared_lock slots_lock(slots_mutex_);
   if (req.occupancy) {
     const occupancy_query& q = *req.occupancy;
     if (q.width == 0 || q.height == 0 || q.slot_count == 0 || q.slot_count > cfg_.capacity)
@@ -314,6 +405,7 @@ std::uint64_t linear_table::retrieve_all(std::span<key_type> keys, std::span<val
   hs::detail::check_bulk("retrieve_all", keys.size(), values.size(), 0);
   require_device("retrieve_all", keys);
   require_device("retrieve_all", values);
+  std::shared_lock slots_lock(slots_mutex_);
   std::lock_guard lock(scratch_mutex_);
   detail::launch_retrieve_all(slots_.data(), cfg_.capacity, keys.data(), values.data(), keys.size(),
                               scratch_.data(), s);
@@ -324,6 +416,7 @@ std::uint64_t linear_table::retrieve_all(std::span<key_type> keys, std::span<val
 }
 
 std::vector<slot_word> linear_table::download_slots(stream_view s) const {
+  std::shared_lock slots_lock(slots_mutex_);
   return slots_.download(cfg_.capacity, s);
 }
 

@@ -2,6 +2,7 @@
 // templated on hash and probe-group size; this class dispatches to them.
 #pragma once
 #include <mutex>
+#include <shared_mutex>
 
 #include "core/common/table.hpp"
 #include "core/linear/linear_layout.hpp"
@@ -18,7 +19,10 @@ class linear_table final : public table {
   linear_table(const linear_table&) = delete;
   linear_table& operator=(const linear_table&) = delete;
 
-  const table_config& config() const override { return cfg_; }
+  table_config config() const override {
+    std::shared_lock lock(slots_mutex_);
+    return cfg_;
+  }
   void insert(std::span<const key_type> keys, std::span<const value_type> values,
               std::span<op_status> status, stream_view s) override;
   void find(std::span<const key_type> keys, std::span<value_type> values_out,
@@ -31,6 +35,7 @@ class linear_table final : public table {
   void inspect(const inspect_request& req, inspect_result& out, stream_view s) override;
   std::uint64_t retrieve_all(std::span<key_type> keys, std::span<value_type> values,
                              stream_view s) override;
+  void rehash(std::uint64_t capacity, stream_view s) override;
 
   /// @brief A host copy of the slots (for invariant checks and tests; synchronizes).
   std::vector<slot_word> download_slots(stream_view s) const;
@@ -45,6 +50,8 @@ class linear_table final : public table {
   bool prepare_inserts(std::uint64_t n, stream_view s);
   /// Marks the end of an insert launch on s (call with bound_mutex_ held).
   void inserts_launched(stream_view s);
+  /// Census and counters (call with slots_mutex_ and scratch_mutex_ held).
+  table_stats count(stream_view s);
   /// How many leading operations of a batch of n claim their home slot blindly first (call with
   /// bound_mutex_ held, before prepare_inserts).
   std::uint64_t cas_first_ops(std::uint64_t n) const;
@@ -53,6 +60,8 @@ class linear_table final : public table {
   void launch_insert(const key_type* keys, const value_type* values, op_status* status, std::uint64_t n,
                      int group, bool guarded, std::uint64_t cas_first_ops, stream_view s);
 
+  // Bulk calls, stats and inspection share the slots; rehash replaces them (exclusive lock).
+  mutable std::shared_mutex slots_mutex_;
   table_config cfg_;
   std::uint32_t mask_;
   buffer<slot_word> slots_;
@@ -67,6 +76,11 @@ class linear_table final : public table {
   std::uint64_t bound_ = 0;      // upper bound on occupied slots
   std::uint64_t issued_ = 0;     // inserts launched since creation
   void* last_insert_ = nullptr;  // cudaEvent_t recorded after the latest insert launch
+  void* last_erase_ = nullptr;   // cudaEvent_t recorded after the latest erase launch
+  bool tombstones() const { return cfg_.deletes == linear_delete_mode::tombstone; }
+  /// Tombstone mode: makes s wait for the other phase's latest launch (call with bound_mutex_ held).
+  void order_phase(bool inserting, stream_view s);
+  void erases_launched(stream_view s);
   detail::partition_scratch partition_;  // grouped-by-region copies of large insert batches
 };
 

@@ -68,12 +68,14 @@ std::vector<value_type> random_values(std::size_t n, std::uint64_t seed) {
   return values;
 }
 
-std::unique_ptr<table> make(backend b, std::uint64_t capacity, hash_kind h, linear_tuning tuning) {
+std::unique_ptr<table> make(backend b, std::uint64_t capacity, hash_kind h, linear_tuning tuning,
+                            linear_delete_mode deletes) {
   table_config cfg;
   cfg.backend = b;
   cfg.capacity = capacity;
   cfg.hash = h;
   cfg.linear = tuning;
+  cfg.deletes = deletes;
   return make_table(cfg);
 }
 

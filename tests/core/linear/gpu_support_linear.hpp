@@ -16,13 +16,15 @@ struct linear_pair {
 
   linear_pair(std::uint64_t capacity, hash_kind h, int group)
       : linear_pair(capacity, h, group_of(group)) {}
-  linear_pair(std::uint64_t capacity, hash_kind h, linear_tuning tuning)
-      : gpu(make(backend::gpu, capacity, h, tuning)), model(model_config(capacity, h)) {}
+  linear_pair(std::uint64_t capacity, hash_kind h, linear_tuning tuning,
+              linear_delete_mode mode = linear_delete_mode::value)
+      : gpu(make(backend::gpu, capacity, h, tuning, mode)), model(model_config(capacity, h, mode)) {}
 
-  static table_config model_config(std::uint64_t capacity, hash_kind h) {
+  static table_config model_config(std::uint64_t capacity, hash_kind h, linear_delete_mode mode) {
     table_config c;
     c.capacity = capacity;
     c.hash = h;
+    c.deletes = mode;
     return c;
   }
 
@@ -32,7 +34,7 @@ struct linear_pair {
   void check_same_contents() {
     const table_stats gst = gpu->stats({});
     const auto slots = linear::copy_slots(*gpu);
-    const linear::invariant_report r = linear::check_invariants(slots, gpu->config().hash, &gst);
+    const linear::invariant_report r = linear::check_invariants(slots, gpu->config().hash, &gst, gpu->config().deletes);
     INFO(r.describe());
     CHECK(r.ok());
     CHECK(contents(*gpu) == contents(model));
