@@ -64,16 +64,23 @@ std::string heatmap_csv(const app_frame& f) {
   synchronize({});
   std::string s = "row,first_slot,slots,live_fraction,erased_fraction,tombstone_fraction,mean_probe_length\n";
   for (std::uint32_t y = 0; y < q.height; ++y) {
+    // Slot-weighted over the pixels of the row that show slots (a last row may be partial).
     double live = 0, erased = 0, tomb = 0, disp = 0;
+    std::uint64_t first = 0, slots = 0;
     for (std::uint32_t x = 0; x < q.width; ++x) {
+      std::uint64_t lo, hi;
+      pixel_slot_range(q, std::uint64_t{y} * q.width + x, lo, hi);
+      if (hi <= lo) continue;
+      if (slots == 0) first = lo;
       const auto& p = px[std::size_t{y} * q.width + x];
-      live += p.live, erased += p.erased, tomb += p.tombstone, disp += p.mean_displacement;
+      const double n = static_cast<double>(hi - lo);
+      live += p.live * n, erased += p.erased * n, tomb += p.tombstone * n, disp += p.mean_displacement * n;
+      slots += hi - lo;
     }
-    std::uint64_t lo, hi_unused, lo2, hi;
-    pixel_slot_range(q, std::uint64_t{y} * q.width, lo, hi_unused);
-    pixel_slot_range(q, std::uint64_t{y} * q.width + q.width - 1, lo2, hi);
-    s += strprintf("%u,%llu,%llu,%.6f,%.6f,%.6f,%.4f\n", y, (unsigned long long)lo, (unsigned long long)(hi - lo),
-                   live / q.width, erased / q.width, tomb / q.width, disp / q.width);
+    if (slots == 0) break;
+    const double n = static_cast<double>(slots);
+    s += strprintf("%u,%llu,%llu,%.6f,%.6f,%.6f,%.4f\n", y, (unsigned long long)first, (unsigned long long)slots,
+                   live / n, erased / n, tomb / n, disp / n);
   }
   return s;
 }

@@ -111,9 +111,7 @@ void session::step(std::uint64_t ops) {
 void session::fill_to(double load) {
   std::lock_guard lock(mutex_);
   script_.clear();
-  target_ = std::clamp(load, 0.0, 1.0);
-  st_.target_load = target_;
-  act_ = target_ * capacity_.load() >= st_.live ? activity::filling : activity::draining;
+  start_fill(load);
   stalled_ = 0;
   st_.note.clear();
   st_.error = false;
@@ -220,6 +218,15 @@ std::vector<vis::throughput_point> session::throughput() const {
   return series_;
 }
 
+// A fill or drain aims at a number of keys fixed now: if the table grows or shrinks on the way,
+// the target does not move with it. Call with mutex_ held.
+void session::start_fill(double load) {
+  const double target = std::clamp(load, 0.0, 1.0);
+  st_.target_load = target;
+  target_keys_ = static_cast<std::uint64_t>(target * static_cast<double>(capacity_.load()));
+  act_ = target_keys_ >= st_.live ? activity::filling : activity::draining;
+}
+
 // Ends the current command. Call with mutex_ held.
 void session::finish_command(std::string note) {
   if (!note.empty()) st_.note = std::move(note);
@@ -233,9 +240,7 @@ void session::start_next_step() {
     switch (s.kind) {
       case script_step::fill:
       case script_step::drain:
-        target_ = std::clamp(s.load, 0.0, 1.0);
-        st_.target_load = target_;
-        act_ = target_ * capacity_.load() >= st_.live ? activity::filling : activity::draining;
+        start_fill(s.load);
         stalled_ = 0;
         break;
       case script_step::run:
@@ -357,7 +362,7 @@ std::optional<workload::batch_plan> session::plan_next(std::uint64_t& kind) {
       kind = 3;
       return cursor_.next(spec_, step_ops_);
     case activity::filling: {
-      const auto want = static_cast<std::uint64_t>(target_ * static_cast<double>(cap));
+      const std::uint64_t want = target_keys_;
       const std::uint64_t have = st_.live + pending_inserts_;
       if (have >= want) {
         if (in_flight_.empty()) finish_command(strprintf("filled to load %.3f", double(st_.live) / cap));
@@ -367,7 +372,7 @@ std::optional<workload::batch_plan> session::plan_next(std::uint64_t& kind) {
       return cursor_.next(spec_, std::min(spec_.batch_size, want - have), workload::op_mix{1, 0, 0, 0});
     }
     case activity::draining: {
-      const auto want = static_cast<std::uint64_t>(target_ * static_cast<double>(cap));
+      const std::uint64_t want = target_keys_;
       const std::uint64_t have = st_.live > pending_erases_ ? st_.live - pending_erases_ : 0;
       const std::uint64_t erasable = cursor_.inserted() - cursor_.erased();
       if (have <= want || erasable == 0) {

@@ -128,6 +128,7 @@ class session {
   void rebuild(std::uint64_t capacity, std::unique_lock<std::mutex>& lock);
   std::optional<workload::batch_plan> plan_next(std::uint64_t& kind_out);
   void finish_command(std::string note = {});
+  void start_fill(double load);
   /// Stops running work before the table is so full that linear probes crawl (erase keeps keys in
   /// their slots, so a churning workload fills the table even at a steady load factor).
   /// Returns the note to stop with, or empty (worker, without the lock).
@@ -148,7 +149,7 @@ class session {
 
   // Guarded by mutex_.
   activity act_ = activity::idle;
-  double target_ = 0;
+  std::uint64_t target_keys_ = 0;  // fill/drain: live keys to reach, fixed when the command starts
   std::uint64_t step_ops_ = 0;      // stepping: operations in the step (0: one batch)
   std::uint64_t batches_left_ = 0;  // a script's run step
   std::deque<script_step> script_;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the GPU proof on a machine with an NVIDIA GPU, from binaries built elsewhere:
 # the [gpu] tests, then the benchmark suites. Usage: scripts/gpu-check.sh BIN_DIR OUT_DIR [what...]
-# what: tests, render, memcheck, roofline, locality, linear, linear-groups, linear-variants, seed-linear,
+# what: tests, render, memcheck, memcheck-tombstone, roofline, locality, linear-churn, linear, linear-groups, linear-variants, seed-linear,
 #       seed-linear-load-first, seed-linear-full
 set -uo pipefail
 bin=$1; out=$2; shift 2
@@ -14,7 +14,7 @@ for w in $what; do
   case $w in
     tests) "$bin/hs_core_tests" "[gpu]" --reporter compact 2>&1 | tail -40 || status=1
            "$bin/hs_app_tests" --reporter compact 2>&1 | tail -40 || status=1 ;;
-    render) for sc in linear-clustering linear-weak-hash; do
+    render) for sc in linear-clustering linear-weak-hash linear-tombstones linear-churn; do
               "$bin/hashscope" render $sc --backend gpu --out "$out/render" || status=1
             done ;;
     memcheck) timeout 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/hs_core_tests" \
@@ -27,6 +27,9 @@ for w in $what; do
         echo "--- $v"; "$bin/hashscope" bench linear $v --out "$out/variant" | tail -8 || status=1
       done ;;
     locality) "$bin/hashscope" bench locality --out "$out" || status=1 ;;
+    linear-churn) "$bin/hashscope" bench linear-churn --out "$out" || status=1 ;;
+    memcheck-tombstone) timeout 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/hs_core_tests" \
+                "[tombstone],[rehash]" --reporter compact 2>&1 | tail -6 || status=1 ;;
     seed-linear) "$bin/hashscope" bench seed-linear --no-cpu-baseline --out "$out" || status=1 ;;
     seed-linear-load-first) "$bin/hashscope" bench seed-linear --no-cpu-baseline --cas-first off --out "$out/load-first" | sed -n '/Experiment 2/,/Probe/p' || status=1 ;;
     seed-linear-full) "$bin/hashscope" bench seed-linear --out "$out" || status=1 ;;

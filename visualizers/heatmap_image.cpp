@@ -49,9 +49,16 @@ void heatmap_image::update(const occupancy_pixel* pixels, memory_space space, in
       device_lut_.upload(std::span<const rgba8>(cmap.lut), s);
       lut_name_ = cmap.name;
     }
-    auto* out = static_cast<rgba8*>(interop_->map(s));
-    detail::colorize_on_device(pixels, out, static_cast<std::uint64_t>(w) * h, device_lut_.data(), style, s);
-    interop_->unmap(s);  // orders the CUDA writes before the GL upload below
+    {
+      // Unmapped on every path: a buffer left mapped would fail every later frame.
+      struct mapping {
+        gl::cuda_gl_buffer& b;
+        stream_view s;
+        rgba8* ptr;
+        ~mapping() { b.unmap(s); }  // orders the CUDA writes before the GL upload below
+      } m{*interop_, s, static_cast<rgba8*>(interop_->map(s))};
+      detail::colorize_on_device(pixels, m.ptr, static_cast<std::uint64_t>(w) * h, device_lut_.data(), style, s);
+    }
     glBindBuffer(GL_PIXEL_UNPACK_BUFFER, pbo_.id());
     glBindTexture(GL_TEXTURE_2D, tex_.id());
     glPixelStorei(GL_UNPACK_ALIGNMENT, 1);

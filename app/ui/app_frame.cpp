@@ -73,6 +73,7 @@ void app_frame::draw_window(float width, float height, bool first_frame) {
   font_request_ = 0;
   try {
     sample(false);
+    if (error_.rfind("sampling failed", 0) == 0) error_.clear();  // e.g. a frame planned before a shrink
   } catch (const std::exception& e) {
     error_ = std::string("sampling failed: ") + e.what();
   }

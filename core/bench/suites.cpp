@@ -16,6 +16,7 @@ const std::vector<suite_info>& suites() {
       {"linear", "bulk insert / find-hit / find-miss / erase at load 0.5, 0.8, 0.9, 0.95 on 2^27 slots", false},
       {"seed-linear", "seed 000's experiments: 64M inserts + 32M deletes, the 4M-per-kernel load sweep, probe lengths", true},
       {"locality", "bulk insert to load 0.5 with keys in random order, grouped by table region, sorted by home slot", true},
+      {"linear-churn", "a table kept at load 0.5 through erase/insert cycles: by value, tombstones, tombstones + rehash; rebuild rates", false},
   };
   return list;
 }
@@ -32,6 +33,7 @@ report run_suite(std::string_view name, const bench_options& opt) {
     if (name == "roofline") return detail::roofline_suite(opt);
     if (name == "linear") return detail::linear_suite(opt);
     if (name == "locality") return detail::locality_suite(opt);
+    if (name == "linear-churn") return detail::linear_churn_suite(opt);
     return detail::seed_linear_suite(opt);
   }
   std::string known;

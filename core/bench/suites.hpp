@@ -38,6 +38,7 @@ report roofline_suite(const bench_options& opt);
 report linear_suite(const bench_options& opt);
 report seed_linear_suite(const bench_options& opt);
 report locality_suite(const bench_options& opt);
+report linear_churn_suite(const bench_options& opt);
 /// A report for the suite, with the metadata every report starts with (date, backend, GPU, timing).
 report new_report(std::string suite, const bench_options& opt);
 /// Measures the roofline (on the GPU) and records it in the report's metadata.

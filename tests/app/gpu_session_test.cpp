@@ -38,3 +38,26 @@ TEST_CASE("a GPU session keeps the live count exact while sampling", "[gpu][sess
   CHECK(r.stats.live == ts.live);
   CHECK(r.inspected.histogram.total == ts.occupied);
 }
+
+TEST_CASE("a GPU session in tombstone mode rebuilds between batches and keeps every key", "[gpu][session][tombstone]") {
+  test::require_gpu();
+  session_config cfg;
+  cfg.table.backend = backend::gpu;
+  cfg.table.capacity = 1u << 20;
+  cfg.table.deletes = linear_delete_mode::tombstone;
+  cfg.workload.batch_size = 1u << 15;
+  cfg.workload.mix = {0.4, 0.2, 0.0, 0.4};
+  cfg.maintenance = {0.8, 0.0, 0.25};
+  cfg.record_timeline = true;
+  session s(cfg);
+  s.queue({{script_step::fill, 0.5, 0}, {script_step::run, 0, 60}, {script_step::fill, 0.85, 0}});
+  s.wait_idle();
+  const session_status st = s.status();
+  INFO(st.note);
+  CHECK_FALSE(st.error);
+  const table_stats ts = s.tbl().stats({});
+  CHECK(st.live == ts.live);
+  CHECK(s.capacity() == (1u << 21));  // grew past load 0.8
+  CHECK(s.rebuilds().size() >= 2);    // rehashes at 25% dead, and the grow
+  CHECK(linear::check_invariants(linear::copy_slots(s.tbl()), cfg.table.hash, &ts, linear_delete_mode::tombstone).ok());
+}

@@ -1,5 +1,6 @@
 // Headless rendering (Mesa's EGL here, NVIDIA's on the GPU machine): a scenario renders to PNGs of
 // the requested size whose heatmap colours encode the table's actual load factor.
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -36,6 +37,31 @@ double decoded_live_fraction(const std::vector<std::uint8_t>& px, int width, con
   return n ? sum / n : -1;
 }
 }  // namespace
+
+TEST_CASE("a churn scenario renders its timeline with the rebuilds marked", "[render][headless]") {
+  const fs::path dir = fs::temp_directory_path() / "hashscope-render-churn";
+  fs::remove_all(dir);
+  const scenario sc = parse_scenario(
+      "capacity 2^14\nbackend cpu\nbatch 1k\nmix insert:0.5,erase:0.5\nmaintain rehash=0.3\ntimeline on\n"
+      "fill 0.4\nrun 30\ncapture timeline\n", (dir / "c.scn").string());
+  const render_result r = render_scenario(sc, dir.string(), backend_choice::cpu, 0, 800, 600, 14.f);
+  REQUIRE(r.figures.size() == 1);
+  CHECK(r.figures[0].view == view_kind::timeline);
+  const auto csv = std::find_if(r.data_files.begin(), r.data_files.end(),
+                                [](const std::string& f) { return f.find("timeline.csv") != std::string::npos; });
+  REQUIRE(csv != r.data_files.end());
+  std::ifstream in(*csv);
+  std::string line;
+  int rows = 0, rebuilt = 0;
+  std::getline(in, line);
+  CHECK(line.rfind("batch,capacity,load,tombstones,erased", 0) == 0);
+  while (std::getline(in, line)) {
+    ++rows;
+    rebuilt += line.find("rehash") != std::string::npos;
+  }
+  CHECK(rows >= 30);
+  CHECK(rebuilt >= 1);
+}
 
 TEST_CASE("a headless render writes figures whose heatmap shows the load factor", "[render][headless]") {
   const fs::path dir = fs::temp_directory_path() / "hashscope-render-test";

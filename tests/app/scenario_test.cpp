@@ -26,6 +26,22 @@ TEST_CASE("shipped scenarios parse", "[scenario]") {
   CHECK(lc.steps[1].kind == scenario_step::capture);
 }
 
+TEST_CASE("tombstone, maintenance and timeline settings parse", "[scenario]") {
+  const scenario sc = parse_scenario(
+      "delete tombstone\nmaintain grow=0.9 shrink=0.2 rehash=0.3\ntimeline on\nfill 0.5\nrehash 2^20\n"
+      "rehash\ncapture timeline\n", "t.scn");
+  CHECK(sc.config.table.deletes == linear_delete_mode::tombstone);
+  CHECK(sc.config.maintenance.grow_above == 0.9);
+  CHECK(sc.config.maintenance.shrink_below == 0.2);
+  CHECK(sc.config.maintenance.rehash_above == 0.3);
+  CHECK(sc.config.record_timeline);
+  REQUIRE(sc.steps.size() == 4);
+  CHECK(sc.steps[1].kind == scenario_step::rehash);
+  CHECK(sc.steps[1].batches == (1u << 20));
+  CHECK(sc.steps[2].batches == 0);
+  CHECK(sc.steps[3].views[0] == view_kind::timeline);
+}
+
 TEST_CASE("a scenario's script pauses at each capture", "[scenario]") {
   const scenario sc = parse_scenario("fill 0.3\ncapture heatmap\nrun 2\ncapture histogram stats\n", "s.scn");
   const auto script = sc.script();
@@ -52,5 +68,10 @@ TEST_CASE("malformed scenarios name file and line", "[scenario]") {
   fails("fill\ncapture heatmap\n", "x.scn:1", "usage: fill");
   fails("capacity 2^10\ncapture heatmap range=1000:100\n", "x.scn:2", "past the table");
   fails("distribution clustered cluster=100\ncapture heatmap\n", "x.scn", "cluster");
+  fails("delete soft\ncapture heatmap\n", "x.scn:1", "unknown delete mode");
+  fails("maintain grow=1.5\ncapture heatmap\n", "x.scn:1", "load factor");
+  fails("maintain split=0.5\ncapture heatmap\n", "x.scn:1", "unknown maintenance threshold");
+  fails("timeline maybe\ncapture heatmap\n", "x.scn:1", "on or off");
+  fails("rehash 1000\ncapture heatmap\n", "x.scn:1", "not a power of two");
   CHECK_THROWS_AS(load_scenario("no-such-scenario"), user_error);
 }

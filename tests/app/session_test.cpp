@@ -1,5 +1,7 @@
 // The session on the CPU model: fills and drains to exact loads, counts live keys from statuses
 // exactly, stops fills that cannot progress, and runs scripts step by step.
+#include <algorithm>
+
 #include <catch2/catch_test_macros.hpp>
 
 #include "app/session.hpp"
@@ -92,4 +94,44 @@ TEST_CASE("churn that would fill every slot stops near full with a reason", "[se
   }
   CHECK(ts.failed_full == 0);
   CHECK(st.batches < 1000);
+}
+
+TEST_CASE("maintenance rebuilds between batches and the timeline records them", "[session][rehash]") {
+  auto cfg = cpu_config(1u << 14);
+  cfg.workload.batch_size = 1024;
+  cfg.workload.mix = {0.5, 0.0, 0.0, 0.5};
+  cfg.maintenance.rehash_above = 0.3;
+  cfg.record_timeline = true;
+  session s(cfg);
+  s.queue({{script_step::fill, 0.45, 0}, {script_step::run, 0, 40}});
+  s.wait_idle();
+  const session_status st = s.status();
+  CHECK_FALSE(st.error);
+  CHECK(st.live == s.tbl().stats({}).live);
+  const auto tl = s.timeline();
+  CHECK(tl.size() == st.batches);
+  const auto rb = s.rebuilds();
+  REQUIRE_FALSE(rb.empty());
+  CHECK(rb.front().label == "rehash");
+  // Dead slots climb between rebuilds and drop after each.
+  double worst = 0;
+  for (const auto& p : tl) worst = std::max(worst, p.erased);
+  CHECK(worst <= 0.3 + 1024.0 / (1u << 14));
+  CHECK(s.capacity() == (1u << 14));
+}
+
+TEST_CASE("a rebuild asked for while working happens between batches", "[session][rehash]") {
+  auto cfg = cpu_config(1u << 14);
+  cfg.table.deletes = linear_delete_mode::tombstone;
+  session s(cfg);
+  s.fill_to(0.6);
+  s.rehash(1u << 15);  // queued behind the batches in flight, not dropped by them
+  s.wait_idle();
+  CHECK(s.capacity() == (1u << 15));
+  CHECK(s.tbl().capacity() == (1u << 15));
+  CHECK(s.status().live == s.tbl().stats({}).live);
+  CHECK(s.rebuilds().size() == 1);
+  s.fill_to(0.6);  // loads are relative to the new capacity
+  s.wait_idle();
+  CHECK(s.status().live == static_cast<std::uint64_t>(0.6 * (1u << 15)));
 }

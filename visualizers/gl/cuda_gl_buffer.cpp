@@ -56,9 +56,10 @@ void* cuda_gl_buffer::map(stream_view s) {
 }
 
 void cuda_gl_buffer::unmap(stream_view s) {
+  if (!mapped_) return;
   auto r = res(resource_);
-  HS_CUDA_CHECK(cudaGraphicsUnmapResources(1, &r, static_cast<cudaStream_t>(s.handle)));
   mapped_ = false;
+  cudaGraphicsUnmapResources(1, &r, static_cast<cudaStream_t>(s.handle));  // an error shows at the next map
 }
 
 }  // namespace hs::gl

@@ -23,7 +23,7 @@ class cuda_gl_buffer {
 
   /// @brief Maps the buffer on the stream and returns its device pointer.
   void* map(stream_view s);
-  /// @brief Unmaps it (GL may read it after this).
+  /// @brief Unmaps it (GL may read it after this); never throws (it runs in cleanup paths).
   void unmap(stream_view s);
 
  private:

@@ -167,7 +167,8 @@ void heatmap_view::draw(const heatmap_image& image, const heatmap_request& req, 
     }
     // Zoom around the slot under the mouse; drag to pan.
     if (io.MouseWheel != 0.f) {
-      const double spp_now = g.spp / g.cell;
+      // Step from the requested zoom, not the rounded layout, or zooming sticks at whole cells.
+      const double spp_now = zoom_spp_ > 0 ? zoom_spp_ : g.spp / g.cell;
       const double next = std::min(spp_now * std::pow(0.8, io.MouseWheel), static_cast<double>(capacity));
       // Keep the slot under the mouse at the same fraction of the view.
       const double under = slot ? static_cast<double>(*slot) : static_cast<double>(g.first);
@@ -178,8 +179,9 @@ void heatmap_view::draw(const heatmap_image& image, const heatmap_request& req, 
     }
     if (ImGui::IsMouseDragging(ImGuiMouseButton_Left)) {
       const ImVec2 d = io.MouseDelta;
-      first_ = std::max(0.0, static_cast<double>(g.first) -
-                                 (static_cast<double>(d.x) + static_cast<double>(d.y) * g.w) * (g.spp / g.cell));
+      // Accumulate in first_ (fractional): sub-slot drags add up instead of rounding away.
+      first_ = std::clamp(first_ - (static_cast<double>(d.x) + static_cast<double>(d.y) * g.w) * (g.spp / g.cell), 0.0,
+                          static_cast<double>(capacity - g.count));
     }
   }
   ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + static_cast<float>(area_h_) + 0.3f * fs));

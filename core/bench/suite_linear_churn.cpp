@@ -1,0 +1,172 @@
+// bench linear-churn: a long-lived table kept at a steady load through cycles of erases (the
+// oldest keys) and inserts (as many new ones), under three policies: erase by value (seed 000),
+// tombstones without rehash (seed 002), and tombstones rebuilt in place when a quarter of the
+// slots are dead. Per cycle: throughput of each phase and the probe lengths after it. Then the
+// rebuild rates themselves (rehash in place, grow, shrink), also as a fraction of copy bandwidth.
+#include <algorithm>
+
+#include "core/bench/roofline.hpp"
+#include "core/bench/suites.hpp"
+#include "core/bench/timing.hpp"
+#include "core/common/error.hpp"
+#include "core/common/format.hpp"
+#include "core/common/table.hpp"
+#include "core/workload/workload.hpp"
+
+namespace hs::bench::detail {
+
+namespace {
+
+constexpr double k_load = 0.5;        // live keys kept at half the slots
+constexpr double k_cycle = 0.04;      // each cycle erases and inserts 4% of the slots
+constexpr int k_cycles = 24;
+constexpr double k_rehash_at = 0.25;  // dead slots that trigger a rebuild in the third policy
+
+/// Keys of one unique stream, generated on demand in the table's memory space.
+struct key_stream {
+  workload::workload_spec spec;
+  memory_space space;
+  buffer<op_kind> kinds;
+  buffer<key_type> keys;
+  buffer<value_type> values;
+  key_stream(memory_space sp, std::uint64_t room) : space(sp), kinds(sp, room), keys(sp, room), values(sp, room) {
+    spec.keys.dist = workload::distribution::uniform_unique;
+    spec.keys.seed = 2026;
+  }
+  /// Keys [first, first + n) of the stream into the buffers.
+  void make(std::uint64_t first, std::uint64_t n, stream_view s) {
+    workload::batch_plan p;
+    p.index = first;  // any index: only inserts, so the shuffle does not matter
+    p.size = n;
+    p.inserts = n;
+    p.insert_begin = first;
+    workload::generate(spec, p, space, {kinds.span(), keys.span(), values.span()}, s);
+  }
+};
+
+struct policy {
+  const char* name;
+  linear_delete_mode deletes;
+  bool rehash;
+};
+
+}  // namespace
+
+report linear_churn_suite(const bench_options& opt) {
+  report r = new_report("linear-churn", opt);
+  const bool gpu = opt.backend == backend::gpu;
+  owned_stream stream(gpu);
+  const stream_view s = stream.view();
+  const roofline rf = gpu ? measure_for(r, opt, s) : roofline{};
+  const std::uint64_t capacity = opt.capacity ? opt.capacity : default_capacity(opt.backend);
+  const auto live = static_cast<std::uint64_t>(k_load * capacity);
+  const auto step = static_cast<std::uint64_t>(k_cycle * capacity);
+  const memory_space space = gpu ? memory_space::device : memory_space::host;
+  key_stream ks(space, live);
+  buffer<value_type> found(space, live);
+  r.metadata.emplace_back("churn", strprintf("%s slots, %s live keys (load %.2f); each cycle erases the oldest %s and "
+                                             "inserts as many new ones; %d cycles",
+                                             format_count(capacity).c_str(), format_count(live).c_str(), k_load,
+                                             format_count(step).c_str(), k_cycles));
+
+  result_table summary;
+  summary.name = "summary";
+  summary.title = "Churn: last cycle of each policy";
+  summary.columns = {"policy", "cycles", "rebuilds", "dead slots", "mean probe", "longest", "insert G/s", "erase G/s",
+                     "find G/s"};
+  for (const policy pol : {policy{"erase by value (seed 000)", linear_delete_mode::value, false},
+                           policy{"tombstones (seed 002)", linear_delete_mode::tombstone, false},
+                           policy{"tombstones, rehash at 25% dead", linear_delete_mode::tombstone, true}}) {
+    table_config cfg;
+    cfg.backend = opt.backend;
+    cfg.capacity = capacity;
+    cfg.hash = opt.hash;
+    cfg.deletes = pol.deletes;
+    cfg.linear = opt.linear;
+    auto t = make_table(cfg);
+    ks.make(0, live, s);
+    t->insert(ks.keys.cspan(), ks.values.cspan(), {}, s);
+    std::uint64_t oldest = 0, next = live;
+
+    result_table tab;
+    tab.name = pol.deletes == linear_delete_mode::value ? "value" : pol.rehash ? "tombstone-rehash" : "tombstone";
+    tab.title = std::string("Churn, ") + pol.name;
+    tab.columns = {"cycle", "dead slots", "occupied", "erase G/s", "insert G/s", "find G/s", "mean probe", "longest",
+                   "rebuild ms"};
+    int rebuilds = 0, cycle = 0;
+    table_stats st;
+    probe_histogram h;
+    double er = 0, ir = 0, fr = 0;
+    for (cycle = 1; cycle <= k_cycles; ++cycle) {
+      ks.make(oldest, step, s);
+      er = step / (time_once(s, gpu, [&] { t->erase(ks.keys.cspan().first(step), {}, s); }) * 1e-3);
+      oldest += step;
+      ks.make(next, step, s);
+      ir = step / (time_once(s, gpu, [&] { t->insert(ks.keys.cspan().first(step), ks.values.cspan().first(step), {}, s); }) * 1e-3);
+      next += step;
+      ks.make(oldest, step, s);  // the oldest live keys: the longest-standing positions
+      fr = step / (time_once(s, gpu, [&] { t->find(ks.keys.cspan().first(step), found.span().first(step), {}, s); }) * 1e-3);
+      st = t->stats(s);
+      if (st.live != live || st.failed_full)
+        throw gpu_error(strprintf("bench linear-churn: cycle %d holds %llu live keys (failed %llu)", cycle,
+                                  (unsigned long long)st.live, (unsigned long long)st.failed_full));
+      double rebuild_ms = 0;
+      const double dead = double(st.erased + st.tombstones) / capacity;
+      if (pol.rehash && dead > k_rehash_at) {
+        rebuild_ms = time_once(s, gpu, [&] { t->rehash(capacity, s); });
+        ++rebuilds;
+      }
+      inspect_request req;
+      req.probe_histogram = true;
+      inspect_result ins;
+      t->inspect(req, ins, s);
+      h = ins.histogram;
+      tab.add({cell(double(cycle), "%.0f"), cell(dead, "%.3f"), cell(st.occupancy(), "%.3f"), cell(er / 1e9, "%.2f"),
+               cell(ir / 1e9, "%.2f"), cell(fr / 1e9, "%.2f"), cell(h.mean(), "%.3f"), cell(double(h.max), "%.0f"),
+               rebuild_ms > 0 ? cell(rebuild_ms, "%.2f") : cell("-")});
+      // Erase by value keeps every key in its slot: stop before the table is full.
+      if (st.occupancy() + k_cycle > 0.97) {
+        r.notes.push_back(std::string(pol.name) + ": stopped after cycle " + std::to_string(cycle) +
+                          ", the next would leave under 3% of the slots empty");
+        break;
+      }
+    }
+    summary.add({pol.name, cell(double(std::min(cycle, k_cycles)), "%.0f"), cell(double(rebuilds), "%.0f"),
+                 cell(double(st.erased + st.tombstones) / capacity, "%.3f"), cell(h.mean(), "%.3f"),
+                 cell(double(h.max), "%.0f"), cell(ir / 1e9, "%.2f"), cell(er / 1e9, "%.2f"), cell(fr / 1e9, "%.2f")});
+    r.tables.push_back(std::move(tab));
+  }
+  r.tables.insert(r.tables.begin(), std::move(summary));
+
+  // Rebuild rates: every slot of the old table is read and every slot of the new one written.
+  result_table rates;
+  rates.name = "rebuild";
+  rates.title = "Rebuilds from the live keys (no host round trip)";
+  rates.columns = {"rebuild", "from", "to", "live keys", "ms", "entries/s", "bytes/s", "% of copy"};
+  table_config cfg;
+  cfg.backend = opt.backend;
+  cfg.capacity = capacity;
+  cfg.hash = opt.hash;
+  cfg.deletes = linear_delete_mode::tombstone;
+  cfg.linear = opt.linear;
+  auto t = make_table(cfg);
+  ks.make(0, live, s);
+  t->insert(ks.keys.cspan(), ks.values.cspan(), {}, s);
+  auto measure_rebuild = [&](const char* name, std::uint64_t to) {
+    const std::uint64_t from = t->capacity();
+    const double ms = time_once(s, gpu, [&] { t->rehash(to, s); });
+    const double bytes = double(from + to) * sizeof(std::uint64_t);
+    rates.add({name, cell(double(from), "%.0f"), cell(double(to), "%.0f"), cell(double(live), "%.0f"), cell(ms, "%.2f"),
+               cell(live / (ms * 1e-3) / 1e9, "%.2f G"), cell(bytes / (ms * 1e-3) / 1e12, "%.3f T"),
+               gpu ? cell(100.0 * bytes / (ms * 1e-3) / rf.copy_bytes_per_s, "%.0f%%") : cell("-")});
+  };
+  measure_rebuild("rehash in place", capacity);
+  measure_rebuild("grow", capacity * 2);
+  measure_rebuild("shrink", capacity);
+  if (t->stats(s).live != live) throw gpu_error("bench linear-churn: a rebuild lost keys");
+  r.tables.push_back(std::move(rates));
+  r.notes.push_back("rebuild timings include allocating the new slots and the census that checks the result");
+  return r;
+}
+
+}  // namespace hs::bench::detail
