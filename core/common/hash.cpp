@@ -6,7 +6,7 @@
 namespace hs {
 
 namespace {
-constexpr std::array k_hashes{hash_kind::murmur3, hash_kind::knuth, hash_kind::identity};
+constexpr std::array k_hashes{hash_kind::murmur3, hash_kind::knuth, hash_kind::identity, hash_kind::universal};
 }
 
 std::string_view to_string(hash_kind h) {
@@ -14,6 +14,7 @@ std::string_view to_string(hash_kind h) {
     case hash_kind::murmur3: return "murmur3";
     case hash_kind::knuth: return "knuth";
     case hash_kind::identity: return "identity";
+    case hash_kind::universal: return "universal";
   }
   return "?";
 }

@@ -55,17 +55,61 @@ struct slot_record {
   slot_state state = slot_state::empty;
 };
 
-/// @brief What one sample of a table should produce; absent parts are skipped.
+/// @brief Slab family: buckets [first_bucket, first_bucket + bucket_count) over `width` pixels,
+/// pixel p covering [first + p*count/width, first + (p+1)*count/width) (at least one bucket).
+struct bucket_strip_query {
+  std::uint64_t first_bucket = 0, bucket_count = 0;
+  std::uint32_t width = 0;
+};
+
+/// @brief Chain lengths (slabs, base included) of the buckets one strip pixel covers.
+struct strip_pixel {
+  float mean_chain = 0, max_chain = 0;
+};
+
+/// @brief One slab as stored: its 32 words (15 key-value pairs, the auxiliary word, the next
+/// pointer) and its 32-bit SlabAlloc address (k_base_address for a bucket's base slab).
+struct slab_record {
+  static constexpr std::uint32_t k_base_address = 0xfffffffeu;
+  std::uint32_t address = k_base_address;
+  std::uint32_t words[32] = {};
+};
+
+/// @brief A bucket's slab list, base slab first; `total` counts all its slabs (more than the
+/// records when the chain was cut at the request's limit).
+struct slab_chain {
+  std::uint64_t bucket = 0;
+  std::vector<slab_record> slabs;
+  std::uint64_t total = 0;
+};
+
+/// @brief SlabAlloc's state: allocated slabs per memory block (0..1024), blocks in super-block order.
+struct allocator_image {
+  std::uint32_t blocks_per_super = 0, super_blocks = 0;
+  std::vector<std::uint16_t> block_fill;
+};
+
+/// @brief What one sample of a table should produce; absent parts are skipped (the slab parts are
+/// ignored by the other families).
 struct inspect_request {
   std::optional<occupancy_query> occupancy;
-  bool probe_histogram = false;
+  bool probe_histogram = false;             ///< slab family: the slab index holding each live key
   std::optional<std::uint64_t> dump_first;  ///< first slot of a dump of `dump_count` slots
   std::uint32_t dump_count = 0;
+  bool chain_lengths = false;                ///< slab: histogram of slabs per bucket
+  std::optional<bucket_strip_query> strip;   ///< slab: chain lengths along the buckets
+  std::optional<std::uint64_t> chain_bucket; ///< slab: the slab list of one bucket
+  std::uint32_t chain_limit = 64;            ///< slab: most slabs of that list to copy
+  bool allocator = false;                    ///< slab: SlabAlloc's memory blocks
 };
 
 struct inspect_result {
   hs::probe_histogram histogram;
   std::vector<slot_record> slots;
+  hs::probe_histogram chains;  ///< slabs per bucket (slab family)
+  std::vector<strip_pixel> strip;
+  slab_chain chain;
+  allocator_image allocator;
 };
 
 }  // namespace hs

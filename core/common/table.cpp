@@ -5,8 +5,10 @@
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
 #include "core/linear/linear_model.hpp"
+#include "core/slab/slab_model.hpp"
 #if HS_WITH_CUDA
 #include "core/linear/linear_table.hpp"
+#include "core/slab/slab_table.hpp"
 #endif
 
 namespace hs {
@@ -31,6 +33,14 @@ std::string_view to_string(linear_delete_mode m) { return m == linear_delete_mod
 std::optional<linear_delete_mode> parse_delete_mode(std::string_view s) {
   if (s == "value") return linear_delete_mode::value;
   if (s == "tombstone") return linear_delete_mode::tombstone;
+  return std::nullopt;
+}
+
+std::string_view to_string(slab_mode m) { return m == slab_mode::unique ? "unique" : "multi"; }
+
+std::optional<slab_mode> parse_slab_mode(std::string_view s) {
+  if (s == "unique") return slab_mode::unique;
+  if (s == "multi") return slab_mode::multi;
   return std::nullopt;
 }
 
@@ -101,8 +111,20 @@ std::uint64_t max_capacity(family) {
   return std::uint64_t{1} << 32;
 }
 
+namespace {
+std::unique_ptr<table> make_slab_table(const table_config& cfg) {
+  if (cfg.backend == backend::cpu) return std::make_unique<slab::slab_model>(cfg);
+#if HS_WITH_CUDA
+  return std::make_unique<slab::slab_table>(cfg);
+#else
+  throw user_error("this build has no CUDA support: use --backend cpu");
+#endif
+}
+}  // namespace
+
 std::unique_ptr<table> make_table(table_config cfg) {
   if (cfg.capacity == 0) cfg.capacity = default_capacity(cfg.backend);
+  if (cfg.family == family::slab) return make_slab_table(cfg);
   if (!is_pow2(cfg.capacity))
     throw user_error("capacity " + format_count(cfg.capacity) + " is not a power of two");
   if (cfg.capacity < 16) throw user_error("capacity must be at least 16 slots");

@@ -49,6 +49,21 @@ std::optional<tri> parse_tri(std::string_view s);
 /// @brief "group auto, cas-first auto, partition auto".
 std::string describe(const linear_tuning& t);
 
+/// @brief Whether a slab table keeps keys unique (INSERT means REPLACE; DELETE leaves a tombstone)
+/// or allows duplicates (INSERT adds another pair; DELETE empties the pair for reuse). Seed 004.
+enum class slab_mode : std::uint8_t { unique, multi };
+std::string_view to_string(slab_mode m);
+std::optional<slab_mode> parse_slab_mode(std::string_view s);
+
+/// @brief Shape and execution choices of a slab table (seed 004).
+struct slab_options {
+  slab_mode mode = slab_mode::unique;
+  std::uint64_t buckets = 0;         ///< base slabs; 0: the capacity / 15, rounded up
+  int tile = 0;                      ///< threads sharing one slab: 32 (the paper's warp), 16 or 8; 0: automatic
+  std::uint64_t pool_slabs = 0;      ///< slabs SlabAlloc holds at creation; 0: about a quarter of the buckets
+  std::uint64_t pool_limit = 0;      ///< most slabs the pool may grow to; 0: what memory allows
+};
+
 /// @brief Everything needed to create a table.
 struct table_config {
   hs::family family = hs::family::linear;
@@ -57,6 +72,7 @@ struct table_config {
   hash_kind hash = hash_kind::murmur3;
   linear_delete_mode deletes = linear_delete_mode::value;
   linear_tuning linear;
+  slab_options slab;
 };
 
 /// @brief When a table rebuilds itself; each threshold is a fraction of the slots, 0 switches it off.
@@ -81,6 +97,20 @@ std::uint64_t default_capacity(backend b);
 /// @brief Largest capacity this family accepts (the GPU tables also check free memory).
 std::uint64_t max_capacity(family f);
 
+/// @brief What a slab table reports beyond the common counters (zero for the other families).
+struct slab_counters {
+  std::uint64_t buckets = 0;          ///< base slabs
+  std::uint64_t chained_slabs = 0;    ///< slabs allocated from SlabAlloc and linked into chains
+  std::uint64_t pool_slabs = 0;       ///< slabs SlabAlloc holds (allocated or free)
+  std::uint64_t super_blocks = 0;
+  std::uint64_t resident_changes = 0; ///< times a tile moved to another memory block, since creation
+  std::uint64_t alloc_failures = 0;   ///< allocations that found no free slab, since clear
+  std::uint64_t longest_chain = 0;    ///< slabs in the longest bucket list (base included)
+  /// @brief Stored bytes over all slab memory in use (base and chained slabs, pointers and empty
+  /// lanes included): the paper's memory utilization.
+  double utilization = 0;
+};
+
 /// @brief Counters a table reports.
 struct table_stats {
   std::uint64_t capacity = 0;   ///< slots
@@ -92,6 +122,7 @@ struct table_stats {
   std::uint32_t max_displacement = 0;  ///< longest probe any insert made since the last clear
   std::uint64_t rejected = 0;   ///< operations rejected for a reserved key or value, since clear
   std::uint64_t failed_full = 0;///< inserts that failed because the table was full, since clear
+  slab_counters slab;
   double load_factor() const { return capacity ? double(live) / double(capacity) : 0.0; }
   double occupancy() const { return capacity ? double(occupied) / double(capacity) : 0.0; }
 };

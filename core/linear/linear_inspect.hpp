@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 
+#include "core/common/device_histogram.hpp"
 #include "core/common/hash.hpp"
 #include "core/common/inspection.hpp"
 #include "core/common/stream.hpp"
@@ -10,12 +11,7 @@
 
 namespace hs::linear::detail {
 
-/// Device layout of a histogram being accumulated (counts, then total, sum, max).
-struct device_histogram {
-  unsigned long long counts[k_probe_bins];
-  unsigned long long total, sum;
-  unsigned int max, pad;
-};
+using hs::device_histogram;
 
 /// Adds live, erased and tombstone counts over all slots to out[0..2] (device memory).
 void launch_census(const slot_word* slots, std::uint64_t capacity, unsigned long long* out,

@@ -8,6 +8,7 @@
 
 #include "core/common/bit_math.hpp"
 #include "core/common/cuda_check.hpp"
+#include "core/common/device_args.hpp"
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
 #include "core/linear/linear_inspect.hpp"
@@ -19,21 +20,6 @@ namespace {
 
 cudaStream_t cuda(stream_view s) { return static_cast<cudaStream_t>(s.handle); }
 cudaEvent_t event(void* e) { return static_cast<cudaEvent_t>(e); }
-
-/// Rejects host pointers early: a kernel reading them would fault far from the mistake.
-template <class T>
-void require_device(std::string_view call, std::span<T> span) {
-  if (span.empty()) return;
-  cudaPointerAttributes attr{};
-  if (cudaPointerGetAttributes(&attr, span.data()) != cudaSuccess ||
-      (attr.type != cudaMemoryTypeDevice && attr.type != cudaMemoryTypeManaged)) {
-    cudaGetLastError();
-    throw user_error(std::string(call) + ": arguments must be in device memory for a GPU table");
-  }
-}
-
-template <class T>
-T* ptr_or_null(std::span<T> s) { return s.empty() ? nullptr : s.data(); }
 
 unsigned blocks_for(std::uint64_t n, int group) {
   return static_cast<unsigned>((n * group + kernels::k_block - 1) / kernels::k_block);

@@ -1,0 +1,112 @@
+// SlabAlloc on the device (seed 004, V): the pool's super blocks are cut into memory blocks of
+// 1024 slabs with a 1024-bit bitmap each. A tile keeps one resident block, its bitmap held in the
+// lanes' registers (W words per lane); an allocation finds the lowest free bit there and claims it
+// with one atomicOr, refreshing the register copy when another tile got there first. A full
+// resident block is replaced by hashing (tile id, changes so far, launch seed); after 32 hashed
+// changes the tile scans the blocks in order, so an allocation fails only when every block was
+// seen full. Deallocation clears the bit.
+#pragma once
+#include <cstdint>
+
+#include "core/slab/slab_launch.hpp"
+#include "core/slab/slab_tile.cuh"
+
+namespace hs::slab {
+
+__device__ inline std::uint32_t* pool_slab(const pool_ref& pool, std::uint32_t address) {
+  return pool.slabs[super_of(address)] + std::size_t{index_in_super(address)} * k_slab_words;
+}
+/// @brief The bitmap of a memory block (global block index).
+__device__ inline std::uint32_t* pool_bitmap(const pool_ref& pool, std::uint32_t block) {
+  return pool.bitmaps[block / pool.blocks_per_super] + std::size_t{block % pool.blocks_per_super} * k_bitmap_words;
+}
+
+inline constexpr std::uint32_t k_hashed_changes = 32;
+
+/// @brief A tile's resident block and its bitmap (lane l holds words l*W .. l*W + W - 1).
+template <int T>
+struct alloc_state {
+  std::uint32_t block = 0xffffffffu;  ///< global memory block index; none yet
+  std::uint32_t changes = 0;
+  bool exhausted = false;             ///< every block was seen full: later allocations fail at once
+  slab_words<32 / T> bits;
+};
+
+__device__ inline std::uint32_t mix32(std::uint32_t x) {
+  x ^= x >> 16;
+  x *= 0x7feb352du;
+  x ^= x >> 15;
+  x *= 0x846ca68bu;
+  x ^= x >> 16;
+  return x;
+}
+
+/// Moves the resident block; false when the scan has seen every block.
+template <int T>
+__device__ bool change_resident(const slab_tile<T>& t, alloc_state<T>& a, const pool_ref& pool, std::uint32_t tile_id) {
+  const std::uint32_t total = pool.super_blocks * pool.blocks_per_super;
+  if (a.block != 0xffffffffu) {
+    ++a.changes;
+    if (t.lane == 0) atomicAdd(pool.counters, 1ull);
+  }
+  if (a.changes <= k_hashed_changes) {
+    a.block = mix32(tile_id * 0x9e3779b1u ^ mix32(a.changes + pool.seed * 0x85ebca6bu)) % total;
+  } else if (a.changes <= k_hashed_changes + total) {
+    a.block = (a.block + 1) % total;
+  } else {
+    return false;
+  }
+  const std::uint32_t* bm = pool_bitmap(pool, a.block);
+  a.bits = read_slab(t, bm);  // a bitmap is 32 words: read like a slab
+  return true;
+}
+
+/// @brief Allocates one slab for the tile; k_null_address when the pool has none free.
+template <int T>
+__device__ std::uint32_t allocate(const slab_tile<T>& t, alloc_state<T>& a, const pool_ref& pool, std::uint32_t tile_id) {
+  constexpr int W = 32 / T;
+  if (a.exhausted) {
+    if (t.lane == 0) atomicAdd(pool.counters + 1, 1ull);
+    return k_null_address;
+  }
+  if (a.block == 0xffffffffu) change_resident(t, a, pool, tile_id);
+  for (;;) {
+    bool has = false;
+#pragma unroll
+    for (int j = 0; j < W; ++j) has |= a.bits.w[j] != 0xffffffffu;
+    const unsigned b = t.ballot(has);
+    if (b) {
+      const int src = __ffs(b) - 1;
+      std::uint32_t unit = 0xffffffffu;
+      if (t.lane == static_cast<unsigned>(src)) {
+        int j = W - 1;
+#pragma unroll
+        for (int i = W - 1; i >= 0; --i) j = a.bits.w[i] != 0xffffffffu ? i : j;
+        const std::uint32_t mine = a.bits.at(j);
+        const int bit = __ffs(~mine) - 1;
+        const std::uint32_t old = atomicOr(pool_bitmap(pool, a.block) + src * W + j, 1u << bit);
+#pragma unroll
+        for (int i = 0; i < W; ++i)
+          if (i == j) a.bits.w[i] = old | (1u << bit);
+        if (!(old & (1u << bit))) unit = (src * W + j) * 32 + bit;
+      }
+      unit = t.shfl(unit, src);
+      if (unit != 0xffffffffu)
+        return make_address(a.block / pool.blocks_per_super, a.block % pool.blocks_per_super, unit);
+      continue;  // another tile took that slab: the register copy now shows it
+    }
+    if (!change_resident(t, a, pool, tile_id)) {
+      a.exhausted = true;
+      if (t.lane == 0) atomicAdd(pool.counters + 1, 1ull);
+      return k_null_address;
+    }
+  }
+}
+
+/// @brief Returns a slab to the pool (one thread).
+__device__ inline void deallocate(const pool_ref& pool, std::uint32_t address) {
+  const std::uint32_t index = index_in_super(address);
+  atomicAnd(pool.bitmaps[super_of(address)] + index / 32, ~(1u << (index % 32)));
+}
+
+}  // namespace hs::slab

@@ -1,0 +1,454 @@
+// The GPU slab hash: argument checks, SlabAlloc's pool (super blocks added as the slabs in use
+// near its size, or when allocations fail), dispatch to the kernels, stats and inspection.
+#include "core/slab/slab_table.hpp"
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+
+#include "core/common/cuda_check.hpp"
+#include "core/common/device.hpp"
+#include "core/common/device_args.hpp"
+#include "core/common/device_histogram.hpp"
+#include "core/common/error.hpp"
+#include "core/common/format.hpp"
+
+namespace hs::slab {
+
+namespace {
+// Above this share of the pool (counting every insert since the last count as a new slab) the
+// table counts allocated slabs exactly before the next insert batch.
+constexpr double k_check_share = 0.8;
+// After counting, the pool grows until the slabs in use plus an eighth of the batch fit in this share.
+constexpr double k_grow_share = 0.75;
+}  // namespace
+
+struct slab_table::super_block {
+  buffer<std::uint32_t> slabs, bitmaps;
+};
+
+slab_table::slab_table(const table_config& cfg) : cfg_(cfg) {
+  std::string why;
+  if (!query_gpu(&why)) throw user_error("GPU slab table: " + why);
+  const std::uint64_t buckets = resolve_buckets(cfg);
+  shape_ = resolve_pool(cfg.slab, buckets);
+  tile_ = cfg.slab.tile ? cfg.slab.tile : k_default_tile;
+  const std::uint64_t bytes = buckets * k_slab_bytes + shape_.initial_super_blocks * shape_.slabs_per_super() * k_slab_bytes;
+  std::size_t free_b = 0, total_b = 0;
+  HS_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+  if (bytes > free_b)
+    throw user_error("a slab table of " + format_count(buckets) + " buckets and a pool of " +
+                     format_count(shape_.initial_super_blocks * shape_.slabs_per_super()) + " slabs needs " +
+                     format_bytes(bytes) + " but the GPU has " + format_bytes(free_b) + " free; choose fewer buckets");
+  slab_ptrs_ = buffer<std::uint32_t*>(memory_space::device, k_max_super_blocks);
+  bitmap_ptrs_ = buffer<std::uint32_t*>(memory_space::device, k_max_super_blocks);
+  counters_ = buffer<unsigned long long>(memory_space::device, 4);
+  scratch_ = buffer<unsigned long long>(memory_space::device, 8);
+  histograms_ = buffer<unsigned char>(memory_space::device, 2 * sizeof(device_histogram));
+  fill_bytes(counters_.data(), memory_space::device, 0, 4 * sizeof(unsigned long long), {});
+  reset_base(buckets, {});
+  {
+    std::lock_guard lock(pool_mutex_);
+    for (std::uint32_t i = 0; i < shape_.initial_super_blocks; ++i)
+      if (!add_super_block({})) throw user_error("not enough GPU memory for SlabAlloc's initial pool");
+  }
+  // The fills ran on the legacy stream; callers' streams may be non-blocking: wait for them here.
+  HS_CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+slab_table::~slab_table() { cudaDeviceSynchronize(); }
+
+void slab_table::reset_base(std::uint64_t buckets, stream_view s) {
+  base_ = buffer<std::uint32_t>(memory_space::device, buckets * k_slab_words);
+  fill_bytes(base_.data(), memory_space::device, 0xff, buckets * k_slab_bytes, s);
+  buckets_ = static_cast<std::uint32_t>(buckets);
+  cfg_.slab.buckets = buckets;
+  cfg_.capacity = buckets * k_slab_pairs;
+}
+
+table_config slab_table::config() const {
+  std::shared_lock lock(table_mutex_);
+  return cfg_;
+}
+
+bool slab_table::add_super_block(stream_view s) {
+  if (supers_.size() >= shape_.max_super_blocks) return false;
+  const std::uint64_t slabs = shape_.slabs_per_super();
+  auto sb = std::make_unique<super_block>();
+  try {
+    sb->slabs = buffer<std::uint32_t>(memory_space::device, slabs * k_slab_words);
+    sb->bitmaps = buffer<std::uint32_t>(memory_space::device, std::uint64_t{shape_.blocks_per_super} * k_bitmap_words);
+  } catch (const std::exception&) {
+    return false;  // out of GPU memory: the pool stays as it is; allocations that find none fail
+  }
+  fill_bytes(sb->bitmaps.data(), memory_space::device, 0, sb->bitmaps.size() * 4, s);
+  const std::size_t i = supers_.size();
+  std::uint32_t* ptrs[2] = {sb->slabs.data(), sb->bitmaps.data()};
+  copy_bytes(slab_ptrs_.data() + i, memory_space::device, &ptrs[0], memory_space::host, sizeof(void*), s);
+  copy_bytes(bitmap_ptrs_.data() + i, memory_space::device, &ptrs[1], memory_space::host, sizeof(void*), s);
+  synchronize(s);  // the pointers above live on this stack frame
+  supers_.push_back(std::move(sb));
+  super_count_ = static_cast<std::uint32_t>(supers_.size());
+  return true;
+}
+
+table_ref slab_table::ref() {
+  table_ref t;
+  t.hash = cfg_.hash;
+  t.tile = tile_;
+  t.base = base_.data();
+  t.buckets = buckets_;
+  t.mode = cfg_.slab.mode;
+  t.pool.slabs = slab_ptrs_.data();
+  t.pool.bitmaps = bitmap_ptrs_.data();
+  t.pool.super_blocks = super_count_.load();
+  t.pool.blocks_per_super = shape_.blocks_per_super;
+  t.pool.counters = counters_.data();
+  t.pool.seed = seed_.fetch_add(1);
+  return t;
+}
+
+std::uint64_t slab_table::allocated_slabs(stream_view s) {
+  std::lock_guard lock(scratch_mutex_);
+  fill_bytes(scratch_.data() + 4, memory_space::device, 0, sizeof(unsigned long long), s);
+  launch_count_allocated(ref(), scratch_.data() + 4, s);
+  unsigned long long n = 0;
+  copy_bytes(&n, memory_space::host, scratch_.data() + 4, memory_space::device, sizeof(n), s);
+  synchronize(s);
+  return n;
+}
+
+std::uint64_t slab_table::live_pairs(stream_view s) {
+  std::lock_guard lock(scratch_mutex_);
+  fill_bytes(scratch_.data(), memory_space::device, 0, 4 * sizeof(unsigned long long), s);
+  launch_census(ref(), scratch_.data(), s);
+  unsigned long long n = 0;
+  copy_bytes(&n, memory_space::host, scratch_.data(), memory_space::device, sizeof(n), s);
+  synchronize(s);
+  return n;
+}
+
+void slab_table::reserve_for(std::uint64_t n, stream_view s) {
+  std::lock_guard lock(pool_mutex_);
+  const auto pool = [&] { return double(supers_.size() * shape_.slabs_per_super()); };
+  allocated_upper_ += n;
+  if (double(allocated_upper_) <= k_check_share * pool()) return;
+  const std::uint64_t used = allocated_slabs(s);
+  unsigned long long failures = 0;
+  copy_bytes(&failures, memory_space::host, counters_.data() + 1, memory_space::device, sizeof(failures), s);
+  synchronize(s);
+  allocated_upper_ = used + n;
+  const bool failed = failures > last_failures_;  // an earlier batch ran out: grow by half at least
+  last_failures_ = failures;
+  const double want = std::max(double(used + n / 8 + k_slabs_per_block) / k_grow_share, failed ? 1.5 * pool() : 0.0);
+  while (pool() < want && add_super_block(s)) {
+  }
+}
+
+void slab_table::launch(const batch_io& io, stream_view s) {
+  launch_batch(ref(), io, s);
+}
+
+void slab_table::insert(std::span<const key_type> keys, std::span<const value_type> values,
+                        std::span<op_status> status, stream_view s) {
+  detail::check_bulk("insert", keys.size(), values.size(), status.size());
+  require_device("insert", keys);
+  require_device("insert", values);
+  require_device("insert", status);
+  std::shared_lock lock(table_mutex_);
+  reserve_for(keys.size(), s);
+  batch_io io;
+  io.op = batch_op::insert;
+  io.keys = keys.data();
+  io.values = values.data();
+  io.status = ptr_or_null(status);
+  io.n = keys.size();
+  launch(io, s);
+}
+
+void slab_table::find(std::span<const key_type> keys, std::span<value_type> values_out,
+                      std::span<op_status> status, stream_view s) {
+  detail::check_bulk("find", keys.size(), values_out.size(), status.size());
+  require_device("find", keys);
+  require_device("find", values_out);
+  require_device("find", status);
+  std::shared_lock lock(table_mutex_);
+  batch_io io;
+  io.op = batch_op::search;
+  io.keys = keys.data();
+  io.results = values_out.data();
+  io.status = ptr_or_null(status);
+  io.n = keys.size();
+  launch(io, s);
+}
+
+void slab_table::erase(std::span<const key_type> keys, std::span<op_status> status, stream_view s) {
+  detail::check_bulk("erase", keys.size(), keys.size(), status.size());
+  require_device("erase", keys);
+  require_device("erase", status);
+  std::shared_lock lock(table_mutex_);
+  batch_io io;
+  io.op = batch_op::erase;
+  io.keys = keys.data();
+  io.status = ptr_or_null(status);
+  io.n = keys.size();
+  launch(io, s);
+}
+
+void slab_table::apply(const op_batch& ops, std::span<value_type> results, std::span<op_status> status,
+                       stream_view s) {
+  const std::size_t n = ops.keys.size();
+  detail::check_bulk("apply", n, ops.kinds.size(), status.size());
+  detail::check_bulk("apply", n, ops.values.size(), 0);
+  if (!results.empty()) detail::check_bulk("apply", n, results.size(), 0);
+  require_device("apply", ops.kinds);
+  require_device("apply", ops.keys);
+  require_device("apply", ops.values);
+  require_device("apply", results);
+  require_device("apply", status);
+  std::shared_lock lock(table_mutex_);
+  reserve_for(n, s);  // every element may be an insert
+  batch_io io;
+  io.op = batch_op::mixed;
+  io.kinds = ops.kinds.data();
+  io.keys = ops.keys.data();
+  io.values = ops.values.data();
+  io.results = ptr_or_null(results);
+  io.status = ptr_or_null(status);
+  io.n = n;
+  launch(io, s);
+}
+
+void slab_table::erase_all(std::span<const key_type> keys, std::span<std::uint32_t> removed, stream_view s) {
+  detail::check_bulk("erase_all", keys.size(), removed.empty() ? keys.size() : removed.size(), 0);
+  require_device("erase_all", keys);
+  require_device("erase_all", removed);
+  std::shared_lock lock(table_mutex_);
+  batch_io io;
+  io.op = batch_op::erase_all;
+  io.keys = keys.data();
+  io.counts = ptr_or_null(removed);
+  io.n = keys.size();
+  launch(io, s);
+}
+
+void slab_table::count(std::span<const key_type> keys, std::span<std::uint32_t> counts, stream_view s) {
+  detail::check_bulk("count", keys.size(), counts.size(), 0);
+  require_device("count", keys);
+  require_device("count", counts);
+  std::shared_lock lock(table_mutex_);
+  batch_io io;
+  io.op = batch_op::count;
+  io.keys = keys.data();
+  io.counts = counts.data();
+  io.n = keys.size();
+  launch(io, s);
+}
+
+void slab_table::search_all(std::span<const key_type> keys, std::span<const std::uint64_t> offsets,
+                            std::span<value_type> values_out, stream_view s) {
+  detail::check_bulk("search_all", keys.size() + 1, offsets.size(), 0);
+  require_device("search_all", keys);
+  require_device("search_all", offsets);
+  require_device("search_all", values_out);
+  std::shared_lock lock(table_mutex_);
+  batch_io io;
+  io.op = batch_op::search_all;
+  io.keys = keys.data();
+  io.offsets = offsets.data();
+  io.all_values = values_out.data();
+  io.n = keys.size();
+  launch(io, s);
+}
+
+void slab_table::flush(stream_view s) {
+  std::unique_lock lock(table_mutex_);  // FLUSH runs alone on the table
+  launch_flush(ref(), s);
+  synchronize(s);
+  std::lock_guard pool_lock(pool_mutex_);
+  allocated_upper_ = allocated_slabs(s);
+}
+
+void slab_table::clear(stream_view s) {
+  std::unique_lock lock(table_mutex_);
+  fill_bytes(base_.data(), memory_space::device, 0xff, std::uint64_t{buckets_} * k_slab_bytes, s);
+  std::lock_guard pool_lock(pool_mutex_);
+  for (auto& sb : supers_) fill_bytes(sb->bitmaps.data(), memory_space::device, 0, sb->bitmaps.size() * 4, s);
+  fill_bytes(counters_.data() + 1, memory_space::device, 0, 3 * sizeof(unsigned long long), s);
+  allocated_upper_ = 0;
+  last_failures_ = 0;
+  synchronize(s);
+}
+
+table_stats slab_table::stats(stream_view s) {
+  std::shared_lock lock(table_mutex_);
+  std::lock_guard scratch_lock(scratch_mutex_);
+  const table_ref t = ref();
+  fill_bytes(scratch_.data(), memory_space::device, 0, 8 * sizeof(unsigned long long), s);
+  launch_census(t, scratch_.data(), s);
+  launch_count_allocated(t, scratch_.data() + 4, s);
+  unsigned long long c[8], k[4];
+  copy_bytes(c, memory_space::host, scratch_.data(), memory_space::device, sizeof(c), s);
+  copy_bytes(k, memory_space::host, counters_.data(), memory_space::device, sizeof(k), s);
+  synchronize(s);
+  image_census ic;
+  ic.live = c[0];
+  ic.deleted = c[1];
+  ic.chained = c[2];
+  ic.longest = c[3];
+  ic.allocated = c[4];
+  const std::uint64_t pool_slabs = std::uint64_t{t.pool.super_blocks} * shape_.slabs_per_super();
+  const std::uint64_t bytes = std::uint64_t{buckets_} * k_slab_bytes +
+                              std::uint64_t{t.pool.super_blocks} * (pool_slabs / std::max<std::uint32_t>(t.pool.super_blocks, 1) * k_slab_bytes +
+                                                                    shape_.blocks_per_super * k_bitmap_words * 4);
+  table_stats st = stats_from_census(ic, buckets_, pool_slabs, t.pool.super_blocks, bytes);
+  st.slab.resident_changes = k[0];
+  st.slab.alloc_failures = k[1];
+  st.rejected = k[2];
+  st.failed_full = k[3];
+  return st;
+}
+
+void slab_table::inspect(const inspect_request& req, inspect_result& out, stream_view s) {
+  std::shared_lock lock(table_mutex_);
+  std::lock_guard scratch_lock(scratch_mutex_);
+  const table_ref t = ref();
+  if (req.occupancy) launch_occupancy(t, *req.occupancy, s);
+  if (req.probe_histogram || req.chain_lengths) {
+    auto* h = reinterpret_cast<device_histogram*>(histograms_.data());
+    launch_chain_histograms(t, req.chain_lengths ? h : nullptr, req.probe_histogram ? h + 1 : nullptr, s);
+    device_histogram host[2];
+    copy_bytes(host, memory_space::host, h, memory_space::device, sizeof(host), s);
+    synchronize(s);
+    if (req.chain_lengths) out.chains = to_probe_histogram(host[0]);
+    if (req.probe_histogram) out.histogram = to_probe_histogram(host[1]);
+  }
+  if (req.strip && req.strip->width) {
+    buffer<float> sm(memory_space::device, 2 * std::size_t{req.strip->width});
+    launch_strip(t, *req.strip, sm.data(), s);
+    const std::vector<float> h = sm.download(sm.size(), s);
+    out.strip.resize(req.strip->width);
+    for (std::size_t p = 0; p < out.strip.size(); ++p) out.strip[p] = {h[2 * p], h[2 * p + 1]};
+  }
+  out.slots.clear();
+  if (req.dump_first && req.dump_count) {
+    const std::uint64_t slots = std::uint64_t{buckets_} * k_slab_pairs;
+    const std::uint64_t first = std::min(*req.dump_first, slots), last = std::min(slots, first + req.dump_count);
+    if (first < last) {
+      const std::uint64_t b0 = first / k_slab_pairs, b1 = (last - 1) / k_slab_pairs + 1;
+      std::vector<std::uint32_t> words((b1 - b0) * k_slab_words);
+      copy_bytes(words.data(), memory_space::host, base_.data() + b0 * k_slab_words, memory_space::device,
+                 words.size() * 4, s);
+      synchronize(s);
+      for (std::uint64_t slot = first; slot < last; ++slot) {
+        const std::uint32_t* w = words.data() + (slot / k_slab_pairs - b0) * k_slab_words;
+        slot_record r;
+        r.slot = slot;
+        r.key = w[2 * (slot % k_slab_pairs)];
+        r.value = w[2 * (slot % k_slab_pairs) + 1];
+        r.home = slot / k_slab_pairs;
+        r.state = is_live_key(r.key) ? slot_state::live : r.key == k_tombstone ? slot_state::tombstone : slot_state::empty;
+        out.slots.push_back(r);
+      }
+    }
+  }
+  out.chain = {};
+  if (req.chain_bucket && *req.chain_bucket < buckets_) {
+    const std::uint32_t limit = std::max<std::uint32_t>(req.chain_limit, 1);
+    buffer<std::uint32_t> words(memory_space::device, std::size_t{limit} * k_slab_words), addresses(memory_space::device, limit);
+    launch_copy_chain(t, static_cast<std::uint32_t>(*req.chain_bucket), limit, words.data(), addresses.data(), scratch_.data() + 6, s);
+    unsigned long long total = 0;
+    copy_bytes(&total, memory_space::host, scratch_.data() + 6, memory_space::device, sizeof(total), s);
+    const std::vector<std::uint32_t> w = words.download(words.size(), s);
+    const std::vector<std::uint32_t> a = addresses.download(limit, s);
+    out.chain.bucket = *req.chain_bucket;
+    out.chain.total = total;
+    for (std::uint64_t i = 0; i < std::min<std::uint64_t>(total, limit); ++i) {
+      slab_record r;
+      r.address = a[i];
+      std::copy_n(w.data() + i * k_slab_words, k_slab_words, r.words);
+      out.chain.slabs.push_back(r);
+    }
+  }
+  out.allocator = {};
+  if (req.allocator) {
+    const std::uint64_t blocks = std::uint64_t{t.pool.super_blocks} * shape_.blocks_per_super;
+    buffer<std::uint16_t> fill(memory_space::device, blocks);
+    launch_block_fill(t, fill.data(), s);
+    out.allocator.blocks_per_super = shape_.blocks_per_super;
+    out.allocator.super_blocks = t.pool.super_blocks;
+    out.allocator.block_fill = fill.download(blocks, s);
+  }
+}
+
+std::uint64_t slab_table::retrieve_all(std::span<key_type> keys, std::span<value_type> values, stream_view s) {
+  detail::check_bulk("retrieve_all", keys.size(), values.size(), 0);
+  require_device("retrieve_all", keys);
+  require_device("retrieve_all", values);
+  std::shared_lock lock(table_mutex_);
+  std::lock_guard scratch_lock(scratch_mutex_);
+  launch_retrieve_all(ref(), ptr_or_null(keys), ptr_or_null(values), keys.size(), scratch_.data() + 7, s);
+  unsigned long long n = 0;
+  copy_bytes(&n, memory_space::host, scratch_.data() + 7, memory_space::device, sizeof(n), s);
+  synchronize(s);
+  return n;
+}
+
+void slab_table::rehash(std::uint64_t capacity, stream_view s) {
+  std::unique_lock lock(table_mutex_);  // nothing else runs on the table until it is rebuilt
+  synchronize(s);
+  table_config next = cfg_;
+  next.slab.buckets = 0;
+  next.capacity = capacity ? capacity : cfg_.capacity;
+  const std::uint64_t buckets = resolve_buckets(next);
+  const std::uint64_t live = live_pairs(s);
+  {
+    // The new lists need at most one partly filled slab per bucket beyond their packed pairs: the
+    // pool must hold that before anything is changed, so the rebuild cannot run out midway.
+    std::lock_guard pool_lock(pool_mutex_);
+    const std::uint64_t need = live / k_slab_pairs + buckets + k_slabs_per_block;
+    while (supers_.size() * shape_.slabs_per_super() < need)
+      if (!add_super_block(s))
+        throw user_error("rehash: SlabAlloc cannot grow to the " + format_count(need) + " slabs " +
+                         format_count(buckets) + " buckets may need; the table is unchanged");
+  }
+  buffer<key_type> keys(memory_space::device, live);
+  buffer<value_type> values(memory_space::device, live);
+  {
+    std::lock_guard scratch_lock(scratch_mutex_);
+    launch_retrieve_all(ref(), keys.data(), values.data(), live, scratch_.data() + 7, s);
+  }
+  reset_base(buckets, s);
+  {
+    std::lock_guard pool_lock(pool_mutex_);
+    for (auto& sb : supers_) fill_bytes(sb->bitmaps.data(), memory_space::device, 0, sb->bitmaps.size() * 4, s);
+    allocated_upper_ = live;
+  }
+  batch_io io;
+  io.op = batch_op::insert;
+  io.keys = keys.data();
+  io.values = values.data();
+  io.n = live;
+  launch(io, s);
+  const std::uint64_t after = live_pairs(s);
+  if (after != live)
+    throw gpu_error("rehash lost entries: " + format_count(live) + " before, " + format_count(after) + " after");
+}
+
+slab_image slab_table::snapshot(stream_view s) {
+  std::shared_lock lock(table_mutex_);
+  std::lock_guard pool_lock(pool_mutex_);
+  slab_image img;
+  img.mode = cfg_.slab.mode;
+  img.hash = cfg_.hash;
+  img.buckets = buckets_;
+  img.blocks_per_super = shape_.blocks_per_super;
+  img.base = base_.download(base_.size(), s);
+  for (const auto& sb : supers_) {
+    img.slabs.push_back(sb->slabs.download(sb->slabs.size(), s));
+    img.bitmaps.push_back(sb->bitmaps.download(sb->bitmaps.size(), s));
+  }
+  return img;
+}
+
+}  // namespace hs::slab

@@ -1,0 +1,86 @@
+// The GPU slab hash (seed 004): the host owner of the base slabs, SlabAlloc's super blocks and the
+// device counters. Kernels are templated on hash and tile size (slab_kernels.cu); this class checks
+// arguments, keeps the pool large enough and dispatches.
+#pragma once
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <shared_mutex>
+#include <vector>
+
+#include "core/slab/slab_family.hpp"
+#include "core/slab/slab_launch.hpp"
+#include "core/slab/slab_sizing.hpp"
+
+namespace hs::slab {
+
+/// @brief Threads sharing a slab when the config leaves it to the table (bench slab-tile).
+inline constexpr int k_default_tile = 16;
+
+class slab_table final : public slab_family {
+ public:
+  explicit slab_table(const table_config& cfg);
+  ~slab_table() override;
+  slab_table(const slab_table&) = delete;
+  slab_table& operator=(const slab_table&) = delete;
+
+  table_config config() const override;
+  void insert(std::span<const key_type> keys, std::span<const value_type> values,
+              std::span<op_status> status, stream_view s) override;
+  void find(std::span<const key_type> keys, std::span<value_type> values_out,
+            std::span<op_status> status, stream_view s) override;
+  void erase(std::span<const key_type> keys, std::span<op_status> status, stream_view s) override;
+  void apply(const op_batch& ops, std::span<value_type> results, std::span<op_status> status,
+             stream_view s) override;
+  void clear(stream_view s) override;
+  table_stats stats(stream_view s) override;
+  void inspect(const inspect_request& req, inspect_result& out, stream_view s) override;
+  std::uint64_t retrieve_all(std::span<key_type> keys, std::span<value_type> values,
+                             stream_view s) override;
+  void rehash(std::uint64_t capacity, stream_view s) override;
+
+  void erase_all(std::span<const key_type> keys, std::span<std::uint32_t> removed, stream_view s) override;
+  void count(std::span<const key_type> keys, std::span<std::uint32_t> counts, stream_view s) override;
+  void search_all(std::span<const key_type> keys, std::span<const std::uint64_t> offsets,
+                  std::span<value_type> values_out, stream_view s) override;
+  void flush(stream_view s) override;
+  slab_image snapshot(stream_view s) override;
+
+ private:
+  struct super_block;
+  /// The table as kernels see it, with a fresh allocation seed (call with table_mutex_ held).
+  table_ref ref();
+  /// Makes sure up to n inserts about to be launched on s find free slabs: tracks an upper bound
+  /// on allocated slabs and, when it nears the pool's size, counts exactly and grows the pool.
+  void reserve_for(std::uint64_t n, stream_view s);
+  /// Adds a super block; false when the limit or the GPU's memory forbids (call with pool_mutex_ held).
+  bool add_super_block(stream_view s);
+  /// Live pairs by a census (synchronizes; call with table_mutex_ held).
+  std::uint64_t live_pairs(stream_view s);
+  /// Bits set in the pool's bitmaps (synchronizes).
+  std::uint64_t allocated_slabs(stream_view s);
+  void launch(const batch_io& io, stream_view s);
+  void reset_base(std::uint64_t buckets, stream_view s);
+
+  mutable std::shared_mutex table_mutex_;  // bulk calls share; rehash replaces the base slabs
+  table_config cfg_;
+  std::uint32_t buckets_ = 0;
+  int tile_ = k_default_tile;
+  pool_shape shape_;
+  buffer<std::uint32_t> base_;
+
+  std::mutex pool_mutex_;                   // growth and its bookkeeping
+  std::vector<std::unique_ptr<super_block>> supers_;
+  buffer<std::uint32_t*> slab_ptrs_, bitmap_ptrs_;  // device arrays of k_max_super_blocks pointers
+  std::atomic<std::uint32_t> super_count_{0};
+  std::uint64_t allocated_upper_ = 0;       // upper bound on allocated slabs
+  std::uint64_t last_failures_ = 0;
+  std::atomic<std::uint32_t> seed_{0};
+
+  buffer<unsigned long long> counters_;     // see pool_ref::counters
+  buffer<unsigned long long> scratch_;      // census results
+  buffer<unsigned char> histograms_;        // two device_histograms
+  std::mutex scratch_mutex_;                // stats and inspect run on the sampling thread
+};
+
+}  // namespace hs::slab
