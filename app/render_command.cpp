@@ -144,6 +144,7 @@ render_result render_scenario(const scenario& sc, const std::string& out_dir, ba
         case scenario_step::run: one.push_back({script_step::run, 0, step.batches}); break;
         case scenario_step::clear: one.push_back({script_step::clear, 0, 0}); break;
         case scenario_step::rehash: one.push_back({script_step::rehash, 0, step.batches}); break;
+        case scenario_step::flush: one.push_back({script_step::flush, 0, 0}); break;
         default: break;
       }
       s.queue(one);
@@ -177,6 +178,8 @@ render_result render_scenario(const scenario& sc, const std::string& out_dir, ba
         case view_kind::histogram: save(data, histogram_csv(frame->last_sample().inspected.histogram), out.data_files); break;
         case view_kind::throughput: save(data, throughput_csv(s.throughput()), out.data_files); break;
         case view_kind::timeline: save(data, timeline_csv(s.timeline(), s.rebuilds()), out.data_files); break;
+        case view_kind::chains: save(data, vis::chain_lengths_csv(frame->last_sample().inspected.chains), out.data_files); break;
+        case view_kind::allocator: save(data, vis::allocator_csv(frame->last_sample().inspected.allocator), out.data_files); break;
         case view_kind::stats: {
           std::string csv = "name,value\n";
           for (const auto& [k, val] : frame->numbers()) csv += "\"" + k + "\",\"" + val + "\"\n";

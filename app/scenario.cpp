@@ -9,6 +9,8 @@
 
 #include "core/common/assets.hpp"
 #include "core/common/error.hpp"
+#include "core/common/format.hpp"
+#include "core/slab/slab_sizing.hpp"
 #include "core/common/bit_math.hpp"
 #include "core/common/format.hpp"
 
@@ -23,12 +25,15 @@ std::string_view to_string(view_kind v) {
     case view_kind::throughput: return "throughput";
     case view_kind::stats: return "stats";
     case view_kind::timeline: return "timeline";
+    case view_kind::chains: return "chains";
+    case view_kind::allocator: return "allocator";
   }
   return "?";
 }
 
 std::optional<view_kind> parse_view_kind(std::string_view s) {
-  for (auto v : {view_kind::heatmap, view_kind::histogram, view_kind::throughput, view_kind::stats, view_kind::timeline})
+  for (auto v : {view_kind::heatmap, view_kind::histogram, view_kind::throughput, view_kind::stats, view_kind::timeline,
+                 view_kind::chains, view_kind::allocator})
     if (to_string(v) == s) return v;
   return std::nullopt;
 }
@@ -43,6 +48,7 @@ std::vector<script_step> scenario::script() const {
       case scenario_step::clear: out.push_back({script_step::clear, 0, 0}); break;
       case scenario_step::capture: out.push_back({script_step::pause, 0, 0}); break;
       case scenario_step::rehash: out.push_back({script_step::rehash, 0, s.batches}); break;
+      case scenario_step::flush: out.push_back({script_step::flush, 0, 0}); break;
     }
   }
   return out;
@@ -56,11 +62,11 @@ struct line_parser {
   [[noreturn]] void fail(const std::string& msg) const {
     throw user_error(file + ":" + std::to_string(line) + ": " + msg);
   }
-  double load(const std::string& w) const {
+  double load(const std::string& w, double max = 1.0) const {
     double v = 0;
     auto r = std::from_chars(w.data(), w.data() + w.size(), v);
-    if (r.ec != std::errc{} || r.ptr != w.data() + w.size() || !(v >= 0.0) || v > 1.0)
-      fail("'" + w + "' is not a load factor between 0 and 1");
+    if (r.ec != std::errc{} || r.ptr != w.data() + w.size() || !(v >= 0.0) || v > max)
+      fail("'" + w + "' is not a load factor between 0 and " + strprintf("%g", max));
     return v;
   }
   std::uint64_t size(const std::string& w, const char* what) const {
@@ -200,7 +206,7 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
       p.arity(w, 1, 1, "fill LOAD | drain LOAD (a load factor between 0 and 1)");
       scenario_step s;
       s.kind = k == "fill" ? scenario_step::fill : scenario_step::drain;
-      s.load = p.load(w[1]);
+      s.load = p.load(w[1], max_fill_load(sc.config.table.family));
       s.line = n;
       sc.steps.push_back(s);
     } else if (k == "run") {
@@ -210,6 +216,35 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
       s.batches = p.size(w[1], "batch count");
       s.line = n;
       sc.steps.push_back(s);
+    } else if (k == "slab") {
+      p.arity(w, 1, 4, "slab [mode=unique|multi] [buckets=N] [beta=B keys=N] [tile=8|16|32]");
+      auto& o = sc.config.table.slab;
+      double beta = 0;
+      std::uint64_t keys = 0;
+      for (std::size_t i = 1; i < w.size(); ++i) {
+        const auto eq = w[i].find('=');
+        if (eq == std::string::npos) p.fail("'" + w[i] + "' should be name=value");
+        const std::string name = w[i].substr(0, eq), val = w[i].substr(eq + 1);
+        if (name == "mode") {
+          const auto m = parse_slab_mode(val);
+          if (!m) p.fail("unknown slab mode '" + val + "' (unique, multi)");
+          o.mode = *m;
+        } else if (name == "buckets") o.buckets = p.size(val, "bucket count");
+        else if (name == "beta") beta = p.number(val, "beta");
+        else if (name == "keys") keys = p.size(val, "key count");
+        else if (name == "tile") {
+          o.tile = static_cast<int>(p.number(val, "tile"));
+          if (o.tile != 8 && o.tile != 16 && o.tile != 32) p.fail("tile must be 8, 16 or 32");
+        } else p.fail("unknown slab option '" + name + "' (mode, buckets, beta, keys, tile)");
+      }
+      if ((beta > 0) != (keys > 0)) p.fail("beta and keys go together: buckets = keys / (15 beta)");
+      if (beta > 0) o.buckets = slab::buckets_for_beta(keys, beta);
+    } else if (k == "flush") {
+      p.arity(w, 0, 0, "flush");
+      scenario_step s;
+      s.kind = scenario_step::flush;
+      s.line = n;
+      sc.steps.push_back(s);
     } else if (k == "clear") {
       p.arity(w, 0, 0, "clear");
       scenario_step s;
@@ -217,7 +252,7 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
       s.line = n;
       sc.steps.push_back(s);
     } else if (k == "capture") {
-      if (w.size() < 2) p.fail("usage: capture VIEW... [range=FIRST:COUNT] (views: heatmap, histogram, throughput, stats)");
+      if (w.size() < 2) p.fail("usage: capture VIEW... [range=FIRST:COUNT] (views: heatmap, histogram, throughput, stats, timeline, chains, allocator)");
       scenario_step s;
       s.kind = scenario_step::capture;
       s.line = n;
@@ -231,7 +266,7 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
           continue;
         }
         const auto v = parse_view_kind(w[i]);
-        if (!v) p.fail("unknown view '" + w[i] + "' (heatmap, histogram, throughput, stats)");
+        if (!v) p.fail("unknown view '" + w[i] + "' (heatmap, histogram, throughput, stats, timeline, chains, allocator)");
         s.views.push_back(*v);
       }
       if (s.views.empty()) p.fail("capture names no view (heatmap, histogram, throughput, stats, timeline)");
@@ -239,7 +274,7 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
       sc.steps.push_back(s);
     } else {
       p.fail("unknown keyword '" + k + "' (title, table, capacity, hash, backend, group, delete, maintain, timeline, "
-             "distribution, seed, batch, mix, colormap, heatmap-mode, fill, drain, run, clear, rehash, capture)");
+             "slab, distribution, seed, batch, mix, colormap, heatmap-mode, fill, drain, run, clear, rehash, flush, capture)");
     }
   }
   if (!any_capture) throw user_error(file + ": the scenario captures nothing (add a 'capture heatmap' step)");
@@ -250,6 +285,11 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
   } catch (const user_error& e) {
     throw user_error(file + ": " + e.what());
   }
+  for (const scenario_step& s : sc.steps)
+    for (view_kind v : s.views)
+      if ((v == view_kind::chains || v == view_kind::allocator) && sc.config.table.family != family::slab)
+        throw user_error(file + ":" + std::to_string(s.line) + ": the " + std::string(to_string(v)) +
+                         " view shows slab lists: add 'table slab'");
   for (const scenario_step& s : sc.steps)
     if (s.range_first && sc.config.table.capacity && *s.range_first + s.range_count > sc.config.table.capacity)
       throw user_error(file + ":" + std::to_string(s.line) + ": the range goes past the table's " +

@@ -12,12 +12,12 @@
 
 namespace hs::app {
 
-enum class view_kind : std::uint8_t { heatmap, histogram, throughput, stats, timeline };
+enum class view_kind : std::uint8_t { heatmap, histogram, throughput, stats, timeline, chains, allocator };
 std::string_view to_string(view_kind v);
 std::optional<view_kind> parse_view_kind(std::string_view s);
 
 struct scenario_step {
-  enum kind_t : std::uint8_t { fill, drain, run, clear, capture, rehash } kind = run;
+  enum kind_t : std::uint8_t { fill, drain, run, clear, capture, rehash, flush } kind = run;
   double load = 0;
   std::uint64_t batches = 0;                ///< run: batches; rehash: capacity (0: the same)
   std::vector<view_kind> views;            ///< capture

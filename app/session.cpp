@@ -8,6 +8,7 @@
 
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
+#include "core/slab/slab_family.hpp"
 
 namespace hs::app {
 
@@ -17,6 +18,8 @@ double now_s() {
 }
 constexpr std::size_t k_series_max = 20000;
 }  // namespace
+
+double max_fill_load(family f) { return f == family::slab ? 8.0 : 1.0; }
 
 const char* to_string(activity a) {
   switch (a) {
@@ -179,6 +182,32 @@ std::vector<vis::churn_event> session::rebuilds() const {
   return rebuilds_;
 }
 
+void session::flush() {
+  if (!slab::as_slab(*table_)) throw user_error("FLUSH is an operation of the slab family");
+  std::lock_guard lock(mutex_);
+  pending_flush_ = true;
+  wake_.notify_all();
+}
+
+void session::run_flush(std::unique_lock<std::mutex>& lock) {
+  lock.unlock();
+  std::string error;
+  try {
+    if (auto* s = slab::as_slab(*table_)) s->flush(work_stream_.view());
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
+  lock.lock();
+  if (!error.empty()) {
+    st_.note = "flush failed: " + error;
+    st_.error = true;
+    script_.clear();
+    return;
+  }
+  rebuilds_.push_back({st_.batches, "flush"});
+  st_.note = "flushed: every list compacted, emptied slabs returned to SlabAlloc";
+}
+
 void session::reset() {
   std::unique_lock lock(mutex_);
   script_.clear();
@@ -200,7 +229,8 @@ void session::reset() {
 void session::wait_idle() {
   std::unique_lock lock(mutex_);
   idle_cv_.wait(lock, [&] {
-    return act_ == activity::idle && (script_.empty() || script_held_) && in_flight_.empty() && !pending_rehash_;
+    return act_ == activity::idle && (script_.empty() || script_held_) && in_flight_.empty() && !pending_rehash_ &&
+           !pending_flush_;
   });
 }
 
@@ -221,7 +251,7 @@ std::vector<vis::throughput_point> session::throughput() const {
 // A fill or drain aims at a number of keys fixed now: if the table grows or shrinks on the way,
 // the target does not move with it. Call with mutex_ held.
 void session::start_fill(double load) {
-  const double target = std::clamp(load, 0.0, 1.0);
+  const double target = std::clamp(load, 0.0, max_fill_load(cfg_.table.family));
   st_.target_load = target;
   target_keys_ = static_cast<std::uint64_t>(target * static_cast<double>(capacity_.load()));
   act_ = target_keys_ >= st_.live ? activity::filling : activity::draining;
@@ -261,6 +291,9 @@ void session::start_next_step() {
       case script_step::rehash:
         pending_rehash_ = s.batches ? s.batches : capacity_.load();
         return;  // the worker rebuilds outside the lock
+      case script_step::flush:
+        pending_flush_ = true;
+        return;
     }
   }
 }
@@ -396,7 +429,7 @@ session::batch& session::free_slot() {
 }
 
 bool session::issue_next(std::unique_lock<std::mutex>& lock) {
-  if (pending_rehash_) return false;  // let the batches in flight finish, then rebuild
+  if (pending_rehash_ || pending_flush_) return false;  // let the batches in flight finish first
   std::uint64_t kind = 0;
   const auto plan = plan_next(kind);
   if (!plan || plan->size == 0) return false;
@@ -449,7 +482,9 @@ std::uint64_t session::retire(batch& b) {
   if (act_ == activity::filling) {
     if (c[static_cast<int>(op_status::failed_full)]) {
       script_.clear();
-      finish_command("fill stopped: the table is full (failed-full inserts); erase keys or use a larger capacity");
+      finish_command(cfg_.table.family == family::slab
+                         ? "fill stopped: SlabAlloc's pool is exhausted (failed-full inserts); erase keys, FLUSH, or allow a larger pool"
+                         : "fill stopped: the table is full (failed-full inserts); erase keys or use a larger capacity");
       return inserted;
     }
     stalled_ = inserted == 0 ? stalled_ + 1 : 0;
@@ -464,6 +499,8 @@ std::uint64_t session::retire(batch& b) {
 }
 
 std::string session::guard_occupancy(std::uint64_t bound, std::uint64_t pending, std::uint64_t& exact) {
+  // Slab lists grow into SlabAlloc's pool: a full pool answers failed-full, nothing crawls.
+  if (cfg_.table.family == family::slab) return {};
   // Stop before 98% of the slots are taken: what is in flight and the next batch still fit.
   // Taken slots hold keys; erased values keep theirs, tombstones are free for inserts.
   const std::uint64_t cap = capacity_.load(), limit = cap - cap / 50;
@@ -491,6 +528,11 @@ void session::worker_loop() {
         const std::uint64_t cap = pending_rehash_;
         pending_rehash_ = 0;
         rebuild(cap, lock);
+        continue;
+      }
+      if (pending_flush_ && in_flight_.empty()) {
+        pending_flush_ = false;
+        run_flush(lock);
         continue;
       }
       if (!in_flight_.empty()) {
@@ -527,9 +569,12 @@ void session::worker_loop() {
       st_.note = e.what();
       st_.error = true;
     }
-    if (act_ != activity::idle || pending_rehash_ || (in_flight_.empty() && !script_.empty() && !script_held_)) continue;
+    if (act_ != activity::idle || pending_rehash_ || pending_flush_ || (in_flight_.empty() && !script_.empty() && !script_held_))
+      continue;
     idle_cv_.notify_all();
-    wake_.wait(lock, [&] { return stop_ || act_ != activity::idle || pending_rehash_ || (!script_.empty() && !script_held_); });
+    wake_.wait(lock, [&] {
+      return stop_ || act_ != activity::idle || pending_rehash_ || pending_flush_ || (!script_.empty() && !script_held_);
+    });
   }
 }
 
@@ -546,6 +591,10 @@ void session::sample(const sample_request& req, sample_result& out) {
   ir.probe_histogram = req.histogram;
   ir.dump_first = req.dump_first;
   ir.dump_count = req.dump_count;
+  ir.chain_lengths = req.chain_lengths;
+  ir.strip = req.strip;
+  ir.chain_bucket = req.chain_bucket;
+  ir.allocator = req.allocator;
   table_->inspect(ir, out.inspected, s);
   out.stats = table_->stats(s);
   out.pixels = req.occupancy ? pixels_.data() : nullptr;

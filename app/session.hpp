@@ -33,8 +33,8 @@ enum class activity : std::uint8_t { idle, running, filling, draining, stepping,
 
 /// @brief One queued command of a script (a scenario's steps, or a preset's).
 struct script_step {
-  enum kind_t : std::uint8_t { fill, drain, run, clear, pause, rehash } kind = run;
-  double load = 0;          ///< fill/drain target (live load factor)
+  enum kind_t : std::uint8_t { fill, drain, run, clear, pause, rehash, flush } kind = run;
+  double load = 0;          ///< fill/drain target (live load factor; above 1 for slab lists)
   std::uint64_t batches = 0;///< run: how many batches of the workload's mix; rehash: capacity (0: same)
 };
 
@@ -57,7 +57,15 @@ struct sample_request {
   bool histogram = false;
   std::optional<std::uint64_t> dump_first;
   std::uint32_t dump_count = 0;
+  // Slab family: list lengths, the bucket strip, one bucket's list, SlabAlloc's blocks.
+  bool chain_lengths = false;
+  std::optional<bucket_strip_query> strip;
+  std::optional<std::uint64_t> chain_bucket;
+  bool allocator = false;
 };
+
+/// @brief The highest fill target: 1 for open addressing; slab lists grow past one slab per bucket.
+double max_fill_load(family f);
 
 struct sample_result {
   table_stats stats;
@@ -92,6 +100,8 @@ class session {
   void set_record_timeline(bool on);
   /// @brief Rebuilds the table from its live entries (capacity 0: the same), between batches.
   void rehash(std::uint64_t capacity = 0);
+  /// @brief Slab family: FLUSH between batches (compacts every list, frees emptied slabs).
+  void flush();
   /// @brief Blocks until the worker has nothing left to do (scripts, fills, steps, in flight).
   void wait_idle();
 
@@ -126,6 +136,8 @@ class session {
   void after_batch(std::unique_lock<std::mutex>& lock, std::uint64_t inserted, double ops_per_s);
   /// Rebuilds now (worker only, nothing in flight) and records it.
   void rebuild(std::uint64_t capacity, std::unique_lock<std::mutex>& lock);
+  /// Runs FLUSH now (worker only, nothing in flight).
+  void run_flush(std::unique_lock<std::mutex>& lock);
   std::optional<workload::batch_plan> plan_next(std::uint64_t& kind_out);
   void finish_command(std::string note = {});
   void start_fill(double load);
@@ -162,6 +174,7 @@ class session {
   std::vector<vis::churn_event> rebuilds_;
   std::atomic<std::uint64_t> capacity_{0};
   std::uint64_t pending_rehash_ = 0;  // a rehash asked for: capacity (or 1 for the same)
+  bool pending_flush_ = false;        // a FLUSH asked for (slab family)
   std::uint64_t pending_inserts_ = 0, pending_erases_ = 0;  // in flight, not yet counted
   int stalled_ = 0;                                          // fill batches that added no key
   std::uint64_t occupied_bound_ = 0;  // upper bound on occupied slots (exact after each check)

@@ -62,6 +62,14 @@ void app_frame::sample(bool force) {
   req.histogram = true;
   req.dump_first = last_req_.dump_first;
   req.dump_count = last_req_.dump_count;
+  if (slab()) {
+    const std::uint64_t buckets = cap / 15;
+    req.chain_lengths = true;
+    req.strip = bucket_strip_query{0, buckets, slab_.strip_width()};
+    if (slab_.bucket() >= buckets) slab_.set_bucket(0);
+    req.chain_bucket = slab_.bucket();
+    req.allocator = true;
+  }
   sess_->sample(req, last_);
   image_->update(last_.pixels, last_.space, static_cast<int>(last_req_.occupancy.width),
                  static_cast<int>(last_req_.occupancy.height), heatmap_.cmap(), heatmap_.style(), {});
@@ -101,7 +109,26 @@ void app_frame::draw_window(float width, float height, bool first_frame) {
 
   ImGui::SetNextWindowPos(ImVec2(left, top), cond);
   ImGui::SetNextWindowSize(ImVec2(right * 0.5f, height - top), cond);
-  if (ImGui::Begin("Probe lengths", nullptr, flags)) histogram_.draw(last_.inspected.histogram);
+  if (ImGui::Begin(slab() ? "Slab lists" : "Probe lengths", nullptr, flags)) {
+    if (!slab()) {
+      histogram_.draw(last_.inspected.histogram);
+    } else if (ImGui::BeginTabBar("slab-tabs")) {
+      if (ImGui::BeginTabItem("Lists")) {
+        slab_.draw_chains(last_.inspected, last_.stats, sess_->config().table.hash);
+        ImGui::EndTabItem();
+      }
+      if (ImGui::BeginTabItem("SlabAlloc")) {
+        slab_.draw_allocator(last_.inspected.allocator, last_.stats);
+        ImGui::EndTabItem();
+      }
+      if (ImGui::BeginTabItem("Key positions")) {
+        ImGui::TextUnformatted("x: the slab of its list a live key sits in (0 = the base slab)");
+        histogram_.draw(last_.inspected.histogram);
+        ImGui::EndTabItem();
+      }
+      ImGui::EndTabBar();
+    }
+  }
   ImGui::End();
 
   ImGui::SetNextWindowPos(ImVec2(left + right * 0.5f, top), cond);
@@ -186,6 +213,14 @@ std::array<float, 4> app_frame::draw_figure(view_kind v, float width, float heig
         rect = {origin.x, origin.y, avail.x, avail.y};
         break;
       }
+      case view_kind::chains:
+        slab_.draw_chains(last_.inspected, last_.stats, sess_->config().table.hash, avail.y - fs);
+        rect = {origin.x, origin.y, avail.x, avail.y};
+        break;
+      case view_kind::allocator:
+        slab_.draw_allocator(last_.inspected.allocator, last_.stats, avail.y - fs);
+        rect = {origin.x, origin.y, avail.x, avail.y};
+        break;
       case view_kind::stats:
         draw_stats();
         rect = {origin.x, origin.y, avail.x, avail.y};

@@ -12,6 +12,7 @@
 #include "visualizers/views/churn_view.hpp"
 #include "visualizers/views/heatmap_view.hpp"
 #include "visualizers/views/histogram_view.hpp"
+#include "visualizers/views/slab_view.hpp"
 #include "visualizers/views/throughput_view.hpp"
 
 namespace hs::app {
@@ -61,6 +62,8 @@ class app_frame {
   vis::histogram_view histogram_;
   vis::throughput_view throughput_;
   vis::churn_view churn_;
+  vis::slab_view slab_;
+  bool slab() const { return sess_->config().table.family == family::slab; }
   std::unique_ptr<vis::heatmap_image> image_;
   vis::heatmap_request last_req_{};
   sample_result last_;

@@ -42,7 +42,8 @@ void app_frame::draw_controls() {
     if (ImGui::Button("Reset")) sess_->reset();
     ImGui::SliderInt("step ops", &step_ops_, 0, 64, step_ops_ == 0 ? "one batch" : "%d ops");
     float target = static_cast<float>(target_load_);
-    if (ImGui::SliderFloat("target load", &target, 0.f, 1.f, "%.3f")) target_load_ = target;
+    const auto top = static_cast<float>(max_fill_load(sess_->config().table.family));
+    if (ImGui::SliderFloat(top > 1 ? "target load (beta)" : "target load", &target, 0.f, top, "%.3f")) target_load_ = target;
     if (ImGui::Button("Fill or drain to target")) sess_->fill_to(target_load_);
     ImGui::Text("%s, live load %.4f", to_string(st.act), st.live / double(sess_->capacity()));
     if (!st.note.empty())
@@ -104,17 +105,35 @@ void app_frame::draw_controls() {
 
   if (ImGui::CollapsingHeader("Table", ImGuiTreeNodeFlags_DefaultOpen)) {
     ImGui::TextDisabled("changes rebuild the table");
-    int fam = 0;
-    ImGui::Combo("family", &fam, "linear\0");
-    log2_slider("capacity", pending_.table.capacity, 4, 32);
-    ImGui::TextDisabled("%s of %s memory", format_bytes(pending_.table.capacity * 8).c_str(), sess_->gpu() ? "GPU" : "host");
+    int fam = pending_.table.family == family::slab ? 1 : 0;
+    if (ImGui::Combo("family", &fam, "linear\0slab\0")) {
+      pending_.table.family = fam ? family::slab : family::linear;
+      pending_.table.slab.buckets = 0;  // from the capacity below
+      if (fam && pending_.table.capacity > (1ull << 28)) pending_.table.capacity = 1ull << 27;
+    }
+    const bool slab = pending_.table.family == family::slab;
+    log2_slider(slab ? "pairs in base slabs" : "capacity", pending_.table.capacity, 4, 32);
+    if (slab) {
+      pending_.table.slab.buckets = 0;
+      ImGui::TextDisabled("%s buckets, %s of base slabs (lists grow from a pool)",
+                          format_count((pending_.table.capacity + 14) / 15).c_str(),
+                          format_bytes((pending_.table.capacity + 14) / 15 * 128).c_str());
+      int mode = static_cast<int>(pending_.table.slab.mode);
+      if (ImGui::Combo("keys", &mode, "unique (REPLACE)\0multi (duplicates)\0")) pending_.table.slab.mode = static_cast<slab_mode>(mode);
+      int t = pending_.table.slab.tile == 32 ? 3 : pending_.table.slab.tile == 16 ? 2 : pending_.table.slab.tile == 8 ? 1 : 0;
+      if (ImGui::Combo("threads/slab", &t, "auto\0008\00016\00032 (paper)\0")) pending_.table.slab.tile = t == 0 ? 0 : 4 << t;
+    } else {
+      ImGui::TextDisabled("%s of %s memory", format_bytes(pending_.table.capacity * 8).c_str(), sess_->gpu() ? "GPU" : "host");
+    }
     int h = static_cast<int>(pending_.table.hash);
-    if (ImGui::Combo("hash", &h, "murmur3\0knuth\0identity\0")) pending_.table.hash = static_cast<hash_kind>(h);
-    int g = pending_.table.linear.group == 0 ? 0 : pending_.table.linear.group == 1 ? 1 : pending_.table.linear.group == 4 ? 2 : 3;
-    if (ImGui::Combo("threads/op", &g, "auto\0001\0004\0008\0")) pending_.table.linear.group = g == 0 ? 0 : g == 1 ? 1 : g == 2 ? 4 : 8;
-    int del = static_cast<int>(pending_.table.deletes);
-    if (ImGui::Combo("erase", &del, "empties the value\0leaves a tombstone\0"))
-      pending_.table.deletes = static_cast<linear_delete_mode>(del);
+    if (ImGui::Combo("hash", &h, "murmur3\0knuth\0identity\0universal\0")) pending_.table.hash = static_cast<hash_kind>(h);
+    if (!slab) {
+      int g = pending_.table.linear.group == 0 ? 0 : pending_.table.linear.group == 1 ? 1 : pending_.table.linear.group == 4 ? 2 : 3;
+      if (ImGui::Combo("threads/op", &g, "auto\0001\0004\0008\0")) pending_.table.linear.group = g == 0 ? 0 : g == 1 ? 1 : g == 2 ? 4 : 8;
+      int del = static_cast<int>(pending_.table.deletes);
+      if (ImGui::Combo("erase", &del, "empties the value\0leaves a tombstone\0"))
+        pending_.table.deletes = static_cast<linear_delete_mode>(del);
+    }
     int b = static_cast<int>(choice_);
     if (ImGui::Combo("backend", &b, "auto\0gpu\0cpu\0")) choice_ = static_cast<backend_choice>(b);
     if (ImGui::Button("Apply (rebuild the table)")) {
@@ -141,6 +160,9 @@ void app_frame::draw_controls() {
     changed |= ImGui::SliderFloat("shrink below", &shrink, 0.f, 0.5f, shrink > 0 ? "load %.2f" : "off");
     changed |= ImGui::SliderFloat("rehash above", &rehash, 0.f, 1.f, rehash > 0 ? "%.2f dead" : "off");
     if (changed) sess_->set_maintenance({grow, shrink, rehash});
+    if (sess_->config().table.family == family::slab) {
+      if (ImGui::Button("FLUSH (compact the lists)")) sess_->flush();
+    }
     if (ImGui::Button("Rehash now")) sess_->rehash();
     ImGui::SameLine();
     if (ImGui::Button("Grow")) sess_->rehash(sess_->capacity() * 2);

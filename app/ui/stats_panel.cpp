@@ -19,29 +19,51 @@ std::vector<std::pair<std::string, std::string>> app_frame::numbers() const {
   n.emplace_back("table", strprintf("%s, %s slots, %s", std::string(to_string(c.table.family)).c_str(),
                                     format_count(t.capacity).c_str(), format_bytes(t.bytes).c_str()));
   n.emplace_back("hash", std::string(to_string(c.table.hash)));
-  n.emplace_back("erase", c.table.deletes == linear_delete_mode::tombstone ? "tombstone (seed 002)" : "empties the value (seed 000)");
+  const bool slab = c.table.family == family::slab;
+  if (slab)
+    n.emplace_back("slab mode", c.table.slab.mode == slab_mode::unique ? "unique keys: INSERT replaces, DELETE leaves a tombstone"
+                                                                      : "multi: duplicates kept, DELETE empties the pair");
+  else
+    n.emplace_back("erase", c.table.deletes == linear_delete_mode::tombstone ? "tombstone (seed 002)" : "empties the value (seed 000)");
   const maintenance_policy mp = sess_->maintenance();
   if (mp.active())
     n.emplace_back("maintenance", strprintf("grow above %.2f, shrink below %.2f, rehash above %.2f dead", mp.grow_above,
                                             mp.shrink_below, mp.rehash_above));
   if (const auto rb = sess_->rebuilds(); !rb.empty()) n.emplace_back("rebuilds", std::to_string(rb.size()) + ", last: " + rb.back().label);
-  if (sess_->gpu()) n.emplace_back("tuning", describe(c.table.linear));
-  n.emplace_back("load factor (live / slots)", strprintf("%.4f", t.load_factor()));
-  n.emplace_back("occupancy (keys in slots / slots)", strprintf("%.4f", t.occupancy()));
-  n.emplace_back("live keys", format_count(t.live));
-  n.emplace_back("erased values", format_count(t.erased));
-  n.emplace_back("tombstones", format_count(t.tombstones));
-  n.emplace_back("longest probe ever", format_count(t.max_displacement));
+  if (sess_->gpu() && !slab) n.emplace_back("tuning", describe(c.table.linear));
+  if (slab) {
+    n.emplace_back("buckets (base slabs)", format_count(t.slab.buckets));
+    n.emplace_back("load (live / 15 per bucket = beta)", strprintf("%.4f", t.load_factor()));
+    n.emplace_back("memory utilization", strprintf("%.4f (stored bytes / slab memory in use)", t.slab.utilization));
+    n.emplace_back("chained slabs / longest list", format_count(t.slab.chained_slabs) + " / " + format_count(t.slab.longest_chain));
+    n.emplace_back("SlabAlloc pool", strprintf("%s slabs in %s super blocks", format_count(t.slab.pool_slabs).c_str(),
+                                               format_count(t.slab.super_blocks).c_str()));
+    n.emplace_back("resident changes / failed allocations",
+                   format_count(t.slab.resident_changes) + " / " + format_count(t.slab.alloc_failures));
+    n.emplace_back("live pairs", format_count(t.live));
+    n.emplace_back("tombstones", format_count(t.tombstones));
+    const probe_histogram& ch = last_.inspected.chains;
+    if (ch.total) n.emplace_back("list length mean / max (slabs)", strprintf("%.4f / %u", ch.mean(), ch.max));
+  }
+  if (!slab) n.emplace_back("load factor (live / slots)", strprintf("%.4f", t.load_factor()));
+  if (!slab) {
+    n.emplace_back("occupancy (keys in slots / slots)", strprintf("%.4f", t.occupancy()));
+    n.emplace_back("live keys", format_count(t.live));
+    n.emplace_back("erased values", format_count(t.erased));
+    n.emplace_back("tombstones", format_count(t.tombstones));
+    n.emplace_back("longest probe ever", format_count(t.max_displacement));
+  }
   const probe_histogram& h = last_.inspected.histogram;
   auto q = [&](double p) {
     const quantile v = h.percentile(p);
     return strprintf("%s%.0f", v.exact ? "" : "~", v.value);
   };
-  n.emplace_back("probe length mean", strprintf("%.4f", h.mean()));
-  n.emplace_back("probe length max", format_count(h.max));
-  n.emplace_back("probe length p50 / p99 / p99.9", q(0.5) + " / " + q(0.99) + " / " + q(0.999));
+  const char* what = slab ? "slab position of a key" : "probe length";
+  n.emplace_back(strprintf("%s mean", what), strprintf("%.4f", h.mean()));
+  n.emplace_back(strprintf("%s max", what), format_count(h.max));
+  n.emplace_back(strprintf("%s p50 / p99 / p99.9", what), q(0.5) + " / " + q(0.99) + " / " + q(0.999));
   n.emplace_back("rejected (reserved key/value)", format_count(t.rejected));
-  n.emplace_back("failed (table full)", format_count(t.failed_full));
+  n.emplace_back(slab ? "failed (SlabAlloc exhausted)" : "failed (table full)", format_count(t.failed_full));
   n.emplace_back("batches / operations", format_count(st.batches) + " / " + format_count(st.operations));
   const auto pts = sess_->throughput();
   if (!pts.empty()) {

@@ -17,6 +17,8 @@ const std::vector<suite_info>& suites() {
       {"seed-linear", "seed 000's experiments: 64M inserts + 32M deletes, the 4M-per-kernel load sweep, probe lengths", true},
       {"locality", "bulk insert to load 0.5 with keys in random order, grouped by table region, sorted by home slot", true},
       {"linear-churn", "a table kept at load 0.5 through erase/insert cycles: by value, tombstones, tombstones + rehash; rebuild rates", false},
+      {"slab", "seed 004's experiments: build/search vs memory utilization and vs n, incremental batches, concurrent mixes, SlabAlloc", false},
+      {"slab-tile", "the slab table's build and search with 8, 16 and 32 threads sharing a slab", true},
   };
   return list;
 }
@@ -34,6 +36,8 @@ report run_suite(std::string_view name, const bench_options& opt) {
     if (name == "linear") return detail::linear_suite(opt);
     if (name == "locality") return detail::locality_suite(opt);
     if (name == "linear-churn") return detail::linear_churn_suite(opt);
+    if (name == "slab") return detail::slab_suite(opt);
+    if (name == "slab-tile") return detail::slab_tile_suite(opt);
     return detail::seed_linear_suite(opt);
   }
   std::string known;

@@ -21,6 +21,7 @@ struct bench_options {
   hash_kind hash = hash_kind::murmur3;
   bool statuses = false;       ///< also write a status per operation in timed runs
   bool cpu_baseline = true;    ///< seed-linear: run std::unordered_map like the seed did
+  int slab_tile = 0;           ///< threads sharing a slab in the slab suites (0: the table's default)
 };
 
 struct suite_info {
@@ -39,6 +40,8 @@ report linear_suite(const bench_options& opt);
 report seed_linear_suite(const bench_options& opt);
 report locality_suite(const bench_options& opt);
 report linear_churn_suite(const bench_options& opt);
+report slab_suite(const bench_options& opt);
+report slab_tile_suite(const bench_options& opt);
 /// A report for the suite, with the metadata every report starts with (date, backend, GPU, timing).
 report new_report(std::string suite, const bench_options& opt);
 /// Measures the roofline (on the GPU) and records it in the report's metadata.

@@ -148,7 +148,40 @@ __global__ void flush_kernel(std::uint32_t* base, std::uint32_t buckets, pool_re
   }
 }
 
+// SlabAlloc alone: one allocation per thread, served one at a time by the thread's tile.
+template <int T>
+__global__ void __launch_bounds__(k_block) alloc_kernel(pool_ref pool, std::uint32_t* out, std::uint64_t n) {
+  const slab_tile<T> t;
+  alloc_state<T> alloc;
+  const std::uint64_t i = blockIdx.x * std::uint64_t{k_block} + threadIdx.x;
+  for (unsigned queue = t.ballot(i < n); queue; queue &= queue - 1) {
+    const int src = __ffs(queue) - 1;
+    const std::uint32_t a = allocate(t, alloc, pool, static_cast<std::uint32_t>(i / T));
+    if (t.lane == static_cast<unsigned>(src)) out[i] = a;
+  }
+}
+
+__global__ void free_kernel(pool_ref pool, const std::uint32_t* addresses, std::uint64_t n) {
+  const std::uint64_t i = blockIdx.x * std::uint64_t{k_block} + threadIdx.x;
+  if (i < n && addresses[i] != k_null_address) deallocate(pool, addresses[i]);
+}
+
 }  // namespace
+
+void launch_allocate(const table_ref& t, std::uint32_t* out, std::uint64_t n, stream_view s) {
+  if (n == 0) return;
+  const auto grid = static_cast<unsigned>((n + k_block - 1) / k_block);
+  if (t.tile == 8) alloc_kernel<8><<<grid, k_block, 0, cuda(s)>>>(t.pool, out, n);
+  else if (t.tile == 16) alloc_kernel<16><<<grid, k_block, 0, cuda(s)>>>(t.pool, out, n);
+  else alloc_kernel<32><<<grid, k_block, 0, cuda(s)>>>(t.pool, out, n);
+  HS_CUDA_CHECK(cudaGetLastError());
+}
+
+void launch_deallocate(const table_ref& t, const std::uint32_t* addresses, std::uint64_t n, stream_view s) {
+  if (n == 0) return;
+  free_kernel<<<static_cast<unsigned>((n + k_block - 1) / k_block), k_block, 0, cuda(s)>>>(t.pool, addresses, n);
+  HS_CUDA_CHECK(cudaGetLastError());
+}
 
 void launch_batch(const table_ref& t, const batch_io& io, stream_view s) {
   if (io.n == 0) return;

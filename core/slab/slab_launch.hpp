@@ -50,6 +50,10 @@ struct batch_io {
 };
 
 void launch_batch(const table_ref& t, const batch_io& io, stream_view s);
+/// @brief SlabAlloc alone: n allocations, one per thread (k_null_address where none was free).
+void launch_allocate(const table_ref& t, std::uint32_t* out, std::uint64_t n, stream_view s);
+/// @brief Returns slabs to SlabAlloc (k_null_address entries are skipped).
+void launch_deallocate(const table_ref& t, const std::uint32_t* addresses, std::uint64_t n, stream_view s);
 /// @brief FLUSH: one warp per bucket compacts its list and frees the emptied slabs.
 void launch_flush(const table_ref& t, stream_view s);
 

@@ -435,6 +435,20 @@ void slab_table::rehash(std::uint64_t capacity, stream_view s) {
     throw gpu_error("rehash lost entries: " + format_count(live) + " before, " + format_count(after) + " after");
 }
 
+void slab_table::allocate_slabs(std::span<std::uint32_t> out, stream_view s) {
+  require_device("allocate_slabs", out);
+  std::shared_lock lock(table_mutex_);
+  launch_allocate(ref(), out.data(), out.size(), s);
+  std::lock_guard pool_lock(pool_mutex_);
+  allocated_upper_ += out.size();
+}
+
+void slab_table::free_slabs(std::span<const std::uint32_t> addresses, stream_view s) {
+  require_device("free_slabs", addresses);
+  std::shared_lock lock(table_mutex_);
+  launch_deallocate(ref(), addresses.data(), addresses.size(), s);
+}
+
 slab_image slab_table::snapshot(stream_view s) {
   std::shared_lock lock(table_mutex_);
   std::lock_guard pool_lock(pool_mutex_);

@@ -61,3 +61,39 @@ TEST_CASE("a GPU session in tombstone mode rebuilds between batches and keeps ev
   CHECK(s.rebuilds().size() >= 2);    // rehashes at 25% dead, and the grow
   CHECK(linear::check_invariants(linear::copy_slots(s.tbl()), cfg.table.hash, &ts, linear_delete_mode::tombstone).ok());
 }
+
+TEST_CASE("a GPU slab session samples lists and SlabAlloc while it fills, and flushes", "[gpu][session][slab]") {
+  test::require_gpu();
+  session_config cfg;
+  cfg.table.backend = backend::gpu;
+  cfg.table.family = family::slab;
+  cfg.table.capacity = 15 * 20000;
+  cfg.workload.batch_size = 1u << 16;
+  cfg.workload.mix = {0.5, 0, 0, 0.5};
+  session s(cfg);
+  s.fill_to(2.0);
+  sample_request req;
+  req.chain_lengths = true;
+  req.strip = bucket_strip_query{0, 20000, 64};
+  req.chain_bucket = 7;
+  req.allocator = true;
+  sample_result r;
+  s.sample(req, r);  // while batches are in flight
+  s.wait_idle();
+  CHECK(s.status().live == 600000);
+  s.sample(req, r);
+  CHECK(r.inspected.chains.total == 20000);
+  CHECK(r.inspected.strip.size() == 64);
+  CHECK(r.inspected.chain.total >= 1);
+  std::uint64_t allocated = 0;
+  for (auto f : r.inspected.allocator.block_fill) allocated += f;
+  CHECK(allocated == r.stats.slab.chained_slabs);
+  s.fill_to(0.5);
+  s.wait_idle();
+  s.flush();
+  s.wait_idle();
+  const table_stats st = s.tbl().stats({});
+  CHECK(st.live == 150000);
+  CHECK(st.tombstones == 0);
+  CHECK(st.live == s.status().live);
+}

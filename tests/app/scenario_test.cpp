@@ -42,6 +42,19 @@ TEST_CASE("tombstone, maintenance and timeline settings parse", "[scenario]") {
   CHECK(sc.steps[3].views[0] == view_kind::timeline);
 }
 
+TEST_CASE("slab settings, fills past beta 1 and flush steps parse", "[scenario][slab]") {
+  const scenario sc = parse_scenario(
+      "table slab\nslab mode=multi beta=0.5 keys=1M tile=16\nfill 2.5\nflush\ncapture chains allocator\n", "x.scn");
+  CHECK(sc.config.table.family == family::slab);
+  CHECK(sc.config.table.slab.mode == slab_mode::multi);
+  CHECK(sc.config.table.slab.buckets == 139811);  // ceil(2^20 / 7.5)
+  CHECK(sc.config.table.slab.tile == 16);
+  REQUIRE(sc.steps.size() == 3);
+  CHECK(sc.steps[0].load == 2.5);
+  CHECK(sc.steps[1].kind == scenario_step::flush);
+  CHECK(sc.script()[1].kind == script_step::flush);
+}
+
 TEST_CASE("a scenario's script pauses at each capture", "[scenario]") {
   const scenario sc = parse_scenario("fill 0.3\ncapture heatmap\nrun 2\ncapture histogram stats\n", "s.scn");
   const auto script = sc.script();
@@ -73,5 +86,10 @@ TEST_CASE("malformed scenarios name file and line", "[scenario]") {
   fails("maintain split=0.5\ncapture heatmap\n", "x.scn:1", "unknown maintenance threshold");
   fails("timeline maybe\ncapture heatmap\n", "x.scn:1", "on or off");
   fails("rehash 1000\ncapture heatmap\n", "x.scn:1", "not a power of two");
+  fails("table slab\nslab mode=triple\ncapture chains\n", "x.scn:2", "unknown slab mode");
+  fails("table slab\nslab beta=0.7\ncapture chains\n", "x.scn:2", "beta and keys go together");
+  fails("table slab\nslab tile=12\ncapture chains\n", "x.scn:2", "tile must be");
+  fails("fill 0.5\ncapture chains\n", "x.scn:2", "add 'table slab'");
+  fails("table slab\nfill 9\ncapture chains\n", "x.scn:2", "between 0 and 8");
   CHECK_THROWS_AS(load_scenario("no-such-scenario"), user_error);
 }

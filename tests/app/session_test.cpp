@@ -5,6 +5,7 @@
 #include <catch2/catch_test_macros.hpp>
 
 #include "app/session.hpp"
+#include "core/common/error.hpp"
 
 using namespace hs;
 using namespace hs::app;
@@ -134,4 +135,30 @@ TEST_CASE("a rebuild asked for while working happens between batches", "[session
   s.fill_to(0.6);  // loads are relative to the new capacity
   s.wait_idle();
   CHECK(s.status().live == static_cast<std::uint64_t>(0.6 * (1u << 15)));
+}
+
+TEST_CASE("a slab session fills past one slab per bucket, drains, and FLUSH compacts", "[session][slab]") {
+  auto cfg = cpu_config(15 * 2000);  // 2000 buckets
+  cfg.table.family = family::slab;
+  session s(cfg);
+  s.fill_to(2.5);  // beta 2.5: lists of three slabs and more
+  s.wait_idle();
+  CHECK(s.status().live == 75000);
+  s.fill_to(1.0);
+  s.wait_idle();
+  const table_stats before = s.tbl().stats({});
+  CHECK(before.live == 30000);
+  CHECK(before.tombstones == 45000);  // unique mode: deletes leave tombstones
+  s.flush();
+  s.wait_idle();
+  const table_stats after = s.tbl().stats({});
+  CHECK(after.live == 30000);
+  CHECK(after.tombstones == 0);
+  CHECK(after.slab.chained_slabs < before.slab.chained_slabs);
+  CHECK(s.rebuilds().back().label == "flush");
+}
+
+TEST_CASE("FLUSH is refused for a linear table", "[session][slab]") {
+  session s(cpu_config(1u << 12));
+  CHECK_THROWS_AS(s.flush(), user_error);
 }

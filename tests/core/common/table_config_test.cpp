@@ -20,9 +20,24 @@ TEST_CASE("capacity must be a power of two within bounds", "[table]") {
 
 TEST_CASE("families not built yet are refused by name", "[table]") {
   table_config cfg;
-  cfg.family = family::slab;
+  cfg.family = family::hive;
   cfg.capacity = 1024;
-  CHECK_THROWS_WITH(make_table(cfg), ContainsSubstring("slab"));
+  CHECK_THROWS_WITH(make_table(cfg), ContainsSubstring("hive"));
+}
+
+TEST_CASE("a slab config resolves its buckets from the capacity and checks its options", "[table][slab]") {
+  table_config cfg;
+  cfg.family = family::slab;
+  cfg.capacity = 1000;  // need not be a power of two: 67 buckets of 15 pairs
+  auto t = make_table(cfg);
+  CHECK(t->config().slab.buckets == 67);
+  CHECK(t->capacity() == 67 * 15);
+  cfg.slab.tile = 12;
+  CHECK_THROWS_WITH(make_table(cfg), ContainsSubstring("tile"));
+  cfg.slab.tile = 0;
+  cfg.slab.pool_slabs = 8192;
+  cfg.slab.pool_limit = 100;
+  CHECK_THROWS_WITH(make_table(cfg), ContainsSubstring("below the initial pool"));
 }
 
 TEST_CASE("the CPU backend defaults to 2^22 slots", "[table]") {

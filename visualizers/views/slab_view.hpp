@@ -1,0 +1,48 @@
+// The slab family's views: list lengths (histogram and a bucket strip coloured by length; click a
+// pixel, or type a key, to pick a bucket), the picked bucket's slab list (slabs as boxes of 15
+// pairs, next pointers as arrows, keys and values on hover, the lanes a typed key's SEARCH reads
+// outlined), and SlabAlloc's memory blocks as a heatmap of allocated slabs.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "core/common/hash.hpp"
+#include "core/common/inspection.hpp"
+#include "core/common/table.hpp"
+#include "visualizers/colormap.hpp"
+
+namespace hs::vis {
+
+class slab_view {
+ public:
+  slab_view();
+  /// @brief Histogram, strip and the picked list, in the remaining space of the current window.
+  void draw_chains(const inspect_result& r, const table_stats& st, hash_kind hash, float height = 0);
+  /// @brief SlabAlloc's super blocks and memory blocks.
+  void draw_allocator(const allocator_image& a, const table_stats& st, float height = 0);
+
+  /// @brief The bucket whose list the next sample should copy.
+  std::uint64_t bucket() const { return bucket_; }
+  void set_bucket(std::uint64_t b) { bucket_ = b; }
+  /// @brief Pixels of the bucket strip the next sample should fill.
+  std::uint32_t strip_width() const { return 480; }
+  /// @brief Shows the list of k's bucket with the lanes its SEARCH reads outlined.
+  void trace_key(key_type k, hash_kind hash, std::uint64_t buckets);
+
+ private:
+  void draw_length_histogram(const probe_histogram& h, float height);
+  void draw_strip(const inspect_result& r, std::uint64_t buckets, float height);
+  void draw_list(const slab_chain& c, float height);
+
+  colormap cmap_;
+  std::uint64_t bucket_ = 0;
+  std::optional<key_type> traced_;
+  char key_text_[16] = "";
+};
+
+/// @brief "1: 812,301  2: 40,122 ..." lines for figures' numbers and CSV.
+std::string chain_lengths_csv(const probe_histogram& h);
+std::string allocator_csv(const allocator_image& a);
+
+}  // namespace hs::vis
