@@ -110,13 +110,7 @@ void experiment1(report& r, const bench_options& opt, stream_view s) {
 probe_histogram histogram_of(const linear::slot_word* slots, stream_view s) {
   buffer<linear::detail::device_histogram> h(memory_space::device, 1);
   linear::detail::launch_probe_histogram(hash_kind::murmur3, slots, k_capacity, h.data(), s);
-  const auto d = h.download(1, s)[0];
-  probe_histogram out;
-  out.counts.assign(d.counts, d.counts + k_probe_bins);
-  out.total = d.total;
-  out.sum = d.sum;
-  out.max = d.max;
-  return out;
+  return to_probe_histogram(h.download(1, s)[0]);
 }
 
 void experiment2(report& r, const bench_options& opt, stream_view s, const roofline& rf) {

@@ -360,10 +360,7 @@ void linear_table::inspect(const inspect_request& req, inspect_result& out, stre
     detail::device_histogram host;
     copy_bytes(&host, memory_space::host, h, memory_space::device, sizeof(host), s);
     synchronize(s);
-    out.histogram.counts.assign(host.counts, host.counts + k_probe_bins);
-    out.histogram.total = host.total;
-    out.histogram.sum = host.sum;
-    out.histogram.max = host.max;
+    out.histogram = to_probe_histogram(host);
   }
   out.slots.clear();
   if (req.dump_first && req.dump_count) {

@@ -8,6 +8,7 @@
 #pragma once
 #include <cstdint>
 
+#include "core/common/hash.hpp"
 #include "core/slab/slab_launch.hpp"
 #include "core/slab/slab_tile.cuh"
 
@@ -32,15 +33,6 @@ struct alloc_state {
   slab_words<32 / T> bits;
 };
 
-__device__ inline std::uint32_t mix32(std::uint32_t x) {
-  x ^= x >> 16;
-  x *= 0x7feb352du;
-  x ^= x >> 15;
-  x *= 0x846ca68bu;
-  x ^= x >> 16;
-  return x;
-}
-
 /// Moves the resident block; false when the scan has seen every block.
 template <int T>
 __device__ bool change_resident(const slab_tile<T>& t, alloc_state<T>& a, const pool_ref& pool, std::uint32_t tile_id) {
@@ -50,7 +42,8 @@ __device__ bool change_resident(const slab_tile<T>& t, alloc_state<T>& a, const 
     if (t.lane == 0) atomicAdd(pool.counters, 1ull);
   }
   if (a.changes <= k_hashed_changes) {
-    a.block = mix32(tile_id * 0x9e3779b1u ^ mix32(a.changes + pool.seed * 0x85ebca6bu)) % total;
+    const murmur3_hash mix;
+    a.block = mix(tile_id * 0x9e3779b1u ^ mix(a.changes + pool.seed * 0x85ebca6bu)) % total;
   } else if (a.changes <= k_hashed_changes + total) {
     a.block = (a.block + 1) % total;
   } else {

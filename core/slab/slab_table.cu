@@ -16,6 +16,13 @@
 namespace hs::slab {
 
 namespace {
+/// A device buffer of at least n elements, kept between samples: freeing device memory would
+/// synchronize the whole device, and sampling must not wait for the work stream.
+template <class T>
+buffer<T>& reserve(buffer<T>& b, std::size_t n) {
+  if (b.size() < n) b = buffer<T>(memory_space::device, n);
+  return b;
+}
 // Above this share of the pool (counting every insert since the last count as a new slab) the
 // table counts allocated slabs exactly before the next insert batch.
 constexpr double k_check_share = 0.8;
@@ -298,9 +305,8 @@ table_stats slab_table::stats(stream_view s) {
   ic.longest = c[3];
   ic.allocated = c[4];
   const std::uint64_t pool_slabs = std::uint64_t{t.pool.super_blocks} * shape_.slabs_per_super();
-  const std::uint64_t bytes = std::uint64_t{buckets_} * k_slab_bytes +
-                              std::uint64_t{t.pool.super_blocks} * (pool_slabs / std::max<std::uint32_t>(t.pool.super_blocks, 1) * k_slab_bytes +
-                                                                    shape_.blocks_per_super * k_bitmap_words * 4);
+  const std::uint64_t bitmap_bytes = std::uint64_t{t.pool.super_blocks} * shape_.blocks_per_super * k_bitmap_words * 4;
+  const std::uint64_t bytes = (std::uint64_t{buckets_} + pool_slabs) * k_slab_bytes + bitmap_bytes;
   table_stats st = stats_from_census(ic, buckets_, pool_slabs, t.pool.super_blocks, bytes);
   st.slab.resident_changes = k[0];
   st.slab.alloc_failures = k[1];
@@ -324,9 +330,9 @@ void slab_table::inspect(const inspect_request& req, inspect_result& out, stream
     if (req.probe_histogram) out.histogram = to_probe_histogram(host[1]);
   }
   if (req.strip && req.strip->width) {
-    buffer<float> sm(memory_space::device, 2 * std::size_t{req.strip->width});
+    auto& sm = reserve(strip_, 2 * std::size_t{req.strip->width});
     launch_strip(t, *req.strip, sm.data(), s);
-    const std::vector<float> h = sm.download(sm.size(), s);
+    const std::vector<float> h = sm.download(2 * std::size_t{req.strip->width}, s);
     out.strip.resize(req.strip->width);
     for (std::size_t p = 0; p < out.strip.size(); ++p) out.strip[p] = {h[2 * p], h[2 * p + 1]};
   }
@@ -355,11 +361,12 @@ void slab_table::inspect(const inspect_request& req, inspect_result& out, stream
   out.chain = {};
   if (req.chain_bucket && *req.chain_bucket < buckets_) {
     const std::uint32_t limit = std::max<std::uint32_t>(req.chain_limit, 1);
-    buffer<std::uint32_t> words(memory_space::device, std::size_t{limit} * k_slab_words), addresses(memory_space::device, limit);
+    auto& words = reserve(chain_words_, std::size_t{limit} * k_slab_words);
+    auto& addresses = reserve(chain_addresses_, limit);
     launch_copy_chain(t, static_cast<std::uint32_t>(*req.chain_bucket), limit, words.data(), addresses.data(), scratch_.data() + 6, s);
     unsigned long long total = 0;
     copy_bytes(&total, memory_space::host, scratch_.data() + 6, memory_space::device, sizeof(total), s);
-    const std::vector<std::uint32_t> w = words.download(words.size(), s);
+    const std::vector<std::uint32_t> w = words.download(std::size_t{limit} * k_slab_words, s);
     const std::vector<std::uint32_t> a = addresses.download(limit, s);
     out.chain.bucket = *req.chain_bucket;
     out.chain.total = total;
@@ -373,7 +380,7 @@ void slab_table::inspect(const inspect_request& req, inspect_result& out, stream
   out.allocator = {};
   if (req.allocator) {
     const std::uint64_t blocks = std::uint64_t{t.pool.super_blocks} * shape_.blocks_per_super;
-    buffer<std::uint16_t> fill(memory_space::device, blocks);
+    auto& fill = reserve(block_fill_, blocks);
     launch_block_fill(t, fill.data(), s);
     out.allocator.blocks_per_super = shape_.blocks_per_super;
     out.allocator.super_blocks = t.pool.super_blocks;

@@ -86,6 +86,9 @@ class slab_table final : public slab_family {
   buffer<unsigned long long> counters_;     // see pool_ref::counters
   buffer<unsigned long long> scratch_;      // census results
   buffer<unsigned char> histograms_;        // two device_histograms
+  buffer<float> strip_;                     // inspection results, kept between samples
+  buffer<std::uint32_t> chain_words_, chain_addresses_;
+  buffer<std::uint16_t> block_fill_;
   std::mutex scratch_mutex_;                // stats and inspect run on the sampling thread
 };
 
