@@ -5,6 +5,7 @@
 
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
+#include "core/slab/slab_sizing.hpp"
 
 namespace hs::app {
 
@@ -29,7 +30,7 @@ std::string usage() {
       "  --screenshot FILE        window: save the last frame (with --frames) as PNG\n"
       "  bench: --reps N  --warmup N  --statuses  --no-cpu-baseline\n"
       "         --group 1|4|8  --cas-first auto|on|off  --partition auto|on|off   (linear table tuning)\n"
-      "         --tile 8|16|32   (threads sharing a slab, slab table)\n"
+      "         --tile 2|4|8|16|32 (threads sharing a slab, slab table)\n"
       "  --help\n"
       "\nbench suites:\n";
   for (const auto& suite : bench::suites()) s += "  " + std::string(suite.name) + ": " + std::string(suite.summary) + "\n";
@@ -123,8 +124,7 @@ cli_options parse_cli(const std::vector<std::string>& args) {
       (a == "--partition" ? o.bench.linear.partition : o.bench.linear.cas_first) = *t;
     } else if (a == "--tile") {
       o.bench.slab_tile = parse_number<int>(a, in.value(a), 0, 32);
-      if (o.bench.slab_tile != 0 && o.bench.slab_tile != 8 && o.bench.slab_tile != 16 && o.bench.slab_tile != 32)
-        throw user_error("--tile: must be 8, 16 or 32 threads per slab (0 chooses automatically)");
+      if (!slab::valid_tile(o.bench.slab_tile)) throw user_error(std::string("--tile: must be ") + slab::k_tile_choices);
     } else if (a == "--statuses") o.bench.statuses = true;
     else if (a == "--no-cpu-baseline") o.bench.cpu_baseline = false;
     else throw user_error("unknown option '" + a + "' (see --help)");

@@ -217,7 +217,7 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
       s.line = n;
       sc.steps.push_back(s);
     } else if (k == "slab") {
-      p.arity(w, 1, 4, "slab [mode=unique|multi] [buckets=N] [beta=B keys=N] [tile=8|16|32]");
+      p.arity(w, 1, 4, "slab [mode=unique|multi] [buckets=N] [beta=B keys=N] [tile=2|4|8|16|32]");
       auto& o = sc.config.table.slab;
       double beta = 0;
       std::uint64_t keys = 0;
@@ -234,7 +234,7 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
         else if (name == "keys") keys = p.size(val, "key count");
         else if (name == "tile") {
           o.tile = static_cast<int>(p.number(val, "tile"));
-          if (o.tile != 8 && o.tile != 16 && o.tile != 32) p.fail("tile must be 8, 16 or 32");
+          if (o.tile == 0 || !slab::valid_tile(o.tile)) p.fail("tile must be 2, 4, 8, 16 or 32");
         } else p.fail("unknown slab option '" + name + "' (mode, buckets, beta, keys, tile)");
       }
       if ((beta > 0) != (keys > 0)) p.fail("beta and keys go together: buckets = keys / (15 beta)");

@@ -1,6 +1,7 @@
 // The controls: table (applied by rebuilding), workload (applied to the next batch), run / pause /
 // step / reset, target load, presets, and text size for projectors.
 #include <algorithm>
+#include <bit>
 #include <cmath>
 
 #include <imgui.h>
@@ -120,8 +121,9 @@ void app_frame::draw_controls() {
                           format_bytes((pending_.table.capacity + 14) / 15 * 128).c_str());
       int mode = static_cast<int>(pending_.table.slab.mode);
       if (ImGui::Combo("keys", &mode, "unique (REPLACE)\0multi (duplicates)\0")) pending_.table.slab.mode = static_cast<slab_mode>(mode);
-      int t = pending_.table.slab.tile == 32 ? 3 : pending_.table.slab.tile == 16 ? 2 : pending_.table.slab.tile == 8 ? 1 : 0;
-      if (ImGui::Combo("threads/slab", &t, "auto\0008\00016\00032 (paper)\0")) pending_.table.slab.tile = t == 0 ? 0 : 4 << t;
+      const int tile = pending_.table.slab.tile;
+      int t = tile == 0 ? 0 : std::countr_zero(static_cast<unsigned>(tile));  // 2^t threads
+      if (ImGui::Combo("threads/slab", &t, "auto\0002\0004\0008\00016\00032 (paper)\0")) pending_.table.slab.tile = t == 0 ? 0 : 1 << t;
     } else {
       ImGui::TextDisabled("%s of %s memory", format_bytes(pending_.table.capacity * 8).c_str(), sess_->gpu() ? "GPU" : "host");
     }

@@ -1,6 +1,6 @@
 // bench slab: seed 004's experiments on the slab table (Fig. 4: build and search against memory
 // utilization; Fig. 5: against n at 60%; Fig. 6: incremental batches; Fig. 7a: concurrent mixes
-// against initial utilization; SlabAlloc's allocation rate), and bench slab-tile (8, 16 or 32
+// against initial utilization; SlabAlloc's allocation rate), and bench slab-tile (2, 4, 8, 16 or 32
 // threads sharing a slab). Pools are sized up front so no timed batch waits for a pool check.
 #include <algorithm>
 #include <numeric>
@@ -235,7 +235,7 @@ result_table allocator(const bench_ctx& c, std::uint64_t n) {
   tab.name = "slaballoc";
   tab.title = "SlabAlloc: " + format_count(n) + " allocations, one per thread, then as many frees (M slabs/s)";
   tab.columns = {"threads per slab", "allocate", "free"};
-  for (int tile : {32, 16, 8}) {
+  for (int tile : {32, 16, 8, 4, 2}) {
     table_config cfg;
     cfg.family = family::slab;
     cfg.backend = backend::gpu;
@@ -292,7 +292,7 @@ report slab_tile_suite(const bench_options& opt) {
   tab.name = "tile";
   tab.title = "Threads sharing a slab: 2^25 keys at utilization about 0.55, and 2^22 at beta 2 (G ops/s)";
   tab.columns = {"threads", "keys", "utilization", "build", "search-all", "search-none"};
-  for (int tile : {32, 16, 8}) {
+  for (int tile : {32, 16, 8, 4, 2}) {
     bench_options o = opt;
     o.slab_tile = tile;
     const bench_ctx c{o, true, memory_space::device, stream.view()};

@@ -18,7 +18,7 @@ const std::vector<suite_info>& suites() {
       {"locality", "bulk insert to load 0.5 with keys in random order, grouped by table region, sorted by home slot", true},
       {"linear-churn", "a table kept at load 0.5 through erase/insert cycles: by value, tombstones, tombstones + rehash; rebuild rates", false},
       {"slab", "seed 004's experiments: build/search vs memory utilization and vs n, incremental batches, concurrent mixes, SlabAlloc", false},
-      {"slab-tile", "the slab table's build and search with 8, 16 and 32 threads sharing a slab", true},
+      {"slab-tile", "the slab table's build and search with 2, 4, 8, 16 and 32 threads sharing a slab", true},
   };
   return list;
 }

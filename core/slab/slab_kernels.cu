@@ -171,7 +171,9 @@ __global__ void free_kernel(pool_ref pool, const std::uint32_t* addresses, std::
 void launch_allocate(const table_ref& t, std::uint32_t* out, std::uint64_t n, stream_view s) {
   if (n == 0) return;
   const auto grid = static_cast<unsigned>((n + k_block - 1) / k_block);
-  if (t.tile == 8) alloc_kernel<8><<<grid, k_block, 0, cuda(s)>>>(t.pool, out, n);
+  if (t.tile == 2) alloc_kernel<2><<<grid, k_block, 0, cuda(s)>>>(t.pool, out, n);
+  else if (t.tile == 4) alloc_kernel<4><<<grid, k_block, 0, cuda(s)>>>(t.pool, out, n);
+  else if (t.tile == 8) alloc_kernel<8><<<grid, k_block, 0, cuda(s)>>>(t.pool, out, n);
   else if (t.tile == 16) alloc_kernel<16><<<grid, k_block, 0, cuda(s)>>>(t.pool, out, n);
   else alloc_kernel<32><<<grid, k_block, 0, cuda(s)>>>(t.pool, out, n);
   HS_CUDA_CHECK(cudaGetLastError());
@@ -187,7 +189,9 @@ void launch_batch(const table_ref& t, const batch_io& io, stream_view s) {
   if (io.n == 0) return;
   dispatch_hash(t.hash, [&](auto h) {
     using H = decltype(h);
-    if (t.tile == 8) launch_for<8, H>(t, io, cuda(s));
+    if (t.tile == 2) launch_for<2, H>(t, io, cuda(s));
+    else if (t.tile == 4) launch_for<4, H>(t, io, cuda(s));
+    else if (t.tile == 8) launch_for<8, H>(t, io, cuda(s));
     else if (t.tile == 16) launch_for<16, H>(t, io, cuda(s));
     else launch_for<32, H>(t, io, cuda(s));
   });

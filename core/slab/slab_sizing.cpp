@@ -62,8 +62,7 @@ std::uint64_t resolve_buckets(const table_config& cfg) {
   }
   if (b == 0) throw user_error("a slab table needs at least one bucket");
   if (b > 0xffffffffull) throw user_error("a slab table holds at most 2^32 - 1 buckets, not " + format_count(b));
-  if (cfg.slab.tile != 0 && cfg.slab.tile != 8 && cfg.slab.tile != 16 && cfg.slab.tile != 32)
-    throw user_error("slab tile must be 0 (auto), 8, 16 or 32 threads per slab");
+  if (!valid_tile(cfg.slab.tile)) throw user_error(std::string("slab tile must be ") + k_tile_choices);
   return b;
 }
 

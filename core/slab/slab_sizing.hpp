@@ -17,6 +17,10 @@ double utilization_for_beta(double beta);
 /// Utilization peaks near 0.66 at beta 0.9 and dips before it rises again.
 double beta_for_utilization(double u);
 
+/// @brief Whether `threads` can share a slab (0 = the default).
+inline bool valid_tile(int threads) { return threads == 0 || threads == 2 || threads == 4 || threads == 8 || threads == 16 || threads == 32; }
+inline constexpr const char* k_tile_choices = "2, 4, 8, 16 or 32 threads per slab (0 chooses automatically)";
+
 }  // namespace hs::slab
 
 #include "core/common/table.hpp"

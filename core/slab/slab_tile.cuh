@@ -1,6 +1,7 @@
 // Warp-cooperative work sharing (seed 004, IV-A) over a tile of T threads that reads a slab
 // together: T = 32 is the paper's warp, one word per lane; T = 16 or 8 give each lane 2 or 4 words
-// (8- or 16-byte loads), so one warp works on 2 or 4 operations at once. Lane l holds words
+// (8- or 16-byte loads), T = 4 or 2 give each lane 8 or 16 words (two or four 16-byte loads), so
+// one warp works on 2, 4, 8 or 16 operations at once: more slab reads in flight per warp. Lane l holds words
 // [l*W, l*W + W); pair p is key word 2p and value word 2p+1.
 #pragma once
 #include <cstdint>
@@ -11,7 +12,7 @@ namespace hs::slab {
 
 template <int T>
 struct slab_tile {
-  static_assert(T == 8 || T == 16 || T == 32, "a slab is shared by 8, 16 or 32 threads");
+  static_assert(T == 2 || T == 4 || T == 8 || T == 16 || T == 32, "a slab is shared by 2, 4, 8, 16 or 32 threads");
   static constexpr int W = 32 / T;             ///< words per lane
   static constexpr int P = W == 1 ? 1 : W / 2; ///< pairs per lane (W = 1: keys in even lanes)
   unsigned lane;  ///< rank in the tile
@@ -55,8 +56,10 @@ __device__ slab_words<32 / T> read_slab(const slab_tile<T>& t, const std::uint32
   } else if constexpr (T == 16) {
     asm volatile("ld.relaxed.gpu.global.v2.u32 {%0, %1}, [%2];" : "=r"(s.w[0]), "=r"(s.w[1]) : "l"(p) : "memory");
   } else {
-    asm volatile("ld.relaxed.gpu.global.v4.u32 {%0, %1, %2, %3}, [%4];"
-                 : "=r"(s.w[0]), "=r"(s.w[1]), "=r"(s.w[2]), "=r"(s.w[3]) : "l"(p) : "memory");
+#pragma unroll
+    for (int h = 0; h < 32 / T; h += 4)
+      asm volatile("ld.relaxed.gpu.global.v4.u32 {%0, %1, %2, %3}, [%4];"
+                   : "=r"(s.w[h]), "=r"(s.w[h + 1]), "=r"(s.w[h + 2]), "=r"(s.w[h + 3]) : "l"(p + h) : "memory");
   }
   return s;
 }
@@ -67,7 +70,9 @@ __device__ void write_empty_slab(const slab_tile<T>& t, std::uint32_t* slab) {
   std::uint32_t* p = slab + t.lane * (32 / T);
   if constexpr (T == 32) *p = k_empty;
   else if constexpr (T == 16) *reinterpret_cast<uint2*>(p) = make_uint2(k_empty, k_empty);
-  else *reinterpret_cast<uint4*>(p) = make_uint4(k_empty, k_empty, k_empty, k_empty);
+  else
+#pragma unroll
+    for (int h = 0; h < 32 / T; h += 4) *reinterpret_cast<uint4*>(p + h) = make_uint4(k_empty, k_empty, k_empty, k_empty);
 }
 
 /// @brief Word `word` of the slab, on every lane.

@@ -32,7 +32,7 @@ struct slab_pair {
 
 TEST_CASE("slab: bulk REPLACE, SEARCH and DELETE agree with the model", "[gpu][slab]") {
   test::require_gpu();
-  const int tile = GENERATE(8, 16, 32);
+  const int tile = GENERATE(2, 4, 8, 16, 32);
   const hash_kind hash = GENERATE(hash_kind::universal, hash_kind::murmur3);
   const double beta = GENERATE(0.5, 3.0);
   CAPTURE(tile, to_string(hash), beta);
@@ -92,7 +92,7 @@ TEST_CASE("slab: duplicate keys in one batch are stored once in unique mode", "[
 
 TEST_CASE("slab: multi mode keeps every duplicate; COUNT, SEARCHALL, DELETE and DELETEALL agree", "[gpu][slab]") {
   test::require_gpu();
-  const int tile = GENERATE(8, 16, 32);
+  const int tile = GENERATE(2, 4, 8, 16, 32);
   slab_pair p(test::slab_config(backend::gpu, 200, slab_mode::multi, hash_kind::universal, tile));
   std::vector<key_type> keys;
   for (int i = 0; i < 30000; ++i) keys.push_back(1 + (i * 7919u) % 3000);  // 3000 keys, 10 copies each
@@ -203,7 +203,7 @@ TEST_CASE("slab: the pool grows when the slabs in use near its size", "[gpu][sla
 
 TEST_CASE("slab: mixed batches with every operation kind in each warp", "[gpu][slab]") {
   test::require_gpu();
-  const int tile = GENERATE(8, 16, 32);
+  const int tile = GENERATE(2, 4, 8, 16, 32);
   const slab_mode mode = GENERATE(slab_mode::unique, slab_mode::multi);
   CAPTURE(tile, to_string(mode));
   slab_pair p(test::slab_config(backend::gpu, 2000, mode, hash_kind::universal, tile));
