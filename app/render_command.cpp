@@ -137,17 +137,7 @@ render_result render_scenario(const scenario& sc, const std::string& out_dir, ba
   int capture = 0;
   for (const scenario_step& step : sc.steps) {
     if (step.kind != scenario_step::capture) {
-      std::vector<script_step> one;
-      switch (step.kind) {
-        case scenario_step::fill: one.push_back({script_step::fill, step.load, 0}); break;
-        case scenario_step::drain: one.push_back({script_step::drain, step.load, 0}); break;
-        case scenario_step::run: one.push_back({script_step::run, 0, step.batches}); break;
-        case scenario_step::clear: one.push_back({script_step::clear, 0, 0}); break;
-        case scenario_step::rehash: one.push_back({script_step::rehash, 0, step.batches}); break;
-        case scenario_step::flush: one.push_back({script_step::flush, 0, 0}); break;
-        default: break;
-      }
-      s.queue(one);
+      s.queue({*as_script_step(step)});
       s.wait_idle();
       const session_status st = s.status();
       if (st.error) throw gpu_error(sc.file + ":" + std::to_string(step.line) + ": " + st.note);

@@ -38,19 +38,23 @@ std::optional<view_kind> parse_view_kind(std::string_view s) {
   return std::nullopt;
 }
 
+std::optional<script_step> as_script_step(const scenario_step& s) {
+  switch (s.kind) {
+    case scenario_step::fill: return script_step{script_step::fill, s.load, 0};
+    case scenario_step::drain: return script_step{script_step::drain, s.load, 0};
+    case scenario_step::run: return script_step{script_step::run, 0, s.batches};
+    case scenario_step::clear: return script_step{script_step::clear, 0, 0};
+    case scenario_step::rehash: return script_step{script_step::rehash, 0, s.batches};
+    case scenario_step::flush: return script_step{script_step::flush, 0, 0};
+    case scenario_step::step: return script_step{script_step::step, 0, s.batches};
+    case scenario_step::capture: break;
+  }
+  return std::nullopt;
+}
+
 std::vector<script_step> scenario::script() const {
   std::vector<script_step> out;
-  for (const scenario_step& s : steps) {
-    switch (s.kind) {
-      case scenario_step::fill: out.push_back({script_step::fill, s.load, 0}); break;
-      case scenario_step::drain: out.push_back({script_step::drain, s.load, 0}); break;
-      case scenario_step::run: out.push_back({script_step::run, 0, s.batches}); break;
-      case scenario_step::clear: out.push_back({script_step::clear, 0, 0}); break;
-      case scenario_step::capture: out.push_back({script_step::pause, 0, 0}); break;
-      case scenario_step::rehash: out.push_back({script_step::rehash, 0, s.batches}); break;
-      case scenario_step::flush: out.push_back({script_step::flush, 0, 0}); break;
-    }
-  }
+  for (const scenario_step& s : steps) out.push_back(as_script_step(s).value_or(script_step{script_step::pause, 0, 0}));
   return out;
 }
 
@@ -216,6 +220,14 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
       s.batches = p.size(w[1], "batch count");
       s.line = n;
       sc.steps.push_back(s);
+    } else if (k == "step") {
+      p.arity(w, 1, 1, "step OPS (one traced batch of 1 to 64 operations of the mix)");
+      scenario_step s;
+      s.kind = scenario_step::step;
+      s.batches = p.size(w[1], "operation count");
+      if (s.batches == 0 || s.batches > k_traced_step_ops) p.fail("step takes 1 to 64 operations");
+      s.line = n;
+      sc.steps.push_back(s);
     } else if (k == "slab") {
       p.arity(w, 1, 4, "slab [mode=unique|multi] [buckets=N] [beta=B keys=N] [tile=2|4|8|16|32]");
       auto& o = sc.config.table.slab;
@@ -274,7 +286,7 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
       sc.steps.push_back(s);
     } else {
       p.fail("unknown keyword '" + k + "' (title, table, capacity, hash, backend, group, delete, maintain, timeline, "
-             "slab, distribution, seed, batch, mix, colormap, heatmap-mode, fill, drain, run, clear, rehash, flush, capture)");
+             "slab, distribution, seed, batch, mix, colormap, heatmap-mode, fill, drain, run, step, clear, rehash, flush, capture)");
     }
   }
   if (!any_capture) throw user_error(file + ": the scenario captures nothing (add a 'capture heatmap' step)");

@@ -17,9 +17,9 @@ std::string_view to_string(view_kind v);
 std::optional<view_kind> parse_view_kind(std::string_view s);
 
 struct scenario_step {
-  enum kind_t : std::uint8_t { fill, drain, run, clear, capture, rehash, flush } kind = run;
+  enum kind_t : std::uint8_t { fill, drain, run, clear, capture, rehash, flush, step } kind = run;
   double load = 0;
-  std::uint64_t batches = 0;                ///< run: batches; rehash: capacity (0: the same)
+  std::uint64_t batches = 0;                ///< run: batches; rehash: capacity (0: the same); step: operations
   std::vector<view_kind> views;            ///< capture
   std::optional<std::uint64_t> range_first;///< capture: heatmap slot range
   std::uint64_t range_count = 0;
@@ -40,6 +40,8 @@ struct scenario {
   std::vector<script_step> script() const;
 };
 
+/// @brief What the session runs for a scenario step (nothing for a capture).
+std::optional<script_step> as_script_step(const scenario_step& s);
 /// @brief Parses scenario text; throws hs::user_error("file:line: ...") on the first problem.
 scenario parse_scenario(const std::string& text, const std::string& file);
 /// @brief Reads and parses a file (a bare name is looked up in assets/scenarios).

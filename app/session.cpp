@@ -9,6 +9,7 @@
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
 #include "core/slab/slab_family.hpp"
+#include "core/slab/slab_layout.hpp"
 
 namespace hs::app {
 
@@ -46,6 +47,7 @@ struct session::batch {
   workload::batch_plan plan;
   std::uint8_t kind = 0;
   double load_before = 0;
+  std::shared_ptr<step_trace> trace;  // a traced step: completed by retire()
 
   batch(memory_space s, bool gpu)
       : space(s),
@@ -182,6 +184,11 @@ std::vector<vis::churn_event> session::rebuilds() const {
   return rebuilds_;
 }
 
+std::shared_ptr<const step_trace> session::last_step() const {
+  std::lock_guard lock(mutex_);
+  return last_step_;
+}
+
 void session::flush() {
   if (!slab::as_slab(*table_)) throw user_error("FLUSH is an operation of the slab family");
   std::lock_guard lock(mutex_);
@@ -220,6 +227,7 @@ void session::reset() {
   series_.clear();
   timeline_.clear();
   rebuilds_.clear();
+  last_step_.reset();
   st_ = {};
   occupied_bound_ = 0;
   pending_inserts_ = pending_erases_ = 0;
@@ -276,6 +284,10 @@ void session::start_next_step() {
       case script_step::run:
         act_ = activity::scripted;
         batches_left_ = s.batches;
+        break;
+      case script_step::step:
+        act_ = activity::stepping;
+        step_ops_ = s.batches;
         break;
       case script_step::clear:
         table_->clear(work_stream_.view());
@@ -431,6 +443,7 @@ session::batch& session::free_slot() {
 bool session::issue_next(std::unique_lock<std::mutex>& lock) {
   if (pending_rehash_ || pending_flush_) return false;  // let the batches in flight finish first
   std::uint64_t kind = 0;
+  const bool traced = act_ == activity::stepping && step_ops_ > 0 && step_ops_ <= k_traced_step_ops;
   const auto plan = plan_next(kind);
   if (!plan || plan->size == 0) return false;
   batch& b = free_slot();
@@ -446,6 +459,7 @@ bool session::issue_next(std::unique_lock<std::mutex>& lock) {
     const std::uint64_t n = plan->size;
     b.reserve(n);
     workload::generate(spec, *plan, table_->space(), {b.kinds.span(), b.keys.span(), b.values.span()}, s);
+    b.trace = traced ? trace_before(b, n, s) : nullptr;
     const auto keys = b.keys.cspan().first(n);
     const auto st = b.status.span().first(n);
     b.timer.start(s);
@@ -464,8 +478,41 @@ bool session::issue_next(std::unique_lock<std::mutex>& lock) {
   return true;
 }
 
+std::shared_ptr<step_trace> session::trace_before(batch& b, std::uint64_t n, stream_view s) {
+  auto t = std::make_shared<step_trace>();
+  const auto kinds = b.kinds.download(n, s);
+  const auto keys = b.keys.download(n, s);
+  const auto values = b.values.download(n, s);
+  const bool slab = cfg_.table.family == family::slab;
+  const auto buckets = static_cast<std::uint32_t>(capacity_.load() / slab::k_slab_pairs);
+  for (std::uint64_t i = 0; i < n; ++i) {
+    stepped_op op{kinds[i], keys[i], values[i]};
+    if (slab && buckets && !is_reserved_key(keys[i])) {
+      // Stream-ordered after every earlier batch, before this one: the list as this step finds it.
+      inspect_request ir;
+      ir.chain_bucket = dispatch_hash(cfg_.table.hash, [&](auto h) { return slab::bucket_of(h, keys[i], buckets); });
+      inspect_result r;
+      table_->inspect(ir, r, s);
+      op.list_before = std::move(r.chain);
+    }
+    t->ops.push_back(std::move(op));
+  }
+  return t;
+}
+
 std::uint64_t session::retire(batch& b) {
-  const double ms = b.timer.elapsed_ms();  // the only call here that can fail: before any counting
+  const double ms = b.timer.elapsed_ms();  // the calls that can fail come before any counting
+  if (b.trace) {
+    const std::uint64_t n = b.trace->ops.size();
+    const auto status = b.status.download(n);
+    const auto results = b.results.download(n);
+    for (std::uint64_t i = 0; i < n; ++i) {
+      b.trace->ops[i].status = status[i];
+      b.trace->ops[i].result = b.trace->ops[i].kind == op_kind::find ? results[i] : 0;
+    }
+    b.trace->serial = ++traced_steps_;
+    last_step_ = std::move(b.trace);
+  }
   const std::uint64_t* c = b.counts.data();
   const std::uint64_t inserted = c[static_cast<int>(op_status::inserted)];
   const std::uint64_t erased = c[static_cast<int>(op_status::erased)];

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/common/status_counts.hpp"
+#include "core/common/step_trace.hpp"
 #include "core/common/table.hpp"
 #include "core/workload/workload.hpp"
 #include "visualizers/views/churn_view.hpp"
@@ -33,9 +34,10 @@ enum class activity : std::uint8_t { idle, running, filling, draining, stepping,
 
 /// @brief One queued command of a script (a scenario's steps, or a preset's).
 struct script_step {
-  enum kind_t : std::uint8_t { fill, drain, run, clear, pause, rehash, flush } kind = run;
+  enum kind_t : std::uint8_t { fill, drain, run, clear, pause, rehash, flush, step } kind = run;
   double load = 0;          ///< fill/drain target (live load factor; above 1 for slab lists)
-  std::uint64_t batches = 0;///< run: how many batches of the workload's mix; rehash: capacity (0: same)
+  std::uint64_t batches = 0;///< run: how many batches of the workload's mix; rehash: capacity (0: same);
+                            ///< step: operations in the (traced) step
 };
 
 /// @brief A snapshot of the session for panels.
@@ -85,6 +87,7 @@ class session {
   void run();
   void pause();
   /// @brief One batch of the mix; `ops` > 0 makes it that many operations (single-op teaching).
+  /// A step of at most k_traced_step_ops operations is traced: see last_step().
   void step(std::uint64_t ops = 0);
   /// @brief Fills (insert-only batches) or drains (erase-only) to the live load factor.
   void fill_to(double load);
@@ -112,6 +115,9 @@ class session {
   std::vector<vis::throughput_point> throughput() const;
   std::vector<vis::churn_point> timeline() const;
   std::vector<vis::churn_event> rebuilds() const;
+  /// @brief The last traced step (its operations, outcomes and, for slab tables, each operation's
+  /// bucket list before it ran); null before the first.
+  std::shared_ptr<const step_trace> last_step() const;
   /// @brief The settings the session was made with (the capacity: see capacity()).
   const session_config& config() const { return cfg_; }
   /// @brief The table's current capacity (rehash may change it).
@@ -129,6 +135,9 @@ class session {
   void worker_loop();
   /// Plans and launches the next batch if there is work; false when there is none.
   bool issue_next(std::unique_lock<std::mutex>& lock);
+  /// Records the step's operations and, for slab tables, their bucket lists before it runs
+  /// (worker, unlocked, after the batch was generated on stream s).
+  std::shared_ptr<step_trace> trace_before(batch& b, std::uint64_t n, stream_view s);
   /// Counts a finished batch in; returns the keys it inserted (call with the lock held).
   std::uint64_t retire(batch& b);
   /// After a batch, outside the lock: the occupancy guard, the maintenance policy and the
@@ -175,6 +184,8 @@ class session {
   std::atomic<std::uint64_t> capacity_{0};
   std::uint64_t pending_rehash_ = 0;  // a rehash asked for: capacity (or 1 for the same)
   bool pending_flush_ = false;        // a FLUSH asked for (slab family)
+  std::shared_ptr<const step_trace> last_step_;
+  std::uint64_t traced_steps_ = 0;
   std::uint64_t pending_inserts_ = 0, pending_erases_ = 0;  // in flight, not yet counted
   int stalled_ = 0;                                          // fill batches that added no key
   std::uint64_t occupied_bound_ = 0;  // upper bound on occupied slots (exact after each check)

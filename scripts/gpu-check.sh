@@ -14,7 +14,7 @@ for w in $what; do
   case $w in
     tests) "$bin/hs_core_tests" "[gpu]" --reporter compact 2>&1 | tail -40 || status=1
            "$bin/hs_app_tests" --reporter compact 2>&1 | tail -40 || status=1 ;;
-    render-slab) for sc in slab-chains slab-flush; do
+    render-slab) for sc in slab-chains slab-flush slab-step; do
               "$bin/hashscope" render $sc --backend gpu --out "$out/render" || status=1
             done ;;
     render) for sc in linear-clustering linear-weak-hash linear-tombstones linear-churn; do

@@ -63,6 +63,7 @@ void app_frame::sample(bool force) {
   req.dump_first = last_req_.dump_first;
   req.dump_count = last_req_.dump_count;
   if (slab()) {
+    slab_.follow_step(sess_->last_step(), sess_->config().table.slab.mode);  // a new step picks its bucket
     const std::uint64_t buckets = cap / 15;
     req.chain_lengths = true;
     req.strip = bucket_strip_query{0, buckets, slab_.strip_width()};

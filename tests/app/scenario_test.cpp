@@ -53,6 +53,12 @@ TEST_CASE("slab settings, fills past beta 1 and flush steps parse", "[scenario][
   CHECK(sc.steps[0].load == 2.5);
   CHECK(sc.steps[1].kind == scenario_step::flush);
   CHECK(sc.script()[1].kind == script_step::flush);
+  const scenario st = parse_scenario("table slab\nslab tile=2\nstep 16\ncapture chains\n", "y.scn");
+  CHECK(st.config.table.slab.tile == 2);
+  REQUIRE(st.steps.size() == 2);
+  CHECK(st.steps[0].kind == scenario_step::step);
+  CHECK(st.script()[0].kind == script_step::step);
+  CHECK(st.script()[0].batches == 16);
 }
 
 TEST_CASE("a scenario's script pauses at each capture", "[scenario]") {
@@ -89,6 +95,8 @@ TEST_CASE("malformed scenarios name file and line", "[scenario]") {
   fails("table slab\nslab mode=triple\ncapture chains\n", "x.scn:2", "unknown slab mode");
   fails("table slab\nslab beta=0.7\ncapture chains\n", "x.scn:2", "beta and keys go together");
   fails("table slab\nslab tile=12\ncapture chains\n", "x.scn:2", "tile must be");
+  fails("table slab\nstep 0\ncapture chains\n", "x.scn:2", "1 to 64 operations");
+  fails("table slab\nstep 65\ncapture chains\n", "x.scn:2", "1 to 64 operations");
   fails("fill 0.5\ncapture chains\n", "x.scn:2", "add 'table slab'");
   fails("table slab\nfill 9\ncapture chains\n", "x.scn:2", "between 0 and 8");
   CHECK_THROWS_AS(load_scenario("no-such-scenario"), user_error);

@@ -6,6 +6,7 @@
 
 #include "app/session.hpp"
 #include "core/common/error.hpp"
+#include "tests/app/step_trace_check.hpp"
 
 using namespace hs;
 using namespace hs::app;
@@ -156,6 +157,30 @@ TEST_CASE("a slab session fills past one slab per bucket, drains, and FLUSH comp
   CHECK(after.tombstones == 0);
   CHECK(after.slab.chained_slabs < before.slab.chained_slabs);
   CHECK(s.rebuilds().back().label == "flush");
+}
+
+TEST_CASE("a traced slab step records each operation's list before it, and replaying them gives the table", "[session][slab]") {
+  for (slab_mode mode : {slab_mode::unique, slab_mode::multi}) {
+    auto cfg = cpu_config(15 * 40);  // 40 buckets: lists of several slabs, operations sharing buckets
+    cfg.table.family = family::slab;
+    cfg.table.slab.mode = mode;
+    cfg.workload.mix = {0.4, 0.25, 0.1, 0.25};
+    session s(cfg);
+    s.fill_to(1.6);
+    s.wait_idle();
+    CHECK_FALSE(s.last_step());  // fills are not traced
+    for (int round = 0; round < 4; ++round) {
+      s.step(48);
+      s.wait_idle();
+      test::check_step_against_table(s, 48);
+      CHECK(s.last_step()->serial == std::uint64_t(round + 1));
+    }
+    s.step(k_traced_step_ops + 1);  // too many to trace: the last trace stays
+    s.wait_idle();
+    CHECK(s.last_step()->serial == 4);
+    s.reset();
+    CHECK_FALSE(s.last_step());
+  }
 }
 
 TEST_CASE("FLUSH is refused for a linear table", "[session][slab]") {

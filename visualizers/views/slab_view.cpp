@@ -9,6 +9,7 @@
 
 #include "core/common/format.hpp"
 #include "core/slab/slab_layout.hpp"
+#include "core/slab/slab_trace.hpp"
 #include "visualizers/plot/plot.hpp"
 
 namespace hs::vis {
@@ -26,7 +27,51 @@ slab_view::slab_view() : cmap_(load_colormap("viridis")) {}
 void slab_view::trace_key(key_type k, hash_kind hash, std::uint64_t buckets) {
   if (!buckets) return;
   traced_ = k;
+  step_shown_ = false;
   bucket_ = dispatch_hash(hash, [&](auto h) { return slab::bucket_of(h, k, static_cast<std::uint32_t>(buckets)); });
+}
+
+void slab_view::follow_step(std::shared_ptr<const step_trace> t, slab_mode mode) {
+  if (!t || (step_ && step_->serial == t->serial)) return;
+  step_ = std::move(t);
+  step_mode_ = mode;
+  // Replay in batch order on the lists as the step found them, each bucket's list carrying the
+  // effects of the earlier operations on it (the device's order among those may differ).
+  std::vector<slab_chain> lists;
+  step_paths_.clear();
+  for (const stepped_op& op : step_->ops) {
+    if (!op.list_before) {
+      step_paths_.push_back({});
+      continue;
+    }
+    auto it = std::find_if(lists.begin(), lists.end(), [&](const slab_chain& c) { return c.bucket == op.list_before->bucket; });
+    if (it == lists.end()) it = lists.insert(lists.end(), *op.list_before);
+    step_paths_.push_back(slab::replay_op(*it, op.kind, op.key, op.value, op.status, mode));
+  }
+  show_step_op(0);
+}
+
+void slab_view::show_step_op(std::size_t i) {
+  if (!step_ || i >= step_->ops.size() || !step_->ops[i].list_before) return;
+  step_op_ = i;
+  step_shown_ = true;
+  traced_.reset();
+  bucket_ = step_->ops[i].list_before->bucket;
+}
+
+void slab_view::draw_step_line() {
+  const stepped_op& op = step_->ops[step_op_];
+  const bool unique = step_mode_ == slab_mode::unique;
+  const char* name = op.kind == op_kind::insert ? (unique ? "REPLACE" : "INSERT") : op.kind == op_kind::find ? "SEARCH" : "DELETE";
+  if (ImGui::ArrowButton("step-prev", ImGuiDir_Left) && step_op_ > 0) show_step_op(step_op_ - 1);
+  ImGui::SameLine();
+  if (ImGui::ArrowButton("step-next", ImGuiDir_Right) && step_op_ + 1 < step_->ops.size()) show_step_op(step_op_ + 1);
+  ImGui::SameLine();
+  const std::string args = op.kind == op_kind::insert ? strprintf("%u, %u", op.key, op.value) : std::to_string(op.key);
+  const std::string found = op.kind == op_kind::find && op.status == op_status::found ? strprintf(" = %u", op.result) : "";
+  ImGui::TextColored(ImVec4(1.f, 0.86f, 0.24f, 1.f), "step %llu, operation %zu of %zu: %s(%s) -> %s%s | outlined: the lanes it read; white: where it decided",
+                     (unsigned long long)step_->serial, step_op_ + 1, step_->ops.size(), name, args.c_str(),
+                     std::string(to_string(op.status)).c_str(), found.c_str());
 }
 
 void slab_view::draw_chains(const inspect_result& r, const table_stats& st, hash_kind hash, float height) {
@@ -46,10 +91,20 @@ void slab_view::draw_chains(const inspect_result& r, const table_stats& st, hash
     ImGui::SameLine();
     ImGui::TextColored(ImVec4(1.f, 0.86f, 0.24f, 1.f), "| outlined: the lanes SEARCH(%u) reads", *traced_);
   }
-  const float rest = total - 2.6f * fs;
+  const bool stepping = step_shown_ && step_ && step_op_ < step_->ops.size();
+  if (stepping) draw_step_line();
+  const float rest = total - (stepping ? 4.f : 2.6f) * fs;
   draw_length_histogram(r.chains, rest * 0.34f);
   draw_strip(r, st.slab.buckets, rest * 0.16f);
-  draw_list(r.chain, rest * 0.5f - fs);
+  // What to outline: the stepped operation's path (on its own bucket's list), or the typed key's
+  // SEARCH replayed on the list as it is now.
+  std::optional<slab::op_trace> outline;
+  if (stepping && r.chain.bucket == step_->ops[step_op_].list_before->bucket) outline = step_paths_[step_op_];
+  if (traced_) {
+    slab_chain copy = r.chain;
+    outline = slab::replay_op(copy, op_kind::find, *traced_, 0, op_status::found, step_mode_);
+  }
+  draw_list(r.chain, outline ? &*outline : nullptr, rest * 0.5f - fs);
 }
 
 void slab_view::draw_length_histogram(const probe_histogram& h, float height) {
@@ -98,11 +153,12 @@ void slab_view::draw_strip(const inspect_result& r, std::uint64_t buckets, float
     if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
       bucket_ = b;
       traced_.reset();
+      step_shown_ = false;
     }
   }
 }
 
-void slab_view::draw_list(const slab_chain& c, float height) {
+void slab_view::draw_list(const slab_chain& c, const slab::op_trace* outline, float height) {
   const float fs = ImGui::GetFontSize();
   ImGui::Text("Bucket %llu: %llu slab%s%s", (unsigned long long)c.bucket, (unsigned long long)c.total, c.total == 1 ? "" : "s",
               c.slabs.size() < c.total ? strprintf(" (first %zu drawn)", c.slabs.size()).c_str() : "");
@@ -123,12 +179,6 @@ void slab_view::draw_list(const slab_chain& c, float height) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 mouse = ImGui::GetMousePos();
   const bool hover = ImGui::IsItemHovered();
-  // A traced key: SEARCH reads every key lane of each slab up to the one holding the key.
-  std::size_t trace_end = c.slabs.size();
-  if (traced_)
-    for (std::size_t s = 0; s < c.slabs.size(); ++s)
-      for (int p = 0; p < slab::k_slab_pairs; ++p)
-        if (c.slabs[s].words[2 * p] == *traced_ && trace_end == c.slabs.size()) trace_end = s;
   for (std::size_t s = 0; s < c.slabs.size(); ++s) {
     const slab_record& rec = c.slabs[s];
     const float x = at.x + float(s % per_row) * (box_w + gap), y = at.y + float(s / per_row) * row_h;
@@ -137,7 +187,8 @@ void slab_view::draw_list(const slab_chain& c, float height) {
       const ImU32 col = slab::is_live_key(k) ? k_live : k == k_tombstone ? k_tomb : k_empty_col;
       const ImVec2 a(x + p * cell, y), b(x + (p + 1) * cell - 1, y + cell);
       dl->AddRectFilled(a, b, col);
-      if (traced_ && s <= trace_end) dl->AddRect(a, b, k == *traced_ ? IM_COL32(255, 255, 255, 255) : k_trace, 0, 0, k == *traced_ ? 3.f : 1.5f);
+      if (outline && outline->slab == s && outline->pair == p) dl->AddRect(a, b, IM_COL32(255, 255, 255, 255), 0, 0, 3.f);
+      else if (outline && s < outline->slabs_read) dl->AddRect(a, b, k_trace, 0, 0, 1.5f);
       if (hover && mouse.x >= a.x && mouse.x < b.x && mouse.y >= a.y && mouse.y < b.y)
         ImGui::SetTooltip("slab %zu (%s), pair %d\nkey %s\nvalue %s", s,
                           rec.address == slab_record::k_base_address ? "base" : strprintf("address %08x", rec.address).c_str(), p,

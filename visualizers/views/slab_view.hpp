@@ -1,14 +1,19 @@
 // The slab family's views: list lengths (histogram and a bucket strip coloured by length; click a
 // pixel, or type a key, to pick a bucket), the picked bucket's slab list (slabs as boxes of 15
-// pairs, next pointers as arrows, keys and values on hover, the lanes a typed key's SEARCH reads
-// outlined), and SlabAlloc's memory blocks as a heatmap of allocated slabs.
+// pairs, next pointers as arrows, keys and values on hover; outlined, the lanes a typed key's
+// SEARCH reads, or in step mode the lanes each stepped operation read and the pair it decided on),
+// and SlabAlloc's memory blocks as a heatmap of allocated slabs.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/common/hash.hpp"
 #include "core/common/inspection.hpp"
+#include "core/common/step_trace.hpp"
+#include "core/slab/slab_trace.hpp"
 #include "core/common/table.hpp"
 #include "visualizers/colormap.hpp"
 
@@ -29,15 +34,25 @@ class slab_view {
   std::uint32_t strip_width() const { return 480; }
   /// @brief Shows the list of k's bucket with the lanes its SEARCH reads outlined.
   void trace_key(key_type k, hash_kind hash, std::uint64_t buckets);
+  /// @brief A new traced step replaces what is outlined: its first operation's bucket is shown
+  /// with the lanes it read; the view steps through the others. Null or an old step: no change.
+  void follow_step(std::shared_ptr<const step_trace> t, slab_mode mode);
 
  private:
   void draw_length_histogram(const probe_histogram& h, float height);
   void draw_strip(const inspect_result& r, std::uint64_t buckets, float height);
-  void draw_list(const slab_chain& c, float height);
+  void draw_list(const slab_chain& c, const slab::op_trace* outline, float height);
+  void draw_step_line();
+  void show_step_op(std::size_t i);
 
   colormap cmap_;
   std::uint64_t bucket_ = 0;
   std::optional<key_type> traced_;
+  std::shared_ptr<const step_trace> step_;
+  slab_mode step_mode_ = slab_mode::unique;
+  std::vector<slab::op_trace> step_paths_;  // per operation of step_, replayed in batch order
+  std::size_t step_op_ = 0;
+  bool step_shown_ = false;
   char key_text_[16] = "";
 };
 

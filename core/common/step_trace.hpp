@@ -1,0 +1,30 @@
+// What one traced step did: its operations, their outcomes, and (slab family) each operation's
+// bucket list as it was just before the step ran, so a view can replay where each one went.
+// The session records one for a step of at most k_traced_step_ops operations.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "core/common/inspection.hpp"
+#include "core/common/types.hpp"
+
+namespace hs {
+
+inline constexpr std::uint64_t k_traced_step_ops = 64;
+
+struct stepped_op {
+  op_kind kind = op_kind::find;
+  key_type key = 0;
+  value_type value = 0;   ///< the value an insert stores
+  op_status status = op_status::none;
+  value_type result = 0;  ///< what a find returned
+  std::optional<slab_chain> list_before;  ///< slab family: the key's bucket list before the step
+};
+
+struct step_trace {
+  std::uint64_t serial = 0;  ///< counts traced steps: a view notices a new one
+  std::vector<stepped_op> ops;
+};
+
+}  // namespace hs
