@@ -486,7 +486,10 @@ std::shared_ptr<step_trace> session::trace_before(batch& b, std::uint64_t n, str
   const bool slab = cfg_.table.family == family::slab;
   const auto buckets = static_cast<std::uint32_t>(capacity_.load() / slab::k_slab_pairs);
   for (std::uint64_t i = 0; i < n; ++i) {
-    stepped_op op{kinds[i], keys[i], values[i]};
+    stepped_op op;
+    op.kind = kinds[i];
+    op.key = keys[i];
+    op.value = values[i];
     if (slab && buckets && !is_reserved_key(keys[i])) {
       // Stream-ordered after every earlier batch, before this one: the list as this step finds it.
       inspect_request ir;

@@ -5,8 +5,10 @@
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
 #include "core/linear/linear_model.hpp"
+#include "core/hive/hive_model.hpp"
 #include "core/slab/slab_model.hpp"
 #if HS_WITH_CUDA
+#include "core/hive/hive_table.hpp"
 #include "core/linear/linear_table.hpp"
 #include "core/slab/slab_table.hpp"
 #endif
@@ -112,6 +114,15 @@ std::uint64_t max_capacity(family) {
 }
 
 namespace {
+std::unique_ptr<table> make_hive_table(const table_config& cfg) {
+  if (cfg.backend == backend::cpu) return std::make_unique<hive::hive_model>(cfg);
+#if HS_WITH_CUDA
+  return std::make_unique<hive::hive_table>(cfg);
+#else
+  throw user_error("this build has no CUDA support: use --backend cpu");
+#endif
+}
+
 std::unique_ptr<table> make_slab_table(const table_config& cfg) {
   if (cfg.backend == backend::cpu) return std::make_unique<slab::slab_model>(cfg);
 #if HS_WITH_CUDA
@@ -125,6 +136,7 @@ std::unique_ptr<table> make_slab_table(const table_config& cfg) {
 std::unique_ptr<table> make_table(table_config cfg) {
   if (cfg.capacity == 0) cfg.capacity = default_capacity(cfg.backend);
   if (cfg.family == family::slab) return make_slab_table(cfg);
+  if (cfg.family == family::hive) return make_hive_table(cfg);
   if (!is_pow2(cfg.capacity))
     throw user_error("capacity " + format_count(cfg.capacity) + " is not a power of two");
   if (cfg.capacity < 16) throw user_error("capacity must be at least 16 slots");

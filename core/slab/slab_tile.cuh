@@ -6,32 +6,13 @@
 #pragma once
 #include <cstdint>
 
+#include "core/common/warp_tile.cuh"
 #include "core/slab/slab_layout.hpp"
 
 namespace hs::slab {
 
 template <int T>
-struct slab_tile {
-  static_assert(T == 2 || T == 4 || T == 8 || T == 16 || T == 32, "a slab is shared by 2, 4, 8, 16 or 32 threads");
-  static constexpr int W = 32 / T;             ///< words per lane
-  static constexpr int P = W == 1 ? 1 : W / 2; ///< pairs per lane (W = 1: keys in even lanes)
-  unsigned lane;  ///< rank in the tile
-  unsigned first; ///< the tile's first lane in the warp
-  unsigned mask;  ///< the tile's lanes in the warp
-
-  __device__ slab_tile() {
-    const unsigned wl = threadIdx.x & 31u;
-    lane = wl % T;
-    first = wl - lane;
-    mask = T == 32 ? 0xffffffffu : ((1u << T) - 1u) << first;
-  }
-  __device__ unsigned ballot(bool p) const {
-    const unsigned b = __ballot_sync(mask, p);
-    return T == 32 ? b : (b >> first) & ((1u << T) - 1u);
-  }
-  template <class X>
-  __device__ X shfl(X v, int src) const { return __shfl_sync(mask, v, src, T); }
-};
+using slab_tile = warp_tile<T>;
 
 /// @brief One lane's share of a slab.
 template <int W>

@@ -1,0 +1,49 @@
+// What a hive table offers beyond the Table seam (seed 003): linear-hashing resizes one K-bucket
+// step at a time, switchable instrumentation, the recent eviction paths, and a full copy for
+// checkers. Both backends implement it.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "core/common/table.hpp"
+#include "core/hive/hive_image.hpp"
+#include "core/hive/hive_launch.hpp"
+
+namespace hs::hive {
+
+class hive_family : public table {
+ public:
+  /// @brief Splits up to `buckets` buckets (in K-bucket steps), advancing rounds as they fill;
+  /// the stash is drained into the grown table. Returns the buckets split.
+  virtual std::uint64_t expand(std::uint64_t buckets, stream_view s) = 0;
+  /// @brief Merges up to `buckets` partner buckets back (in K-bucket steps), stopping where a
+  /// partner's entries would not fit. Returns the buckets merged.
+  virtual std::uint64_t contract(std::uint64_t buckets, stream_view s) = 0;
+  /// @brief Turns instrumentation on or off (counters and paths keep what they have).
+  virtual void set_instrumentation(bool on) = 0;
+  /// @brief The eviction paths recorded most recently (oldest first; instrumentation on).
+  virtual std::vector<path_record> recent_paths(stream_view s) = 0;
+  /// @brief A copy of buckets, masks, hints and stash (synchronizes; for checkers and tests).
+  virtual hive_image snapshot(stream_view s) = 0;
+};
+
+/// @brief The hive family's interface of a table, or null for another family.
+hive_family* as_hive(table& t);
+
+/// @brief Slots per bucket and threads per operation the config asks for (defaults applied);
+/// throws hs::user_error for impossible values.
+struct hive_shape {
+  int slots = 0, tile = 0;
+  hash_policy hashes;
+  std::uint64_t buckets = 0;
+  std::uint32_t stash_capacity = 0;
+  std::uint64_t resize_batch(std::uint64_t round) const;
+  std::uint64_t batch = 0;  ///< hive_options::resize_batch as given
+};
+hive_shape resolve_shape(const table_config& cfg);
+
+/// @brief Defaults, measured on the H200 (bench hive): see hive_family.cpp.
+inline constexpr int k_default_slots = 16;
+inline constexpr int k_default_tile = 4;
+
+}  // namespace hs::hive

@@ -1,0 +1,114 @@
+// The hive family's hash functions (seed 003, III-C and V-B): each key gets two or three of them,
+// one per candidate bucket. BitHash1/2 are this project's own shift/xor/add mixers in the
+// paper's style; Murmur3's finalizer; a CityHash-style 32-bit mix (multiply, rotate, xor-fold);
+// CRC-32C with its byte table in constant memory on the device (a host copy for the CPU model).
+#pragma once
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "core/common/hash.hpp"
+#include "core/common/hd.hpp"
+
+namespace hs::hive {
+
+enum class hash_fn : std::uint8_t { bithash1, bithash2, murmur3, city, crc32 };
+inline constexpr int k_hash_fn_count = 5;
+std::string_view to_string(hash_fn f);
+std::optional<hash_fn> parse_hash_fn(std::string_view s);
+
+/// @brief The CRC-32C (Castagnoli, reflected 0x82F63B78) byte table, computed at compile time.
+constexpr std::array<std::uint32_t, 256> make_crc32c_table() {
+  std::array<std::uint32_t, 256> t{};
+  for (std::uint32_t i = 0; i < 256; ++i) {
+    std::uint32_t c = i;
+    for (int b = 0; b < 8; ++b) c = (c & 1u) ? (c >> 1) ^ 0x82f63b78u : c >> 1;
+    t[i] = c;
+  }
+  return t;
+}
+inline constexpr std::array<std::uint32_t, 256> k_crc32c_host = make_crc32c_table();
+
+#if defined(__CUDACC__)
+// One copy per translation unit that includes this (constant memory is per module); every hive
+// kernel lives in hive_kernels.cu, so there is one in practice.
+__constant__ static std::uint32_t k_crc32c_device[256] = {
+#define HS_CRC_ROW(i) k_crc32c_host[i], k_crc32c_host[i + 1], k_crc32c_host[i + 2], k_crc32c_host[i + 3]
+#define HS_CRC_16(i) HS_CRC_ROW(i), HS_CRC_ROW(i + 4), HS_CRC_ROW(i + 8), HS_CRC_ROW(i + 12)
+    HS_CRC_16(0), HS_CRC_16(16), HS_CRC_16(32), HS_CRC_16(48), HS_CRC_16(64), HS_CRC_16(80), HS_CRC_16(96),
+    HS_CRC_16(112), HS_CRC_16(128), HS_CRC_16(144), HS_CRC_16(160), HS_CRC_16(176), HS_CRC_16(192),
+    HS_CRC_16(208), HS_CRC_16(224), HS_CRC_16(240)
+#undef HS_CRC_16
+#undef HS_CRC_ROW
+};
+#endif
+
+HS_HD std::uint32_t crc32c_byte_table(std::uint32_t i) {
+#if defined(__CUDA_ARCH__)
+  return k_crc32c_device[i];
+#else
+  return k_crc32c_host[i];
+#endif
+}
+
+/// @brief Shift/xor/add avalanche with one odd multiply, in two variants with different shifts
+/// and constants (the paper's BitHash1/BitHash2 are not published; these are ours, same style).
+HS_HD std::uint32_t bithash1(std::uint32_t k) {
+  k = (k + 0x7ed55d16u) + (k << 12);
+  k = (k ^ 0xc761c23cu) ^ (k >> 19);
+  k = (k + 0x165667b1u) + (k << 5);
+  k = (k * 0x2c1b3c6du) ^ (k >> 9);
+  return k ^ (k >> 16);
+}
+HS_HD std::uint32_t bithash2(std::uint32_t k) {
+  k = (k ^ 61u) ^ (k >> 16);
+  k = k + (k << 3);
+  k = k ^ (k >> 4);
+  k = k * 0x27d4eb2du;
+  k = k ^ (k >> 15);
+  return (k + (k << 7)) ^ (k >> 13);
+}
+/// @brief CityHash-style mix of a 4-byte input: multiply, rotate, multiply, fold into a seed,
+/// rotate, then the fmix-like finish (our constants where CityHash's are not needed).
+HS_HD std::uint32_t cityhash32(std::uint32_t k) {
+  const auto rot = [](std::uint32_t v, int s) { return (v >> s) | (v << (32 - s)); };
+  std::uint32_t a = k * 0xcc9e2d51u;
+  a = rot(a, 17) * 0x1b873593u;
+  std::uint32_t h = 0x9747b28cu ^ a;
+  h = rot(h, 19) * 5u + 0xe6546b64u;
+  h ^= 4u;  // the input length, as CityHash folds it in
+  h ^= h >> 16;
+  h *= 0x85ebca6bu;
+  h ^= h >> 13;
+  h *= 0xc2b2ae35u;
+  return h ^ (h >> 16);
+}
+HS_HD std::uint32_t crc32c(std::uint32_t k) {
+  std::uint32_t c = 0xffffffffu;
+  for (int b = 0; b < 4; ++b) c = crc32c_byte_table((c ^ (k >> (8 * b))) & 0xffu) ^ (c >> 8);
+  return ~c;
+}
+
+HS_HD std::uint32_t hash_with(hash_fn f, std::uint32_t k) {
+  switch (f) {
+    case hash_fn::bithash1: return bithash1(k);
+    case hash_fn::bithash2: return bithash2(k);
+    case hash_fn::murmur3: return murmur3_hash{}(k);
+    case hash_fn::city: return cityhash32(k);
+    case hash_fn::crc32: return crc32c(k);
+  }
+  return bithash1(k);
+}
+
+/// @brief Which functions give a key's candidate buckets: two or three.
+struct hash_policy {
+  std::array<hash_fn, 3> fns{hash_fn::bithash1, hash_fn::bithash2, hash_fn::city};
+  int count = 2;
+};
+std::string to_string(const hash_policy& p);
+/// @brief "bithash1+bithash2" or "murmur3+city+crc32"; nullopt when malformed.
+std::optional<hash_policy> parse_hash_policy(std::string_view s);
+
+}  // namespace hs::hive

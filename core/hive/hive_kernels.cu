@@ -1,0 +1,116 @@
+// The hive family's operation kernels: one thread per operation, a tile of T threads serving its
+// threads' operations one at a time (work queue by ballot, next by ffs, key by shfl), for every
+// bucket size S and tile the table may use.
+#include <cuda_runtime.h>
+
+#include "core/common/cuda_check.hpp"
+#include "core/hive/hive_launch.hpp"
+#include "core/hive/hive_ops.cuh"
+
+namespace hs::hive {
+
+namespace {
+
+constexpr int k_block = 128;
+
+cudaStream_t cuda(stream_view s) { return static_cast<cudaStream_t>(s.handle); }
+
+__device__ void add_tallies(const hive_ref& r, const tallies& tl) {
+  // One atomic per warp and counter: the lanes' tallies are summed first.
+  const unsigned all = 0xffffffffu;  // every thread of the block gets here
+  const std::uint32_t v[7] = {tl.steps[0], tl.steps[1], tl.steps[2], tl.steps[3], tl.moves, tl.locks, tl.restarts};
+  const int at[7] = {c_step1, c_step2, c_step3, c_step4, c_moves, c_locks, c_restarts};
+#pragma unroll
+  for (int i = 0; i < 7; ++i) {
+    std::uint32_t sum = v[i];
+    for (int o = 16; o > 0; o /= 2) sum += __shfl_xor_sync(all, sum, o);
+    if ((threadIdx.x & 31u) == 0 && sum) atomicAdd(r.counters + at[i], sum);
+  }
+}
+
+template <int S, int T, batch_op Op>
+__global__ void __launch_bounds__(k_block) batch_kernel(hive_ref r, batch_io io) {
+  const warp_tile<T> t;
+  const std::uint64_t i = blockIdx.x * std::uint64_t{k_block} + threadIdx.x;
+  bool active = i < io.n;
+  key_type k = 0;
+  value_type v = 0;
+  op_kind kind = Op == batch_op::insert ? op_kind::insert : Op == batch_op::erase ? op_kind::erase : op_kind::find;
+  dev_candidates c{};
+  if (active) {
+    k = io.keys[i];
+    if constexpr (Op == batch_op::mixed) kind = io.kinds[i];
+    if (kind == op_kind::insert) v = io.values[i];
+    const op_status reject = is_reserved_key(k)                                   ? op_status::rejected_key
+                             : kind == op_kind::insert && is_reserved_value(v) ? op_status::rejected_value
+                                                                               : op_status::none;
+    if (reject != op_status::none) {
+      active = false;
+      atomicAdd(r.counters + c_rejected, 1ull);
+      if (io.status) io.status[i] = reject;
+      if (io.results) io.results[i] = k_empty;
+    } else {
+      c = dev_candidates_of(r, k);
+    }
+  }
+  // Stashed words that existed when the batch started are found; ones stashed by this batch may
+  // be missed by its concurrent operations (no order among them is promised).
+  const bool stash_used = load_word(reinterpret_cast<const word_type*>(r.stash_live)) != 0;
+  tallies tl;
+  for (unsigned queue = t.ballot(active); queue; queue &= queue - 1) {
+    const int src = __ffs(queue) - 1;
+    const key_type sk = t.shfl(k, src);
+    dev_candidates sc;
+#pragma unroll
+    for (int j = 0; j < k_max_hashes; ++j) sc.b[j] = t.shfl(c.b[j], src);
+    op_kind sop = kind;
+    if constexpr (Op == batch_op::mixed) sop = static_cast<op_kind>(t.shfl(static_cast<int>(kind), src));
+    op_result res;
+    if (sop == op_kind::find) {
+      res = find_op<S, T>(t, r, sk, sc, stash_used);
+    } else if (sop == op_kind::erase) {
+      res = erase_op<S, T>(t, r, sk, sc, stash_used);
+    } else {
+      res = insert_op<S, T>(t, r, sk, t.shfl(v, src), sc, stash_used, tl);
+      if (t.lane == 0 && res.status != op_status::failed_full) ++tl.steps[static_cast<int>(res.step) - 1];
+    }
+    if (t.lane == static_cast<unsigned>(src)) {
+      if (io.status) io.status[i] = res.status;
+      if (io.results) io.results[i] = res.value;
+    }
+  }
+  if (r.instrument) add_tallies(r, tl);
+}
+
+template <int S, int T>
+void launch_for(const hive_ref& r, const batch_io& io, cudaStream_t s) {
+  const auto grid = static_cast<unsigned>((io.n + k_block - 1) / k_block);
+  switch (io.op) {
+    case batch_op::find: batch_kernel<S, T, batch_op::find><<<grid, k_block, 0, s>>>(r, io); break;
+    case batch_op::insert: batch_kernel<S, T, batch_op::insert><<<grid, k_block, 0, s>>>(r, io); break;
+    case batch_op::erase: batch_kernel<S, T, batch_op::erase><<<grid, k_block, 0, s>>>(r, io); break;
+    case batch_op::mixed: batch_kernel<S, T, batch_op::mixed><<<grid, k_block, 0, s>>>(r, io); break;
+  }
+}
+
+template <int S>
+void launch_slots(const hive_ref& r, const batch_io& io, cudaStream_t s) {
+  if (r.tile == 4) launch_for<S, 4>(r, io, s);
+  else if (r.tile == 8) launch_for<S, 8>(r, io, s);
+  else if constexpr (S >= 16) {
+    if (r.tile == 16) launch_for<S, 16>(r, io, s);
+    else if constexpr (S == 32) launch_for<S, 32>(r, io, s);
+  }
+}
+
+}  // namespace
+
+void launch_batch(const hive_ref& r, const batch_io& io, stream_view s) {
+  if (io.n == 0) return;
+  if (r.slots == 8) launch_slots<8>(r, io, cuda(s));
+  else if (r.slots == 16) launch_slots<16>(r, io, cuda(s));
+  else launch_slots<32>(r, io, cuda(s));
+  HS_CUDA_CHECK(cudaGetLastError());
+}
+
+}  // namespace hs::hive

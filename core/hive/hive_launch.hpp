@@ -1,0 +1,97 @@
+// Host entry points of the hive family's kernels (hive_kernels.cu, hive_resize.cu) and the plain
+// structures they take. The table (hive_table.cu) owns the memory; these only launch.
+#pragma once
+#include <cstdint>
+
+#include "core/common/stream.hpp"
+#include "core/common/types.hpp"
+#include "core/hive/hive_layout.hpp"
+
+namespace hs::hive {
+
+/// @brief Device counters, one array (instrumentation off: only the ones marked always).
+enum counter : int {
+  c_step1, c_step2, c_step3, c_step4,  ///< which step completed each insert
+  c_moves,                             ///< entries moved by evictions
+  c_locks,                             ///< bucket locks taken (evictions only)
+  c_pending,                           ///< inserts refused: stash full (always)
+  c_rejected,                          ///< reserved keys or values (always)
+  c_restarts,                          ///< inserts that started over (a lost claim or path)
+  c_path_len0,                         ///< + d: evictions whose path had d moves (1..32)
+  c_count = c_path_len0 + k_max_eviction_depth + 1
+};
+
+/// @brief Recent eviction paths, a ring: each record is the path's length, then per hop the
+/// bucket (64-bit) and the key moved; the newcomer's key first.
+struct path_record {
+  std::uint32_t length = 0;  ///< hops (buckets a key moved out of)
+  key_type newcomer = 0;
+  std::uint64_t bucket[k_max_eviction_depth] = {};
+  key_type moved[k_max_eviction_depth] = {};  ///< moved[d]: the key moved out of bucket[d] (moved[0]
+                                              ///< made room for the newcomer)
+};
+inline constexpr std::uint32_t k_path_ring = 256;
+
+/// @brief The table as kernels see it.
+struct hive_ref {
+  word_type* words = nullptr;        ///< buckets * slots
+  std::uint32_t* masks = nullptr;    ///< per bucket: bit i set = slot i free
+  std::uint32_t* locks = nullptr;    ///< per bucket: eviction lock (bit 0), stash hint count above
+  int slots = 32;
+  int tile = 32;
+  geometry geo;
+  hash_policy hashes;
+  int depth = 16;                    ///< most moves of one eviction path
+  word_type* stash = nullptr;        ///< ring of stashed words (empty after a delete)
+  std::uint32_t stash_capacity = 0;
+  unsigned long long* stash_tail = nullptr;  ///< slots handed out (may pass the capacity)
+  unsigned long long* stash_live = nullptr;  ///< live words in the stash
+  unsigned long long* counters = nullptr;    ///< c_count entries
+  path_record* paths = nullptr;              ///< k_path_ring records
+  unsigned long long* path_head = nullptr;   ///< records written
+  bool instrument = false;
+  std::uint32_t seed = 0;                    ///< differs per launch: eviction victims
+};
+
+enum class batch_op : std::uint8_t { mixed, find, insert, erase };
+
+struct batch_io {
+  batch_op op = batch_op::mixed;
+  const op_kind* kinds = nullptr;
+  const key_type* keys = nullptr;
+  const value_type* values = nullptr;
+  value_type* results = nullptr;
+  op_status* status = nullptr;
+  std::uint64_t n = 0;
+};
+
+void launch_batch(const hive_ref& t, const batch_io& io, stream_view s);
+
+// Resizing (hive_resize.cu): linear hashing, run alone on the table.
+
+/// @brief Splits buckets [t.geo.split, + count) into partners b + round (the geometry passed is
+/// the one before; the caller advances it). `count` <= round - split.
+void launch_split(const hive_ref& t, std::uint64_t count, stream_view s);
+/// @brief For the `count` highest pairs (b, b + round) below the split pointer, writes whether
+/// the partner's entries fit into b's free slots (1) or not (0) to fits[i] (pair split - 1 - i).
+void launch_merge_check(const hive_ref& t, std::uint64_t count, std::uint32_t* fits, stream_view s);
+/// @brief Merges the `count` highest pairs below the split pointer (all checked to fit).
+void launch_merge(const hive_ref& t, std::uint64_t count, stream_view s);
+/// @brief Empties buckets [from, to): words empty, every slot free, no lock, no hint.
+void launch_reset_buckets(const hive_ref& t, std::uint64_t from, std::uint64_t to, stream_view s);
+/// @brief Zeroes every bucket's stash hint (keeps the lock bits).
+void launch_clear_hints(const hive_ref& t, stream_view s);
+
+// Inspection (hive_inspect.cu).
+
+/// @brief Counts: out[0] live words in buckets, out[1] live words in the stash; and per bucket
+/// the number of occupied slots as a histogram fill[0..slots] (fill may be null).
+void launch_census(const hive_ref& t, unsigned long long* out, unsigned long long* fill, stream_view s);
+/// @brief Live pairs of buckets and stash, at most room, all counted in *count (zeroed first).
+void launch_retrieve(const hive_ref& t, key_type* keys, value_type* values, std::uint64_t room,
+                     unsigned long long* count, stream_view s);
+/// @brief Free masks that disagree with their slots (a free bit on a live word, or a taken bit on
+/// an empty word with no insert in flight), counted into *out.
+void launch_mask_mismatches(const hive_ref& t, unsigned long long* out, stream_view s);
+
+}  // namespace hs::hive

@@ -1,0 +1,72 @@
+// The hive layout of seed 003, shared by kernels, the CPU model, the invariant checker and the
+// views: buckets of S packed 64-bit words (key in the low half, value in the high half; all ones
+// = empty), one 32-bit free mask per bucket (bit i set = slot i free), one lock word per bucket
+// (bit 0 the eviction lock, the bits above it count stashed keys whose first candidate is this
+// bucket: lookups skip the stash unless a candidate's count is non-zero), and the linear-hashing
+// geometry that maps a hash to a bucket at every point of a resize round.
+#pragma once
+#include <cstdint>
+
+#include "core/common/hd.hpp"
+#include "core/common/types.hpp"
+#include "core/hive/hive_hash.hpp"
+
+namespace hs::hive {
+
+using word_type = std::uint64_t;
+inline constexpr word_type k_empty_word = ~word_type{0};
+inline constexpr int k_max_hashes = 3;
+inline constexpr int k_max_eviction_depth = 32;  ///< a path is held one hop per lane of a warp
+inline constexpr std::uint32_t k_lock_bit = 1u;
+inline constexpr std::uint32_t k_stash_hint_unit = 2u;  ///< lock word: stashed-key count above bit 0
+
+HS_HD word_type pack(key_type k, value_type v) { return word_type{k} | (word_type{v} << 32); }
+HS_HD key_type key_of(word_type w) { return static_cast<key_type>(w); }
+HS_HD value_type value_of(word_type w) { return static_cast<value_type>(w >> 32); }
+HS_HD std::uint32_t all_free(int slots) { return slots == 32 ? 0xffffffffu : (1u << slots) - 1u; }
+
+/// @brief Linear hashing (seed 003, IV-C): `round` buckets (a power of two) are addressed by the
+/// low bits of a hash; buckets below `split` have been split this round, so they and their
+/// partners (b + round) take one more bit. Buckets in use: round + split.
+struct geometry {
+  std::uint64_t round = 0;
+  std::uint64_t split = 0;
+  HS_HD std::uint64_t buckets() const { return round + split; }
+  HS_HD std::uint64_t address(std::uint32_t h) const {
+    const std::uint64_t b = h & (round - 1);
+    return b < split ? h & (2 * round - 1) : b;
+  }
+};
+
+/// @brief A key's candidate buckets (count of them; duplicates possible when two hashes agree).
+struct candidates {
+  std::uint64_t b[k_max_hashes] = {};
+  int count = 0;
+};
+
+HS_HD candidates candidates_of(const hash_policy& p, const geometry& g, key_type k) {
+  candidates c;
+  c.count = p.count;
+  for (int i = 0; i < p.count; ++i) c.b[i] = g.address(hash_with(p.fns[i], k));
+  return c;
+}
+
+/// @brief The candidate to move a key to when it is evicted from bucket `from`: the next one
+/// after `from` in the key's list (wrapping), so a path cycles through all of a key's buckets.
+HS_HD std::uint64_t alternate_of(const candidates& c, std::uint64_t from) {
+  for (int i = 0; i < c.count; ++i)
+    if (c.b[i] == from) return c.b[(i + 1) % c.count];
+  return c.b[0];
+}
+
+/// @brief The pseudo-random choices of an eviction walk (its start and each victim slot): a mix
+/// of the key, a seed, the attempt and the hop.
+HS_HD std::uint32_t victim_mix(key_type k, std::uint32_t seed, int attempt, int hop) {
+  const murmur3_hash h;
+  return h(k ^ h(seed + 0x9e3779b9u * static_cast<std::uint32_t>(attempt * 64 + hop + 1)));
+}
+
+/// @brief Which insert step completed an insert (seed 003, IV-A), for the step breakdown.
+enum class insert_step : std::uint8_t { replace = 1, claim = 2, evict = 3, stash = 4 };
+
+}  // namespace hs::hive

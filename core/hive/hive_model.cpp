@@ -1,0 +1,467 @@
+#include "core/hive/hive_model.hpp"
+
+#include <algorithm>
+
+#include "core/common/error.hpp"
+#include "core/common/format.hpp"
+
+namespace hs::hive {
+
+namespace {
+int lowest(std::uint32_t m) { return m ? __builtin_ctz(m) : -1; }
+}  // namespace
+
+hive_model::hive_model(const table_config& cfg) : cfg_(cfg), shape_(resolve_shape(cfg)) {
+  if (cfg_.capacity == 0) cfg_.capacity = default_capacity(cfg_.backend);
+  img_.slots = shape_.slots;
+  img_.hashes = shape_.hashes;
+  img_.geo = {shape_.buckets, 0};
+  img_.stash.assign(shape_.stash_capacity, k_empty_word);
+  ensure_storage(shape_.buckets);
+}
+
+void hive_model::ensure_storage(std::uint64_t buckets) {
+  if (img_.masks.size() >= buckets) return;
+  img_.words.resize(buckets * img_.slots, k_empty_word);
+  img_.masks.resize(buckets, all_free(img_.slots));
+  img_.locks.resize(buckets, 0);
+}
+
+table_config hive_model::config() const {
+  std::lock_guard lock(mutex_);
+  table_config c = cfg_;
+  c.capacity = img_.geo.buckets() * img_.slots;
+  return c;
+}
+
+long long hive_model::stash_find(key_type k, const candidates& c) const {
+  if ((img_.locks[c.b[0]] >> 1) == 0) return -1;
+  for (std::uint64_t i = 0; i < img_.stash_used; ++i)
+    if (img_.stash[i] != k_empty_word && key_of(img_.stash[i]) == k) return static_cast<long long>(i);
+  return -1;
+}
+
+op_status hive_model::find_one(key_type k, value_type& out) const {
+  out = k_empty;
+  if (is_reserved_key(k)) return op_status::rejected_key;
+  const candidates c = img_.candidates_of(k);
+  for (int i = 0; i < c.count; ++i) {
+    const word_type* b = img_.bucket(c.b[i]);
+    for (int s = 0; s < img_.slots; ++s)
+      if (b[s] != k_empty_word && key_of(b[s]) == k) {
+        out = value_of(b[s]);
+        return op_status::found;
+      }
+  }
+  const long long at = stash_find(k, c);
+  if (at >= 0) {
+    out = value_of(img_.stash[at]);
+    return op_status::found;
+  }
+  return op_status::missing;
+}
+
+op_status hive_model::erase_one(key_type k) {
+  if (is_reserved_key(k)) return op_status::rejected_key;
+  const candidates c = img_.candidates_of(k);
+  for (int i = 0; i < c.count; ++i) {
+    word_type* b = img_.bucket(c.b[i]);
+    for (int s = 0; s < img_.slots; ++s)
+      if (b[s] != k_empty_word && key_of(b[s]) == k) {
+        b[s] = k_empty_word;
+        img_.masks[c.b[i]] |= 1u << s;
+        return op_status::erased;
+      }
+  }
+  const long long at = stash_find(k, c);
+  if (at >= 0) {
+    img_.stash[at] = k_empty_word;
+    img_.locks[c.b[0]] -= k_stash_hint_unit;
+    return op_status::erased;
+  }
+  return op_status::missing;
+}
+
+// Step 3 without concurrency: the same walk as the kernels (find_path), then the moves.
+bool hive_model::evict_for(key_type k, value_type v, const candidates& c, int attempt) {
+  const int S = img_.slots;
+  std::uint64_t cur = c.b[victim_mix(k, seed_, attempt, 63) % c.count];
+  path_record rec;
+  std::uint8_t slot_of[k_max_eviction_depth];
+  std::uint64_t dest = 0;
+  bool found = false;
+  for (int d = 0; d < cfg_.hive.eviction_depth; ++d) {
+    int slot = static_cast<int>(victim_mix(k, seed_, attempt, d) % S);
+    int tries = 0;
+    for (int e = 0; e < d; ++e)  // a slot already on the path: take the next one (moves must not overlap)
+      if (rec.bucket[e] == cur && slot_of[e] == slot) {
+        if (++tries == S) return false;
+        slot = (slot + 1) % S;
+        e = -1;
+      }
+    const word_type w = img_.bucket(cur)[slot];
+    if (w == k_empty_word) return false;
+    const std::uint64_t alt = alternate_of(img_.candidates_of(key_of(w)), cur);
+    if (alt == cur) return false;
+    rec.bucket[d] = cur;
+    rec.moved[d] = key_of(w);
+    slot_of[d] = static_cast<std::uint8_t>(slot);
+    rec.length = d + 1;
+    if (img_.masks[alt] & all_free(S)) {
+      dest = alt;
+      found = true;
+      break;
+    }
+    cur = alt;
+  }
+  if (!found) return false;
+  int free_slot = lowest(img_.masks[dest] & all_free(S));
+  img_.masks[dest] &= ~(1u << free_slot);
+  std::uint64_t ahead_bucket = dest;
+  int ahead_slot = free_slot;
+  for (int d = static_cast<int>(rec.length) - 1; d >= 0; --d) {
+    word_type& from = img_.bucket(rec.bucket[d])[slot_of[d]];
+    img_.bucket(ahead_bucket)[ahead_slot] = from;
+    from = k_empty_word;
+    ahead_bucket = rec.bucket[d];
+    ahead_slot = slot_of[d];
+    ++moves_;
+  }
+  img_.bucket(ahead_bucket)[ahead_slot] = pack(k, v);
+  if (cfg_.hive.instrument) {
+    ++path_lengths_[rec.length];
+    rec.newcomer = k;
+    if (paths_.size() < k_path_ring) paths_.push_back(rec);
+    else paths_[path_head_ % k_path_ring] = rec;
+    ++path_head_;
+  }
+  return true;
+}
+
+op_status hive_model::insert_unlocked(key_type k, value_type v, bool count_steps) {
+  if (is_reserved_key(k)) {
+    ++rejected_;
+    return op_status::rejected_key;
+  }
+  if (is_reserved_value(v)) {
+    ++rejected_;
+    return op_status::rejected_value;
+  }
+  const candidates c = img_.candidates_of(k);
+  const auto done = [&](insert_step s, op_status st) {
+    if (count_steps && cfg_.hive.instrument) ++steps_[static_cast<int>(s) - 1];
+    return st;
+  };
+  // Step 1: replace.
+  for (int i = 0; i < c.count; ++i) {
+    word_type* b = img_.bucket(c.b[i]);
+    for (int s = 0; s < img_.slots; ++s)
+      if (b[s] != k_empty_word && key_of(b[s]) == k) {
+        b[s] = pack(k, v);
+        return done(insert_step::replace, op_status::replaced);
+      }
+  }
+  if (const long long at = stash_find(k, c); at >= 0) {
+    img_.stash[at] = pack(k, v);
+    return done(insert_step::replace, op_status::replaced);
+  }
+  // Step 2: claim in the first candidate with a free slot.
+  for (int i = 0; i < c.count; ++i) {
+    const int s = lowest(img_.masks[c.b[i]] & all_free(img_.slots));
+    if (s < 0) continue;
+    img_.masks[c.b[i]] &= ~(1u << s);
+    img_.bucket(c.b[i])[s] = pack(k, v);
+    return done(insert_step::claim, op_status::inserted);
+  }
+  // Step 3: bounded eviction, a few walks.
+  for (int attempt = 0; cfg_.hive.eviction_depth > 0 && attempt < 8; ++attempt) {
+    if (evict_for(k, v, c, attempt)) return done(insert_step::evict, op_status::inserted);
+    ++restarts_;
+  }
+  // Step 4: the stash, or refused.
+  if (img_.stash_used < img_.stash.size()) {
+    img_.stash[img_.stash_used++] = pack(k, v);
+    img_.locks[c.b[0]] += k_stash_hint_unit;
+    return done(insert_step::stash, op_status::inserted);
+  }
+  ++pending_;
+  ++failed_full_;
+  return op_status::failed_full;
+}
+
+op_status hive_model::insert_one(key_type k, value_type v) {
+  std::lock_guard lock(mutex_);
+  return insert_unlocked(k, v, true);
+}
+
+void hive_model::auto_resize(std::uint64_t incoming) {
+  if (!cfg_.hive.auto_resize) return;
+  const auto live = [&] { return img_.live_in_buckets() + img_.live_in_stash(); };
+  const auto cap = [&] { return double(img_.geo.buckets() * img_.slots); };
+  while (double(live() + incoming) > cfg_.hive.grow_above * cap())
+    if (!expand_unlocked(shape_.resize_batch(img_.geo.round))) break;
+  while (double(live() + incoming) < cfg_.hive.shrink_below * cap() && img_.geo.buckets() > shape_.buckets)
+    if (!contract_unlocked(std::min(shape_.resize_batch(img_.geo.round), img_.geo.buckets() - shape_.buckets))) break;
+}
+
+void hive_model::insert(std::span<const key_type> keys, std::span<const value_type> values,
+                        std::span<op_status> status, stream_view) {
+  detail::check_bulk("insert", keys.size(), values.size(), status.size());
+  std::lock_guard lock(mutex_);
+  ++seed_;
+  auto_resize(keys.size());
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    const op_status st = insert_unlocked(keys[i], values[i], true);
+    if (!status.empty()) status[i] = st;
+  }
+}
+
+void hive_model::find(std::span<const key_type> keys, std::span<value_type> values_out,
+                      std::span<op_status> status, stream_view) {
+  detail::check_bulk("find", keys.size(), values_out.size(), status.size());
+  std::lock_guard lock(mutex_);
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    const op_status st = find_one(keys[i], values_out[i]);
+    if (st == op_status::rejected_key) ++rejected_;
+    if (!status.empty()) status[i] = st;
+  }
+}
+
+void hive_model::erase(std::span<const key_type> keys, std::span<op_status> status, stream_view) {
+  detail::check_bulk("erase", keys.size(), keys.size(), status.size());
+  std::lock_guard lock(mutex_);
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    const op_status st = erase_one(keys[i]);
+    if (st == op_status::rejected_key) ++rejected_;
+    if (!status.empty()) status[i] = st;
+  }
+  auto_resize(0);
+}
+
+void hive_model::apply(const op_batch& ops, std::span<value_type> results, std::span<op_status> status,
+                       stream_view) {
+  detail::check_bulk("apply", ops.keys.size(), ops.kinds.size(), status.size());
+  detail::check_bulk("apply", ops.keys.size(), ops.values.size(), 0);
+  if (!results.empty()) detail::check_bulk("apply", ops.keys.size(), results.size(), 0);
+  std::lock_guard lock(mutex_);
+  ++seed_;
+  std::uint64_t inserts = 0;
+  for (op_kind k : ops.kinds) inserts += k == op_kind::insert;
+  auto_resize(inserts);
+  for (std::size_t i = 0; i < ops.keys.size(); ++i) {
+    value_type out = k_empty;
+    op_status st;
+    switch (ops.kinds[i]) {
+      case op_kind::insert: st = insert_unlocked(ops.keys[i], ops.values[i], true); break;
+      case op_kind::find: st = find_one(ops.keys[i], out); break;
+      default: st = erase_one(ops.keys[i]); break;
+    }
+    if (ops.kinds[i] != op_kind::insert && st == op_status::rejected_key) ++rejected_;
+    if (!results.empty()) results[i] = out;
+    if (!status.empty()) status[i] = st;
+  }
+}
+
+void hive_model::clear(stream_view) {
+  std::lock_guard lock(mutex_);
+  std::fill(img_.words.begin(), img_.words.end(), k_empty_word);
+  std::fill(img_.masks.begin(), img_.masks.end(), all_free(img_.slots));
+  std::fill(img_.locks.begin(), img_.locks.end(), 0u);
+  std::fill(img_.stash.begin(), img_.stash.end(), k_empty_word);
+  img_.stash_used = 0;
+  rejected_ = failed_full_ = pending_ = moves_ = restarts_ = 0;
+  std::fill(std::begin(steps_), std::end(steps_), 0);
+  std::fill(std::begin(path_lengths_), std::end(path_lengths_), 0);
+  paths_.clear();
+  path_head_ = 0;
+}
+
+table_stats hive_model::stats(stream_view) {
+  std::lock_guard lock(mutex_);
+  table_stats st;
+  st.capacity = img_.geo.buckets() * img_.slots;
+  st.live = img_.live_in_buckets() + img_.live_in_stash();
+  st.occupied = st.live;
+  st.bytes = img_.words.size() * sizeof(word_type) + (img_.masks.size() + img_.locks.size()) * 4 +
+             img_.stash.size() * sizeof(word_type);
+  st.rejected = rejected_;
+  st.failed_full = failed_full_;
+  hive_counters& h = st.hive;
+  h.slots_per_bucket = static_cast<std::uint32_t>(img_.slots);
+  h.buckets = img_.geo.buckets();
+  h.round = img_.geo.round;
+  h.split = img_.geo.split;
+  h.stash_capacity = img_.stash.size();
+  h.stash_used = img_.stash_used;
+  h.stash_live = img_.live_in_stash();
+  h.pending = pending_;
+  h.instrumented = cfg_.hive.instrument;
+  std::copy(std::begin(steps_), std::end(steps_), h.steps);
+  h.moves = moves_;
+  h.locks = moves_;  // the model takes one lock per move, as the kernels do
+  h.restarts = restarts_;
+  std::copy(std::begin(path_lengths_), std::end(path_lengths_), h.path_lengths);
+  h.splits = splits_;
+  h.merges = merges_;
+  return st;
+}
+
+void hive_model::inspect(const inspect_request&, inspect_result& out, stream_view) { out = {}; }
+
+std::uint64_t hive_model::retrieve_all(std::span<key_type> keys, std::span<value_type> values, stream_view) {
+  detail::check_bulk("retrieve_all", keys.size(), values.size(), 0);
+  std::lock_guard lock(mutex_);
+  std::uint64_t n = 0;
+  const auto take = [&](word_type w) {
+    if (w == k_empty_word) return;
+    if (n < keys.size()) {
+      keys[n] = key_of(w);
+      values[n] = value_of(w);
+    }
+    ++n;
+  };
+  for (std::uint64_t i = 0; i < img_.geo.buckets() * img_.slots; ++i) take(img_.words[i]);
+  for (std::uint64_t i = 0; i < img_.stash_used; ++i) take(img_.stash[i]);
+  return n;
+}
+
+std::vector<word_type> hive_model::drain_stash() {
+  std::vector<word_type> out;
+  for (std::uint64_t i = 0; i < img_.stash_used; ++i)
+    if (img_.stash[i] != k_empty_word) out.push_back(img_.stash[i]);
+  std::fill(img_.stash.begin(), img_.stash.end(), k_empty_word);
+  img_.stash_used = 0;
+  for (auto& l : img_.locks) l &= k_lock_bit;
+  return out;
+}
+
+void hive_model::reinsert(const std::vector<word_type>& words) {
+  for (word_type w : words) insert_unlocked(key_of(w), value_of(w), false);
+}
+
+// The kernels' split (hive_resize.cu), one bucket at a time.
+void hive_model::split_step(std::uint64_t count) {
+  const int S = img_.slots;
+  ensure_storage(2 * img_.geo.round);
+  for (std::uint64_t w = 0; w < count; ++w) {
+    const std::uint64_t b = img_.geo.split, p = b + img_.geo.round;
+    const geometry before = img_.geo, after{img_.geo.round, b + 1};
+    int moved = 0;
+    std::fill(img_.bucket(p), img_.bucket(p) + S, k_empty_word);
+    for (int s = 0; s < S; ++s) {
+      const word_type word = img_.bucket(b)[s];
+      if (word == k_empty_word) continue;
+      std::uint32_t h = hash_with(img_.hashes.fns[0], key_of(word));
+      for (int i = 0; i < img_.hashes.count; ++i) {
+        const std::uint32_t hi = hash_with(img_.hashes.fns[i], key_of(word));
+        if (before.address(hi) == b) {
+          h = hi;
+          break;
+        }
+      }
+      if (after.address(h) != p) continue;
+      img_.bucket(p)[moved++] = word;
+      img_.bucket(b)[s] = k_empty_word;
+      img_.masks[b] |= 1u << s;
+    }
+    img_.masks[p] = all_free(S) & ~(moved == 32 ? 0xffffffffu : (1u << moved) - 1u);
+    img_.locks[p] = 0;
+    img_.geo.split = b + 1;
+    ++splits_;
+  }
+}
+
+void hive_model::merge_step(std::uint64_t count) {
+  const int S = img_.slots;
+  for (std::uint64_t w = 0; w < count; ++w) {
+    const std::uint64_t b = img_.geo.split - 1, p = b + img_.geo.round;
+    for (int s = 0; s < S; ++s) {
+      const word_type word = img_.bucket(p)[s];
+      if (word == k_empty_word) continue;
+      const int to = lowest(img_.masks[b] & all_free(S));
+      img_.bucket(b)[to] = word;
+      img_.masks[b] &= ~(1u << to);
+      img_.bucket(p)[s] = k_empty_word;
+    }
+    img_.masks[p] = all_free(S);
+    img_.geo.split = b;
+    ++merges_;
+  }
+}
+
+std::uint64_t hive_model::expand_unlocked(std::uint64_t buckets) {
+  const auto stashed = drain_stash();
+  std::uint64_t done = 0;
+  while (done < buckets) {
+    if (img_.geo.split == img_.geo.round) img_.geo = {2 * img_.geo.round, 0};
+    if (2 * img_.geo.round * img_.slots > max_capacity(family::hive)) break;  // the round's partners would not fit
+    const std::uint64_t step = std::min({buckets - done, shape_.resize_batch(img_.geo.round), img_.geo.round - img_.geo.split});
+    split_step(step);
+    done += step;
+  }
+  if (img_.geo.split == img_.geo.round) img_.geo = {2 * img_.geo.round, 0};
+  reinsert(stashed);
+  return done;
+}
+
+std::uint64_t hive_model::contract_unlocked(std::uint64_t buckets) {
+  const auto stashed = drain_stash();
+  std::uint64_t done = 0;
+  while (done < buckets) {
+    if (img_.geo.split == 0) {
+      if (img_.geo.round == 1) break;
+      img_.geo = {img_.geo.round / 2, img_.geo.round / 2};
+    }
+    const std::uint64_t want = std::min({buckets - done, shape_.resize_batch(img_.geo.round), img_.geo.split});
+    // The highest pairs first; stop at the first one whose partner's entries would not fit.
+    std::uint64_t fits = 0;
+    for (; fits < want; ++fits) {
+      const std::uint64_t b = img_.geo.split - 1 - fits, p = b + img_.geo.round;
+      const int used = img_.slots - __builtin_popcount(img_.masks[p] & all_free(img_.slots));
+      if (__builtin_popcount(img_.masks[b] & all_free(img_.slots)) < used) break;
+    }
+    merge_step(fits);
+    done += fits;
+    if (fits < want) break;
+  }
+  reinsert(stashed);
+  return done;
+}
+
+std::uint64_t hive_model::expand(std::uint64_t buckets, stream_view) {
+  std::lock_guard lock(mutex_);
+  return expand_unlocked(buckets);
+}
+
+std::uint64_t hive_model::contract(std::uint64_t buckets, stream_view) {
+  std::lock_guard lock(mutex_);
+  return contract_unlocked(buckets);
+}
+
+void hive_model::rehash(std::uint64_t capacity, stream_view s) {
+  if (capacity % shape_.slots) throw user_error("a hive capacity is a whole number of buckets of " + std::to_string(shape_.slots) + " slots");
+  const std::uint64_t want = capacity / shape_.slots, have = config().capacity / shape_.slots;
+  if (want > have) expand(want - have, s);
+  else if (want < have && contract(have - want, s) < have - want)
+    throw user_error("the hive table cannot shrink to " + format_count(capacity) + " slots: its entries do not fit");
+}
+
+void hive_model::set_instrumentation(bool on) {
+  std::lock_guard lock(mutex_);
+  cfg_.hive.instrument = on;
+}
+
+std::vector<path_record> hive_model::recent_paths(stream_view) {
+  std::lock_guard lock(mutex_);
+  std::vector<path_record> out;
+  const std::uint64_t n = std::min<std::uint64_t>(path_head_, k_path_ring);
+  for (std::uint64_t i = path_head_ - n; i < path_head_; ++i) out.push_back(paths_[i % k_path_ring]);
+  return out;
+}
+
+hive_image hive_model::snapshot(stream_view) {
+  std::lock_guard lock(mutex_);
+  return img_;
+}
+
+}  // namespace hs::hive

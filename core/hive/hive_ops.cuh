@@ -1,0 +1,422 @@
+// The hive table's operations for one tile of T lanes (seed 003, III-E/F and IV-A/B): a bucket of
+// S slots is read by the whole tile, lane l holding slots [l*W, l*W + W); decisions come from
+// ballots, so the lanes stay together. T = 32 with S = 32 is the paper's warp, one slot per lane.
+//
+// Concurrency rules (each one a comment below where it acts):
+// - A slot is claimed through its bucket's free mask (one atomicAnd); the claimer then publishes
+//   the word. A slot whose bit is taken but whose word is still empty is a claim in flight (or a
+//   delete finishing, or a slot an eviction reserved): step 1 waits for it to settle, and a lost
+//   claim starts the insert over. Together these keep two inserts of one key from storing it
+//   twice when nothing is deleted meanwhile.
+// - An eviction finds its whole path first (read only), then moves entries backwards from the
+//   free end: each entry is written to its new slot before it is removed from the old one, under
+//   the old bucket's lock, so a lookup never misses an entry that is being moved.
+#pragma once
+#include <cstdint>
+
+#include "core/common/warp_tile.cuh"
+#include "core/hive/hive_launch.hpp"
+
+namespace hs::hive {
+
+template <int S, int T>
+struct bucket_view {
+  static constexpr int W = S / T;
+  word_type w[W];
+  /// The word j of this lane (j uniform but not a constant: selects without indexing registers).
+  __device__ word_type at(int j) const {
+    word_type r = w[0];
+#pragma unroll
+    for (int i = 1; i < W; ++i) r = j == i ? w[i] : r;
+    return r;
+  }
+};
+
+__device__ inline word_type load_word(const word_type* p) {
+  word_type w;
+  asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(w) : "l"(p) : "memory");
+  return w;
+}
+__device__ inline std::uint32_t load_u32(const std::uint32_t* p) {
+  std::uint32_t v;
+  asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+__device__ inline void store_word(word_type* p, word_type w) {
+  asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(w) : "memory");
+}
+__device__ inline word_type cas_word(word_type* p, word_type expected, word_type desired) {
+  return atomicCAS(reinterpret_cast<unsigned long long*>(p), expected, desired);
+}
+
+/// @brief Reads a bucket at GPU scope (other tiles change it while this one works).
+template <int S, int T>
+__device__ bucket_view<S, T> load_bucket(const warp_tile<T>& t, const word_type* bucket) {
+  constexpr int W = S / T;
+  bucket_view<S, T> v;
+  const word_type* p = bucket + t.lane * W;
+  if constexpr (W == 1) {
+    v.w[0] = load_word(p);
+  } else {
+#pragma unroll
+    for (int h = 0; h < W; h += 2)
+      asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];" : "=l"(v.w[h]), "=l"(v.w[h + 1]) : "l"(p + h) : "memory");
+  }
+  return v;
+}
+
+/// @brief The lowest slot whose word satisfies pred(word, slot), or -1; the same on every lane.
+template <int S, int T, class Pred>
+__device__ int first_slot(const warp_tile<T>& t, const bucket_view<S, T>& v, Pred pred) {
+  constexpr int W = S / T;
+  unsigned local = 0;
+#pragma unroll
+  for (int j = 0; j < W; ++j)
+    if (pred(v.w[j], int(t.lane) * W + j)) local |= 1u << j;
+  const unsigned b = t.ballot(local != 0);
+  if (!b) return -1;
+  const int src = __ffs(b) - 1;
+  return src * W + __ffs(t.shfl(local, src)) - 1;
+}
+
+template <int S, int T>
+__device__ word_type word_at(const warp_tile<T>& t, const bucket_view<S, T>& v, int slot) {
+  constexpr int W = S / T;
+  return t.shfl(v.at(slot % W), slot / W);
+}
+
+/// @brief A key's candidate buckets as the kernels carry them (32-bit: at most 2^29 buckets).
+struct dev_candidates {
+  std::uint32_t b[k_max_hashes];
+};
+
+__device__ inline dev_candidates dev_candidates_of(const hive_ref& r, key_type k) {
+  const candidates c = candidates_of(r.hashes, r.geo, k);
+  dev_candidates d;
+#pragma unroll
+  for (int i = 0; i < k_max_hashes; ++i) d.b[i] = static_cast<std::uint32_t>(c.b[i < c.count ? i : 0]);
+  return d;
+}
+
+struct op_result {
+  op_status status = op_status::none;
+  value_type value = k_empty;
+  insert_step step = insert_step::replace;
+};
+
+/// @brief Whether the stash may hold k: stashed words exist and a candidate's hint is non-zero.
+template <int T>
+__device__ bool stash_may_hold(const warp_tile<T>& t, const hive_ref& r, const dev_candidates& c, bool stash_used) {
+  if (!stash_used) return false;
+  std::uint32_t hint = 0;
+  if (t.lane == 0) hint = load_u32(r.locks + c.b[0]) >> 1;
+  return t.shfl(hint, 0) != 0;
+}
+
+/// @brief Position of k in the stash, or -1 (every lane).
+template <int T>
+__device__ long long stash_find(const warp_tile<T>& t, const hive_ref& r, key_type k) {
+  const unsigned long long tail = load_word(reinterpret_cast<const word_type*>(r.stash_tail));
+  const unsigned long long used = tail < r.stash_capacity ? tail : r.stash_capacity;
+  for (unsigned long long base = 0; base < used; base += T) {
+    const unsigned long long i = base + t.lane;
+    const bool hit = i < used && key_of(load_word(r.stash + i)) == k;
+    const unsigned b = t.ballot(hit);
+    if (b) return static_cast<long long>(base + __ffs(b) - 1);
+  }
+  return -1;
+}
+
+/// @brief SEARCH (WCME): the first match in the candidates in order, then the stash.
+template <int S, int T>
+__device__ op_result find_op(const warp_tile<T>& t, const hive_ref& r, key_type k, const dev_candidates& c,
+                             bool stash_used) {
+#pragma unroll
+  for (int i = 0; i < k_max_hashes; ++i) {
+    if (i >= r.hashes.count || (i > 0 && c.b[i] == c.b[i - 1])) continue;
+    const auto v = load_bucket<S, T>(t, r.words + std::uint64_t{c.b[i]} * S);
+    const int p = first_slot(t, v, [k](word_type w, int) { return key_of(w) == k; });
+    if (p >= 0) return {op_status::found, value_of(word_at(t, v, p))};
+  }
+  if (stash_may_hold(t, r, c, stash_used)) {
+    const long long at = stash_find(t, r, k);
+    if (at >= 0) {
+      const word_type w = load_word(r.stash + at);
+      if (key_of(w) == k) return {op_status::found, value_of(w)};
+    }
+  }
+  return {op_status::missing, k_empty};
+}
+
+/// @brief DELETE (WCME): the elected lane CASes the word to empty, then frees its bit; a stashed
+/// key's word is emptied in the stash.
+template <int S, int T>
+__device__ op_result erase_op(const warp_tile<T>& t, const hive_ref& r, key_type k, const dev_candidates& c,
+                              bool stash_used) {
+#pragma unroll
+  for (int i = 0; i < k_max_hashes; ++i) {
+    if (i >= r.hashes.count || (i > 0 && c.b[i] == c.b[i - 1])) continue;
+    word_type* bucket = r.words + std::uint64_t{c.b[i]} * S;
+    for (;;) {
+      const auto v = load_bucket<S, T>(t, bucket);
+      const int p = first_slot(t, v, [k](word_type w, int) { return key_of(w) == k; });
+      if (p < 0) break;
+      const word_type old = word_at(t, v, p);
+      bool ok = false;
+      if (t.lane == 0 && cas_word(bucket + p, old, k_empty_word) == old) {
+        atomicOr(r.masks + c.b[i], 1u << p);
+        ok = true;
+      }
+      if (t.shfl(ok, 0)) return {op_status::erased, k_empty};
+      // the word changed under us (a replace, or a move by an eviction): look again
+    }
+  }
+  if (stash_may_hold(t, r, c, stash_used)) {
+    for (;;) {
+      const long long at = stash_find(t, r, k);
+      if (at < 0) break;
+      bool ok = false;
+      if (t.lane == 0) {
+        const word_type old = load_word(r.stash + at);
+        if (key_of(old) == k && cas_word(r.stash + at, old, k_empty_word) == old) {
+          atomicAdd(r.locks + c.b[0], 0u - k_stash_hint_unit);
+          atomicAdd(r.stash_live, ~0ull);  // minus one
+          ok = true;
+        }
+      }
+      if (t.shfl(ok, 0)) return {op_status::erased, k_empty};
+    }
+  }
+  return {op_status::missing, k_empty};
+}
+
+/// @brief Per-tile tallies of instrumented events, added to the device counters once per thread.
+struct tallies {
+  std::uint32_t steps[4] = {};
+  std::uint32_t moves = 0, locks = 0, restarts = 0;
+};
+
+/// @brief Claims the lowest free slot of a bucket through its mask (WABC): lane 0 issues one
+/// atomicAnd; the old mask says whether the bit was still ours to take. Returns the slot or -1
+/// (the claim was lost: another tile took that slot first); `mask` is the bucket's mask as last seen.
+template <int T>
+__device__ int claim_slot(const warp_tile<T>& t, std::uint32_t* mask_word, std::uint32_t mask) {
+  const int slot = __ffs(mask) - 1;
+  std::uint32_t old = 0;
+  if (t.lane == 0) old = atomicAnd(mask_word, ~(1u << slot));
+  old = t.shfl(old, 0);
+  return (old >> slot) & 1u ? slot : -1;
+}
+
+/// @brief A fixed-depth eviction path found before anything moves (lane 0 only; the arrays live
+/// in local memory, touched only on this rare path).
+struct eviction_path {
+  std::uint32_t bucket[k_max_eviction_depth];
+  std::uint8_t slot[k_max_eviction_depth];
+  word_type word[k_max_eviction_depth];
+  int length = 0;
+  std::uint32_t dest = 0;  ///< the bucket with a free slot the last entry moves to
+};
+
+/// @brief Lane 0: walks from one of k's buckets, taking a pseudo-random victim in each and
+/// stepping to the victim's alternate bucket, until a bucket has a free slot (true) or the depth
+/// is spent, a victim slot is found empty, or a victim has no other bucket (false).
+template <int S>
+__device__ bool find_path(const hive_ref& r, key_type k, const dev_candidates& c, int attempt, eviction_path& path) {
+  std::uint32_t cur = c.b[victim_mix(k, r.seed, attempt, 63) % r.hashes.count];
+  for (int d = 0; d < r.depth; ++d) {
+    int slot = victim_mix(k, r.seed, attempt, d) % S;
+    int tries = 0;
+    for (int e = 0; e < d; ++e)  // a slot already on the path: take the next one (moves must not overlap)
+      if (path.bucket[e] == cur && path.slot[e] == slot) {
+        if (++tries == S) return false;
+        slot = (slot + 1) % S;
+        e = -1;
+      }
+    const word_type w = load_word(r.words + std::uint64_t{cur} * S + slot);
+    if (w == k_empty_word) return false;  // freed, or a claim in flight: start over instead
+    const auto vc = candidates_of(r.hashes, r.geo, key_of(w));
+    const auto alt = static_cast<std::uint32_t>(alternate_of(vc, cur));
+    if (alt == cur) return false;
+    path.bucket[d] = cur;
+    path.slot[d] = static_cast<std::uint8_t>(slot);
+    path.word[d] = w;
+    path.length = d + 1;
+    if (load_u32(r.masks + alt) & all_free(S)) {
+      path.dest = alt;
+      return true;
+    }
+    cur = alt;
+  }
+  return false;
+}
+
+/// @brief Lane 0: executes a path backwards. Each hop, under the source bucket's lock, checks the
+/// entry is still there, writes it to the slot ahead (claimed, or emptied by the previous hop and
+/// still marked taken), fences, and removes it from its old slot with a CAS; a hop that finds its
+/// entry changed undoes its copy and gives the slot ahead back. Returns the slot (bucket * S +
+/// slot) left for the newcomer, or ~0 when the path broke.
+template <int S>
+__device__ std::uint64_t run_path(const hive_ref& r, const eviction_path& path, tallies& tl) {
+  std::uint32_t m = load_u32(r.masks + path.dest) & all_free(S);
+  int free_slot = -1;
+  while (m) {
+    const int s = __ffs(m) - 1;
+    const std::uint32_t old = atomicAnd(r.masks + path.dest, ~(1u << s));
+    if ((old >> s) & 1u) {
+      free_slot = s;
+      break;
+    }
+    m = old & all_free(S);
+  }
+  if (free_slot < 0) return ~0ull;
+  std::uint64_t ahead = std::uint64_t{path.dest} * S + free_slot;
+  for (int d = path.length - 1; d >= 0; --d) {
+    const std::uint32_t b = path.bucket[d];
+    const std::uint64_t from = std::uint64_t{b} * S + path.slot[d];
+    const word_type w = path.word[d];
+    while (atomicOr(r.locks + b, k_lock_bit) & k_lock_bit) __nanosleep(32);
+    ++tl.locks;
+    bool moved = false;
+    if (load_word(r.words + from) == w) {
+      store_word(r.words + ahead, w);
+      __threadfence();  // the copy is visible before the original goes
+      if (cas_word(r.words + from, w, k_empty_word) == w) {
+        moved = true;
+      } else {
+        cas_word(r.words + ahead, w, k_empty_word);  // changed meanwhile: take the copy back
+      }
+    }
+    __threadfence();
+    atomicAnd(r.locks + b, ~k_lock_bit);
+    if (!moved) {
+      atomicOr(r.masks + ahead / S, 1u << (ahead % S));  // give the slot ahead back
+      return ~0ull;
+    }
+    ++tl.moves;
+    ahead = from;  // emptied, still marked taken: the next hop (or the newcomer) fills it
+  }
+  return ahead;
+}
+
+/// @brief Records a path in the ring (instrumentation on).
+template <int S>
+__device__ void record_path(const hive_ref& r, key_type k, const eviction_path& path) {
+  const unsigned long long at = atomicAdd(r.path_head, 1ull) % k_path_ring;
+  path_record& rec = r.paths[at];
+  rec.length = static_cast<std::uint32_t>(path.length);
+  rec.newcomer = k;
+  for (int d = 0; d < path.length; ++d) {
+    rec.bucket[d] = path.bucket[d];
+    rec.moved[d] = key_of(path.word[d]);
+  }
+}
+
+inline constexpr int k_insert_attempts = 8;
+
+/// @brief INSERT/REPLACE in four steps (seed 003, IV-A): replace a present key; claim a free
+/// slot in a candidate bucket, in order; evict along a bounded path; stash.
+template <int S, int T>
+__device__ op_result insert_op(const warp_tile<T>& t, const hive_ref& r, key_type k, value_type val,
+                               const dev_candidates& c, bool stash_used, tallies& tl) {
+  const word_type fresh = pack(k, val);
+  for (int attempt = 0;; ++attempt) {
+    // Step 1: the key in a candidate bucket? Claims in flight are waited out, so a concurrent
+    // insert of the same key is seen once it publishes. The masks read here serve step 2.
+    std::uint32_t masks[k_max_hashes] = {};
+#pragma unroll
+    for (int i = 0; i < k_max_hashes; ++i) {
+      if (i >= r.hashes.count || (i > 0 && c.b[i] == c.b[i - 1])) continue;
+      word_type* bucket = r.words + std::uint64_t{c.b[i]} * S;
+      for (;;) {
+        const auto v = load_bucket<S, T>(t, bucket);
+        std::uint32_t m = 0;
+        if (t.lane == 0) m = load_u32(r.masks + c.b[i]);
+        m = t.shfl(m, 0);
+        const int p = first_slot(t, v, [k](word_type w, int) { return key_of(w) == k; });
+        if (p >= 0) {
+          const word_type old = word_at(t, v, p);
+          bool ok = false;
+          if (t.lane == 0) ok = cas_word(bucket + p, old, fresh) == old;
+          if (t.shfl(ok, 0)) return {op_status::replaced, k_empty, insert_step::replace};
+          continue;
+        }
+        const int pending = first_slot(t, v, [m](word_type w, int s) { return w == k_empty_word && !((m >> s) & 1u); });
+        if (pending < 0) {
+          masks[i] = m & all_free(S);
+          break;
+        }
+        __nanosleep(64);
+      }
+    }
+    if (stash_may_hold(t, r, c, stash_used)) {
+      const long long at = stash_find(t, r, k);
+      if (at >= 0) {
+        bool ok = false;
+        if (t.lane == 0) {
+          const word_type old = load_word(r.stash + at);
+          ok = key_of(old) == k && cas_word(r.stash + at, old, fresh) == old;
+        }
+        if (t.shfl(ok, 0)) return {op_status::replaced, k_empty, insert_step::replace};
+        continue;
+      }
+    }
+    // Step 2: claim-then-commit in the first candidate with a free slot. A lost claim means a
+    // slot was taken since step 1 (maybe by this key): start over.
+    bool lost = false;
+#pragma unroll
+    for (int i = 0; i < k_max_hashes; ++i) {
+      if (lost || i >= r.hashes.count || !masks[i]) continue;
+      const int slot = claim_slot(t, r.masks + c.b[i], masks[i]);
+      if (slot < 0) {
+        lost = true;
+        continue;
+      }
+      if (t.lane == 0) store_word(r.words + std::uint64_t{c.b[i]} * S + slot, fresh);
+      return {op_status::inserted, k_empty, insert_step::claim};
+    }
+    if (lost) {
+      if (t.lane == 0) ++tl.restarts;
+      continue;
+    }
+    // Step 3: every candidate is full; evict along a bounded path.
+    if (r.depth > 0 && attempt < k_insert_attempts) {
+      std::uint64_t at = ~0ull;
+      if (t.lane == 0) {
+        eviction_path path;
+        if (find_path<S>(r, k, c, attempt, path)) {
+          at = run_path<S>(r, path, tl);
+          if (at != ~0ull) {
+            store_word(r.words + at, fresh);
+            if (r.instrument) {
+              atomicAdd(r.counters + c_path_len0 + path.length, 1ull);
+              record_path<S>(r, k, path);
+            }
+          }
+        }
+      }
+      at = t.shfl(at, 0);
+      if (at != ~0ull) return {op_status::inserted, k_empty, insert_step::evict};
+      if (t.lane == 0) ++tl.restarts;
+      if (attempt + 1 < k_insert_attempts) continue;
+    }
+    // Step 4: the overflow stash, a ring drained by the next expansion; full: the insert is
+    // refused (failed-full, counted as pending) and nothing is stored.
+    unsigned long long pos = 0;
+    if (t.lane == 0) {
+      pos = atomicAdd(r.stash_tail, 1ull);
+      if (pos < r.stash_capacity) {
+        store_word(r.stash + pos, fresh);
+        atomicAdd(r.locks + c.b[0], k_stash_hint_unit);
+        atomicAdd(r.stash_live, 1ull);
+      } else {
+        atomicAdd(r.counters + c_pending, 1ull);
+      }
+    }
+    pos = t.shfl(pos, 0);
+    if (pos < r.stash_capacity) return {op_status::inserted, k_empty, insert_step::stash};
+    return {op_status::failed_full, k_empty, insert_step::stash};
+  }
+}
+
+}  // namespace hs::hive

@@ -1,0 +1,141 @@
+// Linear-hashing resize kernels (seed 003, IV-C): one warp per bucket pair, a lane per slot.
+// They run alone on the table (the host holds it exclusively), so plain loads and stores suffice.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+
+#include "core/common/cuda_check.hpp"
+#include "core/hive/hive_launch.hpp"
+
+namespace hs::hive {
+
+namespace {
+
+constexpr int k_block = 256;
+cudaStream_t cuda(stream_view s) { return static_cast<cudaStream_t>(s.handle); }
+
+unsigned grid_for(std::uint64_t warps) { return static_cast<unsigned>((warps * 32 + k_block - 1) / k_block); }
+
+/// The candidate that placed w in bucket b under geometry g (the first whose address is b).
+__device__ std::uint32_t placing_hash(const hive_ref& r, const geometry& g, key_type k, std::uint64_t b) {
+  std::uint32_t h0 = 0;
+  for (int i = 0; i < r.hashes.count; ++i) {
+    const std::uint32_t h = hash_with(r.hashes.fns[i], k);
+    if (i == 0) h0 = h;
+    if (g.address(h) == b) return h;
+  }
+  return h0;  // not reachable when the table is consistent
+}
+
+// Split: source b = split + w, partner p = b + round. An entry moves when the hash that placed it
+// takes its next bit into the partner; movers are packed into the (empty) partner in lane order.
+__global__ void split_kernel(hive_ref r, std::uint64_t count) {
+  const std::uint64_t w = (blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x) / 32;
+  const unsigned lane = threadIdx.x & 31u;
+  if (w >= count) return;
+  const std::uint64_t b = r.geo.split + w, p = b + r.geo.round;
+  const geometry after{r.geo.round, b + 1};  // b split: its entries address with one more bit
+  const bool in = lane < static_cast<unsigned>(r.slots);
+  const word_type word = in ? r.words[b * r.slots + lane] : k_empty_word;
+  bool mover = false;
+  if (word != k_empty_word) mover = after.address(placing_hash(r, r.geo, key_of(word), b)) == p;
+  const unsigned movers = __ballot_sync(0xffffffffu, mover);
+  if (mover) {
+    const int rank = __popc(movers & ((1u << lane) - 1u));
+    r.words[p * r.slots + rank] = word;
+    r.words[b * r.slots + lane] = k_empty_word;
+  } else if (in && lane >= static_cast<unsigned>(__popc(movers))) {
+    r.words[p * r.slots + lane] = k_empty_word;  // the partner's remaining slots start empty
+  }
+  if (lane == 0) {
+    r.masks[b] |= movers;
+    r.masks[p] = all_free(r.slots) & ~((__popc(movers) == 32) ? 0xffffffffu : (1u << __popc(movers)) - 1u);
+    r.locks[p] = 0;
+  }
+}
+
+// Merge check: pair i is (b, b + round) with b = split - 1 - i.
+__global__ void merge_check_kernel(hive_ref r, std::uint64_t count, std::uint32_t* fits) {
+  const std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x;
+  if (i >= count) return;
+  const std::uint64_t b = r.geo.split - 1 - i, p = b + r.geo.round;
+  const int used = r.slots - __popc(r.masks[p] & all_free(r.slots));
+  fits[i] = __popc(r.masks[b] & all_free(r.slots)) >= used ? 1u : 0u;
+}
+
+// Merge: every entry of the partner goes to the i-th free slot of b (prefix rank).
+__global__ void merge_kernel(hive_ref r, std::uint64_t count) {
+  const std::uint64_t w = (blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x) / 32;
+  const unsigned lane = threadIdx.x & 31u;
+  if (w >= count) return;
+  const std::uint64_t b = r.geo.split - 1 - w, p = b + r.geo.round;
+  const bool in = lane < static_cast<unsigned>(r.slots);
+  const word_type word = in ? r.words[p * r.slots + lane] : k_empty_word;
+  const bool mover = word != k_empty_word;
+  const unsigned movers = __ballot_sync(0xffffffffu, mover);
+  std::uint32_t free = r.masks[b] & all_free(r.slots);
+  if (mover) {
+    int rank = __popc(movers & ((1u << lane) - 1u));
+    std::uint32_t f = free;
+    for (; rank > 0; --rank) f &= f - 1;  // drop the lowest `rank` free slots
+    const int slot = __ffs(f) - 1;
+    r.words[b * r.slots + slot] = word;
+    r.words[p * r.slots + lane] = k_empty_word;
+  }
+  if (lane == 0) {
+    for (int m = __popc(movers); m > 0; --m) free &= free - 1;
+    r.masks[b] = free | (r.masks[b] & ~all_free(r.slots));
+    r.masks[p] = all_free(r.slots);
+  }
+}
+
+__global__ void reset_kernel(hive_ref r, std::uint64_t from, std::uint64_t to) {
+  const std::uint64_t stride = std::uint64_t{gridDim.x} * blockDim.x;
+  for (std::uint64_t i = from * r.slots + blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; i < to * r.slots; i += stride)
+    r.words[i] = k_empty_word;
+  for (std::uint64_t b = from + blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; b < to; b += stride) {
+    r.masks[b] = all_free(r.slots);
+    r.locks[b] = 0;
+  }
+}
+
+__global__ void clear_hints_kernel(std::uint32_t* locks, std::uint64_t n) {
+  for (std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; i < n; i += std::uint64_t{gridDim.x} * blockDim.x)
+    locks[i] &= k_lock_bit;
+}
+
+}  // namespace
+
+void launch_split(const hive_ref& t, std::uint64_t count, stream_view s) {
+  if (!count) return;
+  split_kernel<<<grid_for(count), k_block, 0, cuda(s)>>>(t, count);
+  HS_CUDA_CHECK(cudaGetLastError());
+}
+
+void launch_merge_check(const hive_ref& t, std::uint64_t count, std::uint32_t* fits, stream_view s) {
+  if (!count) return;
+  merge_check_kernel<<<static_cast<unsigned>((count + k_block - 1) / k_block), k_block, 0, cuda(s)>>>(t, count, fits);
+  HS_CUDA_CHECK(cudaGetLastError());
+}
+
+void launch_merge(const hive_ref& t, std::uint64_t count, stream_view s) {
+  if (!count) return;
+  merge_kernel<<<grid_for(count), k_block, 0, cuda(s)>>>(t, count);
+  HS_CUDA_CHECK(cudaGetLastError());
+}
+
+void launch_reset_buckets(const hive_ref& t, std::uint64_t from, std::uint64_t to, stream_view s) {
+  if (to <= from) return;
+  const auto grid = static_cast<unsigned>(std::min<std::uint64_t>(((to - from) * t.slots + k_block - 1) / k_block, 8192));
+  reset_kernel<<<grid, k_block, 0, cuda(s)>>>(t, from, to);
+  HS_CUDA_CHECK(cudaGetLastError());
+}
+
+void launch_clear_hints(const hive_ref& t, stream_view s) {
+  const std::uint64_t n = t.geo.buckets();
+  const auto grid = static_cast<unsigned>(std::min<std::uint64_t>((n + k_block - 1) / k_block, 4096));
+  clear_hints_kernel<<<grid, k_block, 0, cuda(s)>>>(t.locks, n);
+  HS_CUDA_CHECK(cudaGetLastError());
+}
+
+}  // namespace hs::hive

@@ -1,0 +1,415 @@
+#include "core/hive/hive_table.hpp"
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <array>
+#include <mutex>
+
+#include "core/common/cuda_check.hpp"
+#include "core/common/device.hpp"
+#include "core/common/device_args.hpp"
+#include "core/common/error.hpp"
+#include "core/common/format.hpp"
+
+namespace hs::hive {
+
+namespace {
+constexpr int k_meta = 6;  // [0] stash tail, [1] stash live, [2] path head, [3..5] census/retrieve scratch
+std::uint64_t bytes_for(std::uint64_t buckets, int slots) { return buckets * (slots * sizeof(word_type) + 8); }
+}  // namespace
+
+hive_table::hive_table(const table_config& cfg) : cfg_(cfg), shape_(resolve_shape(cfg)) {
+  std::string why;
+  if (!query_gpu(&why)) throw user_error("GPU hive table: " + why);
+  if (cfg_.capacity == 0) cfg_.capacity = default_capacity(cfg_.backend);
+  instrument_ = cfg.hive.instrument;
+  geo_ = {shape_.buckets, 0};
+  std::size_t free_b = 0, total_b = 0;
+  HS_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+  const std::uint64_t bytes = bytes_for(shape_.buckets, shape_.slots) + std::uint64_t{shape_.stash_capacity} * 8;
+  if (bytes > free_b)
+    throw user_error("a hive table of " + format_count(cfg_.capacity) + " slots needs " + format_bytes(bytes) +
+                     " but the GPU has " + format_bytes(free_b) + " free; choose a smaller capacity");
+  allocate(shape_.buckets);
+  stash_ = buffer<word_type>(memory_space::device, shape_.stash_capacity);
+  meta_ = buffer<unsigned long long>(memory_space::device, k_meta);
+  counters_ = buffer<unsigned long long>(memory_space::device, c_count);
+  paths_ = buffer<path_record>(memory_space::device, k_path_ring);
+  fits_ = buffer<std::uint32_t>(memory_space::device, 1);
+  clear({});
+  // The fills ran on the legacy stream; callers' streams may be non-blocking: wait for them here.
+  HS_CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+hive_table::~hive_table() { cudaDeviceSynchronize(); }
+
+void hive_table::allocate(std::uint64_t buckets) {
+  words_ = buffer<word_type>(memory_space::device, buckets * shape_.slots);
+  masks_ = buffer<std::uint32_t>(memory_space::device, buckets);
+  locks_ = buffer<std::uint32_t>(memory_space::device, buckets);
+  allocated_ = buckets;
+}
+
+table_config hive_table::config() const {
+  std::shared_lock lock(table_mutex_);
+  table_config c = cfg_;
+  c.capacity = geo_.buckets() * shape_.slots;
+  c.hive.instrument = instrument_;
+  return c;
+}
+
+hive_ref hive_table::ref() {
+  hive_ref r;
+  r.words = words_.data();
+  r.masks = masks_.data();
+  r.locks = locks_.data();
+  r.slots = shape_.slots;
+  r.tile = shape_.tile;
+  r.geo = geo_;
+  r.hashes = shape_.hashes;
+  r.depth = cfg_.hive.eviction_depth;
+  r.stash = stash_.data();
+  r.stash_capacity = shape_.stash_capacity;
+  r.stash_tail = meta_.data();
+  r.stash_live = meta_.data() + 1;
+  r.path_head = meta_.data() + 2;
+  r.counters = counters_.data();
+  r.paths = paths_.data();
+  r.instrument = instrument_;
+  r.seed = seed_.fetch_add(0x9e3779b9u);
+  return r;
+}
+
+void hive_table::launch(const batch_io& io, stream_view s) { launch_batch(ref(), io, s); }
+
+void hive_table::insert(std::span<const key_type> keys, std::span<const value_type> values,
+                        std::span<op_status> status, stream_view s) {
+  detail::check_bulk("insert", keys.size(), values.size(), status.size());
+  require_device("insert", keys);
+  require_device("insert", values);
+  require_device("insert", status);
+  grow_for(keys.size(), s);
+  std::shared_lock lock(table_mutex_);
+  batch_io io;
+  io.op = batch_op::insert;
+  io.keys = keys.data();
+  io.values = values.data();
+  io.status = ptr_or_null(status);
+  io.n = keys.size();
+  live_bound_ += keys.size();
+  launch(io, s);
+}
+
+void hive_table::find(std::span<const key_type> keys, std::span<value_type> values_out,
+                      std::span<op_status> status, stream_view s) {
+  detail::check_bulk("find", keys.size(), values_out.size(), status.size());
+  require_device("find", keys);
+  require_device("find", values_out);
+  require_device("find", status);
+  std::shared_lock lock(table_mutex_);
+  batch_io io;
+  io.op = batch_op::find;
+  io.keys = keys.data();
+  io.results = values_out.data();
+  io.status = ptr_or_null(status);
+  io.n = keys.size();
+  launch(io, s);
+}
+
+void hive_table::erase(std::span<const key_type> keys, std::span<op_status> status, stream_view s) {
+  detail::check_bulk("erase", keys.size(), keys.size(), status.size());
+  require_device("erase", keys);
+  require_device("erase", status);
+  {
+    std::shared_lock lock(table_mutex_);
+    batch_io io;
+    io.op = batch_op::erase;
+    io.keys = keys.data();
+    io.status = ptr_or_null(status);
+    io.n = keys.size();
+    launch(io, s);
+  }
+  shrink_after(keys.size(), s);
+}
+
+void hive_table::apply(const op_batch& ops, std::span<value_type> results, std::span<op_status> status,
+                       stream_view s) {
+  detail::check_bulk("apply", ops.keys.size(), ops.kinds.size(), status.size());
+  detail::check_bulk("apply", ops.keys.size(), ops.values.size(), 0);
+  if (!results.empty()) detail::check_bulk("apply", ops.keys.size(), results.size(), 0);
+  require_device("apply", ops.kinds);
+  require_device("apply", ops.keys);
+  require_device("apply", ops.values);
+  require_device("apply", results);
+  require_device("apply", status);
+  // The host cannot tell inserts from erases without reading the kinds: bound both by n.
+  grow_for(ops.keys.size(), s);
+  {
+    std::shared_lock lock(table_mutex_);
+    batch_io io;
+    io.op = batch_op::mixed;
+    io.kinds = ops.kinds.data();
+    io.keys = ops.keys.data();
+    io.values = ops.values.data();
+    io.results = ptr_or_null(results);
+    io.status = ptr_or_null(status);
+    io.n = ops.keys.size();
+    live_bound_ += ops.keys.size();
+    launch(io, s);
+  }
+  shrink_after(ops.keys.size(), s);
+}
+
+std::uint64_t hive_table::live_now(stream_view s) {
+  const auto c = census(s);
+  const std::uint64_t live = c[0] + c[1];
+  live_bound_ = live;
+  erases_since_ = 0;
+  return live;
+}
+
+void hive_table::grow_for(std::uint64_t inserts, stream_view s) {
+  if (!cfg_.hive.auto_resize) return;
+  const double grow = cfg_.hive.grow_above;
+  {
+    std::shared_lock lock(table_mutex_);
+    if (double(live_bound_ + inserts) <= grow * double(geo_.buckets() * shape_.slots)) return;
+  }
+  std::unique_lock lock(table_mutex_);
+  std::uint64_t live = live_now(s);
+  while (double(live + inserts) > grow * double(geo_.buckets() * shape_.slots))
+    if (!expand_locked(shape_.resize_batch(geo_.round), s)) break;
+  live_bound_ = live;
+}
+
+void hive_table::shrink_after(std::uint64_t erases, stream_view s) {
+  if (!cfg_.hive.auto_resize || cfg_.hive.shrink_below <= 0) return;
+  erases_since_ += erases;
+  {
+    std::shared_lock lock(table_mutex_);
+    // Only look (a census synchronizes) once erases could have taken the load below the threshold.
+    const double cap = double(geo_.buckets() * shape_.slots);
+    if (geo_.buckets() <= shape_.buckets || double(erases_since_) < cap / 16) return;
+  }
+  std::unique_lock lock(table_mutex_);
+  const std::uint64_t live = live_now(s);
+  while (double(live) < cfg_.hive.shrink_below * double(geo_.buckets() * shape_.slots) && geo_.buckets() > shape_.buckets)
+    if (!contract_locked(std::min(shape_.resize_batch(geo_.round), geo_.buckets() - shape_.buckets), s)) break;
+}
+
+void hive_table::clear(stream_view s) {
+  std::unique_lock lock(table_mutex_);
+  launch_reset_buckets(ref(), 0, allocated_, s);
+  fill_bytes(stash_.data(), memory_space::device, 0xff, stash_.size() * sizeof(word_type), s);
+  fill_bytes(meta_.data(), memory_space::device, 0, k_meta * sizeof(unsigned long long), s);
+  fill_bytes(counters_.data(), memory_space::device, 0, c_count * sizeof(unsigned long long), s);
+  live_bound_ = 0;
+  erases_since_ = 0;
+}
+
+table_stats hive_table::stats(stream_view s) {
+  std::shared_lock lock(table_mutex_);
+  const auto census = this->census(s);
+  const auto meta = meta_.download(k_meta, s);
+  const auto c = counters_.download(c_count, s);
+  table_stats st;
+  st.capacity = geo_.buckets() * shape_.slots;
+  st.live = census[0] + census[1];
+  st.occupied = st.live;
+  st.bytes = allocated_ * (shape_.slots * sizeof(word_type) + 8) + stash_.size() * sizeof(word_type);
+  st.rejected = c[c_rejected];
+  st.failed_full = c[c_pending];
+  hive_counters& h = st.hive;
+  h.slots_per_bucket = static_cast<std::uint32_t>(shape_.slots);
+  h.buckets = geo_.buckets();
+  h.round = geo_.round;
+  h.split = geo_.split;
+  h.stash_capacity = shape_.stash_capacity;
+  h.stash_used = std::min<std::uint64_t>(meta[0], shape_.stash_capacity);
+  h.stash_live = census[1];
+  h.pending = c[c_pending];
+  h.instrumented = instrument_;
+  for (int i = 0; i < 4; ++i) h.steps[i] = c[c_step1 + i];
+  h.moves = c[c_moves];
+  h.locks = c[c_locks];
+  h.restarts = c[c_restarts];
+  for (int i = 0; i <= k_max_eviction_depth; ++i) h.path_lengths[i] = c[c_path_len0 + i];
+  h.splits = splits_;
+  h.merges = merges_;
+  return st;
+}
+
+void hive_table::inspect(const inspect_request&, inspect_result& out, stream_view) { out = {}; }
+
+std::array<std::uint64_t, 2> hive_table::census(stream_view s) {
+  std::lock_guard lock(scratch_mutex_);
+  fill_bytes(meta_.data() + 3, memory_space::device, 0, 2 * sizeof(unsigned long long), s);
+  launch_census(ref(), meta_.data() + 3, nullptr, s);
+  std::array<unsigned long long, 2> out{};
+  copy_bytes(out.data(), memory_space::host, meta_.data() + 3, memory_space::device, sizeof(out), s);
+  synchronize(s);
+  return {out[0], out[1]};
+}
+
+std::uint64_t hive_table::retrieve_all(std::span<key_type> keys, std::span<value_type> values, stream_view s) {
+  detail::check_bulk("retrieve_all", keys.size(), values.size(), 0);
+  require_device("retrieve_all", keys);
+  require_device("retrieve_all", values);
+  std::shared_lock lock(table_mutex_);
+  std::lock_guard scratch(scratch_mutex_);
+  launch_retrieve(ref(), keys.data(), values.data(), keys.size(), meta_.data() + 3, s);
+  unsigned long long n = 0;
+  copy_bytes(&n, memory_space::host, meta_.data() + 3, memory_space::device, sizeof(n), s);
+  synchronize(s);
+  return n;
+}
+
+void hive_table::reserve_round(stream_view s) {
+  const std::uint64_t need = 2 * geo_.round;
+  if (allocated_ >= need) return;
+  std::size_t free_b = 0, total_b = 0;
+  HS_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+  if (bytes_for(need, shape_.slots) > free_b)
+    throw user_error("the hive table cannot grow to " + format_count(need * shape_.slots) + " slots: it needs " +
+                     format_bytes(bytes_for(need, shape_.slots)) + " and the GPU has " + format_bytes(free_b) + " free");
+  buffer<word_type> words(memory_space::device, need * shape_.slots);
+  buffer<std::uint32_t> masks(memory_space::device, need), locks(memory_space::device, need);
+  const std::uint64_t used = geo_.buckets();
+  copy_bytes(words.data(), memory_space::device, words_.data(), memory_space::device, used * shape_.slots * sizeof(word_type), s);
+  copy_bytes(masks.data(), memory_space::device, masks_.data(), memory_space::device, used * 4, s);
+  copy_bytes(locks.data(), memory_space::device, locks_.data(), memory_space::device, used * 4, s);
+  synchronize(s);
+  words_ = std::move(words);
+  masks_ = std::move(masks);
+  locks_ = std::move(locks);
+  allocated_ = need;
+}
+
+std::vector<word_type> hive_table::drain_stash(stream_view s) {
+  const auto meta = meta_.download(k_meta, s);
+  const std::uint64_t used = std::min<std::uint64_t>(meta[0], shape_.stash_capacity);
+  std::vector<word_type> live;
+  if (used) {
+    for (word_type w : stash_.download(used, s))
+      if (w != k_empty_word) live.push_back(w);
+    fill_bytes(stash_.data(), memory_space::device, 0xff, used * sizeof(word_type), s);
+  }
+  fill_bytes(meta_.data(), memory_space::device, 0, 2 * sizeof(unsigned long long), s);
+  if (meta[1]) launch_clear_hints(ref(), s);
+  return live;
+}
+
+void hive_table::reinsert(const std::vector<word_type>& words, stream_view s) {
+  if (words.empty()) return;
+  std::vector<key_type> k(words.size());
+  std::vector<value_type> v(words.size());
+  for (std::size_t i = 0; i < words.size(); ++i) k[i] = key_of(words[i]), v[i] = value_of(words[i]);
+  buffer<key_type> dk(memory_space::device, k.size());
+  buffer<value_type> dv(memory_space::device, v.size());
+  dk.upload(k, s);
+  dv.upload(v, s);
+  batch_io io;
+  io.op = batch_op::insert;
+  io.keys = dk.data();
+  io.values = dv.data();
+  io.n = k.size();
+  launch(io, s);
+  synchronize(s);
+}
+
+std::uint64_t hive_table::expand_locked(std::uint64_t buckets, stream_view s) {
+  const auto stashed = drain_stash(s);
+  std::uint64_t done = 0;
+  while (done < buckets) {
+    if (geo_.split == geo_.round) geo_ = {2 * geo_.round, 0};
+    if (2 * geo_.round * shape_.slots > max_capacity(family::hive)) break;
+    reserve_round(s);
+    const std::uint64_t step = std::min({buckets - done, shape_.resize_batch(geo_.round), geo_.round - geo_.split});
+    launch_split(ref(), step, s);
+    geo_.split += step;
+    splits_ += step;
+    done += step;
+  }
+  if (geo_.split == geo_.round) geo_ = {2 * geo_.round, 0};
+  reinsert(stashed, s);
+  synchronize(s);
+  return done;
+}
+
+std::uint64_t hive_table::contract_locked(std::uint64_t buckets, stream_view s) {
+  const auto stashed = drain_stash(s);
+  std::uint64_t done = 0;
+  while (done < buckets) {
+    if (geo_.split == 0) {
+      if (geo_.round == 1) break;
+      geo_ = {geo_.round / 2, geo_.round / 2};
+    }
+    const std::uint64_t want = std::min({buckets - done, shape_.resize_batch(geo_.round), geo_.split});
+    if (fits_.size() < want) fits_ = buffer<std::uint32_t>(memory_space::device, want);
+    launch_merge_check(ref(), want, fits_.data(), s);
+    const auto fits = fits_.download(want, s);
+    std::uint64_t ok = 0;
+    while (ok < want && fits[ok]) ++ok;  // the highest pairs first, up to the first that would not fit
+    launch_merge(ref(), ok, s);
+    geo_.split -= ok;
+    merges_ += ok;
+    done += ok;
+    if (ok < want) break;
+  }
+  reinsert(stashed, s);
+  synchronize(s);
+  return done;
+}
+
+std::uint64_t hive_table::expand(std::uint64_t buckets, stream_view s) {
+  std::unique_lock lock(table_mutex_);
+  const std::uint64_t n = expand_locked(buckets, s);
+  live_now(s);
+  return n;
+}
+
+std::uint64_t hive_table::contract(std::uint64_t buckets, stream_view s) {
+  std::unique_lock lock(table_mutex_);
+  const std::uint64_t n = contract_locked(buckets, s);
+  live_now(s);
+  return n;
+}
+
+void hive_table::rehash(std::uint64_t capacity, stream_view s) {
+  if (capacity % shape_.slots)
+    throw user_error("a hive capacity is a whole number of buckets of " + std::to_string(shape_.slots) + " slots");
+  const std::uint64_t want = capacity / shape_.slots, have = config().capacity / shape_.slots;
+  if (want > have) expand(want - have, s);
+  else if (want < have && contract(have - want, s) < have - want)
+    throw user_error("the hive table cannot shrink to " + format_count(capacity) + " slots: its entries do not fit");
+}
+
+void hive_table::set_instrumentation(bool on) { instrument_ = on; }
+
+std::vector<path_record> hive_table::recent_paths(stream_view s) {
+  std::shared_lock lock(table_mutex_);
+  const auto head = meta_.download(k_meta, s)[2];
+  const auto ring = paths_.download(k_path_ring, s);
+  std::vector<path_record> out;
+  const std::uint64_t n = std::min<std::uint64_t>(head, k_path_ring);
+  for (std::uint64_t i = head - n; i < head; ++i) out.push_back(ring[i % k_path_ring]);
+  return out;
+}
+
+hive_image hive_table::snapshot(stream_view s) {
+  std::shared_lock lock(table_mutex_);
+  hive_image img;
+  img.slots = shape_.slots;
+  img.hashes = shape_.hashes;
+  img.geo = geo_;
+  const std::uint64_t b = geo_.buckets();
+  img.words = words_.download(b * shape_.slots, s);
+  img.masks = masks_.download(b, s);
+  img.locks = locks_.download(b, s);
+  img.stash = stash_.download(stash_.size(), s);
+  img.stash_used = std::min<std::uint64_t>(meta_.download(1, s)[0], shape_.stash_capacity);
+  return img;
+}
+
+}  // namespace hs::hive

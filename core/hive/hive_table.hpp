@@ -1,0 +1,84 @@
+// The GPU hive table (seed 003): the host owner of the buckets, masks, lock words, stash and
+// counters. Kernels are templated on bucket size and tile (hive_kernels.cu); this class checks
+// arguments, resizes by linear hashing (alone on the table) and dispatches.
+#pragma once
+#include <array>
+#include <atomic>
+#include <mutex>
+#include <shared_mutex>
+
+#include "core/common/memory.hpp"
+#include "core/hive/hive_family.hpp"
+
+namespace hs::hive {
+
+class hive_table final : public hive_family {
+ public:
+  explicit hive_table(const table_config& cfg);
+  ~hive_table() override;
+  hive_table(const hive_table&) = delete;
+  hive_table& operator=(const hive_table&) = delete;
+
+  table_config config() const override;
+  void insert(std::span<const key_type> keys, std::span<const value_type> values,
+              std::span<op_status> status, stream_view s) override;
+  void find(std::span<const key_type> keys, std::span<value_type> values_out,
+            std::span<op_status> status, stream_view s) override;
+  void erase(std::span<const key_type> keys, std::span<op_status> status, stream_view s) override;
+  void apply(const op_batch& ops, std::span<value_type> results, std::span<op_status> status,
+             stream_view s) override;
+  void clear(stream_view s) override;
+  table_stats stats(stream_view s) override;
+  void inspect(const inspect_request& req, inspect_result& out, stream_view s) override;
+  std::uint64_t retrieve_all(std::span<key_type> keys, std::span<value_type> values,
+                             stream_view s) override;
+  void rehash(std::uint64_t capacity, stream_view s) override;
+
+  std::uint64_t expand(std::uint64_t buckets, stream_view s) override;
+  std::uint64_t contract(std::uint64_t buckets, stream_view s) override;
+  void set_instrumentation(bool on) override;
+  std::vector<path_record> recent_paths(stream_view s) override;
+  hive_image snapshot(stream_view s) override;
+
+ private:
+  /// The table as kernels see it, with a fresh eviction seed (call with table_mutex_ held).
+  hive_ref ref();
+  void launch(const batch_io& io, stream_view s);
+  /// Live words in buckets and in the stash, counted (synchronizes; call with table_mutex_ held).
+  std::array<std::uint64_t, 2> census(stream_view s);
+  /// Live keys by a census (synchronizes; call with table_mutex_ held).
+  std::uint64_t live_now(stream_view s);
+  /// Before `inserts` inserts: expands while the load would pass grow_above (auto resize on).
+  void grow_for(std::uint64_t inserts, stream_view s);
+  /// After `erases` erases: contracts while the load is below shrink_below (auto resize on).
+  void shrink_after(std::uint64_t erases, stream_view s);
+  std::uint64_t expand_locked(std::uint64_t buckets, stream_view s);
+  std::uint64_t contract_locked(std::uint64_t buckets, stream_view s);
+  /// Makes room for 2 * round buckets (copying the buckets in use).
+  void reserve_round(stream_view s);
+  /// Copies the stash's live words out and empties it (hints too).
+  std::vector<word_type> drain_stash(stream_view s);
+  void reinsert(const std::vector<word_type>& words, stream_view s);
+  void allocate(std::uint64_t buckets);
+
+  mutable std::shared_mutex table_mutex_;  // bulk calls share; resizes and clear take it alone
+  std::mutex scratch_mutex_;               // meta_[3..5], used by census and retrieve
+  table_config cfg_;
+  hive_shape shape_;
+  geometry geo_;
+  std::uint64_t allocated_ = 0;  // buckets the arrays hold
+  buffer<word_type> words_;
+  buffer<std::uint32_t> masks_, locks_;
+  buffer<word_type> stash_;
+  buffer<unsigned long long> meta_;      // [0] stash tail, [1] stash live, [2] path head, [3..] scratch
+  buffer<unsigned long long> counters_;  // c_count
+  buffer<path_record> paths_;
+  buffer<std::uint32_t> fits_;
+  std::atomic<bool> instrument_{false};
+  std::atomic<std::uint32_t> seed_{1};
+  std::atomic<std::uint64_t> live_bound_{0};   // live keys at most (exact at the last census + inserts since)
+  std::atomic<std::uint64_t> erases_since_{0}; // erases issued since the last census
+  std::uint64_t splits_ = 0, merges_ = 0;
+};
+
+}  // namespace hs::hive

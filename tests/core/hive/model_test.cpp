@@ -1,0 +1,172 @@
+// The hive CPU model: the four insert steps, lookups and deletes in buckets and stash, a stash
+// that fills, linear-hashing expansion and contraction, automatic resizing and config errors.
+#include <algorithm>
+
+#include <catch2/catch_test_macros.hpp>
+#include <catch2/matchers/catch_matchers_string.hpp>
+
+#include "core/common/error.hpp"
+#include "core/hive/hive_model.hpp"
+#include "tests/core/hive/hive_test_support.hpp"
+
+using namespace hs;
+using Catch::Matchers::ContainsSubstring;
+
+TEST_CASE("hive model: insert, replace, find, erase and reserved keys", "[hive]") {
+  hive::hive_model m(test::hive_config(backend::cpu, 1024));
+  CHECK(m.insert_one(7, 70) == op_status::inserted);
+  CHECK(m.insert_one(7, 71) == op_status::replaced);
+  value_type v = 0;
+  CHECK(m.find_one(7, v) == op_status::found);
+  CHECK(v == 71);
+  CHECK(m.find_one(8, v) == op_status::missing);
+  CHECK(m.erase_one(7) == op_status::erased);
+  CHECK(m.erase_one(7) == op_status::missing);
+  CHECK(m.insert_one(k_empty, 1) == op_status::rejected_key);
+  CHECK(m.insert_one(k_tombstone, 1) == op_status::rejected_key);
+  CHECK(m.insert_one(5, k_empty) == op_status::rejected_value);
+  CHECK(hive::check_invariants(m.image()).ok());
+}
+
+TEST_CASE("hive model: filled to 0.97 every key is found and each insert's step is counted", "[hive]") {
+  for (int slots : {8, 16, 32}) {
+    auto cfg = test::hive_config(backend::cpu, 1u << 14, slots);
+    cfg.hive.instrument = true;
+    hive::hive_model m(cfg);
+    const std::size_t n = static_cast<std::size_t>(0.97 * (1u << 14));
+    const auto keys = test::random_keys(n, 3 + slots);
+    const auto values = test::random_values(n, 4);
+    const auto st = test::insert(m, keys, values);
+    CHECK(std::count(st.begin(), st.end(), op_status::inserted) == static_cast<long>(n));
+    const auto f = test::find(m, keys);
+    CHECK(std::count(f.status.begin(), f.status.end(), op_status::found) == static_cast<long>(n));
+    CHECK(f.values == values);
+    const table_stats s = m.stats({});
+    const auto& h = s.hive;
+    CHECK(h.steps[0] + h.steps[1] + h.steps[2] + h.steps[3] == n);
+    CHECK(h.steps[2] > 0);  // evictions happen at this load
+    std::uint64_t paths = 0;
+    for (auto c : h.path_lengths) paths += c;
+    CHECK(paths == h.steps[2]);
+    const auto r = hive::check_invariants(m.image(), &s);
+    INFO(r.describe());
+    CHECK(r.ok());
+    CHECK(!m.recent_paths({}).empty());
+  }
+}
+
+TEST_CASE("hive model: keys sharing one bucket pair fill it, then the stash, then are refused", "[hive]") {
+  hive::hive_model m(test::hive_config(backend::cpu, 1024, 16, 0, {}, 16, 0.0));  // stash: 64 slots
+  const auto keys = test::keys_on_pair(m.image(), 2 * 16 + 64 + 10, 5);
+  const auto values = test::random_values(keys.size(), 6);
+  const auto st = test::insert(m, keys, values);
+  CHECK(std::count(st.begin(), st.end(), op_status::inserted) == 2 * 16 + 64);
+  CHECK(std::count(st.begin(), st.end(), op_status::failed_full) == 10);
+  const table_stats s = m.stats({});
+  CHECK(s.hive.stash_live == 64);
+  CHECK(s.hive.pending == 10);
+  CHECK(s.failed_full == 10);
+  // Everything that was accepted is found, in buckets or stash; deletes reach the stash too.
+  const std::vector<key_type> kept(keys.begin(), keys.begin() + 96);
+  const auto f = test::find(m, kept);
+  CHECK(std::count(f.status.begin(), f.status.end(), op_status::found) == 96);
+  const std::vector<key_type> stashed(keys.begin() + 80, keys.begin() + 96);
+  const auto e = test::erase(m, stashed);
+  CHECK(std::count(e.begin(), e.end(), op_status::erased) == 16);
+  const auto r = hive::check_invariants(m.image(), nullptr);
+  INFO(r.describe());
+  CHECK(r.ok());
+}
+
+TEST_CASE("hive model: expansion and contraction keep every key findable at every step", "[hive][resize]") {
+  auto cfg = test::hive_config(backend::cpu, 1u << 12, 16);
+  cfg.hive.resize_batch = 16;
+  hive::hive_model m(cfg);
+  const std::size_t n = 3500;  // load 0.85
+  const auto keys = test::random_keys(n, 8);
+  const auto values = test::random_values(n, 9);
+  test::insert(m, keys, values);
+  const auto all_found = [&] {
+    const auto f = test::find(m, keys);
+    return std::count(f.status.begin(), f.status.end(), op_status::found) == static_cast<long>(n) && f.values == values;
+  };
+  for (int step = 0; step < 24; ++step) {  // 1.5 rounds of 256 buckets, 16 at a time
+    CHECK(m.expand(16, {}) == 16);
+    CHECK(all_found());
+    CHECK(hive::check_invariants(m.image()).ok());
+  }
+  CHECK(m.image().geo.round == 512);
+  CHECK(m.image().geo.split == 128);
+  CHECK(m.config().capacity == (512 + 128) * 16);
+  CHECK(m.contract(1000, {}) > 0);
+  CHECK(all_found());
+  CHECK(hive::check_invariants(m.image()).ok());
+  CHECK(m.config().capacity >= n);  // stopped where the entries would not fit any more
+}
+
+TEST_CASE("hive model: automatic resize keeps the load under the threshold", "[hive][resize]") {
+  auto cfg = test::hive_config(backend::cpu, 1u << 10, 16);
+  cfg.hive.auto_resize = true;
+  hive::hive_model m(cfg);
+  const auto keys = test::random_keys(20000, 10);
+  for (std::size_t at = 0; at < keys.size(); at += 1000) {
+    const std::vector<key_type> part(keys.begin() + at, keys.begin() + at + 1000);
+    test::insert(m, part, test::random_values(part.size(), at));
+    const table_stats s = m.stats({});
+    INFO("after " << at + 1000 << " keys: live " << s.live << ", capacity " << s.capacity);
+    CHECK(s.load_factor() <= 0.9);
+  }
+  CHECK(m.stats({}).live == keys.size());
+  test::erase(m, std::vector<key_type>(keys.begin(), keys.begin() + 19000));
+  CHECK(m.stats({}).live == 1000);
+  CHECK(m.stats({}).load_factor() >= 0.25 - 1e-9);
+}
+
+TEST_CASE("hive configs: impossible shapes and policies are refused with the reason", "[hive]") {
+  const auto fails = [](table_config c, const std::string& what) {
+    CHECK_THROWS_WITH(make_table(c), ContainsSubstring(what));
+  };
+  fails(test::hive_config(backend::cpu, 1000), "power of two");
+  fails(test::hive_config(backend::cpu, 1024, 12), "8, 16 or 32 slots");
+  fails(test::hive_config(backend::cpu, 1024, 8, 16), "wider than a bucket");
+  fails(test::hive_config(backend::cpu, 1024, 16, 0, "bithash1"), "two or three");
+  fails(test::hive_config(backend::cpu, 1024, 16, 0, "bithash1+sha1"), "two or three");
+  fails(test::hive_config(backend::cpu, 1024, 16, 0, "city+city"), "two or three");
+  fails(test::hive_config(backend::cpu, 1024, 16, 0, {}, 40), "eviction depth");
+  CHECK(hive::parse_hash_policy("murmur3+city+crc32")->count == 3);
+  CHECK(hive::to_string(*hive::parse_hash_policy("crc32+bithash2")) == "crc32+bithash2");
+}
+
+TEST_CASE("hive invariants: a wrong mask bit, a key twice, a key out of place and a stale hint are caught", "[hive]") {
+  hive::hive_model m(test::hive_config(backend::cpu, 1024, 16));
+  const auto keys = test::random_keys(500, 11);
+  test::insert(m, keys, test::random_values(500, 12));
+  const hive::hive_image good = m.image();
+  REQUIRE(hive::check_invariants(good).ok());
+  // The bucket holding keys[0], and a slot of it.
+  std::uint64_t b = 0;
+  int s = 0;
+  for (std::uint64_t i = 0; i < good.words.size(); ++i)
+    if (good.words[i] != hive::k_empty_word && hive::key_of(good.words[i]) == keys[0]) b = i / 16, s = static_cast<int>(i % 16);
+  auto bad = good;
+  bad.masks[b] |= 1u << s;
+  CHECK(hive::check_invariants(bad).violations == 1);
+  bad = good;
+  const int free_slot = __builtin_ctz(bad.masks[b]);
+  bad.bucket(b)[free_slot] = bad.bucket(b)[s];
+  bad.masks[b] &= ~(1u << free_slot);
+  CHECK_FALSE(hive::check_invariants(bad).ok());
+  bad = good;
+  const auto c = bad.candidates_of(keys[0]);
+  std::uint64_t other = 0;
+  while (other == c.b[0] || other == c.b[1]) ++other;
+  const int f2 = __builtin_ctz(bad.masks[other]);
+  bad.bucket(other)[f2] = bad.bucket(b)[s];
+  bad.masks[other] &= ~(1u << f2);
+  bad.bucket(b)[s] = hive::k_empty_word;
+  bad.masks[b] |= 1u << s;
+  CHECK(hive::check_invariants(bad).violations == 1);
+  bad = good;
+  bad.locks[3] += hive::k_stash_hint_unit;
+  CHECK(hive::check_invariants(bad).violations == 1);
+}
