@@ -30,7 +30,8 @@ std::string usage() {
       "  --screenshot FILE        window: save the last frame (with --frames) as PNG\n"
       "  bench: --reps N  --warmup N  --statuses  --no-cpu-baseline\n"
       "         --group 1|4|8  --cas-first auto|on|off  --partition auto|on|off   (linear table tuning)\n"
-      "         --tile 2|4|8|16|32 (threads sharing a slab, slab table)\n"
+      "         --tile 2|4|8|16|32 (threads sharing a slab, slab table; threads per operation, hive: 4-32)\n"
+      "         --slots 8|16|32 --hashes F+G[+H] (hive: slots per bucket; bithash1, bithash2, murmur3, city, crc32)\n"
       "  --help\n"
       "\nbench suites:\n";
   for (const auto& suite : bench::suites()) s += "  " + std::string(suite.name) + ": " + std::string(suite.summary) + "\n";
@@ -125,6 +126,11 @@ cli_options parse_cli(const std::vector<std::string>& args) {
     } else if (a == "--tile") {
       o.bench.slab_tile = parse_number<int>(a, in.value(a), 0, 32);
       if (!slab::valid_tile(o.bench.slab_tile)) throw user_error(std::string("--tile: must be ") + slab::k_tile_choices);
+      o.bench.hive_tile = o.bench.slab_tile;  // the hive table checks its own choices (4 to 32)
+    } else if (a == "--slots") {
+      o.bench.hive_slots = parse_number<int>(a, in.value(a), 8, 32);
+    } else if (a == "--hashes") {
+      o.bench.hive_hashes = in.value(a);
     } else if (a == "--statuses") o.bench.statuses = true;
     else if (a == "--no-cpu-baseline") o.bench.cpu_baseline = false;
     else throw user_error("unknown option '" + a + "' (see --help)");

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the GPU proof on a machine with an NVIDIA GPU, from binaries built elsewhere:
 # the [gpu] tests, then the benchmark suites. Usage: scripts/gpu-check.sh BIN_DIR OUT_DIR [what...]
-# what: tests, slab-tests, slab, slab-tile, memcheck-slab, racecheck-slab, render, memcheck, memcheck-tombstone, roofline, locality, linear-churn, linear, linear-groups, linear-variants, seed-linear,
+# what: tests, slab-tests, hive-tests, hive, memcheck-hive, slab, slab-tile, memcheck-slab, racecheck-slab, render, memcheck, memcheck-tombstone, roofline, locality, linear-churn, linear, linear-groups, linear-variants, seed-linear,
 #       seed-linear-load-first, seed-linear-full
 set -uo pipefail
 bin=$1; out=$2; shift 2
@@ -34,6 +34,10 @@ for w in $what; do
     slab) "$bin/hashscope" bench slab --out "$out" || status=1 ;;
     slab-tile) "$bin/hashscope" bench slab-tile --out "$out" || status=1 ;;
     slab-tests) "$bin/hs_core_tests" "[gpu][slab]" --reporter compact 2>&1 | tail -40 || status=1 ;;
+    hive-tests) "$bin/hs_core_tests" "[gpu][hive]" --reporter compact 2>&1 | tail -40 || status=1 ;;
+    hive) "$bin/hashscope" bench hive --out "$out" || status=1 ;;
+    memcheck-hive) timeout 400 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/hs_core_tests" \
+                "[gpu][hive]" --reporter compact 2>&1 | tail -8 || status=1 ;;
     memcheck-slab) timeout 400 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/hs_core_tests" \
                 "[gpu][slab]" --reporter compact 2>&1 | tail -8 || status=1 ;;
     racecheck-slab) timeout 300 compute-sanitizer --tool synccheck --error-exitcode 9 "$bin/hs_core_tests" \

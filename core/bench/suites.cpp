@@ -19,6 +19,7 @@ const std::vector<suite_info>& suites() {
       {"linear-churn", "a table kept at load 0.5 through erase/insert cycles: by value, tombstones, tombstones + rehash; rebuild rates", false},
       {"slab", "seed 004's experiments: build/search vs memory utilization and vs n, incremental batches, concurrent mixes, SlabAlloc", false},
       {"slab-tile", "the slab table's build and search with 2, 4, 8, 16 and 32 threads sharing a slab", true},
+      {"hive", "seed 003's experiments: bulk insert to 0.9-0.99 by size, lookups by hit ratio, mixed workloads, hash and bucket policies, resize rates, insert steps", true},
   };
   return list;
 }
@@ -38,6 +39,7 @@ report run_suite(std::string_view name, const bench_options& opt) {
     if (name == "linear-churn") return detail::linear_churn_suite(opt);
     if (name == "slab") return detail::slab_suite(opt);
     if (name == "slab-tile") return detail::slab_tile_suite(opt);
+    if (name == "hive") return detail::hive_suite(opt);
     return detail::seed_linear_suite(opt);
   }
   std::string known;

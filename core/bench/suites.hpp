@@ -22,6 +22,9 @@ struct bench_options {
   bool statuses = false;       ///< also write a status per operation in timed runs
   bool cpu_baseline = true;    ///< seed-linear: run std::unordered_map like the seed did
   int slab_tile = 0;           ///< threads sharing a slab in the slab suites (0: the table's default)
+  int hive_slots = 0;          ///< slots per bucket in the hive suite (0: the table's default)
+  int hive_tile = 0;           ///< threads per operation in the hive suite (0: the table's default)
+  std::string hive_hashes;     ///< hash functions in the hive suite (empty: the table's default)
 };
 
 struct suite_info {
@@ -42,6 +45,7 @@ report locality_suite(const bench_options& opt);
 report linear_churn_suite(const bench_options& opt);
 report slab_suite(const bench_options& opt);
 report slab_tile_suite(const bench_options& opt);
+report hive_suite(const bench_options& opt);
 /// A report for the suite, with the metadata every report starts with (date, backend, GPU, timing).
 report new_report(std::string suite, const bench_options& opt);
 /// Measures the roofline (on the GPU) and records it in the report's metadata.

@@ -66,6 +66,10 @@ std::uint64_t hive_shape::resize_batch(std::uint64_t round) const {
   return batch ? batch : std::max<std::uint64_t>(1, round / 16);
 }
 
+std::uint64_t stash_capacity_for(const hive_options& o, std::uint64_t slots) {
+  return std::max<std::uint64_t>(64, static_cast<std::uint64_t>(o.stash_fraction * double(slots)));
+}
+
 hive_shape resolve_shape(const table_config& cfg) {
   const hive_options& o = cfg.hive;
   hive_shape s;
@@ -97,7 +101,7 @@ hive_shape resolve_shape(const table_config& cfg) {
     throw user_error("hive eviction depth must be 0 to " + std::to_string(k_max_eviction_depth));
   if (!(o.stash_fraction >= 0) || o.stash_fraction > 0.25)
     throw user_error("hive stash fraction must be between 0 and 0.25 of the slots");
-  s.stash_capacity = static_cast<std::uint32_t>(std::max<double>(64, o.stash_fraction * double(cap)));
+  s.stash_capacity = static_cast<std::uint32_t>(stash_capacity_for(o, cap));
   if (o.auto_resize && !(o.shrink_below < o.grow_above / 2 && o.grow_above <= 1.0 && o.shrink_below >= 0))
     throw user_error("hive resize thresholds: need 0 <= shrink < grow / 2 and grow <= 1 (so a grow is not undone at once)");
   s.batch = o.resize_batch;

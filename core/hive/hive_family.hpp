@@ -41,6 +41,8 @@ struct hive_shape {
   std::uint64_t batch = 0;  ///< hive_options::resize_batch as given
 };
 hive_shape resolve_shape(const table_config& cfg);
+/// @brief Stash slots for a table of `slots` slots: the configured fraction, at least 64.
+std::uint64_t stash_capacity_for(const hive_options& o, std::uint64_t slots);
 
 /// @brief Defaults, measured on the H200 (bench hive): see hive_family.cpp.
 inline constexpr int k_default_slots = 16;

@@ -37,6 +37,7 @@ invariant_report check_invariants(const hive_image& img, const table_stats* stat
       if (empty) continue;
       ++r.live;
       const key_type k = key_of(w[s]);
+      if (is_marker(w[s])) fail(strprintf("bucket %llu slot %d: a move marker of key %u outlived its eviction", (unsigned long long)b, s, k));
       if (is_reserved_key(k)) fail(strprintf("bucket %llu slot %d: reserved key %u stored", (unsigned long long)b, s, k));
       const candidates c = img.candidates_of(k);
       bool home = false;
@@ -58,7 +59,7 @@ invariant_report check_invariants(const hive_image& img, const table_stats* stat
     if (!seen.emplace(k, ~0ull).second) fail(strprintf("key %u is stored twice (stash)", k));
   }
   for (std::uint64_t b = 0; b < buckets; ++b) {
-    const std::uint32_t hint = img.locks[b] >> 1;
+    const std::uint32_t hint = stash_hint(img.locks[b]);
     const auto it = hints.find(b);
     const std::uint32_t want = it == hints.end() ? 0 : it->second;
     if (hint != want) fail(strprintf("bucket %llu: stash hint %u, but %u stashed keys have it first", (unsigned long long)b, hint, want));

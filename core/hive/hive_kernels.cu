@@ -55,7 +55,10 @@ __global__ void __launch_bounds__(k_block) batch_kernel(hive_ref r, batch_io io)
   }
   // Stashed words that existed when the batch started are found; ones stashed by this batch may
   // be missed by its concurrent operations (no order among them is promised).
-  const bool stash_used = load_word(reinterpret_cast<const word_type*>(r.stash_live)) != 0;
+  // Read once per tile, so every lane of a tile takes the same branches round its ballots.
+  bool stash_used = false;
+  if (t.lane == 0) stash_used = load_word(reinterpret_cast<const word_type*>(r.stash_live)) != 0;
+  stash_used = t.shfl(stash_used, 0);
   tallies tl;
   for (unsigned queue = t.ballot(active); queue; queue &= queue - 1) {
     const int src = __ffs(queue) - 1;

@@ -1,9 +1,10 @@
 // The hive layout of seed 003, shared by kernels, the CPU model, the invariant checker and the
 // views: buckets of S packed 64-bit words (key in the low half, value in the high half; all ones
 // = empty), one 32-bit free mask per bucket (bit i set = slot i free), one lock word per bucket
-// (bit 0 the eviction lock, the bits above it count stashed keys whose first candidate is this
-// bucket: lookups skip the stash unless a candidate's count is non-zero), and the linear-hashing
-// geometry that maps a hash to a bucket at every point of a resize round.
+// (bit 0 the eviction lock; bits 1-15 count stashed keys whose first candidate is this bucket:
+// lookups skip the stash unless a candidate's count is non-zero; bits 16-31 count moves out of
+// the bucket, so an update that found nothing can tell a key moved while it looked), and the
+// linear-hashing geometry that maps a hash to a bucket at every point of a resize round.
 #pragma once
 #include <cstdint>
 
@@ -18,7 +19,10 @@ inline constexpr word_type k_empty_word = ~word_type{0};
 inline constexpr int k_max_hashes = 3;
 inline constexpr int k_max_eviction_depth = 32;  ///< a path is held one hop per lane of a warp
 inline constexpr std::uint32_t k_lock_bit = 1u;
-inline constexpr std::uint32_t k_stash_hint_unit = 2u;  ///< lock word: stashed-key count above bit 0
+inline constexpr std::uint32_t k_stash_hint_unit = 2u;  ///< lock word: stashed-key count in bits 1-15
+inline constexpr std::uint32_t k_hint_bits = 0xfffeu;
+inline constexpr std::uint32_t k_version_unit = 1u << 16;  ///< lock word: moves out of the bucket, bits 16-31
+HS_HD std::uint32_t stash_hint(std::uint32_t lock_word) { return (lock_word & k_hint_bits) >> 1; }
 
 HS_HD word_type pack(key_type k, value_type v) { return word_type{k} | (word_type{v} << 32); }
 HS_HD key_type key_of(word_type w) { return static_cast<key_type>(w); }
@@ -44,20 +48,36 @@ struct candidates {
   int count = 0;
 };
 
+// Written without loops over runtime indices: on the device those would put the arrays in local
+// memory. An unused third candidate repeats the first.
 HS_HD candidates candidates_of(const hash_policy& p, const geometry& g, key_type k) {
   candidates c;
   c.count = p.count;
-  for (int i = 0; i < p.count; ++i) c.b[i] = g.address(hash_with(p.fns[i], k));
+  c.b[0] = g.address(hash_with(p.fns[0], k));
+  c.b[1] = g.address(hash_with(p.fns[1], k));
+  c.b[2] = p.count > 2 ? g.address(hash_with(p.fns[2], k)) : c.b[0];
   return c;
 }
 
-/// @brief The candidate to move a key to when it is evicted from bucket `from`: the next one
-/// after `from` in the key's list (wrapping), so a path cycles through all of a key's buckets.
+inline constexpr std::uint64_t k_no_bucket = ~std::uint64_t{0};
+
+/// @brief Where an eviction moves a key found in bucket `from`: its next candidate after `from`
+/// (wrapping), so a path cycles through all of a key's buckets; k_no_bucket when all its
+/// candidates are `from`.
 HS_HD std::uint64_t alternate_of(const candidates& c, std::uint64_t from) {
-  for (int i = 0; i < c.count; ++i)
-    if (c.b[i] == from) return c.b[(i + 1) % c.count];
-  return c.b[0];
+  std::uint64_t next = k_no_bucket;
+  if (from == c.b[0]) next = c.b[1];
+  else if (from == c.b[1]) next = c.count > 2 ? c.b[2] : c.b[0];
+  else if (c.count > 2 && from == c.b[2]) next = c.b[0];
+  if (next == from && c.count > 2) next = from == c.b[2] ? c.b[1] : c.b[2];
+  return next == from ? k_no_bucket : next;
 }
+
+/// @brief A move marker: the key of a word an eviction has just copied elsewhere, with the
+/// reserved empty value. It stands in the old slot until the path's next hop overwrites it, so a
+/// lookup that scanned the new bucket before the copy arrived meets the marker and looks again.
+HS_HD word_type move_marker(key_type k) { return pack(k, k_empty); }
+HS_HD bool is_marker(word_type w) { return w != ~word_type{0} && value_of(w) == k_empty; }
 
 /// @brief The pseudo-random choices of an eviction walk (its start and each victim slot): a mix
 /// of the key, a seed, the attempt and the hop.

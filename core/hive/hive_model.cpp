@@ -35,7 +35,7 @@ table_config hive_model::config() const {
 }
 
 long long hive_model::stash_find(key_type k, const candidates& c) const {
-  if ((img_.locks[c.b[0]] >> 1) == 0) return -1;
+  if (stash_hint(img_.locks[c.b[0]]) == 0) return -1;
   for (std::uint64_t i = 0; i < img_.stash_used; ++i)
     if (img_.stash[i] != k_empty_word && key_of(img_.stash[i]) == k) return static_cast<long long>(i);
   return -1;
@@ -91,18 +91,21 @@ bool hive_model::evict_for(key_type k, value_type v, const candidates& c, int at
   std::uint64_t dest = 0;
   bool found = false;
   for (int d = 0; d < cfg_.hive.eviction_depth; ++d) {
-    int slot = static_cast<int>(victim_mix(k, seed_, attempt, d) % S);
-    int tries = 0;
-    for (int e = 0; e < d; ++e)  // a slot already on the path: take the next one (moves must not overlap)
-      if (rec.bucket[e] == cur && slot_of[e] == slot) {
-        if (++tries == S) return false;
-        slot = (slot + 1) % S;
-        e = -1;
-      }
-    const word_type w = img_.bucket(cur)[slot];
-    if (w == k_empty_word) return false;
-    const std::uint64_t alt = alternate_of(img_.candidates_of(key_of(w)), cur);
-    if (alt == cur) return false;
+    // As the kernels' find_path: a victim not yet on the path, from a pseudo-random slot on.
+    const int first = static_cast<int>(victim_mix(k, seed_, attempt, d) % S);
+    int slot = -1;
+    word_type w = k_empty_word;
+    std::uint64_t alt = k_no_bucket;
+    for (int tries = 0; tries < S && alt == k_no_bucket; ++tries) {
+      slot = (first + tries) % S;
+      bool on_path = false;
+      for (int e = 0; e < d; ++e) on_path |= rec.bucket[e] == cur && slot_of[e] == slot;
+      if (on_path) continue;
+      w = img_.bucket(cur)[slot];
+      if (w == k_empty_word) return false;
+      alt = alternate_of(img_.candidates_of(key_of(w)), cur);
+    }
+    if (alt == k_no_bucket) return false;
     rec.bucket[d] = cur;
     rec.moved[d] = key_of(w);
     slot_of[d] = static_cast<std::uint8_t>(slot);
@@ -165,12 +168,17 @@ op_status hive_model::insert_unlocked(key_type k, value_type v, bool count_steps
     img_.stash[at] = pack(k, v);
     return done(insert_step::replace, op_status::replaced);
   }
-  // Step 2: claim in the first candidate with a free slot.
+  // Step 2: claim in the candidate with the most free slots (the first on ties), as the kernels do.
+  int best = -1, most = 0;
   for (int i = 0; i < c.count; ++i) {
-    const int s = lowest(img_.masks[c.b[i]] & all_free(img_.slots));
-    if (s < 0) continue;
-    img_.masks[c.b[i]] &= ~(1u << s);
-    img_.bucket(c.b[i])[s] = pack(k, v);
+    const int free_slots = __builtin_popcount(img_.masks[c.b[i]] & all_free(img_.slots));
+    if (free_slots > most) best = i, most = free_slots;
+  }
+  if (best >= 0) {
+    const std::uint64_t b = c.b[best];
+    const int s = lowest(img_.masks[b] & all_free(img_.slots));
+    img_.masks[b] &= ~(1u << s);
+    img_.bucket(b)[s] = pack(k, v);
     return done(insert_step::claim, op_status::inserted);
   }
   // Step 3: bounded eviction, a few walks.
@@ -331,7 +339,7 @@ std::vector<word_type> hive_model::drain_stash() {
     if (img_.stash[i] != k_empty_word) out.push_back(img_.stash[i]);
   std::fill(img_.stash.begin(), img_.stash.end(), k_empty_word);
   img_.stash_used = 0;
-  for (auto& l : img_.locks) l &= k_lock_bit;
+  for (auto& l : img_.locks) l &= ~k_hint_bits;
   return out;
 }
 
@@ -400,6 +408,9 @@ std::uint64_t hive_model::expand_unlocked(std::uint64_t buckets) {
     done += step;
   }
   if (img_.geo.split == img_.geo.round) img_.geo = {2 * img_.geo.round, 0};
+  // The stash keeps its share of the slots as the table grows (it is empty here: drained above).
+  const std::uint64_t want = stash_capacity_for(cfg_.hive, img_.geo.buckets() * img_.slots);
+  if (want > img_.stash.size()) img_.stash.assign(want, k_empty_word);
   reinsert(stashed);
   return done;
 }

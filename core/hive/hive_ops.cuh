@@ -94,8 +94,33 @@ __device__ inline dev_candidates dev_candidates_of(const hive_ref& r, key_type k
   const candidates c = candidates_of(r.hashes, r.geo, k);
   dev_candidates d;
 #pragma unroll
-  for (int i = 0; i < k_max_hashes; ++i) d.b[i] = static_cast<std::uint32_t>(c.b[i < c.count ? i : 0]);
+  for (int i = 0; i < k_max_hashes; ++i) d.b[i] = static_cast<std::uint32_t>(c.b[i]);
   return d;
+}
+
+/// @brief Lane 0: the lock words of a key's candidates (eviction lock, hint, move count).
+struct lock_snapshot {
+  std::uint32_t w[k_max_hashes] = {};
+};
+__device__ inline lock_snapshot snapshot_locks(const hive_ref& r, const dev_candidates& c) {
+  lock_snapshot s;
+#pragma unroll
+  for (int i = 0; i < k_max_hashes; ++i)
+    if (i < r.hashes.count) s.w[i] = load_u32(r.locks + c.b[i]);
+  return s;
+}
+/// @brief True (on every lane) when an eviction moved something out of a candidate since `before`
+/// was taken, or holds a candidate's lock now: a miss seen meanwhile may be a key in transit.
+template <int T>
+__device__ bool moved_since(const warp_tile<T>& t, const hive_ref& r, const dev_candidates& c, const lock_snapshot& before) {
+  bool moved = false;
+  if (t.lane == 0) {
+    const lock_snapshot now = snapshot_locks(r, c);
+#pragma unroll
+    for (int i = 0; i < k_max_hashes; ++i)
+      moved |= i < r.hashes.count && (((now.w[i] ^ before.w[i]) & ~k_hint_bits) != 0 || (now.w[i] & k_lock_bit));
+  }
+  return t.shfl(moved, 0);
 }
 
 struct op_result {
@@ -109,14 +134,17 @@ template <int T>
 __device__ bool stash_may_hold(const warp_tile<T>& t, const hive_ref& r, const dev_candidates& c, bool stash_used) {
   if (!stash_used) return false;
   std::uint32_t hint = 0;
-  if (t.lane == 0) hint = load_u32(r.locks + c.b[0]) >> 1;
+  if (t.lane == 0) hint = stash_hint(load_u32(r.locks + c.b[0]));
   return t.shfl(hint, 0) != 0;
 }
 
 /// @brief Position of k in the stash, or -1 (every lane).
 template <int T>
 __device__ long long stash_find(const warp_tile<T>& t, const hive_ref& r, key_type k) {
-  const unsigned long long tail = load_word(reinterpret_cast<const word_type*>(r.stash_tail));
+  // One read for the tile: lanes reading the tail apart could loop different counts round a ballot.
+  unsigned long long tail = 0;
+  if (t.lane == 0) tail = load_word(reinterpret_cast<const word_type*>(r.stash_tail));
+  tail = t.shfl(tail, 0);
   const unsigned long long used = tail < r.stash_capacity ? tail : r.stash_capacity;
   for (unsigned long long base = 0; base < used; base += T) {
     const unsigned long long i = base + t.lane;
@@ -131,12 +159,21 @@ __device__ long long stash_find(const warp_tile<T>& t, const hive_ref& r, key_ty
 template <int S, int T>
 __device__ op_result find_op(const warp_tile<T>& t, const hive_ref& r, key_type k, const dev_candidates& c,
                              bool stash_used) {
+  for (bool again = true; again;) {
+    again = false;
+    lock_snapshot before;
+    if (t.lane == 0) before = snapshot_locks(r, c);
 #pragma unroll
-  for (int i = 0; i < k_max_hashes; ++i) {
-    if (i >= r.hashes.count || (i > 0 && c.b[i] == c.b[i - 1])) continue;
-    const auto v = load_bucket<S, T>(t, r.words + std::uint64_t{c.b[i]} * S);
-    const int p = first_slot(t, v, [k](word_type w, int) { return key_of(w) == k; });
-    if (p >= 0) return {op_status::found, value_of(word_at(t, v, p))};
+    for (int i = 0; i < k_max_hashes; ++i) {
+      if (again || i >= r.hashes.count || (i > 0 && c.b[i] == c.b[i - 1])) continue;
+      const auto v = load_bucket<S, T>(t, r.words + std::uint64_t{c.b[i]} * S);
+      const int p = first_slot(t, v, [k](word_type w, int) { return key_of(w) == k; });
+      if (p < 0) continue;
+      const word_type w = word_at(t, v, p);
+      if (!is_marker(w)) return {op_status::found, value_of(w)};
+      again = true;  // the key is moving: its copy is already in another candidate
+    }
+    if (!again && moved_since(t, r, c, before)) again = true;  // not found, but something moved
   }
   if (stash_may_hold(t, r, c, stash_used)) {
     const long long at = stash_find(t, r, k);
@@ -153,15 +190,23 @@ __device__ op_result find_op(const warp_tile<T>& t, const hive_ref& r, key_type 
 template <int S, int T>
 __device__ op_result erase_op(const warp_tile<T>& t, const hive_ref& r, key_type k, const dev_candidates& c,
                               bool stash_used) {
+  for (bool again = true; again;) {
+  again = false;
+  lock_snapshot before;
+  if (t.lane == 0) before = snapshot_locks(r, c);
 #pragma unroll
   for (int i = 0; i < k_max_hashes; ++i) {
-    if (i >= r.hashes.count || (i > 0 && c.b[i] == c.b[i - 1])) continue;
+    if (again || i >= r.hashes.count || (i > 0 && c.b[i] == c.b[i - 1])) continue;
     word_type* bucket = r.words + std::uint64_t{c.b[i]} * S;
     for (;;) {
       const auto v = load_bucket<S, T>(t, bucket);
       const int p = first_slot(t, v, [k](word_type w, int) { return key_of(w) == k; });
       if (p < 0) break;
       const word_type old = word_at(t, v, p);
+      if (is_marker(old)) {  // the key is moving: look again from the first candidate
+        again = true;
+        break;
+      }
       bool ok = false;
       if (t.lane == 0 && cas_word(bucket + p, old, k_empty_word) == old) {
         atomicOr(r.masks + c.b[i], 1u << p);
@@ -170,6 +215,8 @@ __device__ op_result erase_op(const warp_tile<T>& t, const hive_ref& r, key_type
       if (t.shfl(ok, 0)) return {op_status::erased, k_empty};
       // the word changed under us (a replace, or a move by an eviction): look again
     }
+  }
+  if (!again && moved_since(t, r, c, before)) again = true;  // not found, but something moved
   }
   if (stash_may_hold(t, r, c, stash_used)) {
     for (;;) {
@@ -218,44 +265,47 @@ struct eviction_path {
   std::uint32_t dest = 0;  ///< the bucket with a free slot the last entry moves to
 };
 
-/// @brief Lane 0: walks from one of k's buckets, taking a pseudo-random victim in each and
-/// stepping to the victim's alternate bucket, until a bucket has a free slot (true) or the depth
-/// is spent, a victim slot is found empty, or a victim has no other bucket (false).
+/// @brief Lane 0: walks from one of k's buckets, taking a pseudo-random victim in each (one not
+/// yet on the path, with another candidate) and stepping to that candidate,
+/// until a bucket has a free slot (true) or the depth is spent, a victim slot is found empty, or
+/// a bucket holds no movable victim (false).
 template <int S>
 __device__ bool find_path(const hive_ref& r, key_type k, const dev_candidates& c, int attempt, eviction_path& path) {
   std::uint32_t cur = c.b[victim_mix(k, r.seed, attempt, 63) % r.hashes.count];
   for (int d = 0; d < r.depth; ++d) {
-    int slot = victim_mix(k, r.seed, attempt, d) % S;
-    int tries = 0;
-    for (int e = 0; e < d; ++e)  // a slot already on the path: take the next one (moves must not overlap)
-      if (path.bucket[e] == cur && path.slot[e] == slot) {
-        if (++tries == S) return false;
-        slot = (slot + 1) % S;
-        e = -1;
-      }
-    const word_type w = load_word(r.words + std::uint64_t{cur} * S + slot);
-    if (w == k_empty_word) return false;  // freed, or a claim in flight: start over instead
-    const auto vc = candidates_of(r.hashes, r.geo, key_of(w));
-    const auto alt = static_cast<std::uint32_t>(alternate_of(vc, cur));
-    if (alt == cur) return false;
+    const int first = victim_mix(k, r.seed, attempt, d) % S;
+    int slot = -1;
+    word_type w = k_empty_word;
+    std::uint64_t alt = k_no_bucket;
+    for (int tries = 0; tries < S && alt == k_no_bucket; ++tries) {
+      slot = (first + tries) % S;
+      bool on_path = false;
+      for (int e = 0; e < d; ++e) on_path |= path.bucket[e] == cur && path.slot[e] == slot;
+      if (on_path) continue;
+      w = load_word(r.words + std::uint64_t{cur} * S + slot);
+      // Empty (freed, a claim in flight) or a marker (another path moving through): start over.
+      if (w == k_empty_word || is_marker(w)) return false;
+      alt = alternate_of(candidates_of(r.hashes, r.geo, key_of(w)), cur);
+    }
+    if (alt == k_no_bucket) return false;
     path.bucket[d] = cur;
     path.slot[d] = static_cast<std::uint8_t>(slot);
     path.word[d] = w;
     path.length = d + 1;
     if (load_u32(r.masks + alt) & all_free(S)) {
-      path.dest = alt;
+      path.dest = static_cast<std::uint32_t>(alt);
       return true;
     }
-    cur = alt;
+    cur = static_cast<std::uint32_t>(alt);
   }
   return false;
 }
 
 /// @brief Lane 0: executes a path backwards. Each hop, under the source bucket's lock, checks the
-/// entry is still there, writes it to the slot ahead (claimed, or emptied by the previous hop and
-/// still marked taken), fences, and removes it from its old slot with a CAS; a hop that finds its
-/// entry changed undoes its copy and gives the slot ahead back. Returns the slot (bucket * S +
-/// slot) left for the newcomer, or ~0 when the path broke.
+/// entry is still there, writes it to the slot ahead (claimed, or left by the previous hop with a
+/// marker and still marked taken), fences, and replaces the original with a move marker by CAS;
+/// a hop that finds its entry changed undoes its copy and gives the slot ahead back, empty.
+/// Returns the slot (bucket * S + slot) left for the newcomer, or ~0 when the path broke.
 template <int S>
 __device__ std::uint64_t run_path(const hive_ref& r, const eviction_path& path, tallies& tl) {
   std::uint32_t m = load_u32(r.masks + path.dest) & all_free(S);
@@ -281,20 +331,22 @@ __device__ std::uint64_t run_path(const hive_ref& r, const eviction_path& path, 
     if (load_word(r.words + from) == w) {
       store_word(r.words + ahead, w);
       __threadfence();  // the copy is visible before the original goes
-      if (cas_word(r.words + from, w, k_empty_word) == w) {
+      if (cas_word(r.words + from, w, move_marker(key_of(w))) == w) {
         moved = true;
       } else {
         cas_word(r.words + ahead, w, k_empty_word);  // changed meanwhile: take the copy back
       }
     }
     __threadfence();
-    atomicAnd(r.locks + b, ~k_lock_bit);
+    atomicAdd(r.locks + b, k_version_unit - k_lock_bit);  // unlock, and count the move (even a failed one)
     if (!moved) {
+      store_word(r.words + ahead, k_empty_word);  // it may still hold the previous hop's marker
+      __threadfence();
       atomicOr(r.masks + ahead / S, 1u << (ahead % S));  // give the slot ahead back
       return ~0ull;
     }
     ++tl.moves;
-    ahead = from;  // emptied, still marked taken: the next hop (or the newcomer) fills it
+    ahead = from;  // holds a marker, still marked taken: the next hop (or the newcomer) fills it
   }
   return ahead;
 }
@@ -320,34 +372,47 @@ template <int S, int T>
 __device__ op_result insert_op(const warp_tile<T>& t, const hive_ref& r, key_type k, value_type val,
                                const dev_candidates& c, bool stash_used, tallies& tl) {
   const word_type fresh = pack(k, val);
-  for (int attempt = 0;; ++attempt) {
-    // Step 1: the key in a candidate bucket? Claims in flight are waited out, so a concurrent
-    // insert of the same key is seen once it publishes. The masks read here serve step 2.
+  // attempt counts eviction walks that failed; a lost claim only starts over (someone else won).
+  for (int attempt = 0;;) {
+    // Step 1: the key in a candidate bucket? All candidates are read at once (one round trip,
+    // not one per bucket). Claims in flight are waited out, so a concurrent insert of the same key
+    // is seen once it publishes; a move marker of the key (it is moving between its buckets)
+    // restarts the whole pass. The masks read here serve step 2.
     std::uint32_t masks[k_max_hashes] = {};
+    bool again = false;
+    lock_snapshot before;
+    if (t.lane == 0) before = snapshot_locks(r, c);
+    {
+      bucket_view<S, T> v[k_max_hashes];
+      std::uint32_t m[k_max_hashes] = {};
 #pragma unroll
-    for (int i = 0; i < k_max_hashes; ++i) {
-      if (i >= r.hashes.count || (i > 0 && c.b[i] == c.b[i - 1])) continue;
-      word_type* bucket = r.words + std::uint64_t{c.b[i]} * S;
-      for (;;) {
-        const auto v = load_bucket<S, T>(t, bucket);
-        std::uint32_t m = 0;
-        if (t.lane == 0) m = load_u32(r.masks + c.b[i]);
-        m = t.shfl(m, 0);
-        const int p = first_slot(t, v, [k](word_type w, int) { return key_of(w) == k; });
+      for (int i = 0; i < k_max_hashes; ++i) {
+        if (i >= r.hashes.count || (i > 0 && c.b[i] == c.b[i - 1])) continue;
+        v[i] = load_bucket<S, T>(t, r.words + std::uint64_t{c.b[i]} * S);
+        if (t.lane == 0) m[i] = load_u32(r.masks + c.b[i]);
+      }
+#pragma unroll
+      for (int i = 0; i < k_max_hashes; ++i) {
+        if (again || i >= r.hashes.count || (i > 0 && c.b[i] == c.b[i - 1])) continue;
+        const std::uint32_t mi = t.shfl(m[i], 0);
+        const int p = first_slot(t, v[i], [k](word_type w, int) { return key_of(w) == k; });
         if (p >= 0) {
-          const word_type old = word_at(t, v, p);
+          const word_type old = word_at(t, v[i], p);
           bool ok = false;
-          if (t.lane == 0) ok = cas_word(bucket + p, old, fresh) == old;
+          if (!is_marker(old) && t.lane == 0) ok = cas_word(r.words + std::uint64_t{c.b[i]} * S + p, old, fresh) == old;
           if (t.shfl(ok, 0)) return {op_status::replaced, k_empty, insert_step::replace};
+          again = true;  // moving, or changed under us: read everything again
           continue;
         }
-        const int pending = first_slot(t, v, [m](word_type w, int s) { return w == k_empty_word && !((m >> s) & 1u); });
-        if (pending < 0) {
-          masks[i] = m & all_free(S);
-          break;
-        }
-        __nanosleep(64);
+        const int pending = first_slot(t, v[i], [mi](word_type w, int sl) { return w == k_empty_word && !((mi >> sl) & 1u); });
+        if (pending >= 0) again = true;
+        masks[i] = mi & all_free(S);
       }
+    }
+    if (!again && moved_since(t, r, c, before)) again = true;  // absent, unless it moved meanwhile
+    if (again) {
+      __nanosleep(64);
+      continue;
     }
     if (stash_may_hold(t, r, c, stash_used)) {
       const long long at = stash_find(t, r, k);
@@ -361,21 +426,26 @@ __device__ op_result insert_op(const warp_tile<T>& t, const hive_ref& r, key_typ
         continue;
       }
     }
-    // Step 2: claim-then-commit in the first candidate with a free slot. A lost claim means a
-    // slot was taken since step 1 (maybe by this key): start over.
-    bool lost = false;
+    // Step 2: claim-then-commit in the candidate with the most free slots (the first on ties):
+    // balancing the buckets keeps both of a key's candidates from filling early, which is what
+    // sends inserts to the costly eviction path. A lost claim means a slot was taken since step 1
+    // (maybe by this key): start over.
+    int best = -1, most = 0;
 #pragma unroll
     for (int i = 0; i < k_max_hashes; ++i) {
-      if (lost || i >= r.hashes.count || !masks[i]) continue;
-      const int slot = claim_slot(t, r.masks + c.b[i], masks[i]);
-      if (slot < 0) {
-        lost = true;
-        continue;
-      }
-      if (t.lane == 0) store_word(r.words + std::uint64_t{c.b[i]} * S + slot, fresh);
-      return {op_status::inserted, k_empty, insert_step::claim};
+      const int free_slots = i < r.hashes.count ? __popc(masks[i]) : 0;
+      if (free_slots > most) best = i, most = free_slots;
     }
-    if (lost) {
+    if (best >= 0) {
+      std::uint32_t b = c.b[0], m = masks[0];
+#pragma unroll
+      for (int i = 1; i < k_max_hashes; ++i)
+        if (best == i) b = c.b[i], m = masks[i];
+      const int slot = claim_slot(t, r.masks + b, m);
+      if (slot >= 0) {
+        if (t.lane == 0) store_word(r.words + std::uint64_t{b} * S + slot, fresh);
+        return {op_status::inserted, k_empty, insert_step::claim};
+      }
       if (t.lane == 0) ++tl.restarts;
       continue;
     }
@@ -398,7 +468,7 @@ __device__ op_result insert_op(const warp_tile<T>& t, const hive_ref& r, key_typ
       at = t.shfl(at, 0);
       if (at != ~0ull) return {op_status::inserted, k_empty, insert_step::evict};
       if (t.lane == 0) ++tl.restarts;
-      if (attempt + 1 < k_insert_attempts) continue;
+      if (++attempt < k_insert_attempts) continue;
     }
     // Step 4: the overflow stash, a ring drained by the next expansion; full: the insert is
     // refused (failed-full, counted as pending) and nothing is stored.

@@ -40,12 +40,12 @@ __global__ void split_kernel(hive_ref r, std::uint64_t count) {
   bool mover = false;
   if (word != k_empty_word) mover = after.address(placing_hash(r, r.geo, key_of(word), b)) == p;
   const unsigned movers = __ballot_sync(0xffffffffu, mover);
+  // The partner's slots past the movers start empty (its memory is fresh); movers fill the rest.
+  if (in && lane >= static_cast<unsigned>(__popc(movers))) r.words[p * r.slots + lane] = k_empty_word;
   if (mover) {
     const int rank = __popc(movers & ((1u << lane) - 1u));
     r.words[p * r.slots + rank] = word;
     r.words[b * r.slots + lane] = k_empty_word;
-  } else if (in && lane >= static_cast<unsigned>(__popc(movers))) {
-    r.words[p * r.slots + lane] = k_empty_word;  // the partner's remaining slots start empty
   }
   if (lane == 0) {
     r.masks[b] |= movers;
@@ -101,7 +101,7 @@ __global__ void reset_kernel(hive_ref r, std::uint64_t from, std::uint64_t to) {
 
 __global__ void clear_hints_kernel(std::uint32_t* locks, std::uint64_t n) {
   for (std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; i < n; i += std::uint64_t{gridDim.x} * blockDim.x)
-    locks[i] &= k_lock_bit;
+    locks[i] &= ~k_hint_bits;
 }
 
 }  // namespace

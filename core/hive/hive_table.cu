@@ -332,6 +332,13 @@ std::uint64_t hive_table::expand_locked(std::uint64_t buckets, stream_view s) {
     done += step;
   }
   if (geo_.split == geo_.round) geo_ = {2 * geo_.round, 0};
+  // The stash keeps its share of the slots as the table grows (it is empty here: drained above).
+  const std::uint64_t want = stash_capacity_for(cfg_.hive, geo_.buckets() * shape_.slots);
+  if (want > shape_.stash_capacity) {
+    stash_ = buffer<word_type>(memory_space::device, want);
+    fill_bytes(stash_.data(), memory_space::device, 0xff, want * sizeof(word_type), s);
+    shape_.stash_capacity = static_cast<std::uint32_t>(want);
+  }
   reinsert(stashed, s);
   synchronize(s);
   return done;
