@@ -98,27 +98,31 @@ __device__ inline dev_candidates dev_candidates_of(const hive_ref& r, key_type k
   return d;
 }
 
-/// @brief Lane 0: the lock words of a key's candidates (eviction lock, hint, move count).
+/// @brief Lane 0: the lock words (eviction lock, hint, move count) of a key's candidates from
+/// `first` on. A scan that reads the candidates one after another, in order, needs only those
+/// after the first: a key moving forward in that order is met (its copy is written before the
+/// original goes), so only moves out of a later candidate can hide it.
 struct lock_snapshot {
   std::uint32_t w[k_max_hashes] = {};
 };
-__device__ inline lock_snapshot snapshot_locks(const hive_ref& r, const dev_candidates& c) {
+__device__ inline lock_snapshot snapshot_locks(const hive_ref& r, const dev_candidates& c, int first) {
   lock_snapshot s;
 #pragma unroll
   for (int i = 0; i < k_max_hashes; ++i)
-    if (i < r.hashes.count) s.w[i] = load_u32(r.locks + c.b[i]);
+    if (i >= first && i < r.hashes.count) s.w[i] = load_u32(r.locks + c.b[i]);
   return s;
 }
-/// @brief True (on every lane) when an eviction moved something out of a candidate since `before`
-/// was taken, or holds a candidate's lock now: a miss seen meanwhile may be a key in transit.
+/// @brief True (on every lane) when an eviction moved something out of a candidate (from `first`
+/// on) since `before` was taken, or holds its lock now: a miss seen meanwhile may be a key in transit.
 template <int T>
-__device__ bool moved_since(const warp_tile<T>& t, const hive_ref& r, const dev_candidates& c, const lock_snapshot& before) {
+__device__ bool moved_since(const warp_tile<T>& t, const hive_ref& r, const dev_candidates& c, const lock_snapshot& before,
+                            int first) {
   bool moved = false;
   if (t.lane == 0) {
-    const lock_snapshot now = snapshot_locks(r, c);
+    const lock_snapshot now = snapshot_locks(r, c, first);
 #pragma unroll
     for (int i = 0; i < k_max_hashes; ++i)
-      moved |= i < r.hashes.count && (((now.w[i] ^ before.w[i]) & ~k_hint_bits) != 0 || (now.w[i] & k_lock_bit));
+      moved |= i >= first && i < r.hashes.count && (((now.w[i] ^ before.w[i]) & ~k_hint_bits) != 0 || (now.w[i] & k_lock_bit));
   }
   return t.shfl(moved, 0);
 }
@@ -162,7 +166,7 @@ __device__ op_result find_op(const warp_tile<T>& t, const hive_ref& r, key_type 
   for (bool again = true; again;) {
     again = false;
     lock_snapshot before;
-    if (t.lane == 0) before = snapshot_locks(r, c);
+    if (t.lane == 0) before = snapshot_locks(r, c, 1);
 #pragma unroll
     for (int i = 0; i < k_max_hashes; ++i) {
       if (again || i >= r.hashes.count || (i > 0 && c.b[i] == c.b[i - 1])) continue;
@@ -173,7 +177,7 @@ __device__ op_result find_op(const warp_tile<T>& t, const hive_ref& r, key_type 
       if (!is_marker(w)) return {op_status::found, value_of(w)};
       again = true;  // the key is moving: its copy is already in another candidate
     }
-    if (!again && moved_since(t, r, c, before)) again = true;  // not found, but something moved
+    if (!again && moved_since(t, r, c, before, 1)) again = true;  // not found, but something moved
   }
   if (stash_may_hold(t, r, c, stash_used)) {
     const long long at = stash_find(t, r, k);
@@ -193,7 +197,7 @@ __device__ op_result erase_op(const warp_tile<T>& t, const hive_ref& r, key_type
   for (bool again = true; again;) {
   again = false;
   lock_snapshot before;
-  if (t.lane == 0) before = snapshot_locks(r, c);
+  if (t.lane == 0) before = snapshot_locks(r, c, 1);
 #pragma unroll
   for (int i = 0; i < k_max_hashes; ++i) {
     if (again || i >= r.hashes.count || (i > 0 && c.b[i] == c.b[i - 1])) continue;
@@ -216,7 +220,7 @@ __device__ op_result erase_op(const warp_tile<T>& t, const hive_ref& r, key_type
       // the word changed under us (a replace, or a move by an eviction): look again
     }
   }
-  if (!again && moved_since(t, r, c, before)) again = true;  // not found, but something moved
+  if (!again && moved_since(t, r, c, before, 1)) again = true;  // not found, but something moved
   }
   if (stash_may_hold(t, r, c, stash_used)) {
     for (;;) {
@@ -381,7 +385,7 @@ __device__ op_result insert_op(const warp_tile<T>& t, const hive_ref& r, key_typ
     std::uint32_t masks[k_max_hashes] = {};
     bool again = false;
     lock_snapshot before;
-    if (t.lane == 0) before = snapshot_locks(r, c);
+    if (t.lane == 0) before = snapshot_locks(r, c, 0);  // parallel loads keep no order
     {
       bucket_view<S, T> v[k_max_hashes];
       std::uint32_t m[k_max_hashes] = {};
@@ -409,7 +413,7 @@ __device__ op_result insert_op(const warp_tile<T>& t, const hive_ref& r, key_typ
         masks[i] = mi & all_free(S);
       }
     }
-    if (!again && moved_since(t, r, c, before)) again = true;  // absent, unless it moved meanwhile
+    if (!again && moved_since(t, r, c, before, 0)) again = true;  // absent, unless it moved meanwhile
     if (again) {
       __nanosleep(64);
       continue;
