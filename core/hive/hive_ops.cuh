@@ -9,8 +9,12 @@
 //   claim starts the insert over. Together these keep two inserts of one key from storing it
 //   twice when nothing is deleted meanwhile.
 // - An eviction finds its whole path first (read only), then moves entries backwards from the
-//   free end: each entry is written to its new slot before it is removed from the old one, under
-//   the old bucket's lock, so a lookup never misses an entry that is being moved.
+//   free end: each entry is written to its new slot before the old one is replaced by a move
+//   marker (the key with the reserved empty value), under the old bucket's lock, whose unlock
+//   also counts the move in the bucket's lock word. An operation that meets a marker of its key
+//   looks again; one that finds its key nowhere compares the move counts of its candidates with
+//   what they were before it looked, and looks again if a key moved meanwhile. So no lookup,
+//   delete or replace misses a key an eviction is moving.
 #pragma once
 #include <cstdint>
 
@@ -195,32 +199,32 @@ template <int S, int T>
 __device__ op_result erase_op(const warp_tile<T>& t, const hive_ref& r, key_type k, const dev_candidates& c,
                               bool stash_used) {
   for (bool again = true; again;) {
-  again = false;
-  lock_snapshot before;
-  if (t.lane == 0) before = snapshot_locks(r, c, 1);
+    again = false;
+    lock_snapshot before;
+    if (t.lane == 0) before = snapshot_locks(r, c, 1);
 #pragma unroll
-  for (int i = 0; i < k_max_hashes; ++i) {
-    if (again || i >= r.hashes.count || (i > 0 && c.b[i] == c.b[i - 1])) continue;
-    word_type* bucket = r.words + std::uint64_t{c.b[i]} * S;
-    for (;;) {
-      const auto v = load_bucket<S, T>(t, bucket);
-      const int p = first_slot(t, v, [k](word_type w, int) { return key_of(w) == k; });
-      if (p < 0) break;
-      const word_type old = word_at(t, v, p);
-      if (is_marker(old)) {  // the key is moving: look again from the first candidate
-        again = true;
-        break;
+    for (int i = 0; i < k_max_hashes; ++i) {
+      if (again || i >= r.hashes.count || (i > 0 && c.b[i] == c.b[i - 1])) continue;
+      word_type* bucket = r.words + std::uint64_t{c.b[i]} * S;
+      for (;;) {
+        const auto v = load_bucket<S, T>(t, bucket);
+        const int p = first_slot(t, v, [k](word_type w, int) { return key_of(w) == k; });
+        if (p < 0) break;
+        const word_type old = word_at(t, v, p);
+        if (is_marker(old)) {  // the key is moving: look again from the first candidate
+          again = true;
+          break;
+        }
+        bool ok = false;
+        if (t.lane == 0 && cas_word(bucket + p, old, k_empty_word) == old) {
+          atomicOr(r.masks + c.b[i], 1u << p);
+          ok = true;
+        }
+        if (t.shfl(ok, 0)) return {op_status::erased, k_empty};
+        // the word changed under us (a replace, or a move by an eviction): look again
       }
-      bool ok = false;
-      if (t.lane == 0 && cas_word(bucket + p, old, k_empty_word) == old) {
-        atomicOr(r.masks + c.b[i], 1u << p);
-        ok = true;
-      }
-      if (t.shfl(ok, 0)) return {op_status::erased, k_empty};
-      // the word changed under us (a replace, or a move by an eviction): look again
     }
-  }
-  if (!again && moved_since(t, r, c, before, 1)) again = true;  // not found, but something moved
+    if (!again && moved_since(t, r, c, before, 1)) again = true;  // not found, but something moved
   }
   if (stash_may_hold(t, r, c, stash_used)) {
     for (;;) {
