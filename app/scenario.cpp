@@ -120,6 +120,8 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
       p.arity(w, 1, 1, "table linear|slab|hive");
       const auto f = parse_family(w[1]);
       if (!f) p.fail("unknown table family '" + w[1] + "' (linear, slab, hive)");
+      // Its table, tests and benchmarks exist; a window or figure of it would show nothing yet.
+      if (*f == family::hive) p.fail("the hive family has no views yet: run it with 'hashscope bench hive'");
       sc.config.table.family = *f;
     } else if (k == "capacity") {
       p.arity(w, 1, 1, "capacity SLOTS (a power of two, e.g. 2^22)");

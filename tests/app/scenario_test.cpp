@@ -96,6 +96,7 @@ TEST_CASE("malformed scenarios name file and line", "[scenario]") {
   fails("table slab\nslab beta=0.7\ncapture chains\n", "x.scn:2", "beta and keys go together");
   fails("table slab\nslab tile=12\ncapture chains\n", "x.scn:2", "tile must be");
   fails("table slab\nstep 0\ncapture chains\n", "x.scn:2", "1 to 64 operations");
+  fails("table hive\nfill 0.5\ncapture heatmap\n", "x.scn:1", "no views yet");
   fails("table slab\nstep 65\ncapture chains\n", "x.scn:2", "1 to 64 operations");
   fails("fill 0.5\ncapture chains\n", "x.scn:2", "add 'table slab'");
   fails("table slab\nfill 9\ncapture chains\n", "x.scn:2", "between 0 and 8");

@@ -18,11 +18,16 @@ TEST_CASE("capacity must be a power of two within bounds", "[table]") {
   CHECK_THROWS_WITH(make_table(cfg), ContainsSubstring("2^32"));
 }
 
-TEST_CASE("families not built yet are refused by name", "[table]") {
+TEST_CASE("a hive config defaults its bucket size and reports its capacity", "[table][hive]") {
   table_config cfg;
   cfg.family = family::hive;
   cfg.capacity = 1024;
-  CHECK_THROWS_WITH(make_table(cfg), ContainsSubstring("hive"));
+  auto t = make_table(cfg);
+  CHECK(t->capacity() == 1024);
+  CHECK(t->stats({}).hive.slots_per_bucket == 16);
+  CHECK(t->stats({}).hive.buckets == 64);
+  cfg.capacity = 24;  // not a power-of-two number of buckets
+  CHECK_THROWS_WITH(make_table(cfg), ContainsSubstring("power of two"));
 }
 
 TEST_CASE("a slab config resolves its buckets from the capacity and checks its options", "[table][slab]") {
