@@ -257,3 +257,20 @@ TEST_CASE("hive: automatic resize grows past the threshold while inserting, on t
   INFO(r.describe());
   CHECK(r.ok());
 }
+
+TEST_CASE("hive: an expansion drains the stash into the grown table, on the GPU", "[gpu][hive][resize]") {
+  test::require_gpu();
+  auto cfg = test::hive_config(backend::gpu, 1024, 16, 0, {}, 16, 0.0);  // 64 buckets, stash of 64
+  cfg.hive.resize_batch = 8;
+  hive_pair p(cfg);
+  const auto keys = test::keys_on_pair(test::hive_of(*p.gpu).snapshot({}), 2 * 16 + 40, 21);
+  const auto values = test::random_values(keys.size(), 22);
+  CHECK(test::insert(*p.gpu, keys, values) == test::insert(*p.model, keys, values));
+  REQUIRE(p.gpu->stats({}).hive.stash_live == 40);
+  CHECK(test::hive_of(*p.gpu).expand(64, {}) == 64);
+  test::hive_of(*p.model).expand(64, {});
+  p.check();
+  const auto f = test::find(*p.gpu, keys);
+  CHECK(count(f.status, op_status::found) == static_cast<long>(keys.size()));
+  CHECK(f.values == values);
+}

@@ -104,6 +104,26 @@ TEST_CASE("hive model: expansion and contraction keep every key findable at ever
   CHECK(m.config().capacity >= n);  // stopped where the entries would not fit any more
 }
 
+TEST_CASE("hive model: an expansion drains the stash and inserts its keys again", "[hive][resize]") {
+  auto cfg = test::hive_config(backend::cpu, 1024, 16, 0, {}, 16, 0.0);  // 64 buckets, stash of 64
+  cfg.hive.resize_batch = 8;
+  hive::hive_model m(cfg);
+  const auto keys = test::keys_on_pair(m.image(), 2 * 16 + 40, 21);  // 40 of them end in the stash
+  const auto values = test::random_values(keys.size(), 22);
+  test::insert(m, keys, values);
+  REQUIRE(m.stats({}).hive.stash_live == 40);
+  CHECK(m.expand(64, {}) == 64);  // a whole round: every bucket split, its pair spread over four
+  const table_stats s = m.stats({});
+  CHECK(s.live == keys.size());
+  CHECK(s.hive.stash_live < 40);  // the partners took some of the pile
+  const auto f = test::find(m, keys);
+  CHECK(std::count(f.status.begin(), f.status.end(), op_status::found) == static_cast<long>(keys.size()));
+  CHECK(f.values == values);
+  const auto r = hive::check_invariants(m.image(), &s);
+  INFO(r.describe());
+  CHECK(r.ok());
+}
+
 TEST_CASE("hive model: automatic resize keeps the load under the threshold", "[hive][resize]") {
   auto cfg = test::hive_config(backend::cpu, 1u << 10, 16);
   cfg.hive.auto_resize = true;
