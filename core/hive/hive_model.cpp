@@ -202,13 +202,33 @@ op_status hive_model::insert_one(key_type k, value_type v) {
   return insert_unlocked(k, v, true);
 }
 
-void hive_model::auto_resize(std::uint64_t incoming) {
+// The GPU table's automatic resizing (hive_table.cu), decision for decision: it counts live keys
+// only when an upper bound (the last count plus every operation since) could pass the growth
+// threshold, or when the erases since the last count reach 1/16 of the slots; the counts
+// themselves are exact here as there.
+std::uint64_t hive_model::count_live() {
+  live_bound_ = img_.live_in_buckets() + img_.live_in_stash();
+  erases_since_ = 0;
+  return live_bound_;
+}
+
+void hive_model::grow_for(std::uint64_t ops) {
   if (!cfg_.hive.auto_resize) return;
-  const auto live = [&] { return img_.live_in_buckets() + img_.live_in_stash(); };
   const auto cap = [&] { return double(img_.geo.buckets() * img_.slots); };
-  while (double(live() + incoming) > cfg_.hive.grow_above * cap())
+  if (double(live_bound_ + ops) <= cfg_.hive.grow_above * cap()) return;
+  const std::uint64_t live = count_live();
+  while (double(live + ops) > cfg_.hive.grow_above * cap())
     if (!expand_unlocked(shape_.resize_batch(img_.geo.round))) break;
-  while (double(live() + incoming) < cfg_.hive.shrink_below * cap() && img_.geo.buckets() > shape_.buckets)
+  live_bound_ = live;
+}
+
+void hive_model::shrink_after(std::uint64_t ops) {
+  if (!cfg_.hive.auto_resize || cfg_.hive.shrink_below <= 0) return;
+  erases_since_ += ops;
+  const auto cap = [&] { return double(img_.geo.buckets() * img_.slots); };
+  if (img_.geo.buckets() <= shape_.buckets || double(erases_since_) < cap() / 16) return;
+  const std::uint64_t live = count_live();
+  while (double(live) < cfg_.hive.shrink_below * cap() && img_.geo.buckets() > shape_.buckets)
     if (!contract_unlocked(std::min(shape_.resize_batch(img_.geo.round), img_.geo.buckets() - shape_.buckets))) break;
 }
 
@@ -217,7 +237,8 @@ void hive_model::insert(std::span<const key_type> keys, std::span<const value_ty
   detail::check_bulk("insert", keys.size(), values.size(), status.size());
   std::lock_guard lock(mutex_);
   ++seed_;
-  auto_resize(keys.size());
+  grow_for(keys.size());
+  live_bound_ += keys.size();
   for (std::size_t i = 0; i < keys.size(); ++i) {
     const op_status st = insert_unlocked(keys[i], values[i], true);
     if (!status.empty()) status[i] = st;
@@ -243,7 +264,7 @@ void hive_model::erase(std::span<const key_type> keys, std::span<op_status> stat
     if (st == op_status::rejected_key) ++rejected_;
     if (!status.empty()) status[i] = st;
   }
-  auto_resize(0);
+  shrink_after(keys.size());
 }
 
 void hive_model::apply(const op_batch& ops, std::span<value_type> results, std::span<op_status> status,
@@ -253,9 +274,8 @@ void hive_model::apply(const op_batch& ops, std::span<value_type> results, std::
   if (!results.empty()) detail::check_bulk("apply", ops.keys.size(), results.size(), 0);
   std::lock_guard lock(mutex_);
   ++seed_;
-  std::uint64_t inserts = 0;
-  for (op_kind k : ops.kinds) inserts += k == op_kind::insert;
-  auto_resize(inserts);
+  grow_for(ops.keys.size());  // as the GPU table, which cannot read the kinds: every operation may insert
+  live_bound_ += ops.keys.size();
   for (std::size_t i = 0; i < ops.keys.size(); ++i) {
     value_type out = k_empty;
     op_status st;
@@ -268,6 +288,7 @@ void hive_model::apply(const op_batch& ops, std::span<value_type> results, std::
     if (!results.empty()) results[i] = out;
     if (!status.empty()) status[i] = st;
   }
+  shrink_after(ops.keys.size());
 }
 
 void hive_model::clear(stream_view) {
@@ -282,6 +303,7 @@ void hive_model::clear(stream_view) {
   std::fill(std::begin(path_lengths_), std::end(path_lengths_), 0);
   paths_.clear();
   path_head_ = 0;
+  live_bound_ = erases_since_ = 0;
 }
 
 table_stats hive_model::stats(stream_view) {
@@ -441,12 +463,16 @@ std::uint64_t hive_model::contract_unlocked(std::uint64_t buckets) {
 
 std::uint64_t hive_model::expand(std::uint64_t buckets, stream_view) {
   std::lock_guard lock(mutex_);
-  return expand_unlocked(buckets);
+  const std::uint64_t n = expand_unlocked(buckets);
+  count_live();  // as the GPU table does after a resize asked for
+  return n;
 }
 
 std::uint64_t hive_model::contract(std::uint64_t buckets, stream_view) {
   std::lock_guard lock(mutex_);
-  return contract_unlocked(buckets);
+  const std::uint64_t n = contract_unlocked(buckets);
+  count_live();
+  return n;
 }
 
 void hive_model::rehash(std::uint64_t capacity, stream_view s) {

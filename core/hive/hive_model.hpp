@@ -45,7 +45,10 @@ class hive_model final : public hive_family {
   bool evict_for(key_type k, value_type v, const candidates& c, int attempt);
   /// The stash position of k, or -1 (only when k's first candidate has a hint).
   long long stash_find(key_type k, const candidates& c) const;
-  void auto_resize(std::uint64_t incoming);
+  /// Automatic resizing as the GPU table decides it (see hive_model.cpp).
+  std::uint64_t count_live();
+  void grow_for(std::uint64_t ops);
+  void shrink_after(std::uint64_t ops);
   std::uint64_t expand_unlocked(std::uint64_t buckets);
   std::uint64_t contract_unlocked(std::uint64_t buckets);
   void split_step(std::uint64_t count);
@@ -59,6 +62,7 @@ class hive_model final : public hive_family {
   hive_shape shape_;
   hive_image img_;
   std::uint32_t seed_ = 1;  // changes per batch, as the GPU's per-launch seed does
+  std::uint64_t live_bound_ = 0, erases_since_ = 0;  // automatic resizing (grow_for, shrink_after)
   std::uint64_t rejected_ = 0, failed_full_ = 0, pending_ = 0, splits_ = 0, merges_ = 0;
   std::uint64_t steps_[4] = {}, moves_ = 0, restarts_ = 0, path_lengths_[k_max_eviction_depth + 1] = {};
   std::vector<path_record> paths_;  // ring of k_path_ring, oldest first after rotation

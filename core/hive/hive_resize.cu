@@ -73,7 +73,8 @@ __global__ void merge_kernel(hive_ref r, std::uint64_t count) {
   const word_type word = in ? r.words[p * r.slots + lane] : k_empty_word;
   const bool mover = word != k_empty_word;
   const unsigned movers = __ballot_sync(0xffffffffu, mover);
-  std::uint32_t free = r.masks[b] & all_free(r.slots);
+  // Lane 0 reads the mask and writes it back below: the others use its copy, never the memory.
+  std::uint32_t free = __shfl_sync(0xffffffffu, lane == 0 ? r.masks[b] & all_free(r.slots) : 0u, 0);
   if (mover) {
     int rank = __popc(movers & ((1u << lane) - 1u));
     std::uint32_t f = free;

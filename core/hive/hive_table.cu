@@ -177,6 +177,7 @@ void hive_table::grow_for(std::uint64_t inserts, stream_view s) {
     if (double(live_bound_ + inserts) <= grow * double(geo_.buckets() * shape_.slots)) return;
   }
   std::unique_lock lock(table_mutex_);
+  HS_CUDA_CHECK(cudaDeviceSynchronize());  // batches queued on other streams finish first
   std::uint64_t live = live_now(s);
   while (double(live + inserts) > grow * double(geo_.buckets() * shape_.slots))
     if (!expand_locked(shape_.resize_batch(geo_.round), s)) break;
@@ -193,6 +194,7 @@ void hive_table::shrink_after(std::uint64_t erases, stream_view s) {
     if (geo_.buckets() <= shape_.buckets || double(erases_since_) < cap / 16) return;
   }
   std::unique_lock lock(table_mutex_);
+  HS_CUDA_CHECK(cudaDeviceSynchronize());  // batches queued on other streams finish first
   const std::uint64_t live = live_now(s);
   while (double(live) < cfg_.hive.shrink_below * double(geo_.buckets() * shape_.slots) && geo_.buckets() > shape_.buckets)
     if (!contract_locked(std::min(shape_.resize_batch(geo_.round), geo_.buckets() - shape_.buckets), s)) break;
@@ -200,6 +202,7 @@ void hive_table::shrink_after(std::uint64_t erases, stream_view s) {
 
 void hive_table::clear(stream_view s) {
   std::unique_lock lock(table_mutex_);
+  HS_CUDA_CHECK(cudaDeviceSynchronize());  // batches queued on other streams finish first
   launch_reset_buckets(ref(), 0, allocated_, s);
   fill_bytes(stash_.data(), memory_space::device, 0xff, stash_.size() * sizeof(word_type), s);
   fill_bytes(meta_.data(), memory_space::device, 0, k_meta * sizeof(unsigned long long), s);
@@ -314,7 +317,9 @@ void hive_table::reinsert(const std::vector<word_type>& words, stream_view s) {
   io.keys = dk.data();
   io.values = dv.data();
   io.n = k.size();
-  launch(io, s);
+  hive_ref r = ref();
+  r.instrument = false;  // keys moved back from the stash are not new inserts
+  launch_batch(r, io, s);
   synchronize(s);
 }
 
@@ -324,7 +329,12 @@ std::uint64_t hive_table::expand_locked(std::uint64_t buckets, stream_view s) {
   while (done < buckets) {
     if (geo_.split == geo_.round) geo_ = {2 * geo_.round, 0};
     if (2 * geo_.round * shape_.slots > max_capacity(family::hive)) break;
-    reserve_round(s);
+    try {
+      reserve_round(s);
+    } catch (...) {  // no memory for the next round: keep what was split, and the stashed keys
+      reinsert(stashed, s);
+      throw;
+    }
     const std::uint64_t step = std::min({buckets - done, shape_.resize_batch(geo_.round), geo_.round - geo_.split});
     launch_split(ref(), step, s);
     geo_.split += step;
@@ -371,6 +381,7 @@ std::uint64_t hive_table::contract_locked(std::uint64_t buckets, stream_view s) 
 
 std::uint64_t hive_table::expand(std::uint64_t buckets, stream_view s) {
   std::unique_lock lock(table_mutex_);
+  HS_CUDA_CHECK(cudaDeviceSynchronize());  // batches queued on other streams finish first
   const std::uint64_t n = expand_locked(buckets, s);
   live_now(s);
   return n;
@@ -378,6 +389,7 @@ std::uint64_t hive_table::expand(std::uint64_t buckets, stream_view s) {
 
 std::uint64_t hive_table::contract(std::uint64_t buckets, stream_view s) {
   std::unique_lock lock(table_mutex_);
+  HS_CUDA_CHECK(cudaDeviceSynchronize());  // batches queued on other streams finish first
   const std::uint64_t n = contract_locked(buckets, s);
   live_now(s);
   return n;

@@ -274,3 +274,24 @@ TEST_CASE("hive: an expansion drains the stash into the grown table, on the GPU"
   CHECK(count(f.status, op_status::found) == static_cast<long>(keys.size()));
   CHECK(f.values == values);
 }
+
+TEST_CASE("hive: automatic resize decides as the model does, growing and shrinking", "[gpu][hive][resize]") {
+  test::require_gpu();
+  auto cfg = test::hive_config(backend::gpu, 1u << 12, 16);
+  cfg.hive.auto_resize = true;
+  hive_pair p(cfg);
+  const auto keys = test::random_keys(60000, 23);
+  const auto values = test::random_values(60000, 24);
+  for (std::size_t at = 0; at < keys.size(); at += 6000) {
+    const std::vector<key_type> k(keys.begin() + at, keys.begin() + at + 6000);
+    const std::vector<value_type> v(values.begin() + at, values.begin() + at + 6000);
+    CHECK(test::insert(*p.gpu, k, v) == test::insert(*p.model, k, v));
+    CHECK(p.gpu->capacity() == p.model->capacity());
+  }
+  p.check();
+  const std::vector<key_type> gone(keys.begin(), keys.begin() + 54000);
+  CHECK(test::erase(*p.gpu, gone) == test::erase(*p.model, gone));
+  CHECK(p.gpu->capacity() == p.model->capacity());
+  CHECK(p.gpu->capacity() < (1u << 16));  // it shrank
+  p.check();
+}
