@@ -29,6 +29,7 @@ invariant_report check_invariants(const hive_image& img, const table_stats* stat
     const std::uint32_t m = img.masks[b];
     if (m & ~all_free(img.slots)) fail(strprintf("bucket %llu: mask bits above its %d slots", (unsigned long long)b, img.slots));
     if (img.locks[b] & k_lock_bit) fail(strprintf("bucket %llu: its eviction lock is held", (unsigned long long)b));
+    if (img.locks[b] & k_intent_bit) fail(strprintf("bucket %llu: an insert's intent is still held", (unsigned long long)b));
     for (int s = 0; s < img.slots; ++s) {
       const bool empty = w[s] == k_empty_word;
       if (((m >> s) & 1u) != (empty ? 1u : 0u))

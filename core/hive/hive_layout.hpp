@@ -1,9 +1,10 @@
 // The hive layout of seed 003, shared by kernels, the CPU model, the invariant checker and the
 // views: buckets of S packed 64-bit words (key in the low half, value in the high half; all ones
 // = empty), one 32-bit free mask per bucket (bit i set = slot i free), one lock word per bucket
-// (bit 0 the eviction lock; bits 1-15 count stashed keys whose first candidate is this bucket:
-// lookups skip the stash unless a candidate's count is non-zero; bits 16-31 count moves out of
-// the bucket, so an update that found nothing can tell a key moved while it looked), and the
+// (bit 0 the eviction lock; bits 1-14 count stashed keys whose first candidate is this bucket:
+// lookups skip the stash unless a candidate's count is non-zero; bit 15 an insert's intent to
+// evict or stash a key whose first candidate this is; bits 16-31 count moves out of the bucket,
+// so an operation that found nothing can tell a key moved while it looked), and the
 // linear-hashing geometry that maps a hash to a bucket at every point of a resize round.
 #pragma once
 #include <cstdint>
@@ -19,8 +20,10 @@ inline constexpr word_type k_empty_word = ~word_type{0};
 inline constexpr int k_max_hashes = 3;
 inline constexpr int k_max_eviction_depth = 32;  ///< a path is held one hop per lane of a warp
 inline constexpr std::uint32_t k_lock_bit = 1u;
-inline constexpr std::uint32_t k_stash_hint_unit = 2u;  ///< lock word: stashed-key count in bits 1-15
-inline constexpr std::uint32_t k_hint_bits = 0xfffeu;
+inline constexpr std::uint32_t k_stash_hint_unit = 2u;  ///< lock word: stashed-key count in bits 1-14
+inline constexpr std::uint32_t k_hint_bits = 0x7ffeu;
+inline constexpr std::uint32_t k_intent_bit = 0x8000u;   ///< lock word: an insert evicting or stashing a key
+                                                         ///< whose first candidate this is
 inline constexpr std::uint32_t k_version_unit = 1u << 16;  ///< lock word: moves out of the bucket, bits 16-31
 HS_HD std::uint32_t stash_hint(std::uint32_t lock_word) { return (lock_word & k_hint_bits) >> 1; }
 

@@ -126,7 +126,8 @@ __device__ bool moved_since(const warp_tile<T>& t, const hive_ref& r, const dev_
     const lock_snapshot now = snapshot_locks(r, c, first);
 #pragma unroll
     for (int i = 0; i < k_max_hashes; ++i)
-      moved |= i >= first && i < r.hashes.count && (((now.w[i] ^ before.w[i]) & ~k_hint_bits) != 0 || (now.w[i] & k_lock_bit));
+      moved |= i >= first && i < r.hashes.count &&
+               (((now.w[i] ^ before.w[i]) & ~(k_hint_bits | k_intent_bit)) != 0 || (now.w[i] & k_lock_bit));
   }
   return t.shfl(moved, 0);
 }
@@ -335,22 +336,26 @@ __device__ std::uint64_t run_path(const hive_ref& r, const eviction_path& path, 
     const word_type w = path.word[d];
     while (atomicOr(r.locks + b, k_lock_bit) & k_lock_bit) __nanosleep(32);
     ++tl.locks;
-    bool moved = false;
+    bool moved = false, give_back = true;
     if (load_word(r.words + from) == w) {
       store_word(r.words + ahead, w);
       __threadfence();  // the copy is visible before the original goes
       if (cas_word(r.words + from, w, move_marker(key_of(w))) == w) {
         moved = true;
       } else {
-        cas_word(r.words + ahead, w, k_empty_word);  // changed meanwhile: take the copy back
+        // Changed meanwhile: take the copy back. If even the copy changed (a delete or replace
+        // found it first), the slot is no longer ours to empty: leave it as they left it.
+        give_back = cas_word(r.words + ahead, w, k_empty_word) == w;
       }
     }
     __threadfence();
     atomicAdd(r.locks + b, k_version_unit - k_lock_bit);  // unlock, and count the move (even a failed one)
     if (!moved) {
-      store_word(r.words + ahead, k_empty_word);  // it may still hold the previous hop's marker
-      __threadfence();
-      atomicOr(r.masks + ahead / S, 1u << (ahead % S));  // give the slot ahead back
+      if (give_back) {
+        store_word(r.words + ahead, k_empty_word);  // it may still hold the previous hop's marker
+        __threadfence();
+        atomicOr(r.masks + ahead / S, 1u << (ahead % S));  // give the slot ahead back
+      }
       return ~0ull;
     }
     ++tl.moves;
@@ -374,65 +379,107 @@ __device__ void record_path(const hive_ref& r, key_type k, const eviction_path& 
 
 inline constexpr int k_insert_attempts = 8;
 
+/// @brief What step 1 of an insert found.
+enum class scan_outcome : std::uint8_t { replaced, again, absent };
+
+/// @brief Step 1 of an insert: the key in a candidate bucket (replaced there), or in the stash?
+/// All candidates are read at once (one round trip, not one per bucket). Claims in flight are
+/// waited out (again), so a concurrent insert of the same key is seen once it publishes; a move
+/// marker of the key restarts the pass; with `watch`, so does a move out of a candidate while it
+/// looked. The free masks read here serve step 2.
+template <int S, int T>
+__device__ scan_outcome scan_for_insert(const warp_tile<T>& t, const hive_ref& r, key_type k, word_type fresh,
+                                        const dev_candidates& c, bool stash_used, bool watch,
+                                        std::uint32_t (&masks)[k_max_hashes]) {
+  bool again = false;
+  lock_snapshot before;
+  if (watch && t.lane == 0) before = snapshot_locks(r, c, 0);  // parallel loads keep no order
+  {
+    bucket_view<S, T> v[k_max_hashes];
+    std::uint32_t m[k_max_hashes] = {};
+#pragma unroll
+    for (int i = 0; i < k_max_hashes; ++i) {
+      if (i >= r.hashes.count || (i > 0 && c.b[i] == c.b[i - 1])) continue;
+      v[i] = load_bucket<S, T>(t, r.words + std::uint64_t{c.b[i]} * S);
+      if (t.lane == 0) m[i] = load_u32(r.masks + c.b[i]);
+    }
+#pragma unroll
+    for (int i = 0; i < k_max_hashes; ++i) {
+      masks[i] = 0;
+      if (again || i >= r.hashes.count || (i > 0 && c.b[i] == c.b[i - 1])) continue;
+      const std::uint32_t mi = t.shfl(m[i], 0);
+      const int p = first_slot(t, v[i], [k](word_type w, int) { return key_of(w) == k; });
+      if (p >= 0) {
+        const word_type old = word_at(t, v[i], p);
+        bool ok = false;
+        if (!is_marker(old) && t.lane == 0) ok = cas_word(r.words + std::uint64_t{c.b[i]} * S + p, old, fresh) == old;
+        if (t.shfl(ok, 0)) return scan_outcome::replaced;
+        again = true;  // moving, or changed under us: read everything again
+        continue;
+      }
+      const int pending = first_slot(t, v[i], [mi](word_type w, int sl) { return w == k_empty_word && !((mi >> sl) & 1u); });
+      if (pending >= 0) again = true;
+      masks[i] = mi & all_free(S);
+    }
+  }
+  if (!again && watch) again = moved_since(t, r, c, before, 0);
+  if (again) return scan_outcome::again;
+  if (stash_may_hold(t, r, c, stash_used)) {
+    const long long at = stash_find(t, r, k);
+    if (at >= 0) {
+      bool ok = false;
+      if (t.lane == 0) {
+        const word_type old = load_word(r.stash + at);
+        ok = key_of(old) == k && cas_word(r.stash + at, old, fresh) == old;
+      }
+      return t.shfl(ok, 0) ? scan_outcome::replaced : scan_outcome::again;
+    }
+  }
+  return scan_outcome::absent;
+}
+
 /// @brief INSERT/REPLACE in four steps (seed 003, IV-A): replace a present key; claim a free
-/// slot in a candidate bucket, in order; evict along a bounded path; stash.
+/// slot in a candidate bucket; evict along a bounded path; stash.
 template <int S, int T>
 __device__ op_result insert_op(const warp_tile<T>& t, const hive_ref& r, key_type k, value_type val,
                                const dev_candidates& c, bool stash_used, tallies& tl) {
   const word_type fresh = pack(k, val);
+  // Steps 3 and 4 run under the key's insert intent, a bit of its first candidate's lock word:
+  // two inserts of one key that both found every candidate full would otherwise both evict or
+  // stash it. Under the intent, step 1 is done once more, with a fresh look at the stash (this
+  // batch may have stashed the key since it started), before anything is moved.
+  bool held = false;
+  const auto take_intent = [&] {
+    if (t.lane == 0)
+      while (atomicOr(r.locks + c.b[0], k_intent_bit) & k_intent_bit) __nanosleep(32);
+    held = true;
+  };
+  const auto release = [&] {
+    if (!held) return;
+    __syncwarp(t.mask);
+    if (t.lane == 0) {
+      __threadfence();  // what was stored is visible before another insert of the key may look
+      atomicAnd(r.locks + c.b[0], ~k_intent_bit);
+    }
+    held = false;
+  };
   // attempt counts eviction walks that failed; a lost claim only starts over (someone else won).
   for (int attempt = 0;;) {
-    // Step 1: the key in a candidate bucket? All candidates are read at once (one round trip,
-    // not one per bucket). Claims in flight are waited out, so a concurrent insert of the same key
-    // is seen once it publishes; a move marker of the key (it is moving between its buckets)
-    // restarts the whole pass. The masks read here serve step 2.
-    std::uint32_t masks[k_max_hashes] = {};
-    bool again = false;
-    lock_snapshot before;
-    if (t.lane == 0) before = snapshot_locks(r, c, 0);  // parallel loads keep no order
-    {
-      bucket_view<S, T> v[k_max_hashes];
-      std::uint32_t m[k_max_hashes] = {};
-#pragma unroll
-      for (int i = 0; i < k_max_hashes; ++i) {
-        if (i >= r.hashes.count || (i > 0 && c.b[i] == c.b[i - 1])) continue;
-        v[i] = load_bucket<S, T>(t, r.words + std::uint64_t{c.b[i]} * S);
-        if (t.lane == 0) m[i] = load_u32(r.masks + c.b[i]);
-      }
-#pragma unroll
-      for (int i = 0; i < k_max_hashes; ++i) {
-        if (again || i >= r.hashes.count || (i > 0 && c.b[i] == c.b[i - 1])) continue;
-        const std::uint32_t mi = t.shfl(m[i], 0);
-        const int p = first_slot(t, v[i], [k](word_type w, int) { return key_of(w) == k; });
-        if (p >= 0) {
-          const word_type old = word_at(t, v[i], p);
-          bool ok = false;
-          if (!is_marker(old) && t.lane == 0) ok = cas_word(r.words + std::uint64_t{c.b[i]} * S + p, old, fresh) == old;
-          if (t.shfl(ok, 0)) return {op_status::replaced, k_empty, insert_step::replace};
-          again = true;  // moving, or changed under us: read everything again
-          continue;
-        }
-        const int pending = first_slot(t, v[i], [mi](word_type w, int sl) { return w == k_empty_word && !((mi >> sl) & 1u); });
-        if (pending >= 0) again = true;
-        masks[i] = mi & all_free(S);
-      }
+    bool stash_now = stash_used;
+    if (held) {
+      if (t.lane == 0) stash_now = load_word(reinterpret_cast<const word_type*>(r.stash_live)) != 0;
+      stash_now = t.shfl(stash_now, 0);
     }
-    if (!again && moved_since(t, r, c, before, 0)) again = true;  // absent, unless it moved meanwhile
-    if (again) {
+    std::uint32_t masks[k_max_hashes];
+    const scan_outcome found = scan_for_insert<S, T>(t, r, k, fresh, c, stash_now, !held, masks);
+    if (found == scan_outcome::replaced) {
+      release();
+      return {op_status::replaced, k_empty, insert_step::replace};
+    }
+    if (found == scan_outcome::again) {
+      release();
       __nanosleep(64);
       continue;
-    }
-    if (stash_may_hold(t, r, c, stash_used)) {
-      const long long at = stash_find(t, r, k);
-      if (at >= 0) {
-        bool ok = false;
-        if (t.lane == 0) {
-          const word_type old = load_word(r.stash + at);
-          ok = key_of(old) == k && cas_word(r.stash + at, old, fresh) == old;
-        }
-        if (t.shfl(ok, 0)) return {op_status::replaced, k_empty, insert_step::replace};
-        continue;
-      }
     }
     // Step 2: claim-then-commit in the candidate with the most free slots (the first on ties):
     // balancing the buckets keeps both of a key's candidates from filling early, which is what
@@ -445,6 +492,10 @@ __device__ op_result insert_op(const warp_tile<T>& t, const hive_ref& r, key_typ
       if (free_slots > most) best = i, most = free_slots;
     }
     if (best >= 0) {
+      if (held) {  // room appeared meanwhile: claim as any insert does, without the intent
+        release();
+        continue;
+      }
       std::uint32_t b = c.b[0], m = masks[0];
 #pragma unroll
       for (int i = 1; i < k_max_hashes; ++i)
@@ -457,7 +508,11 @@ __device__ op_result insert_op(const warp_tile<T>& t, const hive_ref& r, key_typ
       if (t.lane == 0) ++tl.restarts;
       continue;
     }
-    // Step 3: every candidate is full; evict along a bounded path.
+    if (!held) {  // every candidate full: look once more under the intent
+      take_intent();
+      continue;
+    }
+    // Step 3: evict along a bounded path.
     if (r.depth > 0 && attempt < k_insert_attempts) {
       std::uint64_t at = ~0ull;
       if (t.lane == 0) {
@@ -474,9 +529,15 @@ __device__ op_result insert_op(const warp_tile<T>& t, const hive_ref& r, key_typ
         }
       }
       at = t.shfl(at, 0);
-      if (at != ~0ull) return {op_status::inserted, k_empty, insert_step::evict};
+      if (at != ~0ull) {
+        release();
+        return {op_status::inserted, k_empty, insert_step::evict};
+      }
       if (t.lane == 0) ++tl.restarts;
-      if (++attempt < k_insert_attempts) continue;
+      if (++attempt < k_insert_attempts) {
+        release();
+        continue;
+      }
     }
     // Step 4: the overflow stash, a ring drained by the next expansion; full: the insert is
     // refused (failed-full, counted as pending) and nothing is stored.
@@ -492,6 +553,7 @@ __device__ op_result insert_op(const warp_tile<T>& t, const hive_ref& r, key_typ
       }
     }
     pos = t.shfl(pos, 0);
+    release();
     if (pos < r.stash_capacity) return {op_status::inserted, k_empty, insert_step::stash};
     return {op_status::failed_full, k_empty, insert_step::stash};
   }
