@@ -299,7 +299,8 @@ report hive_suite(const bench_options& opt) {
     r.metadata.emplace_back("table", strprintf("hive, %d slots per bucket, %d threads per operation, hashes %s, eviction depth %d",
                                                cfg.hive.bucket_slots ? cfg.hive.bucket_slots : hive::k_default_slots,
                                                cfg.hive.tile ? cfg.hive.tile : hive::k_default_tile,
-                                               cfg.hive.hashes.empty() ? "bithash1+bithash2" : cfg.hive.hashes.c_str(),
+                                               cfg.hive.hashes.empty() ? hive::to_string(hive::hash_policy{}).c_str()
+                                                                       : cfg.hive.hashes.c_str(),
                                                cfg.hive.eviction_depth));
   }
   const auto stage = [](const char* what) { std::fprintf(stderr, "bench hive: %s\n", what); };

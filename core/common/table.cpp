@@ -164,6 +164,12 @@ void check_bulk(std::string_view call, std::size_t n, std::size_t other, std::si
     throw user_error(std::string(call) + ": " + std::to_string(n) + " keys but " +
                      std::to_string(status) + " status slots (pass none or one per key)");
 }
+
+void check_apply(const op_batch& ops, std::size_t results, std::size_t status) {
+  check_bulk("apply", ops.keys.size(), ops.kinds.size(), status);
+  check_bulk("apply", ops.keys.size(), ops.values.size(), 0);
+  if (results != 0) check_bulk("apply", ops.keys.size(), results, 0);
+}
 }  // namespace detail
 
 }  // namespace hs

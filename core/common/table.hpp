@@ -216,6 +216,8 @@ std::unique_ptr<table> make_table(table_config cfg);
 namespace detail {
 /// Throws hs::user_error when span sizes disagree (status may be empty; others must match n).
 void check_bulk(std::string_view call, std::size_t n, std::size_t other, std::size_t status);
+/// Throws hs::user_error when a mixed batch's spans disagree (results and status may be empty).
+void check_apply(const op_batch& ops, std::size_t results, std::size_t status);
 }  // namespace detail
 
 }  // namespace hs

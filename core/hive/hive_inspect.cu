@@ -1,4 +1,4 @@
-// Inspection kernels of the hive family: counts, bucket fill, live pairs, mask agreement.
+// Inspection kernels of the hive family: counts and live pairs.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -16,15 +16,14 @@ unsigned grid_for(std::uint64_t threads) {
   return static_cast<unsigned>(std::min<std::uint64_t>((threads + k_block - 1) / k_block, 8192));
 }
 
-// A thread per bucket (grid-stride): its fill, added to the histogram and the live count.
-__global__ void census_kernel(hive_ref r, unsigned long long* out, unsigned long long* fill) {
+// A thread per bucket (grid-stride), then per stash slot: live words counted.
+__global__ void census_kernel(hive_ref r, unsigned long long* out) {
   unsigned long long live = 0;
   const std::uint64_t n = r.geo.buckets();
   for (std::uint64_t b = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; b < n; b += std::uint64_t{gridDim.x} * blockDim.x) {
     int used = 0;
     for (int s = 0; s < r.slots; ++s) used += r.words[b * r.slots + s] != k_empty_word;
     live += used;
-    if (fill) atomicAdd(fill + used, 1ull);
   }
   std::uint32_t stashed = 0;
   const unsigned long long tail = *r.stash_tail;
@@ -52,21 +51,10 @@ __global__ void retrieve_kernel(hive_ref r, key_type* keys, value_type* values, 
   }
 }
 
-__global__ void mask_kernel(hive_ref r, unsigned long long* out) {
-  unsigned long long bad = 0;
-  const std::uint64_t n = r.geo.buckets();
-  for (std::uint64_t b = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; b < n; b += std::uint64_t{gridDim.x} * blockDim.x) {
-    const std::uint32_t m = r.masks[b];
-    for (int s = 0; s < r.slots; ++s) bad += ((m >> s) & 1u) != (r.words[b * r.slots + s] == k_empty_word);
-    bad += (m & ~all_free(r.slots)) != 0;
-  }
-  if (bad) atomicAdd(out, bad);
-}
-
 }  // namespace
 
-void launch_census(const hive_ref& t, unsigned long long* out, unsigned long long* fill, stream_view s) {
-  census_kernel<<<grid_for(t.geo.buckets()), k_block, 0, cuda(s)>>>(t, out, fill);
+void launch_census(const hive_ref& t, unsigned long long* out, stream_view s) {
+  census_kernel<<<grid_for(t.geo.buckets()), k_block, 0, cuda(s)>>>(t, out);
   HS_CUDA_CHECK(cudaGetLastError());
 }
 
@@ -74,11 +62,6 @@ void launch_retrieve(const hive_ref& t, key_type* keys, value_type* values, std:
                      unsigned long long* count, stream_view s) {
   HS_CUDA_CHECK(cudaMemsetAsync(count, 0, sizeof(unsigned long long), cuda(s)));
   retrieve_kernel<<<grid_for(t.geo.buckets() * t.slots), k_block, 0, cuda(s)>>>(t, keys, values, room, count);
-  HS_CUDA_CHECK(cudaGetLastError());
-}
-
-void launch_mask_mismatches(const hive_ref& t, unsigned long long* out, stream_view s) {
-  mask_kernel<<<grid_for(t.geo.buckets()), k_block, 0, cuda(s)>>>(t, out);
   HS_CUDA_CHECK(cudaGetLastError());
 }
 

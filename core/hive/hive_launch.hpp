@@ -84,14 +84,10 @@ void launch_clear_hints(const hive_ref& t, stream_view s);
 
 // Inspection (hive_inspect.cu).
 
-/// @brief Counts: out[0] live words in buckets, out[1] live words in the stash; and per bucket
-/// the number of occupied slots as a histogram fill[0..slots] (fill may be null).
-void launch_census(const hive_ref& t, unsigned long long* out, unsigned long long* fill, stream_view s);
+/// @brief Counts: out[0] live words in buckets, out[1] live words in the stash.
+void launch_census(const hive_ref& t, unsigned long long* out, stream_view s);
 /// @brief Live pairs of buckets and stash, at most room, all counted in *count (zeroed first).
 void launch_retrieve(const hive_ref& t, key_type* keys, value_type* values, std::uint64_t room,
                      unsigned long long* count, stream_view s);
-/// @brief Free masks that disagree with their slots (a free bit on a live word, or a taken bit on
-/// an empty word with no insert in flight), counted into *out.
-void launch_mask_mismatches(const hive_ref& t, unsigned long long* out, stream_view s);
 
 }  // namespace hs::hive

@@ -269,9 +269,7 @@ void hive_model::erase(std::span<const key_type> keys, std::span<op_status> stat
 
 void hive_model::apply(const op_batch& ops, std::span<value_type> results, std::span<op_status> status,
                        stream_view) {
-  detail::check_bulk("apply", ops.keys.size(), ops.kinds.size(), status.size());
-  detail::check_bulk("apply", ops.keys.size(), ops.values.size(), 0);
-  if (!results.empty()) detail::check_bulk("apply", ops.keys.size(), results.size(), 0);
+  detail::check_apply(ops, results.size(), status.size());
   std::lock_guard lock(mutex_);
   ++seed_;
   grow_for(ops.keys.size());  // as the GPU table, which cannot read the kinds: every operation may insert

@@ -135,9 +135,7 @@ void hive_table::erase(std::span<const key_type> keys, std::span<op_status> stat
 
 void hive_table::apply(const op_batch& ops, std::span<value_type> results, std::span<op_status> status,
                        stream_view s) {
-  detail::check_bulk("apply", ops.keys.size(), ops.kinds.size(), status.size());
-  detail::check_bulk("apply", ops.keys.size(), ops.values.size(), 0);
-  if (!results.empty()) detail::check_bulk("apply", ops.keys.size(), results.size(), 0);
+  detail::check_apply(ops, results.size(), status.size());
   require_device("apply", ops.kinds);
   require_device("apply", ops.keys);
   require_device("apply", ops.values);
@@ -248,7 +246,7 @@ void hive_table::inspect(const inspect_request&, inspect_result& out, stream_vie
 std::array<std::uint64_t, 2> hive_table::census(stream_view s) {
   std::lock_guard lock(scratch_mutex_);
   fill_bytes(meta_.data() + 3, memory_space::device, 0, 2 * sizeof(unsigned long long), s);
-  launch_census(ref(), meta_.data() + 3, nullptr, s);
+  launch_census(ref(), meta_.data() + 3, s);
   std::array<unsigned long long, 2> out{};
   copy_bytes(out.data(), memory_space::host, meta_.data() + 3, memory_space::device, sizeof(out), s);
   synchronize(s);

@@ -190,9 +190,7 @@ void slab_model::erase(std::span<const key_type> keys, std::span<op_status> stat
 
 void slab_model::apply(const op_batch& ops, std::span<value_type> results, std::span<op_status> status, stream_view) {
   const std::size_t n = ops.keys.size();
-  detail::check_bulk("apply", n, ops.kinds.size(), status.size());
-  detail::check_bulk("apply", n, ops.values.size(), 0);
-  if (!results.empty()) detail::check_bulk("apply", n, results.size(), 0);
+  detail::check_apply(ops, results.size(), status.size());
   std::lock_guard lock(mutex_);
   for (std::size_t i = 0; i < n; ++i) {
     value_type out = k_empty;

@@ -205,9 +205,7 @@ void slab_table::erase(std::span<const key_type> keys, std::span<op_status> stat
 void slab_table::apply(const op_batch& ops, std::span<value_type> results, std::span<op_status> status,
                        stream_view s) {
   const std::size_t n = ops.keys.size();
-  detail::check_bulk("apply", n, ops.kinds.size(), status.size());
-  detail::check_bulk("apply", n, ops.values.size(), 0);
-  if (!results.empty()) detail::check_bulk("apply", n, results.size(), 0);
+  detail::check_apply(ops, results.size(), status.size());
   require_device("apply", ops.kinds);
   require_device("apply", ops.keys);
   require_device("apply", ops.values);
