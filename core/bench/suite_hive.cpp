@@ -202,7 +202,7 @@ result_table bucket_sizes(const hive_ctx& c, std::uint64_t capacity) {
               format_count(capacity) + " slots (G ops/s)";
   tab.columns = {"slots", "threads", "insert 0.9", "find 0.9", "insert 0.97"};
   for (int slots : {8, 16, 32})
-    for (int tile : {4, 8, 16, 32}) {
+    for (int tile : {2, 4, 8, 16, 32}) {
       if (tile > slots) continue;
       shape sh;
       sh.slots = slots;

@@ -68,7 +68,7 @@ struct slab_options {
 /// buckets a power of two at creation (resizing then moves one bucket at a time).
 struct hive_options {
   int bucket_slots = 0;           ///< 8, 16 or 32 slots per bucket; 0: the default (measured fastest)
-  int tile = 0;                   ///< threads per operation: 4, 8, 16 or 32, at most the slots; 0: default
+  int tile = 0;                   ///< threads per operation: 2, 4, 8, 16 or 32, at most the slots; 0: default
   std::string hashes;             ///< two or three functions, "bithash1+bithash2"; empty: the default pair
   int eviction_depth = 16;        ///< most moves of one eviction path (0: full buckets go to the stash)
   double stash_fraction = 0.015;  ///< stash slots as a fraction of the table's slots (1-2% in the paper)

@@ -77,8 +77,8 @@ hive_shape resolve_shape(const table_config& cfg) {
   if (s.slots != 8 && s.slots != 16 && s.slots != 32)
     throw user_error("hive buckets hold 8, 16 or 32 slots, not " + std::to_string(s.slots));
   s.tile = o.tile ? o.tile : std::min(k_default_tile, s.slots);
-  if (s.tile != 4 && s.tile != 8 && s.tile != 16 && s.tile != 32)
-    throw user_error("hive tile must be 4, 8, 16 or 32 threads per operation, not " + std::to_string(s.tile));
+  if (s.tile != 2 && s.tile != 4 && s.tile != 8 && s.tile != 16 && s.tile != 32)
+    throw user_error("hive tile must be 2, 4, 8, 16 or 32 threads per operation, not " + std::to_string(s.tile));
   if (s.tile > s.slots)
     throw user_error("hive tile of " + std::to_string(s.tile) + " threads is wider than a bucket of " +
                      std::to_string(s.slots) + " slots");

@@ -98,7 +98,8 @@ void launch_for(const hive_ref& r, const batch_io& io, cudaStream_t s) {
 
 template <int S>
 void launch_slots(const hive_ref& r, const batch_io& io, cudaStream_t s) {
-  if (r.tile == 4) launch_for<S, 4>(r, io, s);
+  if (r.tile == 2) launch_for<S, 2>(r, io, s);
+  else if (r.tile == 4) launch_for<S, 4>(r, io, s);
   else if (r.tile == 8) launch_for<S, 8>(r, io, s);
   else if constexpr (S >= 16) {
     if (r.tile == 16) launch_for<S, 16>(r, io, s);

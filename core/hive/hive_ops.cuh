@@ -118,17 +118,19 @@ __device__ inline lock_snapshot snapshot_locks(const hive_ref& r, const dev_cand
 }
 /// @brief True (on every lane) when an eviction moved something out of a candidate (from `first`
 /// on) since `before` was taken, or holds its lock now: a miss seen meanwhile may be a key in transit.
+__device__ inline bool moved_between(const hive_ref& r, const lock_snapshot& before, const lock_snapshot& now, int first) {
+  bool moved = false;
+#pragma unroll
+  for (int i = 0; i < k_max_hashes; ++i)
+    moved |= i >= first && i < r.hashes.count &&
+             (((now.w[i] ^ before.w[i]) & ~(k_hint_bits | k_intent_bit)) != 0 || (now.w[i] & k_lock_bit));
+  return moved;
+}
 template <int T>
 __device__ bool moved_since(const warp_tile<T>& t, const hive_ref& r, const dev_candidates& c, const lock_snapshot& before,
                             int first) {
   bool moved = false;
-  if (t.lane == 0) {
-    const lock_snapshot now = snapshot_locks(r, c, first);
-#pragma unroll
-    for (int i = 0; i < k_max_hashes; ++i)
-      moved |= i >= first && i < r.hashes.count &&
-               (((now.w[i] ^ before.w[i]) & ~(k_hint_bits | k_intent_bit)) != 0 || (now.w[i] & k_lock_bit));
-  }
+  if (t.lane == 0) moved = moved_between(r, before, snapshot_locks(r, c, first), first);
   return t.shfl(moved, 0);
 }
 
@@ -252,16 +254,26 @@ struct tallies {
   std::uint32_t moves = 0, locks = 0, restarts = 0;
 };
 
+inline constexpr int k_claim_lost = -1, k_claim_moved = -2;
+
 /// @brief Claims the lowest free slot of a bucket through its mask (WABC): lane 0 issues one
-/// atomicAnd; the old mask says whether the bit was still ours to take. Returns the slot or -1
-/// (the claim was lost: another tile took that slot first); `mask` is the bucket's mask as last seen.
+/// atomicAnd; the old mask says whether the bit was still ours to take (k_claim_lost: another
+/// tile took it first). The insert's watch is folded in: the move counts are read again while the
+/// claim's atomic is in flight (one round trip for both). If a key moved out of a candidate since
+/// `before`, the slot is given back unwritten (k_claim_moved): the scan may have missed the key.
 template <int T>
-__device__ int claim_slot(const warp_tile<T>& t, std::uint32_t* mask_word, std::uint32_t mask) {
+__device__ int claim_slot_watched(const warp_tile<T>& t, const hive_ref& r, const dev_candidates& c,
+                                  std::uint32_t* mask_word, std::uint32_t mask, const lock_snapshot& before) {
   const int slot = __ffs(mask) - 1;
-  std::uint32_t old = 0;
-  if (t.lane == 0) old = atomicAnd(mask_word, ~(1u << slot));
-  old = t.shfl(old, 0);
-  return (old >> slot) & 1u ? slot : -1;
+  int got = k_claim_lost;
+  if (t.lane == 0) {
+    const std::uint32_t old = atomicAnd(mask_word, ~(1u << slot));
+    const bool moved = moved_between(r, before, snapshot_locks(r, c, 0), 0);
+    const bool mine = (old >> slot) & 1u;
+    if (mine && moved) atomicOr(mask_word, 1u << slot);
+    got = moved ? k_claim_moved : mine ? slot : k_claim_lost;
+  }
+  return t.shfl(got, 0);
 }
 
 /// @brief A fixed-depth eviction path found before anything moves (lane 0 only; the arrays live
@@ -385,44 +397,51 @@ enum class scan_outcome : std::uint8_t { replaced, again, absent };
 /// @brief Step 1 of an insert: the key in a candidate bucket (replaced there), or in the stash?
 /// All candidates are read at once (one round trip, not one per bucket). Claims in flight are
 /// waited out (again), so a concurrent insert of the same key is seen once it publishes; a move
-/// marker of the key restarts the pass; with `watch`, so does a move out of a candidate while it
-/// looked. The free masks read here serve step 2.
+/// marker of the key restarts the pass; so does a move out of a candidate while it
+/// looked (the caller checks that, with `before`, as it claims). The free masks read here serve step 2.
 template <int S, int T>
 __device__ scan_outcome scan_for_insert(const warp_tile<T>& t, const hive_ref& r, key_type k, word_type fresh,
-                                        const dev_candidates& c, bool stash_used, bool watch,
+                                        const dev_candidates& c, bool stash_used, lock_snapshot& before,
                                         std::uint32_t (&masks)[k_max_hashes]) {
   bool again = false;
-  lock_snapshot before;
-  if (watch && t.lane == 0) before = snapshot_locks(r, c, 0);  // parallel loads keep no order
-  {
-    bucket_view<S, T> v[k_max_hashes];
-    std::uint32_t m[k_max_hashes] = {};
-#pragma unroll
-    for (int i = 0; i < k_max_hashes; ++i) {
-      if (i >= r.hashes.count || (i > 0 && c.b[i] == c.b[i - 1])) continue;
-      v[i] = load_bucket<S, T>(t, r.words + std::uint64_t{c.b[i]} * S);
-      if (t.lane == 0) m[i] = load_u32(r.masks + c.b[i]);
+  if (t.lane == 0) before = snapshot_locks(r, c, 0);  // parallel loads keep no order: watch them all
+  // One candidate as loaded: replaced there (true), or its free mask noted, `again` set when the
+  // key is moving or a claim is in flight.
+  const auto examine = [&](int i, const bucket_view<S, T>& v, std::uint32_t m) {
+    const std::uint32_t mi = t.shfl(m, 0);
+    const int p = first_slot(t, v, [k](word_type w, int) { return key_of(w) == k; });
+    if (p >= 0) {
+      const word_type old = word_at(t, v, p);
+      bool ok = false;
+      if (!is_marker(old) && t.lane == 0) ok = cas_word(r.words + std::uint64_t{c.b[i]} * S + p, old, fresh) == old;
+      if (t.shfl(ok, 0)) return true;
+      again = true;  // moving, or changed under us: read everything again
+      return false;
     }
+    if (first_slot(t, v, [mi](word_type w, int sl) { return w == k_empty_word && !((mi >> sl) & 1u); }) >= 0) again = true;
+    masks[i] = mi & all_free(S);
+    return false;
+  };
 #pragma unroll
-    for (int i = 0; i < k_max_hashes; ++i) {
-      masks[i] = 0;
-      if (again || i >= r.hashes.count || (i > 0 && c.b[i] == c.b[i - 1])) continue;
-      const std::uint32_t mi = t.shfl(m[i], 0);
-      const int p = first_slot(t, v[i], [k](word_type w, int) { return key_of(w) == k; });
-      if (p >= 0) {
-        const word_type old = word_at(t, v[i], p);
-        bool ok = false;
-        if (!is_marker(old) && t.lane == 0) ok = cas_word(r.words + std::uint64_t{c.b[i]} * S + p, old, fresh) == old;
-        if (t.shfl(ok, 0)) return scan_outcome::replaced;
-        again = true;  // moving, or changed under us: read everything again
-        continue;
-      }
-      const int pending = first_slot(t, v[i], [mi](word_type w, int sl) { return w == k_empty_word && !((mi >> sl) & 1u); });
-      if (pending >= 0) again = true;
-      masks[i] = mi & all_free(S);
+  for (int i = 0; i < k_max_hashes; ++i) masks[i] = 0;
+  const bool second = r.hashes.count > 1 && c.b[1] != c.b[0];
+  {  // The first two candidates in one round trip; registers are kept for two buckets only.
+    bucket_view<S, T> v0 = load_bucket<S, T>(t, r.words + std::uint64_t{c.b[0]} * S), v1{};
+    if (second) v1 = load_bucket<S, T>(t, r.words + std::uint64_t{c.b[1]} * S);
+    std::uint32_t m0 = 0, m1 = 0;
+    if (t.lane == 0) {
+      m0 = load_u32(r.masks + c.b[0]);
+      if (second) m1 = load_u32(r.masks + c.b[1]);
     }
+    if (examine(0, v0, m0)) return scan_outcome::replaced;
+    if (second && !again && examine(1, v1, m1)) return scan_outcome::replaced;
   }
-  if (!again && watch) again = moved_since(t, r, c, before, 0);
+  if (!again && r.hashes.count > 2 && c.b[2] != c.b[1] && c.b[2] != c.b[0]) {
+    const auto v2 = load_bucket<S, T>(t, r.words + std::uint64_t{c.b[2]} * S);
+    std::uint32_t m2 = 0;
+    if (t.lane == 0) m2 = load_u32(r.masks + c.b[2]);
+    if (examine(2, v2, m2)) return scan_outcome::replaced;
+  }
   if (again) return scan_outcome::again;
   if (stash_may_hold(t, r, c, stash_used)) {
     const long long at = stash_find(t, r, k);
@@ -471,7 +490,8 @@ __device__ op_result insert_op(const warp_tile<T>& t, const hive_ref& r, key_typ
       stash_now = t.shfl(stash_now, 0);
     }
     std::uint32_t masks[k_max_hashes];
-    const scan_outcome found = scan_for_insert<S, T>(t, r, k, fresh, c, stash_now, !held, masks);
+    lock_snapshot before;
+    const scan_outcome found = scan_for_insert<S, T>(t, r, k, fresh, c, stash_now, before, masks);
     if (found == scan_outcome::replaced) {
       release();
       return {op_status::replaced, k_empty, insert_step::replace};
@@ -500,7 +520,7 @@ __device__ op_result insert_op(const warp_tile<T>& t, const hive_ref& r, key_typ
 #pragma unroll
       for (int i = 1; i < k_max_hashes; ++i)
         if (best == i) b = c.b[i], m = masks[i];
-      const int slot = claim_slot(t, r.masks + b, m);
+      const int slot = claim_slot_watched(t, r, c, r.masks + b, m, before);
       if (slot >= 0) {
         if (t.lane == 0) store_word(r.words + std::uint64_t{b} * S + slot, fresh);
         return {op_status::inserted, k_empty, insert_step::claim};
@@ -510,6 +530,10 @@ __device__ op_result insert_op(const warp_tile<T>& t, const hive_ref& r, key_typ
     }
     if (!held) {  // every candidate full: look once more under the intent
       take_intent();
+      continue;
+    }
+    if (moved_since(t, r, c, before, 0)) {  // the scan under the intent may have missed a key in transit
+      release();
       continue;
     }
     // Step 3: evict along a bounded path.
