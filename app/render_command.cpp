@@ -170,6 +170,11 @@ render_result render_scenario(const scenario& sc, const std::string& out_dir, ba
         case view_kind::timeline: save(data, timeline_csv(s.timeline(), s.rebuilds()), out.data_files); break;
         case view_kind::chains: save(data, vis::chain_lengths_csv(frame->last_sample().inspected.chains), out.data_files); break;
         case view_kind::allocator: save(data, vis::allocator_csv(frame->last_sample().inspected.allocator), out.data_files); break;
+        case view_kind::buckets: save(data, vis::bucket_fill_csv(frame->last_sample().inspected.bucket_fill), out.data_files); break;
+        case view_kind::evictions: save(data, vis::paths_csv(frame->last_sample().paths), out.data_files); break;
+        case view_kind::steps: save(data, vis::steps_csv(s.hive_steps(), 0.02), out.data_files); break;
+        case view_kind::stash: save(data, vis::stash_csv(frame->last_sample().inspected.stash), out.data_files); break;
+        case view_kind::resize: save(data, vis::resize_csv(frame->last_sample().inspected, frame->last_sample().stats), out.data_files); break;
         case view_kind::stats: {
           std::string csv = "name,value\n";
           for (const auto& [k, val] : frame->numbers()) csv += "\"" + k + "\",\"" + val + "\"\n";

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -10,6 +11,8 @@
 #include "core/common/assets.hpp"
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
+#include "core/hive/hive_hash.hpp"
+#include "core/hive/hive_layout.hpp"
 #include "core/slab/slab_sizing.hpp"
 #include "core/common/bit_math.hpp"
 #include "core/common/format.hpp"
@@ -27,13 +30,37 @@ std::string_view to_string(view_kind v) {
     case view_kind::timeline: return "timeline";
     case view_kind::chains: return "chains";
     case view_kind::allocator: return "allocator";
+    case view_kind::buckets: return "buckets";
+    case view_kind::evictions: return "evictions";
+    case view_kind::steps: return "steps";
+    case view_kind::stash: return "stash";
+    case view_kind::resize: return "resize";
   }
   return "?";
 }
 
+std::optional<family> view_family(view_kind v) {
+  switch (v) {
+    case view_kind::chains:
+    case view_kind::allocator: return family::slab;
+    case view_kind::buckets:
+    case view_kind::evictions:
+    case view_kind::steps:
+    case view_kind::stash:
+    case view_kind::resize: return family::hive;
+    default: return std::nullopt;
+  }
+}
+
+namespace {
+constexpr const char* k_view_names = "heatmap, histogram, throughput, stats, timeline, chains, allocator (slab), "
+                                     "buckets, evictions, steps, stash, resize (hive)";
+}
+
 std::optional<view_kind> parse_view_kind(std::string_view s) {
   for (auto v : {view_kind::heatmap, view_kind::histogram, view_kind::throughput, view_kind::stats, view_kind::timeline,
-                 view_kind::chains, view_kind::allocator})
+                 view_kind::chains, view_kind::allocator, view_kind::buckets, view_kind::evictions, view_kind::steps,
+                 view_kind::stash, view_kind::resize})
     if (to_string(v) == s) return v;
   return std::nullopt;
 }
@@ -96,6 +123,49 @@ std::vector<std::string> words_of(const std::string& line) {
   return w;
 }
 
+/// The `hive` line: name=value options of the hive family (checked again when the table is made).
+/// Returns whether it set the instrumentation.
+bool parse_hive_options(const line_parser& p, const std::vector<std::string>& w, hive_options& o) {
+  bool instrument = false;
+  for (std::size_t i = 1; i < w.size(); ++i) {
+    const auto eq = w[i].find('=');
+    if (eq == std::string::npos) p.fail("'" + w[i] + "' should be name=value");
+    const std::string name = w[i].substr(0, eq), val = w[i].substr(eq + 1);
+    if (name == "slots") {
+      const double v = p.number(val, "slots per bucket");
+      if (v != 8 && v != 16 && v != 32) p.fail("slots must be 8, 16 or 32");
+      o.bucket_slots = static_cast<int>(v);
+    } else if (name == "tile") {
+      const double v = p.number(val, "threads per operation");
+      if (v != 2 && v != 4 && v != 8 && v != 16 && v != 32) p.fail("tile must be 2, 4, 8, 16 or 32");
+      o.tile = static_cast<int>(v);
+    } else if (name == "hashes") {
+      if (!hive::parse_hash_policy(val))
+        p.fail("'" + val + "' is not a hash policy: two or three different functions joined by '+' "
+               "(bithash1, bithash2, murmur3, city, crc32)");
+      o.hashes = val;
+    } else if (name == "depth") {
+      const double v = p.number(val, "eviction depth");
+      if (v < 0 || v > hive::k_max_eviction_depth || v != std::floor(v)) p.fail("depth must be a whole number from 0 to 32");
+      o.eviction_depth = static_cast<int>(v);
+    } else if (name == "stash") {
+      const double v = p.number(val, "stash fraction");
+      if (!(v >= 0 && v <= 0.1)) p.fail("stash is a fraction of the slots from 0 to 0.1 (default 0.015)");
+      o.stash_fraction = v;
+    } else if (name == "resize") {
+      if (val != "auto" && val != "off") p.fail("resize is auto or off");
+      o.auto_resize = val == "auto";
+    } else if (name == "instrument") {
+      if (val != "on" && val != "off") p.fail("instrument is on or off");
+      o.instrument = val == "on";
+      instrument = true;
+    } else {
+      p.fail("unknown hive option '" + name + "' (slots, tile, hashes, depth, stash, resize, instrument)");
+    }
+  }
+  return instrument;
+}
+
 }  // namespace
 
 scenario parse_scenario(const std::string& text, const std::string& file) {
@@ -106,6 +176,7 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
   std::istringstream in(text);
   std::string raw;
   bool any_capture = false;
+  bool hive_instrument_set = false;
   for (int n = 1; std::getline(in, raw); ++n) {
     const std::string line = raw.substr(0, raw.find('#'));
     const auto w = words_of(line);
@@ -120,8 +191,6 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
       p.arity(w, 1, 1, "table linear|slab|hive");
       const auto f = parse_family(w[1]);
       if (!f) p.fail("unknown table family '" + w[1] + "' (linear, slab, hive)");
-      // Its table, tests and benchmarks exist; a window or figure of it would show nothing yet.
-      if (*f == family::hive) p.fail("the hive family has no views yet: run it with 'hashscope bench hive'");
       sc.config.table.family = *f;
     } else if (k == "capacity") {
       p.arity(w, 1, 1, "capacity SLOTS (a power of two, e.g. 2^22)");
@@ -253,6 +322,10 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
       }
       if ((beta > 0) != (keys > 0)) p.fail("beta and keys go together: buckets = keys / (15 beta)");
       if (beta > 0) o.buckets = slab::buckets_for_beta(keys, beta);
+    } else if (k == "hive") {
+      p.arity(w, 1, 7, "hive [slots=8|16|32] [tile=2|4|8|16|32] [hashes=F+G[+H]] [depth=N] [stash=FRACTION] "
+                       "[resize=auto|off] [instrument=on|off]");
+      hive_instrument_set |= parse_hive_options(p, w, sc.config.table.hive);
     } else if (k == "flush") {
       p.arity(w, 0, 0, "flush");
       scenario_step s;
@@ -266,7 +339,7 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
       s.line = n;
       sc.steps.push_back(s);
     } else if (k == "capture") {
-      if (w.size() < 2) p.fail("usage: capture VIEW... [range=FIRST:COUNT] (views: heatmap, histogram, throughput, stats, timeline, chains, allocator)");
+      if (w.size() < 2) p.fail(std::string("usage: capture VIEW... [range=FIRST:COUNT] (views: ") + k_view_names + ")");
       scenario_step s;
       s.kind = scenario_step::capture;
       s.line = n;
@@ -280,7 +353,7 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
           continue;
         }
         const auto v = parse_view_kind(w[i]);
-        if (!v) p.fail("unknown view '" + w[i] + "' (heatmap, histogram, throughput, stats, timeline, chains, allocator)");
+        if (!v) p.fail("unknown view '" + w[i] + "' (" + k_view_names + ")");
         s.views.push_back(*v);
       }
       if (s.views.empty()) p.fail("capture names no view (heatmap, histogram, throughput, stats, timeline)");
@@ -288,10 +361,13 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
       sc.steps.push_back(s);
     } else {
       p.fail("unknown keyword '" + k + "' (title, table, capacity, hash, backend, group, delete, maintain, timeline, "
-             "slab, distribution, seed, batch, mix, colormap, heatmap-mode, fill, drain, run, step, clear, rehash, flush, capture)");
+             "slab, hive, distribution, seed, batch, mix, colormap, heatmap-mode, fill, drain, run, step, clear, rehash, flush, "
+             "capture)");
     }
   }
   if (!any_capture) throw user_error(file + ": the scenario captures nothing (add a 'capture heatmap' step)");
+  // The hive views draw the step counters and the eviction paths: counted unless turned off.
+  if (sc.config.table.family == family::hive && !hive_instrument_set) sc.config.table.hive.instrument = true;
   if (sc.config.table.capacity && sc.config.table.capacity < 16)
     throw user_error(file + ": capacity must be at least 16 slots");
   try {
@@ -301,9 +377,9 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
   }
   for (const scenario_step& s : sc.steps)
     for (view_kind v : s.views)
-      if ((v == view_kind::chains || v == view_kind::allocator) && sc.config.table.family != family::slab)
-        throw user_error(file + ":" + std::to_string(s.line) + ": the " + std::string(to_string(v)) +
-                         " view shows slab lists: add 'table slab'");
+      if (const auto f = view_family(v); f && *f != sc.config.table.family)
+        throw user_error(file + ":" + std::to_string(s.line) + ": the " + std::string(to_string(v)) + " view belongs to the " +
+                         std::string(to_string(*f)) + " family: add 'table " + std::string(to_string(*f)) + "'");
   for (const scenario_step& s : sc.steps)
     if (s.range_first && sc.config.table.capacity && *s.range_first + s.range_count > sc.config.table.capacity)
       throw user_error(file + ":" + std::to_string(s.line) + ": the range goes past the table's " +

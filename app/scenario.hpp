@@ -12,7 +12,12 @@
 
 namespace hs::app {
 
-enum class view_kind : std::uint8_t { heatmap, histogram, throughput, stats, timeline, chains, allocator };
+enum class view_kind : std::uint8_t {
+  heatmap, histogram, throughput, stats, timeline, chains, allocator,
+  buckets, evictions, steps, stash, resize  // the hive family's
+};
+/// @brief The family a view belongs to, or nullopt for the views every family has.
+std::optional<family> view_family(view_kind v);
 std::string_view to_string(view_kind v);
 std::optional<view_kind> parse_view_kind(std::string_view s);
 

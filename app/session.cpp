@@ -8,6 +8,7 @@
 
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
+#include "core/hive/hive_family.hpp"
 #include "core/slab/slab_family.hpp"
 #include "core/slab/slab_layout.hpp"
 
@@ -20,7 +21,7 @@ double now_s() {
 constexpr std::size_t k_series_max = 20000;
 }  // namespace
 
-double max_fill_load(family f) { return f == family::slab ? 8.0 : 1.0; }
+double max_fill_load(family f) { return f == family::slab ? 8.0 : f == family::hive ? 4.0 : 1.0; }
 
 const char* to_string(activity a) {
   switch (a) {
@@ -184,6 +185,11 @@ std::vector<vis::churn_event> session::rebuilds() const {
   return rebuilds_;
 }
 
+std::vector<vis::hive_step_point> session::hive_steps() const {
+  std::lock_guard lock(mutex_);
+  return hive_steps_;
+}
+
 std::shared_ptr<const step_trace> session::last_step() const {
   std::lock_guard lock(mutex_);
   return last_step_;
@@ -227,6 +233,9 @@ void session::reset() {
   series_.clear();
   timeline_.clear();
   rebuilds_.clear();
+  hive_steps_.clear();
+  std::fill(std::begin(steps_before_), std::end(steps_before_), 0);
+  moves_before_ = 0;
   last_step_.reset();
   st_ = {};
   occupied_bound_ = 0;
@@ -340,7 +349,12 @@ void session::after_batch(std::unique_lock<std::mutex>& lock, std::uint64_t inse
   occupied_bound_ += inserted;
   // Churn can fill every slot at a steady load factor; fills stop at their target by themselves.
   const bool churn = act_ == activity::running || act_ == activity::scripted || act_ == activity::stepping;
-  if (!policy.active() && !record && !churn) return;
+  // A hive table records every batch's steps, and may have resized itself (auto resize).
+  const bool hive = cfg_.table.family == family::hive;
+  // Steps are counted between two stats calls (which wait for every batch issued so far), so
+  // each point spans the load from the previous point to this one.
+  const double load_before = !hive_steps_.empty() ? hive_steps_.back().load_after : series_.empty() ? 0.0 : series_.back().load;
+  if (!policy.active() && !record && !churn && !hive) return;
   const std::uint64_t batch = st_.batches, bound = occupied_bound_, pending = pending_inserts_;
   lock.unlock();
   maintenance_result r;
@@ -351,8 +365,8 @@ void session::after_batch(std::unique_lock<std::mutex>& lock, std::uint64_t inse
   try {
     if (churn && !policy.active()) stop = guard_occupancy(bound, pending, exact);
     if (policy.active()) r = table_->maintain(policy, work_stream_.view());
+    if (record || hive) ts = table_->stats(work_stream_.view());
     if (record) {
-      ts = table_->stats(work_stream_.view());
       inspect_request req;
       req.probe_histogram = true;
       table_->inspect(req, hist, work_stream_.view());
@@ -380,6 +394,24 @@ void session::after_batch(std::unique_lock<std::mutex>& lock, std::uint64_t inse
                                     ? std::string("rehash")
                                     : strprintf("%s to %s", std::string(to_string(r.what)).c_str(),
                                                 format_count(r.to_capacity).c_str())});
+  }
+  if (hive) {
+    vis::hive_step_point p;
+    p.load_before = load_before;
+    p.load_after = ts.load_factor();
+    for (int i = 0; i < 4; ++i) {
+      p.steps[i] = ts.hive.steps[i] - std::min(ts.hive.steps[i], steps_before_[i]);
+      steps_before_[i] = ts.hive.steps[i];
+    }
+    p.moves = ts.hive.moves - std::min(ts.hive.moves, moves_before_);
+    moves_before_ = ts.hive.moves;
+    hive_steps_.push_back(p);
+    if (hive_steps_.size() > k_series_max) hive_steps_.erase(hive_steps_.begin(), hive_steps_.begin() + k_series_max / 4);
+    if (ts.capacity != capacity_.load() && r.what == maintenance_result::action::none) {
+      rebuilds_.push_back({batch, strprintf("%s to %s", ts.capacity > capacity_.load() ? "grew" : "shrank",
+                                            format_count(ts.capacity).c_str())});
+      capacity_ = ts.capacity;  // linear hashing resized the table during the batch
+    }
   }
   if (record) {
     const double cap = double(ts.capacity);
@@ -534,6 +566,9 @@ std::uint64_t session::retire(batch& b) {
       script_.clear();
       finish_command(cfg_.table.family == family::slab
                          ? "fill stopped: SlabAlloc's pool is exhausted (failed-full inserts); erase keys, FLUSH, or allow a larger pool"
+                     : cfg_.table.family == family::hive
+                         ? "fill stopped: every candidate bucket and the stash are full (inserts refused, pending the next "
+                           "resize); turn on automatic resizing, erase keys, or use a larger capacity"
                          : "fill stopped: the table is full (failed-full inserts); erase keys or use a larger capacity");
       return inserted;
     }
@@ -549,8 +584,9 @@ std::uint64_t session::retire(batch& b) {
 }
 
 std::string session::guard_occupancy(std::uint64_t bound, std::uint64_t pending, std::uint64_t& exact) {
-  // Slab lists grow into SlabAlloc's pool: a full pool answers failed-full, nothing crawls.
-  if (cfg_.table.family == family::slab) return {};
+  // Slab lists grow into SlabAlloc's pool and hive inserts are bounded (evictions, then the
+  // stash): a full table answers failed-full, nothing crawls.
+  if (cfg_.table.family == family::slab || cfg_.table.family == family::hive) return {};
   // Stop before 98% of the slots are taken: what is in flight and the next batch still fit.
   // Taken slots hold keys; erased values keep theirs, tombstones are free for inserts.
   const std::uint64_t cap = capacity_.load(), limit = cap - cap / 50;
@@ -645,8 +681,13 @@ void session::sample(const sample_request& req, sample_result& out) {
   ir.strip = req.strip;
   ir.chain_bucket = req.chain_bucket;
   ir.allocator = req.allocator;
+  ir.bucket_fill = req.bucket_fill;
+  ir.stash = req.stash;
   table_->inspect(ir, out.inspected, s);
   out.stats = table_->stats(s);
+  out.paths.clear();
+  if (req.paths)
+    if (auto* h = hive::as_hive(*table_)) out.paths = h->recent_paths(s);
   out.pixels = req.occupancy ? pixels_.data() : nullptr;
   out.space = table_->space();
 }

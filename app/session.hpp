@@ -18,6 +18,7 @@
 #include "core/common/table.hpp"
 #include "core/workload/workload.hpp"
 #include "visualizers/views/churn_view.hpp"
+#include "visualizers/views/hive_view.hpp"
 #include "visualizers/views/throughput_view.hpp"
 
 namespace hs::app {
@@ -64,9 +65,14 @@ struct sample_request {
   std::optional<bucket_strip_query> strip;
   std::optional<std::uint64_t> chain_bucket;
   bool allocator = false;
+  // Hive family: the bucket-fill histogram, the stash's words, the recent eviction paths.
+  bool bucket_fill = false;
+  bool stash = false;
+  bool paths = false;
 };
 
-/// @brief The highest fill target: 1 for open addressing; slab lists grow past one slab per bucket.
+/// @brief The highest fill target: 1 for open addressing; slab lists grow past one slab per bucket;
+/// a hive table resizing itself grows past its capacity at the start of the fill.
 double max_fill_load(family f);
 
 struct sample_result {
@@ -74,6 +80,7 @@ struct sample_result {
   inspect_result inspected;
   const occupancy_pixel* pixels = nullptr;  ///< in `space`, valid until the next sample
   memory_space space = memory_space::host;
+  std::vector<hive::path_record> paths;  ///< hive: the recent eviction paths, oldest first
 };
 
 class session {
@@ -115,6 +122,8 @@ class session {
   std::vector<vis::throughput_point> throughput() const;
   std::vector<vis::churn_point> timeline() const;
   std::vector<vis::churn_event> rebuilds() const;
+  /// @brief Hive tables: each batch's load and inserts by step (the live Fig. 9).
+  std::vector<vis::hive_step_point> hive_steps() const;
   /// @brief The last traced step (its operations, outcomes and, for slab tables, each operation's
   /// bucket list before it ran); null before the first.
   std::shared_ptr<const step_trace> last_step() const;
@@ -181,6 +190,8 @@ class session {
   std::vector<vis::throughput_point> series_;
   std::vector<vis::churn_point> timeline_;
   std::vector<vis::churn_event> rebuilds_;
+  std::vector<vis::hive_step_point> hive_steps_;
+  std::uint64_t steps_before_[4] = {}, moves_before_ = 0;  // hive counters after the previous batch
   std::atomic<std::uint64_t> capacity_{0};
   std::uint64_t pending_rehash_ = 0;  // a rehash asked for: capacity (or 1 for the same)
   bool pending_flush_ = false;        // a FLUSH asked for (slab family)

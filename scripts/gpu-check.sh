@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the GPU proof on a machine with an NVIDIA GPU, from binaries built elsewhere:
 # the [gpu] tests, then the benchmark suites. Usage: scripts/gpu-check.sh BIN_DIR OUT_DIR [what...]
-# what: tests, slab-tests, hive-tests, hive, memcheck-hive, slab, slab-tile, memcheck-slab, racecheck-slab, render, memcheck, memcheck-tombstone, roofline, locality, linear-churn, linear, linear-groups, linear-variants, seed-linear,
+# what: tests, slab-tests, hive-tests, render-hive, hive, memcheck-hive, slab, slab-tile, memcheck-slab, racecheck-slab, render, memcheck, memcheck-tombstone, roofline, locality, linear-churn, linear, linear-groups, linear-variants, seed-linear,
 #       seed-linear-load-first, seed-linear-full
 set -uo pipefail
 bin=$1; out=$2; shift 2
@@ -14,6 +14,9 @@ for w in $what; do
   case $w in
     tests) "$bin/hs_core_tests" "[gpu]" --reporter compact 2>&1 | tail -40 || status=1
            "$bin/hs_app_tests" --reporter compact 2>&1 | tail -40 || status=1 ;;
+    render-hive) for sc in hive-evictions hive-resize; do
+              "$bin/hashscope" render $sc --backend gpu --out "$out/render" || status=1
+            done ;;
     render-slab) for sc in slab-chains slab-flush slab-step; do
               "$bin/hashscope" render $sc --backend gpu --out "$out/render" || status=1
             done ;;

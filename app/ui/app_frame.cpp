@@ -8,6 +8,7 @@
 
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
+#include "core/hive/hive_family.hpp"
 
 namespace hs::app {
 
@@ -71,6 +72,13 @@ void app_frame::sample(bool force) {
     req.chain_bucket = slab_.bucket();
     req.allocator = true;
   }
+  if (hive()) {
+    req.bucket_fill = true;
+    req.stash = true;
+    req.paths = true;
+    const int slots = sess_->config().table.hive.bucket_slots ? sess_->config().table.hive.bucket_slots : hive::k_default_slots;
+    req.strip = bucket_strip_query{0, cap / static_cast<std::uint64_t>(slots), hive_.strip_width()};  // every bucket in use
+  }
   sess_->sample(req, last_);
   image_->update(last_.pixels, last_.space, static_cast<int>(last_req_.occupancy.width),
                  static_cast<int>(last_req_.occupancy.height), heatmap_.cmap(), heatmap_.style(), {});
@@ -110,8 +118,10 @@ void app_frame::draw_window(float width, float height, bool first_frame) {
 
   ImGui::SetNextWindowPos(ImVec2(left, top), cond);
   ImGui::SetNextWindowSize(ImVec2(right * 0.5f, height - top), cond);
-  if (ImGui::Begin(slab() ? "Slab lists" : "Probe lengths", nullptr, flags)) {
-    if (!slab()) {
+  if (ImGui::Begin(slab() ? "Slab lists" : hive() ? "Hive buckets" : "Probe lengths", nullptr, flags)) {
+    if (hive()) {
+      draw_hive_tabs();
+    } else if (!slab()) {
       histogram_.draw(last_.inspected.histogram);
     } else if (ImGui::BeginTabBar("slab-tabs")) {
       if (ImGui::BeginTabItem("Lists")) {
@@ -153,6 +163,33 @@ void app_frame::draw_window(float width, float height, bool first_frame) {
     }
   }
   ImGui::End();
+}
+
+void app_frame::draw_hive_tabs() {
+  if (!ImGui::BeginTabBar("hive-tabs")) return;
+  const sample_result& s = last_;
+  if (ImGui::BeginTabItem("Buckets")) {
+    hive_.draw_buckets(s.inspected, s.stats);
+    ImGui::EndTabItem();
+  }
+  if (ImGui::BeginTabItem("Evictions")) {
+    hive_.draw_evictions(s.inspected, s.paths, s.stats, sess_->last_step(), ImGui::GetTime());
+    ImGui::EndTabItem();
+  }
+  if (ImGui::BeginTabItem("Insert steps")) {
+    const auto pts = sess_->hive_steps();
+    hive_.draw_steps(pts, s.stats);
+    ImGui::EndTabItem();
+  }
+  if (ImGui::BeginTabItem("Stash")) {
+    hive_.draw_stash(s.inspected, s.stats);
+    ImGui::EndTabItem();
+  }
+  if (ImGui::BeginTabItem("Resize")) {
+    hive_.draw_resize(s.inspected, s.stats);
+    ImGui::EndTabItem();
+  }
+  ImGui::EndTabBar();
 }
 
 void app_frame::draw_status_line() {
@@ -224,6 +261,28 @@ std::array<float, 4> app_frame::draw_figure(view_kind v, float width, float heig
         break;
       case view_kind::stats:
         draw_stats();
+        rect = {origin.x, origin.y, avail.x, avail.y};
+        break;
+      case view_kind::buckets:
+        hive_.draw_buckets(last_.inspected, last_.stats, avail.y - fs);
+        rect = {origin.x, origin.y, avail.x, avail.y};
+        break;
+      case view_kind::evictions:
+        hive_.draw_evictions(last_.inspected, last_.paths, last_.stats, sess_->last_step(), -1.0, avail.y - fs);
+        rect = {origin.x, origin.y, avail.x, avail.y};
+        break;
+      case view_kind::steps: {
+        const auto pts = sess_->hive_steps();
+        hive_.draw_steps(pts, last_.stats, avail.y - fs);
+        rect = {origin.x, origin.y, avail.x, avail.y};
+        break;
+      }
+      case view_kind::stash:
+        hive_.draw_stash(last_.inspected, last_.stats, avail.y - fs);
+        rect = {origin.x, origin.y, avail.x, avail.y};
+        break;
+      case view_kind::resize:
+        hive_.draw_resize(last_.inspected, last_.stats, avail.y - fs);
         rect = {origin.x, origin.y, avail.x, avail.y};
         break;
     }

@@ -12,6 +12,7 @@
 #include "visualizers/views/churn_view.hpp"
 #include "visualizers/views/heatmap_view.hpp"
 #include "visualizers/views/histogram_view.hpp"
+#include "visualizers/views/hive_view.hpp"
 #include "visualizers/views/slab_view.hpp"
 #include "visualizers/views/throughput_view.hpp"
 
@@ -63,7 +64,11 @@ class app_frame {
   vis::throughput_view throughput_;
   vis::churn_view churn_;
   vis::slab_view slab_;
+  vis::hive_view hive_;
   bool slab() const { return sess_->config().table.family == family::slab; }
+  bool hive() const { return sess_->config().table.family == family::hive; }
+  void draw_hive_tabs();
+  void draw_hive_controls();
   std::unique_ptr<vis::heatmap_image> image_;
   vis::heatmap_request last_req_{};
   sample_result last_;

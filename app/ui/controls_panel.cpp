@@ -106,13 +106,14 @@ void app_frame::draw_controls() {
 
   if (ImGui::CollapsingHeader("Table", ImGuiTreeNodeFlags_DefaultOpen)) {
     ImGui::TextDisabled("changes rebuild the table");
-    int fam = pending_.table.family == family::slab ? 1 : 0;
-    if (ImGui::Combo("family", &fam, "linear\0slab\0")) {
-      pending_.table.family = fam ? family::slab : family::linear;
+    int fam = static_cast<int>(pending_.table.family);
+    if (ImGui::Combo("family", &fam, "linear\0slab\0hive\0")) {
+      pending_.table.family = static_cast<family>(fam);
       pending_.table.slab.buckets = 0;  // from the capacity below
-      if (fam && pending_.table.capacity > (1ull << 28)) pending_.table.capacity = 1ull << 27;
+      if (pending_.table.family == family::slab && pending_.table.capacity > (1ull << 28)) pending_.table.capacity = 1ull << 27;
+      if (pending_.table.family == family::hive) pending_.table.hive.instrument = true;  // its views draw the counters
     }
-    const bool slab = pending_.table.family == family::slab;
+    const bool slab = pending_.table.family == family::slab, hive = pending_.table.family == family::hive;
     log2_slider(slab ? "pairs in base slabs" : "capacity", pending_.table.capacity, 4, 32);
     if (slab) {
       pending_.table.slab.buckets = 0;
@@ -124,12 +125,14 @@ void app_frame::draw_controls() {
       const int tile = pending_.table.slab.tile;
       int t = tile == 0 ? 0 : std::countr_zero(static_cast<unsigned>(tile));  // 2^t threads
       if (ImGui::Combo("threads/slab", &t, "auto\0002\0004\0008\00016\00032 (paper)\0")) pending_.table.slab.tile = t == 0 ? 0 : 1 << t;
+    } else if (hive) {
+      draw_hive_controls();
     } else {
       ImGui::TextDisabled("%s of %s memory", format_bytes(pending_.table.capacity * 8).c_str(), sess_->gpu() ? "GPU" : "host");
     }
     int h = static_cast<int>(pending_.table.hash);
-    if (ImGui::Combo("hash", &h, "murmur3\0knuth\0identity\0universal\0")) pending_.table.hash = static_cast<hash_kind>(h);
-    if (!slab) {
+    if (!hive && ImGui::Combo("hash", &h, "murmur3\0knuth\0identity\0universal\0")) pending_.table.hash = static_cast<hash_kind>(h);
+    if (!slab && !hive) {
       int g = pending_.table.linear.group == 0 ? 0 : pending_.table.linear.group == 1 ? 1 : pending_.table.linear.group == 4 ? 2 : 3;
       if (ImGui::Combo("threads/op", &g, "auto\0001\0004\0008\0")) pending_.table.linear.group = g == 0 ? 0 : g == 1 ? 1 : g == 2 ? 4 : 8;
       int del = static_cast<int>(pending_.table.deletes);

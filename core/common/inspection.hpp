@@ -89,8 +89,18 @@ struct allocator_image {
   std::vector<std::uint16_t> block_fill;
 };
 
+/// @brief Hive family: one live word of the overflow stash, at its ring position.
+struct stash_entry {
+  std::uint64_t position = 0;
+  key_type key = k_empty;
+  value_type value = k_empty;
+};
+
 /// @brief What one sample of a table should produce; absent parts are skipped (the slab parts are
-/// ignored by the other families).
+/// ignored by the other families, the hive parts likewise). For hive tables the occupancy
+/// pixels' mean displacement, the probe histogram and a dumped slot's displacement are the
+/// candidate index (0: the key sits in its first candidate bucket); a dumped slot's home is its
+/// first candidate bucket; the strip gives the mean and largest bucket fill.
 struct inspect_request {
   std::optional<occupancy_query> occupancy;
   bool probe_histogram = false;             ///< slab family: the slab index holding each live key
@@ -101,6 +111,9 @@ struct inspect_request {
   std::optional<std::uint64_t> chain_bucket; ///< slab: the slab list of one bucket
   std::uint32_t chain_limit = 64;            ///< slab: most slabs of that list to copy
   bool allocator = false;                    ///< slab: SlabAlloc's memory blocks
+  bool bucket_fill = false;                  ///< hive: histogram of live slots per bucket
+  bool stash = false;                        ///< hive: the stash's live words
+  std::uint32_t stash_limit = 512;           ///< hive: most stash words to copy
 };
 
 struct inspect_result {
@@ -110,6 +123,8 @@ struct inspect_result {
   std::vector<strip_pixel> strip;
   slab_chain chain;
   allocator_image allocator;
+  hs::probe_histogram bucket_fill;  ///< live slots per bucket, 0..slots (hive family)
+  std::vector<stash_entry> stash;   ///< hive: live stash words, oldest first (at most stash_limit)
 };
 
 }  // namespace hs

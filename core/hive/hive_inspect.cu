@@ -1,4 +1,6 @@
-// Inspection kernels of the hive family: counts and live pairs.
+// Inspection kernels of the hive family: counts, live pairs, and what the views draw (occupancy
+// pixels, candidate-index and bucket-fill histograms, the bucket strip) as hive_image_inspect
+// defines them for the CPU model.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -51,7 +53,130 @@ __global__ void retrieve_kernel(hive_ref r, key_type* keys, value_type* values, 
   }
 }
 
+constexpr unsigned k_full = 0xffffffffu;
+__device__ std::uint64_t warp_id() { return (blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x) / 32; }
+__device__ std::uint64_t warp_count() { return std::uint64_t{gridDim.x} * (blockDim.x / 32); }
+
+__device__ int index_at(const hive_ref& r, std::uint64_t slot, word_type w) {
+  return candidate_index(candidates_of(r.hashes, r.geo, key_of(w)), slot / r.slots);
+}
+
+__device__ int bucket_fill(const hive_ref& r, std::uint64_t b) {
+  int n = 0;
+  for (int s = 0; s < r.slots; ++s) n += r.words[b * r.slots + s] != k_empty_word;
+  return n;
+}
+
+// A warp per pixel, its lanes striding over the pixel's slots.
+__global__ void occupancy_kernel(hive_ref r, occupancy_query q) {
+  const std::uint64_t pixels = std::uint64_t{q.width} * q.height, slots = r.geo.buckets() * r.slots;
+  const unsigned lane = threadIdx.x & 31u;
+  for (std::uint64_t p = warp_id(); p < pixels; p += warp_count()) {
+    std::uint64_t lo, hi;
+    pixel_slot_range(q, p, lo, hi);
+    hi = hi < slots ? hi : slots;
+    float live = 0, index = 0;
+    for (std::uint64_t s = lo + lane; s < hi; s += 32) {
+      const word_type w = r.words[s];
+      if (w == k_empty_word) continue;
+      live += 1;
+      index += static_cast<float>(index_at(r, s, w));
+    }
+    for (int o = 16; o; o /= 2) {
+      live += __shfl_xor_sync(k_full, live, o);
+      index += __shfl_xor_sync(k_full, index, o);
+    }
+    if (lane) continue;
+    occupancy_pixel px;
+    if (lo >= hi) {
+      px.mean_displacement = k_no_slot;
+    } else {
+      px.live = live / static_cast<float>(hi - lo);
+      px.mean_displacement = live > 0 ? index / live : 0.f;
+    }
+    q.out[p] = px;
+  }
+}
+
+__device__ void add_to(device_histogram* h, std::uint32_t v, unsigned long long n) {
+  if (!n) return;
+  atomicAdd(&h->counts[v], n);
+  atomicAdd(&h->total, n);
+  atomicAdd(&h->sum, n * v);
+  atomicMax(&h->max, v);
+}
+
+// A thread per bucket; counts gathered in shared memory before one atomic per value and block.
+__global__ void histograms_kernel(hive_ref r, device_histogram* index, device_histogram* fill) {
+  __shared__ unsigned long long by_index[k_max_hashes], by_fill[33];
+  for (int i = threadIdx.x; i < 33; i += blockDim.x) by_fill[i] = 0;
+  if (threadIdx.x < k_max_hashes) by_index[threadIdx.x] = 0;
+  __syncthreads();
+  const std::uint64_t n = r.geo.buckets();
+  for (std::uint64_t b = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; b < n; b += std::uint64_t{gridDim.x} * blockDim.x) {
+    int used = 0;
+    for (int s = 0; s < r.slots; ++s) {
+      const word_type w = r.words[b * r.slots + s];
+      if (w == k_empty_word) continue;
+      ++used;
+      if (index) atomicAdd(&by_index[index_at(r, b * r.slots + s, w)], 1ull);
+    }
+    if (fill) atomicAdd(&by_fill[used], 1ull);
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    for (int i = 0; index && i < k_max_hashes; ++i) add_to(index, i, by_index[i]);
+    for (int i = 0; fill && i <= r.slots; ++i) add_to(fill, i, by_fill[i]);
+  }
+}
+
+// A warp per pixel; its lanes share the pixel's buckets.
+__global__ void strip_kernel(hive_ref r, bucket_strip_query q, float* out) {
+  const std::uint64_t buckets = r.geo.buckets();
+  const std::uint64_t first = q.first_bucket < buckets ? q.first_bucket : buckets;
+  const std::uint64_t count = q.bucket_count < buckets - first ? q.bucket_count : buckets - first;
+  const unsigned lane = threadIdx.x & 31u;
+  for (std::uint64_t p = warp_id(); p < q.width && count; p += warp_count()) {
+    const std::uint64_t lo = first + p * count / q.width;
+    std::uint64_t hi = first + (p + 1) * count / q.width;
+    hi = hi > lo + 1 ? hi : lo + 1;
+    hi = hi < first + count ? hi : first + count;
+    float sum = 0, mx = 0;
+    for (std::uint64_t b = lo + lane; b < hi; b += 32) {
+      const auto f = static_cast<float>(bucket_fill(r, b));
+      sum += f;
+      mx = fmaxf(mx, f);
+    }
+    for (int o = 16; o; o /= 2) {
+      sum += __shfl_xor_sync(k_full, sum, o);
+      mx = fmaxf(mx, __shfl_xor_sync(k_full, mx, o));
+    }
+    if (lane == 0) {
+      out[2 * p] = sum / static_cast<float>(hi - lo);
+      out[2 * p + 1] = mx;
+    }
+  }
+}
+
 }  // namespace
+
+void launch_occupancy(const hive_ref& t, const occupancy_query& q, stream_view s) {
+  const std::uint64_t pixels = std::uint64_t{q.width} * q.height;
+  if (!pixels) return;
+  occupancy_kernel<<<grid_for(pixels * 32), k_block, 0, cuda(s)>>>(t, q);
+  HS_CUDA_CHECK(cudaGetLastError());
+}
+
+void launch_histograms(const hive_ref& t, device_histogram* index, device_histogram* fill, stream_view s) {
+  histograms_kernel<<<grid_for(t.geo.buckets()), k_block, 0, cuda(s)>>>(t, index, fill);
+  HS_CUDA_CHECK(cudaGetLastError());
+}
+
+void launch_strip(const hive_ref& t, const bucket_strip_query& q, float* out, stream_view s) {
+  if (!q.width) return;
+  strip_kernel<<<grid_for(std::uint64_t{q.width} * 32), k_block, 0, cuda(s)>>>(t, q, out);
+  HS_CUDA_CHECK(cudaGetLastError());
+}
 
 void launch_census(const hive_ref& t, unsigned long long* out, stream_view s) {
   census_kernel<<<grid_for(t.geo.buckets()), k_block, 0, cuda(s)>>>(t, out);

@@ -3,6 +3,9 @@
 #pragma once
 #include <cstdint>
 
+#include "core/common/device_histogram.hpp"
+#include "core/common/inspection.hpp"
+
 #include "core/common/stream.hpp"
 #include "core/common/types.hpp"
 #include "core/hive/hive_layout.hpp"
@@ -29,6 +32,7 @@ struct path_record {
   std::uint64_t bucket[k_max_eviction_depth] = {};
   key_type moved[k_max_eviction_depth] = {};  ///< moved[d]: the key moved out of bucket[d] (moved[0]
                                               ///< made room for the newcomer)
+  std::uint64_t dest = 0;  ///< the bucket with a free slot the last moved key went to
 };
 inline constexpr std::uint32_t k_path_ring = 256;
 
@@ -89,5 +93,12 @@ void launch_census(const hive_ref& t, unsigned long long* out, stream_view s);
 /// @brief Live pairs of buckets and stash, at most room, all counted in *count (zeroed first).
 void launch_retrieve(const hive_ref& t, key_type* keys, value_type* values, std::uint64_t room,
                      unsigned long long* count, stream_view s);
+/// @brief Occupancy pixels of q (q.out on the device), as hive_image_inspect defines them.
+void launch_occupancy(const hive_ref& t, const occupancy_query& q, stream_view s);
+/// @brief Adds the candidate index of every live key to `index` and every bucket's fill to `fill`
+/// (either may be null; both zeroed by the caller).
+void launch_histograms(const hive_ref& t, device_histogram* index, device_histogram* fill, stream_view s);
+/// @brief Mean and largest fill of the buckets each strip pixel covers: out[2p], out[2p + 1].
+void launch_strip(const hive_ref& t, const bucket_strip_query& q, float* out, stream_view s);
 
 }  // namespace hs::hive

@@ -64,6 +64,11 @@ HS_HD candidates candidates_of(const hash_policy& p, const geometry& g, key_type
 
 inline constexpr std::uint64_t k_no_bucket = ~std::uint64_t{0};
 
+/// @brief Which of its candidates bucket b is for a key (0: the first); the views' displacement.
+HS_HD int candidate_index(const candidates& c, std::uint64_t b) {
+  return c.b[0] == b ? 0 : c.b[1] == b ? 1 : 2;
+}
+
 /// @brief Where an eviction moves a key found in bucket `from`: its next candidate after `from`
 /// (wrapping), so a path cycles through all of a key's buckets; k_no_bucket when all its
 /// candidates are `from`.

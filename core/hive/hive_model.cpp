@@ -1,5 +1,7 @@
 #include "core/hive/hive_model.hpp"
 
+#include "core/hive/hive_image_inspect.hpp"
+
 #include <algorithm>
 
 #include "core/common/error.hpp"
@@ -134,6 +136,7 @@ bool hive_model::evict_for(key_type k, value_type v, const candidates& c, int at
   if (cfg_.hive.instrument) {
     ++path_lengths_[rec.length];
     rec.newcomer = k;
+    rec.dest = dest;
     if (paths_.size() < k_path_ring) paths_.push_back(rec);
     else paths_[path_head_ % k_path_ring] = rec;
     ++path_head_;
@@ -334,7 +337,11 @@ table_stats hive_model::stats(stream_view) {
   return st;
 }
 
-void hive_model::inspect(const inspect_request&, inspect_result& out, stream_view) { out = {}; }
+void hive_model::inspect(const inspect_request& req, inspect_result& out, stream_view) {
+  std::lock_guard lock(mutex_);
+  out = {};
+  inspect_image(img_, req, out);
+}
 
 std::uint64_t hive_model::retrieve_all(std::span<key_type> keys, std::span<value_type> values, stream_view) {
   detail::check_bulk("retrieve_all", keys.size(), values.size(), 0);

@@ -383,6 +383,7 @@ __device__ void record_path(const hive_ref& r, key_type k, const eviction_path& 
   path_record& rec = r.paths[at];
   rec.length = static_cast<std::uint32_t>(path.length);
   rec.newcomer = k;
+  rec.dest = path.dest;
   for (int d = 0; d < path.length; ++d) {
     rec.bucket[d] = path.bucket[d];
     rec.moved[d] = key_of(path.word[d]);

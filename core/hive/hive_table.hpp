@@ -62,7 +62,7 @@ class hive_table final : public hive_family {
   void allocate(std::uint64_t buckets);
 
   mutable std::shared_mutex table_mutex_;  // bulk calls share; resizes and clear take it alone
-  std::mutex scratch_mutex_;               // meta_[3..5], used by census and retrieve
+  std::mutex scratch_mutex_;               // meta_[3..5] (census, retrieve) and the inspection buffers
   table_config cfg_;
   hive_shape shape_;
   geometry geo_;
@@ -74,6 +74,8 @@ class hive_table final : public hive_family {
   buffer<unsigned long long> counters_;  // c_count
   buffer<path_record> paths_;
   buffer<std::uint32_t> fits_;
+  buffer<device_histogram> histograms_;  // inspection scratch (under scratch_mutex_)
+  buffer<float> strip_;
   std::atomic<bool> instrument_{false};
   std::atomic<std::uint32_t> seed_{1};
   std::atomic<std::uint64_t> live_bound_{0};   // live keys at most (exact at the last census + inserts since)

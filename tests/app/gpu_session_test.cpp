@@ -5,6 +5,7 @@
 #include <catch2/catch_test_macros.hpp>
 
 #include "app/session.hpp"
+#include "tests/app/hive_session_check.hpp"
 #include "core/linear/linear_invariants.hpp"
 #include "core/linear/linear_slots.hpp"
 #include "tests/app/step_trace_check.hpp"
@@ -127,4 +128,9 @@ TEST_CASE("a traced GPU slab step agrees with the replay of its operations on th
     ++checked;
   }
   CHECK(checked >= 1);  // each round shares no bucket with probability 0.96
+}
+
+TEST_CASE("a GPU hive session grows and shrinks by linear hashing and counts every insert by step", "[gpu][session][hive]") {
+  test::require_gpu();
+  test::check_hive_session(backend::gpu);
 }

@@ -26,6 +26,30 @@ TEST_CASE("shipped scenarios parse", "[scenario]") {
   CHECK(lc.steps[1].kind == scenario_step::capture);
 }
 
+TEST_CASE("hive settings and views parse; the views are instrumented unless told otherwise", "[scenario][hive]") {
+  const scenario sc = parse_scenario(
+      "table hive\nhive slots=32 tile=8 hashes=murmur3+city+crc32 depth=4 stash=0.02 resize=auto\nfill 1.5\n"
+      "step 64\ncapture buckets evictions steps stash resize heatmap\n", "h.scn");
+  const hive_options& o = sc.config.table.hive;
+  CHECK(sc.config.table.family == family::hive);
+  CHECK(o.bucket_slots == 32);
+  CHECK(o.tile == 8);
+  CHECK(o.hashes == "murmur3+city+crc32");
+  CHECK(o.eviction_depth == 4);
+  CHECK(o.stash_fraction == 0.02);
+  CHECK(o.auto_resize);
+  CHECK(o.instrument);
+  REQUIRE(sc.steps.size() == 3);
+  CHECK(sc.steps[0].load == 1.5);
+  CHECK(sc.steps[2].views == std::vector<view_kind>{view_kind::buckets, view_kind::evictions, view_kind::steps,
+                                                    view_kind::stash, view_kind::resize, view_kind::heatmap});
+  CHECK_FALSE(parse_scenario("hive instrument=off\ntable hive\ncapture steps\n", "i.scn").config.table.hive.instrument);
+  CHECK_FALSE(parse_scenario("capture heatmap\n", "l.scn").config.table.hive.instrument);  // not a hive table
+  const scenario ev = load_scenario("hive-evictions");
+  CHECK(ev.config.table.family == family::hive);
+  CHECK(ev.steps.back().views[0] == view_kind::evictions);
+}
+
 TEST_CASE("tombstone, maintenance and timeline settings parse", "[scenario]") {
   const scenario sc = parse_scenario(
       "delete tombstone\nmaintain grow=0.9 shrink=0.2 rehash=0.3\ntimeline on\nfill 0.5\nrehash 2^20\n"
@@ -96,9 +120,17 @@ TEST_CASE("malformed scenarios name file and line", "[scenario]") {
   fails("table slab\nslab beta=0.7\ncapture chains\n", "x.scn:2", "beta and keys go together");
   fails("table slab\nslab tile=12\ncapture chains\n", "x.scn:2", "tile must be");
   fails("table slab\nstep 0\ncapture chains\n", "x.scn:2", "1 to 64 operations");
-  fails("table hive\nfill 0.5\ncapture heatmap\n", "x.scn:1", "no views yet");
   fails("table slab\nstep 65\ncapture chains\n", "x.scn:2", "1 to 64 operations");
   fails("fill 0.5\ncapture chains\n", "x.scn:2", "add 'table slab'");
+  fails("table slab\nfill 0.5\ncapture evictions\n", "x.scn:3", "add 'table hive'");
+  fails("table hive\nhive slots=12\ncapture buckets\n", "x.scn:2", "8, 16 or 32");
+  fails("table hive\nhive tile=3\ncapture buckets\n", "x.scn:2", "tile must be");
+  fails("table hive\nhive hashes=md5+city\ncapture buckets\n", "x.scn:2", "not a hash policy");
+  fails("table hive\nhive depth=40\ncapture buckets\n", "x.scn:2", "0 to 32");
+  fails("table hive\nhive stash=0.5\ncapture buckets\n", "x.scn:2", "fraction");
+  fails("table hive\nhive resize=sometimes\ncapture buckets\n", "x.scn:2", "auto or off");
+  fails("table hive\nhive colour=blue\ncapture buckets\n", "x.scn:2", "unknown hive option");
+  fails("table hive\nfill 5\ncapture buckets\n", "x.scn:2", "between 0 and 4");
   fails("table slab\nfill 9\ncapture chains\n", "x.scn:2", "between 0 and 8");
   CHECK_THROWS_AS(load_scenario("no-such-scenario"), user_error);
 }

@@ -5,6 +5,7 @@
 #include <catch2/catch_test_macros.hpp>
 
 #include "app/session.hpp"
+#include "tests/app/hive_session_check.hpp"
 #include "core/common/error.hpp"
 #include "tests/app/step_trace_check.hpp"
 
@@ -186,4 +187,8 @@ TEST_CASE("a traced slab step records each operation's list before it, and repla
 TEST_CASE("FLUSH is refused for a linear table", "[session][slab]") {
   session s(cpu_config(1u << 12));
   CHECK_THROWS_AS(s.flush(), user_error);
+}
+
+TEST_CASE("a hive session grows and shrinks by linear hashing and counts every insert by step", "[session][hive]") {
+  test::check_hive_session(backend::cpu);
 }

@@ -1,0 +1,91 @@
+#include "core/hive/hive_image_inspect.hpp"
+
+#include <algorithm>
+
+namespace hs::hive {
+
+slot_record describe_slot(const hive_image& img, std::uint64_t slot, word_type w) {
+  slot_record r;
+  r.slot = slot;
+  if (w == k_empty_word) return r;
+  r.key = key_of(w);
+  r.value = value_of(w);
+  r.state = slot_state::live;
+  const candidates c = img.candidates_of(r.key);
+  r.home = c.b[0];
+  r.displacement = static_cast<std::uint64_t>(candidate_index(c, slot / img.slots));
+  return r;
+}
+
+void inspect_image(const hive_image& img, const inspect_request& req, inspect_result& out) {
+  const std::uint64_t buckets = img.geo.buckets(), slots = buckets * img.slots;
+  const auto word = [&](std::uint64_t s) { return img.words[s]; };
+  const auto index_of = [&](std::uint64_t s) {
+    return candidate_index(img.candidates_of(key_of(word(s))), s / img.slots);
+  };
+  if (req.probe_histogram) {
+    out.histogram = {};
+    for (std::uint64_t s = 0; s < slots; ++s)
+      if (word(s) != k_empty_word) out.histogram.add(static_cast<std::uint32_t>(index_of(s)));
+  }
+  if (req.bucket_fill) {
+    out.bucket_fill = {};
+    for (std::uint64_t b = 0; b < buckets; ++b)
+      out.bucket_fill.add(static_cast<std::uint32_t>(std::count_if(img.bucket(b), img.bucket(b) + img.slots,
+                                                                   [](word_type w) { return w != k_empty_word; })));
+  }
+  if (req.occupancy) {
+    const occupancy_query& q = *req.occupancy;
+    const std::uint64_t pixels = std::uint64_t{q.width} * q.height;
+    for (std::uint64_t p = 0; p < pixels; ++p) {
+      std::uint64_t lo, hi;
+      pixel_slot_range(q, p, lo, hi);
+      hi = std::min(hi, slots);
+      occupancy_pixel px;
+      if (lo >= hi) {
+        px.mean_displacement = k_no_slot;
+      } else {
+        double live = 0, index = 0;
+        for (std::uint64_t s = lo; s < hi; ++s)
+          if (word(s) != k_empty_word) {
+            live += 1;
+            index += index_of(s);
+          }
+        px.live = static_cast<float>(live / double(hi - lo));
+        px.mean_displacement = live ? static_cast<float>(index / live) : 0.f;
+      }
+      q.out[p] = px;
+    }
+  }
+  if (req.strip && req.strip->width) {
+    const bucket_strip_query& q = *req.strip;
+    out.strip.assign(q.width, {});
+    const std::uint64_t first = std::min(q.first_bucket, buckets);
+    const std::uint64_t count = std::min(q.bucket_count, buckets - first);
+    for (std::uint32_t p = 0; p < q.width && count; ++p) {
+      const std::uint64_t lo = first + p * count / q.width;
+      const std::uint64_t hi = std::min(first + count, std::max(lo + 1, first + (p + 1) * count / q.width));
+      double sum = 0;
+      float mx = 0;
+      for (std::uint64_t b = lo; b < hi; ++b) {
+        const auto fill = static_cast<float>(
+            std::count_if(img.bucket(b), img.bucket(b) + img.slots, [](word_type w) { return w != k_empty_word; }));
+        sum += fill;
+        mx = std::max(mx, fill);
+      }
+      out.strip[p] = {static_cast<float>(sum / double(hi - lo)), mx};
+    }
+  }
+  if (req.dump_first && req.dump_count) {
+    out.slots.clear();
+    for (std::uint64_t s = *req.dump_first; s < std::min(slots, *req.dump_first + req.dump_count); ++s)
+      out.slots.push_back(describe_slot(img, s, word(s)));
+  }
+  if (req.stash) {
+    out.stash.clear();
+    for (std::uint64_t i = 0; i < img.stash_used && out.stash.size() < req.stash_limit; ++i)
+      if (img.stash[i] != k_empty_word) out.stash.push_back({i, key_of(img.stash[i]), value_of(img.stash[i])});
+  }
+}
+
+}  // namespace hs::hive

@@ -1,0 +1,348 @@
+#include "visualizers/views/hive_view.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <imgui.h>
+
+#include "core/common/format.hpp"
+#include "visualizers/plot/plot.hpp"
+
+namespace hs::vis {
+
+namespace {
+ImU32 to_u32(rgba8 c, int alpha = 255) { return IM_COL32(c.r, c.g, c.b, alpha); }
+constexpr ImU32 k_hop = IM_COL32(255, 220, 60, 255);
+constexpr ImU32 k_unsplit = IM_COL32(40, 42, 50, 255);
+const char* const k_step_names[4] = {"1 replace", "2 claim", "3 evict", "4 stash"};
+constexpr double k_step_bin = 0.02;
+constexpr double k_hop_seconds = 0.7;
+
+/// x of bucket b's centre on a strip of `buckets` buckets drawn from x0 over width w.
+float bucket_x(std::uint64_t b, std::uint64_t buckets, float x0, float w) {
+  return x0 + w * float((double(b) + 0.5) / double(std::max<std::uint64_t>(buckets, 1)));
+}
+
+/// An arc from a to b above the baseline y, its height growing with the span (at most `room`).
+void arc(ImDrawList* dl, float xa, float xb, float y, float room, ImU32 col, float thick) {
+  const float rise = std::min(room, 0.2f * room + 0.5f * std::fabs(xb - xa));
+  dl->AddBezierCubic(ImVec2(xa, y), ImVec2(xa, y - rise), ImVec2(xb, y - rise), ImVec2(xb, y), col, thick);
+}
+}  // namespace
+
+std::vector<step_bin> bin_steps(std::span<const hive_step_point> points, double width) {
+  std::vector<step_bin> bins;
+  for (const hive_step_point& p : points) {
+    const auto i = static_cast<std::size_t>(std::max(0.0, 0.5 * (p.load_before + p.load_after)) / width);
+    if (bins.size() <= i) bins.resize(i + 1);
+    for (int s = 0; s < 4; ++s) bins[i].steps[s] += p.steps[s];
+  }
+  std::vector<step_bin> out;
+  for (std::size_t i = 0; i < bins.size(); ++i) {
+    if (!bins[i].total()) continue;
+    bins[i].load_lo = double(i) * width;
+    bins[i].load_hi = double(i + 1) * width;
+    out.push_back(bins[i]);
+  }
+  return out;
+}
+
+hive_view::hive_view() : cmap_(load_colormap("viridis")) {}
+
+void hive_view::draw_strip(const inspect_result& r, const table_stats& st, float height, const char* what) {
+  ImGui::TextUnformatted(what);
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  const float w = ImGui::GetContentRegionAvail().x, h = std::max(height, 8.f);
+  ImGui::InvisibleButton("hive-strip", ImVec2(w, h));
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const std::size_t n = r.strip.size();
+  const float slots = float(std::max<std::uint32_t>(st.hive.slots_per_bucket, 1));
+  for (std::size_t p = 0; p < n; ++p) {
+    const float x0 = at.x + w * float(p) / float(n), x1 = at.x + w * float(p + 1) / float(n);
+    dl->AddRectFilled(ImVec2(x0, at.y), ImVec2(x1 + 0.5f, at.y + h), to_u32(cmap_.at(r.strip[p].mean_chain / slots)));
+  }
+  if (ImGui::IsItemHovered() && n) {
+    const float fx = std::clamp((ImGui::GetMousePos().x - at.x) / w, 0.f, 0.9999f);
+    const auto p = static_cast<std::size_t>(fx * float(n));
+    ImGui::SetTooltip("buckets near %llu: mean fill %.2f of %.0f, fullest %.0f",
+                      (unsigned long long)(double(fx) * double(st.hive.buckets)), r.strip[p].mean_chain, slots,
+                      r.strip[p].max_chain);
+  }
+}
+
+void hive_view::draw_buckets(const inspect_result& r, const table_stats& st, float height) {
+  const float fs = ImGui::GetFontSize();
+  const float total = height > 0 ? height : ImGui::GetContentRegionAvail().y;
+  const hive_counters& h = st.hive;
+  const std::uint64_t in_buckets = r.histogram.total;
+  const auto share = [&](int i) { return in_buckets ? 100.0 * double(r.histogram.counts[i]) / double(in_buckets) : 0.0; };
+  ImGui::Text("%s buckets of %u slots, load %.4f; keys in their 1st / 2nd / 3rd candidate: %.1f%% / %.1f%% / %.1f%%, "
+              "%s in the stash",
+              format_count(h.buckets).c_str(), h.slots_per_bucket, st.load_factor(), share(0), share(1), share(2),
+              format_count(h.stash_live).c_str());
+  const probe_histogram& f = r.bucket_fill;
+  const std::uint32_t slots = std::max<std::uint32_t>(h.slots_per_bucket, 1);
+  std::uint64_t top = 1;
+  for (std::uint32_t i = 0; i <= slots; ++i) top = std::max<std::uint64_t>(top, f.counts[i]);
+  axis x{-0.5, slots + 0.5, false, "live slots in the bucket"};
+  axis y{0, double(top) * 1.08, false, "buckets"};
+  {
+    plot p("bucket-fill", "Bucket fill", ImVec2(-1, std::max(total * 0.62f - 2 * fs, 60.f)), x, y);
+    for (std::uint32_t i = 0; i <= slots; ++i)
+      if (f.counts[i]) p.bar(i - 0.4, i + 0.4, double(f.counts[i]), to_u32(cmap_.at(float(i) / float(slots))));
+    double hx, hy;
+    if (p.hovered(hx, hy)) {
+      const auto i = static_cast<std::uint32_t>(std::clamp(hx + 0.5, 0.0, double(slots)));
+      ImGui::SetTooltip("%u of %u slots live: %s buckets", i, slots, format_count(f.counts[i]).c_str());
+    }
+  }
+  draw_strip(r, st, total * 0.38f - 3 * fs, "Buckets in address order, coloured by fill (mean per pixel, 0 .. all slots)");
+}
+
+void hive_view::draw_path_lengths(const table_stats& st, float height) {
+  const hive_counters& h = st.hive;
+  std::uint32_t longest = 1;
+  std::uint64_t top = 1, evictions = 0;
+  for (std::uint32_t i = 1; i <= 32; ++i)
+    if (h.path_lengths[i]) longest = i, top = std::max(top, h.path_lengths[i]), evictions += h.path_lengths[i];
+  axis x{0.5, longest + 0.5, false, "entries moved by the eviction"};
+  axis y{0.5, double(top) * 2, true, "evictions"};
+  plot p("path-lengths", strprintf("Eviction path lengths (%s evictions)", format_count(evictions).c_str()).c_str(),
+         ImVec2(-1, std::max(height, 60.f)), x, y);
+  for (std::uint32_t i = 1; i <= longest; ++i)
+    if (h.path_lengths[i]) p.bar(i - 0.4, i + 0.4, double(h.path_lengths[i]), to_u32(cmap_.at(float(i) / float(longest))));
+  double hx, hy;
+  if (p.hovered(hx, hy)) {
+    const auto i = static_cast<std::uint32_t>(std::clamp(hx + 0.5, 1.0, double(longest)));
+    ImGui::SetTooltip("%u moves: %s evictions", i, format_count(h.path_lengths[i]).c_str());
+  }
+}
+
+void hive_view::draw_evictions(const inspect_result& r, const std::vector<hive::path_record>& paths, const table_stats& st,
+                               const std::shared_ptr<const step_trace>& step, double time_s, float height) {
+  const float fs = ImGui::GetFontSize();
+  const float total = height > 0 ? height : ImGui::GetContentRegionAvail().y;
+  const hive_counters& h = st.hive;
+  if (!h.instrumented) ImGui::TextColored(ImVec4(1.f, 0.65f, 0.2f, 1.f), "instrumentation is off: no paths are recorded");
+  // In step mode: the stepped insert whose path is newest in the ring, animated hop by hop.
+  const hive::path_record* anim = nullptr;
+  if (step)
+    for (auto it = paths.rbegin(); it != paths.rend() && !anim; ++it)
+      for (const stepped_op& op : step->ops)
+        if (op.kind == op_kind::insert && op.status == op_status::inserted && op.key == it->newcomer) {
+          anim = &*it;
+          break;
+        }
+  int hops_shown = anim ? int(anim->length) + 1 : 0;
+  if (anim) {
+    if (anim_serial_ != step->serial) anim_serial_ = step->serial, anim_start_s_ = time_s;
+    if (time_s >= 0)  // a window animates; a figure (time < 0) shows the whole path
+      hops_shown = 1 + int(std::fmod((time_s - anim_start_s_) / k_hop_seconds, double(anim->length + 2)));
+  }
+  ImGui::Text("%zu recent eviction paths (newest brightest) over %s buckets; %s moves, %s locks, %s restarts",
+              paths.size(), format_count(h.buckets).c_str(), format_count(h.moves).c_str(), format_count(h.locks).c_str(),
+              format_count(h.restarts).c_str());
+  if (anim) {
+    std::string line = strprintf("step %llu: insert %u -> bucket %llu", (unsigned long long)step->serial, anim->newcomer,
+                                 (unsigned long long)anim->bucket[0]);
+    for (std::uint32_t d = 0; d < anim->length && int(d) + 1 < hops_shown; ++d)
+      line += strprintf(", moves %u -> %llu", anim->moved[d],
+                        (unsigned long long)(d + 1 < anim->length ? anim->bucket[d + 1] : anim->dest));
+    ImGui::TextColored(ImVec4(1.f, 0.86f, 0.24f, 1.f), "%s", line.c_str());
+  } else if (step) {
+    ImGui::TextDisabled("step %llu: none of its inserts evicted (every candidate had room)", (unsigned long long)step->serial);
+  }
+  const float arcs_h = std::max(total * 0.5f - 3 * fs, 40.f);
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  const float w = ImGui::GetContentRegionAvail().x;
+  ImGui::Dummy(ImVec2(w, arcs_h));
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float base = at.y + arcs_h;
+  const std::uint64_t buckets = h.buckets;
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    const hive::path_record& p = paths[i];
+    const int alpha = 40 + int(200.0 * double(i + 1) / double(paths.size()));
+    const ImU32 col = to_u32(cmap_.at(0.35f + 0.65f * float(i + 1) / float(paths.size())), alpha);
+    for (std::uint32_t d = 0; d < p.length; ++d) {
+      const std::uint64_t to = d + 1 < p.length ? p.bucket[d + 1] : p.dest;
+      arc(dl, bucket_x(p.bucket[d], buckets, at.x, w), bucket_x(to, buckets, at.x, w), base, arcs_h - 4, col, 1.2f);
+    }
+  }
+  if (anim)
+    for (std::uint32_t d = 0; d < anim->length && int(d) + 1 < hops_shown; ++d) {
+      const std::uint64_t to = d + 1 < anim->length ? anim->bucket[d + 1] : anim->dest;
+      const float xa = bucket_x(anim->bucket[d], buckets, at.x, w), xb = bucket_x(to, buckets, at.x, w);
+      arc(dl, xa, xb, base, arcs_h - 4, k_hop, 3.f);
+      dl->AddCircleFilled(ImVec2(xb, base), 4.f, k_hop);
+      dl->AddText(ImVec2(xb + 3, base - fs * 1.2f), k_hop, std::to_string(d + 1).c_str());
+    }
+  draw_strip(r, st, 1.6f * fs, "Buckets (fill)");
+  draw_path_lengths(st, total * 0.5f - 4 * fs);
+}
+
+void hive_view::draw_steps(std::span<const hive_step_point> points, const table_stats& st, float height) {
+  const float fs = ImGui::GetFontSize();
+  const float total = height > 0 ? height : ImGui::GetContentRegionAvail().y;
+  const hive_counters& h = st.hive;
+  const std::uint64_t all = h.steps[0] + h.steps[1] + h.steps[2] + h.steps[3];
+  const auto pct = [&](int i) { return all ? 100.0 * double(h.steps[i]) / double(all) : 0.0; };
+  ImGui::Text("inserts by step since clear: replace %.2f%%, claim %.2f%%, evict %.3f%%, stash %.3f%% (%s inserts)", pct(0),
+              pct(1), pct(2), pct(3), format_count(all).c_str());
+  if (!h.instrumented) ImGui::TextColored(ImVec4(1.f, 0.65f, 0.2f, 1.f), "instrumentation is off: steps are not counted");
+  for (int s = 0; s < 4; ++s) {  // the legend above the plot: inside it would hide the high loads
+    const ImU32 c = series_color(s);
+    ImGui::TextColored(ImVec4((c & 0xff) / 255.f, ((c >> 8) & 0xff) / 255.f, ((c >> 16) & 0xff) / 255.f, 1.f), "%s %s",
+                       s ? "   \xe2\x96\xa0" : "\xe2\x96\xa0", k_step_names[s]);
+    if (s < 3) ImGui::SameLine();
+  }
+  const auto bins = bin_steps(points, k_step_bin);
+  double hi = 1.0;
+  for (const step_bin& b : bins) hi = std::max(hi, b.load_hi);
+  axis x{0, hi, false, "load factor (mean over the batch)"};
+  axis y{0, 1, false, "share of the inserts"};
+  plot p("steps", "Insert steps against load factor (seed 003, Fig. 9)", ImVec2(-1, std::max(total - 3.8f * fs, 60.f)), x, y);
+  for (const step_bin& b : bins) {
+    double below = 0;
+    for (int s = 0; s < 4; ++s) {
+      const double share = double(b.steps[s]) / double(b.total());
+      if (share > 0) {  // stacked: each step's bar from the top of the ones below it
+        const ImVec2 a = p.to_screen(b.load_lo, below), c = p.to_screen(b.load_hi, below + share);
+        ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(a.x + 0.5f, c.y), ImVec2(c.x - 0.5f, a.y), series_color(s));
+      }
+      below += share;
+    }
+  }
+  double hx, hy;
+  if (p.hovered(hx, hy))
+    for (const step_bin& b : bins)
+      if (hx >= b.load_lo && hx < b.load_hi) {
+        const double t = double(b.total());
+        ImGui::SetTooltip("load %.2f-%.2f: %s inserts\nreplace %.2f%%, claim %.2f%%, evict %.3f%%, stash %.3f%%", b.load_lo,
+                          b.load_hi, format_count(b.total()).c_str(), 100 * b.steps[0] / t, 100 * b.steps[1] / t,
+                          100 * b.steps[2] / t, 100 * b.steps[3] / t);
+      }
+}
+
+void hive_view::draw_stash(const inspect_result& r, const table_stats& st, float height) {
+  const float fs = ImGui::GetFontSize();
+  const float total = height > 0 ? height : ImGui::GetContentRegionAvail().y;
+  const hive_counters& h = st.hive;
+  const float frac = h.stash_capacity ? float(h.stash_live) / float(h.stash_capacity) : 0.f;
+  ImGui::Text("Overflow stash: a ring of %s slots (%.2f%% of the table), drained at every resize",
+              format_count(h.stash_capacity).c_str(), st.capacity ? 100.0 * double(h.stash_capacity) / double(st.capacity) : 0.0);
+  ImGui::ProgressBar(frac, ImVec2(-1, 1.6f * fs),
+                     strprintf("%s live of %s (%s handed out since the last drain)", format_count(h.stash_live).c_str(),
+                               format_count(h.stash_capacity).c_str(), format_count(h.stash_used).c_str())
+                         .c_str());
+  if (h.pending)
+    ImGui::TextColored(ImVec4(1.f, 0.35f, 0.35f, 1.f), "%s inserts refused with the stash full (pending the next resize)",
+                       format_count(h.pending).c_str());
+  else
+    ImGui::TextDisabled("no insert refused");
+  if (r.stash.empty()) {
+    ImGui::TextDisabled("the stash holds no key");
+    return;
+  }
+  ImGui::Text("its words%s:", r.stash.size() < h.stash_live ? strprintf(" (first %zu)", r.stash.size()).c_str() : "");
+  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersInnerV;
+  if (ImGui::BeginTable("stash", 3, flags, ImVec2(-1, std::max(total - 6 * fs, 3 * fs)))) {
+    ImGui::TableSetupColumn("ring slot");
+    ImGui::TableSetupColumn("key");
+    ImGui::TableSetupColumn("value");
+    ImGui::TableHeadersRow();
+    for (const stash_entry& e : r.stash) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::Text("%llu", (unsigned long long)e.position);
+      ImGui::TableNextColumn();
+      ImGui::Text("%u", e.key);
+      ImGui::TableNextColumn();
+      ImGui::Text("%u", e.value);
+    }
+    ImGui::EndTable();
+  }
+}
+
+void hive_view::draw_resize(const inspect_result& r, const table_stats& st, float height) {
+  const float fs = ImGui::GetFontSize();
+  const float total = height > 0 ? height : ImGui::GetContentRegionAvail().y;
+  const hive_counters& h = st.hive;
+  ImGui::TextWrapped("Linear hashing: round of %s buckets, split pointer at %s (%.1f%% of the round), %s buckets in use; "
+              "%s splits and %s merges since creation",
+              format_count(h.round).c_str(), format_count(h.split).c_str(), h.round ? 100.0 * double(h.split) / double(h.round) : 0.0,
+              format_count(h.buckets).c_str(), format_count(h.splits).c_str(), format_count(h.merges).c_str());
+  ImGui::TextWrapped("top: buckets 0 .. round-1 (left of the pointer: split, addressed with one more bit); "
+                      "bottom: their partners round .. 2 round-1 (dark: not split yet); colour: fill");
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  const float w = ImGui::GetContentRegionAvail().x;
+  const float row = std::max((total - 4 * fs) * 0.35f, 10.f), gap = row * 0.6f;
+  ImGui::Dummy(ImVec2(w, 2 * row + gap + fs));
+  if (!h.round || r.strip.empty()) return;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const auto columns = static_cast<int>(std::min<float>(w, 1024.f));
+  const float cw = w / float(columns), slots = float(std::max<std::uint32_t>(h.slots_per_bucket, 1));
+  const auto fill_at = [&](std::uint64_t b) {  // the strip covers the buckets in use, evenly
+    const auto p = static_cast<std::size_t>(double(b) * double(r.strip.size()) / double(h.buckets));
+    return r.strip[std::min(p, r.strip.size() - 1)].mean_chain / slots;
+  };
+  for (int c = 0; c < columns; ++c) {
+    const auto b = static_cast<std::uint64_t>(double(c) * double(h.round) / double(columns));
+    const float x = at.x + float(c) * cw;
+    dl->AddRectFilled(ImVec2(x, at.y), ImVec2(x + cw + 0.5f, at.y + row), to_u32(cmap_.at(fill_at(b))));
+    const std::uint64_t partner = b + h.round;
+    dl->AddRectFilled(ImVec2(x, at.y + row + gap), ImVec2(x + cw + 0.5f, at.y + 2 * row + gap),
+                      partner < h.buckets ? to_u32(cmap_.at(fill_at(partner))) : k_unsplit);
+  }
+  const float px = at.x + w * float(double(h.split) / double(h.round));
+  dl->AddLine(ImVec2(px, at.y - 4), ImVec2(px, at.y + 2 * row + gap + 4), k_hop, 3.f);
+  dl->AddTriangleFilled(ImVec2(px - 6, at.y + 2 * row + gap + fs), ImVec2(px + 6, at.y + 2 * row + gap + fs),
+                        ImVec2(px, at.y + 2 * row + gap + 4), k_hop);
+  dl->AddText(ImVec2(std::min(px + 8, at.x + w - 8 * fs), at.y + 2 * row + gap + 2), k_hop, "split pointer");
+}
+
+std::string steps_csv(std::span<const hive_step_point> points, double width) {
+  std::string s = "load_lo,load_hi,replace,claim,evict,stash\n";
+  for (const step_bin& b : bin_steps(points, width))
+    s += strprintf("%.3f,%.3f,%llu,%llu,%llu,%llu\n", b.load_lo, b.load_hi, (unsigned long long)b.steps[0],
+                   (unsigned long long)b.steps[1], (unsigned long long)b.steps[2], (unsigned long long)b.steps[3]);
+  return s;
+}
+
+std::string paths_csv(const std::vector<hive::path_record>& paths) {
+  std::string s = "newcomer,moves,buckets (first candidate .. destination),moved keys\n";
+  for (const hive::path_record& p : paths) {
+    std::string b, k;
+    for (std::uint32_t d = 0; d < p.length; ++d) {
+      b += std::to_string(p.bucket[d]) + " ";
+      k += std::to_string(p.moved[d]) + (d + 1 < p.length ? " " : "");
+    }
+    s += strprintf("%u,%u,%s%llu,%s\n", p.newcomer, p.length, b.c_str(), (unsigned long long)p.dest, k.c_str());
+  }
+  return s;
+}
+
+std::string bucket_fill_csv(const probe_histogram& fill) {
+  std::string s = "live_slots,buckets\n";
+  for (std::uint32_t i = 0; i <= std::min<std::uint32_t>(fill.max, 32); ++i)
+    s += strprintf("%u,%llu\n", i, (unsigned long long)fill.counts[i]);
+  return s;
+}
+
+std::string resize_csv(const inspect_result& r, const table_stats& st) {
+  std::string s = strprintf("round,%llu\nsplit,%llu\nbuckets,%llu\nsplits,%llu\nmerges,%llu\npixel,first_bucket,mean_fill,max_fill\n",
+                            (unsigned long long)st.hive.round, (unsigned long long)st.hive.split,
+                            (unsigned long long)st.hive.buckets, (unsigned long long)st.hive.splits,
+                            (unsigned long long)st.hive.merges);
+  for (std::size_t p = 0; p < r.strip.size(); ++p)
+    s += strprintf("%zu,%llu,%.3f,%.0f\n", p, (unsigned long long)(p * st.hive.buckets / r.strip.size()), r.strip[p].mean_chain,
+                   r.strip[p].max_chain);
+  return s;
+}
+
+std::string stash_csv(const std::vector<stash_entry>& stash) {
+  std::string s = "ring_slot,key,value\n";
+  for (const stash_entry& e : stash) s += strprintf("%llu,%u,%u\n", (unsigned long long)e.position, e.key, e.value);
+  return s;
+}
+
+}  // namespace hs::vis
