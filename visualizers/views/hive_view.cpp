@@ -33,9 +33,21 @@ void arc(ImDrawList* dl, float xa, float xb, float y, float room, ImU32 col, flo
 std::vector<step_bin> bin_steps(std::span<const hive_step_point> points, double width) {
   std::vector<step_bin> bins;
   for (const hive_step_point& p : points) {
-    const auto i = static_cast<std::size_t>(std::max(0.0, 0.5 * (p.load_before + p.load_after)) / width);
-    if (bins.size() <= i) bins.resize(i + 1);
-    for (int s = 0; s < 4; ++s) bins[i].steps[s] += p.steps[s];
+    const double lo = std::max(0.0, std::min(p.load_before, p.load_after)), hi = std::max(lo, std::max(p.load_before, p.load_after));
+    const auto first = static_cast<std::size_t>(lo / width), last = static_cast<std::size_t>(hi / width);
+    if (bins.size() <= last) bins.resize(last + 1);
+    // Spread over the bins the point's load range covers, by overlap; what rounding leaves goes
+    // to the last bin, so every insert is counted once.
+    for (int s = 0; s < 4; ++s) {
+      std::uint64_t left = p.steps[s];
+      for (std::size_t i = first; i < last && hi > lo; ++i) {
+        const double overlap = std::min(hi, double(i + 1) * width) - std::max(lo, double(i) * width);
+        const auto part = std::min(left, static_cast<std::uint64_t>(double(p.steps[s]) * overlap / (hi - lo)));
+        bins[i].steps[s] += part;
+        left -= part;
+      }
+      bins[last].steps[s] += left;
+    }
   }
   std::vector<step_bin> out;
   for (std::size_t i = 0; i < bins.size(); ++i) {
@@ -191,8 +203,8 @@ void hive_view::draw_steps(std::span<const hive_step_point> points, const table_
   if (!h.instrumented) ImGui::TextColored(ImVec4(1.f, 0.65f, 0.2f, 1.f), "instrumentation is off: steps are not counted");
   for (int s = 0; s < 4; ++s) {  // the legend above the plot: inside it would hide the high loads
     const ImU32 c = series_color(s);
-    ImGui::TextColored(ImVec4((c & 0xff) / 255.f, ((c >> 8) & 0xff) / 255.f, ((c >> 16) & 0xff) / 255.f, 1.f), "%s %s",
-                       s ? "   \xe2\x96\xa0" : "\xe2\x96\xa0", k_step_names[s]);
+    ImGui::TextColored(ImVec4((c & 0xff) / 255.f, ((c >> 8) & 0xff) / 255.f, ((c >> 16) & 0xff) / 255.f, 1.f), "%s%s",
+                       s ? "   " : "", k_step_names[s]);
     if (s < 3) ImGui::SameLine();
   }
   const auto bins = bin_steps(points, k_step_bin);

@@ -28,7 +28,8 @@ struct hive_step_point {
 };
 
 /// @brief Inserts by step in load bins of `width` (bin i covers [i*width, (i+1)*width)), each
-/// batch counted in the bin of its mean load; bins with no inserts are absent.
+/// point's inserts spread over the bins its load range covers (by overlap; every insert counted
+/// once); bins with no inserts are absent.
 struct step_bin {
   double load_lo = 0, load_hi = 0;
   std::uint64_t steps[4] = {};
