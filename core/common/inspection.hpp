@@ -99,8 +99,8 @@ struct stash_entry {
 /// @brief What one sample of a table should produce; absent parts are skipped (the slab parts are
 /// ignored by the other families, the hive parts likewise). For hive tables the occupancy
 /// pixels' mean displacement, the probe histogram and a dumped slot's displacement are the
-/// candidate index (0: the key sits in its first candidate bucket); a dumped slot's home is its
-/// first candidate bucket; the strip gives the mean and largest bucket fill.
+/// candidate index (0: the key sits in its first candidate bucket); a dumped slot's home is the
+/// first slot of its first candidate bucket; the strip gives the mean and largest bucket fill.
 struct inspect_request {
   std::optional<occupancy_query> occupancy;
   bool probe_histogram = false;             ///< slab family: the slab index holding each live key

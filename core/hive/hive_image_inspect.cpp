@@ -12,7 +12,7 @@ slot_record describe_slot(const hive_image& img, std::uint64_t slot, word_type w
   r.value = value_of(w);
   r.state = slot_state::live;
   const candidates c = img.candidates_of(r.key);
-  r.home = c.b[0];
+  r.home = c.b[0] * static_cast<std::uint64_t>(img.slots);  // a slot, as for the other families
   r.displacement = static_cast<std::uint64_t>(candidate_index(c, slot / img.slots));
   return r;
 }

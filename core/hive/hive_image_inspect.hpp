@@ -10,8 +10,8 @@ namespace hs::hive {
 
 void inspect_image(const hive_image& img, const inspect_request& req, inspect_result& out);
 
-/// @brief A slot as the views show it (home: the key's first candidate bucket; displacement: the
-/// candidate index of the bucket it sits in).
+/// @brief A slot as the views show it (home: the first slot of the key's first candidate bucket;
+/// displacement: the candidate index of the bucket it sits in).
 slot_record describe_slot(const hive_image& img, std::uint64_t slot, word_type w);
 
 }  // namespace hs::hive

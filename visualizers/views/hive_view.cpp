@@ -210,7 +210,7 @@ void hive_view::draw_steps(std::span<const hive_step_point> points, const table_
   const auto bins = bin_steps(points, k_step_bin);
   double hi = 1.0;
   for (const step_bin& b : bins) hi = std::max(hi, b.load_hi);
-  axis x{0, hi, false, "load factor (mean over the batch)"};
+  axis x{0, hi, false, "load factor"};
   axis y{0, 1, false, "share of the inserts"};
   plot p("steps", "Insert steps against load factor (seed 003, Fig. 9)", ImVec2(-1, std::max(total - 3.8f * fs, 60.f)), x, y);
   for (const step_bin& b : bins) {
