@@ -24,6 +24,14 @@ struct warp_tile {
   }
   template <class X>
   __device__ X shfl(X v, int src) const { return __shfl_sync(mask, v, src, T); }
+  // The same, for code that every lane of the warp runs together (all tiles in step): one
+  // full-warp instruction, no waiting for the tile's lanes to gather after a divergent branch.
+  __device__ unsigned ballot_all(bool p) const {
+    const unsigned b = __ballot_sync(0xffffffffu, p);
+    return T == 32 ? b : (b >> first) & ((1u << T) - 1u);
+  }
+  template <class X>
+  __device__ X shfl_all(X v, int src) const { return __shfl_sync(0xffffffffu, v, src, T); }
 };
 
 }  // namespace hs

@@ -28,8 +28,14 @@ __device__ void add_tallies(const hive_ref& r, const tallies& tl) {
   }
 }
 
+// Inserts and mixed batches with up to 4 words per lane are held to 64 registers per thread
+// (with that bound the compiler keeps their common path free of spills); everything else is left
+// to the compiler's own choice (0: no bound; bounding lookups measured slower on the H200).
 template <int S, int T, batch_op Op>
-__global__ void __launch_bounds__(k_block) batch_kernel(hive_ref r, batch_io io) {
+constexpr int k_min_blocks = (Op == batch_op::insert || Op == batch_op::mixed) && S / T <= 4 ? 8 : 0;
+
+template <int S, int T, batch_op Op>
+__global__ void __launch_bounds__(k_block, (k_min_blocks<S, T, Op>)) batch_kernel(hive_ref r, batch_io io) {
   const warp_tile<T> t;
   const std::uint64_t i = blockIdx.x * std::uint64_t{k_block} + threadIdx.x;
   bool active = i < io.n;
@@ -60,7 +66,29 @@ __global__ void __launch_bounds__(k_block) batch_kernel(hive_ref r, batch_io io)
   if (t.lane == 0) stash_used = load_word(reinterpret_cast<const word_type*>(r.stash_live)) != 0;
   stash_used = t.shfl(stash_used, 0);
   tallies tl;
-  for (unsigned queue = t.ballot(active); queue; queue &= queue - 1) {
+  bool pending = active;
+  if constexpr (Op == batch_op::insert || Op == batch_op::mixed) {
+    // Common inserts first, every tile of the warp in step (the whole warp is here); whatever
+    // they leave (the key present, a claim in flight, both candidates full, a lost claim, the
+    // stash in use, lookups and deletes) goes through the general path below.
+    const bool common_ok = r.hashes.count == 2 && !stash_used;
+    for (int src = 0; src < T; ++src) {
+      const key_type sk = t.shfl_all(k, src);
+      const value_type sv = t.shfl_all(v, src);
+      const std::uint32_t c0 = t.shfl_all(c.b[0], src), c1 = t.shfl_all(c.b[1], src);
+      const bool eligible = t.shfl_all(active && kind == op_kind::insert, src) && common_ok && c0 != c1;
+      if (!__any_sync(0xffffffffu, eligible)) continue;  // the same on every lane of the warp
+      if (insert_common<S, T>(t, r, eligible, sk, pack(sk, sv), c0, c1)) {
+        if (t.lane == 0) tl.count_step(insert_step::claim);
+        if (t.lane == static_cast<unsigned>(src)) {
+          pending = false;
+          if (io.status) io.status[i] = op_status::inserted;
+          if (io.results) io.results[i] = k_empty;
+        }
+      }
+    }
+  }
+  for (unsigned queue = t.ballot(pending); queue; queue &= queue - 1) {
     const int src = __ffs(queue) - 1;
     const key_type sk = t.shfl(k, src);
     dev_candidates sc;
@@ -75,7 +103,7 @@ __global__ void __launch_bounds__(k_block) batch_kernel(hive_ref r, batch_io io)
       res = erase_op<S, T>(t, r, sk, sc, stash_used);
     } else {
       res = insert_op<S, T>(t, r, sk, t.shfl(v, src), sc, stash_used, tl);
-      if (t.lane == 0 && res.status != op_status::failed_full) ++tl.steps[static_cast<int>(res.step) - 1];
+      if (t.lane == 0 && res.status != op_status::failed_full) tl.count_step(res.step);
     }
     if (t.lane == static_cast<unsigned>(src)) {
       if (io.status) io.status[i] = res.status;

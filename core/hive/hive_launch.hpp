@@ -39,8 +39,7 @@ inline constexpr std::uint32_t k_path_ring = 256;
 /// @brief The table as kernels see it.
 struct hive_ref {
   word_type* words = nullptr;        ///< buckets * slots
-  std::uint32_t* masks = nullptr;    ///< per bucket: bit i set = slot i free
-  std::uint32_t* locks = nullptr;    ///< per bucket: eviction lock (bit 0), stash hint count above
+  meta_word* bucket_meta = nullptr;  ///< per bucket: free mask (bit i set = slot i free) and lock word
   int slots = 32;
   int tile = 32;
   geometry geo;

@@ -27,6 +27,17 @@ inline constexpr std::uint32_t k_intent_bit = 0x8000u;   ///< lock word: an inse
 inline constexpr std::uint32_t k_version_unit = 1u << 16;  ///< lock word: moves out of the bucket, bits 16-31
 HS_HD std::uint32_t stash_hint(std::uint32_t lock_word) { return (lock_word & k_hint_bits) >> 1; }
 
+/// @brief The GPU table keeps a bucket's free mask and lock word together in one 64-bit word (mask
+/// in the low half): one load, one sector, gives an operation both, and the claim's atomic on it
+/// returns the bucket's move count with the mask. Every atomic on it is 64-bit, so atomics on
+/// either half never race as different-sized accesses. The CPU model and images keep two arrays.
+using meta_word = std::uint64_t;
+HS_HD std::uint32_t mask_of(meta_word m) { return static_cast<std::uint32_t>(m); }
+HS_HD std::uint32_t lock_of(meta_word m) { return static_cast<std::uint32_t>(m >> 32); }
+HS_HD meta_word make_meta(std::uint32_t mask, std::uint32_t lock) { return meta_word{mask} | (meta_word{lock} << 32); }
+/// @brief Lock-word bits (or a lock-word addend) placed in the high half.
+HS_HD meta_word lock_part(std::uint32_t lock_bits) { return meta_word{lock_bits} << 32; }
+
 HS_HD word_type pack(key_type k, value_type v) { return word_type{k} | (word_type{v} << 32); }
 HS_HD key_type key_of(word_type w) { return static_cast<key_type>(w); }
 HS_HD value_type value_of(word_type w) { return static_cast<value_type>(w >> 32); }

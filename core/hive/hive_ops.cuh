@@ -23,9 +23,13 @@
 
 namespace hs::hive {
 
+/// @brief A bucket as a tile holds it in registers: lane l holds slots [lW, lW + W), W = S / T,
+/// read as 16-byte pairs. (Interleaving the pairs across lanes, so that each load instruction
+/// covers whole sectors, measured no faster on the H200 and costs lookups 12 registers.)
 template <int S, int T>
 struct bucket_view {
   static constexpr int W = S / T;
+  static_assert(W == 1 || W % 2 == 0, "a lane holds one slot or whole pairs");
   word_type w[W];
   /// The word j of this lane (j uniform but not a constant: selects without indexing registers).
   __device__ word_type at(int j) const {
@@ -34,6 +38,9 @@ struct bucket_view {
     for (int i = 1; i < W; ++i) r = j == i ? w[i] : r;
     return r;
   }
+  __device__ static int slot_of(unsigned lane, int j) { return int(lane) * W + j; }
+  __device__ static unsigned lane_of(int slot) { return unsigned(slot / W); }
+  __device__ static int index_of(int slot) { return slot % W; }
 };
 
 __device__ inline word_type load_word(const word_type* p) {
@@ -41,16 +48,29 @@ __device__ inline word_type load_word(const word_type* p) {
   asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(w) : "l"(p) : "memory");
   return w;
 }
-__device__ inline std::uint32_t load_u32(const std::uint32_t* p) {
-  std::uint32_t v;
-  asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-  return v;
-}
 __device__ inline void store_word(word_type* p, word_type w) {
   asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(w) : "memory");
 }
 __device__ inline word_type cas_word(word_type* p, word_type expected, word_type desired) {
   return atomicCAS(reinterpret_cast<unsigned long long*>(p), expected, desired);
+}
+__device__ inline meta_word load_meta(const hive_ref& r, std::uint64_t b) { return load_word(r.bucket_meta + b); }
+/// The lock half alone (a 32-bit load: one register, not two, where only the lock word is needed).
+__device__ inline std::uint32_t load_lock(const hive_ref& r, std::uint64_t b) {
+  std::uint32_t v;
+  const auto* p = reinterpret_cast<const std::uint32_t*>(r.bucket_meta + b) + 1;
+  asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+/// Atomics on a bucket's metadata word; each returns the word before.
+__device__ inline meta_word meta_and(const hive_ref& r, std::uint64_t b, meta_word v) {
+  return atomicAnd(reinterpret_cast<unsigned long long*>(r.bucket_meta + b), v);
+}
+__device__ inline meta_word meta_or(const hive_ref& r, std::uint64_t b, meta_word v) {
+  return atomicOr(reinterpret_cast<unsigned long long*>(r.bucket_meta + b), v);
+}
+__device__ inline meta_word meta_add(const hive_ref& r, std::uint64_t b, meta_word v) {
+  return atomicAdd(reinterpret_cast<unsigned long long*>(r.bucket_meta + b), v);
 }
 
 /// @brief Reads a bucket at GPU scope (other tiles change it while this one works).
@@ -58,35 +78,40 @@ template <int S, int T>
 __device__ bucket_view<S, T> load_bucket(const warp_tile<T>& t, const word_type* bucket) {
   constexpr int W = S / T;
   bucket_view<S, T> v;
-  const word_type* p = bucket + t.lane * W;
   if constexpr (W == 1) {
-    v.w[0] = load_word(p);
+    v.w[0] = load_word(bucket + t.lane);
   } else {
 #pragma unroll
-    for (int h = 0; h < W; h += 2)
-      asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];" : "=l"(v.w[h]), "=l"(v.w[h + 1]) : "l"(p + h) : "memory");
+    for (int h = 0; h < W; h += 2) {
+      const word_type* p = bucket + t.lane * W + h;
+      asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];" : "=l"(v.w[h]), "=l"(v.w[h + 1]) : "l"(p) : "memory");
+    }
   }
   return v;
 }
 
-/// @brief The lowest slot whose word satisfies pred(word, slot), or -1; the same on every lane.
+/// @brief A slot whose word satisfies pred(word, slot), or -1; the same on every lane. Which
+/// one, when several do, is the first in lane order (lane, then word): callers ask for a key's
+/// slot (a bucket holds a key at most once) or whether any slot qualifies. One ballot and one
+/// shuffle: a ballot per word would add convergence points the scheduler waits at.
 template <int S, int T, class Pred>
 __device__ int first_slot(const warp_tile<T>& t, const bucket_view<S, T>& v, Pred pred) {
   constexpr int W = S / T;
+  using view = bucket_view<S, T>;
   unsigned local = 0;
 #pragma unroll
   for (int j = 0; j < W; ++j)
-    if (pred(v.w[j], int(t.lane) * W + j)) local |= 1u << j;
+    if (pred(v.w[j], view::slot_of(t.lane, j))) local |= 1u << j;
   const unsigned b = t.ballot(local != 0);
   if (!b) return -1;
   const int src = __ffs(b) - 1;
-  return src * W + __ffs(t.shfl(local, src)) - 1;
+  return view::slot_of(unsigned(src), __ffs(t.shfl(local, src)) - 1);
 }
 
 template <int S, int T>
 __device__ word_type word_at(const warp_tile<T>& t, const bucket_view<S, T>& v, int slot) {
-  constexpr int W = S / T;
-  return t.shfl(v.at(slot % W), slot / W);
+  using view = bucket_view<S, T>;
+  return t.shfl(v.at(view::index_of(slot)), view::lane_of(slot));
 }
 
 /// @brief A key's candidate buckets as the kernels carry them (32-bit: at most 2^29 buckets).
@@ -113,7 +138,7 @@ __device__ inline lock_snapshot snapshot_locks(const hive_ref& r, const dev_cand
   lock_snapshot s;
 #pragma unroll
   for (int i = 0; i < k_max_hashes; ++i)
-    if (i >= first && i < r.hashes.count) s.w[i] = load_u32(r.locks + c.b[i]);
+    if (i >= first && i < r.hashes.count) s.w[i] = load_lock(r, c.b[i]);
   return s;
 }
 /// @brief True (on every lane) when an eviction moved something out of a candidate (from `first`
@@ -145,7 +170,7 @@ template <int T>
 __device__ bool stash_may_hold(const warp_tile<T>& t, const hive_ref& r, const dev_candidates& c, bool stash_used) {
   if (!stash_used) return false;
   std::uint32_t hint = 0;
-  if (t.lane == 0) hint = stash_hint(load_u32(r.locks + c.b[0]));
+  if (t.lane == 0) hint = stash_hint(load_lock(r, c.b[0]));
   return t.shfl(hint, 0) != 0;
 }
 
@@ -220,7 +245,7 @@ __device__ op_result erase_op(const warp_tile<T>& t, const hive_ref& r, key_type
         }
         bool ok = false;
         if (t.lane == 0 && cas_word(bucket + p, old, k_empty_word) == old) {
-          atomicOr(r.masks + c.b[i], 1u << p);
+          meta_or(r, c.b[i], meta_word{1} << p);
           ok = true;
         }
         if (t.shfl(ok, 0)) return {op_status::erased, k_empty};
@@ -237,7 +262,7 @@ __device__ op_result erase_op(const warp_tile<T>& t, const hive_ref& r, key_type
       if (t.lane == 0) {
         const word_type old = load_word(r.stash + at);
         if (key_of(old) == k && cas_word(r.stash + at, old, k_empty_word) == old) {
-          atomicAdd(r.locks + c.b[0], 0u - k_stash_hint_unit);
+          meta_add(r, c.b[0], lock_part(0u - k_stash_hint_unit));
           atomicAdd(r.stash_live, ~0ull);  // minus one
           ok = true;
         }
@@ -252,25 +277,36 @@ __device__ op_result erase_op(const warp_tile<T>& t, const hive_ref& r, key_type
 struct tallies {
   std::uint32_t steps[4] = {};
   std::uint32_t moves = 0, locks = 0, restarts = 0;
+  /// Counts an insert completed by step s (selects, no index: the tallies stay in registers).
+  __device__ void count_step(insert_step s) {
+#pragma unroll
+    for (int i = 0; i < 4; ++i) steps[i] += static_cast<int>(s) == i + 1 ? 1u : 0u;
+  }
 };
 
 inline constexpr int k_claim_lost = -1, k_claim_moved = -2;
 
-/// @brief Claims the lowest free slot of a bucket through its mask (WABC): lane 0 issues one
-/// atomicAnd; the old mask says whether the bit was still ours to take (k_claim_lost: another
-/// tile took it first). The insert's watch is folded in: the move counts are read again while the
-/// claim's atomic is in flight (one round trip for both). If a key moved out of a candidate since
-/// `before`, the slot is given back unwritten (k_claim_moved): the scan may have missed the key.
+/// @brief Claims the lowest free slot of bucket b (one of k's candidates) through its mask (WABC):
+/// lane 0 issues one atomicAnd on the bucket's metadata word; the old mask says whether the bit
+/// was still ours to take (k_claim_lost: another tile took it first). The insert's watch is
+/// folded in: the atomic returns b's move count with the mask, and the other candidates' counts
+/// are read while it is in flight (one round trip for both). If a key moved out of a candidate
+/// since `before`, the slot is given back unwritten (k_claim_moved): the scan may have missed the key.
 template <int T>
-__device__ int claim_slot_watched(const warp_tile<T>& t, const hive_ref& r, const dev_candidates& c,
-                                  std::uint32_t* mask_word, std::uint32_t mask, const lock_snapshot& before) {
+__device__ int claim_slot_watched(const warp_tile<T>& t, const hive_ref& r, const dev_candidates& c, std::uint32_t b,
+                                  std::uint32_t mask, const lock_snapshot& before) {
   const int slot = __ffs(mask) - 1;
   int got = k_claim_lost;
   if (t.lane == 0) {
-    const std::uint32_t old = atomicAnd(mask_word, ~(1u << slot));
-    const bool moved = moved_between(r, before, snapshot_locks(r, c, 0), 0);
-    const bool mine = (old >> slot) & 1u;
-    if (mine && moved) atomicOr(mask_word, 1u << slot);
+    const meta_word bit = meta_word{1} << slot;
+    const meta_word old = meta_and(r, b, ~bit);
+    lock_snapshot now;
+#pragma unroll
+    for (int i = 0; i < k_max_hashes; ++i)
+      if (i < r.hashes.count) now.w[i] = c.b[i] == b ? lock_of(old) : lock_of(load_meta(r, c.b[i]));
+    const bool moved = moved_between(r, before, now, 0);
+    const bool mine = (old & bit) != 0;
+    if (mine && moved) meta_or(r, b, bit);
     got = moved ? k_claim_moved : mine ? slot : k_claim_lost;
   }
   return t.shfl(got, 0);
@@ -292,7 +328,10 @@ struct eviction_path {
 /// a bucket holds no movable victim (false).
 template <int S>
 __device__ bool find_path(const hive_ref& r, key_type k, const dev_candidates& c, int attempt, eviction_path& path) {
-  std::uint32_t cur = c.b[victim_mix(k, r.seed, attempt, 63) % r.hashes.count];
+  // Selected, not indexed: an index into c would put the candidates in local memory for every
+  // operation of the kernel, not just this rare one.
+  const std::uint32_t start = victim_mix(k, r.seed, attempt, 63) % r.hashes.count;
+  std::uint32_t cur = start == 0 ? c.b[0] : start == 1 ? c.b[1] : c.b[2];
   for (int d = 0; d < r.depth; ++d) {
     const int first = victim_mix(k, r.seed, attempt, d) % S;
     int slot = -1;
@@ -313,7 +352,7 @@ __device__ bool find_path(const hive_ref& r, key_type k, const dev_candidates& c
     path.slot[d] = static_cast<std::uint8_t>(slot);
     path.word[d] = w;
     path.length = d + 1;
-    if (load_u32(r.masks + alt) & all_free(S)) {
+    if (mask_of(load_meta(r, alt)) & all_free(S)) {
       path.dest = static_cast<std::uint32_t>(alt);
       return true;
     }
@@ -329,11 +368,11 @@ __device__ bool find_path(const hive_ref& r, key_type k, const dev_candidates& c
 /// Returns the slot (bucket * S + slot) left for the newcomer, or ~0 when the path broke.
 template <int S>
 __device__ std::uint64_t run_path(const hive_ref& r, const eviction_path& path, tallies& tl) {
-  std::uint32_t m = load_u32(r.masks + path.dest) & all_free(S);
+  std::uint32_t m = mask_of(load_meta(r, path.dest)) & all_free(S);
   int free_slot = -1;
   while (m) {
     const int s = __ffs(m) - 1;
-    const std::uint32_t old = atomicAnd(r.masks + path.dest, ~(1u << s));
+    const std::uint32_t old = mask_of(meta_and(r, path.dest, ~(meta_word{1} << s)));
     if ((old >> s) & 1u) {
       free_slot = s;
       break;
@@ -346,7 +385,7 @@ __device__ std::uint64_t run_path(const hive_ref& r, const eviction_path& path, 
     const std::uint32_t b = path.bucket[d];
     const std::uint64_t from = std::uint64_t{b} * S + path.slot[d];
     const word_type w = path.word[d];
-    while (atomicOr(r.locks + b, k_lock_bit) & k_lock_bit) __nanosleep(32);
+    while (lock_of(meta_or(r, b, lock_part(k_lock_bit))) & k_lock_bit) __nanosleep(32);
     ++tl.locks;
     bool moved = false, give_back = true;
     if (load_word(r.words + from) == w) {
@@ -361,12 +400,12 @@ __device__ std::uint64_t run_path(const hive_ref& r, const eviction_path& path, 
       }
     }
     __threadfence();
-    atomicAdd(r.locks + b, k_version_unit - k_lock_bit);  // unlock, and count the move (even a failed one)
+    meta_add(r, b, lock_part(k_version_unit - k_lock_bit));  // unlock, and count the move (even a failed one)
     if (!moved) {
       if (give_back) {
         store_word(r.words + ahead, k_empty_word);  // it may still hold the previous hop's marker
         __threadfence();
-        atomicOr(r.masks + ahead / S, 1u << (ahead % S));  // give the slot ahead back
+        meta_or(r, ahead / S, meta_word{1} << (ahead % S));  // give the slot ahead back
       }
       return ~0ull;
     }
@@ -405,11 +444,24 @@ __device__ scan_outcome scan_for_insert(const warp_tile<T>& t, const hive_ref& r
                                         const dev_candidates& c, bool stash_used, lock_snapshot& before,
                                         std::uint32_t (&masks)[k_max_hashes]) {
   bool again = false;
-  if (t.lane == 0) before = snapshot_locks(r, c, 0);  // parallel loads keep no order: watch them all
+  const bool second = r.hashes.count > 1 && c.b[1] != c.b[0];
+  // Lane 0 reads the candidates' metadata words first: their lock halves are the watch's `before`
+  // (parallel loads keep no order: every candidate is watched), their masks serve the in-flight
+  // check and step 2.
+  std::uint32_t m0 = 0, m1 = 0;
+  if (t.lane == 0) {
+    const meta_word q0 = load_meta(r, c.b[0]);
+    const meta_word q1 = second ? load_meta(r, c.b[1]) : q0;
+    before.w[0] = lock_of(q0);
+    before.w[1] = lock_of(q1);
+    if (r.hashes.count > 2) before.w[2] = lock_of(load_meta(r, c.b[2]));
+    m0 = mask_of(q0);
+    m1 = second ? mask_of(q1) : 0u;
+  }
   // One candidate as loaded: replaced there (true), or its free mask noted, `again` set when the
   // key is moving or a claim is in flight.
-  const auto examine = [&](int i, const bucket_view<S, T>& v, std::uint32_t m) {
-    const std::uint32_t mi = t.shfl(m, 0);
+  // mi: the bucket's free mask, on every lane.
+  const auto examine = [&](int i, const bucket_view<S, T>& v, std::uint32_t mi) {
     const int p = first_slot(t, v, [k](word_type w, int) { return key_of(w) == k; });
     if (p >= 0) {
       const word_type old = word_at(t, v, p);
@@ -425,23 +477,33 @@ __device__ scan_outcome scan_for_insert(const warp_tile<T>& t, const hive_ref& r
   };
 #pragma unroll
   for (int i = 0; i < k_max_hashes; ++i) masks[i] = 0;
-  const bool second = r.hashes.count > 1 && c.b[1] != c.b[0];
   {  // The first two candidates in one round trip; registers are kept for two buckets only.
     bucket_view<S, T> v0 = load_bucket<S, T>(t, r.words + std::uint64_t{c.b[0]} * S), v1{};
     if (second) v1 = load_bucket<S, T>(t, r.words + std::uint64_t{c.b[1]} * S);
-    std::uint32_t m0 = 0, m1 = 0;
-    if (t.lane == 0) {
-      m0 = load_u32(r.masks + c.b[0]);
-      if (second) m1 = load_u32(r.masks + c.b[1]);
+    m0 = t.shfl(m0, 0);
+    m1 = t.shfl(m1, 0);
+    // The common case, neither bucket holding the key or a claim in flight, costs one ballot;
+    // anything else is examined slot by slot.
+    bool notable = false;
+#pragma unroll
+    for (int j = 0; j < S / T; ++j) {
+      const unsigned bit = 1u << bucket_view<S, T>::slot_of(t.lane, j);
+      notable |= key_of(v0.w[j]) == k || (v0.w[j] == k_empty_word && !(m0 & bit));
+      notable |= second && (key_of(v1.w[j]) == k || (v1.w[j] == k_empty_word && !(m1 & bit)));
     }
-    if (examine(0, v0, m0)) return scan_outcome::replaced;
-    if (second && !again && examine(1, v1, m1)) return scan_outcome::replaced;
+    if (t.ballot(notable)) {
+      if (examine(0, v0, m0)) return scan_outcome::replaced;
+      if (second && !again && examine(1, v1, m1)) return scan_outcome::replaced;
+    } else {
+      masks[0] = m0 & all_free(S);
+      if (second) masks[1] = m1 & all_free(S);
+    }
   }
   if (!again && r.hashes.count > 2 && c.b[2] != c.b[1] && c.b[2] != c.b[0]) {
     const auto v2 = load_bucket<S, T>(t, r.words + std::uint64_t{c.b[2]} * S);
     std::uint32_t m2 = 0;
-    if (t.lane == 0) m2 = load_u32(r.masks + c.b[2]);
-    if (examine(2, v2, m2)) return scan_outcome::replaced;
+    if (t.lane == 0) m2 = mask_of(load_meta(r, c.b[2]));
+    if (examine(2, v2, t.shfl(m2, 0))) return scan_outcome::replaced;
   }
   if (again) return scan_outcome::again;
   if (stash_may_hold(t, r, c, stash_used)) {
@@ -458,6 +520,59 @@ __device__ scan_outcome scan_for_insert(const warp_tile<T>& t, const hive_ref& r
   return scan_outcome::absent;
 }
 
+/// @brief The common insert (steps 1 and 2 when nothing is in the way), run by every tile of a
+/// warp at once: the whole warp must be here, converged, so the tiles share one instruction
+/// stream with no divergent branch round a ballot or shuffle (a tile-by-tile path costs several
+/// times the instructions, and the kernel is bound by its latency). Two candidates c0 != c1
+/// (`eligible` false otherwise, or when the stash is in use): the key is in neither and neither
+/// has a claim in flight, and one has a free slot; then it claims the lowest free slot of the
+/// emptier one, watched as in claim_slot_watched, and stores the word. True (every lane) when
+/// stored; false leaves the operation, untouched, to insert_op.
+template <int S, int T>
+__device__ bool insert_common(const warp_tile<T>& t, const hive_ref& r, bool eligible, key_type k, word_type fresh,
+                              std::uint32_t c0, std::uint32_t c1) {
+  constexpr int W = S / T;
+  meta_word q0 = 0, q1 = 0;
+  if (t.lane == 0 && eligible) {
+    q0 = load_meta(r, c0);
+    q1 = load_meta(r, c1);
+  }
+  bucket_view<S, T> v0{}, v1{};
+  if (eligible) {  // no ballot or shuffle inside: tiles may part here
+    v0 = load_bucket<S, T>(t, r.words + std::uint64_t{c0} * S);
+    v1 = load_bucket<S, T>(t, r.words + std::uint64_t{c1} * S);
+  }
+  const std::uint32_t m0 = t.shfl_all(mask_of(q0), 0), m1 = t.shfl_all(mask_of(q1), 0);
+  bool notable = false;
+#pragma unroll
+  for (int j = 0; j < W; ++j) {
+    const std::uint32_t bit = 1u << bucket_view<S, T>::slot_of(t.lane, j);
+    notable |= key_of(v0.w[j]) == k || (v0.w[j] == k_empty_word && !(m0 & bit));
+    notable |= key_of(v1.w[j]) == k || (v1.w[j] == k_empty_word && !(m1 & bit));
+  }
+  const bool clear = t.ballot_all(notable) == 0;
+  const std::uint32_t f0 = m0 & all_free(S), f1 = m1 & all_free(S);
+  const bool use1 = __popc(f1) > __popc(f0);
+  const std::uint32_t free = use1 ? f1 : f0;
+  bool ok = false;
+  if (t.lane == 0 && eligible && clear && free != 0) {
+    const std::uint32_t b = use1 ? c1 : c0;
+    const int slot = __ffs(free) - 1;
+    const meta_word bit = meta_word{1} << slot;
+    const meta_word old = meta_and(r, b, ~bit);
+    const meta_word other = load_meta(r, use1 ? c0 : c1);
+    const std::uint32_t before_b = lock_of(use1 ? q1 : q0), before_o = lock_of(use1 ? q0 : q1);
+    const std::uint32_t now_b = lock_of(old), now_o = lock_of(other);
+    const bool moved = (((now_b ^ before_b) | (now_o ^ before_o)) & ~(k_hint_bits | k_intent_bit)) != 0 ||
+                       ((now_b | now_o) & k_lock_bit) != 0;
+    const bool mine = (old & bit) != 0;
+    if (mine && moved) meta_or(r, b, bit);
+    ok = mine && !moved;
+    if (ok) store_word(r.words + std::uint64_t{b} * S + slot, fresh);
+  }
+  return t.shfl_all(ok, 0);
+}
+
 /// @brief INSERT/REPLACE in four steps (seed 003, IV-A): replace a present key; claim a free
 /// slot in a candidate bucket; evict along a bounded path; stash.
 template <int S, int T>
@@ -471,7 +586,7 @@ __device__ op_result insert_op(const warp_tile<T>& t, const hive_ref& r, key_typ
   bool held = false;
   const auto take_intent = [&] {
     if (t.lane == 0)
-      while (atomicOr(r.locks + c.b[0], k_intent_bit) & k_intent_bit) __nanosleep(32);
+      while (lock_of(meta_or(r, c.b[0], lock_part(k_intent_bit))) & k_intent_bit) __nanosleep(32);
     held = true;
   };
   const auto release = [&] {
@@ -479,7 +594,7 @@ __device__ op_result insert_op(const warp_tile<T>& t, const hive_ref& r, key_typ
     __syncwarp(t.mask);
     if (t.lane == 0) {
       __threadfence();  // what was stored is visible before another insert of the key may look
-      atomicAnd(r.locks + c.b[0], ~k_intent_bit);
+      meta_and(r, c.b[0], ~lock_part(k_intent_bit));
     }
     held = false;
   };
@@ -521,7 +636,7 @@ __device__ op_result insert_op(const warp_tile<T>& t, const hive_ref& r, key_typ
 #pragma unroll
       for (int i = 1; i < k_max_hashes; ++i)
         if (best == i) b = c.b[i], m = masks[i];
-      const int slot = claim_slot_watched(t, r, c, r.masks + b, m, before);
+      const int slot = claim_slot_watched(t, r, c, b, m, before);
       if (slot >= 0) {
         if (t.lane == 0) store_word(r.words + std::uint64_t{b} * S + slot, fresh);
         return {op_status::inserted, k_empty, insert_step::claim};
@@ -571,7 +686,7 @@ __device__ op_result insert_op(const warp_tile<T>& t, const hive_ref& r, key_typ
       pos = atomicAdd(r.stash_tail, 1ull);
       if (pos < r.stash_capacity) {
         store_word(r.stash + pos, fresh);
-        atomicAdd(r.locks + c.b[0], k_stash_hint_unit);
+        meta_add(r, c.b[0], lock_part(k_stash_hint_unit));
         atomicAdd(r.stash_live, 1ull);
       } else {
         atomicAdd(r.counters + c_pending, 1ull);

@@ -48,9 +48,8 @@ __global__ void split_kernel(hive_ref r, std::uint64_t count) {
     r.words[b * r.slots + lane] = k_empty_word;
   }
   if (lane == 0) {
-    r.masks[b] |= movers;
-    r.masks[p] = all_free(r.slots) & ~((__popc(movers) == 32) ? 0xffffffffu : (1u << __popc(movers)) - 1u);
-    r.locks[p] = 0;
+    r.bucket_meta[b] |= movers;
+    r.bucket_meta[p] = make_meta(all_free(r.slots) & ~((__popc(movers) == 32) ? 0xffffffffu : (1u << __popc(movers)) - 1u), 0);
   }
 }
 
@@ -59,8 +58,8 @@ __global__ void merge_check_kernel(hive_ref r, std::uint64_t count, std::uint32_
   const std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x;
   if (i >= count) return;
   const std::uint64_t b = r.geo.split - 1 - i, p = b + r.geo.round;
-  const int used = r.slots - __popc(r.masks[p] & all_free(r.slots));
-  fits[i] = __popc(r.masks[b] & all_free(r.slots)) >= used ? 1u : 0u;
+  const int used = r.slots - __popc(mask_of(r.bucket_meta[p]) & all_free(r.slots));
+  fits[i] = __popc(mask_of(r.bucket_meta[b]) & all_free(r.slots)) >= used ? 1u : 0u;
 }
 
 // Merge: every entry of the partner goes to the i-th free slot of b (prefix rank).
@@ -74,7 +73,7 @@ __global__ void merge_kernel(hive_ref r, std::uint64_t count) {
   const bool mover = word != k_empty_word;
   const unsigned movers = __ballot_sync(0xffffffffu, mover);
   // Lane 0 reads the mask and writes it back below: the others use its copy, never the memory.
-  std::uint32_t free = __shfl_sync(0xffffffffu, lane == 0 ? r.masks[b] & all_free(r.slots) : 0u, 0);
+  std::uint32_t free = __shfl_sync(0xffffffffu, lane == 0 ? mask_of(r.bucket_meta[b]) & all_free(r.slots) : 0u, 0);
   if (mover) {
     int rank = __popc(movers & ((1u << lane) - 1u));
     std::uint32_t f = free;
@@ -85,8 +84,8 @@ __global__ void merge_kernel(hive_ref r, std::uint64_t count) {
   }
   if (lane == 0) {
     for (int m = __popc(movers); m > 0; --m) free &= free - 1;
-    r.masks[b] = free | (r.masks[b] & ~all_free(r.slots));
-    r.masks[p] = all_free(r.slots);
+    r.bucket_meta[b] = (r.bucket_meta[b] & ~meta_word{all_free(r.slots)}) | free;
+    r.bucket_meta[p] = (r.bucket_meta[p] & ~meta_word{all_free(r.slots)}) | all_free(r.slots);
   }
 }
 
@@ -95,14 +94,13 @@ __global__ void reset_kernel(hive_ref r, std::uint64_t from, std::uint64_t to) {
   for (std::uint64_t i = from * r.slots + blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; i < to * r.slots; i += stride)
     r.words[i] = k_empty_word;
   for (std::uint64_t b = from + blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; b < to; b += stride) {
-    r.masks[b] = all_free(r.slots);
-    r.locks[b] = 0;
+    r.bucket_meta[b] = make_meta(all_free(r.slots), 0);
   }
 }
 
-__global__ void clear_hints_kernel(std::uint32_t* locks, std::uint64_t n) {
+__global__ void clear_hints_kernel(meta_word* meta, std::uint64_t n) {
   for (std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; i < n; i += std::uint64_t{gridDim.x} * blockDim.x)
-    locks[i] &= ~k_hint_bits;
+    meta[i] &= ~lock_part(k_hint_bits);
 }
 
 }  // namespace
@@ -135,7 +133,7 @@ void launch_reset_buckets(const hive_ref& t, std::uint64_t from, std::uint64_t t
 void launch_clear_hints(const hive_ref& t, stream_view s) {
   const std::uint64_t n = t.geo.buckets();
   const auto grid = static_cast<unsigned>(std::min<std::uint64_t>((n + k_block - 1) / k_block, 4096));
-  clear_hints_kernel<<<grid, k_block, 0, cuda(s)>>>(t.locks, n);
+  clear_hints_kernel<<<grid, k_block, 0, cuda(s)>>>(t.bucket_meta, n);
   HS_CUDA_CHECK(cudaGetLastError());
 }
 

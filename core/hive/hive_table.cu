@@ -48,8 +48,7 @@ hive_table::~hive_table() { cudaDeviceSynchronize(); }
 
 void hive_table::allocate(std::uint64_t buckets) {
   words_ = buffer<word_type>(memory_space::device, buckets * shape_.slots);
-  masks_ = buffer<std::uint32_t>(memory_space::device, buckets);
-  locks_ = buffer<std::uint32_t>(memory_space::device, buckets);
+  bucket_meta_ = buffer<meta_word>(memory_space::device, buckets);
   allocated_ = buckets;
 }
 
@@ -64,8 +63,7 @@ table_config hive_table::config() const {
 hive_ref hive_table::ref() {
   hive_ref r;
   r.words = words_.data();
-  r.masks = masks_.data();
-  r.locks = locks_.data();
+  r.bucket_meta = bucket_meta_.data();
   r.slots = shape_.slots;
   r.tile = shape_.tile;
   r.geo = geo_;
@@ -319,15 +317,13 @@ void hive_table::reserve_round(stream_view s) {
     throw user_error("the hive table cannot grow to " + format_count(need * shape_.slots) + " slots: it needs " +
                      format_bytes(bytes_for(need, shape_.slots)) + " and the GPU has " + format_bytes(free_b) + " free");
   buffer<word_type> words(memory_space::device, need * shape_.slots);
-  buffer<std::uint32_t> masks(memory_space::device, need), locks(memory_space::device, need);
+  buffer<meta_word> bucket_meta(memory_space::device, need);
   const std::uint64_t used = geo_.buckets();
   copy_bytes(words.data(), memory_space::device, words_.data(), memory_space::device, used * shape_.slots * sizeof(word_type), s);
-  copy_bytes(masks.data(), memory_space::device, masks_.data(), memory_space::device, used * 4, s);
-  copy_bytes(locks.data(), memory_space::device, locks_.data(), memory_space::device, used * 4, s);
+  copy_bytes(bucket_meta.data(), memory_space::device, bucket_meta_.data(), memory_space::device, used * sizeof(meta_word), s);
   synchronize(s);
   words_ = std::move(words);
-  masks_ = std::move(masks);
-  locks_ = std::move(locks);
+  bucket_meta_ = std::move(bucket_meta);
   allocated_ = need;
 }
 
@@ -466,8 +462,10 @@ hive_image hive_table::snapshot(stream_view s) {
   img.geo = geo_;
   const std::uint64_t b = geo_.buckets();
   img.words = words_.download(b * shape_.slots, s);
-  img.masks = masks_.download(b, s);
-  img.locks = locks_.download(b, s);
+  for (const meta_word m : bucket_meta_.download(b, s)) {
+    img.masks.push_back(mask_of(m));
+    img.locks.push_back(lock_of(m));
+  }
   img.stash = stash_.download(stash_.size(), s);
   img.stash_used = std::min<std::uint64_t>(meta_.download(1, s)[0], shape_.stash_capacity);
   return img;

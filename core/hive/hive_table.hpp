@@ -68,7 +68,7 @@ class hive_table final : public hive_family {
   geometry geo_;
   std::uint64_t allocated_ = 0;  // buckets the arrays hold
   buffer<word_type> words_;
-  buffer<std::uint32_t> masks_, locks_;
+  buffer<meta_word> bucket_meta_;  // per bucket: free mask and lock word (hive_layout.hpp)
   buffer<word_type> stash_;
   buffer<unsigned long long> meta_;      // [0] stash tail, [1] stash live, [2] path head, [3..] scratch
   buffer<unsigned long long> counters_;  // c_count

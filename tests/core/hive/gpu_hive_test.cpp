@@ -51,6 +51,15 @@ std::string merge_outlook(const hive::hive_image& img) {
   return out + ", every pair fits";
 }
 
+/// Whether the next pair a contraction would merge (the highest below the split pointer) fits.
+bool next_merge_fits(const hive::hive_image& img) {
+  if (img.geo.split == 0) return true;
+  const std::uint64_t b = img.geo.split - 1, p = b + img.geo.round;
+  const int used_b = img.slots - __builtin_popcount(img.masks[b] & hive::all_free(img.slots));
+  const int used_p = img.slots - __builtin_popcount(img.masks[p] & hive::all_free(img.slots));
+  return used_b + used_p <= img.slots;
+}
+
 }  // namespace
 
 TEST_CASE("hive: bulk insert, find and erase agree with the model", "[gpu][hive]") {
@@ -290,7 +299,7 @@ TEST_CASE("hive: an expansion drains the stash into the grown table, on the GPU"
   CHECK(f.values == values);
 }
 
-TEST_CASE("hive: automatic resize decides as the model does, growing and shrinking", "[gpu][hive][resize]") {
+TEST_CASE("hive: automatic resize grows as the model does and shrinks until a pair does not fit", "[gpu][hive][resize]") {
   test::require_gpu();
   auto cfg = test::hive_config(backend::gpu, 1u << 12, 16);
   cfg.hive.auto_resize = true;
@@ -306,9 +315,15 @@ TEST_CASE("hive: automatic resize decides as the model does, growing and shrinki
   p.check();
   const std::vector<key_type> gone(keys.begin(), keys.begin() + 54000);
   CHECK(test::erase(*p.gpu, gone) == test::erase(*p.model, gone));
-  INFO("GPU: " << merge_outlook(test::hive_of(*p.gpu).snapshot({})) << "; model: "
-               << merge_outlook(test::hive_of(*p.model).snapshot({})));
-  CHECK(p.gpu->capacity() == p.model->capacity());
+  const hive::hive_image gpu_img = test::hive_of(*p.gpu).snapshot({}), model_img = test::hive_of(*p.model).snapshot({});
+  INFO("GPU: " << merge_outlook(gpu_img) << "; model: " << merge_outlook(model_img));
+  // Growth depends only on counts, shrinking also on where keys lie: concurrent inserts place
+  // them differently from the sequential model, and a contraction stops at the first pair that
+  // does not fit into one bucket. So the sides may stop at different sizes, but the larger one
+  // only at such a pair.
+  if (p.gpu->capacity() != p.model->capacity())
+    CHECK_FALSE(next_merge_fits(p.gpu->capacity() > p.model->capacity() ? gpu_img : model_img));
   CHECK(p.gpu->capacity() < (1u << 16));  // it shrank
+  CHECK(p.model->capacity() < (1u << 16));
   p.check();
 }
