@@ -36,17 +36,20 @@ struct hive_pair {
 
 long count(const std::vector<op_status>& st, op_status s) { return std::count(st.begin(), st.end(), s); }
 
+/// Live slots of bucket b of an image.
+int used_slots(const hive::hive_image& img, std::uint64_t b) {
+  return img.slots - __builtin_popcount(img.masks[b] & hive::all_free(img.slots));
+}
+
 /// Where a contraction of this image would stop: the geometry and the highest pair that would
 /// not fit (what the failure message shows when the GPU and the model shrink differently).
 std::string merge_outlook(const hive::hive_image& img) {
   std::string out = "round " + std::to_string(img.geo.round) + ", split " + std::to_string(img.geo.split);
   for (std::uint64_t b = img.geo.split; b-- > 0;) {
     const std::uint64_t p = b + img.geo.round;
-    const int used_b = img.slots - __builtin_popcount(img.masks[b] & hive::all_free(img.slots));
-    const int used_p = img.slots - __builtin_popcount(img.masks[p] & hive::all_free(img.slots));
-    if (used_b + used_p > img.slots)
-      return out + ", first pair that does not fit: " + std::to_string(b) + " (" + std::to_string(used_b) + ") + " +
-             std::to_string(p) + " (" + std::to_string(used_p) + ")";
+    if (used_slots(img, b) + used_slots(img, p) > img.slots)
+      return out + ", first pair that does not fit: " + std::to_string(b) + " (" + std::to_string(used_slots(img, b)) +
+             ") + " + std::to_string(p) + " (" + std::to_string(used_slots(img, p)) + ")";
   }
   return out + ", every pair fits";
 }
@@ -54,10 +57,8 @@ std::string merge_outlook(const hive::hive_image& img) {
 /// Whether the next pair a contraction would merge (the highest below the split pointer) fits.
 bool next_merge_fits(const hive::hive_image& img) {
   if (img.geo.split == 0) return true;
-  const std::uint64_t b = img.geo.split - 1, p = b + img.geo.round;
-  const int used_b = img.slots - __builtin_popcount(img.masks[b] & hive::all_free(img.slots));
-  const int used_p = img.slots - __builtin_popcount(img.masks[p] & hive::all_free(img.slots));
-  return used_b + used_p <= img.slots;
+  const std::uint64_t b = img.geo.split - 1;
+  return used_slots(img, b) + used_slots(img, b + img.geo.round) <= img.slots;
 }
 
 }  // namespace
