@@ -44,6 +44,9 @@ invariant_report check_invariants(const hive_image& img, const table_stats* stat
       bool home = false;
       for (int i = 0; i < c.count; ++i) home |= c.b[i] == b;
       if (!home) fail(strprintf("key %u sits in bucket %llu, none of its candidates", k, (unsigned long long)b));
+      if (home && c.b[0] != b && !(img.locks[c.b[0]] & k_away_bit))
+        fail(strprintf("key %u sits in bucket %llu, but its first candidate %llu has no away bit", k, (unsigned long long)b,
+                       (unsigned long long)c.b[0]));
       if (!seen.emplace(k, b * img.slots + s).second) fail(strprintf("key %u is stored twice", k));
     }
   }

@@ -1,7 +1,8 @@
 // The hive family's invariant checker, run on a hive_image from either backend: every key lies in
 // one of its candidate buckets (under the geometry of the moment) or in the stash, never twice;
 // free masks agree exactly with the slots; no bucket lock is held between batches; the stash
-// hints count exactly the stashed keys of each first-candidate bucket.
+// hints count exactly the stashed keys of each first-candidate bucket; a key outside its first
+// candidate has that bucket's away bit set.
 #pragma once
 #include <string>
 #include <vector>

@@ -68,22 +68,27 @@ __global__ void __launch_bounds__(k_block, (k_min_blocks<S, T, Op>)) batch_kerne
   tallies tl;
   bool pending = active;
   if constexpr (Op == batch_op::insert || Op == batch_op::mixed) {
-    // Common inserts first, every tile of the warp in step (the whole warp is here); whatever
-    // they leave (the key present, a claim in flight, both candidates full, a lost claim, the
-    // stash in use, lookups and deletes) goes through the general path below.
+    // Common inserts first, every tile of the warp in step (the whole warp is here): a pass that
+    // reads only the first candidate, then one that reads both for what it left; whatever they
+    // leave (the key present, a claim in flight, both candidates full, a lost claim, the stash in
+    // use, lookups and deletes) goes through the general path below.
     const bool common_ok = r.hashes.count == 2 && !stash_used;
-    for (int src = 0; src < T; ++src) {
-      const key_type sk = t.shfl_all(k, src);
-      const value_type sv = t.shfl_all(v, src);
-      const std::uint32_t c0 = t.shfl_all(c.b[0], src), c1 = t.shfl_all(c.b[1], src);
-      const bool eligible = t.shfl_all(active && kind == op_kind::insert, src) && common_ok && c0 != c1;
-      if (!__any_sync(0xffffffffu, eligible)) continue;  // the same on every lane of the warp
-      if (insert_common<S, T>(t, r, eligible, sk, pack(sk, sv), c0, c1)) {
-        if (t.lane == 0) tl.count_step(insert_step::claim);
-        if (t.lane == static_cast<unsigned>(src)) {
-          pending = false;
-          if (io.status) io.status[i] = op_status::inserted;
-          if (io.results) io.results[i] = k_empty;
+    for (int pass = 0; pass < 2; ++pass) {
+      for (int src = 0; src < T; ++src) {
+        const key_type sk = t.shfl_all(k, src);
+        const value_type sv = t.shfl_all(v, src);
+        const std::uint32_t c0 = t.shfl_all(c.b[0], src), c1 = t.shfl_all(c.b[1], src);
+        const bool eligible = t.shfl_all(pending && kind == op_kind::insert, src) && common_ok && c0 != c1;
+        if (!__any_sync(0xffffffffu, eligible)) continue;  // the same on every lane of the warp
+        const bool stored = pass == 0 ? insert_first<S, T>(t, r, eligible, sk, pack(sk, sv), c0)
+                                      : insert_common<S, T>(t, r, eligible, sk, pack(sk, sv), c0, c1);
+        if (stored) {
+          if (t.lane == 0) tl.count_step(insert_step::claim);
+          if (t.lane == static_cast<unsigned>(src)) {
+            pending = false;
+            if (io.status) io.status[i] = op_status::inserted;
+            if (io.results) io.results[i] = k_empty;
+          }
         }
       }
     }

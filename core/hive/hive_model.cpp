@@ -126,12 +126,14 @@ bool hive_model::evict_for(key_type k, value_type v, const candidates& c, int at
   int ahead_slot = free_slot;
   for (int d = static_cast<int>(rec.length) - 1; d >= 0; --d) {
     word_type& from = img_.bucket(rec.bucket[d])[slot_of[d]];
+    if (img_.candidates_of(key_of(from)).b[0] == rec.bucket[d]) img_.locks[rec.bucket[d]] |= k_away_bit;  // leaves its first candidate
     img_.bucket(ahead_bucket)[ahead_slot] = from;
     from = k_empty_word;
     ahead_bucket = rec.bucket[d];
     ahead_slot = slot_of[d];
     ++moves_;
   }
+  if (ahead_bucket != c.b[0]) img_.locks[c.b[0]] |= k_away_bit;
   img_.bucket(ahead_bucket)[ahead_slot] = pack(k, v);
   if (cfg_.hive.instrument) {
     ++path_lengths_[rec.length];
@@ -171,16 +173,16 @@ op_status hive_model::insert_unlocked(key_type k, value_type v, bool count_steps
     img_.stash[at] = pack(k, v);
     return done(insert_step::replace, op_status::replaced);
   }
-  // Step 2: claim in the candidate with the most free slots (the first on ties), as the kernels do.
-  int best = -1, most = 0;
-  for (int i = 0; i < c.count; ++i) {
-    const int free_slots = __builtin_popcount(img_.masks[c.b[i]] & all_free(img_.slots));
-    if (free_slots > most) best = i, most = free_slots;
-  }
+  // Step 2: claim in the first candidate while it has room enough, else in the one with the most
+  // free slots (the first on ties), as the kernels do.
+  int free_slots[k_max_hashes] = {};
+  for (int i = 0; i < c.count; ++i) free_slots[i] = __builtin_popcount(img_.masks[c.b[i]] & all_free(img_.slots));
+  const int best = placement_of(free_slots, c.count, img_.slots);
   if (best >= 0) {
     const std::uint64_t b = c.b[best];
     const int s = lowest(img_.masks[b] & all_free(img_.slots));
     img_.masks[b] &= ~(1u << s);
+    if (b != c.b[0]) img_.locks[c.b[0]] |= k_away_bit;
     img_.bucket(b)[s] = pack(k, v);
     return done(insert_step::claim, op_status::inserted);
   }
@@ -400,7 +402,7 @@ void hive_model::split_step(std::uint64_t count) {
       img_.masks[b] |= 1u << s;
     }
     img_.masks[p] = all_free(S) & ~(moved == 32 ? 0xffffffffu : (1u << moved) - 1u);
-    img_.locks[p] = 0;
+    img_.locks[p] = img_.locks[b] & k_away_bit;  // keys whose first candidate was b may now have p
     img_.geo.split = b + 1;
     ++splits_;
   }
@@ -419,6 +421,7 @@ void hive_model::merge_step(std::uint64_t count) {
       img_.bucket(p)[s] = k_empty_word;
     }
     img_.masks[p] = all_free(S);
+    img_.locks[b] |= img_.locks[p] & k_away_bit;  // keys whose first candidate was p now have b
     img_.geo.split = b;
     ++merges_;
   }

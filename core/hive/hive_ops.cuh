@@ -148,7 +148,7 @@ __device__ inline bool moved_between(const hive_ref& r, const lock_snapshot& bef
 #pragma unroll
   for (int i = 0; i < k_max_hashes; ++i)
     moved |= i >= first && i < r.hashes.count &&
-             (((now.w[i] ^ before.w[i]) & ~(k_hint_bits | k_intent_bit)) != 0 || (now.w[i] & k_lock_bit));
+             (((now.w[i] ^ before.w[i]) & ~k_unwatched_bits) != 0 || (now.w[i] & k_lock_bit));
   return moved;
 }
 template <int T>
@@ -292,6 +292,7 @@ inline constexpr int k_claim_lost = -1, k_claim_moved = -2;
 /// folded in: the atomic returns b's move count with the mask, and the other candidates' counts
 /// are read while it is in flight (one round trip for both). If a key moved out of a candidate
 /// since `before`, the slot is given back unwritten (k_claim_moved): the scan may have missed the key.
+/// A claim outside the first candidate sets its away bit, by the atomic that also reads its lock word.
 template <int T>
 __device__ int claim_slot_watched(const warp_tile<T>& t, const hive_ref& r, const dev_candidates& c, std::uint32_t b,
                                   std::uint32_t mask, const lock_snapshot& before) {
@@ -303,7 +304,10 @@ __device__ int claim_slot_watched(const warp_tile<T>& t, const hive_ref& r, cons
     lock_snapshot now;
 #pragma unroll
     for (int i = 0; i < k_max_hashes; ++i)
-      if (i < r.hashes.count) now.w[i] = c.b[i] == b ? lock_of(old) : lock_of(load_meta(r, c.b[i]));
+      if (i < r.hashes.count)
+        now.w[i] = c.b[i] == b ? lock_of(old)
+                   : i == 0    ? lock_of(meta_or(r, c.b[0], lock_part(k_away_bit)))
+                               : lock_of(load_meta(r, c.b[i]));
     const bool moved = moved_between(r, before, now, 0);
     const bool mine = (old & bit) != 0;
     if (mine && moved) meta_or(r, b, bit);
@@ -319,7 +323,8 @@ struct eviction_path {
   std::uint8_t slot[k_max_eviction_depth];
   word_type word[k_max_eviction_depth];
   int length = 0;
-  std::uint32_t dest = 0;  ///< the bucket with a free slot the last entry moves to
+  std::uint32_t dest = 0;         ///< the bucket with a free slot the last entry moves to
+  std::uint32_t leaves_first = 0;  ///< bit d: hop d moves its entry out of that key's first candidate
 };
 
 /// @brief Lane 0: walks from one of k's buckets, taking a pseudo-random victim in each (one not
@@ -345,7 +350,10 @@ __device__ bool find_path(const hive_ref& r, key_type k, const dev_candidates& c
       w = load_word(r.words + std::uint64_t{cur} * S + slot);
       // Empty (freed, a claim in flight) or a marker (another path moving through): start over.
       if (w == k_empty_word || is_marker(w)) return false;
-      alt = alternate_of(candidates_of(r.hashes, r.geo, key_of(w)), cur);
+      const candidates vc = candidates_of(r.hashes, r.geo, key_of(w));
+      alt = alternate_of(vc, cur);
+      if (vc.b[0] == cur) path.leaves_first |= 1u << d;
+      else path.leaves_first &= ~(1u << d);
     }
     if (alt == k_no_bucket) return false;
     path.bucket[d] = cur;
@@ -385,7 +393,9 @@ __device__ std::uint64_t run_path(const hive_ref& r, const eviction_path& path, 
     const std::uint32_t b = path.bucket[d];
     const std::uint64_t from = std::uint64_t{b} * S + path.slot[d];
     const word_type w = path.word[d];
-    while (lock_of(meta_or(r, b, lock_part(k_lock_bit))) & k_lock_bit) __nanosleep(32);
+    // A victim leaving its first candidate sets that bucket's away bit with the lock, before it moves.
+    const std::uint32_t away = (path.leaves_first >> d) & 1u ? k_away_bit : 0u;
+    while (lock_of(meta_or(r, b, lock_part(k_lock_bit | away))) & k_lock_bit) __nanosleep(32);
     ++tl.locks;
     bool moved = false, give_back = true;
     if (load_word(r.words + from) == w) {
@@ -520,13 +530,54 @@ __device__ scan_outcome scan_for_insert(const warp_tile<T>& t, const hive_ref& r
   return scan_outcome::absent;
 }
 
+/// @brief The first-candidate insert (steps 1 and 2 reading one bucket), run by every tile of a
+/// warp at once, as insert_common below. While the first candidate c0 has its away bit clear and
+/// no stashed keys, the key can only be there; if it is not, nor a claim in flight, and c0 has at
+/// least first_choice_floor(S) free slots (placement_of would choose it), the tile claims c0's
+/// lowest free slot and stores the word. The claim's atomic is the watch: any change of c0's lock
+/// word since the read (a move out, the lock, an intent, a hint, the away bit) gives the slot
+/// back. True (every lane) when stored; false leaves the operation, untouched, to insert_common.
+/// (Reading the buckets of a tile's T operations together, to have more reads in flight, measured
+/// no faster on the H200: the fill is bound by the memory system's random accesses, not latency.)
+template <int S, int T>
+__device__ bool insert_first(const warp_tile<T>& t, const hive_ref& r, bool eligible, key_type k, word_type fresh,
+                             std::uint32_t c0) {
+  constexpr int W = S / T;
+  meta_word q0 = 0;
+  if (t.lane == 0 && eligible) q0 = load_meta(r, c0);
+  bucket_view<S, T> v0{};
+  if (eligible) v0 = load_bucket<S, T>(t, r.words + std::uint64_t{c0} * S);  // no ballot or shuffle inside
+  const std::uint32_t m0 = t.shfl_all(mask_of(q0), 0);
+  bool notable = false;
+#pragma unroll
+  for (int j = 0; j < W; ++j) {
+    const std::uint32_t bit = 1u << bucket_view<S, T>::slot_of(t.lane, j);
+    notable |= key_of(v0.w[j]) == k || (v0.w[j] == k_empty_word && !(m0 & bit));
+  }
+  const bool clear = t.ballot_all(notable) == 0;
+  const std::uint32_t free = m0 & all_free(S);
+  constexpr std::uint32_t k_elsewhere = k_lock_bit | k_hint_bits | k_intent_bit | k_away_bit;
+  bool ok = false;
+  if (t.lane == 0 && eligible && clear && __popc(free) >= first_choice_floor(S) && !(lock_of(q0) & k_elsewhere)) {
+    const int slot = __ffs(free) - 1;
+    const meta_word bit = meta_word{1} << slot;
+    const meta_word old = meta_and(r, c0, ~bit);
+    const bool mine = (old & bit) != 0, changed = lock_of(old) != lock_of(q0);
+    if (mine && changed) meta_or(r, c0, bit);
+    ok = mine && !changed;
+    if (ok) store_word(r.words + std::uint64_t{c0} * S + slot, fresh);
+  }
+  return t.shfl_all(ok, 0);
+}
+
 /// @brief The common insert (steps 1 and 2 when nothing is in the way), run by every tile of a
 /// warp at once: the whole warp must be here, converged, so the tiles share one instruction
 /// stream with no divergent branch round a ballot or shuffle (a tile-by-tile path costs several
 /// times the instructions, and the kernel is bound by its latency). Two candidates c0 != c1
 /// (`eligible` false otherwise, or when the stash is in use): the key is in neither and neither
 /// has a claim in flight, and one has a free slot; then it claims the lowest free slot of the
-/// emptier one, watched as in claim_slot_watched, and stores the word. True (every lane) when
+/// candidate placement_of chooses, watched as in claim_slot_watched (claiming in c1, the atomic
+/// that sets c0's away bit reads c0's lock word), and stores the word. True (every lane) when
 /// stored; false leaves the operation, untouched, to insert_op.
 template <int S, int T>
 __device__ bool insert_common(const warp_tile<T>& t, const hive_ref& r, bool eligible, key_type k, word_type fresh,
@@ -552,7 +603,7 @@ __device__ bool insert_common(const warp_tile<T>& t, const hive_ref& r, bool eli
   }
   const bool clear = t.ballot_all(notable) == 0;
   const std::uint32_t f0 = m0 & all_free(S), f1 = m1 & all_free(S);
-  const bool use1 = __popc(f1) > __popc(f0);
+  const bool use1 = __popc(f0) < first_choice_floor(S) && __popc(f1) > __popc(f0);  // placement_of, two candidates
   const std::uint32_t free = use1 ? f1 : f0;
   bool ok = false;
   if (t.lane == 0 && eligible && clear && free != 0) {
@@ -560,10 +611,10 @@ __device__ bool insert_common(const warp_tile<T>& t, const hive_ref& r, bool eli
     const int slot = __ffs(free) - 1;
     const meta_word bit = meta_word{1} << slot;
     const meta_word old = meta_and(r, b, ~bit);
-    const meta_word other = load_meta(r, use1 ? c0 : c1);
+    const meta_word other = use1 ? meta_or(r, c0, lock_part(k_away_bit)) : load_meta(r, c1);
     const std::uint32_t before_b = lock_of(use1 ? q1 : q0), before_o = lock_of(use1 ? q0 : q1);
     const std::uint32_t now_b = lock_of(old), now_o = lock_of(other);
-    const bool moved = (((now_b ^ before_b) | (now_o ^ before_o)) & ~(k_hint_bits | k_intent_bit)) != 0 ||
+    const bool moved = (((now_b ^ before_b) | (now_o ^ before_o)) & ~k_unwatched_bits) != 0 ||
                        ((now_b | now_o) & k_lock_bit) != 0;
     const bool mine = (old & bit) != 0;
     if (mine && moved) meta_or(r, b, bit);
@@ -617,16 +668,13 @@ __device__ op_result insert_op(const warp_tile<T>& t, const hive_ref& r, key_typ
       __nanosleep(64);
       continue;
     }
-    // Step 2: claim-then-commit in the candidate with the most free slots (the first on ties):
-    // balancing the buckets keeps both of a key's candidates from filling early, which is what
-    // sends inserts to the costly eviction path. A lost claim means a slot was taken since step 1
+    // Step 2: claim-then-commit in the first candidate while it has room enough, else in the one
+    // with the most free slots (placement_of). A lost claim means a slot was taken since step 1
     // (maybe by this key): start over.
-    int best = -1, most = 0;
+    int free_slots[k_max_hashes];
 #pragma unroll
-    for (int i = 0; i < k_max_hashes; ++i) {
-      const int free_slots = i < r.hashes.count ? __popc(masks[i]) : 0;
-      if (free_slots > most) best = i, most = free_slots;
-    }
+    for (int i = 0; i < k_max_hashes; ++i) free_slots[i] = __popc(masks[i]);
+    const int best = placement_of(free_slots, r.hashes.count, S);
     if (best >= 0) {
       if (held) {  // room appeared meanwhile: claim as any insert does, without the intent
         release();
@@ -658,6 +706,9 @@ __device__ op_result insert_op(const warp_tile<T>& t, const hive_ref& r, key_typ
       if (t.lane == 0) {
         eviction_path path;
         if (find_path<S>(r, k, c, attempt, path)) {
+          // The newcomer takes the first hop's slot: outside its first candidate, that bucket's
+          // away bit goes first (run_path fences before the newcomer's word is stored).
+          if (path.bucket[0] != c.b[0]) meta_or(r, c.b[0], lock_part(k_away_bit));
           at = run_path<S>(r, path, tl);
           if (at != ~0ull) {
             store_word(r.words + at, fresh);

@@ -49,7 +49,9 @@ __global__ void split_kernel(hive_ref r, std::uint64_t count) {
   }
   if (lane == 0) {
     r.bucket_meta[b] |= movers;
-    r.bucket_meta[p] = make_meta(all_free(r.slots) & ~((__popc(movers) == 32) ? 0xffffffffu : (1u << __popc(movers)) - 1u), 0);
+    // Keys whose first candidate was b may now have p: the partner inherits b's away bit.
+    r.bucket_meta[p] = make_meta(all_free(r.slots) & ~((__popc(movers) == 32) ? 0xffffffffu : (1u << __popc(movers)) - 1u),
+                                 lock_of(r.bucket_meta[b]) & k_away_bit);
   }
 }
 
@@ -84,7 +86,8 @@ __global__ void merge_kernel(hive_ref r, std::uint64_t count) {
   }
   if (lane == 0) {
     for (int m = __popc(movers); m > 0; --m) free &= free - 1;
-    r.bucket_meta[b] = (r.bucket_meta[b] & ~meta_word{all_free(r.slots)}) | free;
+    // Keys whose first candidate was p now have b: b takes p's away bit too.
+    r.bucket_meta[b] = (r.bucket_meta[b] & ~meta_word{all_free(r.slots)}) | free | (r.bucket_meta[p] & lock_part(k_away_bit));
     r.bucket_meta[p] = (r.bucket_meta[p] & ~meta_word{all_free(r.slots)}) | all_free(r.slots);
   }
 }

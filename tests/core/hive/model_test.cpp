@@ -157,6 +157,47 @@ TEST_CASE("hive configs: impossible shapes and policies are refused with the rea
   CHECK(hive::to_string(*hive::parse_hash_policy("crc32+bithash2")) == "crc32+bithash2");
 }
 
+TEST_CASE("hive model: keys go to their first candidate while it has room; away bits mark the rest", "[hive]") {
+  hive::hive_model m(test::hive_config(backend::cpu, 1 << 14, 16));
+  const auto keys = test::random_keys(7000, 21);  // load 0.43: most first candidates keep 4 free slots
+  test::insert(m, keys, test::random_values(7000, 22));
+  const auto count_away = [](const hive::hive_image& img) {
+    std::uint64_t keys_away = 0, bits = 0;
+    for (std::uint64_t b = 0; b < img.geo.buckets(); ++b) {
+      bits += (img.locks[b] & hive::k_away_bit) ? 1 : 0;
+      for (int s = 0; s < img.slots; ++s) {
+        const hive::word_type w = img.bucket(b)[s];
+        if (w != hive::k_empty_word && img.candidates_of(hive::key_of(w)).b[0] != b) ++keys_away;
+      }
+    }
+    return std::pair{keys_away, bits};
+  };
+  const auto [away_low, bits_low] = count_away(m.image());
+  CHECK(away_low < 7000 / 20);
+  CHECK(bits_low <= away_low);
+  REQUIRE(hive::check_invariants(m.image()).ok());
+  const auto more = test::random_keys(7700, 23);  // to load 0.9 (keys are distinct with high probability)
+  test::insert(m, more, test::random_values(7700, 24));
+  const auto [away_high, bits_high] = count_away(m.image());
+  CHECK(away_high > away_low);
+  CHECK(bits_high > bits_low);
+  const hive::hive_image good = m.image();
+  REQUIRE(hive::check_invariants(good).ok());
+  // Clearing the away bit of a bucket whose keys live elsewhere is caught.
+  for (std::uint64_t b = 0; b < good.geo.buckets(); ++b)
+    for (int s = 0; s < good.slots; ++s) {
+      const hive::word_type w = good.bucket(b)[s];
+      if (w == hive::k_empty_word) continue;
+      const std::uint64_t first = good.candidates_of(hive::key_of(w)).b[0];
+      if (first == b) continue;
+      auto bad = good;
+      bad.locks[first] &= ~hive::k_away_bit;
+      CHECK_FALSE(hive::check_invariants(bad).ok());
+      return;
+    }
+  FAIL("no key lives outside its first candidate at load 0.9");
+}
+
 TEST_CASE("hive invariants: a wrong mask bit, a key twice, a key out of place and a stale hint are caught", "[hive]") {
   hive::hive_model m(test::hive_config(backend::cpu, 1024, 16));
   const auto keys = test::random_keys(500, 11);
