@@ -5,6 +5,7 @@
 
 #include "core/common/device_histogram.hpp"
 #include "core/common/inspection.hpp"
+#include "core/common/region_partition.hpp"
 
 #include "core/common/stream.hpp"
 #include "core/common/types.hpp"
@@ -69,6 +70,15 @@ struct batch_io {
 };
 
 void launch_batch(const hive_ref& t, const batch_io& io, stream_view s);
+
+// Large insert batches grouped by table region first (hive_partition.cu, core/common/region_partition.hpp).
+
+/// @brief How many regions (by first candidate bucket) the table has now.
+std::uint32_t partition_regions(const hive_ref& t);
+/// @brief Writes the n pairs (n < 2^32) grouped by the region of their first candidate into the
+/// scratch (reserved for n pairs and partition_regions(t) regions).
+void launch_partition(const hive_ref& t, const key_type* keys, const value_type* values, std::uint64_t n,
+                      detail::partition_scratch& scratch, stream_view s);
 
 // Resizing (hive_resize.cu): linear hashing, run alone on the table.
 

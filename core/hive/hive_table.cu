@@ -98,7 +98,27 @@ void hive_table::insert(std::span<const key_type> keys, std::span<const value_ty
   io.status = ptr_or_null(status);
   io.n = keys.size();
   live_bound_ += keys.size();
+  std::unique_lock scratch(partition_mutex_);
+  if (!use_partition(io.n, !status.empty())) {
+    scratch.unlock();
+    launch(io, s);
+    return;
+  }
+  partition_read_.order_before(s);  // the batch before, maybe on another stream, has read the scratch
+  launch_partition(ref(), io.keys, io.values, io.n, partition_, s);
+  io.keys = partition_.keys.data();
+  io.values = partition_.values.data();
   launch(io, s);
+  partition_read_.record(s);
+}
+
+bool hive_table::use_partition(std::uint64_t n, bool statuses) {
+  // Measured on the H200 (exp. harness, fill to 0.9, insert kernel alone on grouped keys): 2^27
+  // slots 8.7 instead of 6.7 G keys/s; 2^25 slots 8.5 instead of 8.2, less than the reorder
+  // costs there. So: tables of 2^26 slots or more, batches of an eighth of them or more.
+  const std::uint64_t slots = geo_.buckets() * shape_.slots;
+  if (statuses || n >= (std::uint64_t{1} << 32) || slots < (std::uint64_t{1} << 26) || n * 8 < slots) return false;
+  return partition_.reserve(n, partition_regions(ref()));  // no room for scratch: insert directly, only slower
 }
 
 void hive_table::find(std::span<const key_type> keys, std::span<value_type> values_out,

@@ -101,7 +101,7 @@ bool linear_table::use_partition(std::uint64_t n, bool statuses) {
   if (cfg_.linear.partition == tri::automatic &&
       (n * 8 < cfg_.capacity || cfg_.capacity < (std::uint64_t{1} << 24)))
     return false;
-  return partition_.reserve(n, cfg_.capacity);  // no room for scratch: insert directly, only slower
+  return partition_.reserve(n, detail::regions_for(cfg_.capacity));  // no room for scratch: insert directly, only slower
 }
 
 void linear_table::launch_insert(const key_type* keys, const value_type* values, op_status* status,
