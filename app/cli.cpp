@@ -32,6 +32,7 @@ std::string usage() {
       "         --group 1|4|8  --cas-first auto|on|off  --partition auto|on|off   (linear table tuning)\n"
       "         --tile 2|4|8|16|32 (threads sharing a slab, slab table; threads per operation, hive: 4-32)\n"
       "         --slots 8|16|32 --hashes F+G[+H] (hive: slots per bucket; bithash1, bithash2, murmur3, city, crc32)\n"
+      "         --bulk auto|on|off (hive: large batches without statuses by grouped rounds)\n"
       "  --help\n"
       "\nbench suites:\n";
   for (const auto& suite : bench::suites()) s += "  " + std::string(suite.name) + ": " + std::string(suite.summary) + "\n";
@@ -118,11 +119,11 @@ cli_options parse_cli(const std::vector<std::string>& args) {
       if (o.bench.linear.group != 0 && o.bench.linear.group != 1 && o.bench.linear.group != 4 &&
           o.bench.linear.group != 8)
         throw user_error("--group: must be 1, 4 or 8 (0 chooses automatically)");
-    } else if (a == "--cas-first" || a == "--partition") {
+    } else if (a == "--cas-first" || a == "--partition" || a == "--bulk") {
       const std::string v = in.value(a);
       const auto t = parse_tri(v);
       if (!t) throw user_error(a + ": '" + v + "' is not auto, on or off");
-      (a == "--partition" ? o.bench.linear.partition : o.bench.linear.cas_first) = *t;
+      (a == "--partition" ? o.bench.linear.partition : a == "--bulk" ? o.bench.hive_bulk : o.bench.linear.cas_first) = *t;
     } else if (a == "--tile") {
       o.bench.slab_tile = parse_number<int>(a, in.value(a), 0, 32);
       if (!slab::valid_tile(o.bench.slab_tile)) throw user_error(std::string("--tile: must be ") + slab::k_tile_choices);

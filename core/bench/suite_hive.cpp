@@ -37,6 +37,7 @@ struct hive_ctx {
     c.hive.tile = sh.tile ? sh.tile : opt.hive_tile;
     c.hive.hashes = sh.hashes.empty() ? opt.hive_hashes : sh.hashes;
     c.hive.instrument = sh.instrument;
+    c.hive.bulk = opt.hive_bulk;
     c.hive.resize_batch = sh.batch;
     return make_table(c);
   }
@@ -296,12 +297,12 @@ report hive_suite(const bench_options& opt) {
   {
     auto t = c.make(1u << 20);
     const table_config cfg = t->config();
-    r.metadata.emplace_back("table", strprintf("hive, %d slots per bucket, %d threads per operation, hashes %s, eviction depth %d",
+    r.metadata.emplace_back("table", strprintf("hive, %d slots per bucket, %d threads per operation, hashes %s, eviction depth %d, bulk inserts %s",
                                                cfg.hive.bucket_slots ? cfg.hive.bucket_slots : hive::k_default_slots,
                                                cfg.hive.tile ? cfg.hive.tile : hive::k_default_tile,
                                                cfg.hive.hashes.empty() ? hive::to_string(hive::hash_policy{}).c_str()
                                                                        : cfg.hive.hashes.c_str(),
-                                               cfg.hive.eviction_depth));
+                                               cfg.hive.eviction_depth, std::string(to_string(cfg.hive.bulk)).c_str()));
   }
   const auto stage = [](const char* what) { std::fprintf(stderr, "bench hive: %s\n", what); };
   stage("bulk insert");

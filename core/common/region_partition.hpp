@@ -31,4 +31,27 @@ struct partition_scratch {
   bool reserve(std::uint64_t n, std::uint32_t regions);
 };
 
+/// @brief Where a nested partition (partition_nested in region_partition.cuh) of n pairs reads and
+/// writes: the pass by region writes the middle copy, the pass by sub-region the output copy.
+struct nested_view {
+  key_type* mid_keys = nullptr;
+  value_type* mid_values = nullptr;
+  key_type* out_keys = nullptr;
+  value_type* out_values = nullptr;
+  unsigned* counts = nullptr;        ///< chunk histograms of either pass
+  unsigned* outer_totals = nullptr;  ///< regions
+  unsigned* outer_bases = nullptr;   ///< regions
+  unsigned* chunk_start = nullptr;   ///< regions + 1: the second pass's chunks of each region
+  unsigned* group_totals = nullptr;  ///< regions x subs
+  unsigned* group_bases = nullptr;   ///< regions x subs
+  std::uint32_t chunks = 0;          ///< first pass
+  std::uint32_t inner_chunks = 0;    ///< second pass, at most (chunks no region shares)
+};
+
+/// Offsets (unsigned) a nested partition of n pairs into regions x subs groups needs.
+std::uint64_t nested_offsets_size(std::uint64_t n, std::uint32_t regions, std::uint32_t subs);
+/// The nested view of `offsets` (nested_offsets_size entries) and the given pair copies.
+nested_view nested_layout(unsigned* offsets, std::uint64_t n, std::uint32_t regions, std::uint32_t subs,
+                          key_type* mid_keys, value_type* mid_values, key_type* out_keys, value_type* out_values);
+
 }  // namespace hs::detail

@@ -86,14 +86,6 @@ void stream_event::record(stream_view s) {
 #endif
 }
 
-void stream_event::order_before(stream_view s) const {
-#if HS_WITH_CUDA
-  if (event_) HS_CUDA_CHECK(cudaStreamWaitEvent(cuda(s), event(event_), 0));
-#else
-  (void)s;
-#endif
-}
-
 bool stream_event::ready() const {
 #if HS_WITH_CUDA
   if (!event_) return true;

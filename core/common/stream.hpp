@@ -36,8 +36,6 @@ class stream_event {
   stream_event& operator=(stream_event&&) noexcept;
   ~stream_event();
   void record(stream_view s);
-  /// Makes work queued on s after this call wait for the recorded point (no host wait).
-  void order_before(stream_view s) const;
   bool ready() const;
   void wait() const;
 

@@ -77,6 +77,9 @@ struct hive_options {
   double shrink_below = 0.25;
   std::uint64_t resize_batch = 0; ///< K: buckets split or merged per step; 0: 1/16 of a round (at least 1)
   bool instrument = false;        ///< count insert steps, locks, path lengths; record eviction paths
+  tri bulk = tri::automatic;      ///< insert batches without statuses by grouped rounds (hive_bulk.cu;
+                                  ///< automatic: batches of 1/8 of the table or more, tables of 2^24
+                                  ///< slots or more; off: always key by key)
 };
 
 /// @brief Everything needed to create a table.

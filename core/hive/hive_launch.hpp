@@ -71,14 +71,28 @@ struct batch_io {
 
 void launch_batch(const hive_ref& t, const batch_io& io, stream_view s);
 
-// Large insert batches grouped by table region first (hive_partition.cu, core/common/region_partition.hpp).
+// Large insert batches (hive_bulk.cu): grouped by candidate bucket, then placed a warp per bucket.
 
-/// @brief How many regions (by first candidate bucket) the table has now.
-std::uint32_t partition_regions(const hive_ref& t);
-/// @brief Writes the n pairs (n < 2^32) grouped by the region of their first candidate into the
-/// scratch (reserved for n pairs and partition_regions(t) regions).
-void launch_partition(const hive_ref& t, const key_type* keys, const value_type* values, std::uint64_t n,
-                      detail::partition_scratch& scratch, stream_view s);
+/// @brief Device scratch of bulk inserts: three copies of a batch (two the rounds alternate
+/// between, one for what they leave) and the partition offsets (grown on demand, kept).
+struct bulk_scratch {
+  buffer<key_type> keys[3];
+  buffer<value_type> values[3];
+  buffer<unsigned> offsets;
+  buffer<unsigned long long> counts;
+  std::uint64_t capacity = 0;
+  /// Grows to hold a batch of n for the table's geometry now; false (and empty) if memory is short.
+  bool reserve(const hive_ref& t, std::uint64_t n);
+};
+
+/// @brief Whether a batch of n can go the bulk way in this table (n < 2^32, two hash functions or
+/// more, at most 2^28 slots: 2^18 groups of 1024).
+bool bulk_possible(const hive_ref& t, std::uint64_t n);
+/// @brief Inserts the n pairs (no statuses): grouped rounds by first and second candidate, the rest
+/// through the insert kernels. Writes buckets with plain stores: nothing else may run on the table
+/// meanwhile. Synchronizes s.
+void bulk_insert(const hive_ref& t, const key_type* keys, const value_type* values, std::uint64_t n, bulk_scratch& scratch,
+                 stream_view s);
 
 // Resizing (hive_resize.cu): linear hashing, run alone on the table.
 

@@ -44,9 +44,9 @@ class hive_table final : public hive_family {
   /// The table as kernels see it, with a fresh eviction seed (call with table_mutex_ held).
   hive_ref ref();
   void launch(const batch_io& io, stream_view s);
-  /// Whether to group an insert batch of n by region first (large batches, large tables, no
-  /// statuses asked for, scratch memory to be had).
-  bool use_partition(std::uint64_t n, bool statuses);
+  /// Whether an insert batch of n goes the bulk way (large batches, no statuses asked for, scratch
+  /// memory to be had; call with table_mutex_ held alone).
+  bool use_bulk(std::uint64_t n, bool statuses);
   /// Live words in buckets and in the stash, counted (synchronizes; call with table_mutex_ held).
   std::array<std::uint64_t, 2> census(stream_view s);
   /// Live keys by a census (synchronizes; call with table_mutex_ held).
@@ -80,9 +80,7 @@ class hive_table final : public hive_family {
   buffer<device_histogram> histograms_;  // inspection scratch (under scratch_mutex_)
   buffer<float> strip_;
   std::atomic<bool> instrument_{false};
-  std::mutex partition_mutex_;              // the partition scratch, one insert batch at a time
-  detail::partition_scratch partition_;     // grouped-by-region copies of large insert batches
-  stream_event partition_read_{true};       // the last batch that read the scratch
+  bulk_scratch bulk_;  // grouped copies of large insert batches (under table_mutex_ held alone)
   std::atomic<std::uint32_t> seed_{1};
   std::atomic<std::uint64_t> live_bound_{0};   // live keys at most (exact at the last census + inserts since)
   std::atomic<std::uint64_t> erases_since_{0}; // erases issued since the last census

@@ -328,32 +328,3 @@ TEST_CASE("hive: automatic resize grows as the model does and shrinks until a pa
   CHECK(p.model->capacity() < (1u << 16));
   p.check();
 }
-
-TEST_CASE("hive: a large insert batch without statuses, grouped by region first, stores every key once", "[gpu][hive][large]") {
-  test::require_gpu();
-  // 2^26 slots and a batch of 0.7 of them, no statuses: the table groups the batch by region
-  // before inserting (hive_table::use_partition); half of the keys are inserted again with new
-  // values through the same path, so replaces go through it too.
-  const std::uint64_t capacity = std::uint64_t{1} << 26;
-  auto gpu = make_table(test::hive_config(backend::gpu, capacity, 16));
-  const std::size_t n = static_cast<std::size_t>(0.7 * double(capacity));
-  const auto keys = test::random_keys(n, 77);
-  auto values = test::random_values(n, 78);
-  const auto insert_without_statuses = [&](std::size_t count) {
-    auto k = test::to_space(gpu->space(), std::vector<key_type>(keys.begin(), keys.begin() + count));
-    auto v = test::to_space(gpu->space(), std::vector<value_type>(values.begin(), values.begin() + count));
-    gpu->insert(k.cspan(), v.cspan(), {}, {});
-  };
-  insert_without_statuses(n);
-  const auto fresh = test::random_values(n / 2, 79);
-  std::copy(fresh.begin(), fresh.end(), values.begin());
-  insert_without_statuses(n / 2);
-  const table_stats st = gpu->stats({});
-  CHECK(st.live == n);
-  const auto found = test::find(*gpu, keys);
-  CHECK(count(found.status, op_status::found) == static_cast<long>(n));
-  CHECK(found.values == values);
-  const auto r = test::hive_check(*gpu);
-  INFO(r.describe());
-  CHECK(r.ok());
-}
