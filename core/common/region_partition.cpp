@@ -21,13 +21,11 @@ std::uint64_t nested_offsets_size(std::uint64_t n, std::uint32_t regions, std::u
 }
 
 nested_view nested_layout(unsigned* offsets, std::uint64_t n, std::uint32_t regions, std::uint32_t subs,
-                          key_type* mid_keys, value_type* mid_values, key_type* out_keys, value_type* out_values) {
+                          std::uint64_t* mid_words, std::uint64_t* out_words) {
   const nested_counts c = nested_counts_for(n, regions, subs);
   nested_view v;
-  v.mid_keys = mid_keys;
-  v.mid_values = mid_values;
-  v.out_keys = out_keys;
-  v.out_values = out_values;
+  v.mid_words = mid_words;
+  v.out_words = out_words;
   v.counts = offsets;
   v.outer_totals = v.counts + c.matrix;
   v.outer_bases = v.outer_totals + regions;

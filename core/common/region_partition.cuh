@@ -1,8 +1,9 @@
 // The region partition's kernels (region_partition.hpp), for any region function: a device-callable
 // `std::uint32_t operator()(key_type) const` giving a key's region (< regions <= k_max_regions).
 // Include from the .cu file that instantiates partition_by_region or partition_nested.
-// Offsets[c][r] = base of region r + pairs of region r in chunks before c; with them every block
-// knows where its pairs go before it writes, so no global atomics are needed.
+// The offsets matrix holds, per chunk c and region r, the pairs of region r in chunks before c;
+// with them and the region bases every block knows where its pairs go before it writes, so no
+// global atomics are needed.
 //
 // The nested partition runs a second pass inside each region of the first: the input is cut into
 // chunks that never cross a region, so each chunk's histogram still has at most k_max_regions
@@ -16,26 +17,63 @@
 
 namespace hs::detail {
 
+/// Where a pass reads pairs: two arrays (keys, values) or packed words (key in the low half).
+struct split_source {
+  const key_type* keys;
+  const value_type* values;
+  __device__ key_type key(std::uint64_t i) const { return keys[i]; }
+  __device__ void load(std::uint64_t i, key_type& k, value_type& v) const { k = keys[i], v = values[i]; }
+};
+struct word_source {
+  const std::uint64_t* words;
+  __device__ key_type key(std::uint64_t i) const { return static_cast<key_type>(words[i]); }
+  __device__ void load(std::uint64_t i, key_type& k, value_type& v) const {
+    const std::uint64_t w = words[i];
+    k = static_cast<key_type>(w), v = static_cast<value_type>(w >> 32);
+  }
+};
+/// Where a pass writes pairs. Packed words halve the runs a scatter writes (one array, not two).
+struct split_sink {
+  key_type* keys;
+  value_type* values;
+  __device__ void store(std::uint64_t i, key_type k, value_type v) const { keys[i] = k, values[i] = v; }
+};
+struct word_sink {
+  std::uint64_t* words;
+  __device__ void store(std::uint64_t i, key_type k, value_type v) const {
+    words[i] = std::uint64_t{k} | (std::uint64_t{v} << 32);
+  }
+};
+
 namespace partition_kernels {
 
 inline constexpr unsigned k_block = 256;
 inline constexpr unsigned k_items = k_partition_chunk / k_block;  // 32 pairs per thread
 
-/// One chunk of input: where its pairs start, how many, and the output bases of its bins.
+/// One chunk of input: where its pairs start, how many, the output bases of its bins, and where
+/// its count of bin r sits in the offsets matrix (cell + r * stride).
 struct chunk_span {
   std::uint64_t begin = 0;
   unsigned count = 0;
   const unsigned* bases = nullptr;
+  std::uint64_t cell = 0, stride = 1;
 };
 
-/// The plain partition's chunks: consecutive k_partition_chunk pairs of the input.
+/// The plain partition's chunks: consecutive k_partition_chunk pairs of the input. Its offsets
+/// matrix is region-major (a region's column over `chunks` chunks is contiguous: the scan reads
+/// it coalesced). With n_now set, the pairs are the first *n_now (at most n, known only on the
+/// device when the launch is queued): chunks past them are empty.
 struct flat_chunks {
   std::uint64_t n;
+  std::uint32_t chunks;
   const unsigned* bases;  // per region
+  const unsigned long long* n_now = nullptr;
   __device__ chunk_span operator()(unsigned c) const {
+    const std::uint64_t have = n_now && *n_now < n ? *n_now : n;
     const std::uint64_t begin = std::uint64_t{c} * k_partition_chunk;
-    const unsigned count = static_cast<unsigned>(n - begin < k_partition_chunk ? n - begin : k_partition_chunk);
-    return {begin, count, bases};
+    if (begin >= have) return {};
+    const unsigned count = static_cast<unsigned>(have - begin < k_partition_chunk ? have - begin : k_partition_chunk);
+    return {begin, count, bases, c, chunks};
   }
 };
 
@@ -58,25 +96,26 @@ struct nested_chunks {
     const unsigned local = (c - chunk_start[lo]) * k_partition_chunk;
     const unsigned left = outer_totals[lo] - local;
     return {std::uint64_t{outer_bases[lo]} + local, left < k_partition_chunk ? left : k_partition_chunk,
-            sub_bases + std::uint64_t{lo} * subs};
+            sub_bases + std::uint64_t{lo} * subs, std::uint64_t{c} * subs, 1};
   }
 };
 
-/// One block per chunk: the chunk's count per region, as row c of the offsets matrix.
-template <class RegionOf, class Chunks>
-__global__ void __launch_bounds__(k_block) chunk_histogram(RegionOf region_of, Chunks chunks, const key_type* keys,
+/// One block per chunk: the chunk's count per region, into the offsets matrix.
+template <class RegionOf, class Chunks, class Source>
+__global__ void __launch_bounds__(k_block) chunk_histogram(RegionOf region_of, Chunks chunks, Source in,
                                                            std::uint32_t regions, unsigned* counts) {
   __shared__ unsigned hist[k_max_regions];
+  const chunk_span span = chunks(blockIdx.x);
+  if (span.count == 0) return;  // past the pairs: no scan reads this row
   for (unsigned r = threadIdx.x; r < regions; r += blockDim.x) hist[r] = 0;
   __syncthreads();
-  const chunk_span span = chunks(blockIdx.x);
   for (unsigned j = 0; j < k_items; ++j) {
     const unsigned local = j * k_block + threadIdx.x;
-    if (local < span.count) atomicAdd(&hist[region_of(keys[span.begin + local])], 1u);
+    if (local < span.count) atomicAdd(&hist[region_of(in.key(span.begin + local))], 1u);
   }
   __syncthreads();
   for (unsigned r = threadIdx.x; r < regions; r += blockDim.x)
-    counts[std::uint64_t{blockIdx.x} * regions + r] = hist[r];
+    counts[span.cell + r * span.stride] = hist[r];
 }
 
 /// Exclusive scan of one value per thread over a block of k_block threads; *all gets the sum.
@@ -101,46 +140,43 @@ __device__ inline unsigned block_exclusive_scan(unsigned v, unsigned* all) {
 }
 
 /// One block per region: exclusive prefix of the region's column over chunks (in place), and the
-/// region's total.
+/// region's total. With n_now, only the chunks that hold its first *n_now pairs.
 static __global__ void __launch_bounds__(k_block) column_scan(unsigned* counts, std::uint32_t chunks, std::uint32_t regions,
-                                                      unsigned* totals) {
+                                                      unsigned* totals, const unsigned long long* n_now = nullptr) {
+  const std::uint32_t stride = chunks;  // region-major (flat_chunks)
+  if (n_now) chunks = static_cast<std::uint32_t>(std::min<unsigned long long>(chunks, (*n_now + k_partition_chunk - 1) / k_partition_chunk));
   const unsigned r = blockIdx.x;
   unsigned carry = 0;
   for (std::uint32_t base = 0; base < chunks; base += k_block) {
     const std::uint32_t c = base + threadIdx.x;
-    const unsigned v = c < chunks ? counts[std::uint64_t{c} * regions + r] : 0;
+    const unsigned v = c < chunks ? counts[std::uint64_t{r} * stride + c] : 0;
     unsigned all = 0;
     const unsigned before = block_exclusive_scan(v, &all);
-    if (c < chunks) counts[std::uint64_t{c} * regions + r] = carry + before;
+    if (c < chunks) counts[std::uint64_t{r} * stride + c] = carry + before;
     carry += all;
   }
   if (threadIdx.x == 0) totals[r] = carry;
 }
 
-/// Region bases: exclusive scan of the totals (at most k_max_regions), in one block.
-static __global__ void region_bases(const unsigned* totals, std::uint32_t regions, unsigned* bases) {
-  if (threadIdx.x == 0) {
-    unsigned sum = 0;
-    for (std::uint32_t r = 0; r < regions; ++r) {
-      bases[r] = sum;
-      sum += totals[r];
-    }
-  }
-}
-
-/// Nested pass, one block: where each region's chunks start (regions + 1 entries).
-static __global__ void __launch_bounds__(k_block) nested_chunk_starts(const unsigned* outer_totals, std::uint32_t regions,
-                                                              unsigned* chunk_start) {
-  unsigned carry = 0;
+/// One block: region bases (exclusive scan of the totals, at most k_max_regions) and, for a
+/// nested partition, where each region's chunks of the second pass start (regions + 1 entries).
+static __global__ void __launch_bounds__(k_block) region_bases(const unsigned* totals, std::uint32_t regions,
+                                                       unsigned* bases, unsigned* chunk_start) {
+  unsigned carry = 0, chunk_carry = 0;
   for (std::uint32_t base = 0; base < regions; base += k_block) {
     const std::uint32_t r = base + threadIdx.x;
-    const unsigned v = r < regions ? (outer_totals[r] + k_partition_chunk - 1) / k_partition_chunk : 0;
-    unsigned all = 0;
+    const unsigned v = r < regions ? totals[r] : 0;
+    unsigned all = 0, chunks_all = 0;
     const unsigned before = block_exclusive_scan(v, &all);
-    if (r < regions) chunk_start[r] = carry + before;
+    const unsigned chunks_before = block_exclusive_scan((v + k_partition_chunk - 1) / k_partition_chunk, &chunks_all);
+    if (r < regions) {
+      bases[r] = carry + before;
+      if (chunk_start) chunk_start[r] = chunk_carry + chunks_before;
+    }
     carry += all;
+    chunk_carry += chunks_all;
   }
-  if (threadIdx.x == 0) chunk_start[regions] = carry;
+  if (chunk_start && threadIdx.x == 0) chunk_start[regions] = chunk_carry;
 }
 
 /// Nested pass, one block per region: each sub-region's column over the region's chunks (in
@@ -176,18 +212,18 @@ static __global__ void __launch_bounds__(k_block) nested_column_scan(unsigned* c
 
 /// One block per chunk: a counting sort of the chunk's pairs by region in shared memory, then each
 /// region's run is copied to bases[r] + offset[c][r] by consecutive threads (coalesced stores).
-template <class RegionOf, class Chunks>
-__global__ void __launch_bounds__(k_block) scatter(RegionOf region_of, Chunks chunks, const key_type* keys,
-                                                   const value_type* values, std::uint32_t regions,
-                                                   const unsigned* offsets, key_type* out_keys, value_type* out_values) {
+template <class RegionOf, class Chunks, class Source, class Sink>
+__global__ void __launch_bounds__(k_block) scatter(RegionOf region_of, Chunks chunks, Source in, std::uint32_t regions,
+                                                   const unsigned* offsets, Sink out) {
   __shared__ key_type sk[k_partition_chunk];
   __shared__ value_type sv[k_partition_chunk];
   __shared__ unsigned short sr[k_partition_chunk];
   __shared__ unsigned start[k_max_regions];  // first position of region r in the sorted chunk
   __shared__ unsigned fill[k_max_regions];   // counts, then next free position
+  const chunk_span span = chunks(blockIdx.x);
+  if (span.count == 0) return;
   for (unsigned r = threadIdx.x; r < regions; r += blockDim.x) fill[r] = 0;
   __syncthreads();
-  const chunk_span span = chunks(blockIdx.x);
   key_type k[k_items];
   value_type v[k_items];
   unsigned short reg[k_items];
@@ -195,8 +231,7 @@ __global__ void __launch_bounds__(k_block) scatter(RegionOf region_of, Chunks ch
   for (unsigned j = 0; j < k_items; ++j) {
     const unsigned local = j * k_block + threadIdx.x;
     if (local < span.count) {
-      k[j] = keys[span.begin + local];
-      v[j] = values[span.begin + local];
+      in.load(span.begin + local, k[j], v[j]);
       reg[j] = static_cast<unsigned short>(region_of(k[j]));
       atomicAdd(&fill[reg[j]], 1u);
     }
@@ -222,12 +257,10 @@ __global__ void __launch_bounds__(k_block) scatter(RegionOf region_of, Chunks ch
     }
   }
   __syncthreads();
-  const std::uint64_t row = std::uint64_t{blockIdx.x} * regions;
   for (unsigned p = threadIdx.x; p < span.count; p += blockDim.x) {
     const unsigned r = sr[p];
-    const unsigned dst = span.bases[r] + offsets[row + r] + (p - start[r]);
-    out_keys[dst] = sk[p];
-    out_values[dst] = sv[p];
+    const unsigned dst = span.bases[r] + offsets[span.cell + r * span.stride] + (p - start[r]);
+    out.store(dst, sk[p], sv[p]);
   }
 }
 
@@ -244,34 +277,37 @@ void partition_by_region(RegionOf region_of, std::uint32_t regions, const key_ty
   unsigned* counts = scratch.offsets.data();
   unsigned* totals = counts + std::uint64_t{chunks} * regions;
   unsigned* bases = totals + regions;
-  chunk_histogram<<<chunks, k_block, 0, stream>>>(region_of, flat_chunks{n, nullptr}, keys, regions, counts);
+  const split_source in{keys, values};
+  chunk_histogram<<<chunks, k_block, 0, stream>>>(region_of, flat_chunks{n, chunks, nullptr}, in, regions, counts);
   column_scan<<<regions, k_block, 0, stream>>>(counts, chunks, regions, totals);
-  region_bases<<<1, 32, 0, stream>>>(totals, regions, bases);
-  scatter<<<chunks, k_block, 0, stream>>>(region_of, flat_chunks{n, bases}, keys, values, regions, counts,
-                                          scratch.keys.data(), scratch.values.data());
+  region_bases<<<1, k_block, 0, stream>>>(totals, regions, bases, nullptr);
+  scatter<<<chunks, k_block, 0, stream>>>(region_of, flat_chunks{n, chunks, bases}, in, regions, counts,
+                                          split_sink{scratch.keys.data(), scratch.values.data()});
   HS_CUDA_CHECK_LAUNCH();
 }
 
-/// @brief Groups the n pairs (n < 2^32) by (region_of, sub_of): a pass by region into the
-/// scratch's middle copy, then one by sub-region within each region into its output copy. Group
-/// (r, u) then holds out pairs [group_bases[r * subs + u], + group_totals[...]) (nested_view).
-template <class RegionOf, class SubOf>
-void partition_nested(RegionOf region_of, std::uint32_t regions, SubOf sub_of, std::uint32_t subs, const key_type* keys,
-                      const value_type* values, std::uint64_t n, const nested_view& v, stream_view s) {
+/// @brief Groups the n pairs (n < 2^32, from `in`: a split_source or a word_source) by (region_of,
+/// sub_of): a pass by region into the view's middle words, then one by sub-region within each
+/// region into its output words. Group (r, u) then holds output words [group_bases[r * subs +
+/// u], + group_totals[...]) (nested_view). With n_now, only the first *n_now pairs (at most n,
+/// counted on the device by work queued before) are grouped: no host wait between the two.
+template <class RegionOf, class SubOf, class Source>
+void partition_nested(RegionOf region_of, std::uint32_t regions, SubOf sub_of, std::uint32_t subs, Source in,
+                      std::uint64_t n, const unsigned long long* n_now, const nested_view& v, stream_view s) {
   using namespace partition_kernels;
   const auto stream = static_cast<cudaStream_t>(s.handle);
-  chunk_histogram<<<v.chunks, k_block, 0, stream>>>(region_of, flat_chunks{n, nullptr}, keys, regions, v.counts);
-  column_scan<<<regions, k_block, 0, stream>>>(v.counts, v.chunks, regions, v.outer_totals);
-  region_bases<<<1, 32, 0, stream>>>(v.outer_totals, regions, v.outer_bases);
-  scatter<<<v.chunks, k_block, 0, stream>>>(region_of, flat_chunks{n, v.outer_bases}, keys, values, regions, v.counts,
-                                            v.mid_keys, v.mid_values);
-  nested_chunk_starts<<<1, k_block, 0, stream>>>(v.outer_totals, regions, v.chunk_start);
+  chunk_histogram<<<v.chunks, k_block, 0, stream>>>(region_of, flat_chunks{n, v.chunks, nullptr, n_now}, in, regions,
+                                                    v.counts);
+  column_scan<<<regions, k_block, 0, stream>>>(v.counts, v.chunks, regions, v.outer_totals, n_now);
+  region_bases<<<1, k_block, 0, stream>>>(v.outer_totals, regions, v.outer_bases, v.chunk_start);
+  scatter<<<v.chunks, k_block, 0, stream>>>(region_of, flat_chunks{n, v.chunks, v.outer_bases, n_now}, in, regions,
+                                            v.counts, word_sink{v.mid_words});
   const nested_chunks inner{v.chunk_start, v.outer_totals, v.outer_bases, v.group_bases, regions, subs};
-  chunk_histogram<<<v.inner_chunks, k_block, 0, stream>>>(sub_of, inner, v.mid_keys, subs, v.counts);
+  const word_source mid{v.mid_words};
+  chunk_histogram<<<v.inner_chunks, k_block, 0, stream>>>(sub_of, inner, mid, subs, v.counts);
   nested_column_scan<<<regions, k_block, 0, stream>>>(v.counts, v.chunk_start, v.outer_bases, subs, v.group_totals,
                                                       v.group_bases);
-  scatter<<<v.inner_chunks, k_block, 0, stream>>>(sub_of, inner, v.mid_keys, v.mid_values, subs, v.counts, v.out_keys,
-                                                  v.out_values);
+  scatter<<<v.inner_chunks, k_block, 0, stream>>>(sub_of, inner, mid, subs, v.counts, word_sink{v.out_words});
   HS_CUDA_CHECK_LAUNCH();
 }
 

@@ -31,13 +31,12 @@ struct partition_scratch {
   bool reserve(std::uint64_t n, std::uint32_t regions);
 };
 
-/// @brief Where a nested partition (partition_nested in region_partition.cuh) of n pairs reads and
-/// writes: the pass by region writes the middle copy, the pass by sub-region the output copy.
+/// @brief Where a nested partition (partition_nested in region_partition.cuh) of n pairs writes:
+/// the pass by region the middle copy, the pass by sub-region the output copy, both as packed
+/// words (key in the low half, value in the high half).
 struct nested_view {
-  key_type* mid_keys = nullptr;
-  value_type* mid_values = nullptr;
-  key_type* out_keys = nullptr;
-  value_type* out_values = nullptr;
+  std::uint64_t* mid_words = nullptr;
+  std::uint64_t* out_words = nullptr;
   unsigned* counts = nullptr;        ///< chunk histograms of either pass
   unsigned* outer_totals = nullptr;  ///< regions
   unsigned* outer_bases = nullptr;   ///< regions
@@ -50,8 +49,8 @@ struct nested_view {
 
 /// Offsets (unsigned) a nested partition of n pairs into regions x subs groups needs.
 std::uint64_t nested_offsets_size(std::uint64_t n, std::uint32_t regions, std::uint32_t subs);
-/// The nested view of `offsets` (nested_offsets_size entries) and the given pair copies.
+/// The nested view of `offsets` (nested_offsets_size entries) and the given copies (n words each).
 nested_view nested_layout(unsigned* offsets, std::uint64_t n, std::uint32_t regions, std::uint32_t subs,
-                          key_type* mid_keys, value_type* mid_values, key_type* out_keys, value_type* out_values);
+                          std::uint64_t* mid_words, std::uint64_t* out_words);
 
 }  // namespace hs::detail

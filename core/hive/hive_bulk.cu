@@ -1,20 +1,20 @@
-// Large insert batches (hive_launch.hpp, bulk_insert): instead of a tile per insert claiming a
-// slot in a random bucket (a random line dirtied per key, the price of the per-key path), the
-// batch is grouped by first candidate bucket (a nested region partition: coalesced copies, no
-// global atomics) and a block per group of buckets places them: a warp per bucket reads the
-// bucket once, drops equal keys of the batch but one, replaces keys already there, fills free
-// slots up to a cap and writes the bucket and its metadata word once. Keys past the cap go on,
-// with the bucket's away bit set first, to rounds grouped the same way that fill second
-// candidates nearly full, first candidates to the brim, second candidates to the brim (caps that
-// leave room in both of a key's buckets keep evictions rare for the per-key path afterwards).
-// What still finds no room, and every key of a bucket whose away bit, stash count, lock or
-// intent was set (it may sit elsewhere), goes through the insert kernels with every step of seed
-// 003. The rounds write buckets with plain stores, so the table runs them alone
-// (hive_table::insert).
+// Large insert batches (hive_launch.hpp, bulk_insert). The per-key path dirties a random line
+// per insert, and on the H200 those writes, not the reads or the atomics, set its pace. Here the
+// batch is grouped by first candidate bucket instead (a nested region partition: two passes of
+// coalesced copies, no global atomics), and a block per group of buckets places its keys, a
+// thread per key: of equal keys one stays, a key already in its bucket is replaced in place, a
+// new key takes the i-th free slot of its bucket while the bucket is under the round's cap; then
+// one thread per bucket writes its metadata word once. Keys past the cap go on, with the
+// bucket's away bit set first, to rounds grouped the same way that fill second candidates nearly
+// full, first candidates to the brim, second candidates to the brim (caps that leave room in
+// both of a key's buckets keep evictions rare afterwards). What still finds no room, and every
+// key of a bucket whose away bit, stash count, lock or intent was set (it may sit elsewhere),
+// goes through the per-key insert kernels with every step of seed 003. The rounds write buckets
+// with plain stores, so the table runs them alone (hive_table::insert); the host waits once, for
+// the count of keys left.
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <array>
 #include <numeric>
 
 #include "core/common/bit_math.hpp"
@@ -29,10 +29,11 @@ namespace {
 constexpr int k_place_block = 256;
 constexpr unsigned k_group_room = 2048;  // keys a block sorts in shared memory; more: the insert kernels
 // A block's groups: 1024 slots in the first round (at 0.9, ~920 keys a block, and the group's
-// words fit in shared memory for the presence check); 4096 in later rounds, whose keys are fewer
-// (a block per group costs its latency however few keys it has).
+// words fit in shared memory for the presence check); 8192 in later rounds (at most 512 buckets),
+// whose keys are fewer (a block per group costs its latency however few keys it has).
 constexpr int k_group_slots_log = 10;
-constexpr int k_later_slots_log = 12;
+constexpr int k_later_slots_log = 13;
+constexpr int k_max_group_buckets_log = 9;
 constexpr unsigned k_full = 0xffffffffu;
 
 cudaStream_t cuda(stream_view s) { return static_cast<cudaStream_t>(s.handle); }
@@ -52,9 +53,11 @@ grouping grouping_of(const hive_ref& t, int slots_log) {
   const std::uint64_t buckets = t.geo.buckets();
   const int bits = floor_log2_64(2 * buckets - 1);  // ceil(log2 buckets)
   grouping g;
-  g.group_shift = std::max(slots_log - floor_log2(static_cast<std::uint32_t>(t.slots)), bits - 18);
+  const int per_group = std::min(slots_log - floor_log2(static_cast<std::uint32_t>(t.slots)), k_max_group_buckets_log);
+  g.group_shift = std::max(per_group, bits - 18);
   const int group_bits = std::max(0, bits - g.group_shift);
-  g.sub_shift = std::max(0, group_bits - floor_log2(detail::k_max_regions));
+  // Both passes as even as the 512-bin limit allows: a scatter's runs are its chunk over its bins.
+  g.sub_shift = std::max(group_bits - floor_log2(detail::k_max_regions), group_bits / 2);
   g.regions = static_cast<std::uint32_t>(((buckets - 1) >> (g.group_shift + g.sub_shift)) + 1);
   return g;
 }
@@ -78,32 +81,23 @@ struct sub_of_bucket {
   __device__ std::uint32_t operator()(key_type k) const { return (bucket(k) >> shift) & mask; }
 };
 
-/// A list of pairs the rounds hand on, written from the front or from the back of its arrays.
-struct pair_list {
-  key_type* keys = nullptr;
-  value_type* values = nullptr;
+/// A list of words the rounds hand on.
+struct word_list {
+  word_type* words = nullptr;
   unsigned long long* count = nullptr;
-  std::uint64_t end = 0;  // from the back: entry i at end - 1 - i
-  bool from_back = false;
-  __device__ void put(std::uint64_t i, word_type w) const {
-    const std::uint64_t at = from_back ? end - 1 - i : i;
-    keys[at] = key_of(w);
-    values[at] = value_of(w);
-  }
 };
 
 enum list_id : int { to_next = 0, to_general = 1 };
 
 struct place_args {
-  const key_type* keys;  // grouped by the candidate's group of buckets
-  const value_type* values;
+  const word_type* words;  // grouped by the candidate's group of buckets
   const unsigned* group_bases;
   const unsigned* group_totals;
   int group_shift;
   int candidate;     // which of the keys' candidates the round fills
   bool first_round;  // presence checked (later rounds' keys are known absent), away bits set
   int cap;           // fill a bucket up to this many live slots
-  pair_list lists[2];  // to_next: first round, keys past the cap; to_general: for the insert kernels
+  word_list lists[2];  // to_next: first round, keys past the cap; to_general: for the insert kernels
 };
 
 /// What a block knows: its keys sorted by bucket, per position what becomes of it, per bucket
@@ -111,7 +105,8 @@ struct place_args {
 /// staged so that each list costs one global atomic per block, not one per key).
 template <int S, bool First>
 struct block_state {
-  static constexpr unsigned k_buckets = (1u << (First ? k_group_slots_log : k_later_slots_log)) / S;
+  static constexpr unsigned k_buckets =
+      std::min((1u << (First ? k_group_slots_log : k_later_slots_log)) / S, 1u << k_max_group_buckets_log);
   word_type sorted[k_group_room];
   word_type words[First ? 1u << k_group_slots_log : 1];  // the group's slots (buckets with keys to look for)
   unsigned short bucket_at[k_group_room];    // local bucket of each sorted position
@@ -132,6 +127,7 @@ enum fate_of : unsigned char { fate_drop, fate_replaced, fate_fresh, fate_genera
 
 /// Index of the n-th (from 0) set bit of m; n < popcount(m).
 __device__ int nth_set_bit(std::uint32_t m, int n) {
+  if (((m + (m & (0u - m))) & m) == 0) return __ffs(m) - 1 + n;  // one run of set bits (the usual free mask)
   int pos = 0;
   for (int half = 16; half > 0; half /= 2) {
     const std::uint32_t low = m & ((1u << half) - 1u);
@@ -180,7 +176,7 @@ __device__ unsigned block_scan(unsigned* scan_sums, unsigned v, unsigned* all) {
 /// the bucket is under the round's cap); the rest is handed on. One thread per bucket then writes
 /// its metadata word.
 template <int S, bool First>
-__global__ void __launch_bounds__(k_place_block) place_groups(hive_ref r, place_args a) {
+__global__ void __launch_bounds__(k_place_block, 6) place_groups(hive_ref r, place_args a) {
   __shared__ block_state<S, First> st;
   const unsigned lane = threadIdx.x & 31u;
   const unsigned g = blockIdx.x;
@@ -188,7 +184,7 @@ __global__ void __launch_bounds__(k_place_block) place_groups(hive_ref r, place_
   if (total == 0) return;
   const unsigned base = a.group_bases[g];
   if (total > k_group_room) {  // the whole block takes this branch: the insert kernels take them
-    const pair_list& out = a.lists[to_general];
+    const word_list& out = a.lists[to_general];
     for (unsigned i = 0; i < total; i += k_place_block) {
       const unsigned at = i + threadIdx.x;
       const bool want = at < total;
@@ -196,7 +192,7 @@ __global__ void __launch_bounds__(k_place_block) place_groups(hive_ref r, place_
       unsigned long long b0 = 0;
       if (lane == 0 && mask) b0 = atomicAdd(out.count, static_cast<unsigned long long>(__popc(mask)));
       b0 = __shfl_sync(k_full, b0, 0);
-      if (want) out.put(b0 + __popc(mask & ((1u << lane) - 1u)), pack(a.keys[base + at], a.values[base + at]));
+      if (want) out.words[b0 + __popc(mask & ((1u << lane) - 1u))] = a.words[base + at];
     }
     return;
   }
@@ -214,8 +210,9 @@ __global__ void __launch_bounds__(k_place_block) place_groups(hive_ref r, place_
   __syncthreads();
 
   // Sort by bucket (a counting sort; the order within a bucket is the atomics').
+  // (A thread keeps only each key's bucket and rank: the words are read again, from L2, to be
+  // placed; holding them would cost 16 registers and so blocks per SM.)
   constexpr unsigned k_per_thread = k_group_room / k_place_block;
-  word_type w[k_per_thread];
   unsigned short rank[k_per_thread];
   unsigned short local[k_per_thread];  // 0xffff: none
   unsigned rejected = 0;
@@ -224,12 +221,11 @@ __global__ void __launch_bounds__(k_place_block) place_groups(hive_ref r, place_
     const unsigned at = j * k_place_block + threadIdx.x;
     local[j] = 0xffff;
     if (at < total) {
-      const key_type k = a.keys[base + at];
-      const value_type v = a.values[base + at];
-      if (is_reserved_key(k) || is_reserved_value(v)) {
+      const word_type w = a.words[base + at];
+      const key_type k = key_of(w);
+      if (is_reserved_key(k) || is_reserved_value(value_of(w))) {
         ++rejected;
       } else {
-        w[j] = pack(k, v);
         local[j] = static_cast<unsigned short>(bucket_of(k) - first);
         rank[j] = static_cast<unsigned short>(atomicAdd(&st.fill[local[j]], 1u));
       }
@@ -263,7 +259,7 @@ __global__ void __launch_bounds__(k_place_block) place_groups(hive_ref r, place_
   for (unsigned j = 0; j < k_per_thread; ++j)
     if (local[j] != 0xffff) {
       const unsigned p = st.start[local[j]] + rank[j];
-      st.sorted[p] = w[j];
+      st.sorted[p] = a.words[base + j * k_place_block + threadIdx.x];
       st.bucket_at[p] = local[j];
     }
   // The first round looks for its keys in their buckets: the words of buckets with live slots
@@ -286,7 +282,7 @@ __global__ void __launch_bounds__(k_place_block) place_groups(hive_ref r, place_
     if (s1 - s0 > 32 || (a.first_round && (st.lock_word[lb] & (k_lock_bit | k_hint_bits | k_intent_bit | k_away_bit)))) {
       f = fate_general;  // a pile of keys on one bucket, or keys that may sit elsewhere
     } else {
-      const key_type k = key_of(st.sorted[p]);
+      const key_type k = key_of(st.sorted[p]);  // the last of equal keys stays
       for (unsigned q = p + 1; q < s1; ++q)
         if (key_of(st.sorted[q]) == k) f = fate_drop;
       if constexpr (First) if (f == fate_fresh) {
@@ -328,9 +324,20 @@ __global__ void __launch_bounds__(k_place_block) place_groups(hive_ref r, place_
       const std::uint32_t free = st.free_mask[lb];
       const int i = st.fresh_before[p] - st.fresh_before[st.start[lb]];
       if (i < room_of<S>(a, free)) r.words[(first + lb) * S + nth_set_bit(free, i)] = st.sorted[p];
-      else list = a.lists[to_next].keys ? to_next : to_general;
+      else list = a.lists[to_next].words ? to_next : to_general;
     }
-    if (list >= 0) st.staged[list][atomicAdd(&st.staged_count[list], 1u)] = static_cast<unsigned short>(p);
+    // Staged with one shared atomic per warp and list (one per key serializes the warp on it).
+    const unsigned active = __activemask(), lane_now = threadIdx.x & 31u;
+#pragma unroll
+    for (int l = 0; l < 2; ++l) {
+      const unsigned mask = __ballot_sync(active, list == l);
+      if (!mask) continue;
+      const int leader = __ffs(mask) - 1;
+      unsigned at = 0;
+      if (lane_now == unsigned(leader)) at = atomicAdd(&st.staged_count[l], unsigned(__popc(mask)));
+      at = __shfl_sync(active, at, leader);
+      if (list == l) st.staged[l][at + __popc(mask & ((1u << lane_now) - 1u))] = static_cast<unsigned short>(p);
+    }
   }
   if (replaced) atomicAdd(&st.tally[0], replaced);
   // A thread per bucket: its free mask less the slots taken, and the away bit before a key whose
@@ -362,7 +369,7 @@ __global__ void __launch_bounds__(k_place_block) place_groups(hive_ref r, place_
 #pragma unroll
   for (int list = 0; list < 2; ++list)
     for (unsigned i = threadIdx.x; i < st.staged_count[list]; i += k_place_block)
-      a.lists[list].put(st.staged_base[list] + i, st.sorted[st.staged[list][i]]);
+      a.lists[list].words[st.staged_base[list] + i] = st.sorted[st.staged[list][i]];
   if (r.instrument && threadIdx.x == 0) {
     if (st.tally[0]) atomicAdd(r.counters + c_step1, static_cast<unsigned long long>(st.tally[0]));
     if (st.tally[1]) atomicAdd(r.counters + c_step2, static_cast<unsigned long long>(st.tally[1]));
@@ -370,14 +377,14 @@ __global__ void __launch_bounds__(k_place_block) place_groups(hive_ref r, place_
 }
 
 /// One round: the pairs grouped by the candidate's bucket group, then placed.
-void round_of(const hive_ref& t, const grouping& gr, place_args a, const key_type* keys, const value_type* values,
-              std::uint64_t n, const detail::nested_view& v, stream_view s) {
+template <class Source>
+void round_of(const hive_ref& t, const grouping& gr, place_args a, Source in, std::uint64_t n,
+              const unsigned long long* n_now, const detail::nested_view& v, stream_view s) {
   const candidate_bucket bucket{t, a.candidate};
   const int region_shift = gr.group_shift + gr.sub_shift;
   detail::partition_nested(region_of_bucket{bucket, region_shift}, gr.regions, sub_of_bucket{bucket, gr.group_shift, gr.subs() - 1},
-                           gr.subs(), keys, values, n, v, s);
-  a.keys = v.out_keys;
-  a.values = v.out_values;
+                           gr.subs(), in, n, n_now, v, s);
+  a.words = v.out_words;
   a.group_bases = v.group_bases;
   a.group_totals = v.group_totals;
   a.group_shift = gr.group_shift;
@@ -395,15 +402,15 @@ void round_of(const hive_ref& t, const grouping& gr, place_args a, const key_typ
   HS_CUDA_CHECK_LAUNCH();
 }
 
-/// out[(i * stride) % n] = in[i]: the rounds hand their rest on sorted by bucket, and keys of one
-/// bucket side by side would contend for its claims and lock in the insert kernels.
-__global__ void spread(const key_type* keys, const value_type* values, std::uint64_t n, std::uint64_t stride,
-                       key_type* out_keys, value_type* out_values) {
+/// out[(i * stride) % n] = words[i], unpacked: the rounds hand their rest on sorted by bucket, and
+/// keys of one bucket side by side would contend for its claims and lock in the insert kernels.
+__global__ void spread(const word_type* words, std::uint64_t n, std::uint64_t stride, key_type* out_keys,
+                       value_type* out_values) {
   const std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x;
   if (i >= n) return;
   const std::uint64_t at = i * stride % n;
-  out_keys[at] = keys[i];
-  out_values[at] = values[i];
+  out_keys[at] = key_of(words[i]);
+  out_values[at] = value_of(words[i]);
 }
 
 /// A stride coprime with n (so i -> i * stride % n is a permutation) that is not small.
@@ -413,6 +420,9 @@ std::uint64_t stride_for(std::uint64_t n) {
   return a;
 }
 
+/// The rest through the per-key insert kernels, with tiles of 2 threads whatever the table's
+/// tile: most of these keys evict, and a tile serves its threads' keys one after another, so
+/// fewer per tile finish sooner (H200, 2^25 slots: the whole fill 2.84 ms against 2.89 with 4).
 void insert_kernels(const hive_ref& t, const key_type* keys, const value_type* values, std::uint64_t n,
                     stream_view s) {
   batch_io io;
@@ -420,7 +430,9 @@ void insert_kernels(const hive_ref& t, const key_type* keys, const value_type* v
   io.keys = keys;
   io.values = values;
   io.n = n;
-  launch_batch(t, io, s);
+  hive_ref pairs = t;
+  pairs.tile = 2;
+  launch_batch(pairs, io, s);
 }
 
 }  // namespace
@@ -437,11 +449,10 @@ bool bulk_scratch::reserve(const hive_ref& t, std::uint64_t n) {
   try {
     *this = {};
     for (int i = 0; i < 3; ++i) {
-      keys[i] = buffer<key_type>(memory_space::device, n);
-      values[i] = buffer<value_type>(memory_space::device, n);
+      words[i] = buffer<word_type>(memory_space::device, n);
     }
     offsets = buffer<unsigned>(memory_space::device, offsets_needed);
-    counts = buffer<unsigned long long>(memory_space::device, 3);
+    counts = buffer<unsigned long long>(memory_space::device, 5);
     capacity = n;
     return true;
   } catch (const std::exception&) {
@@ -457,52 +468,49 @@ void bulk_insert(const hive_ref& t, const key_type* keys, const value_type* valu
   struct round_plan {
     int candidate, cap;
   };
-  // Measured on the H200 (16 slots, fills to 0.9): first candidates to 3/4 and second ones to
-  // 15/16 before the brim rounds leave ~0.4% of a fill to the per-key path, most of it claims.
+  // Caps measured on the H200 (16 slots, fills to 0.9 of 2^25 and 2^27, first-round caps 11-13
+  // by second-round caps 14-16): first candidates to 3/4 and second ones to 15/16 before the
+  // brim rounds was fastest; it leaves ~0.6% of a fill to the per-key path.
   const round_plan plan[] = {{0, S - S / 4}, {1, S - std::max(1, S / 16)}, {0, S}, {1, S}};
-  unsigned long long* counts = sc.counts.data();  // [0] the next round's keys, [1] the insert kernels'
-  key_type* rest_keys = sc.keys[2].data();
-  value_type* rest_values = sc.values[2].data();
-  HS_CUDA_CHECK(cudaMemsetAsync(counts + 1, 0, sizeof(unsigned long long), cuda(s)));
-  std::array<unsigned long long, 2> got{};
+  // counts[0]: keys for the insert kernels; counts[1 + r]: keys round r hands to round r + 1.
+  // The host knows only bounds of the rounds' sizes (each at most the one before); the kernels
+  // read the counts, so the rounds are queued without waiting.
+  unsigned long long* counts = sc.counts.data();
+  HS_CUDA_CHECK(cudaMemsetAsync(counts, 0, 5 * sizeof(unsigned long long), cuda(s)));
+  word_type* rest = sc.words[2].data();
 
-  // Round r reads `in`, groups it through copy `other` into copy `cur` (the first round from the
-  // caller's arrays: nothing of the caller's is written), places from there and hands the keys
-  // it leaves to the next round in `other`; then the copies swap.
-  const key_type* in_keys = keys;
-  const value_type* in_values = values;
+  // Round r reads its input (the first round the caller's arrays: nothing of the caller's is
+  // written), groups it through copy `other` into copy `cur`, places from there and hands the
+  // keys it leaves to the next round in `other`; then the copies swap.
   int cur = 1, other = 0;
-  std::uint64_t m = n;
-  for (int r = 0; r < 4 && m > 0; ++r) {
-    const bool last = r == 3;
+  for (int r = 0; r < 4; ++r) {
     place_args a{};
     a.candidate = plan[r].candidate;
     a.first_round = r == 0;
     a.cap = plan[r].cap;
-    if (!last) a.lists[to_next] = {sc.keys[other].data(), sc.values[other].data(), counts, n, false};
-    a.lists[to_general] = {rest_keys, rest_values, counts + 1, n, false};
-    HS_CUDA_CHECK(cudaMemsetAsync(counts, 0, sizeof(unsigned long long), cuda(s)));
+    if (r < 3) a.lists[to_next] = {sc.words[other].data(), counts + 1 + r};
+    a.lists[to_general] = {rest, counts};
     const grouping& gr = r == 0 ? first_groups : later_groups;
-    round_of(t, gr, a, in_keys, in_values, m,
-             detail::nested_layout(sc.offsets.data(), m, gr.regions, gr.subs(), sc.keys[other].data(),
-                                   sc.values[other].data(), sc.keys[cur].data(), sc.values[cur].data()),
-             s);
-    HS_CUDA_CHECK(cudaMemcpyAsync(got.data(), counts, sizeof got, cudaMemcpyDeviceToHost, cuda(s)));
-    HS_CUDA_CHECK(cudaStreamSynchronize(cuda(s)));
-    m = last ? 0 : got[0];
-    in_keys = sc.keys[other].data();
-    in_values = sc.values[other].data();
+    const auto view = detail::nested_layout(sc.offsets.data(), n, gr.regions, gr.subs(), sc.words[other].data(),
+                                            sc.words[cur].data());
+    if (r == 0) round_of(t, gr, a, detail::split_source{keys, values}, n, nullptr, view, s);
+    else round_of(t, gr, a, detail::word_source{sc.words[cur].data()}, n, counts + r, view, s);
     std::swap(cur, other);
   }
+  unsigned long long left = 0;
+  HS_CUDA_CHECK(cudaMemcpyAsync(&left, counts, sizeof left, cudaMemcpyDeviceToHost, cuda(s)));
+  HS_CUDA_CHECK(cudaStreamSynchronize(cuda(s)));
 
   // The rest (evictions, the stash, keys that may be elsewhere: every step of the per-key path),
   // spread into a free copy first.
-  const std::uint64_t rest = got[1];
-  if (rest == 0) return;
-  spread<<<static_cast<unsigned>((rest + 255) / 256), 256, 0, cuda(s)>>>(rest_keys, rest_values, rest, stride_for(rest),
-                                                                          sc.keys[0].data(), sc.values[0].data());
+  // spread into copy 0 as a key array and a value array (n words hold both).
+  if (left == 0) return;
+  auto* left_keys = reinterpret_cast<key_type*>(sc.words[0].data());
+  value_type* left_values = left_keys + n;
+  spread<<<static_cast<unsigned>((left + 255) / 256), 256, 0, cuda(s)>>>(rest, left, stride_for(left), left_keys,
+                                                                          left_values);
   HS_CUDA_CHECK_LAUNCH();
-  insert_kernels(t, sc.keys[0].data(), sc.values[0].data(), rest, s);
+  insert_kernels(t, left_keys, left_values, left, s);
 }
 
 }  // namespace hs::hive

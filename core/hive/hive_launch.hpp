@@ -73,11 +73,10 @@ void launch_batch(const hive_ref& t, const batch_io& io, stream_view s);
 
 // Large insert batches (hive_bulk.cu): grouped by candidate bucket, then placed a warp per bucket.
 
-/// @brief Device scratch of bulk inserts: three copies of a batch (two the rounds alternate
-/// between, one for what they leave) and the partition offsets (grown on demand, kept).
+/// @brief Device scratch of bulk inserts: three copies of a batch as packed words (two the rounds
+/// alternate between, one for what they leave) and the partition offsets (grown on demand, kept).
 struct bulk_scratch {
-  buffer<key_type> keys[3];
-  buffer<value_type> values[3];
+  buffer<word_type> words[3];
   buffer<unsigned> offsets;
   buffer<unsigned long long> counts;
   std::uint64_t capacity = 0;
