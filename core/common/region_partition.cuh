@@ -11,6 +11,7 @@
 #pragma once
 #include <cuda_runtime.h>
 
+#include "core/common/block_scan.cuh"
 #include "core/common/cuda_check.hpp"
 #include "core/common/region_partition.hpp"
 #include "core/common/stream.hpp"
@@ -118,27 +119,6 @@ __global__ void __launch_bounds__(k_block) chunk_histogram(RegionOf region_of, C
     counts[span.cell + r * span.stride] = hist[r];
 }
 
-/// Exclusive scan of one value per thread over a block of k_block threads; *all gets the sum.
-__device__ inline unsigned block_exclusive_scan(unsigned v, unsigned* all) {
-  __shared__ unsigned warp_sums[k_block / 32];
-  const unsigned lane = threadIdx.x & 31, warp = threadIdx.x / 32;
-  unsigned incl = v;
-  for (unsigned off = 1; off < 32; off <<= 1) {
-    const unsigned up = __shfl_up_sync(0xffffffffu, incl, off);
-    if (lane >= off) incl += up;
-  }
-  if (lane == 31) warp_sums[warp] = incl;
-  __syncthreads();
-  unsigned before = 0, sum = 0;
-  for (unsigned w = 0; w < k_block / 32; ++w) {
-    before += w < warp ? warp_sums[w] : 0;
-    sum += warp_sums[w];
-  }
-  __syncthreads();  // warp_sums is reused by the next call
-  *all = sum;
-  return before + incl - v;
-}
-
 /// One block per region: exclusive prefix of the region's column over chunks (in place), and the
 /// region's total. With n_now, only the chunks that hold its first *n_now pairs.
 static __global__ void __launch_bounds__(k_block) column_scan(unsigned* counts, std::uint32_t chunks, std::uint32_t regions,
@@ -151,7 +131,7 @@ static __global__ void __launch_bounds__(k_block) column_scan(unsigned* counts, 
     const std::uint32_t c = base + threadIdx.x;
     const unsigned v = c < chunks ? counts[std::uint64_t{r} * stride + c] : 0;
     unsigned all = 0;
-    const unsigned before = block_exclusive_scan(v, &all);
+    const unsigned before = block_exclusive_scan<k_block>(v, &all);
     if (c < chunks) counts[std::uint64_t{r} * stride + c] = carry + before;
     carry += all;
   }
@@ -167,8 +147,8 @@ static __global__ void __launch_bounds__(k_block) region_bases(const unsigned* t
     const std::uint32_t r = base + threadIdx.x;
     const unsigned v = r < regions ? totals[r] : 0;
     unsigned all = 0, chunks_all = 0;
-    const unsigned before = block_exclusive_scan(v, &all);
-    const unsigned chunks_before = block_exclusive_scan((v + k_partition_chunk - 1) / k_partition_chunk, &chunks_all);
+    const unsigned before = block_exclusive_scan<k_block>(v, &all);
+    const unsigned chunks_before = block_exclusive_scan<k_block>((v + k_partition_chunk - 1) / k_partition_chunk, &chunks_all);
     if (r < regions) {
       bases[r] = carry + before;
       if (chunk_start) chunk_start[r] = chunk_carry + chunks_before;
@@ -204,7 +184,7 @@ static __global__ void __launch_bounds__(k_block) nested_column_scan(unsigned* c
       sub_totals[std::uint64_t{r} * subs + sub] = total;
     }
     unsigned all = 0;
-    const unsigned before = block_exclusive_scan(total, &all);
+    const unsigned before = block_exclusive_scan<k_block>(total, &all);
     if (sub < subs) sub_bases[std::uint64_t{r} * subs + sub] = carry + before;
     carry += all;
   }

@@ -18,6 +18,7 @@
 #include <numeric>
 
 #include "core/common/bit_math.hpp"
+#include "core/common/block_scan.cuh"
 #include "core/common/cuda_check.hpp"
 #include "core/common/region_partition.cuh"
 #include "core/hive/hive_launch.hpp"
@@ -120,7 +121,6 @@ struct block_state {
   unsigned staged_count[2];
   unsigned long long staged_base[2];
   unsigned tally[2];  // replaced, claimed
-  unsigned scan_sums[k_place_block / 32];
 };
 
 enum fate_of : unsigned char { fate_drop, fate_replaced, fate_fresh, fate_general };
@@ -148,25 +148,6 @@ template <int S>
 __device__ int room_of(const place_args& a, std::uint32_t free) {
   const int free_n = __popc(free);
   return std::max(0, std::min(free_n, a.cap - (S - free_n)));
-}
-
-/// Exclusive scan over the block of one value per thread; returns the thread's offset.
-__device__ unsigned block_scan(unsigned* scan_sums, unsigned v, unsigned* all) {
-  const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x / 32;
-  unsigned incl = v;
-  for (unsigned off = 1; off < 32; off <<= 1) {
-    const unsigned up = __shfl_up_sync(k_full, incl, off);
-    if (lane >= off) incl += up;
-  }
-  if (lane == 31) scan_sums[warp] = incl;
-  __syncthreads();
-  unsigned before = 0, sum = 0;
-  for (unsigned w = 0; w < k_place_block / 32; ++w) {
-    before += w < warp ? scan_sums[w] : 0;
-    sum += scan_sums[w];
-  }
-  *all = sum;
-  return before + incl - v;
 }
 
 /// One block per group of buckets, a thread per key: the keys are sorted by bucket in shared
@@ -303,7 +284,7 @@ __global__ void __launch_bounds__(k_place_block, 6) place_groups(hive_ref r, pla
   unsigned fresh_here = 0;
   for (unsigned p = mine; p < mine + k_per_thread && p < valid; ++p) fresh_here += st.fate[p] == fate_fresh;
   unsigned all = 0;
-  unsigned before = block_scan(st.scan_sums, fresh_here, &all);
+  unsigned before = block_exclusive_scan<k_place_block>(fresh_here, &all);
   for (unsigned p = mine; p < mine + k_per_thread && p < valid; ++p) {
     st.fresh_before[p] = static_cast<unsigned short>(before);
     before += st.fate[p] == fate_fresh;

@@ -31,25 +31,12 @@ void insert_quietly(table& t, const std::vector<key_type>& keys, const std::vect
   t.insert(k.cspan(), v.cspan(), {}, {});
 }
 
-struct bulk_pair {
-  std::unique_ptr<table> gpu, model;
-  explicit bulk_pair(const table_config& gpu_cfg) {
-    gpu = make_table(gpu_cfg);
-    table_config m = gpu_cfg;
-    m.backend = backend::cpu;
-    model = make_table(m);
-  }
+/// The GPU table (bulk inserts on) and the model, which inserts key by key.
+struct bulk_pair : test::hive_pair {
+  using hive_pair::hive_pair;
   void insert(const std::vector<key_type>& keys, const std::vector<value_type>& values) {
     insert_quietly(*gpu, keys, values);
     test::insert(*model, keys, values);
-  }
-  void check() {
-    const auto r = test::hive_check(*gpu);
-    INFO(r.describe());
-    CHECK(r.ok());
-    const auto g = test::contents(*gpu), m = test::contents(*model);
-    CHECK(g.size() == m.size());
-    CHECK(g == m);
   }
 };
 
@@ -114,13 +101,7 @@ TEST_CASE("hive bulk: equal keys in one batch are stored once with one of their 
   test::require_gpu();
   auto gpu = make_table(bulk_config(1u << 19));
   const auto distinct = test::random_keys(20000, 521);
-  std::vector<key_type> keys;
-  std::vector<value_type> values;
-  for (int copy = 0; copy < 8; ++copy)
-    for (std::size_t i = 0; i < distinct.size(); ++i) {
-      keys.push_back(distinct[i]);
-      values.push_back(static_cast<value_type>(i * 8 + copy));
-    }
+  const auto [keys, values] = test::repeated_keys(distinct, 8);
   insert_quietly(*gpu, keys, values);
   CHECK(gpu->stats({}).live == distinct.size());
   const auto f = test::find(*gpu, distinct);

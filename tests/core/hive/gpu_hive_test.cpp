@@ -18,21 +18,7 @@ using namespace hs;
 
 namespace {
 
-struct hive_pair {
-  std::unique_ptr<table> gpu, model;
-  explicit hive_pair(const table_config& gpu_cfg) {
-    gpu = make_table(gpu_cfg);
-    table_config m = gpu_cfg;
-    m.backend = backend::cpu;
-    model = make_table(m);
-  }
-  void check() {
-    const auto r = test::hive_check(*gpu);
-    INFO(r.describe());
-    CHECK(r.ok());
-    CHECK(test::contents(*gpu) == test::contents(*model));
-  }
-};
+using test::hive_pair;
 
 long count(const std::vector<op_status>& st, op_status s) { return std::count(st.begin(), st.end(), s); }
 
@@ -167,13 +153,7 @@ TEST_CASE("hive: duplicate keys in one insert batch are stored once", "[gpu][hiv
   const int tile = GENERATE(2, 4, 8, 16);
   hive_pair p(test::hive_config(backend::gpu, 1u << 16, 16, tile));
   const auto distinct = test::random_keys(6000, 9);
-  std::vector<key_type> keys;
-  std::vector<value_type> values;
-  for (int copy = 0; copy < 8; ++copy)
-    for (std::size_t i = 0; i < distinct.size(); ++i) {
-      keys.push_back(distinct[i]);
-      values.push_back(static_cast<value_type>(i * 8 + copy));
-    }
+  const auto [keys, values] = test::repeated_keys(distinct, 8);
   const auto st = test::insert(*p.gpu, keys, values);
   CHECK(count(st, op_status::inserted) == static_cast<long>(distinct.size()));
   CHECK(count(st, op_status::replaced) == static_cast<long>(keys.size() - distinct.size()));
