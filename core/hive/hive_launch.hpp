@@ -71,7 +71,8 @@ struct batch_io {
 
 void launch_batch(const hive_ref& t, const batch_io& io, stream_view s);
 
-// Large insert batches (hive_bulk.cu): grouped by candidate bucket, then placed a warp per bucket.
+// Large insert batches (hive_bulk.cu): grouped by candidate bucket, then placed a block per group of
+// buckets, a thread per key.
 
 /// @brief Device scratch of bulk inserts: three copies of a batch as packed words (two the rounds
 /// alternate between, one for what they leave) and the partition offsets (grown on demand, kept).
