@@ -223,6 +223,7 @@ std::array<float, 4> app_frame::draw_figure(view_kind v, float width, float heig
                       ImGuiWindowFlags_NoScrollbar);
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
+    rect = {origin.x, origin.y, avail.x, avail.y};  // the view's area; the heatmap narrows it to its image
     switch (v) {
       case view_kind::heatmap: {
         const float legend_h = 2.6f * fs;
@@ -236,54 +237,43 @@ std::array<float, 4> app_frame::draw_figure(view_kind v, float width, float heig
       }
       case view_kind::histogram:
         histogram_.draw(last_.inspected.histogram, avail.y - 2 * fs);
-        rect = {origin.x, origin.y, avail.x, avail.y};
         break;
       case view_kind::throughput: {
         const auto pts = sess_->throughput();
         throughput_.draw(pts, avail.y - 2 * fs);
-        rect = {origin.x, origin.y, avail.x, avail.y};
         break;
       }
       case view_kind::timeline: {
         const auto pts = sess_->timeline();
         const auto ev = sess_->rebuilds();
         churn_.draw(pts, ev, sess_->config().table.deletes == linear_delete_mode::tombstone, avail.y - 6 * fs);
-        rect = {origin.x, origin.y, avail.x, avail.y};
         break;
       }
       case view_kind::chains:
         slab_.draw_chains(last_.inspected, last_.stats, sess_->config().table.hash, avail.y - fs);
-        rect = {origin.x, origin.y, avail.x, avail.y};
         break;
       case view_kind::allocator:
         slab_.draw_allocator(last_.inspected.allocator, last_.stats, avail.y - fs);
-        rect = {origin.x, origin.y, avail.x, avail.y};
         break;
       case view_kind::stats:
         draw_stats();
-        rect = {origin.x, origin.y, avail.x, avail.y};
         break;
       case view_kind::buckets:
         hive_.draw_buckets(last_.inspected, last_.stats, avail.y - fs);
-        rect = {origin.x, origin.y, avail.x, avail.y};
         break;
       case view_kind::evictions:
         hive_.draw_evictions(last_.inspected, last_.paths, last_.stats, sess_->last_step(), -1.0, avail.y - fs);
-        rect = {origin.x, origin.y, avail.x, avail.y};
         break;
       case view_kind::steps: {
         const auto pts = sess_->hive_steps();
         hive_.draw_steps(pts, last_.stats, avail.y - fs);
-        rect = {origin.x, origin.y, avail.x, avail.y};
         break;
       }
       case view_kind::stash:
         hive_.draw_stash(last_.inspected, last_.stats, avail.y - fs);
-        rect = {origin.x, origin.y, avail.x, avail.y};
         break;
       case view_kind::resize:
         hive_.draw_resize(last_.inspected, last_.stats, avail.y - fs);
-        rect = {origin.x, origin.y, avail.x, avail.y};
         break;
     }
     ImGui::EndChild();

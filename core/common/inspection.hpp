@@ -45,6 +45,23 @@ HS_HD void pixel_slot_range(const occupancy_query& q, std::uint64_t p, std::uint
 /// @brief A pixel that shows no slot (past the end of the range): drawn as background.
 inline constexpr float k_no_slot = -1.f;
 
+/// @brief Fills every pixel of q on the host (the CPU models and images): pixel_of(lo, hi) gives
+/// the pixel of slots [lo, hi), a non-empty range with hi at most `slots`; a pixel with no slot
+/// there shows none.
+template <class PixelOf>
+void fill_occupancy(const occupancy_query& q, std::uint64_t slots, PixelOf pixel_of) {
+  const std::uint64_t pixels = std::uint64_t{q.width} * q.height;
+  for (std::uint64_t p = 0; p < pixels; ++p) {
+    std::uint64_t lo, hi;
+    pixel_slot_range(q, p, lo, hi);
+    hi = hi < slots ? hi : slots;
+    occupancy_pixel px;
+    if (lo >= hi) px.mean_displacement = k_no_slot;
+    else px = pixel_of(lo, hi);
+    q.out[p] = px;
+  }
+}
+
 /// @brief One slot as shown in tooltips and at slot-level zoom.
 struct slot_record {
   std::uint64_t slot = 0;
@@ -62,10 +79,45 @@ struct bucket_strip_query {
   std::uint32_t width = 0;
 };
 
+/// @brief The buckets [lo, hi) strip pixel p covers in a table of `buckets` (the query clamped to
+/// them; at least one bucket, none when the clamped query covers none).
+struct bucket_range {
+  std::uint64_t lo = 0, hi = 0;
+};
+HS_HD bucket_range strip_pixel_buckets(const bucket_strip_query& q, std::uint64_t buckets, std::uint64_t p) {
+  const std::uint64_t first = q.first_bucket < buckets ? q.first_bucket : buckets;
+  const std::uint64_t count = q.bucket_count < buckets - first ? q.bucket_count : buckets - first;
+  if (count == 0 || q.width == 0) return {first, first};
+  const std::uint64_t lo = first + p * count / q.width;
+  std::uint64_t hi = first + (p + 1) * count / q.width;
+  hi = hi > lo + 1 ? hi : lo + 1;
+  return {lo, hi < first + count ? hi : first + count};
+}
+
 /// @brief Chain lengths (slabs, base included) of the buckets one strip pixel covers.
 struct strip_pixel {
   float mean_chain = 0, max_chain = 0;
 };
+
+/// @brief The strip on the host (the CPU models and images): measure(b) of each bucket, as the
+/// mean and largest per pixel.
+template <class MeasureOf>
+std::vector<strip_pixel> fill_strip(const bucket_strip_query& q, std::uint64_t buckets, MeasureOf measure) {
+  std::vector<strip_pixel> out(q.width);
+  for (std::uint32_t p = 0; p < q.width; ++p) {
+    const bucket_range r = strip_pixel_buckets(q, buckets, p);
+    if (r.lo == r.hi) break;
+    double sum = 0;
+    float mx = 0;
+    for (std::uint64_t b = r.lo; b < r.hi; ++b) {
+      const auto m = static_cast<float>(measure(b));
+      sum += m;
+      mx = m > mx ? m : mx;
+    }
+    out[p] = {static_cast<float>(sum / static_cast<double>(r.hi - r.lo)), mx};
+  }
+  return out;
+}
 
 /// @brief One slab as stored: its 32 words (15 key-value pairs, the auxiliary word, the next
 /// pointer) and its 32-bit SlabAlloc address (k_base_address for a bucket's base slab).

@@ -145,6 +145,8 @@ struct hive_counters {
   std::uint64_t restarts = 0;     ///< inserts that started over (a lost claim, a broken path)
   std::uint64_t path_lengths[33] = {};  ///< evictions by moves in their path
   std::uint64_t splits = 0, merges = 0; ///< buckets split and merged by resizing, since creation
+  std::uint64_t bulk_batches = 0;  ///< insert batches placed by grouped rounds, since creation
+  std::uint64_t bulk_rest = 0;     ///< keys of those the rounds left to the per-key kernels
 };
 
 /// @brief Counters a table reports.

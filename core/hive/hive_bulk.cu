@@ -442,7 +442,7 @@ bool bulk_scratch::reserve(const hive_ref& t, std::uint64_t n) {
   }
 }
 
-void bulk_insert(const hive_ref& t, const key_type* keys, const value_type* values, std::uint64_t n, bulk_scratch& sc,
+std::uint64_t bulk_insert(const hive_ref& t, const key_type* keys, const value_type* values, std::uint64_t n, bulk_scratch& sc,
                  stream_view s) {
   const grouping first_groups = grouping_of(t, k_group_slots_log), later_groups = grouping_of(t, k_later_slots_log);
   const int S = t.slots;
@@ -485,13 +485,14 @@ void bulk_insert(const hive_ref& t, const key_type* keys, const value_type* valu
   // The rest (evictions, the stash, keys that may be elsewhere: every step of the per-key path),
   // spread into a free copy first.
   // spread into copy 0 as a key array and a value array (n words hold both).
-  if (left == 0) return;
+  if (left == 0) return 0;
   auto* left_keys = reinterpret_cast<key_type*>(sc.words[0].data());
   value_type* left_values = left_keys + n;
   spread<<<static_cast<unsigned>((left + 255) / 256), 256, 0, cuda(s)>>>(rest, left, stride_for(left), left_keys,
                                                                           left_values);
   HS_CUDA_CHECK_LAUNCH();
   insert_kernels(t, left_keys, left_values, left, s);
+  return left;
 }
 
 }  // namespace hs::hive

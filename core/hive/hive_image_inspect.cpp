@@ -28,53 +28,29 @@ void inspect_image(const hive_image& img, const inspect_request& req, inspect_re
     for (std::uint64_t s = 0; s < slots; ++s)
       if (word(s) != k_empty_word) out.histogram.add(static_cast<std::uint32_t>(index_of(s)));
   }
+  const auto fill_of = [&](std::uint64_t b) {
+    return static_cast<std::uint32_t>(
+        std::count_if(img.bucket(b), img.bucket(b) + img.slots, [](word_type w) { return w != k_empty_word; }));
+  };
   if (req.bucket_fill) {
     out.bucket_fill = {};
-    for (std::uint64_t b = 0; b < buckets; ++b)
-      out.bucket_fill.add(static_cast<std::uint32_t>(std::count_if(img.bucket(b), img.bucket(b) + img.slots,
-                                                                   [](word_type w) { return w != k_empty_word; })));
+    for (std::uint64_t b = 0; b < buckets; ++b) out.bucket_fill.add(fill_of(b));
   }
-  if (req.occupancy) {
-    const occupancy_query& q = *req.occupancy;
-    const std::uint64_t pixels = std::uint64_t{q.width} * q.height;
-    for (std::uint64_t p = 0; p < pixels; ++p) {
-      std::uint64_t lo, hi;
-      pixel_slot_range(q, p, lo, hi);
-      hi = std::min(hi, slots);
+  if (req.occupancy)
+    fill_occupancy(*req.occupancy, slots, [&](std::uint64_t lo, std::uint64_t hi) {
+      double live = 0, index = 0;
+      for (std::uint64_t s = lo; s < hi; ++s)
+        if (word(s) != k_empty_word) {
+          live += 1;
+          index += index_of(s);
+        }
       occupancy_pixel px;
-      if (lo >= hi) {
-        px.mean_displacement = k_no_slot;
-      } else {
-        double live = 0, index = 0;
-        for (std::uint64_t s = lo; s < hi; ++s)
-          if (word(s) != k_empty_word) {
-            live += 1;
-            index += index_of(s);
-          }
-        px.live = static_cast<float>(live / double(hi - lo));
-        px.mean_displacement = live ? static_cast<float>(index / live) : 0.f;
-      }
-      q.out[p] = px;
-    }
-  }
+      px.live = static_cast<float>(live / double(hi - lo));
+      px.mean_displacement = live ? static_cast<float>(index / live) : 0.f;
+      return px;
+    });
   if (req.strip && req.strip->width) {
-    const bucket_strip_query& q = *req.strip;
-    out.strip.assign(q.width, {});
-    const std::uint64_t first = std::min(q.first_bucket, buckets);
-    const std::uint64_t count = std::min(q.bucket_count, buckets - first);
-    for (std::uint32_t p = 0; p < q.width && count; ++p) {
-      const std::uint64_t lo = first + p * count / q.width;
-      const std::uint64_t hi = std::min(first + count, std::max(lo + 1, first + (p + 1) * count / q.width));
-      double sum = 0;
-      float mx = 0;
-      for (std::uint64_t b = lo; b < hi; ++b) {
-        const auto fill = static_cast<float>(
-            std::count_if(img.bucket(b), img.bucket(b) + img.slots, [](word_type w) { return w != k_empty_word; }));
-        sum += fill;
-        mx = std::max(mx, fill);
-      }
-      out.strip[p] = {static_cast<float>(sum / double(hi - lo)), mx};
-    }
+    out.strip = fill_strip(*req.strip, buckets, fill_of);
   }
   if (req.dump_first && req.dump_count) {
     out.slots.clear();

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "core/common/bucket_strip.cuh"
 #include "core/common/cuda_check.hpp"
 #include "core/hive/hive_launch.hpp"
 
@@ -54,8 +55,6 @@ __global__ void retrieve_kernel(hive_ref r, key_type* keys, value_type* values, 
 }
 
 constexpr unsigned k_full = 0xffffffffu;
-__device__ std::uint64_t warp_id() { return (blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x) / 32; }
-__device__ std::uint64_t warp_count() { return std::uint64_t{gridDim.x} * (blockDim.x / 32); }
 
 __device__ int index_at(const hive_ref& r, std::uint64_t slot, word_type w) {
   return candidate_index(candidates_of(r.hashes, r.geo, key_of(w)), slot / r.slots);
@@ -71,7 +70,7 @@ __device__ int bucket_fill(const hive_ref& r, std::uint64_t b) {
 __global__ void occupancy_kernel(hive_ref r, occupancy_query q) {
   const std::uint64_t pixels = std::uint64_t{q.width} * q.height, slots = r.geo.buckets() * r.slots;
   const unsigned lane = threadIdx.x & 31u;
-  for (std::uint64_t p = warp_id(); p < pixels; p += warp_count()) {
+  for (std::uint64_t p = grid_warp_id(); p < pixels; p += grid_warp_count()) {
     std::uint64_t lo, hi;
     pixel_slot_range(q, p, lo, hi);
     hi = hi < slots ? hi : slots;
@@ -130,32 +129,8 @@ __global__ void histograms_kernel(hive_ref r, device_histogram* index, device_hi
   }
 }
 
-// A warp per pixel; its lanes share the pixel's buckets.
 __global__ void strip_kernel(hive_ref r, bucket_strip_query q, float* out) {
-  const std::uint64_t buckets = r.geo.buckets();
-  const std::uint64_t first = q.first_bucket < buckets ? q.first_bucket : buckets;
-  const std::uint64_t count = q.bucket_count < buckets - first ? q.bucket_count : buckets - first;
-  const unsigned lane = threadIdx.x & 31u;
-  for (std::uint64_t p = warp_id(); p < q.width && count; p += warp_count()) {
-    const std::uint64_t lo = first + p * count / q.width;
-    std::uint64_t hi = first + (p + 1) * count / q.width;
-    hi = hi > lo + 1 ? hi : lo + 1;
-    hi = hi < first + count ? hi : first + count;
-    float sum = 0, mx = 0;
-    for (std::uint64_t b = lo + lane; b < hi; b += 32) {
-      const auto f = static_cast<float>(bucket_fill(r, b));
-      sum += f;
-      mx = fmaxf(mx, f);
-    }
-    for (int o = 16; o; o /= 2) {
-      sum += __shfl_xor_sync(k_full, sum, o);
-      mx = fmaxf(mx, __shfl_xor_sync(k_full, mx, o));
-    }
-    if (lane == 0) {
-      out[2 * p] = sum / static_cast<float>(hi - lo);
-      out[2 * p + 1] = mx;
-    }
-  }
+  strip_pixels(q, r.geo.buckets(), [&](std::uint64_t b) { return bucket_fill(r, b); }, out);
 }
 
 }  // namespace

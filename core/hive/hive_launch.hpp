@@ -90,8 +90,8 @@ struct bulk_scratch {
 bool bulk_possible(const hive_ref& t, std::uint64_t n);
 /// @brief Inserts the n pairs (no statuses): grouped rounds by first and second candidate, the rest
 /// through the insert kernels. Writes buckets with plain stores: nothing else may run on the table
-/// meanwhile. Synchronizes s.
-void bulk_insert(const hive_ref& t, const key_type* keys, const value_type* values, std::uint64_t n, bulk_scratch& scratch,
+/// meanwhile. Synchronizes s. Returns how many keys the rounds left to the insert kernels.
+std::uint64_t bulk_insert(const hive_ref& t, const key_type* keys, const value_type* values, std::uint64_t n, bulk_scratch& scratch,
                  stream_view s);
 
 // Resizing (hive_resize.cu): linear hashing, run alone on the table.

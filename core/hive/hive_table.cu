@@ -98,7 +98,8 @@ void hive_table::insert(std::span<const key_type> keys, std::span<const value_ty
       // kernels, which are the per-key ones, safe beside anything).
       HS_CUDA_CHECK(cudaDeviceSynchronize());
       live_bound_ += keys.size();
-      bulk_insert(ref(), keys.data(), values.data(), keys.size(), bulk_, s);
+      bulk_rest_ += bulk_insert(ref(), keys.data(), values.data(), keys.size(), bulk_, s);
+      ++bulk_batches_;
       return;
     }
   }
@@ -261,6 +262,8 @@ table_stats hive_table::stats(stream_view s) {
   for (int i = 0; i <= k_max_eviction_depth; ++i) h.path_lengths[i] = c[c_path_len0 + i];
   h.splits = splits_;
   h.merges = merges_;
+  h.bulk_batches = bulk_batches_;
+  h.bulk_rest = bulk_rest_;
   return st;
 }
 

@@ -85,6 +85,7 @@ class hive_table final : public hive_family {
   std::atomic<std::uint64_t> live_bound_{0};   // live keys at most (exact at the last census + inserts since)
   std::atomic<std::uint64_t> erases_since_{0}; // erases issued since the last census
   std::uint64_t splits_ = 0, merges_ = 0;
+  std::atomic<std::uint64_t> bulk_batches_{0}, bulk_rest_{0};  // bulk inserts (under table_mutex_ held alone)
 };
 
 }  // namespace hs::hive

@@ -241,20 +241,15 @@ void linear_model::inspect(const inspect_request& req, inspect_result& out, stre
   std::lock_guard lock(mutex_);
   dispatch_hash(cfg_.hash, [&](auto h) {
     using H = decltype(h);
-    if (req.occupancy) {
-      const occupancy_query& q = *req.occupancy;
-      const std::uint64_t pixels = std::uint64_t{q.width} * q.height;
-      for (std::uint64_t p = 0; p < pixels; ++p) {
-        std::uint64_t lo, hi;
-        pixel_slot_range(q, p, lo, hi);
+    if (req.occupancy)  // ranges wrap round the table (as in the GPU kernel): no clamp
+      fill_occupancy(*req.occupancy, ~std::uint64_t{0}, [&](std::uint64_t lo, std::uint64_t hi) {
         slot_census c;
         for (std::uint64_t s = lo; s < hi; ++s) {
           const auto slot = static_cast<std::uint32_t>(s & mask_);
           c.add<H>(slot, slots_[slot], mask_);
         }
-        q.out[p] = c.to_pixel();
-      }
-    }
+        return c.to_pixel();
+      });
     if (req.probe_histogram) {
       out.histogram = {};
       for (std::uint64_t s = 0; s < cfg_.capacity; ++s) {

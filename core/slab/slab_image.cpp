@@ -106,48 +106,24 @@ void inspect_image(const slab_image& img, const inspect_request& req, inspect_re
     out.chains = {};
     for (std::uint32_t len : lengths) out.chains.add(len);
   }
-  if (req.occupancy) {
-    const occupancy_query& q = *req.occupancy;
-    const std::uint64_t pixels = std::uint64_t{q.width} * q.height;
-    for (std::uint64_t p = 0; p < pixels; ++p) {
-      std::uint64_t lo, hi;
-      pixel_slot_range(q, p, lo, hi);
-      hi = std::min(hi, slots);
+  if (req.occupancy)
+    fill_occupancy(*req.occupancy, slots, [&](std::uint64_t lo, std::uint64_t hi) {
+      double live = 0, tomb = 0, chain = 0;
+      for (std::uint64_t s = lo; s < hi; ++s) {
+        const std::uint32_t k = img.base_slab(static_cast<std::uint32_t>(s / k_slab_pairs))[2 * (s % k_slab_pairs)];
+        live += is_live_key(k);
+        tomb += k == k_tombstone;
+        chain += lengths[s / k_slab_pairs] - 1;
+      }
+      const double n = static_cast<double>(hi - lo);
       occupancy_pixel px;
-      if (lo >= hi) {
-        px.mean_displacement = k_no_slot;
-      } else {
-        double live = 0, tomb = 0, chain = 0;
-        for (std::uint64_t s = lo; s < hi; ++s) {
-          const std::uint32_t k = img.base_slab(static_cast<std::uint32_t>(s / k_slab_pairs))[2 * (s % k_slab_pairs)];
-          live += is_live_key(k);
-          tomb += k == k_tombstone;
-          chain += lengths[s / k_slab_pairs] - 1;
-        }
-        const double n = static_cast<double>(hi - lo);
-        px.live = static_cast<float>(live / n);
-        px.tombstone = static_cast<float>(tomb / n);
-        px.mean_displacement = static_cast<float>(chain / n);
-      }
-      q.out[p] = px;
-    }
-  }
+      px.live = static_cast<float>(live / n);
+      px.tombstone = static_cast<float>(tomb / n);
+      px.mean_displacement = static_cast<float>(chain / n);
+      return px;
+    });
   if (req.strip && req.strip->width) {
-    const bucket_strip_query& q = *req.strip;
-    out.strip.assign(q.width, {});
-    const std::uint64_t first = std::min<std::uint64_t>(q.first_bucket, img.buckets);
-    const std::uint64_t count = std::min<std::uint64_t>(q.bucket_count, img.buckets - first);
-    for (std::uint32_t p = 0; p < q.width && count; ++p) {
-      const std::uint64_t lo = first + p * count / q.width;
-      const std::uint64_t hi = std::max(lo + 1, first + (p + 1) * count / q.width);
-      double sum = 0;
-      std::uint32_t mx = 0;
-      for (std::uint64_t b = lo; b < hi && b < first + count; ++b) {
-        sum += lengths[b];
-        mx = std::max(mx, lengths[b]);
-      }
-      out.strip[p] = {static_cast<float>(sum / static_cast<double>(hi - lo)), static_cast<float>(mx)};
-    }
+    out.strip = fill_strip(*req.strip, img.buckets, [&](std::uint64_t b) { return lengths[b]; });
   }
   out.slots.clear();
   if (req.dump_first)

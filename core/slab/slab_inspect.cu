@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "core/common/bucket_strip.cuh"
 #include "core/common/cuda_check.hpp"
 #include "core/common/device.hpp"
 #include "core/common/device_histogram.hpp"
@@ -29,8 +30,6 @@ unsigned warp_grid(std::uint64_t warps) {
   return static_cast<unsigned>(std::clamp<std::uint64_t>(needed, 1, std::uint64_t(sms) * 16));
 }
 
-__device__ std::uint64_t warp_id() { return (blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x) / 32; }
-__device__ std::uint64_t warp_count() { return std::uint64_t{gridDim.x} * (blockDim.x / 32); }
 
 /// Calls f(word, position) for each slab of bucket b, on every lane (lane l holds word l).
 template <class F>
@@ -51,7 +50,7 @@ __device__ bool key_lane() { return (threadIdx.x & 1u) == 0 && (threadIdx.x & 31
 __global__ void census_kernel(table_ref t, unsigned long long* out) {
   unsigned long long live = 0, tomb = 0, chained = 0;
   unsigned longest = 0;
-  for (std::uint64_t b = warp_id(); b < t.buckets; b += warp_count()) {
+  for (std::uint64_t b = grid_warp_id(); b < t.buckets; b += grid_warp_count()) {
     unsigned slabs = 0;
     walk_bucket(t, b, [&](std::uint32_t w, std::uint32_t) {
       ++slabs;
@@ -95,7 +94,7 @@ constexpr int k_local = 4;
 __global__ void histograms_kernel(table_ref t, device_histogram* lengths, device_histogram* positions) {
   unsigned long long len_local[k_local] = {}, pos_local[k_local] = {};
   const bool lane0 = (threadIdx.x & 31u) == 0;
-  for (std::uint64_t b = warp_id(); b < t.buckets; b += warp_count()) {
+  for (std::uint64_t b = grid_warp_id(); b < t.buckets; b += grid_warp_count()) {
     unsigned slabs = 0;
     walk_bucket(t, b, [&](std::uint32_t w, std::uint32_t pos) {
       ++slabs;
@@ -123,29 +122,8 @@ __device__ std::uint32_t list_length(const table_ref& t, std::uint64_t b) {
   return n;
 }
 
-// One warp per pixel; its lanes share the pixel's buckets.
 __global__ void strip_kernel(table_ref t, bucket_strip_query q, float* sum_max) {
-  const std::uint64_t first = std::min<std::uint64_t>(q.first_bucket, t.buckets);
-  const std::uint64_t count = std::min<std::uint64_t>(q.bucket_count, t.buckets - first);
-  for (std::uint64_t p = warp_id(); p < q.width && count; p += warp_count()) {
-    const std::uint64_t lo = first + p * count / q.width;
-    const std::uint64_t end = first + (p + 1) * count / q.width;
-    const std::uint64_t hi = std::min<std::uint64_t>(first + count, std::max<std::uint64_t>(end, lo + 1));
-    float sum = 0, mx = 0;
-    for (std::uint64_t b = lo + (threadIdx.x & 31u); b < hi; b += 32) {
-      const auto len = static_cast<float>(list_length(t, b));
-      sum += len;
-      mx = fmaxf(mx, len);
-    }
-    for (int o = 16; o; o /= 2) {
-      sum += __shfl_xor_sync(k_full, sum, o);
-      mx = fmaxf(mx, __shfl_xor_sync(k_full, mx, o));
-    }
-    if ((threadIdx.x & 31u) == 0) {
-      sum_max[2 * p] = sum / static_cast<float>(hi - lo);
-      sum_max[2 * p + 1] = mx;
-    }
-  }
+  strip_pixels(q, t.buckets, [&](std::uint64_t b) { return list_length(t, b); }, sum_max);
 }
 
 __global__ void occupancy_kernel(table_ref t, occupancy_query q) {
@@ -216,7 +194,7 @@ __global__ void block_fill_kernel(pool_ref pool, std::uint16_t* out) {
 __global__ void retrieve_kernel(table_ref t, key_type* keys, value_type* values, std::uint64_t room,
                                 unsigned long long* count) {
   const unsigned lane = threadIdx.x & 31u;
-  for (std::uint64_t b = warp_id(); b < t.buckets; b += warp_count())
+  for (std::uint64_t b = grid_warp_id(); b < t.buckets; b += grid_warp_count())
     walk_bucket(t, b, [&](std::uint32_t w, std::uint32_t) {
       const std::uint32_t value = __shfl_down_sync(k_full, w, 1);
       const bool live = key_lane() && is_live_key(w);

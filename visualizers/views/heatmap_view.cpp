@@ -138,7 +138,6 @@ void heatmap_view::draw(const heatmap_image& image, const heatmap_request& req, 
   ImGui::SetCursorScreenPos(origin);
   ImGui::InvisibleButton("heatmap", ImVec2(std::max(1.f, shown.x), std::max(1.f, shown.y)));
   const bool hovered = ImGui::IsItemHovered();
-  ImDrawList* dl = ImGui::GetWindowDrawList();
 
   draw_cells(g, origin, dump);
 

@@ -3,7 +3,7 @@
 // the CPU model (which inserts key by key): random keys, replaces, keys already displaced (away
 // bits set), keys piled on one bucket past a group's room and past a warp, reserved keys,
 // equal keys in one batch, a fill into the stash, a table in the middle of a resize round; exact key sets and
-// invariants after every batch.
+// invariants after every batch. The table's bulk counters show which batches took the rounds.
 #include <algorithm>
 
 #include <catch2/catch_test_macros.hpp>
@@ -68,6 +68,7 @@ TEST_CASE("hive bulk: large batches without statuses agree with the model", "[gp
   // To load 0.6 in one batch: mostly the first round.
   const std::size_t first = capacity * 6 / 10;
   p.insert(slice(keys, 0, first), std::vector<value_type>(values.begin(), values.begin() + first));
+  CHECK(p.gpu->stats({}).hive.bulk_batches == 1);
   p.check();
   // Replaces of a third of them mixed with new keys to load 0.9: presence found in first
   // candidates, second rounds, evictions for the rest.
@@ -76,13 +77,38 @@ TEST_CASE("hive bulk: large batches without statuses agree with the model", "[gp
   k2.insert(k2.end(), keys.begin() + first, keys.begin() + last);
   const auto v2 = test::random_values(k2.size(), 503);
   p.insert(k2, v2);
+  const hive_counters h = p.gpu->stats({}).hive;
+  CHECK(h.bulk_batches == 2);
+  // The rounds placed most of them (H200: 8-slot buckets leave ~12% to the per-key kernels, 16
+  // and 32 slots far fewer).
+  CHECK(h.bulk_rest < (first + k2.size()) / 4);
   p.check();
   // Erase a quarter, insert them back with new values: buckets whose away bits are set now send
   // their keys to the insert kernels.
   const auto gone = slice(keys, first / 4, first / 2);
   CHECK(test::erase(*p.gpu, gone) == test::erase(*p.model, gone));
   p.insert(gone, test::random_values(gone.size(), 504));
+  CHECK(p.gpu->stats({}).hive.bulk_batches == 3);
   p.check();
+}
+
+TEST_CASE("hive bulk: small tables, small batches and batches with statuses go key by key", "[gpu][hive][bulk]") {
+  test::require_gpu();
+  const auto keys = test::random_keys(1u << 17, 551);
+  const auto values = test::random_values(keys.size(), 552);
+  // Automatic: a table under 2^24 slots, then a batch under an eighth of a large one.
+  auto small = make_table(test::hive_config(backend::gpu, 1u << 20, 16));
+  insert_quietly(*small, keys, values);
+  CHECK(small->stats({}).hive.bulk_batches == 0);
+  auto large = make_table(test::hive_config(backend::gpu, 1u << 24, 16));
+  insert_quietly(*large, keys, values);
+  CHECK(large->stats({}).hive.bulk_batches == 0);
+  // On, but statuses asked for: they need the per-key path.
+  auto on = make_table(bulk_config(1u << 20));
+  const auto st = test::insert(*on, keys, values);
+  CHECK(std::count(st.begin(), st.end(), op_status::inserted) == static_cast<long>(keys.size()));
+  CHECK(on->stats({}).hive.bulk_batches == 0);
+  CHECK(on->stats({}).live == keys.size());
 }
 
 TEST_CASE("hive bulk: reserved keys and values are rejected and counted; the rest is stored", "[gpu][hive][bulk]") {
@@ -126,6 +152,7 @@ TEST_CASE("hive bulk: keys piled on one bucket overflow a group and a warp", "[g
   for (key_type k : test::random_keys(200000, 533))
     if (!std::binary_search(keys.begin(), keys.begin() + 2600, k)) keys.push_back(k);
   p.insert(keys, test::random_values(keys.size(), 534));
+  CHECK(p.gpu->stats({}).hive.bulk_rest >= 2600);  // both piles went to the per-key kernels
   p.check();
 }
 
