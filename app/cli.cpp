@@ -25,7 +25,8 @@ std::string usage() {
       "  --hash murmur3|knuth|identity\n"
       "  --scenario FILE          window: start from a scenario\n"
       "  --frames N               window: exit after N frames\n"
-      "  --font-size PX           text size (projectors: 24 or more)\n"
+      "  --font-size PX           text size, 8 to 64 (projectors: 24 or more)\n"
+      "  --theme dark|light       window colours (light for projectors and print); remembered\n"
       "  --headless               window: render the default demo to PNG instead of opening a window\n"
       "  --screenshot FILE        window: save the last frame (with --frames) as PNG\n"
       "  bench: --reps N  --warmup N  --statuses  --no-cpu-baseline\n"
@@ -103,7 +104,12 @@ cli_options parse_cli(const std::vector<std::string>& args) {
     } else if (a == "--scenario") o.scenario = in.value(a);
     else if (a == "--out") o.out_dir = in.value(a);
     else if (a == "--frames") o.frames = parse_number<int>(a, in.value(a), 1, 1000000);
-    else if (a == "--font-size") o.font_size = static_cast<float>(parse_number<int>(a, in.value(a), 8, 96));
+    else if (a == "--font-size") o.font_size = static_cast<float>(parse_number<int>(a, in.value(a), 1, 4096));  // clamped to 8-64 with a notice
+    else if (a == "--theme") {
+      const std::string v = in.value(a);
+      o.ui_theme = parse_theme(v);
+      if (!o.ui_theme) throw user_error("--theme: '" + v + "' is not dark or light");
+    }
     else if (a == "--headless") o.headless = true;
     else if (a == "--screenshot") o.screenshot = in.value(a);
     else if (a == "--size") {

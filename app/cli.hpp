@@ -8,6 +8,7 @@
 #include "core/bench/suites.hpp"
 #include "core/common/device.hpp"
 #include "core/common/hash.hpp"
+#include "app/ui/style.hpp"
 
 namespace hs::app {
 
@@ -22,7 +23,8 @@ struct cli_options {
   std::string out_dir;           ///< render/bench output folder
   std::string suite;             ///< bench suite
   int frames = 0;                ///< window: exit after this many frames (0: run until closed)
-  float font_size = 0;           ///< 0: chosen from the monitor
+  float font_size = 0;           ///< 0: chosen from the monitor (or remembered)
+  std::optional<theme> ui_theme; ///< window: unset means the remembered theme
   bool headless = false;         ///< window command without a window: render the demo headless
   std::string screenshot;        ///< window: write the last frame (with --frames) to this PNG
   std::uint32_t width = 1600, height = 1000;  ///< render: image size

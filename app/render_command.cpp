@@ -175,12 +175,7 @@ render_result render_scenario(const scenario& sc, const std::string& out_dir, ba
         case view_kind::steps: save(data, vis::steps_csv(s.hive_steps(), 0.02), out.data_files); break;
         case view_kind::stash: save(data, vis::stash_csv(frame->last_sample().inspected.stash), out.data_files); break;
         case view_kind::resize: save(data, vis::resize_csv(frame->last_sample().inspected, frame->last_sample().stats), out.data_files); break;
-        case view_kind::stats: {
-          std::string csv = "name,value\n";
-          for (const auto& [k, val] : frame->numbers()) csv += "\"" + k + "\",\"" + val + "\"\n";
-          save(data, csv, out.data_files);
-          break;
-        }
+        case view_kind::stats: save(data, numbers_csv(frame->numbers()), out.data_files); break;
       }
       meta.begin_object().field("view", std::string(to_string(v))).field("png", png.filename().string());
       meta.field("numbers", data.filename().string());
@@ -204,8 +199,11 @@ render_result render_scenario(const scenario& sc, const std::string& out_dir, ba
 int run_render(const cli_options& o) {
   const scenario sc = load_scenario(o.scenario);
   const std::string dir = o.out_dir.empty() ? "out/render/" + sc.name : o.out_dir;
+  std::string notice;
+  const float font_size = o.font_size > 0 ? clamp_font_size(o.font_size, &notice) : 18.f;
+  if (!notice.empty()) std::cerr << "hashscope: " << notice << "\n";
   const render_result r = render_scenario(sc, dir, o.backend, o.capacity.value_or(0), static_cast<int>(o.width),
-                                          static_cast<int>(o.height), o.font_size > 0 ? o.font_size : 18.f);
+                                          static_cast<int>(o.height), font_size);
   std::cout << "rendered " << r.figures.size() << " figures of " << sc.name << " into " << r.dir << ":\n";
   for (const auto& f : r.figures) std::cout << "  " << f.png << "  (load " << strprintf("%.3f", f.load) << ")\n";
   std::cout << "numbers and metadata: " << r.metadata << "\n";

@@ -37,13 +37,16 @@ int run_window_command(const cli_options& o) {
   window_options w;
   w.frames = o.frames;
   w.font_size = o.font_size;
+  w.ui_theme = o.ui_theme;
   w.screenshot = o.screenshot;
-  w.width = static_cast<int>(o.width);
-  w.height = static_cast<int>(o.height);
   try {
-    run_window([&] {
+    run_window([&](bool first_launch) {
       auto frame = std::make_unique<app_frame>(cfg, o.backend, note);
-      if (!o.scenario.empty()) frame->load_preset(load_scenario(o.scenario));
+      // A first launch welcomes with the demo preset's first stage rather than an empty table,
+      // unless the command line asked for a scenario or a table of its own.
+      std::string preset = o.scenario;
+      if (preset.empty() && first_launch && !o.capacity && !o.hash) preset = k_demo;
+      if (!preset.empty()) frame->load_preset(load_scenario(preset));
       return frame;
     }, w);
   } catch (const graphics_error& e) {

@@ -1,9 +1,8 @@
-# Generates the OpenGL 4.5 core + EGL 1.5 loader with glad2, installed from PyPI into a virtual
-# environment inside the build tree. Generation is offline (--reproducible uses the specifications
+# Generates the OpenGL 4.5 core + EGL 1.5 loader with glad2, installed from PyPI into the build
+# tree's virtual environment. Generation is offline (--reproducible uses the specifications
 # bundled in the package); only the pip install needs the network, once per build tree.
-find_package(Python3 3.8 REQUIRED COMPONENTS Interpreter)
+include(build_python)
 set(HS_GLAD_VERSION 2.0.8)
-set(HS_GLAD_VENV ${CMAKE_BINARY_DIR}/glad-venv)
 set(HS_GLAD_OUT ${CMAKE_BINARY_DIR}/glad)
 set(HS_GLAD_EXTENSIONS
   GL_KHR_debug
@@ -16,15 +15,7 @@ set(hs_glad_args --quiet --reproducible --api gl:core=4.5,egl=1.5 --extensions $
 string(SHA1 hs_glad_stamp "${HS_GLAD_VERSION};${hs_glad_args}")
 
 if(NOT EXISTS ${HS_GLAD_OUT}/stamp-${hs_glad_stamp})
-  set(hs_glad_python ${HS_GLAD_VENV}/bin/python)
-  if(NOT EXISTS ${hs_glad_python})
-    execute_process(COMMAND ${Python3_EXECUTABLE} -m venv ${HS_GLAD_VENV}
-      RESULT_VARIABLE rc ERROR_VARIABLE err)
-    if(rc)
-      message(FATAL_ERROR "Could not create a Python virtual environment for glad2 (${err}). "
-        "Install python3-venv (scripts/install-deps.sh does).")
-    endif()
-  endif()
+  hs_build_python(hs_glad_python)
   execute_process(COMMAND ${hs_glad_python} -m pip install --quiet --disable-pip-version-check
       glad2==${HS_GLAD_VERSION} RESULT_VARIABLE rc ERROR_VARIABLE err)
   if(rc)
@@ -42,10 +33,3 @@ add_library(hs_glad STATIC ${HS_GLAD_OUT}/src/gl.c ${HS_GLAD_OUT}/src/egl.c)
 target_include_directories(hs_glad SYSTEM PUBLIC ${HS_GLAD_OUT}/include)
 target_link_libraries(hs_glad PUBLIC ${CMAKE_DL_LIBS})
 set_target_properties(hs_glad PROPERTIES POSITION_INDEPENDENT_CODE ON)
-
-add_library(hs_imgui_backends STATIC
-  ${HS_IMGUI_BACKENDS}/imgui_impl_glfw.cpp
-  ${HS_IMGUI_BACKENDS}/imgui_impl_opengl3.cpp)
-target_compile_definitions(hs_imgui_backends PUBLIC IMGUI_IMPL_OPENGL_LOADER_CUSTOM)
-target_compile_options(hs_imgui_backends PRIVATE -include glad/gl.h -w)
-target_link_libraries(hs_imgui_backends PUBLIC hs_imgui hs_glad glfw)

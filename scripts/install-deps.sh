@@ -7,7 +7,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config git
   python3 python3-venv python3-pip
-  libimgui-dev libglfw3-dev libstb-dev
+  libglfw3-dev libstb-dev
   libegl-dev libgl-dev libglvnd-dev libegl-mesa0 libgl1-mesa-dri
   xvfb xauth fonts-dejavu-core
   catch2

@@ -1,9 +1,11 @@
-// Colormap loading and interpolation.
+// Colormap loading and interpolation, and their registration with ImPlot.
 #include "visualizers/colormap.hpp"
 
 #include <cmath>
 #include <fstream>
 #include <sstream>
+
+#include <implot.h>
 
 #include "core/common/assets.hpp"
 #include "core/common/error.hpp"
@@ -66,6 +68,17 @@ colormap load_colormap(const std::string& name) {
 const std::vector<std::string>& colormap_names() {
   static const std::vector<std::string> names = {"viridis", "cividis"};
   return names;
+}
+
+int implot_colormap(const colormap& m) {
+  // Colormaps live in the ImPlot context: look up by name, so that each context gets its own copy
+  // once and the per-frame cost is a lookup.
+  const std::string name = "hs-" + m.name;
+  const ImPlotColormap found = ImPlot::GetColormapIndex(name.c_str());
+  if (found >= 0) return found;
+  std::array<ImU32, k_colormap_size> cols{};
+  for (std::size_t i = 0; i < cols.size(); ++i) cols[i] = IM_COL32(m.lut[i].r, m.lut[i].g, m.lut[i].b, m.lut[i].a);
+  return ImPlot::AddColormap(name.c_str(), cols.data(), k_colormap_size, false);
 }
 
 double luminance(rgba8 c) {

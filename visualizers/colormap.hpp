@@ -31,6 +31,10 @@ colormap parse_colormap(const std::string& name, const std::string& text, const 
 colormap load_colormap(const std::string& name);
 /// @brief The colormaps shipped in assets/colormaps, default first.
 const std::vector<std::string>& colormap_names();
+/// @brief The ImPlotColormap index of `m` in the current ImPlot context, added there as "hs-<name>"
+/// on first use (a map of that name already there is taken as is). Returns int so that this header
+/// stays free of ImPlot for the CUDA sources that include it.
+int implot_colormap(const colormap& m);
 
 /// @brief Relative luminance (sRGB weights, linearized): for checking that maps are monotone.
 double luminance(rgba8 c);

@@ -109,17 +109,22 @@ struct headless_platform::egl {
   }
 };
 
-headless_platform::headless_platform(float font_size) : egl_(std::make_unique<egl>()) {
+headless_platform::headless_platform(float font_size, theme t) : egl_(std::make_unique<egl>()) {
   egl_->open();
   if (!gladLoadGL(reinterpret_cast<GLADloadfunc>(eglGetProcAddress)))
     throw graphics_error("could not load OpenGL functions through EGL");
-  imgui_ = std::make_unique<imgui_renderer>(font_size, nullptr);
+  imgui_ = std::make_unique<imgui_renderer>(font_size, t, nullptr);
   description_ = egl_->platform + ", OpenGL " + gl::describe_context();
 }
 
-headless_platform::~headless_platform() { imgui_.reset(); }
+headless_platform::~headless_platform() {
+  frame_target_.reset();  // GL objects and ImGui go while the context lives
+  imgui_.reset();
+}
 
-void headless_platform::set_font_size(float size) { imgui_->set_font_size(size); }
+void headless_platform::set_font_size(float size) { imgui_->set_style(size, imgui_->current_theme()); }
+
+float headless_platform::font_size() const { return imgui_->font_size(); }
 
 std::vector<std::uint8_t> headless_platform::render(int width, int height, const std::function<void()>& draw, int frames) {
   gl::render_target target(width, height);
@@ -138,6 +143,30 @@ std::vector<std::uint8_t> headless_platform::render(int width, int height, const
   }
   glFinish();
   auto px = target.read_rgba();
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  return px;
+}
+
+void headless_platform::frame(int width, int height, const std::function<void()>& draw, float font_size, theme t) {
+  imgui_->set_style(font_size, t);
+  if (!frame_target_ || frame_target_->width() != width || frame_target_->height() != height)
+    frame_target_ = std::make_unique<gl::render_target>(width, height);
+  ImGuiIO& io = ImGui::GetIO();
+  io.DisplaySize = ImVec2(static_cast<float>(width), static_cast<float>(height));
+  io.DeltaTime = 1.f / 60.f;
+  imgui_->new_frame();
+  ImGui::NewFrame();
+  draw();
+  frame_target_->bind();
+  glClear(GL_COLOR_BUFFER_BIT);
+  imgui_->render();
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+}
+
+std::vector<std::uint8_t> headless_platform::read_frame() const {
+  if (!frame_target_) return {};
+  frame_target_->bind();
+  auto px = frame_target_->read_rgba();
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
   return px;
 }

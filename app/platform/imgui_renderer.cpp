@@ -1,20 +1,25 @@
-// ImGui context lifetime, fonts, and the OpenGL 3 backend (GLSL 330 works on GL 3.3 to 4.6).
+// ImGui and ImPlot context lifetime and the OpenGL 3 backend (GLSL 330 works on GL 3.3 to 4.6).
 #include "app/platform/imgui_renderer.hpp"
 
 #include <imgui.h>
 #include <imgui_impl_opengl3.h>
+#include <implot.h>
 
-#include "app/ui/fonts.hpp"
 #include "core/common/error.hpp"
 
 namespace hs::app {
 
-imgui_renderer::imgui_renderer(float font_size, const char* ini_file) : font_size_(font_size) {
+imgui_renderer::imgui_renderer(float font_size, theme t, const char* ini_file) : font_size_(font_size), theme_(t) {
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
-  ImGui::GetIO().IniFilename = ini_file;
-  apply_font_size(font_size_);
+  ImPlot::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = ini_file;
+  io.ConfigFlags |= ImGuiConfigFlags_DockingEnable;  // no keyboard navigation: Space and arrows are shortcuts
+  font_ = load_ui_font();
+  apply_style(font_size_, theme_);
   if (!ImGui_ImplOpenGL3_Init("#version 330 core")) {
+    ImPlot::DestroyContext();
     ImGui::DestroyContext();
     throw graphics_error("the ImGui OpenGL 3 renderer could not start (needs OpenGL 3.3 or later)");
   }
@@ -22,20 +27,18 @@ imgui_renderer::imgui_renderer(float font_size, const char* ini_file) : font_siz
 
 imgui_renderer::~imgui_renderer() {
   ImGui_ImplOpenGL3_Shutdown();
+  ImPlot::DestroyContext();
   ImGui::DestroyContext();
 }
 
-void imgui_renderer::set_font_size(float size) {
-  if (size == font_size_) return;
+void imgui_renderer::set_style(float size, theme t) {
+  if (size == font_size_ && t == theme_) return;
   font_size_ = size;
-  apply_font_size(size);
-  ImGui_ImplOpenGL3_DestroyFontsTexture();
-  ImGui_ImplOpenGL3_CreateFontsTexture();
+  theme_ = t;
+  apply_style(size, t);
 }
 
-void imgui_renderer::new_frame() {
-  ImGui_ImplOpenGL3_NewFrame();
-}
+void imgui_renderer::new_frame() { ImGui_ImplOpenGL3_NewFrame(); }
 
 void imgui_renderer::render() {
   ImGui::Render();

@@ -1,8 +1,9 @@
-// GLFW window and frame loop. Layout persists in ~/.config/hashscope/imgui.ini.
+// GLFW window and frame loop. Layout and settings persist in ~/.config/hashscope/imgui.ini.
 #include "app/platform/window_platform.hpp"
 
 #include <cstdlib>
 #include <filesystem>
+#include <iostream>
 
 #include "visualizers/gl/gl.hpp"  // glad first: GLFW must not pull in a system GL header
 #define GLFW_INCLUDE_NONE
@@ -13,7 +14,7 @@
 #include "app/platform/imgui_renderer.hpp"
 #include "app/platform/png.hpp"
 #include "app/ui/app_frame.hpp"
-#include "app/ui/fonts.hpp"
+#include "app/ui/ui_settings.hpp"
 #include "core/common/error.hpp"
 #include "visualizers/gl/gl_resources.hpp"
 
@@ -32,7 +33,15 @@ struct glfw_session {
   ~glfw_session() { glfwTerminate(); }
 };
 
-GLFWwindow* open_window(const window_options& opt) {
+// First launch: the primary monitor's work area; later: where the window was left.
+std::array<int, 4> initial_placement(const ui_settings& s) {
+  if (s.window) return *s.window;
+  int x = 0, y = 0, w = 1600, h = 1000;
+  if (GLFWmonitor* m = glfwGetPrimaryMonitor()) glfwGetMonitorWorkarea(m, &x, &y, &w, &h);
+  return {x, y, std::max(w, 640), std::max(h, 480)};
+}
+
+GLFWwindow* open_window(const std::array<int, 4>& place) {
   const std::pair<int, int> versions[] = {{4, 5}, {3, 3}};
   for (auto [major, minor] : versions) {
     glfwDefaultWindowHints();
@@ -40,12 +49,15 @@ GLFWwindow* open_window(const window_options& opt) {
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, minor);
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
     glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-    if (GLFWwindow* w = glfwCreateWindow(opt.width, opt.height, "HashScope", nullptr, nullptr)) return w;
+    if (GLFWwindow* w = glfwCreateWindow(place[2], place[3], "HashScope", nullptr, nullptr)) {
+      glfwSetWindowPos(w, place[0], place[1]);
+      return w;
+    }
   }
   throw graphics_error("cannot open a window with OpenGL 3.3 or later (" + glfw_error_text + ")");
 }
 
-std::string ini_path() {
+std::string default_ini_path() {
   const char* xdg = std::getenv("XDG_CONFIG_HOME");
   const char* home = std::getenv("HOME");
   std::filesystem::path dir = xdg && *xdg ? std::filesystem::path(xdg) : std::filesystem::path(home ? home : ".") / ".config";
@@ -53,6 +65,31 @@ std::string ini_path() {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   return (dir / "imgui.ini").string();
+}
+
+// F11: the monitor the window is on, at its video mode, and back to where it was.
+void toggle_fullscreen(GLFWwindow* window, std::array<int, 4>& restore) {
+  if (glfwGetWindowMonitor(window)) {
+    glfwSetWindowMonitor(window, nullptr, restore[0], restore[1], restore[2], restore[3], 0);
+    return;
+  }
+  GLFWmonitor* monitor = glfwGetPrimaryMonitor();
+  if (!monitor) return;
+  glfwGetWindowPos(window, &restore[0], &restore[1]);
+  glfwGetWindowSize(window, &restore[2], &restore[3]);
+  const GLFWvidmode* mode = glfwGetVideoMode(monitor);
+  glfwSetWindowMonitor(window, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
+}
+
+std::vector<std::uint8_t> read_back(int w, int h) {
+  std::vector<std::uint8_t> px(static_cast<std::size_t>(w) * h * 4);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glReadBuffer(GL_BACK);
+  glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, px.data());
+  const std::size_t row = static_cast<std::size_t>(w) * 4;
+  for (int y = 0; y < h / 2; ++y)
+    std::swap_ranges(px.begin() + y * row, px.begin() + (y + 1) * row, px.begin() + (h - 1 - y) * row);
+  return px;
 }
 
 }  // namespace
@@ -63,9 +100,16 @@ bool display_available() {
   return (x && *x) || (w && *w);
 }
 
-int run_window(const std::function<std::unique_ptr<app_frame>()>& make, const window_options& opt) {
+int run_window(const std::function<std::unique_ptr<app_frame>(bool)>& make, const window_options& opt) {
+  const std::string ini = opt.ini_file.empty() ? default_ini_path() : opt.ini_file;
+  std::string ini_notice;
+  bool first_launch = false;
+  ui_settings persisted = check_ini_file(ini, ini_notice, first_launch);
+  if (!ini_notice.empty()) std::cerr << "hashscope: " << ini_notice << "\n";
+
   glfw_session glfw;
-  GLFWwindow* window = open_window(opt);
+  std::array<int, 4> place = initial_placement(persisted), restore = place;
+  GLFWwindow* window = open_window(place);
   glfwMakeContextCurrent(window);
   glfwSwapInterval(1);
   if (!gladLoadGL(reinterpret_cast<GLADloadfunc>(glfwGetProcAddress))) {
@@ -74,46 +118,66 @@ int run_window(const std::function<std::unique_ptr<app_frame>()>& make, const wi
   }
   int frames = 0;
   {
-    float size = opt.font_size;
+    std::string size_notice;
+    float size = opt.font_size > 0 ? opt.font_size : persisted.font_size.value_or(0.f);
     if (size <= 0) {
       const GLFWvidmode* mode = glfwGetVideoMode(glfwGetPrimaryMonitor());
       size = default_font_size(mode ? mode->height : 1080);
     }
-    static const std::string ini = ini_path();
-    imgui_renderer renderer(size, ini.c_str());
+    size = clamp_font_size(size, &size_notice);
+    const theme t = opt.ui_theme.value_or(persisted.ui_theme.value_or(theme::dark));
+    imgui_renderer renderer(size, t, ini.c_str());
+    register_settings_handler(persisted);
+    ImGuiIO& io = ImGui::GetIO();
+    io.ConfigFlags |= ImGuiConfigFlags_ViewportsEnable;  // used where the platform supports it
     ImGui_ImplGlfw_InitForOpenGL(window, true);
-    std::unique_ptr<app_frame> frame = make();
+    std::unique_ptr<app_frame> frame = make(first_launch);
+    frame->settings = persisted;
     frame->font_size = size;
+    frame->ui_theme = t;
+    if (!ini_notice.empty()) frame->notify(ini_notice);
+    if (!size_notice.empty()) frame->notify(size_notice);
     while (!glfwWindowShouldClose(window) && !frame->quit_requested && (opt.frames == 0 || frames < opt.frames)) {
       glfwPollEvents();
-      if (frame->requested_font_size() > 0) {
-        renderer.set_font_size(frame->requested_font_size());
-        frame->font_size = renderer.font_size();
-      }
+      renderer.set_style(frame->font_size, frame->ui_theme);
       renderer.new_frame();
       ImGui_ImplGlfw_NewFrame();
       ImGui::NewFrame();
+      frame->draw_window();
       int w = 0, h = 0;
       glfwGetFramebufferSize(window, &w, &h);
-      frame->draw_window(ImGui::GetIO().DisplaySize.x, ImGui::GetIO().DisplaySize.y, frames == 0);
       glViewport(0, 0, w, h);
       glClearColor(0.08f, 0.08f, 0.1f, 1.f);
       glClear(GL_COLOR_BUFFER_BIT);
       renderer.render();
       ++frames;
-      if (!opt.screenshot.empty() && opt.frames && frames == opt.frames) {
-        std::vector<std::uint8_t> px(static_cast<std::size_t>(w) * h * 4);
-        glPixelStorei(GL_PACK_ALIGNMENT, 1);
-        glReadBuffer(GL_BACK);
-        glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, px.data());
-        const std::size_t row = static_cast<std::size_t>(w) * 4;
-        for (int y = 0; y < h / 2; ++y)
-          std::swap_ranges(px.begin() + y * row, px.begin() + (y + 1) * row, px.begin() + (h - 1 - y) * row);
-        write_png(opt.screenshot, w, h, px);
+      if (frame->screenshot_requested) {
+        frame->screenshot_requested = false;
+        frame->save_screenshot(read_back(w, h), w, h);
+      }
+      if (!opt.screenshot.empty() && opt.frames && frames == opt.frames) write_png(opt.screenshot, w, h, read_back(w, h));
+      if (io.ConfigFlags & ImGuiConfigFlags_ViewportsEnable) {  // views dragged out of the window
+        ImGui::UpdatePlatformWindows();
+        ImGui::RenderPlatformWindowsDefault();
+        glfwMakeContextCurrent(window);
       }
       glfwSwapBuffers(window);
+      if (frame->fullscreen_requested) {
+        frame->fullscreen_requested = false;
+        toggle_fullscreen(window, restore);
+      }
+      // What persists: the frame's settings and, unless full screen, where the window is.
+      persisted = frame->settings;
+      persisted.font_size = frame->font_size;
+      persisted.ui_theme = frame->ui_theme;
+      if (!glfwGetWindowMonitor(window)) {
+        glfwGetWindowPos(window, &place[0], &place[1]);
+        glfwGetWindowSize(window, &place[2], &place[3]);
+      }
+      persisted.window = place;
     }
     frame.reset();  // GL objects go while the context lives
+    ImGui::SaveIniSettingsToDisk(ini.c_str());
     ImGui_ImplGlfw_Shutdown();
   }
   glfwDestroyWindow(window);

@@ -5,9 +5,11 @@
 #include <cmath>
 
 #include <imgui.h>
+#include <imgui_internal.h>  // MarkIniSettingsDirty
 
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
+#include "app/ui/dock_layout.hpp"
 #include "core/hive/hive_family.hpp"
 
 namespace hs::app {
@@ -30,9 +32,21 @@ app_frame::app_frame(session_config cfg, backend_choice choice, std::string back
 app_frame::~app_frame() = default;
 
 void app_frame::rebuild(const session_config& cfg) {
+  const std::optional<session_config> before = sess_ ? std::optional(sess_->config()) : std::nullopt;
   sess_.reset();  // frees the old table first: both may not fit at once
   image_.reset();
-  sess_ = std::make_unique<session>(cfg);
+  try {
+    sess_ = std::make_unique<session>(cfg);
+  } catch (const std::exception&) {
+    // An impossible table (too large, a bad combination) must not leave the window without one:
+    // the previous settings come back (emptied, as a rebuild empties) and the caller shows why.
+    if (!before) throw;
+    sess_ = std::make_unique<session>(*before);
+    image_ = std::make_unique<vis::heatmap_image>(sess_->gpu());
+    pending_ = sess_->config();
+    last_ = {};
+    throw;
+  }
   pending_ = sess_->config();
   image_ = std::make_unique<vis::heatmap_image>(sess_->gpu());
   last_ = {};
@@ -86,110 +100,87 @@ void app_frame::sample(bool force) {
 
 void app_frame::sample_now() { sample(true); }
 
-void app_frame::draw_window(float width, float height, bool first_frame) {
-  font_request_ = 0;
+void app_frame::draw_window() {
   try {
     sample(false);
     if (error_.rfind("sampling failed", 0) == 0) error_.clear();  // e.g. a frame planned before a shrink
   } catch (const std::exception& e) {
     error_ = std::string("sampling failed: ") + e.what();
   }
-  const float fs = ImGui::GetFontSize();
-  const float left = std::min(24.f * fs, width * 0.4f);
-  const ImGuiCond cond = first_frame ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
-  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoCollapse;
+  handle_shortcuts();
+  draw_menu_bar();
+  draw_status_bar();
 
-  ImGui::SetNextWindowPos(ImVec2(0, 0), cond);
-  ImGui::SetNextWindowSize(ImVec2(left, height), cond);
-  if (ImGui::Begin("HashScope", nullptr, flags)) {
-    draw_controls();
-    if (ImGui::CollapsingHeader("Table numbers", ImGuiTreeNodeFlags_DefaultOpen)) draw_stats();
+  const family fam = sess_->config().table.family;
+  const std::uint32_t bit = 1u << static_cast<unsigned>(fam);
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  const ImGuiID dockspace = ImGui::GetID("hashscope-dockspace");
+  const bool lay_out = !(settings.layouts_built & bit);
+  if (lay_out) {
+    build_default_layout(dockspace, vp->WorkSize, fam);
+    settings.layouts_built |= bit;
+    ImGui::MarkIniSettingsDirty();
+    tabs_forward_in_ = 2;
   }
-  ImGui::End();
+  ImGui::DockSpaceOverViewport(dockspace, vp);
 
-  const float right = width - left, top = height * 0.56f;
-  ImGui::SetNextWindowPos(ImVec2(left, 0), cond);
-  ImGui::SetNextWindowSize(ImVec2(right, top), cond);
-  if (ImGui::Begin("Slot occupancy", nullptr, flags | ImGuiWindowFlags_NoScrollbar)) {
+  if (ImGui::Begin(window_name::controls)) draw_controls();
+  ImGui::End();
+  if (ImGui::Begin(window_name::numbers)) draw_stats();
+  ImGui::End();
+  if (ImGui::Begin(window_name::heatmap, nullptr, ImGuiWindowFlags_NoScrollbar)) {
     draw_status_line();
     heatmap_.draw(*image_, last_req_, last_.inspected.slots, sess_->capacity());
   }
   ImGui::End();
-
-  ImGui::SetNextWindowPos(ImVec2(left, top), cond);
-  ImGui::SetNextWindowSize(ImVec2(right * 0.5f, height - top), cond);
-  if (ImGui::Begin(slab() ? "Slab lists" : hive() ? "Hive buckets" : "Probe lengths", nullptr, flags)) {
-    if (hive()) {
-      draw_hive_tabs();
-    } else if (!slab()) {
-      histogram_.draw(last_.inspected.histogram);
-    } else if (ImGui::BeginTabBar("slab-tabs")) {
-      if (ImGui::BeginTabItem("Lists")) {
-        slab_.draw_chains(last_.inspected, last_.stats, sess_->config().table.hash);
-        ImGui::EndTabItem();
-      }
-      if (ImGui::BeginTabItem("SlabAlloc")) {
-        slab_.draw_allocator(last_.inspected.allocator, last_.stats);
-        ImGui::EndTabItem();
-      }
-      if (ImGui::BeginTabItem("Key positions")) {
-        ImGui::TextUnformatted("x: the slab of its list a live key sits in (0 = the base slab)");
-        histogram_.draw(last_.inspected.histogram);
-        ImGui::EndTabItem();
-      }
-      ImGui::EndTabBar();
-    }
+  if (ImGui::Begin(window_name::throughput)) {
+    const auto pts = sess_->throughput();
+    throughput_.draw(pts);
   }
   ImGui::End();
-
-  ImGui::SetNextWindowPos(ImVec2(left + right * 0.5f, top), cond);
-  ImGui::SetNextWindowSize(ImVec2(right * 0.5f, height - top), cond);
-  if (ImGui::Begin("Throughput", nullptr, flags)) {
-    if (ImGui::BeginTabBar("tabs")) {
-      if (ImGui::BeginTabItem("Throughput")) {
-        const auto pts = sess_->throughput();
-        throughput_.draw(pts);
-        ImGui::EndTabItem();
-      }
-      if (ImGui::BeginTabItem("Churn timeline")) {
-        bool record = sess_->recording_timeline();
-        if (ImGui::Checkbox("record churn timeline (a census per batch)", &record)) sess_->set_record_timeline(record);
-        const auto pts = sess_->timeline();
-        const auto ev = sess_->rebuilds();
-        churn_.draw(pts, ev, sess_->config().table.deletes == linear_delete_mode::tombstone);
-        ImGui::EndTabItem();
-      }
-      ImGui::EndTabBar();
-    }
+  if (ImGui::Begin(window_name::timeline)) {
+    bool record = sess_->recording_timeline();
+    if (ImGui::Checkbox("record churn timeline (a census per batch)", &record)) sess_->set_record_timeline(record);
+    const auto pts = sess_->timeline();
+    const auto ev = sess_->rebuilds();
+    churn_.draw(pts, ev, sess_->config().table.deletes == linear_delete_mode::tombstone);
   }
   ImGui::End();
+  draw_family_windows();
+  draw_help_overlay();
+  if (tabs_forward_in_ > 0 && --tabs_forward_in_ == 0) bring_default_tabs_forward(fam);
 }
 
-void app_frame::draw_hive_tabs() {
-  if (!ImGui::BeginTabBar("hive-tabs")) return;
+void app_frame::draw_family_windows() {
   const sample_result& s = last_;
-  if (ImGui::BeginTabItem("Buckets")) {
-    hive_.draw_buckets(s.inspected, s.stats);
-    ImGui::EndTabItem();
+  const auto window = [](const char* name, const auto& body) {
+    if (ImGui::Begin(name)) body();
+    ImGui::End();
+  };
+  if (slab()) {
+    window(window_name::slab_lists, [&] { slab_.draw_chains(s.inspected, s.stats, sess_->config().table.hash); });
+    window(window_name::slab_alloc, [&] { slab_.draw_allocator(s.inspected.allocator, s.stats); });
+    window(window_name::key_positions, [&] {
+      ImGui::TextUnformatted("x: the slab of its list a live key sits in (0 = the base slab)");
+      histogram_.draw(s.inspected.histogram);
+    });
+  } else if (hive()) {
+    if (const auto b = hive_.take_pick()) {  // a bucket clicked last frame: its slots, one cell each
+      const std::uint64_t slots = std::max<std::uint32_t>(s.stats.hive.slots_per_bucket, 1);
+      heatmap_.set_range(*b * slots, std::min(sess_->capacity() - *b * slots, 16 * slots), sess_->capacity());
+    }
+    window(window_name::hive_buckets, [&] { hive_.draw_buckets(s.inspected, s.stats); });
+    window(window_name::hive_evictions,
+           [&] { hive_.draw_evictions(s.inspected, s.paths, s.stats, sess_->last_step(), ImGui::GetTime()); });
+    window(window_name::hive_steps, [&] {
+      const auto pts = sess_->hive_steps();
+      hive_.draw_steps(pts, s.stats);
+    });
+    window(window_name::hive_stash, [&] { hive_.draw_stash(s.inspected, s.stats); });
+    window(window_name::hive_resize, [&] { hive_.draw_resize(s.inspected, s.stats); });
+  } else {
+    window(window_name::probes, [&] { histogram_.draw(s.inspected.histogram); });
   }
-  if (ImGui::BeginTabItem("Evictions")) {
-    hive_.draw_evictions(s.inspected, s.paths, s.stats, sess_->last_step(), ImGui::GetTime());
-    ImGui::EndTabItem();
-  }
-  if (ImGui::BeginTabItem("Insert steps")) {
-    const auto pts = sess_->hive_steps();
-    hive_.draw_steps(pts, s.stats);
-    ImGui::EndTabItem();
-  }
-  if (ImGui::BeginTabItem("Stash")) {
-    hive_.draw_stash(s.inspected, s.stats);
-    ImGui::EndTabItem();
-  }
-  if (ImGui::BeginTabItem("Resize")) {
-    hive_.draw_resize(s.inspected, s.stats);
-    ImGui::EndTabItem();
-  }
-  ImGui::EndTabBar();
 }
 
 void app_frame::draw_status_line() {
@@ -219,20 +210,21 @@ std::array<float, 4> app_frame::draw_figure(view_kind v, float width, float heig
     ImGui::TextUnformatted(title.c_str());
     draw_status_line();
     ImGui::Separator();
-    ImGui::BeginChild("view", ImVec2(view_w - 2 * ImGui::GetStyle().WindowPadding.x, 0), false,
+    ImGui::BeginChild("view", ImVec2(view_w - 2 * ImGui::GetStyle().WindowPadding.x, 0), ImGuiChildFlags_None,
                       ImGuiWindowFlags_NoScrollbar);
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     rect = {origin.x, origin.y, avail.x, avail.y};  // the view's area; the heatmap narrows it to its image
     switch (v) {
       case view_kind::heatmap: {
-        const float legend_h = 2.6f * fs;
-        heatmap_.set_area(static_cast<int>(avail.x), static_cast<int>(avail.y - legend_h));
+        const float legend_w = heatmap_.legend_width(), gap = ImGui::GetStyle().ItemSpacing.x;
+        heatmap_.set_area(static_cast<int>(avail.x - legend_w - gap), static_cast<int>(avail.y));
         const ImVec2 at = ImGui::GetCursorScreenPos();
         heatmap_.draw_figure(*image_, last_.inspected.slots, sess_->capacity());
         const ImVec2 end = ImGui::GetItemRectMax();
         rect = {at.x, at.y, end.x - at.x, end.y - at.y};
-        heatmap_.draw_legend(std::min(avail.x, 40 * fs));
+        ImGui::SameLine();
+        heatmap_.draw_legend(ImVec2(legend_w, end.y - at.y));
         break;
       }
       case view_kind::histogram:
@@ -279,7 +271,7 @@ std::array<float, 4> app_frame::draw_figure(view_kind v, float width, float heig
     ImGui::EndChild();
     if (v != view_kind::stats) {
       ImGui::SameLine();
-      ImGui::BeginChild("numbers", ImVec2(0, 0), true);
+      ImGui::BeginChild("numbers", ImVec2(0, 0), ImGuiChildFlags_Borders);
       draw_stats();
       ImGui::EndChild();
     }

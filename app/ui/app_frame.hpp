@@ -1,5 +1,7 @@
-// The frame code shared by the window and headless renders: one session, its views, sampling at
-// display rate, the panel layout of the window, and single-view figures with their numbers.
+// The frame code shared by the window, headless renders and the UI tests: one session, its views,
+// sampling at display rate, the window's dockable views, menus and shortcuts, and single-view
+// figures with their numbers. Platforms apply what a frame asks of them (text size, theme, full
+// screen, screenshots) between frames.
 #pragma once
 #include <array>
 #include <memory>
@@ -8,6 +10,9 @@
 
 #include "app/scenario.hpp"
 #include "app/session.hpp"
+#include "app/ui/shortcuts.hpp"
+#include "app/ui/style.hpp"
+#include "app/ui/ui_settings.hpp"
 #include "visualizers/heatmap_image.hpp"
 #include "visualizers/views/churn_view.hpp"
 #include "visualizers/views/heatmap_view.hpp"
@@ -18,14 +23,18 @@
 
 namespace hs::app {
 
+/// @brief The numbers as CSV (name,value), quoted: what `render` and screenshots write.
+std::string numbers_csv(const std::vector<std::pair<std::string, std::string>>& rows);
+
 class app_frame {
  public:
   /// @brief `choice` is how the backend was chosen; the config's backend is the resolved one.
   app_frame(session_config cfg, backend_choice choice, std::string backend_note);
   ~app_frame();
 
-  /// @brief The whole window: controls, heatmap, histogram, throughput, stats.
-  void draw_window(float width, float height, bool first_frame);
+  /// @brief The whole window: menu bar, a dock space over the main viewport with every view as a
+  /// dockable window (the family's default layout the first time), the status bar, shortcuts.
+  void draw_window();
   /// @brief One view filling the area, with the numbers beside it; returns the view's rectangle
   /// (x, y, w, h) inside the figure.
   std::array<float, 4> draw_figure(view_kind v, float width, float height, const std::string& title);
@@ -34,16 +43,38 @@ class app_frame {
   void sample_now();
   session& sess() { return *sess_; }
   vis::heatmap_view& heatmap() { return heatmap_; }
+  const vis::slab_view& slab_view() const { return slab_; }
+  const vis::hive_view& hive_view() const { return hive_; }
   const sample_result& last_sample() const { return last_; }
   const vis::heatmap_request& last_request() const { return last_req_; }
   const vis::heatmap_image& image() const { return *image_; }
   std::vector<std::pair<std::string, std::string>> numbers() const;
 
-  /// @brief A font size the user asked for this frame (0: none), applied by the platform.
-  float requested_font_size() const { return font_request_; }
+  /// @brief Text size and theme; the platform applies them before each frame.
   float font_size = 16.f;
+  theme ui_theme = theme::dark;
   double sample_period_s = 0.0;  ///< 0: every frame
   bool quit_requested = false;
+  /// @brief Set by F11 / View menu; the window platform toggles full screen and clears it.
+  bool fullscreen_requested = false;
+  /// @brief Set by Ctrl+S; the platform reads the frame back and calls save_screenshot().
+  bool screenshot_requested = false;
+  /// @brief Where screenshots go (default: the working directory).
+  std::string screenshot_dir = ".";
+  /// @brief Writes the frame (RGBA8, top row first) as a PNG named by date and time, with the
+  /// numbers' CSV beside it, and says where in the notice line. Returns the PNG's path.
+  std::string save_screenshot(const std::vector<std::uint8_t>& rgba, int width, int height);
+  /// @brief A line shown in the status bar until replaced (settings ignored, screenshot saved).
+  void notify(std::string text) { notice_ = std::move(text); }
+  const std::string& notice() const { return notice_; }
+  /// @brief The last error of a control (a rebuild refused, a preset that failed to load).
+  const std::string& error() const { return error_; }
+  /// @brief Settings persisted in imgui.ini (the window platform registers them).
+  ui_settings settings;
+  /// @brief Lays out the current family's default layout on the next frame.
+  void reset_layout() { settings.layouts_built = 0; }
+  /// @brief Whether the shortcut overlay is open.
+  bool help_open() const { return help_open_; }
 
   /// @brief Applies a scenario as a preset: config, view settings, and its script.
   void load_preset(const scenario& sc);
@@ -52,8 +83,18 @@ class app_frame {
   void sample(bool force);
   void rebuild(const session_config& cfg);
   void draw_controls();
+  void draw_run_controls(const session_status& st);
+  void draw_display_controls();
   void draw_stats();
   void draw_status_line();
+  void draw_menu_bar();
+  void draw_status_bar();
+  void draw_help_overlay();
+  void draw_family_windows();
+  void handle_shortcuts();
+  /// Runs a command from a button, a menu or a shortcut.
+  void execute(command c);
+  void change_font_size(float delta);
 
   std::unique_ptr<session> sess_;
   backend_choice choice_;
@@ -67,14 +108,15 @@ class app_frame {
   vis::hive_view hive_;
   bool slab() const { return sess_->config().table.family == family::slab; }
   bool hive() const { return sess_->config().table.family == family::hive; }
-  void draw_hive_tabs();
   void draw_hive_controls();
   std::unique_ptr<vis::heatmap_image> image_;
   vis::heatmap_request last_req_{};
   sample_result last_;
   double last_sample_time_ = -1e9;
-  float font_request_ = 0;
   float font_slider_ = 16.f;
+  std::string notice_;
+  bool help_open_ = false;
+  int tabs_forward_in_ = 0;  // frames until the default layout's front tabs are chosen
   std::string error_;
   std::vector<std::string> presets_;
   int preset_ = 0;

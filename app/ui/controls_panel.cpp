@@ -25,6 +25,8 @@ bool log2_slider(const char* label, std::uint64_t& value, int lo, int hi) {
 
 }  // namespace
 
+// Each section has its own ID scope: a header and a widget of one label ("Run") would otherwise
+// share an ID, and the button would never register a press.
 void app_frame::draw_controls() {
   const float fs = ImGui::GetFontSize();
   const session_status st = sess_->status();
@@ -35,41 +37,12 @@ void app_frame::draw_controls() {
   ImGui::PushItemWidth(-9.5f * fs);
 
   if (ImGui::CollapsingHeader("Run", ImGuiTreeNodeFlags_DefaultOpen)) {
-    const bool running = st.act != activity::idle;
-    if (ImGui::Button(running ? "Pause" : "Run", ImVec2(5 * fs, 0))) running ? sess_->pause() : sess_->run();
-    ImGui::SameLine();
-    if (ImGui::Button("Step")) sess_->step(static_cast<std::uint64_t>(step_ops_));
-    ImGui::SameLine();
-    if (ImGui::Button("Reset")) sess_->reset();
-    ImGui::SliderInt("step ops", &step_ops_, 0, 64, step_ops_ == 0 ? "one batch" : "%d ops");
-    float target = static_cast<float>(target_load_);
-    const auto top = static_cast<float>(max_fill_load(sess_->config().table.family));
-    if (ImGui::SliderFloat(top > 1 ? "target load (beta)" : "target load", &target, 0.f, top, "%.3f")) target_load_ = target;
-    if (ImGui::Button("Fill or drain to target")) sess_->fill_to(target_load_);
-    ImGui::Text("%s, live load %.4f", to_string(st.act), st.live / double(sess_->capacity()));
-    if (!st.note.empty())
-      ImGui::TextColored(st.error ? ImVec4(1.f, 0.35f, 0.35f, 1.f) : ImVec4(0.75f, 0.75f, 0.8f, 1.f), "%s", st.note.c_str());
-    if (!presets_.empty()) {
-      if (ImGui::BeginCombo("preset", presets_[static_cast<std::size_t>(preset_)].c_str())) {
-        for (int i = 0; i < static_cast<int>(presets_.size()); ++i)
-          if (ImGui::Selectable(presets_[static_cast<std::size_t>(i)].c_str(), i == preset_)) preset_ = i;
-        ImGui::EndCombo();
-      }
-      if (ImGui::Button("Load preset")) {
-        try {
-          load_preset(load_scenario(presets_[static_cast<std::size_t>(preset_)]));
-          error_.clear();
-        } catch (const std::exception& e) {
-          error_ = e.what();
-        }
-      }
-      if (st.script_held) {
-        ImGui::SameLine();
-        if (ImGui::Button("Next stage")) sess_->continue_script();
-      }
-    }
+    ImGui::PushID("run-section");
+    draw_run_controls(st);
+    ImGui::PopID();
   }
 
+  ImGui::PushID("workload-section");
   if (ImGui::CollapsingHeader("Workload", ImGuiTreeNodeFlags_DefaultOpen)) {
     workload::workload_spec w = sess_->workload();
     bool changed = false;
@@ -104,6 +77,9 @@ void app_frame::draw_controls() {
     }
   }
 
+  ImGui::PopID();
+
+  ImGui::PushID("table-section");
   if (ImGui::CollapsingHeader("Table", ImGuiTreeNodeFlags_DefaultOpen)) {
     ImGui::TextDisabled("changes rebuild the table");
     int fam = static_cast<int>(pending_.table.family);
@@ -112,6 +88,9 @@ void app_frame::draw_controls() {
       pending_.table.slab.buckets = 0;  // from the capacity below
       if (pending_.table.family == family::slab && pending_.table.capacity > (1ull << 28)) pending_.table.capacity = 1ull << 27;
       if (pending_.table.family == family::hive) pending_.table.hive.instrument = true;  // its views draw the counters
+      // A slab table counts pairs (15 per bucket); open addressing and the hive want a power of two.
+      if (pending_.table.family != family::slab)
+        pending_.table.capacity = std::bit_floor(std::max<std::uint64_t>(pending_.table.capacity, 16));
     }
     const bool slab = pending_.table.family == family::slab, hive = pending_.table.family == family::hive;
     log2_slider(slab ? "pairs in base slabs" : "capacity", pending_.table.capacity, 4, 32);
@@ -157,6 +136,9 @@ void app_frame::draw_controls() {
     }
   }
 
+  ImGui::PopID();
+
+  ImGui::PushID("maintenance-section");
   if (ImGui::CollapsingHeader("Maintenance")) {
     maintenance_policy p = sess_->maintenance();
     float grow = static_cast<float>(p.grow_above), shrink = static_cast<float>(p.shrink_below),
@@ -177,17 +159,74 @@ void app_frame::draw_controls() {
     if (ImGui::Checkbox("record churn timeline", &record)) sess_->set_record_timeline(record);
   }
 
-  if (ImGui::CollapsingHeader("Display")) {
-    if (font_slider_ != font_size && !ImGui::IsMouseDown(ImGuiMouseButton_Left)) font_slider_ = font_size;
-    ImGui::SliderFloat("text size", &font_slider_, 10.f, 48.f, "%.0f px");
-    if (ImGui::IsItemDeactivatedAfterEdit()) font_request_ = std::round(font_slider_);
-    float period_ms = static_cast<float>(sample_period_s * 1000.0);
-    if (ImGui::SliderFloat("sample every", &period_ms, 0.f, 1000.f, period_ms < 1 ? "frame" : "%.0f ms"))
-      sample_period_s = period_ms / 1000.0;
-    if (ImGui::Button("Quit")) quit_requested = true;
-  }
+  ImGui::PopID();
+
+  ImGui::PushID("display-section");
+  if (ImGui::CollapsingHeader("Display")) draw_display_controls();
+  ImGui::PopID();
   ImGui::PopItemWidth();
   if (!error_.empty()) ImGui::TextColored(ImVec4(1.f, 0.35f, 0.35f, 1.f), "%s", error_.c_str());
+}
+
+namespace {
+void tooltip_with_keys(const char* what, command c) { ImGui::SetItemTooltip("%s (%s)", what, keys_for(c)); }
+}  // namespace
+
+void app_frame::draw_run_controls(const session_status& st) {
+  const float fs = ImGui::GetFontSize();
+  const bool running = st.act != activity::idle;
+  if (ImGui::Button(running ? "Pause" : "Run", ImVec2(5 * fs, 0))) execute(command::run_pause);
+  tooltip_with_keys(running ? "pause after the batches in flight" : "run the workload batch after batch", command::run_pause);
+  ImGui::SameLine();
+  if (ImGui::Button("Step")) execute(command::step);
+  tooltip_with_keys("one batch, or the step ops below (traced up to 64)", command::step);
+  ImGui::SameLine();
+  if (ImGui::Button("Reset")) execute(command::reset);
+  tooltip_with_keys("empty the table and the plots", command::reset);
+  ImGui::SliderInt("step ops", &step_ops_, 0, 64, step_ops_ == 0 ? "one batch" : "%d ops");
+  float target = static_cast<float>(target_load_);
+  const auto top = static_cast<float>(max_fill_load(sess_->config().table.family));
+  if (ImGui::SliderFloat(top > 1 ? "target load (beta)" : "target load", &target, 0.f, top, "%.3f")) target_load_ = target;
+  if (ImGui::Button("Fill or drain to target")) execute(command::fill);
+  tooltip_with_keys("insert or erase until the live load reaches the target", command::fill);
+  ImGui::Text("%s, live load %.4f", to_string(st.act), st.live / double(sess_->capacity()));
+  if (!st.note.empty())
+    ImGui::TextColored(st.error ? ImVec4(1.f, 0.35f, 0.35f, 1.f) : ImVec4(0.75f, 0.75f, 0.8f, 1.f), "%s", st.note.c_str());
+  if (presets_.empty()) return;
+  if (ImGui::BeginCombo("preset", presets_[static_cast<std::size_t>(preset_)].c_str())) {
+    for (int i = 0; i < static_cast<int>(presets_.size()); ++i)
+      if (ImGui::Selectable(presets_[static_cast<std::size_t>(i)].c_str(), i == preset_)) preset_ = i;
+    ImGui::EndCombo();
+  }
+  if (ImGui::Button("Load preset")) {
+    try {
+      load_preset(load_scenario(presets_[static_cast<std::size_t>(preset_)]));
+      error_.clear();
+    } catch (const std::exception& e) {
+      error_ = e.what();
+    }
+  }
+  if (st.script_held) {
+    ImGui::SameLine();
+    if (ImGui::Button("Next stage")) execute(command::next_stage);
+    tooltip_with_keys("run the preset's next stage", command::next_stage);
+  }
+}
+
+void app_frame::draw_display_controls() {
+  if (font_slider_ != font_size && !ImGui::IsMouseDown(ImGuiMouseButton_Left)) font_slider_ = font_size;
+  ImGui::SliderFloat("text size", &font_slider_, 10.f, k_max_slider_font_size, "%.0f px");
+  // Applied on release: resizing the text under the mouse while dragging would move the slider.
+  if (ImGui::IsItemDeactivatedAfterEdit()) font_size = clamp_font_size(std::round(font_slider_), nullptr);
+  ImGui::SetItemTooltip("Ctrl+plus and Ctrl+minus change it too");
+  int t = static_cast<int>(ui_theme);
+  if (ImGui::Combo("theme", &t, "dark\0light (projectors, print)\0")) ui_theme = static_cast<theme>(t);
+  float period_ms = static_cast<float>(sample_period_s * 1000.0);
+  if (ImGui::SliderFloat("sample every", &period_ms, 0.f, 1000.f, period_ms < 1 ? "frame" : "%.0f ms"))
+    sample_period_s = period_ms / 1000.0;
+  if (ImGui::Button("Reset layout")) reset_layout();
+  ImGui::SameLine();
+  if (ImGui::Button("Quit")) quit_requested = true;
 }
 
 }  // namespace hs::app

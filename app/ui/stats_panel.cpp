@@ -103,6 +103,34 @@ std::vector<std::pair<std::string, std::string>> app_frame::numbers() const {
   return n;
 }
 
+namespace {
+// ImGui's own wrapping may break after '.', '+' or '-' ("1. 08 GiB", "bithash1+b ithash2" with a
+// narrow fallback font); numbers and names break only between words here, and a word wider than
+// the column stays whole.
+void text_wrapped_at_spaces(const std::string& text) {
+  const float width = std::max(1.f, ImGui::GetContentRegionAvail().x);
+  const float space = ImGui::CalcTextSize(" ").x;
+  std::string line;
+  float line_w = 0;
+  std::size_t at = 0;
+  while (at <= text.size()) {
+    std::size_t end = text.find(' ', at);
+    if (end == std::string::npos) end = text.size();
+    const std::string word = text.substr(at, end - at);
+    const float w = ImGui::CalcTextSize(word.c_str()).x;
+    if (!line.empty() && line_w + space + w > width) {
+      ImGui::TextUnformatted(line.c_str());
+      line.clear();
+      line_w = 0;
+    }
+    line_w += (line.empty() ? 0 : space) + w;
+    line += (line.empty() ? "" : " ") + word;
+    at = end + 1;
+  }
+  ImGui::TextUnformatted(line.c_str());
+}
+}  // namespace
+
 void app_frame::draw_stats() {
   const auto rows = numbers();
   // The name column as wide as its longest name; values take the rest and wrap there.
@@ -116,7 +144,7 @@ void app_frame::draw_stats() {
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(k.c_str());
       ImGui::TableNextColumn();
-      ImGui::TextWrapped("%s", v.c_str());
+      text_wrapped_at_spaces(v);
     }
     ImGui::EndTable();
   }

@@ -20,13 +20,14 @@ TEST_CASE("the window draws frames under Xvfb", "[window]") {
   session_config cfg;
   cfg.table.backend = backend::cpu;
   cfg.table.capacity = 1u << 14;
+  const auto ini = (std::filesystem::temp_directory_path() / "hashscope-window-test.ini").string();
+  std::filesystem::remove(ini);
   window_options opt;
   opt.frames = 4;
   opt.screenshot = shot;
-  opt.width = 1280;
-  opt.height = 800;
   opt.font_size = 15;
-  const int frames = run_window([&] {
+  opt.ini_file = ini;
+  const int frames = run_window([&](bool) {
     auto f = std::make_unique<app_frame>(cfg, backend_choice::cpu, "test");
     f->sess().fill_to(0.5);
     f->sess().wait_idle();

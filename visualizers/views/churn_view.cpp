@@ -1,14 +1,42 @@
-// Churn plots on the shared plot module; rebuilds are vertical lines across all three.
+// Churn plots on ImPlot; rebuilds are vertical lines across all three, labelled at the top.
 #include "visualizers/views/churn_view.hpp"
 
 #include <algorithm>
 #include <vector>
 
 #include <imgui.h>
+#include <implot.h>
+#include <implot_internal.h>
 
-#include "visualizers/plot/plot.hpp"
+#include "visualizers/series_colors.hpp"
+#include "visualizers/views/plot_helpers.hpp"
 
 namespace hs::vis {
+
+namespace {
+/// The rebuilds as one legend entry of vertical lines, each labelled at the top of the plot.
+void plot_rebuilds(std::span<const churn_event> events) {
+  if (events.empty()) return;
+  std::vector<double> batches;
+  for (const auto& e : events) batches.push_back(static_cast<double>(e.batch));
+  ImPlot::PlotInfLines("rebuilds", batches.data(), static_cast<int>(batches.size()),
+                       {ImPlotProp_LineColor, ImVec4(1.f, 0.31f, 0.31f, 0.8f), ImPlotProp_LineWeight, 2.f});
+  // PlotText is no item of its own: hide the labels with the lines they name (ImPlot's public API
+  // has no query for an item's visibility, hence the internal one).
+  const ImPlotItem* lines = ImPlot::GetItem("rebuilds");
+  if (lines && !lines->Show) return;
+  const double top = ImPlot::GetPlotLimits().Y.Max;
+  ImPlot::PushStyleColor(ImPlotCol_InlayText, IM_COL32(255, 120, 120, 255));
+  for (const churn_event& e : events) {
+    const ImVec2 size = ImGui::CalcTextSize(e.label.c_str());  // PlotText centres the text on the point
+    ImPlot::PlotText(e.label.c_str(), static_cast<double>(e.batch), top, ImVec2(size.x / 2 + 3, size.y / 2 + 2),
+                     {ImPlotProp_Flags, ImPlotItemFlags_NoFit});
+  }
+  ImPlot::PopStyleColor();
+}
+
+ImPlotSpec line_spec(int series) { return {ImPlotProp_LineColor, series_color(series), ImPlotProp_LineWeight, 2.f}; }
+}  // namespace
 
 const char* tombstone_insert_note() {
   return "Tombstone inserts: the probe walks on to the key or to the first empty slot, remembering the "
@@ -29,46 +57,45 @@ void churn_view::draw(std::span<const churn_point> pts, std::span<const churn_ev
     ImGui::TextDisabled("no timeline yet: turn on \"record churn timeline\" and run a workload");
     return;
   }
-  const double x0 = static_cast<double>(pts.front().batch), x1 = static_cast<double>(pts.back().batch) + 1;
   std::vector<double> xs, load, tomb, erased, mean, mx, rate;
-  double top_probe = 1, top_rate = 1;
   for (const auto& p : pts) {
     xs.push_back(static_cast<double>(p.batch));
     load.push_back(p.load);
     tomb.push_back(p.tombstones);
     erased.push_back(p.erased);
+    // Floors for the log axis, where zero has no place.
     mean.push_back(std::max(p.mean_probe, 1e-3));
     mx.push_back(std::max(p.max_probe, 1.0));
     rate.push_back(p.ops_per_s);
-    top_probe = std::max(top_probe, p.max_probe);
-    top_rate = std::max(top_rate, p.ops_per_s);
   }
-  const float h = (height > 0 ? height : ImGui::GetContentRegionAvail().y) / 3.f - ImGui::GetStyle().ItemSpacing.y;
-  auto marks = [&](plot& p, double y) {
-    for (const auto& e : events) {
-      const ImVec2 a = p.to_screen(static_cast<double>(e.batch), y), b = p.area_max();
-      ImGui::GetWindowDrawList()->AddLine(ImVec2(a.x, p.area_min().y), ImVec2(a.x, b.y), IM_COL32(255, 80, 80, 200), 2.f);
-      ImGui::GetWindowDrawList()->AddText(ImVec2(a.x + 3, p.area_min().y + 2), IM_COL32(255, 120, 120, 255), e.label.c_str());
-    }
-  };
-  const axis xb{x0, x1, false, "batch", {}, {}};
-  {
-    plot p("churn-slots", nullptr, ImVec2(0, h), xb, axis{0, 1, false, "fraction of slots", {}, {}});
-    p.line(xs, load, series_color(0), "live keys");
-    p.line(xs, tomb, series_color(5), "tombstones");
-    p.line(xs, erased, series_color(1), "erased values");
-    marks(p, 0);
+  const int n = static_cast<int>(xs.size());
+  const ImVec2 size(-1, (height > 0 ? height : ImGui::GetContentRegionAvail().y) / 3.f - ImGui::GetStyle().ItemSpacing.y);
+  if (ImPlot::BeginPlot("##churn-slots", size)) {
+    ImPlot::SetupAxis(ImAxis_X1, "batch", ImPlotAxisFlags_AutoFit);
+    ImPlot::SetupAxis(ImAxis_Y1, "fraction of slots");
+    ImPlot::SetupAxisLimits(ImAxis_Y1, 0, 1);
+    ImPlot::PlotLine("live keys", xs.data(), load.data(), n, line_spec(0));
+    ImPlot::PlotLine("tombstones", xs.data(), tomb.data(), n, line_spec(5));
+    ImPlot::PlotLine("erased values", xs.data(), erased.data(), n, line_spec(1));
+    plot_rebuilds(events);
+    ImPlot::EndPlot();
   }
-  {
-    plot p("churn-probe", nullptr, ImVec2(0, h), xb, axis{1e-2, top_probe * 2, true, "probe length", {}, {}});
-    p.line(xs, mean, series_color(2), "mean");
-    p.line(xs, mx, series_color(3), "longest");
-    marks(p, 1);
+  if (ImPlot::BeginPlot("##churn-probe", size)) {
+    ImPlot::SetupAxis(ImAxis_X1, "batch", ImPlotAxisFlags_AutoFit);
+    setup_fitted_y("probe length", true);
+    ImPlot::PlotLine("mean", xs.data(), mean.data(), n, line_spec(2));
+    ImPlot::PlotLine("longest", xs.data(), mx.data(), n, line_spec(3));
+    plot_rebuilds(events);
+    ImPlot::EndPlot();
   }
-  {
-    plot p("churn-rate", nullptr, ImVec2(0, h), xb, axis{0, top_rate * 1.1, false, "ops/s", {}, {}});
-    p.points(xs, rate, series_color(0), "throughput", 2.5f);
-    marks(p, 0);
+  if (ImPlot::BeginPlot("##churn-rate", size)) {
+    ImPlot::SetupAxis(ImAxis_X1, "batch", ImPlotAxisFlags_AutoFit);
+    setup_fitted_y("ops/s", false);
+    ImPlot::PlotScatter("throughput", xs.data(), rate.data(), n,
+                        {ImPlotProp_Marker, ImPlotMarker_Circle, ImPlotProp_MarkerSize, 2.5f, ImPlotProp_MarkerLineColor,
+                         series_color(0)});
+    plot_rebuilds(events);
+    ImPlot::EndPlot();
   }
 }
 

@@ -5,14 +5,26 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 #include <imgui.h>
+#include <implot.h>
 
 #include "core/common/format.hpp"
 
 namespace hs::vis {
 
 namespace {
+// One texel per slot or pixel of slots, magnified to square cells: sampled nearest, never blended
+// (ImGui's OpenGL backend binds a linear sampler that would override the texture's own filter).
+void draw_cells_image(const heatmap_image& image, ImVec2 size) {
+  const ImGuiPlatformIO& pio = ImGui::GetPlatformIO();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  if (pio.DrawCallback_SetSamplerNearest) dl->AddCallback(pio.DrawCallback_SetSamplerNearest, nullptr);
+  ImGui::Image(static_cast<ImTextureID>(static_cast<std::intptr_t>(image.texture())), size);
+  if (pio.DrawCallback_SetSamplerLinear) dl->AddCallback(pio.DrawCallback_SetSamplerLinear, nullptr);
+}
+
 const char* state_name(slot_state s) {
   switch (s) {
     case slot_state::empty: return "empty";
@@ -21,6 +33,17 @@ const char* state_name(slot_state s) {
     case slot_state::tombstone: return "tombstone";
   }
   return "?";
+}
+
+/// A state drawn in its own colour rather than along the colormap, listed below the colour scale.
+struct swatch {
+  rgba8 color;
+  const char* label;
+};
+
+std::vector<swatch> swatches(const heatmap_style& style) {
+  if (style.mode == heatmap_mode::occupancy) return {{style.erased, "value erased"}, {style.tombstone, "tombstone"}};
+  return {{style.empty, "no keys"}};
 }
 }  // namespace
 
@@ -128,13 +151,13 @@ void heatmap_view::draw(const heatmap_image& image, const heatmap_request& req, 
                       format_count(g.first + g.count).c_str(), g.cell > 1 ? "1" : strprintf("%.1f", g.spp).c_str(),
                       image.path().c_str());
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float legend_h = 2.6f * fs;
-  area_w_ = std::max(8, static_cast<int>(avail.x));
-  area_h_ = std::max(8, static_cast<int>(avail.y - legend_h));
+  const float legend_w = legend_width(), gap = ImGui::GetStyle().ItemSpacing.x;
+  area_w_ = std::max(8, static_cast<int>(avail.x - legend_w - gap));
+  area_h_ = std::max(8, static_cast<int>(avail.y));
 
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const ImVec2 shown(static_cast<float>(req.occupancy.width) * g.cell, static_cast<float>(req.occupancy.height) * g.cell);
-  ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<std::intptr_t>(image.texture())), shown);
+  draw_cells_image(image, shown);
   ImGui::SetCursorScreenPos(origin);
   ImGui::InvisibleButton("heatmap", ImVec2(std::max(1.f, shown.x), std::max(1.f, shown.y)));
   const bool hovered = ImGui::IsItemHovered();
@@ -142,6 +165,7 @@ void heatmap_view::draw(const heatmap_image& image, const heatmap_request& req, 
   draw_cells(g, origin, dump);
 
   hover_.reset();
+  hovered_record_.reset();
   if (hovered) {
     const ImGuiIO& io = ImGui::GetIO();
     const auto slot = slot_at(g, origin, io.MousePos);
@@ -151,6 +175,7 @@ void heatmap_view::draw(const heatmap_image& image, const heatmap_request& req, 
       ImGui::BeginTooltip();
       ImGui::Text("slot %s", format_count(*slot).c_str());
       if (it != dump.end()) {
+        hovered_record_ = *it;
         ImGui::Text("state: %s", state_name(it->state));
         if (it->state == slot_state::live || it->state == slot_state::erased) {
           ImGui::Text("key: 0x%08x (%u)", it->key, it->key);
@@ -183,8 +208,8 @@ void heatmap_view::draw(const heatmap_image& image, const heatmap_request& req, 
                           static_cast<double>(capacity - g.count));
     }
   }
-  ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + static_cast<float>(area_h_) + 0.3f * fs));
-  draw_legend(std::min(avail.x, 40 * fs));
+  ImGui::SetCursorScreenPos(ImVec2(origin.x + static_cast<float>(area_w_) + gap, origin.y));
+  draw_legend(ImVec2(legend_w, static_cast<float>(area_h_)));
 }
 
 void heatmap_view::draw_cells(const geometry& g, ImVec2 origin, const std::vector<slot_record>& dump) const {
@@ -213,42 +238,36 @@ void heatmap_view::draw_figure(const heatmap_image& image, const std::vector<slo
   const geometry g = layout(capacity);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const ImVec2 size(static_cast<float>(g.w) * g.cell, static_cast<float>(g.h) * g.cell);
-  ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<std::intptr_t>(image.texture())), size);
+  draw_cells_image(image, size);
   draw_cells(g, origin, dump);
 }
 
-void heatmap_view::draw_legend(float width) const {
+float heatmap_view::legend_width() const {
   const float fs = ImGui::GetFontSize();
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  const ImVec2 p = ImGui::GetCursorScreenPos();
-  const float bar_w = std::max(6 * fs, width * 0.45f), bar_h = 0.8f * fs;
-  for (int i = 0; i < 64; ++i) {
-    const rgba8 c = cmap_.at(i / 63.f);
-    dl->AddRectFilled(ImVec2(p.x + bar_w * i / 64, p.y), ImVec2(p.x + bar_w * (i + 1) / 64 + 1, p.y + bar_h),
-                      IM_COL32(c.r, c.g, c.b, 255));
-  }
-  const ImU32 text = IM_COL32(220, 220, 225, 255);
+  float w = 6 * fs;  // the scale's bar, tick labels and title
+  for (const swatch& s : swatches(style_))
+    w = std::max(w, ImGui::GetTextLineHeight() + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize(s.label).x);
+  return w;
+}
+
+void heatmap_view::draw_legend(ImVec2 size) const {
+  const auto rows = swatches(style_);
+  // ImPlot's scale has linear ticks, and displacement mode's colours are linear in log2(1 + mean
+  // probe length), not in the length: the scale counts in that quantity so that its ticks are true.
   const bool occ = style_.mode == heatmap_mode::occupancy;
-  dl->AddText(ImVec2(p.x, p.y + bar_h), text, "0");
-  const char* right = occ ? "1" : nullptr;
-  const std::string max_label = strprintf("%g", style_.displacement_max);
-  const char* r = right ? right : max_label.c_str();
-  dl->AddText(ImVec2(p.x + bar_w - ImGui::CalcTextSize(r).x, p.y + bar_h), text, r);
-  const char* title = occ ? "live fraction of the pixel's slots" : "mean probe length (log scale)";
-  dl->AddText(ImVec2(p.x + (bar_w - ImGui::CalcTextSize(title).x) / 2, p.y + bar_h), text, title);
-  float x = p.x + bar_w + fs;
-  auto swatch = [&](rgba8 c, const char* label) {
-    dl->AddRectFilled(ImVec2(x, p.y), ImVec2(x + bar_h, p.y + bar_h), IM_COL32(c.r, c.g, c.b, 255));
-    dl->AddText(ImVec2(x + bar_h + 0.3f * fs, p.y - 0.1f * fs), text, label);
-    x += bar_h + ImGui::CalcTextSize(label).x + 1.2f * fs;
-  };
-  if (occ) {
-    swatch(style_.erased, "value erased");
-    swatch(style_.tombstone, "tombstone");
-  } else {
-    swatch(style_.empty, "no keys");
+  const double top = occ ? 1.0 : std::log2(1.0 + static_cast<double>(style_.displacement_max));
+  const float scale_h = size.y - static_cast<float>(rows.size()) * ImGui::GetTextLineHeightWithSpacing() -
+                        ImGui::GetStyle().ItemSpacing.y;
+  ImGui::BeginGroup();  // keeps the swatches under the scale, beside the image
+  ImPlot::ColormapScale(occ ? "live fraction of the pixel's slots" : "log2(1 + mean probe length)", 0, top,
+                        ImVec2(size.x, std::max(scale_h, 4 * ImGui::GetFontSize())), "%g", ImPlotColormapScaleFlags_None,
+                        implot_colormap(cmap_));
+  for (const swatch& s : rows) {
+    ImPlot::ItemIcon(IM_COL32(s.color.r, s.color.g, s.color.b, 255));
+    ImGui::SameLine();
+    ImGui::TextUnformatted(s.label);
   }
-  ImGui::Dummy(ImVec2(width, bar_h + fs));
+  ImGui::EndGroup();
 }
 
 }  // namespace hs::vis

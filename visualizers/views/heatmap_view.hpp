@@ -43,8 +43,18 @@ class heatmap_view {
   void set_range(std::uint64_t first, std::uint64_t count, std::uint64_t capacity);
   /// @brief Pixel size of the image area used by plan() (set by draw, or by figures).
   void set_area(int w, int h) { area_w_ = w, area_h_ = h; }
-  /// @brief Colormap and displacement legend, horizontally, at the cursor.
-  void draw_legend(float width) const;
+  /// @brief The slot record the tooltip shows this frame (a sampled slot under the mouse).
+  const std::optional<slot_record>& hovered_record() const { return hovered_record_; }
+  /// @brief Screen pixels per slot when zoomed in to single slots, 0 while a pixel covers more.
+  int slot_cell_pixels(std::uint64_t capacity) const {
+    const geometry g = layout(capacity);
+    return g.spp <= 1.0 ? g.cell : 0;
+  }
+  /// @brief Width of the legend: the colour scale, or the widest swatch with its label.
+  float legend_width() const;
+  /// @brief The colour scale (ImPlot's, vertical) and below it the swatches of states with colours
+  /// of their own, in `size` at the cursor: beside the image, legend_width() wide.
+  void draw_legend(ImVec2 size) const;
 
  private:
   struct geometry {
@@ -65,6 +75,7 @@ class heatmap_view {
   std::uint64_t range_count_ = 0;  ///< a requested slot range, fitted to whatever area is there
   int area_w_ = 512, area_h_ = 256;
   std::optional<std::uint64_t> hover_;
+  std::optional<slot_record> hovered_record_;
 };
 
 }  // namespace hs::vis

@@ -1,13 +1,16 @@
-// Histogram drawing with the plot module: each displayed bar gets one unit of x, so exact and
-// power-of-two bars sit side by side and every bar stays visible.
+// Histogram drawing on ImPlot: each displayed bar gets one unit of x, so exact and power-of-two
+// bars sit side by side and every bar stays visible; custom ticks name the bars' probe lengths.
 #include "visualizers/views/histogram_view.hpp"
 
 #include <algorithm>
+#include <vector>
 
 #include <imgui.h>
+#include <implot.h>
 
 #include "core/common/format.hpp"
-#include "visualizers/plot/plot.hpp"
+#include "visualizers/series_colors.hpp"
+#include "visualizers/views/plot_helpers.hpp"
 
 namespace hs::vis {
 
@@ -27,35 +30,45 @@ void histogram_view::draw(const probe_histogram& h, float height) {
   const auto bars = h.display_bins();
   double top = 1;
   for (const auto& b : bars) top = std::max(top, static_cast<double>(b.count));
-  axis x{0, static_cast<double>(bars.size()), false, "probe length (displacement from the home slot)", {}, {}};
-  // Exact bars every 8; power-of-two bars every third (2^8, 2^11, ...), as 256, 2k, 16k, ...
+  // Exact bars every 8 (at their centres); power-of-two bars every third (2^8, 2^11, ...) at their
+  // left edges, as 256, 2k, 16k, ...
+  std::vector<double> ticks;
+  std::vector<std::string> labels;
   for (std::size_t i = 0; i <= 64 && i < bars.size(); i += 8) {
-    x.ticks.push_back(static_cast<double>(i) + 0.5);
-    x.tick_labels.push_back(std::to_string(i));
+    ticks.push_back(static_cast<double>(i) + 0.5);
+    labels.push_back(std::to_string(i));
   }
   for (std::size_t i = 67; i < bars.size(); i += 3) {
     const unsigned long long lo = bars[i].lo;
-    x.ticks.push_back(static_cast<double>(i));
-    x.tick_labels.push_back(lo >= (1ull << 20) ? strprintf("%lluM", lo >> 20)
-                            : lo >= 1024      ? strprintf("%lluk", lo >> 10)
-                                              : std::to_string(lo));
+    ticks.push_back(static_cast<double>(i));
+    labels.push_back(lo >= (1ull << 20) ? strprintf("%lluM", lo >> 20)
+                     : lo >= 1024      ? strprintf("%lluk", lo >> 10)
+                                       : std::to_string(lo));
   }
-  axis y{log_counts ? 0.5 : 0.0, top * (log_counts ? 2.0 : 1.1), log_counts, "slots", {}, {}};
-  plot p("probe-histogram", nullptr, ImVec2(0, height > 0 ? height : 0), x, y);
-  for (std::size_t i = 0; i < bars.size(); ++i)
-    if (bars[i].count) p.bar(static_cast<double>(i), static_cast<double>(i + 1), static_cast<double>(bars[i].count), series_color(i <= 64 ? 0 : 1));
-  p.legend_entry("exact length", series_color(0));
-  p.legend_entry("power-of-two range", series_color(1));
-  double mx, my;
-  if (p.hovered(mx, my)) {
-    const auto i = static_cast<std::size_t>(std::max(0.0, mx));
-    if (i < bars.size()) {
-      ImGui::BeginTooltip();
-      if (bars[i].hi == bars[i].lo + 1) ImGui::Text("probe length %llu", static_cast<unsigned long long>(bars[i].lo));
-      else ImGui::Text("probe length %llu-%llu", static_cast<unsigned long long>(bars[i].lo), static_cast<unsigned long long>(bars[i].hi - 1));
-      ImGui::Text("%s slots (%.3f%%)", format_count(bars[i].count).c_str(), h.total ? 100.0 * bars[i].count / h.total : 0.0);
-      ImGui::EndTooltip();
-    }
+  std::vector<const char*> label_ptrs;
+  for (const auto& l : labels) label_ptrs.push_back(l.c_str());
+  // Bar i at x = i + 0.5, in two series so that the legend tells the bin widths apart.
+  std::vector<double> xs[2], ys[2];
+  for (std::size_t i = 0; i < bars.size(); ++i) {
+    xs[i > 64].push_back(static_cast<double>(i) + 0.5);
+    ys[i > 64].push_back(static_cast<double>(bars[i].count));
+  }
+  if (!ImPlot::BeginPlot("##probe-histogram", plot_size(height))) return;
+  setup_histogram_axes("probe length (displacement from the home slot)", "slots", 0, static_cast<double>(bars.size()), top,
+                       log_counts);
+  ImPlot::SetupAxisTicks(ImAxis_X1, ticks.data(), static_cast<int>(ticks.size()), label_ptrs.data());
+  const char* names[2] = {"exact length", "power-of-two range"};
+  for (int s = 0; s < 2; ++s)
+    ImPlot::PlotBars(names[s], xs[s].data(), ys[s].data(), static_cast<int>(xs[s].size()), 0.9,
+                     {ImPlotProp_FillColor, series_color(s)});
+  const auto i = hovered_bar(0.5, bars.size());
+  ImPlot::EndPlot();
+  if (i) {
+    ImGui::BeginTooltip();
+    if (bars[*i].hi == bars[*i].lo + 1) ImGui::Text("probe length %llu", static_cast<unsigned long long>(bars[*i].lo));
+    else ImGui::Text("probe length %llu-%llu", static_cast<unsigned long long>(bars[*i].lo), static_cast<unsigned long long>(bars[*i].hi - 1));
+    ImGui::Text("%s slots (%.3f%%)", format_count(bars[*i].count).c_str(), h.total ? 100.0 * bars[*i].count / h.total : 0.0);
+    ImGui::EndTooltip();
   }
 }
 

@@ -1,12 +1,15 @@
+// Hive views: bars and stacked bands on ImPlot, the bucket strip and eviction arcs on the draw list.
 #include "visualizers/views/hive_view.hpp"
 
 #include <algorithm>
 #include <cmath>
 
 #include <imgui.h>
+#include <implot.h>
 
 #include "core/common/format.hpp"
-#include "visualizers/plot/plot.hpp"
+#include "visualizers/series_colors.hpp"
+#include "visualizers/views/plot_helpers.hpp"
 
 namespace hs::vis {
 
@@ -73,12 +76,17 @@ void hive_view::draw_strip(const inspect_result& r, const table_stats& st, float
     const float x0 = at.x + w * float(p) / float(n), x1 = at.x + w * float(p + 1) / float(n);
     dl->AddRectFilled(ImVec2(x0, at.y), ImVec2(x1 + 0.5f, at.y + h), to_u32(cmap_.at(r.strip[p].mean_chain / slots)));
   }
+  if (selected_ && st.hive.buckets) {
+    const float sel = at.x + w * float(double(*selected_) / double(st.hive.buckets));
+    dl->AddLine(ImVec2(sel, at.y - 2), ImVec2(sel, at.y + h + 2), IM_COL32(255, 255, 255, 255), 2.f);
+  }
   if (ImGui::IsItemHovered() && n) {
     const float fx = std::clamp((ImGui::GetMousePos().x - at.x) / w, 0.f, 0.9999f);
     const auto p = static_cast<std::size_t>(fx * float(n));
-    ImGui::SetTooltip("buckets near %llu: mean fill %.2f of %.0f, fullest %.0f",
-                      (unsigned long long)(double(fx) * double(st.hive.buckets)), r.strip[p].mean_chain, slots,
-                      r.strip[p].max_chain);
+    const auto bucket = static_cast<std::uint64_t>(double(fx) * double(st.hive.buckets));
+    ImGui::SetTooltip("buckets near %llu: mean fill %.2f of %.0f, fullest %.0f\nclick: show the bucket's slots in the heatmap",
+                      (unsigned long long)bucket, r.strip[p].mean_chain, slots, r.strip[p].max_chain);
+    if (ImGui::IsItemClicked(ImGuiMouseButton_Left)) selected_ = picked_ = bucket;
   }
 }
 
@@ -94,40 +102,28 @@ void hive_view::draw_buckets(const inspect_result& r, const table_stats& st, flo
               format_count(h.stash_live).c_str());
   const probe_histogram& f = r.bucket_fill;
   const std::uint32_t slots = std::max<std::uint32_t>(h.slots_per_bucket, 1);
-  std::uint64_t top = 1;
-  for (std::uint32_t i = 0; i <= slots; ++i) top = std::max<std::uint64_t>(top, f.counts[i]);
-  axis x{-0.5, slots + 0.5, false, "live slots in the bucket"};
-  axis y{0, double(top) * 1.08, false, "buckets"};
-  {
-    plot p("bucket-fill", "Bucket fill", ImVec2(-1, std::max(total * 0.62f - 2 * fs, 60.f)), x, y);
-    for (std::uint32_t i = 0; i <= slots; ++i)
-      if (f.counts[i]) p.bar(i - 0.4, i + 0.4, double(f.counts[i]), to_u32(cmap_.at(float(i) / float(slots))));
-    double hx, hy;
-    if (p.hovered(hx, hy)) {
-      const auto i = static_cast<std::uint32_t>(std::clamp(hx + 0.5, 0.0, double(slots)));
-      ImGui::SetTooltip("%u of %u slots live: %s buckets", i, slots, format_count(f.counts[i]).c_str());
-    }
-  }
+  std::vector<double> counts(slots + 1);
+  for (std::uint32_t i = 0; i <= slots; ++i) counts[i] = double(f.counts[i]);
+  if (const auto i = colormap_histogram("Bucket fill##bucket-fill", ImVec2(-1, std::max(total * 0.62f - 2 * fs, 60.f)),
+                                        "live slots in the bucket", "buckets", "buckets", counts, 0, false,
+                                        implot_colormap(cmap_)))
+    ImGui::SetTooltip("%zu of %u slots live: %s buckets", *i, slots, format_count(f.counts[*i]).c_str());
   draw_strip(r, st, total * 0.38f - 3 * fs, "Buckets in address order, coloured by fill (mean per pixel, 0 .. all slots)");
 }
 
 void hive_view::draw_path_lengths(const table_stats& st, float height) {
   const hive_counters& h = st.hive;
   std::uint32_t longest = 1;
-  std::uint64_t top = 1, evictions = 0;
+  std::uint64_t evictions = 0;
   for (std::uint32_t i = 1; i <= 32; ++i)
-    if (h.path_lengths[i]) longest = i, top = std::max(top, h.path_lengths[i]), evictions += h.path_lengths[i];
-  axis x{0.5, longest + 0.5, false, "entries moved by the eviction"};
-  axis y{0.5, double(top) * 2, true, "evictions"};
-  plot p("path-lengths", strprintf("Eviction path lengths (%s evictions)", format_count(evictions).c_str()).c_str(),
-         ImVec2(-1, std::max(height, 60.f)), x, y);
-  for (std::uint32_t i = 1; i <= longest; ++i)
-    if (h.path_lengths[i]) p.bar(i - 0.4, i + 0.4, double(h.path_lengths[i]), to_u32(cmap_.at(float(i) / float(longest))));
-  double hx, hy;
-  if (p.hovered(hx, hy)) {
-    const auto i = static_cast<std::uint32_t>(std::clamp(hx + 0.5, 1.0, double(longest)));
-    ImGui::SetTooltip("%u moves: %s evictions", i, format_count(h.path_lengths[i]).c_str());
-  }
+    if (h.path_lengths[i]) longest = i, evictions += h.path_lengths[i];
+  std::vector<double> counts(longest);
+  for (std::uint32_t i = 1; i <= longest; ++i) counts[i - 1] = double(h.path_lengths[i]);
+  // "###": the title counts evictions, the plot keeps its ID (and the user's legend choices).
+  const std::string title = strprintf("Eviction path lengths (%s evictions)###path-lengths", format_count(evictions).c_str());
+  if (const auto i = colormap_histogram(title.c_str(), ImVec2(-1, std::max(height, 60.f)), "entries moved by the eviction",
+                                        "evictions", "evictions", counts, 1, true, implot_colormap(cmap_)))
+    ImGui::SetTooltip("%zu moves: %s evictions", *i + 1, format_count(h.path_lengths[*i + 1]).c_str());
 }
 
 void hive_view::draw_evictions(const inspect_result& r, const std::vector<hive::path_record>& paths, const table_stats& st,
@@ -201,31 +197,35 @@ void hive_view::draw_steps(std::span<const hive_step_point> points, const table_
   ImGui::Text("inserts by step since clear: replace %.2f%%, claim %.2f%%, evict %.3f%%, stash %.3f%% (%s inserts)", pct(0),
               pct(1), pct(2), pct(3), format_count(all).c_str());
   if (!h.instrumented) ImGui::TextColored(ImVec4(1.f, 0.65f, 0.2f, 1.f), "instrumentation is off: steps are not counted");
-  for (int s = 0; s < 4; ++s) {  // the legend above the plot: inside it would hide the high loads
-    const ImU32 c = series_color(s);
-    ImGui::TextColored(ImVec4((c & 0xff) / 255.f, ((c >> 8) & 0xff) / 255.f, ((c >> 16) & 0xff) / 255.f, 1.f), "%s%s",
-                       s ? "   " : "", k_step_names[s]);
-    if (s < 3) ImGui::SameLine();
-  }
   const auto bins = bin_steps(points, k_step_bin);
   double hi = 1.0;
   for (const step_bin& b : bins) hi = std::max(hi, b.load_hi);
-  axis x{0, hi, false, "load factor"};
-  axis y{0, 1, false, "share of the inserts"};
-  plot p("steps", "Insert steps against load factor (seed 003, Fig. 9)", ImVec2(-1, std::max(total - 3.8f * fs, 60.f)), x, y);
+  // Stacked bars as one shaded band per step, four points a bin: the band's bottom and top over
+  // the bin, and zero height at both edges, so that bins apart leave a gap instead of a slope.
+  std::vector<double> xs;
+  std::vector<double> lower[4], upper[4];
   for (const step_bin& b : bins) {
+    xs.insert(xs.end(), {b.load_lo, b.load_lo, b.load_hi, b.load_hi});
     double below = 0;
     for (int s = 0; s < 4; ++s) {
-      const double share = double(b.steps[s]) / double(b.total());
-      if (share > 0) {  // stacked: each step's bar from the top of the ones below it
-        const ImVec2 a = p.to_screen(b.load_lo, below), c = p.to_screen(b.load_hi, below + share);
-        ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(a.x + 0.5f, c.y), ImVec2(c.x - 0.5f, a.y), series_color(s));
-      }
-      below += share;
+      const double above = below + double(b.steps[s]) / double(b.total());
+      lower[s].insert(lower[s].end(), {below, below, below, below});
+      upper[s].insert(upper[s].end(), {below, above, above, below});
+      below = above;
     }
   }
-  double hx, hy;
-  if (p.hovered(hx, hy))
+  if (!ImPlot::BeginPlot("Insert steps against load factor (seed 003, Fig. 9)##steps",
+                         ImVec2(-1, std::max(total - 1.6f * fs, 60.f))))
+    return;
+  ImPlot::SetupAxes("load factor", "share of the inserts");
+  ImPlot::SetupAxesLimits(0, hi, 0, 1);
+  // The legend above the plot: inside it would hide the high loads.
+  ImPlot::SetupLegend(ImPlotLocation_North, ImPlotLegendFlags_Outside | ImPlotLegendFlags_Horizontal);
+  for (int s = 0; s < 4; ++s)
+    ImPlot::PlotShaded(k_step_names[s], xs.data(), lower[s].data(), upper[s].data(), static_cast<int>(xs.size()),
+                       {ImPlotProp_FillColor, series_color(s)});
+  if (ImPlot::IsPlotHovered()) {
+    const double hx = ImPlot::GetPlotMousePos().x;
     for (const step_bin& b : bins)
       if (hx >= b.load_lo && hx < b.load_hi) {
         const double t = double(b.total());
@@ -233,6 +233,8 @@ void hive_view::draw_steps(std::span<const hive_step_point> points, const table_
                           b.load_hi, format_count(b.total()).c_str(), 100 * b.steps[0] / t, 100 * b.steps[1] / t,
                           100 * b.steps[2] / t, 100 * b.steps[3] / t);
       }
+  }
+  ImPlot::EndPlot();
 }
 
 void hive_view::draw_stash(const inspect_result& r, const table_stats& st, float height) {

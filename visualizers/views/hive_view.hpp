@@ -5,6 +5,8 @@
 // (the paper's Fig. 9, stacked, filled in batch by batch), the stash (a gauge and its words) and
 // the resize view (the round's buckets, the split pointer, the partners split into).
 #pragma once
+#include <optional>
+#include <utility>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -53,6 +55,10 @@ class hive_view {
 
   /// @brief Pixels of the bucket strip the next sample should fill.
   std::uint32_t strip_width() const { return 512; }
+  /// @brief The bucket last clicked in a strip (marked there); the frame shows its slots.
+  std::optional<std::uint64_t> selected_bucket() const { return selected_; }
+  /// @brief A click since the last call picked a bucket: returns it once.
+  std::optional<std::uint64_t> take_pick() { return std::exchange(picked_, std::nullopt); }
 
  private:
   void draw_strip(const inspect_result& r, const table_stats& st, float height, const char* what);
@@ -60,6 +66,7 @@ class hive_view {
   colormap cmap_;
   double anim_start_s_ = -1;
   std::uint64_t anim_serial_ = 0;
+  std::optional<std::uint64_t> selected_, picked_;
 };
 
 /// @brief CSV beside figures: the step bins, the eviction paths, the stash words.

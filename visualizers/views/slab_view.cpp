@@ -1,3 +1,5 @@
+// Slab views: the list-length histogram on ImPlot; the strip, the lists and the allocator on the
+// draw list, where each cell is a bucket, a pair or a memory block rather than a data point.
 #include "visualizers/views/slab_view.hpp"
 
 #include <algorithm>
@@ -10,7 +12,7 @@
 #include "core/common/format.hpp"
 #include "core/slab/slab_layout.hpp"
 #include "core/slab/slab_trace.hpp"
-#include "visualizers/plot/plot.hpp"
+#include "visualizers/views/plot_helpers.hpp"
 
 namespace hs::vis {
 
@@ -108,22 +110,13 @@ void slab_view::draw_chains(const inspect_result& r, const table_stats& st, hash
 }
 
 void slab_view::draw_length_histogram(const probe_histogram& h, float height) {
-  std::uint64_t top = 1;
-  const std::uint32_t longest = std::max<std::uint32_t>(h.max, 1);
-  const std::uint32_t shown = std::min<std::uint32_t>(longest, 64);
-  for (std::uint32_t i = 1; i <= shown; ++i) top = std::max<std::uint64_t>(top, h.counts[probe_bin(i)]);
-  axis x{0.5, shown + 0.5, false, "slabs in the list (base included)"};
-  axis y{0.5, double(top) * 2, true, "buckets"};
-  plot p("chain-lengths", "List lengths", ImVec2(-1, std::max(height, 60.f)), x, y);
-  for (std::uint32_t i = 1; i <= shown; ++i) {
-    const std::uint64_t c = h.counts[probe_bin(i)];
-    if (c) p.bar(i - 0.4, i + 0.4, double(c), to_u32(cmap_.at(float(i - 1) / float(std::max<std::uint32_t>(shown - 1, 1)))));
-  }
-  double hx, hy;
-  if (p.hovered(hx, hy)) {
-    const auto i = static_cast<std::uint32_t>(std::clamp(hx + 0.5, 1.0, double(shown)));
-    ImGui::SetTooltip("%u slabs: %s buckets", i, format_count(h.counts[probe_bin(i)]).c_str());
-  }
+  const std::uint32_t shown = std::min<std::uint32_t>(std::max<std::uint32_t>(h.max, 1), 64);
+  std::vector<double> counts(shown);
+  for (std::uint32_t i = 1; i <= shown; ++i) counts[i - 1] = double(h.counts[probe_bin(i)]);
+  if (const auto i = colormap_histogram("List lengths##chain-lengths", ImVec2(-1, std::max(height, 60.f)),
+                                        "slabs in the list (base included)", "buckets", "buckets", counts, 1, true,
+                                        implot_colormap(cmap_)))
+    ImGui::SetTooltip("%zu slabs: %s buckets", *i + 1, format_count(h.counts[probe_bin(std::uint32_t(*i + 1))]).c_str());
 }
 
 void slab_view::draw_strip(const inspect_result& r, std::uint64_t buckets, float height) {
@@ -187,8 +180,8 @@ void slab_view::draw_list(const slab_chain& c, const slab::op_trace* outline, fl
       const ImU32 col = slab::is_live_key(k) ? k_live : k == k_tombstone ? k_tomb : k_empty_col;
       const ImVec2 a(x + p * cell, y), b(x + (p + 1) * cell - 1, y + cell);
       dl->AddRectFilled(a, b, col);
-      if (outline && outline->slab == s && outline->pair == p) dl->AddRect(a, b, IM_COL32(255, 255, 255, 255), 0, 0, 3.f);
-      else if (outline && s < outline->slabs_read) dl->AddRect(a, b, k_trace, 0, 0, 1.5f);
+      if (outline && outline->slab == s && outline->pair == p) dl->AddRect(a, b, IM_COL32(255, 255, 255, 255), 0.f, 3.f);
+      else if (outline && s < outline->slabs_read) dl->AddRect(a, b, k_trace, 0.f, 1.5f);
       if (hover && mouse.x >= a.x && mouse.x < b.x && mouse.y >= a.y && mouse.y < b.y)
         ImGui::SetTooltip("slab %zu (%s), pair %d\nkey %s\nvalue %s", s,
                           rec.address == slab_record::k_base_address ? "base" : strprintf("address %08x", rec.address).c_str(), p,

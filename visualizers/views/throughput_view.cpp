@@ -2,13 +2,14 @@
 #include "visualizers/views/throughput_view.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <vector>
 
 #include <imgui.h>
+#include <implot.h>
 
 #include "core/common/format.hpp"
-#include "visualizers/plot/plot.hpp"
+#include "visualizers/series_colors.hpp"
+#include "visualizers/views/plot_helpers.hpp"
 
 namespace hs::vis {
 
@@ -16,6 +17,15 @@ namespace {
 const char* kind_label(int k) {
   static const char* names[] = {"insert batches", "find batches", "erase batches", "mixed batches"};
   return names[k & 3];
+}
+
+/// The batches of each kind as points (xs[k], ys[k]), one scatter series per kind.
+void plot_kinds(const std::vector<double> (&xs)[4], const std::vector<double> (&ys)[4], float radius) {
+  for (int k = 0; k < 4; ++k)
+    if (!xs[k].empty())
+      ImPlot::PlotScatter(kind_label(k), xs[k].data(), ys[k].data(), static_cast<int>(xs[k].size()),
+                          {ImPlotProp_Marker, ImPlotMarker_Circle, ImPlotProp_MarkerSize, radius,
+                           ImPlotProp_MarkerLineColor, series_color(k)});
 }
 }  // namespace
 
@@ -27,10 +37,10 @@ void throughput_view::draw(std::span<const throughput_point> pts, float height) 
   const throughput_point& last = pts.back();
   ImGui::Text("last batch: %s ops at %s, load %.3f", format_count(last.ops).c_str(), format_rate(last.ops_per_s).c_str(), last.load);
   ImGui::SameLine();
-  ImGui::Checkbox("log rate", &log_rate);
-  double rmax = 1, rmin = 1e300, t0 = pts.front().time_s, t1 = last.time_s;
-  for (const auto& p : pts) rmax = std::max(rmax, p.ops_per_s), rmin = std::min(rmin, p.ops_per_s);
-  const axis yr{log_rate ? std::max(1.0, rmin / 2) : 0.0, rmax * (log_rate ? 2.0 : 1.1), log_rate, "ops/s", {}, {}};
+  // Back from log: the linear axes restart at zero, or they would keep the log axis' lower end.
+  const bool restart = ImGui::Checkbox("log rate", &log_rate) && !log_rate;
+  double rmax = 1;
+  for (const auto& p : pts) rmax = std::max(rmax, p.ops_per_s);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float h = height > 0 ? height : avail.y;
   const bool side = avail.x > 2.2f * h;
@@ -38,20 +48,25 @@ void throughput_view::draw(std::span<const throughput_point> pts, float height) 
 
   std::vector<double> xs[4], ys[4], ls[4];
   for (const auto& p : pts) {
-    xs[p.kind & 3].push_back(p.time_s - t0);
+    xs[p.kind & 3].push_back(p.time_s - pts.front().time_s);
     ls[p.kind & 3].push_back(p.load);
     ys[p.kind & 3].push_back(p.ops_per_s);
   }
-  {
-    plot p("rate-time", nullptr, size, axis{0, std::max(1e-3, t1 - t0), false, "seconds", {}, {}}, yr);
-    for (int k = 0; k < 4; ++k)
-      if (!xs[k].empty()) p.points(xs[k], ys[k], series_color(k), kind_label(k), 2.f);
+  if (restart) ImPlot::SetNextAxisLimits(ImAxis_Y1, 0, rmax, ImPlotCond_Always);
+  if (ImPlot::BeginPlot("##rate-time", size)) {
+    ImPlot::SetupAxis(ImAxis_X1, "seconds", ImPlotAxisFlags_AutoFit);
+    setup_fitted_y("ops/s", log_rate);
+    plot_kinds(xs, ys, 2.f);
+    ImPlot::EndPlot();
   }
   if (side) ImGui::SameLine();
-  {
-    plot p("rate-load", nullptr, size, axis{0, 1, false, "load factor before the batch", {}, {}}, yr);
-    for (int k = 0; k < 4; ++k)
-      if (!ls[k].empty()) p.points(ls[k], ys[k], series_color(k), kind_label(k), 2.5f);
+  if (restart) ImPlot::SetNextAxisLimits(ImAxis_Y1, 0, rmax, ImPlotCond_Always);
+  if (ImPlot::BeginPlot("##rate-load", size)) {
+    ImPlot::SetupAxis(ImAxis_X1, "load factor before the batch");
+    ImPlot::SetupAxisLimits(ImAxis_X1, 0, 1);
+    setup_fitted_y("ops/s", log_rate);
+    plot_kinds(ls, ys, 2.5f);
+    ImPlot::EndPlot();
   }
 }
 

@@ -1,0 +1,403 @@
+// The window's controls pressed as a person presses them: the Dear ImGui Test Engine moves the
+// mouse to a widget found by its label and clicks, presses keys, turns the wheel, and the checks
+// read what the session did. Runs on the CPU model here (and on the GPU backend under [gpu]).
+#include <filesystem>
+
+#include <catch2/catch_test_macros.hpp>
+#include <imgui.h>
+#include <imgui_te_context.h>
+
+#include "app/ui/app_frame.hpp"
+#include "core/common/error.hpp"
+#include "tests/support/gpu_support.hpp"
+#include "tests/support/ui_harness.hpp"
+
+using namespace hs;
+using namespace hs::app;
+
+namespace {
+
+constexpr const char* run_button = "//Controls/run-section/Run";
+constexpr const char* pause_button = "//Controls/run-section/Pause";
+constexpr const char* step_button = "//Controls/run-section/Step";
+constexpr const char* reset_button = "//Controls/run-section/Reset";
+constexpr const char* fill_button = "//Controls/run-section/Fill or drain to target";
+
+session_config small_table(backend b = backend::cpu) {
+  session_config cfg;
+  cfg.table.backend = b;
+  cfg.table.capacity = b == backend::gpu ? (1u << 24) : (1u << 14);
+  cfg.workload.batch_size = b == backend::gpu ? (1u << 18) : (1u << 9);
+  return cfg;
+}
+
+// A workload that runs until paused: half inserts of keys from a quarter of the table's size
+// (they soon only overwrite), half lookups, so the table never fills and Run never stops itself.
+workload::workload_spec endless(const session_config& cfg) {
+  workload::workload_spec w = cfg.workload;
+  w.keys.dist = workload::distribution::uniform_dup;
+  w.keys.universe = cfg.table.capacity / 4;
+  w.mix = {0.5, 0.5, 0, 0};
+  return w;
+}
+
+std::unique_ptr<test::ui_harness> harness_or_skip(const session_config& cfg) {
+  try {
+    return std::make_unique<test::ui_harness>(cfg);
+  } catch (const graphics_error& e) {
+    SKIP(std::string("UI test skipped: no headless OpenGL (") + e.what() + ")");
+  }
+  return nullptr;
+}
+
+// One test per backend: the CPU model here, the GPU table under [gpu] where there is a device.
+void run_pause_step(backend b) {
+  session_config cfg = small_table(b);
+  cfg.workload = endless(cfg);
+  auto ui = harness_or_skip(cfg);
+  session& s = ui->frame().sess();
+  activity while_running = activity::idle;
+  std::uint64_t live_running = 0, batches_paused = 0, batches_later = 0, step_before = 0, step_after = 0;
+  const std::string log = ui->run([&](ImGuiTestContext* ctx) {
+    ctx->ItemClick(run_button);
+    test::wait_until(ctx, [&] { return s.status().live > 0; });
+    while_running = s.status().act;
+    live_running = s.status().live;
+    ctx->ItemClick(pause_button);
+    test::wait_until(ctx, [&] { return s.status().act == activity::idle; });
+    s.wait_idle();
+    batches_paused = s.status().batches;
+    ctx->Yield(10);
+    batches_later = s.status().batches;
+    step_before = s.status().batches;
+    ctx->ItemClick(step_button);
+    test::wait_until(ctx, [&] { return s.status().batches > step_before; });
+    s.wait_idle();
+    step_after = s.status().batches;
+  });
+  INFO(log);
+  REQUIRE(log.empty());
+  CHECK(while_running == activity::running);
+  CHECK(live_running > 0);
+  CHECK(batches_later == batches_paused);  // paused means paused
+  CHECK(step_after == step_before + 1);    // exactly one batch
+}
+
+}  // namespace
+
+TEST_CASE("Run makes the load rise, Pause stops it, Step adds one batch", "[ui]") { run_pause_step(backend::cpu); }
+
+TEST_CASE("Run, Pause and Step drive the GPU table", "[ui][gpu]") {
+  test::require_gpu();
+  run_pause_step(backend::gpu);
+}
+
+TEST_CASE("Fill and drain reach the target, Reset empties the table", "[ui]") {
+  auto ui = harness_or_skip(small_table());
+  session& s = ui->frame().sess();
+  double filled = 0, drained = 0;
+  std::uint64_t after_reset = 1;
+  const std::string log = ui->run([&](ImGuiTestContext* ctx) {
+    ctx->SetRef("//Controls/run-section");
+    ctx->ItemInputValue("target load", 0.6f);
+    ctx->ItemClick("Fill or drain to target");
+    ctx->Yield(2);
+    s.wait_idle();
+    filled = double(s.status().live) / double(s.capacity());
+    ctx->ItemInputValue("target load", 0.2f);
+    ctx->ItemClick("Fill or drain to target");
+    ctx->Yield(2);
+    s.wait_idle();
+    drained = double(s.status().live) / double(s.capacity());
+    ctx->ItemClick("Reset");
+    ctx->Yield(2);
+    after_reset = s.status().live;
+  });
+  INFO(log);
+  REQUIRE(log.empty());
+  CHECK(filled >= 0.6 - 1.0 / (1 << 14));     // the target rounds down to whole keys
+  CHECK(filled < 0.6 + 513.0 / (1 << 14));   // at most one batch past the target
+  CHECK(drained <= 0.2);
+  CHECK(drained > 0.2 - 513.0 / (1 << 14));
+  CHECK(after_reset == 0);
+  CHECK(ui->frame().sess().tbl().stats(stream_view{}).live == 0);
+}
+
+TEST_CASE("changing the family and pressing Apply rebuilds the table", "[ui]") {
+  auto ui = harness_or_skip(small_table());
+  family after_slab = family::linear, after_hive = family::linear;
+  std::uint64_t live_after_fill = 0, live_after_apply = 1;
+  const std::string log = ui->run([&](ImGuiTestContext* ctx) {
+    ctx->ItemClick(fill_button);
+    ctx->Yield(2);
+    ui->frame().sess().wait_idle();
+    live_after_fill = ui->frame().sess().status().live;
+    ctx->SetRef("//Controls/table-section");
+    ctx->ComboClick("family/slab");
+    ctx->ItemClick("Apply (rebuild the table)");
+    ctx->Yield(3);
+    after_slab = ui->frame().sess().config().table.family;
+    live_after_apply = ui->frame().sess().status().live;
+    IM_CHECK_STR_EQ(ui->frame().error().c_str(), "");
+    ctx->ComboClick("family/hive");
+    ctx->ItemClick("Apply (rebuild the table)");
+    ctx->Yield(3);
+    after_hive = ui->frame().sess().config().table.family;
+    IM_CHECK_STR_EQ(ui->frame().error().c_str(), "");
+    ctx->SetRef("");
+    ctx->ItemClick(fill_button);  // the rebuilt table works
+    ctx->Yield(2);
+    ui->frame().sess().wait_idle();
+  });
+  INFO(log);
+  REQUIRE(log.empty());
+  CHECK(live_after_fill > 0);
+  CHECK(after_slab == family::slab);
+  CHECK(live_after_apply == 0);
+  CHECK(after_hive == family::hive);
+  CHECK(ui->frame().sess().status().live > 0);
+  CHECK(!ui->frame().sess().status().error);
+}
+
+TEST_CASE("every shipped preset loads and runs stage by stage to its end", "[ui][presets]") {
+  auto ui = harness_or_skip(small_table());
+  const auto presets = shipped_scenarios();
+  REQUIRE(presets.size() >= 9);
+  for (const std::string& name : presets) {
+    int stages = 0;
+    std::string error;
+    const std::string log = ui->run([&](ImGuiTestContext* ctx) {
+      ctx->SetRef("//Controls/run-section");
+      ctx->ComboClick(("preset/" + name).c_str());
+      ctx->ItemClick("Load preset");
+      session& s = ui->frame().sess();  // the preset made a new session
+      for (;;) {
+        ctx->Yield(2);
+        s.wait_idle();
+        const session_status st = s.status();
+        if (st.error) error = st.note;
+        if (!st.script_held || st.error) break;
+        ++stages;
+        ctx->ItemClick("Next stage");
+      }
+    });
+    INFO(name << ": " << log);
+    REQUIRE(log.empty());
+    CHECK(error.empty());
+    CHECK(stages > 0);
+    CHECK(ui->frame().sess().status().script_left == 0);
+    CHECK(ui->frame().sess().status().batches > 0);
+  }
+}
+
+TEST_CASE("the text-size control changes the font", "[ui]") {
+  auto ui = harness_or_skip(small_table());
+  float before = 0, after = 0;
+  const std::string log = ui->run([&](ImGuiTestContext* ctx) {
+    before = ImGui::GetFontSize();
+    ctx->SetRef("//Controls");
+    ctx->ItemOpen("display-section/Display");
+    ctx->ItemInputValue("display-section/text size", 30.f);
+    ctx->Yield(3);
+    after = ImGui::GetFontSize();
+  });
+  INFO(log);
+  REQUIRE(log.empty());
+  CHECK(before == 16.f);
+  CHECK(ui->frame().font_size == 30.f);
+  CHECK(after == 30.f);
+}
+
+TEST_CASE("keyboard shortcuts drive the session, and wait while a text field is edited", "[ui][shortcuts]") {
+  session_config cfg = small_table();
+  cfg.workload = endless(cfg);
+  auto ui = harness_or_skip(cfg);
+  app_frame& f = ui->frame();
+  session& s = f.sess();
+  const auto screenshots = std::filesystem::temp_directory_path() / "hashscope-ui-shots";
+  std::filesystem::remove_all(screenshots);
+  std::filesystem::create_directories(screenshots);
+  f.screenshot_dir = screenshots.string();
+  activity after_space = activity::idle, after_second_space = activity::running;
+  std::uint64_t after_s = 0, after_right = 0, typed_before = 0, typed_after = 1;
+  double after_f = 0;
+  std::uint64_t after_r = 1;
+  float bigger = 0, smaller = 0;
+  bool help_on = false, help_off = true, fullscreen = false;
+  const std::string log = ui->run([&](ImGuiTestContext* ctx) {
+    ctx->KeyPress(ImGuiKey_Space);
+    ctx->Yield(2);
+    after_space = s.status().act;
+    ctx->KeyPress(ImGuiKey_Space);
+    ctx->Yield(2);
+    s.wait_idle();
+    after_second_space = s.status().act;
+    s.set_workload(small_table().workload);  // plain inserts for the fill below
+    ctx->KeyPress(ImGuiKey_R);
+    ctx->Yield(2);
+    after_r = s.status().live;
+    ctx->KeyPress(ImGuiKey_S);
+    ctx->Yield(2);
+    s.wait_idle();
+    after_s = s.status().batches;
+    ctx->KeyPress(ImGuiKey_RightArrow);
+    ctx->Yield(2);
+    s.wait_idle();
+    after_right = s.status().batches;
+    ctx->KeyPress(ImGuiKey_F);
+    ctx->Yield(2);
+    s.wait_idle();
+    after_f = double(s.status().live) / double(s.capacity());
+    ctx->KeyPress(ImGuiMod_Ctrl | ImGuiKey_Equal);
+    ctx->Yield(2);
+    bigger = f.font_size;
+    ctx->KeyPress(ImGuiMod_Ctrl | ImGuiKey_Minus);
+    ctx->KeyPress(ImGuiMod_Ctrl | ImGuiKey_Minus);
+    ctx->Yield(2);
+    smaller = f.font_size;
+    ctx->KeyPress(ImGuiKey_F1);
+    ctx->Yield(2);
+    help_on = f.help_open();
+    ctx->KeyPress(ImGuiMod_Shift | ImGuiKey_Slash);  // '?'
+    ctx->Yield(2);
+    help_off = f.help_open();
+    ctx->KeyPress(ImGuiKey_F11);
+    ctx->Yield(1);
+    fullscreen = f.fullscreen_requested;
+    ctx->KeyPress(ImGuiMod_Ctrl | ImGuiKey_S);
+    ctx->Yield(3);
+    // Typing into the seed field: 's' and 'r' are text there, not Step and Reset.
+    typed_before = s.status().batches;
+    ctx->ItemInput("//Controls/workload-section/seed");
+    ctx->KeyCharsReplace("77");
+    ctx->KeyPress(ImGuiKey_S);
+    ctx->KeyPress(ImGuiKey_R);
+    ctx->Yield(3);
+    s.wait_idle();
+    typed_after = s.status().batches;
+    ctx->KeyPress(ImGuiKey_Enter);
+  });
+  INFO(log);
+  REQUIRE(log.empty());
+  CHECK(after_space == activity::running);
+  CHECK(after_second_space == activity::idle);
+  CHECK(after_r == 0);
+  CHECK(after_s == 1);      // Reset cleared the batch count; S stepped once
+  CHECK(after_right == 2);  // and Right once more
+  CHECK(after_f >= 0.5);    // F filled to the default target
+  CHECK(bigger == 18.f);
+  CHECK(smaller == 14.f);
+  CHECK(help_on);
+  CHECK_FALSE(help_off);
+  CHECK(fullscreen);
+  CHECK(typed_after == typed_before);
+  CHECK(s.status().live > 0);  // R while typing did not reset either
+  // Ctrl+S wrote a PNG named by date and time, and the numbers beside it.
+  int pngs = 0, csvs = 0;
+  for (const auto& e : std::filesystem::directory_iterator(screenshots)) {
+    const std::string n = e.path().filename().string();
+    CHECK(n.rfind("hashscope-", 0) == 0);
+    pngs += e.path().extension() == ".png";
+    csvs += e.path().extension() == ".csv";
+  }
+  CHECK(pngs == 1);
+  CHECK(csvs == 1);
+  CHECK(f.notice().find("screenshot saved") != std::string::npos);
+}
+
+TEST_CASE("wheel zoom on the heatmap reaches single slots and the tooltip shows the slot as the table holds it",
+          "[ui][heatmap]") {
+  session_config cfg = small_table();
+  cfg.table.capacity = 1u << 20;  // more slots than the heatmap has pixels
+  cfg.workload.batch_size = 1u << 16;
+  auto ui = harness_or_skip(cfg);
+  app_frame& f = ui->frame();
+  f.sess().fill_to(0.9);
+  f.sess().wait_idle();
+  int cell_before = -1, cell_after = 0, wheels = 0;
+  std::optional<slot_record> shown;
+  const std::string log = ui->run([&](ImGuiTestContext* ctx) {
+    const char* image = "//Slot occupancy/heatmap";
+    ctx->MouseMove(image);
+    cell_before = f.heatmap().slot_cell_pixels(f.sess().capacity());
+    while (wheels < 120 && f.heatmap().slot_cell_pixels(f.sess().capacity()) < 48) {
+      ctx->MouseWheelY(1.f);
+      ++wheels;
+    }
+    cell_after = f.heatmap().slot_cell_pixels(f.sess().capacity());
+    // Hover cells one after another until a live slot's record has been sampled for the tooltip.
+    const ImRect r = ctx->ItemInfo(image).RectFull;
+    for (int i = 0; i < 40 && !(shown && shown->state == slot_state::live); ++i) {
+      ctx->MouseMoveToPos(ImVec2(r.Min.x + 20.f + 50.f * float(i % 8), r.Min.y + 20.f + 50.f * float(i / 8)));
+      test::wait_until(ctx, [&] { return f.heatmap().hovered_record().has_value(); }, 600);
+      shown = f.heatmap().hovered_record();
+    }
+  });
+  INFO(log);
+  REQUIRE(log.empty());
+  CHECK(cell_before == 0);   // the whole table: several slots per pixel
+  CHECK(cell_after >= 48);   // single slots, wide enough for their keys
+  REQUIRE(shown);
+  REQUIRE(shown->state == slot_state::live);
+  inspect_request req;
+  req.dump_first = shown->slot;
+  req.dump_count = 1;
+  inspect_result held;
+  f.sess().tbl().inspect(req, held, stream_view{});
+  REQUIRE(held.slots.size() == 1);
+  CHECK(held.slots[0].slot == shown->slot);
+  CHECK(held.slots[0].key == shown->key);
+  CHECK(held.slots[0].value == shown->value);
+  CHECK(held.slots[0].state == slot_state::live);
+}
+
+TEST_CASE("clicking a bucket in the slab strip shows its list; in the hive strip, its slots", "[ui][strips]") {
+  session_config cfg = small_table();
+  cfg.table.family = family::slab;
+  cfg.table.capacity = 15 * 4000;
+  auto ui = harness_or_skip(cfg);
+  std::uint64_t slab_bucket = 0;
+  std::string log = ui->run([&](ImGuiTestContext* ctx) {
+    ui->frame().sess().fill_to(0.7);
+    ui->frame().sess().wait_idle();
+    ctx->Yield(3);
+    ctx->WindowFocus("//Slab lists");
+    ctx->Yield(2);
+    const ImRect r = ctx->ItemInfo("//Slab lists/strip").RectFull;
+    ctx->MouseMoveToPos(ImVec2(r.Min.x + r.GetWidth() * 0.75f, r.GetCenter().y));
+    ctx->MouseClick(0);
+    ctx->Yield(2);
+    slab_bucket = ui->frame().slab_view().bucket();
+  });
+  INFO(log);
+  REQUIRE(log.empty());
+  CHECK(slab_bucket > 4000 * 0.7);
+  CHECK(slab_bucket < 4000 * 0.8);
+
+  ui.reset();  // one ImGui context at a time
+  cfg.table.family = family::hive;
+  cfg.table.capacity = 1u << 14;
+  auto hive = harness_or_skip(cfg);
+  std::optional<std::uint64_t> picked;
+  std::uint64_t first_shown = 0;
+  log = hive->run([&](ImGuiTestContext* ctx) {
+    hive->frame().sess().fill_to(0.5);
+    hive->frame().sess().wait_idle();
+    ctx->Yield(3);
+    ctx->WindowFocus("//Buckets");
+    ctx->Yield(2);
+    const ImRect r = ctx->ItemInfo("//Buckets/hive-strip").RectFull;
+    ctx->MouseMoveToPos(ImVec2(r.Min.x + r.GetWidth() * 0.25f, r.GetCenter().y));
+    ctx->MouseClick(0);
+    ctx->Yield(3);
+    picked = hive->frame().hive_view().selected_bucket();
+    first_shown = hive->frame().last_request().occupancy.first_slot;
+  });
+  INFO(log);
+  REQUIRE(log.empty());
+  REQUIRE(picked);
+  const std::uint64_t buckets = (1u << 14) / 16;
+  CHECK(*picked > buckets * 0.2);
+  CHECK(*picked < buckets * 0.3);
+  CHECK(first_shown == *picked * 16);  // the heatmap jumped to the bucket's slots
+}

@@ -1,0 +1,84 @@
+// The settings file: what it keeps, and how a corrupt or foreign one is set aside, not trusted.
+#include <filesystem>
+#include <fstream>
+
+#include <catch2/catch_test_macros.hpp>
+
+#include "app/ui/style.hpp"
+#include "app/ui/ui_settings.hpp"
+
+using namespace hs::app;
+namespace fs = std::filesystem;
+
+namespace {
+fs::path write_file(const std::string& name, const std::string& text) {
+  const fs::path p = fs::temp_directory_path() / name;
+  fs::remove(p);
+  fs::remove(p.string() + ".ignored");
+  std::ofstream(p, std::ios::binary) << text;
+  return p;
+}
+}  // namespace
+
+TEST_CASE("settings written are read back", "[settings]") {
+  ui_settings s;
+  s.font_size = 28.f;
+  s.ui_theme = theme::light;
+  s.window = std::array{10, 20, 1280, 720};
+  s.layouts_built = 5;
+  const fs::path p = write_file("hs-settings-ok.ini", "[Window][Controls]\nPos=0,0\nSize=400,800\n\n" + settings_text(s));
+  std::string notice;
+  bool first = true;
+  const ui_settings r = check_ini_file(p.string(), notice, first);
+  CHECK(notice.empty());
+  CHECK_FALSE(first);
+  CHECK(r.version == k_settings_version);
+  CHECK(r.font_size == 28.f);
+  CHECK(r.ui_theme == theme::light);
+  CHECK(r.window == std::array{10, 20, 1280, 720});
+  CHECK(r.layouts_built == 5u);
+  CHECK(fs::exists(p));
+}
+
+TEST_CASE("a missing settings file is a first launch", "[settings]") {
+  std::string notice;
+  bool first = false;
+  check_ini_file((fs::temp_directory_path() / "hs-settings-none.ini").string(), notice, first);
+  CHECK(first);
+  CHECK(notice.empty());
+}
+
+TEST_CASE("a corrupt or foreign settings file is set aside with a notice", "[settings]") {
+  const std::string garbage("\x7f" "ELF\x01\x02\x00\x00 binary", 16);
+  const std::string cases[] = {
+      garbage,                                                     // not text
+      "this is not an ini file\njust words\n",                     // not ImGui's format
+      "[Window][HashScope]\nPos=0,0\nSize=400,800\n",              // an older HashScope (no settings)
+      "[HashScope][Settings]\nVersion=999\nFontSize=20\n",         // another version
+  };
+  int i = 0;
+  for (const std::string& text : cases) {
+    const fs::path p = write_file("hs-settings-bad-" + std::to_string(i++) + ".ini", text);
+    std::string notice;
+    bool first = false;
+    const ui_settings r = check_ini_file(p.string(), notice, first);
+    INFO(text);
+    CHECK(first);
+    CHECK(notice.find("ignored") != std::string::npos);
+    CHECK_FALSE(r.font_size);
+    CHECK_FALSE(fs::exists(p));
+    CHECK(fs::exists(p.string() + ".ignored"));  // kept, not lost
+  }
+}
+
+TEST_CASE("text sizes outside 8-64 px are clamped with a notice", "[settings]") {
+  std::string notice;
+  CHECK(clamp_font_size(100.f, &notice) == 64.f);
+  CHECK(notice.find("64") != std::string::npos);
+  notice.clear();
+  CHECK(clamp_font_size(2.f, &notice) == 8.f);
+  CHECK_FALSE(notice.empty());
+  notice.clear();
+  CHECK(clamp_font_size(24.f, &notice) == 24.f);
+  CHECK(notice.empty());
+}

@@ -1,0 +1,62 @@
+// Plot helpers on ImPlot. Histograms hold their axes (ImPlotCond_Always): their number of bars
+// changes with the table, and a range the user zoomed to would hide new bars. Live series instead
+// auto-fit, and the axis menu (right click) turns that off for zooming by hand.
+#include "visualizers/views/plot_helpers.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include <implot.h>
+
+#include "visualizers/axis_format.hpp"
+
+namespace hs::vis {
+
+ImVec2 plot_size(float height) { return ImVec2(-1, height > 0 ? height : -1); }
+
+void setup_histogram_axes(const char* x_label, const char* y_label, double x_min, double x_max, double top, bool log_y) {
+  ImPlot::SetupAxes(x_label, y_label);
+  if (log_y) ImPlot::SetupAxisScale(ImAxis_Y1, ImPlotScale_Log10);
+  ImPlot::SetupAxisFormat(ImAxis_Y1, format_tick);
+  ImPlot::SetupAxesLimits(x_min, x_max, log_y ? 0.5 : 0.0, log_y ? top * 2 : top * 1.1, ImPlotCond_Always);
+}
+
+void setup_fitted_y(const char* label, bool log) {
+  // LockMin keeps a linear axis at zero while the fit moves its top: rates and counts read against
+  // zero, not against the smallest value seen.
+  ImPlot::SetupAxis(ImAxis_Y1, label, ImPlotAxisFlags_AutoFit | (log ? 0 : ImPlotAxisFlags_LockMin));
+  if (log) ImPlot::SetupAxisScale(ImAxis_Y1, ImPlotScale_Log10);
+  ImPlot::SetupAxisFormat(ImAxis_Y1, format_tick);
+}
+
+std::optional<std::size_t> hovered_bar(double first_x, std::size_t count) {
+  if (!ImPlot::IsPlotHovered() || count == 0) return std::nullopt;
+  const double i = std::round(ImPlot::GetPlotMousePos().x - first_x);
+  return static_cast<std::size_t>(std::clamp(i, 0.0, static_cast<double>(count - 1)));
+}
+
+std::optional<std::size_t> colormap_histogram(const char* title_id, ImVec2 size, const char* x_label, const char* y_label,
+                                              const char* series, std::span<const double> counts, double first_x, bool log_y,
+                                              int cmap) {
+  if (!ImPlot::BeginPlot(title_id, size)) return std::nullopt;
+  const std::size_t n = counts.size();
+  setup_histogram_axes(x_label, y_label, first_x - 0.5, first_x + static_cast<double>(n) - 0.5,
+                       std::max(1.0, *std::max_element(counts.begin(), counts.end())), log_y);
+  std::vector<double> xs(n);
+  std::vector<ImU32> fills(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    xs[i] = first_x + static_cast<double>(i);
+    const float t = n > 1 ? static_cast<float>(i) / static_cast<float>(n - 1) : 0.f;
+    fills[i] = ImGui::ColorConvertFloat4ToU32(ImPlot::SampleColormap(t, cmap));
+  }
+  ImPlotSpec spec;
+  spec.FillColors = fills.data();
+  spec.FillColor = ImPlot::SampleColormap(0.5f, cmap);  // the legend's swatch
+  ImPlot::PlotBars(series, xs.data(), counts.data(), static_cast<int>(n), 0.8, spec);
+  const auto hovered = hovered_bar(first_x, n);
+  ImPlot::EndPlot();
+  return hovered;
+}
+
+}  // namespace hs::vis

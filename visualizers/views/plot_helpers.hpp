@@ -1,0 +1,35 @@
+// What the views' ImPlot plots share: the plot size from a view's height parameter, histogram axes
+// held on their bars, y axes that follow live data, and histograms coloured along a colormap.
+#pragma once
+#include <cstddef>
+#include <optional>
+#include <span>
+
+#include <imgui.h>
+
+namespace hs::vis {
+
+/// @brief BeginPlot's size for a view's `height` parameter: the full width, and `height` tall or,
+/// for height <= 0, the rest of the window.
+ImVec2 plot_size(float height);
+
+/// @brief After BeginPlot: x held on [x_min, x_max] and y from zero (0.5 on a log axis) to above
+/// `top`, every frame, so that a histogram stays framed as its bars come and go; counts read 1.5k, 12M.
+void setup_histogram_axes(const char* x_label, const char* y_label, double x_min, double x_max, double top, bool log_y);
+
+/// @brief After BeginPlot: a y axis that follows live data (auto-fit; from zero on a linear axis),
+/// values read 1.5k, 12M.
+void setup_fitted_y(const char* label, bool log);
+
+/// @brief Before EndPlot: the bar under the mouse among `count` bars one unit apart from first_x
+/// (the nearest one), or none when the plot is not hovered.
+std::optional<std::size_t> hovered_bar(double first_x, std::size_t count);
+
+/// @brief A plot of counts[i] (at least one) as bars at first_x + i, coloured along the ImPlot
+/// colormap `cmap` from the first bar to the last, with the legend entry `series`. Returns the bar
+/// under the mouse, for the caller's tooltip.
+std::optional<std::size_t> colormap_histogram(const char* title_id, ImVec2 size, const char* x_label, const char* y_label,
+                                              const char* series, std::span<const double> counts, double first_x, bool log_y,
+                                              int cmap);
+
+}  // namespace hs::vis
