@@ -93,7 +93,7 @@ void churn_view::draw(std::span<const churn_point> pts, std::span<const churn_ev
     setup_fitted_y("ops/s", false);
     ImPlot::PlotScatter("throughput", xs.data(), rate.data(), n,
                         {ImPlotProp_Marker, ImPlotMarker_Circle, ImPlotProp_MarkerSize, 2.5f, ImPlotProp_MarkerLineColor,
-                         series_color(0)});
+                         series_color(0), ImPlotProp_Flags, ImPlotScatterFlags_NoClip});
     plot_rebuilds(events);
     ImPlot::EndPlot();
   }

@@ -259,7 +259,7 @@ void heatmap_view::draw_legend(ImVec2 size) const {
   const float scale_h = size.y - static_cast<float>(rows.size()) * ImGui::GetTextLineHeightWithSpacing() -
                         ImGui::GetStyle().ItemSpacing.y;
   ImGui::BeginGroup();  // keeps the swatches under the scale, beside the image
-  ImPlot::ColormapScale(occ ? "live fraction of the pixel's slots" : "log2(1 + mean probe length)", 0, top,
+  ImPlot::ColormapScale(occ ? "live fraction of slots" : "log2(1 + mean probe length)", 0, top,
                         ImVec2(size.x, std::max(scale_h, 4 * ImGui::GetFontSize())), "%g", ImPlotColormapScaleFlags_None,
                         implot_colormap(cmap_));
   for (const swatch& s : rows) {

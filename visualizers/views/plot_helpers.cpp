@@ -43,6 +43,10 @@ std::optional<std::size_t> colormap_histogram(const char* title_id, ImVec2 size,
   const std::size_t n = counts.size();
   setup_histogram_axes(x_label, y_label, first_x - 0.5, first_x + static_cast<double>(n) - 0.5,
                        std::max(1.0, *std::max_element(counts.begin(), counts.end())), log_y);
+  // Ticks on the bars only, about 16 at most: bars count whole slots, moves or slabs.
+  std::vector<double> ticks;
+  for (std::size_t i = 0; i < n; i += (n + 15) / 16) ticks.push_back(first_x + static_cast<double>(i));
+  ImPlot::SetupAxisTicks(ImAxis_X1, ticks.data(), static_cast<int>(ticks.size()));
   std::vector<double> xs(n);
   std::vector<ImU32> fills(n);
   for (std::size_t i = 0; i < n; ++i) {

@@ -25,7 +25,7 @@ void plot_kinds(const std::vector<double> (&xs)[4], const std::vector<double> (&
     if (!xs[k].empty())
       ImPlot::PlotScatter(kind_label(k), xs[k].data(), ys[k].data(), static_cast<int>(xs[k].size()),
                           {ImPlotProp_Marker, ImPlotMarker_Circle, ImPlotProp_MarkerSize, radius,
-                           ImPlotProp_MarkerLineColor, series_color(k)});
+                           ImPlotProp_MarkerLineColor, series_color(k), ImPlotProp_Flags, ImPlotScatterFlags_NoClip});
 }
 }  // namespace
 
