@@ -3,11 +3,13 @@
 
 #include <iostream>
 
+#include "app/bench_live.hpp"
 #include "core/bench/suites.hpp"
 
 namespace hs::app {
 
 int run_bench(const cli_options& o) {
+  if (o.suite == "live") return run_live_bench(o);  // needs the app's frame, not only a table
   bench::bench_options opt = o.bench;
   std::string note;
   opt.backend = resolve_backend(o.backend, &note);

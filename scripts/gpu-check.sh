@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs the GPU proof on a machine with an NVIDIA GPU, from binaries built elsewhere:
 # the [gpu] tests, then the benchmark suites. Usage: scripts/gpu-check.sh BIN_DIR OUT_DIR [what...]
-# what: tests, slab-tests, hive-tests, render-hive, hive, memcheck-hive, slab, slab-tile, memcheck-slab, racecheck-slab, render, memcheck, memcheck-tombstone, roofline, locality, linear-churn, linear, linear-groups, linear-variants, seed-linear,
+# Run from the project root (the window step unpacks .gpu-stage/xvfb-root.tar.xz, made by
+# scripts/stage-gpu-window.sh).
+# what: window, live, tests, slab-tests, hive-tests, render-hive, hive, memcheck-hive, slab, slab-tile, memcheck-slab, racecheck-slab, render, memcheck, memcheck-tombstone, roofline, locality, linear-churn, linear, linear-groups, linear-variants, seed-linear,
 #       seed-linear-load-first, seed-linear-full
 set -uo pipefail
 bin=$1; out=$2; shift 2
@@ -50,6 +52,18 @@ for w in $what; do
     seed-linear) "$bin/hashscope" bench seed-linear --no-cpu-baseline --out "$out" || status=1 ;;
     seed-linear-load-first) "$bin/hashscope" bench seed-linear --no-cpu-baseline --cas-first off --out "$out/load-first" | sed -n '/Experiment 2/,/Probe/p' || status=1 ;;
     seed-linear-full) "$bin/hashscope" bench seed-linear --out "$out" || status=1 ;;
+    window) # The real GLFW window on the GPU: Xvfb serves the display, NVIDIA's GLX draws (glvnd's
+            # vendor override), the table fills to 0.5 of 2^27 slots and the window runs 300 frames.
+      x=/opt/xvfb; mkdir -p $x && tar -xJf .gpu-stage/xvfb-root.tar.xz -C $x
+      [ -x /usr/bin/xkbcomp ] || ln -s $x/usr/bin/xkbcomp /usr/bin/xkbcomp
+      LD_LIBRARY_PATH=$x/usr/lib/x86_64-linux-gnu:$x/lib/x86_64-linux-gnu LIBGL_DRIVERS_PATH=$x/usr/lib/x86_64-linux-gnu/dri \
+        $x/usr/bin/Xvfb :7 -screen 0 1920x1080x24 -xkbdir $x/usr/share/X11/xkb -nolisten tcp >"$out/xvfb.log" 2>&1 &
+      xvfb=$!; sleep 3
+      printf 'title GPU window check\ntable linear\ncapacity 2^27\nbackend gpu\nbatch 1M\nfill 0.5\ncapture heatmap\n' >/tmp/window.scn
+      DISPLAY=:7 __GLX_VENDOR_LIBRARY_NAME=nvidia HOME=$(mktemp -d) "$bin/hashscope" --backend gpu --scenario /tmp/window.scn \
+        --frames 300 --screenshot "$out/window.png" 2>&1 | tail -8 || status=1
+      kill $xvfb ;;
+    live) "$bin/hashscope" bench live --out "$out" || status=1 ;;
     *) echo "unknown step $w"; status=1 ;;
   esac
 done

@@ -16,6 +16,7 @@
 #include "app/ui/app_frame.hpp"
 #include "app/ui/ui_settings.hpp"
 #include "core/common/error.hpp"
+#include "core/common/format.hpp"
 #include "visualizers/gl/gl_resources.hpp"
 
 namespace hs::app {
@@ -137,6 +138,7 @@ int run_window(const std::function<std::unique_ptr<app_frame>(bool)>& make, cons
     frame->ui_theme = t;
     if (!ini_notice.empty()) frame->notify(ini_notice);
     if (!size_notice.empty()) frame->notify(size_notice);
+    const double started = glfwGetTime();
     while (!glfwWindowShouldClose(window) && !frame->quit_requested && (opt.frames == 0 || frames < opt.frames)) {
       glfwPollEvents();
       renderer.set_style(frame->font_size, frame->ui_theme);
@@ -176,6 +178,9 @@ int run_window(const std::function<std::unique_ptr<app_frame>(bool)>& make, cons
       }
       persisted.window = place;
     }
+    if (opt.frames)  // a scripted run (checks, screenshots): say how it went and which heatmap path ran
+      std::cout << "hashscope: " << frames << " frames in " << strprintf("%.2f", glfwGetTime() - started)
+                << " s, GL: " << gl::describe_context() << ", heatmap: " << frame->image().path() << "\n";
     frame.reset();  // GL objects go while the context lives
     ImGui::SaveIniSettingsToDisk(ini.c_str());
     ImGui_ImplGlfw_Shutdown();

@@ -7,9 +7,9 @@
 #include <imgui.h>
 #include <imgui_internal.h>  // MarkIniSettingsDirty
 
+#include "app/ui/dock_layout.hpp"
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
-#include "app/ui/dock_layout.hpp"
 #include "core/hive/hive_family.hpp"
 
 namespace hs::app {
@@ -35,24 +35,24 @@ void app_frame::rebuild(const session_config& cfg) {
   const std::optional<session_config> before = sess_ ? std::optional(sess_->config()) : std::nullopt;
   sess_.reset();  // frees the old table first: both may not fit at once
   image_.reset();
+  const auto adopt = [&](const session_config& c) {
+    sess_ = std::make_unique<session>(c);
+    pending_ = sess_->config();
+    image_ = std::make_unique<vis::heatmap_image>(sess_->gpu());
+    last_ = {};
+    last_sample_time_ = -1e9;
+    // The CPU model samples a whole table per frame on one core: keep that to a few times a second.
+    sample_period_s = sess_->gpu() ? 0.0 : 0.2;
+  };
   try {
-    sess_ = std::make_unique<session>(cfg);
+    adopt(cfg);
   } catch (const std::exception&) {
     // An impossible table (too large, a bad combination) must not leave the window without one:
     // the previous settings come back (emptied, as a rebuild empties) and the caller shows why.
     if (!before) throw;
-    sess_ = std::make_unique<session>(*before);
-    image_ = std::make_unique<vis::heatmap_image>(sess_->gpu());
-    pending_ = sess_->config();
-    last_ = {};
+    adopt(*before);
     throw;
   }
-  pending_ = sess_->config();
-  image_ = std::make_unique<vis::heatmap_image>(sess_->gpu());
-  last_ = {};
-  last_sample_time_ = -1e9;
-  // The CPU model samples a whole table per frame on one core: keep that to a few times a second.
-  sample_period_s = sess_->gpu() ? 0.0 : 0.2;
 }
 
 void app_frame::load_preset(const scenario& sc) {

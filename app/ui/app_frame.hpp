@@ -44,6 +44,7 @@ class app_frame {
   session& sess() { return *sess_; }
   vis::heatmap_view& heatmap() { return heatmap_; }
   const vis::slab_view& slab_view() const { return slab_; }
+  const vis::histogram_view& histogram_view() const { return histogram_; }
   const vis::hive_view& hive_view() const { return hive_; }
   const sample_result& last_sample() const { return last_; }
   const vis::heatmap_request& last_request() const { return last_req_; }

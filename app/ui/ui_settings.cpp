@@ -73,32 +73,35 @@ void set_aside(const std::string& path, const std::string& why, std::string& not
 
 }  // namespace
 
-ui_settings check_ini_file(const std::string& path, std::string& notice, bool& first_launch) {
-  first_launch = false;
-  ui_settings s;
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) {
-    first_launch = true;
-    return s;
-  }
+namespace {
+// Why the file cannot be used (empty: it can); `s` gets its settings section.
+std::string unusable_because(const std::string& path, ui_settings& s) {
   std::ifstream f(path, std::ios::binary);
+  if (!f) return "unreadable";
   std::stringstream buf;
   buf << f.rdbuf();
   const std::string text = buf.str();
   std::string why;
-  if (!f && !f.eof()) why = "unreadable";
-  else if (!looks_like_ini(text, why)) {
-  } else {
-    const std::size_t at = text.find("[HashScope][Settings]");
-    if (at != std::string::npos) {
-      std::istringstream in(text.substr(at));
-      std::string line;
-      std::getline(in, line);
-      while (std::getline(in, line) && !line.empty() && line.front() != '[') read_settings_line(line.c_str(), s);
-    }
-    if (s.version != k_settings_version)
-      why = s.version == 0 ? "written by an older HashScope" : strprintf("settings version %d, this is %d", s.version, k_settings_version);
+  if (!looks_like_ini(text, why)) return why;
+  const std::size_t at = text.find("[HashScope][Settings]");
+  if (at != std::string::npos) {
+    std::istringstream in(text.substr(at));
+    std::string line;
+    std::getline(in, line);
+    while (std::getline(in, line) && !line.empty() && line.front() != '[') read_settings_line(line.c_str(), s);
   }
+  if (s.version == 0) return "written by an older HashScope";
+  if (s.version != k_settings_version) return strprintf("settings version %d, this is %d", s.version, k_settings_version);
+  return {};
+}
+}  // namespace
+
+ui_settings check_ini_file(const std::string& path, std::string& notice, bool& first_launch) {
+  std::error_code ec;
+  first_launch = !std::filesystem::exists(path, ec);
+  ui_settings s;
+  if (first_launch) return s;
+  const std::string why = unusable_because(path, s);
   if (why.empty()) return s;
   set_aside(path, why, notice);
   first_launch = true;

@@ -62,6 +62,7 @@ void histogram_view::draw(const probe_histogram& h, float height) {
     ImPlot::PlotBars(names[s], xs[s].data(), ys[s].data(), static_cast<int>(xs[s].size()), 0.9,
                      {ImPlotProp_FillColor, series_color(s)});
   const auto i = hovered_bar(0.5, bars.size());
+  shown_ = current_plot_limits();
   ImPlot::EndPlot();
   if (i) {
     ImGui::BeginTooltip();

@@ -1,6 +1,8 @@
 // Probe-length histogram: exact bars up to 64, power-of-two bars beyond, log count axis, and the
 // statistics (mean, max, p50, p99, p99.9) live above it.
 #pragma once
+#include <array>
+
 #include "core/common/probe_histogram.hpp"
 
 namespace hs::vis {
@@ -10,6 +12,12 @@ class histogram_view {
   /// @brief Draws in the remaining space of the current window.
   void draw(const probe_histogram& h, float height = 0);
   bool log_counts = true;
+  /// @brief The plot's axis limits as last drawn (x min, x max, y min, y max): the user's pan
+  /// and zoom show here.
+  const std::array<double, 4>& shown_limits() const { return shown_; }
+
+ private:
+  std::array<double, 4> shown_{};
 };
 
 /// @brief The statistics line shown above the histogram and written beside figures.

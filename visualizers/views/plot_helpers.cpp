@@ -1,13 +1,16 @@
-// Plot helpers on ImPlot. Histograms hold their axes (ImPlotCond_Always): their number of bars
-// changes with the table, and a range the user zoomed to would hide new bars. Live series instead
-// auto-fit, and the axis menu (right click) turns that off for zooming by hand.
+// Plot helpers on ImPlot. Histograms are framed on their bars again only when the bars outgrow
+// the frame (a bar more or fewer, counts past the next power of two, the scale switched): between
+// those, people pan and zoom them as any ImPlot plot, and a new bar is never hidden by an old zoom.
+// Live series instead auto-fit, and the axis menu (right click) turns that off for zooming by hand.
 #include "visualizers/views/plot_helpers.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <unordered_map>
 #include <vector>
 
 #include <implot.h>
+#include <implot_internal.h>  // GetCurrentPlot: the plot a framing belongs to
 
 #include "visualizers/axis_format.hpp"
 
@@ -19,7 +22,23 @@ void setup_histogram_axes(const char* x_label, const char* y_label, double x_min
   ImPlot::SetupAxes(x_label, y_label);
   if (log_y) ImPlot::SetupAxisScale(ImAxis_Y1, ImPlotScale_Log10);
   ImPlot::SetupAxisFormat(ImAxis_Y1, format_tick);
-  ImPlot::SetupAxesLimits(x_min, x_max, log_y ? 0.5 : 0.0, log_y ? top * 2 : top * 1.1, ImPlotCond_Always);
+  const double frame_top = std::exp2(std::ceil(std::log2(std::max(top, 1.0))));
+  struct framing {
+    double x_min, x_max, top;
+    bool log;
+    bool operator==(const framing&) const = default;
+  };
+  static std::unordered_map<ImGuiID, framing> framed;  // by plot; UI thread only
+  const framing now{x_min, x_max, frame_top, log_y};
+  framing& last = framed[ImPlot::GetCurrentPlot()->ID];
+  const ImPlotCond cond = last == now ? ImPlotCond_Once : ImPlotCond_Always;
+  last = now;
+  ImPlot::SetupAxesLimits(x_min, x_max, log_y ? 0.5 : 0.0, log_y ? frame_top * 2 : frame_top * 1.05, cond);
+}
+
+std::array<double, 4> current_plot_limits() {
+  const ImPlotRect r = ImPlot::GetPlotLimits();
+  return {r.X.Min, r.X.Max, r.Y.Min, r.Y.Max};
 }
 
 void setup_fitted_y(const char* label, bool log) {

@@ -1,6 +1,7 @@
 // What the views' ImPlot plots share: the plot size from a view's height parameter, histogram axes
 // held on their bars, y axes that follow live data, and histograms coloured along a colormap.
 #pragma once
+#include <array>
 #include <cstddef>
 #include <optional>
 #include <span>
@@ -13,13 +14,16 @@ namespace hs::vis {
 /// for height <= 0, the rest of the window.
 ImVec2 plot_size(float height);
 
-/// @brief After BeginPlot: x held on [x_min, x_max] and y from zero (0.5 on a log axis) to above
-/// `top`, every frame, so that a histogram stays framed as its bars come and go; counts read 1.5k, 12M.
+/// @brief After BeginPlot: x on [x_min, x_max] and y from zero (0.5 on a log axis) to above `top`,
+/// set again only when that frame changes (see plot_helpers.cpp); counts read 1.5k, 12M.
 void setup_histogram_axes(const char* x_label, const char* y_label, double x_min, double x_max, double top, bool log_y);
 
 /// @brief After BeginPlot: a y axis that follows live data (auto-fit; from zero on a linear axis),
 /// values read 1.5k, 12M.
 void setup_fitted_y(const char* label, bool log);
+
+/// @brief Inside a plot: its axes' limits (x min, x max, y min, y max) as shown this frame.
+std::array<double, 4> current_plot_limits();
 
 /// @brief Before EndPlot: the bar under the mouse among `count` bars one unit apart from first_x
 /// (the nearest one), or none when the plot is not hovered.

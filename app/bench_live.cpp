@@ -1,0 +1,158 @@
+// The live benchmark: alternating windows of the session running alone and running while frames
+// are drawn at 60 Hz, throughput from the session's own operation count over wall time (what a
+// user gets), frame times from the frame's start to the GPU finishing its drawing.
+#include "app/bench_live.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <iostream>
+#include <thread>
+
+#include "visualizers/gl/gl.hpp"
+#include "app/platform/headless_platform.hpp"
+#include "app/ui/app_frame.hpp"
+#include "core/bench/result_table.hpp"
+#include "core/bench/suites.hpp"
+#include "core/bench/timing.hpp"
+#include "core/common/error.hpp"
+#include "core/common/format.hpp"
+
+namespace hs::app {
+
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+constexpr double k_window_s = 3.0, k_warm_s = 1.0, k_frame_s = 1.0 / 60.0;
+constexpr int k_windows = 3;  // of each kind, alternating
+constexpr int k_width = 1920, k_height = 1080;
+
+double since(clock_type::time_point t) { return std::chrono::duration<double>(clock_type::now() - t).count(); }
+
+struct live_case {
+  const char* name;
+  session_config cfg;
+  double load;  ///< filled to this live load before running
+};
+
+// Keys drawn from a universe 1.5x the keys the table is filled with: inserts and erases in equal
+// shares then keep the live count near the fill and bound the slots keys ever take (erasing by
+// value keeps a key's slot), so the run never stops on a full table.
+live_case make_case(const char* name, family f, std::uint64_t capacity, double load) {
+  live_case c{name, {}, load};
+  c.cfg.table.family = f;
+  c.cfg.table.backend = backend::gpu;
+  c.cfg.table.capacity = capacity;
+  c.cfg.table.hive.instrument = f == family::hive;  // as the window runs it: its views draw the counters
+  workload::workload_spec& w = c.cfg.workload;
+  w.batch_size = 1u << 20;  // the window's default on the GPU
+  w.keys.dist = workload::distribution::uniform_dup;
+  w.keys.universe = static_cast<std::uint64_t>(1.5 * load * static_cast<double>(capacity));
+  w.mix = {0.2, 0.5, 0.1, 0.2};
+  return c;
+}
+
+struct window_result {
+  double ops_per_s = 0;
+  std::vector<double> frame_ms;
+};
+
+window_result measure_window(app_frame& f, headless_platform* gl) {
+  session& s = f.sess();
+  window_result r;
+  const std::uint64_t ops0 = s.status().operations;
+  const auto t0 = clock_type::now();
+  auto next = t0;
+  while (since(t0) < k_window_s) {
+    if (!gl) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      continue;
+    }
+    const auto start = clock_type::now();
+    gl->frame(k_width, k_height, [&] { f.draw_window(); }, f.font_size, f.ui_theme);
+    glFinish();  // the frame's GL work counts: interop copies and drawing
+    r.frame_ms.push_back(since(start) * 1e3);
+    next += std::chrono::duration_cast<clock_type::duration>(std::chrono::duration<double>(k_frame_s));
+    if (next > clock_type::now()) std::this_thread::sleep_until(next);
+    else next = clock_type::now();  // a late frame does not make the next ones hurry
+  }
+  const double seconds = since(t0);
+  const session_status st = s.status();
+  if (st.error || st.act != activity::running) throw gpu_error("the workload stopped during the benchmark: " + st.note);
+  r.ops_per_s = static_cast<double>(st.operations - ops0) / seconds;
+  return r;
+}
+
+double percentile(std::vector<double> v, double p) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v[std::min(v.size() - 1, static_cast<std::size_t>(p * static_cast<double>(v.size() - 1) + 0.5))];
+}
+
+}  // namespace
+
+int run_live_bench(const cli_options& o) {
+  std::string why;
+  if (!query_gpu(&why)) throw user_error("bench live needs a CUDA device: " + why);
+  headless_platform gl(18.f);
+  std::cout << "graphics: " << gl.description() << "\n" << std::flush;
+  const auto scaled = [&](std::uint64_t full) { return o.capacity ? std::min(full, *o.capacity) : full; };
+  const std::uint64_t slab_pairs = scaled(1ull << 27);
+  const live_case cases[] = {
+      make_case("linear", family::linear, scaled(1ull << 28), 0.5),
+      make_case("hive", family::hive, scaled(1ull << 27), 0.5),
+      // 10^8 keys in 2^27 pairs of base slabs (beta 0.75), as in the slab case.
+      make_case("slab", family::slab, slab_pairs, std::min(0.745, 1e8 / static_cast<double>(slab_pairs))),
+  };
+  bench::bench_options bo;
+  bo.backend = backend::gpu;
+  bench::report rep = bench::detail::new_report("live", bo);
+  rep.metadata.emplace_back("graphics", gl.description());
+  rep.metadata.emplace_back("method", strprintf("%d windows of %.0f s each, alternating, after %.0f s running; frames "
+                                                "of %dx%d at 60 Hz, sampling every frame; throughput = operations "
+                                                "retired / wall time; medians",
+                                                k_windows, k_window_s, k_warm_s, k_width, k_height));
+  bench::result_table t{"live", "Throughput with the views sampling at 60 Hz, against no sampling",
+                        {"table", "slots", "live keys", "sampling off (G ops/s)", "sampling on (G ops/s)", "cost",
+                         "frame p50 (ms)", "frame p99 (ms)", "frame max (ms)", "frames", "heatmap path"}};
+  for (const live_case& c : cases) {
+    std::cout << "--- " << c.name << ": filling to load " << c.load << "\n" << std::flush;
+    app_frame f(c.cfg, backend_choice::gpu, "bench live");
+    f.font_size = 18.f;
+    f.sample_period_s = 0;
+    session& s = f.sess();
+    s.fill_to(c.load);
+    s.wait_idle();
+    if (s.status().error) throw gpu_error(std::string(c.name) + ": fill failed: " + s.status().note);
+    s.run();
+    const auto warm = clock_type::now();
+    while (since(warm) < k_warm_s) gl.frame(k_width, k_height, [&] { f.draw_window(); }, f.font_size, f.ui_theme);
+    std::vector<double> off, on, frames;
+    for (int i = 0; i < k_windows; ++i) {
+      off.push_back(measure_window(f, nullptr).ops_per_s);
+      window_result w = measure_window(f, &gl);
+      on.push_back(w.ops_per_s);
+      frames.insert(frames.end(), w.frame_ms.begin(), w.frame_ms.end());
+    }
+    s.pause();
+    s.wait_idle();
+    const double a = bench::median(off), b = bench::median(on);
+    t.add({c.name, format_count(s.capacity()), format_count(s.status().live), bench::cell(a / 1e9, "%.2f"),
+           bench::cell(b / 1e9, "%.2f"), bench::cell(100.0 * (1.0 - b / a), "%.1f%%"),
+           bench::cell(percentile(frames, 0.5), "%.2f"), bench::cell(percentile(frames, 0.99), "%.2f"),
+           bench::cell(percentile(frames, 1.0), "%.2f"), bench::cell(static_cast<double>(frames.size()), "%.0f"),
+           f.image().path()});
+    std::cout << "    off " << strprintf("%.2f", a / 1e9) << ", on " << strprintf("%.2f", b / 1e9) << " G ops/s\n" << std::flush;
+  }
+  rep.tables.push_back(std::move(t));
+  rep.notes.push_back("cost = 1 - on/off; a frame draws the whole window (every view of the family) after sampling "
+                      "the table: occupancy, histograms, the family's inspections, through CUDA-GL interop where "
+                      "the GL context is on the CUDA device");
+  rep.print(std::cout);
+  const std::string dir = o.out_dir.empty() ? "out/bench" : o.out_dir;
+  std::cout << "\nwrote:";
+  for (const auto& file : rep.write(dir)) std::cout << " " << file;
+  std::cout << "\n";
+  return 0;
+}
+
+}  // namespace hs::app
