@@ -53,10 +53,10 @@ live_case make_case(const char* name, family f, std::uint64_t capacity, double l
 
 struct window_result {
   double ops_per_s = 0;
-  std::vector<double> frame_ms;
+  std::vector<double> frame_ms, draw_ms;  // whole frames; building them on the CPU
 };
 
-window_result measure_window(app_frame& f, headless_platform* gl) {
+window_result measure_window(app_frame& f, headless_platform* gl, bool running = true) {
   session& s = f.sess();
   window_result r;
   const std::uint64_t ops0 = s.status().operations;
@@ -68,7 +68,10 @@ window_result measure_window(app_frame& f, headless_platform* gl) {
       continue;
     }
     const auto start = clock_type::now();
-    gl->frame(k_width, k_height, [&] { f.draw_window(); }, f.font_size, f.ui_theme);
+    gl->frame(k_width, k_height, [&] {
+      f.draw_window();
+      r.draw_ms.push_back(since(start) * 1e3);
+    }, f.font_size, f.ui_theme);
     glFinish();  // the frame's GL work counts: interop copies and drawing
     r.frame_ms.push_back(since(start) * 1e3);
     next += std::chrono::duration_cast<clock_type::duration>(std::chrono::duration<double>(k_frame_s));
@@ -77,7 +80,8 @@ window_result measure_window(app_frame& f, headless_platform* gl) {
   }
   const double seconds = since(t0);
   const session_status st = s.status();
-  if (st.error || st.act != activity::running) throw gpu_error("the workload stopped during the benchmark: " + st.note);
+  if (st.error || (running && st.act != activity::running))
+    throw gpu_error("the workload stopped during the benchmark: " + st.note);
   r.ops_per_s = static_cast<double>(st.operations - ops0) / seconds;
   return r;
 }
@@ -113,7 +117,8 @@ int run_live_bench(const cli_options& o) {
                                                 k_windows, k_window_s, k_warm_s, k_width, k_height));
   bench::result_table t{"live", "Throughput with the views sampling at 60 Hz, against no sampling",
                         {"table", "slots", "live keys", "sampling off (G ops/s)", "sampling on (G ops/s)", "cost",
-                         "frame p50 (ms)", "frame p99 (ms)", "frame max (ms)", "frames", "heatmap path"}};
+                         "batches alone (G ops/s)", "frame p50 (ms)", "frame p99 (ms)", "frame max (ms)",
+                         "draw p50 (ms)", "idle frame p50 (ms)", "idle frame p99 (ms)", "frames", "heatmap path"}};
   for (const live_case& c : cases) {
     std::cout << "--- " << c.name << ": filling to load " << c.load << "\n" << std::flush;
     app_frame f(c.cfg, backend_choice::gpu, "bench live");
@@ -126,20 +131,29 @@ int run_live_bench(const cli_options& o) {
     s.run();
     const auto warm = clock_type::now();
     while (since(warm) < k_warm_s) gl.frame(k_width, k_height, [&] { f.draw_window(); }, f.font_size, f.ui_theme);
-    std::vector<double> off, on, frames;
+    std::vector<double> off, on, frames, draws;
     for (int i = 0; i < k_windows; ++i) {
       off.push_back(measure_window(f, nullptr).ops_per_s);
       window_result w = measure_window(f, &gl);
       on.push_back(w.ops_per_s);
       frames.insert(frames.end(), w.frame_ms.begin(), w.frame_ms.end());
+      draws.insert(draws.end(), w.draw_ms.begin(), w.draw_ms.end());
     }
     s.pause();
     s.wait_idle();
+    // The same frames with the table idle: what drawing and sampling cost alone.
+    const window_result idle = measure_window(f, &gl, false);
     const double a = bench::median(off), b = bench::median(on);
+    // Each batch's own rate (CUDA events around its kernels): what the pipeline would reach if
+    // nothing but the batches ran, to tell GPU time from time lost between batches.
+    std::vector<double> alone;
+    for (const auto& p : s.throughput()) alone.push_back(p.ops_per_s);
     t.add({c.name, format_count(s.capacity()), format_count(s.status().live), bench::cell(a / 1e9, "%.2f"),
            bench::cell(b / 1e9, "%.2f"), bench::cell(100.0 * (1.0 - b / a), "%.1f%%"),
-           bench::cell(percentile(frames, 0.5), "%.2f"), bench::cell(percentile(frames, 0.99), "%.2f"),
-           bench::cell(percentile(frames, 1.0), "%.2f"), bench::cell(static_cast<double>(frames.size()), "%.0f"),
+           bench::cell(bench::median(alone) / 1e9, "%.2f"), bench::cell(percentile(frames, 0.5), "%.2f"), bench::cell(percentile(frames, 0.99), "%.2f"),
+           bench::cell(percentile(frames, 1.0), "%.2f"), bench::cell(percentile(draws, 0.5), "%.2f"),
+           bench::cell(percentile(idle.frame_ms, 0.5), "%.2f"), bench::cell(percentile(idle.frame_ms, 0.99), "%.2f"),
+           bench::cell(static_cast<double>(frames.size()), "%.0f"),
            f.image().path()});
     std::cout << "    off " << strprintf("%.2f", a / 1e9) << ", on " << strprintf("%.2f", b / 1e9) << " G ops/s\n" << std::flush;
   }

@@ -43,6 +43,7 @@ struct session::batch {
   buffer<value_type> values, results;
   buffer<op_status> status;
   buffer<std::uint64_t> scratch, counts;
+  buffer<std::uint64_t> step_counts;  // hive: inserts by step 1-4 and moves, after this batch
   stream_timer timer;
   stream_event done;
   workload::batch_plan plan;
@@ -54,6 +55,7 @@ struct session::batch {
       : space(s),
         scratch(s, k_op_status_count),
         counts(gpu ? memory_space::pinned : memory_space::host, k_op_status_count),
+        step_counts(gpu ? memory_space::pinned : memory_space::host, 5),
         timer(gpu),
         done(gpu) {}
   void reserve(std::uint64_t n) {
@@ -235,6 +237,7 @@ void session::reset() {
   rebuilds_.clear();
   hive_steps_.clear();
   std::fill(std::begin(steps_before_), std::end(steps_before_), 0);
+  std::fill(std::begin(steps_after_), std::end(steps_after_), 0);
   moves_before_ = 0;
   last_step_.reset();
   st_ = {};
@@ -349,7 +352,8 @@ void session::after_batch(std::unique_lock<std::mutex>& lock, std::uint64_t inse
   occupied_bound_ += inserted;
   // Churn can fill every slot at a steady load factor; fills stop at their target by themselves.
   const bool churn = act_ == activity::running || act_ == activity::scripted || act_ == activity::stepping;
-  // A hive table records every batch's steps, and may have resized itself (auto resize).
+  // A hive table records every batch's steps (from the counters the batch copied back, and the
+  // exact live count), and may have resized itself (auto resize: its capacity says so).
   const bool hive = cfg_.table.family == family::hive;
   // Steps are counted between two stats calls (which wait for every batch issued so far), so
   // each point spans the load from the previous point to this one.
@@ -365,7 +369,8 @@ void session::after_batch(std::unique_lock<std::mutex>& lock, std::uint64_t inse
   try {
     if (churn && !policy.active()) stop = guard_occupancy(bound, pending, exact);
     if (policy.active()) r = table_->maintain(policy, work_stream_.view());
-    if (record || hive) ts = table_->stats(work_stream_.view());
+    if (record) ts = table_->stats(work_stream_.view());
+    if (hive) ts.capacity = table_->config().capacity;
     if (record) {
       inspect_request req;
       req.probe_histogram = true;
@@ -398,13 +403,13 @@ void session::after_batch(std::unique_lock<std::mutex>& lock, std::uint64_t inse
   if (hive) {
     vis::hive_step_point p;
     p.load_before = load_before;
-    p.load_after = ts.load_factor();
+    p.load_after = double(st_.live) / double(std::max<std::uint64_t>(ts.capacity, 1));
     for (int i = 0; i < 4; ++i) {
-      p.steps[i] = ts.hive.steps[i] - std::min(ts.hive.steps[i], steps_before_[i]);
-      steps_before_[i] = ts.hive.steps[i];
+      p.steps[i] = steps_after_[i] - std::min(steps_after_[i], steps_before_[i]);
+      steps_before_[i] = steps_after_[i];
     }
-    p.moves = ts.hive.moves - std::min(ts.hive.moves, moves_before_);
-    moves_before_ = ts.hive.moves;
+    p.moves = steps_after_[4] - std::min(steps_after_[4], moves_before_);
+    moves_before_ = steps_after_[4];
     hive_steps_.push_back(p);
     if (hive_steps_.size() > k_series_max) hive_steps_.erase(hive_steps_.begin(), hive_steps_.begin() + k_series_max / 4);
     if (ts.capacity != capacity_.load() && r.what == maintenance_result::action::none) {
@@ -501,6 +506,7 @@ bool session::issue_next(std::unique_lock<std::mutex>& lock) {
     else table_->apply({b.kinds.cspan().first(n), keys, b.values.cspan().first(n)}, b.results.span().first(n), st, s);
     b.timer.stop(s);
     count_statuses(st, table_->space(), b.scratch.data(), b.counts.data(), b.counts.space(), s);
+    if (auto* h = hive::as_hive(*table_)) h->copy_step_counters(b.step_counts.data(), s);
     b.done.record(s);
   } catch (...) {
     lock.lock();
@@ -548,6 +554,7 @@ std::uint64_t session::retire(batch& b) {
     b.trace->serial = ++traced_steps_;
     last_step_ = std::move(b.trace);
   }
+  std::copy_n(b.step_counts.data(), 5, steps_after_);
   const std::uint64_t* c = b.counts.data();
   const std::uint64_t inserted = c[static_cast<int>(op_status::inserted)];
   const std::uint64_t erased = c[static_cast<int>(op_status::erased)];
@@ -664,14 +671,16 @@ void session::worker_loop() {
   }
 }
 
-void session::sample(const sample_request& req, sample_result& out) {
+void session::sample(const sample_request& req, sample_result& out) { sample(req, out, pixels_); }
+
+void session::sample(const sample_request& req, sample_result& out, buffer<occupancy_pixel>& pixels) {
   const stream_view s = sample_stream_.view();
   inspect_request ir;
   if (req.occupancy) {
     occupancy_query q = *req.occupancy;
     const std::uint64_t n = std::uint64_t{q.width} * q.height;
-    if (pixels_.size() < n) pixels_ = buffer<occupancy_pixel>(table_->space(), n);
-    q.out = pixels_.data();
+    if (pixels.size() < n || pixels.space() != table_->space()) pixels = buffer<occupancy_pixel>(table_->space(), n);
+    q.out = pixels.data();
     ir.occupancy = q;
   }
   ir.probe_histogram = req.histogram;
@@ -688,7 +697,7 @@ void session::sample(const sample_request& req, sample_result& out) {
   out.paths.clear();
   if (req.paths)
     if (auto* h = hive::as_hive(*table_)) out.paths = h->recent_paths(s);
-  out.pixels = req.occupancy ? pixels_.data() : nullptr;
+  out.pixels = req.occupancy ? pixels.data() : nullptr;
   out.space = table_->space();
 }
 

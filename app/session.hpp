@@ -115,8 +115,11 @@ class session {
   /// @brief Blocks until the worker has nothing left to do (scripts, fills, steps, in flight).
   void wait_idle();
 
-  /// @brief Samples the table on the sampling stream (UI thread).
+  /// @brief Samples the table on the sampling stream (one thread at a time: the UI's or a
+  /// sampler's), the heatmap's pixels into `pixels` (grown as needed; the session's own buffer
+  /// in the first form).
   void sample(const sample_request& req, sample_result& out);
+  void sample(const sample_request& req, sample_result& out, buffer<occupancy_pixel>& pixels);
 
   session_status status() const;
   std::vector<vis::throughput_point> throughput() const;
@@ -192,6 +195,7 @@ class session {
   std::vector<vis::churn_event> rebuilds_;
   std::vector<vis::hive_step_point> hive_steps_;
   std::uint64_t steps_before_[4] = {}, moves_before_ = 0;  // hive counters after the previous batch
+  std::uint64_t steps_after_[5] = {};  // hive: steps 1-4 and moves after the batch retired last
   std::atomic<std::uint64_t> capacity_{0};
   std::uint64_t pending_rehash_ = 0;  // a rehash asked for: capacity (or 1 for the same)
   bool pending_flush_ = false;        // a FLUSH asked for (slab family)

@@ -57,7 +57,7 @@ for w in $what; do
       x=/opt/xvfb; mkdir -p $x && tar -xJf .gpu-stage/xvfb-root.tar.xz -C $x
       [ -x /usr/bin/xkbcomp ] || ln -s $x/usr/bin/xkbcomp /usr/bin/xkbcomp
       LD_LIBRARY_PATH=$x/usr/lib/x86_64-linux-gnu:$x/lib/x86_64-linux-gnu LIBGL_DRIVERS_PATH=$x/usr/lib/x86_64-linux-gnu/dri \
-        $x/usr/bin/Xvfb :7 -screen 0 1920x1080x24 -xkbdir $x/usr/share/X11/xkb -nolisten tcp >"$out/xvfb.log" 2>&1 &
+        $x/usr/bin/Xvfb :7 -screen 0 1920x1080x24 -xkbdir $x/usr/share/X11/xkb +iglx -nolisten tcp >"$out/xvfb.log" 2>&1 &
       xvfb=$!; sleep 3
       printf 'title GPU window check\ntable linear\ncapacity 2^27\nbackend gpu\nbatch 1M\nfill 0.5\ncapture heatmap\n' >/tmp/window.scn
       DISPLAY=:7 __GLX_VENDOR_LIBRARY_NAME=nvidia HOME=$(mktemp -d) "$bin/hashscope" --backend gpu --scenario /tmp/window.scn \

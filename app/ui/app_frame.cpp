@@ -33,10 +33,12 @@ app_frame::~app_frame() = default;
 
 void app_frame::rebuild(const session_config& cfg) {
   const std::optional<session_config> before = sess_ ? std::optional(sess_->config()) : std::nullopt;
-  sess_.reset();  // frees the old table first: both may not fit at once
+  sampler_.reset();  // it samples the old session
+  sess_.reset();     // frees the old table first: both may not fit at once
   image_.reset();
   const auto adopt = [&](const session_config& c) {
     sess_ = std::make_unique<session>(c);
+    sampler_ = std::make_unique<sampler>(*sess_);
     pending_ = sess_->config();
     image_ = std::make_unique<vis::heatmap_image>(sess_->gpu());
     last_ = {};
@@ -66,17 +68,14 @@ void app_frame::load_preset(const scenario& sc) {
   sess_->queue(sc.script());
 }
 
-void app_frame::sample(bool force) {
-  const double now = seconds();
-  if (!force && now - last_sample_time_ < sample_period_s) return;
-  last_sample_time_ = now;
+sample_request app_frame::plan_sample(vis::heatmap_request& plan) {
   const std::uint64_t cap = sess_->capacity();
-  last_req_ = heatmap_.plan(cap);
+  plan = heatmap_.plan(cap);
   sample_request req;
-  req.occupancy = last_req_.occupancy;
+  req.occupancy = plan.occupancy;
   req.histogram = true;
-  req.dump_first = last_req_.dump_first;
-  req.dump_count = last_req_.dump_count;
+  req.dump_first = plan.dump_first;
+  req.dump_count = plan.dump_count;
   if (slab()) {
     slab_.follow_step(sess_->last_step(), sess_->config().table.slab.mode);  // a new step picks its bucket
     const std::uint64_t buckets = cap / 15;
@@ -93,16 +92,41 @@ void app_frame::sample(bool force) {
     const int slots = sess_->config().table.hive.bucket_slots ? sess_->config().table.hive.bucket_slots : hive::k_default_slots;
     req.strip = bucket_strip_query{0, cap / static_cast<std::uint64_t>(slots), hive_.strip_width()};  // every bucket in use
   }
-  sess_->sample(req, last_);
+  return req;
+}
+
+void app_frame::show_sample() {
   image_->update(last_.pixels, last_.space, static_cast<int>(last_req_.occupancy.width),
                  static_cast<int>(last_req_.occupancy.height), heatmap_.cmap(), heatmap_.style(), {});
+}
+
+void app_frame::sample(bool force) {
+  const double now = seconds();
+  if (!force && now - last_sample_time_ < sample_period_s) return;
+  last_sample_time_ = now;
+  const sample_request req = plan_sample(last_req_);
+  sess_->sample(req, last_);
+  show_sample();
+}
+
+// The window's path: never waits for the table. The newest finished sample is drawn; the next is
+// asked for when the sample period has passed and the sampler is free (one at a time, so a slow
+// sample delays the next rather than queueing them).
+void app_frame::sample_in_background() {
+  if (sampler_->take(last_, last_req_)) show_sample();
+  const double now = seconds();
+  if (sampler_->busy() || now - last_sample_time_ < sample_period_s) return;
+  last_sample_time_ = now;
+  vis::heatmap_request plan;
+  const sample_request req = plan_sample(plan);
+  sampler_->request(req, plan);
 }
 
 void app_frame::sample_now() { sample(true); }
 
 void app_frame::draw_window() {
   try {
-    sample(false);
+    sample_in_background();
     if (error_.rfind("sampling failed", 0) == 0) error_.clear();  // e.g. a frame planned before a shrink
   } catch (const std::exception& e) {
     error_ = std::string("sampling failed: ") + e.what();

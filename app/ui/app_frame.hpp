@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "app/sampler.hpp"
 #include "app/scenario.hpp"
 #include "app/session.hpp"
 #include "app/ui/shortcuts.hpp"
@@ -81,7 +82,13 @@ class app_frame {
   void load_preset(const scenario& sc);
 
  private:
+  /// Synchronous sampling (figures, renders): waits for the sample.
   void sample(bool force);
+  /// The window's sampling, through the sampler thread.
+  void sample_in_background();
+  sample_request plan_sample(vis::heatmap_request& plan);
+  /// Colours the heatmap image from last_.
+  void show_sample();
   void rebuild(const session_config& cfg);
   void draw_controls();
   void draw_run_controls(const session_status& st);
@@ -98,6 +105,7 @@ class app_frame {
   void change_font_size(float delta);
 
   std::unique_ptr<session> sess_;
+  std::unique_ptr<sampler> sampler_;  // after sess_: goes first
   backend_choice choice_;
   std::string backend_note_;
   session_config pending_;

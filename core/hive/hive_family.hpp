@@ -25,6 +25,10 @@ class hive_family : public table {
   virtual std::vector<path_record> recent_paths(stream_view s) = 0;
   /// @brief A copy of buckets, masks, hints and stash (synchronizes; for checkers and tests).
   virtual hive_image snapshot(stream_view s) = 0;
+  /// @brief Copies the counters of inserts by step (1-4) and of moves into out[0..4] (pinned or
+  /// host memory), ordered on the stream after the work queued on it: a per-batch snapshot that
+  /// synchronizes nothing (stats() counts every bucket and waits).
+  virtual void copy_step_counters(std::uint64_t* out, stream_view s) = 0;
 };
 
 /// @brief The hive family's interface of a table, or null for another family.

@@ -496,6 +496,12 @@ void hive_model::set_instrumentation(bool on) {
   cfg_.hive.instrument = on;
 }
 
+void hive_model::copy_step_counters(std::uint64_t* out, stream_view) {
+  std::lock_guard lock(mutex_);
+  std::copy(std::begin(steps_), std::end(steps_), out);
+  out[4] = moves_;
+}
+
 std::vector<path_record> hive_model::recent_paths(stream_view) {
   std::lock_guard lock(mutex_);
   std::vector<path_record> out;

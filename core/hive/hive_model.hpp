@@ -32,6 +32,7 @@ class hive_model final : public hive_family {
   std::uint64_t contract(std::uint64_t buckets, stream_view s) override;
   void set_instrumentation(bool on) override;
   std::vector<path_record> recent_paths(stream_view s) override;
+  void copy_step_counters(std::uint64_t* out, stream_view s) override;
   hive_image snapshot(stream_view s) override;
 
   /// @brief One operation with sequential semantics (what the GPU kernels must agree with).

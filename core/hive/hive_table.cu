@@ -470,6 +470,12 @@ void hive_table::rehash(std::uint64_t capacity, stream_view s) {
 
 void hive_table::set_instrumentation(bool on) { instrument_ = on; }
 
+void hive_table::copy_step_counters(std::uint64_t* out, stream_view s) {
+  static_assert(c_moves == c_step1 + 4, "steps 1-4 and moves are adjacent");
+  static_assert(sizeof(unsigned long long) == sizeof(std::uint64_t));
+  copy_bytes(out, memory_space::pinned, counters_.data() + c_step1, memory_space::device, 5 * sizeof(std::uint64_t), s);
+}
+
 std::vector<path_record> hive_table::recent_paths(stream_view s) {
   std::shared_lock lock(table_mutex_);
   const auto head = meta_.download(k_meta, s)[2];

@@ -38,6 +38,7 @@ class hive_table final : public hive_family {
   std::uint64_t contract(std::uint64_t buckets, stream_view s) override;
   void set_instrumentation(bool on) override;
   std::vector<path_record> recent_paths(stream_view s) override;
+  void copy_step_counters(std::uint64_t* out, stream_view s) override;
   hive_image snapshot(stream_view s) override;
 
  private:

@@ -58,6 +58,8 @@ linear_table::linear_table(const table_config& cfg)
   scratch_ = buffer<unsigned long long>(memory_space::device, 4);
   last_insert_ = make_event();
   last_erase_ = make_event();
+  counted_event_ = make_event();
+  counted_ = buffer<unsigned long long>(memory_space::pinned, 1);
   clear({});
   // The fill runs on the legacy stream; callers' streams may be non-blocking: wait for it here.
   HS_CUDA_CHECK(cudaDeviceSynchronize());
@@ -66,6 +68,7 @@ linear_table::linear_table(const table_config& cfg)
 linear_table::~linear_table() {
   if (last_insert_) cudaEventDestroy(event(last_insert_));
   if (last_erase_) cudaEventDestroy(event(last_erase_));
+  if (counted_event_) cudaEventDestroy(event(counted_event_));
 }
 
 int linear_table::current_group() {
@@ -121,16 +124,39 @@ void linear_table::launch_insert(const key_type* keys, const value_type* values,
 }
 
 bool linear_table::prepare_inserts(std::uint64_t n, stream_view s) {
+  adopt_counted_bound();
   const std::uint64_t before = bound_;
   bound_ += n;
   issued_ += n;
   if (before + n <= cfg_.capacity) return false;
   // The batch may fill the table: count taken slots on the stream (one pass, only near full) so
-  // that guarded probes can tell when no free slot is left.
+  // that guarded probes can tell when no free slot is left. The count waits for every insert
+  // launched before, from any stream, so it is exact for them...
   unsigned long long* occupied = &counters_.data()->occupied;
+  HS_CUDA_CHECK(cudaStreamWaitEvent(cuda(s), event(last_insert_), 0));
   HS_CUDA_CHECK(cudaMemsetAsync(occupied, 0, sizeof(*occupied), cuda(s)));
   detail::launch_count_occupied(slots_.data(), cfg_.capacity, tombstones(), occupied, s);
+  // ...and it comes back to the host without a wait, to tighten the bound for later batches.
+  // Without that, a table that churns (replacing keys, erasing by value and inserting them again)
+  // keeps a bound above its capacity and pays this pass on every batch until stats() is called
+  // (2^28 slots: about 0.6 ms a batch on the H200).
+  // One count travels at a time: a newer one would replace it before it lands (batches are
+  // launched ahead of the GPU), and then none would ever be adopted.
+  if (!counted_pending_) {
+    copy_bytes(counted_.data(), memory_space::pinned, occupied, memory_space::device, sizeof(*occupied), s);
+    HS_CUDA_CHECK(cudaEventRecord(event(counted_event_), cuda(s)));
+    counted_issued_ = issued_ - n;
+    counted_pending_ = true;
+  }
   return true;
+}
+
+void linear_table::adopt_counted_bound() {
+  if (!counted_pending_ || cudaEventQuery(event(counted_event_)) != cudaSuccess) return;
+  counted_pending_ = false;
+  // Slots the count saw taken, plus every insert launched since: still an upper bound (only
+  // inserts take slots), and never loosened by an older count (clear and rehash lower the bound).
+  bound_ = std::min<std::uint64_t>(bound_, *counted_.data() + (issued_ - counted_issued_));
 }
 
 // Each phase keeps one event; before it is recorded again, the stream waits for its previous

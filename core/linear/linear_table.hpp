@@ -71,12 +71,20 @@ class linear_table final : public table {
   std::mutex scratch_mutex_;            // stats and inspect run on the sampling thread
 
   // An upper bound on occupied slots decides which launches are guarded. It grows by each batch
-  // and is tightened by stats(), whose census waits for the last insert launch (on any stream).
+  // and is tightened by stats(), whose census waits for the last insert launch (on any stream),
+  // and by the count a guarded batch makes, once it is back on the host.
   std::mutex bound_mutex_;
   std::uint64_t bound_ = 0;      // upper bound on occupied slots
   std::uint64_t issued_ = 0;     // inserts launched since creation
   void* last_insert_ = nullptr;  // cudaEvent_t recorded after the latest insert launch
   void* last_erase_ = nullptr;   // cudaEvent_t recorded after the latest erase launch
+  // The latest near-full count, copied back to the host: adopted into the bound once it landed.
+  buffer<unsigned long long> counted_;  // pinned
+  void* counted_event_ = nullptr;       // cudaEvent_t recorded after the copy
+  std::uint64_t counted_issued_ = 0;    // inserts launched before the count
+  bool counted_pending_ = false;
+  /// Tightens bound_ with a finished count (call with bound_mutex_ held).
+  void adopt_counted_bound();
   bool tombstones() const { return cfg_.deletes == linear_delete_mode::tombstone; }
   /// Tombstone mode: makes s wait for the other phase's latest launch (call with bound_mutex_ held).
   void order_phase(bool inserting, stream_view s);
