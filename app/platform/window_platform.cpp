@@ -42,20 +42,27 @@ std::array<int, 4> initial_placement(const ui_settings& s) {
   return {x, y, std::max(w, 640), std::max(h, 480)};
 }
 
+// The platform's own context API first (GLX on X11), then EGL: some drivers offer OpenGL on a
+// display only through one of them.
 GLFWwindow* open_window(const std::array<int, 4>& place) {
   const std::pair<int, int> versions[] = {{4, 5}, {3, 3}};
-  for (auto [major, minor] : versions) {
-    glfwDefaultWindowHints();
-    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, major);
-    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, minor);
-    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-    glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-    if (GLFWwindow* w = glfwCreateWindow(place[2], place[3], "HashScope", nullptr, nullptr)) {
-      glfwSetWindowPos(w, place[0], place[1]);
-      return w;
+  std::string tried;
+  for (int api : {GLFW_NATIVE_CONTEXT_API, GLFW_EGL_CONTEXT_API}) {
+    for (auto [major, minor] : versions) {
+      glfwDefaultWindowHints();
+      glfwWindowHint(GLFW_CONTEXT_CREATION_API, api);
+      glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, major);
+      glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, minor);
+      glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+      glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+      if (GLFWwindow* w = glfwCreateWindow(place[2], place[3], "HashScope", nullptr, nullptr)) {
+        glfwSetWindowPos(w, place[0], place[1]);
+        return w;
+      }
     }
+    tried += std::string(tried.empty() ? "" : "; ") + (api == GLFW_EGL_CONTEXT_API ? "EGL: " : "native: ") + glfw_error_text;
   }
-  throw graphics_error("cannot open a window with OpenGL 3.3 or later (" + glfw_error_text + ")");
+  throw graphics_error("cannot open a window with OpenGL 3.3 or later (" + tried + ")");
 }
 
 std::string default_ini_path() {

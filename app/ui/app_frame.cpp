@@ -207,18 +207,26 @@ void app_frame::draw_family_windows() {
   }
 }
 
+void app_frame::draw_backend_label() {
+  const bool cpu = !sess_->gpu();
+  ImGui::TextColored(role_color(cpu ? ui_role::cpu_backend : ui_role::gpu_backend, ui_theme), "%s",
+                     cpu ? "CPU model backend" : sess_->backend_label().c_str());
+}
+
+void app_frame::draw_note(const session_status& st, const char* prefix) {
+  if (st.note.empty()) return;
+  const ImVec4 c = st.error ? role_color(ui_role::error, ui_theme) : ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled);
+  ImGui::TextColored(c, "%s%s", prefix, st.note.c_str());
+}
+
 void app_frame::draw_status_line() {
   const session_status st = sess_->status();
-  const bool cpu = !sess_->gpu();
-  ImGui::TextColored(cpu ? ImVec4(1.f, 0.65f, 0.2f, 1.f) : ImVec4(0.4f, 0.9f, 0.5f, 1.f), "%s",
-                     cpu ? "CPU model backend" : sess_->backend_label().c_str());
+  draw_backend_label();
   ImGui::SameLine();
   ImGui::Text("| %s | load %.4f | %s", to_string(st.act), last_.stats.load_factor(),
               format_count(last_.stats.capacity).c_str());
-  if (!st.note.empty()) {
-    ImGui::SameLine();
-    ImGui::TextColored(st.error ? ImVec4(1.f, 0.35f, 0.35f, 1.f) : ImVec4(0.75f, 0.75f, 0.8f, 1.f), "| %s", st.note.c_str());
-  }
+  if (!st.note.empty()) ImGui::SameLine();
+  draw_note(st, "| ");
 }
 
 std::array<float, 4> app_frame::draw_figure(view_kind v, float width, float height, const std::string& title) {

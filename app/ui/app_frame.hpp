@@ -95,6 +95,9 @@ class app_frame {
   void draw_display_controls();
   void draw_stats();
   void draw_status_line();
+  void draw_backend_label();
+  /// The session's last note (errors in the theme's error colour), after `prefix`.
+  void draw_note(const session_status& st, const char* prefix);
   void draw_menu_bar();
   void draw_status_bar();
   void draw_help_overlay();

@@ -30,10 +30,8 @@ bool log2_slider(const char* label, std::uint64_t& value, int lo, int hi) {
 void app_frame::draw_controls() {
   const float fs = ImGui::GetFontSize();
   const session_status st = sess_->status();
-  const bool cpu = !sess_->gpu();
-  ImGui::TextColored(cpu ? ImVec4(1.f, 0.65f, 0.2f, 1.f) : ImVec4(0.4f, 0.9f, 0.5f, 1.f), "%s",
-                     cpu ? "CPU model backend" : sess_->backend_label().c_str());
-  if (cpu) ImGui::TextWrapped("(%s)", backend_note_.c_str());
+  draw_backend_label();
+  if (!sess_->gpu()) ImGui::TextWrapped("(%s)", backend_note_.c_str());
   ImGui::PushItemWidth(-9.5f * fs);
 
   if (ImGui::CollapsingHeader("Run", ImGuiTreeNodeFlags_DefaultOpen)) {
@@ -165,7 +163,7 @@ void app_frame::draw_controls() {
   if (ImGui::CollapsingHeader("Display")) draw_display_controls();
   ImGui::PopID();
   ImGui::PopItemWidth();
-  if (!error_.empty()) ImGui::TextColored(ImVec4(1.f, 0.35f, 0.35f, 1.f), "%s", error_.c_str());
+  if (!error_.empty()) ImGui::TextColored(role_color(ui_role::error, ui_theme), "%s", error_.c_str());
 }
 
 namespace {
@@ -190,8 +188,7 @@ void app_frame::draw_run_controls(const session_status& st) {
   if (ImGui::Button("Fill or drain to target")) execute(command::fill);
   tooltip_with_keys("insert or erase until the live load reaches the target", command::fill);
   ImGui::Text("%s, live load %.4f", to_string(st.act), st.live / double(sess_->capacity()));
-  if (!st.note.empty())
-    ImGui::TextColored(st.error ? ImVec4(1.f, 0.35f, 0.35f, 1.f) : ImVec4(0.75f, 0.75f, 0.8f, 1.f), "%s", st.note.c_str());
+  draw_note(st, "");
   if (presets_.empty()) return;
   if (ImGui::BeginCombo("preset", presets_[static_cast<std::size_t>(preset_)].c_str())) {
     for (int i = 0; i < static_cast<int>(presets_.size()); ++i)

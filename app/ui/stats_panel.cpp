@@ -133,21 +133,27 @@ void text_wrapped_at_spaces(const std::string& text) {
 
 void app_frame::draw_stats() {
   const auto rows = numbers();
-  // The name column as wide as its longest name; values take the rest and wrap there.
+  // The name column as wide as its longest name; values take the rest and wrap there. Where that
+  // leaves values too little room (a narrow dock, large text), each value goes under its name.
   float name_w = 0;
   for (const auto& [k, v] : rows) name_w = std::max(name_w, ImGui::CalcTextSize(k.c_str()).x);
-  if (ImGui::BeginTable("numbers", 2, ImGuiTableFlags_RowBg)) {
+  const bool stacked = ImGui::GetContentRegionAvail().x < name_w + 14.f * ImGui::GetFontSize();
+  if (!ImGui::BeginTable("numbers", stacked ? 1 : 2, ImGuiTableFlags_RowBg)) return;
+  if (!stacked) {
     ImGui::TableSetupColumn("name", ImGuiTableColumnFlags_WidthFixed, name_w);
     ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
-    for (const auto& [k, v] : rows) {
-      ImGui::TableNextRow();
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(k.c_str());
-      ImGui::TableNextColumn();
-      text_wrapped_at_spaces(v);
-    }
-    ImGui::EndTable();
   }
+  for (const auto& [k, v] : rows) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    if (stacked) ImGui::TextDisabled("%s", k.c_str());
+    else ImGui::TextUnformatted(k.c_str());
+    if (stacked) ImGui::Indent();
+    else ImGui::TableNextColumn();
+    text_wrapped_at_spaces(v);
+    if (stacked) ImGui::Unindent();
+  }
+  ImGui::EndTable();
 }
 
 }  // namespace hs::app

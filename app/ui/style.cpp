@@ -63,6 +63,16 @@ void apply_style(float size, theme t) {
   }
 }
 
+ImVec4 role_color(ui_role r, theme t) {
+  const bool light = t == theme::light;
+  switch (r) {
+    case ui_role::cpu_backend: return light ? ImVec4(0.72f, 0.38f, 0.f, 1.f) : ImVec4(1.f, 0.65f, 0.2f, 1.f);
+    case ui_role::gpu_backend: return light ? ImVec4(0.05f, 0.5f, 0.15f, 1.f) : ImVec4(0.4f, 0.9f, 0.5f, 1.f);
+    case ui_role::error: return light ? ImVec4(0.75f, 0.05f, 0.05f, 1.f) : ImVec4(1.f, 0.35f, 0.35f, 1.f);
+  }
+  return ImGui::GetStyleColorVec4(ImGuiCol_Text);
+}
+
 float default_font_size(int screen_height) { return std::clamp(screen_height / 1080.f * 16.f, 13.f, 40.f); }
 
 }  // namespace hs::app

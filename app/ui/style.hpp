@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+struct ImVec4;
+
 namespace hs::app {
 
 enum class theme : std::uint8_t { dark, light };
@@ -27,6 +29,10 @@ std::string load_ui_font();
 /// @brief Resets the style to `t` (ImGui and ImPlot colours) at text size `size` px, with
 /// padding and spacing scaled to match.
 void apply_style(float size, theme t);
+
+/// @brief Text colours that carry meaning, legible on both themes.
+enum class ui_role : std::uint8_t { cpu_backend, gpu_backend, error };
+::ImVec4 role_color(ui_role r, theme t);
 
 /// @brief A size for a monitor of this height in pixels (16 px at 1080p).
 float default_font_size(int screen_height);

@@ -425,3 +425,36 @@ TEST_CASE("the probe histogram zooms with the wheel and keeps the zoom while its
   CHECK(zoomed[1] - zoomed[0] < 0.9 * (before[1] - before[0]));  // zoomed in
   CHECK(later == zoomed);                                         // and kept
 }
+
+TEST_CASE("View > Light theme switches the theme, and View > Reset layout docks every view again",
+          "[ui][layout]") {
+  auto ui = harness_or_skip(small_table());
+  app_frame& f = ui->frame();
+  float background_dark = 0, background_light = 0;
+  ImGuiID docked_before = 0, undocked = 1, docked_after = 0;
+  const std::string log = ui->run([&](ImGuiTestContext* ctx) {
+    const auto luminance = [] {
+      const ImVec4 c = ImGui::GetStyleColorVec4(ImGuiCol_WindowBg);
+      return 0.2126f * c.x + 0.7152f * c.y + 0.0722f * c.z;
+    };
+    background_dark = luminance();
+    ctx->MenuClick("//##MainMenuBar/View/Light theme");
+    ctx->Yield(2);
+    background_light = luminance();
+    docked_before = ImGui::FindWindowByName("Throughput")->DockId;
+    ctx->UndockWindow("Throughput");
+    ctx->Yield(2);
+    undocked = ImGui::FindWindowByName("Throughput")->DockId;
+    ctx->MenuClick("//##MainMenuBar/View/Reset layout");
+    ctx->Yield(3);
+    docked_after = ImGui::FindWindowByName("Throughput")->DockId;
+  });
+  INFO(log);
+  REQUIRE(log.empty());
+  CHECK(f.ui_theme == theme::light);
+  CHECK(background_dark < 0.3f);
+  CHECK(background_light > 0.8f);
+  CHECK(docked_before != 0);
+  CHECK(undocked == 0);
+  CHECK(docked_after != 0);
+}

@@ -34,7 +34,10 @@ void histogram_view::draw(const probe_histogram& h, float height) {
   // left edges, as 256, 2k, 16k, ...
   std::vector<double> ticks;
   std::vector<std::string> labels;
-  for (std::size_t i = 0; i <= 64 && i < bars.size(); i += 8) {
+  // Past 64 the power-of-two ticks begin three bars on: the exact ticks stop at 56 then, so that
+  // labels do not run into each other.
+  const std::size_t last_exact = bars.size() > 65 ? 56 : 64;
+  for (std::size_t i = 0; i <= last_exact && i < bars.size(); i += 8) {
     ticks.push_back(static_cast<double>(i) + 0.5);
     labels.push_back(std::to_string(i));
   }
