@@ -17,12 +17,16 @@ int run_bench(const cli_options& o) {
   if (o.hash) opt.hash = *o.hash;
   std::cout << (opt.backend == backend::gpu ? "GPU backend: " : "CPU model backend: ") << note << "\n" << std::flush;
   const bench::report r = bench::run_suite(o.suite, opt);
+  publish_report(r, o);
+  return 0;
+}
+
+void publish_report(const bench::report& r, const cli_options& o) {
   r.print(std::cout);
   const std::string dir = o.out_dir.empty() ? "out/bench" : o.out_dir;
   std::cout << "\nwrote:";
   for (const auto& f : r.write(dir)) std::cout << " " << f;
   std::cout << "\n";
-  return 0;
 }
 
 }  // namespace hs::app

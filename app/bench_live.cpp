@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "visualizers/gl/gl.hpp"
+#include "app/bench_command.hpp"
 #include "app/platform/headless_platform.hpp"
 #include "app/ui/app_frame.hpp"
 #include "core/bench/result_table.hpp"
@@ -161,11 +162,7 @@ int run_live_bench(const cli_options& o) {
   rep.notes.push_back("cost = 1 - on/off; a frame draws the whole window (every view of the family) after sampling "
                       "the table: occupancy, histograms, the family's inspections, through CUDA-GL interop where "
                       "the GL context is on the CUDA device");
-  rep.print(std::cout);
-  const std::string dir = o.out_dir.empty() ? "out/bench" : o.out_dir;
-  std::cout << "\nwrote:";
-  for (const auto& file : rep.write(dir)) std::cout << " " << file;
-  std::cout << "\n";
+  publish_report(rep, o);
   return 0;
 }
 
