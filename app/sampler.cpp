@@ -1,6 +1,7 @@
 // The sampler thread.
 #include "app/sampler.hpp"
 
+#include <chrono>
 #include <utility>
 
 #include "core/common/error.hpp"
@@ -31,6 +32,16 @@ bool sampler::busy() const {
   return running_ || asked_.has_value();
 }
 
+double sampler::last_sample_seconds() const {
+  std::lock_guard lock(mutex_);
+  return last_seconds_;
+}
+
+std::uint64_t sampler::samples() const {
+  std::lock_guard lock(mutex_);
+  return samples_;
+}
+
 bool sampler::take(sample_result& out, vis::heatmap_request& tag) {
   std::lock_guard lock(mutex_);
   if (!error_.empty()) throw gpu_error(std::exchange(error_, {}));
@@ -51,20 +62,24 @@ void sampler::loop() {
     running_ = true;
     lock.unlock();
     std::string error;
+    const auto start = std::chrono::steady_clock::now();
     try {
       sess_.sample(req, back_.result, back_.pixels);
       back_.tag = tag;
     } catch (const std::exception& e) {
       error = e.what();
     }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     lock.lock();
     running_ = false;
+    last_seconds_ = seconds;
     if (!error.empty()) {
       error_ = error;
       continue;
     }
     std::swap(back_, ready_slot_);
     ready_ = true;
+    ++samples_;
   }
 }
 

@@ -27,6 +27,10 @@ class sampler {
   void request(const sample_request& req, const vis::heatmap_request& tag);
   /// @brief Whether a sample is asked for or running.
   bool busy() const;
+  /// @brief Wall time the last finished sample took on the sampler thread (0 before the first).
+  double last_sample_seconds() const;
+  /// @brief Samples finished since the sampler started.
+  std::uint64_t samples() const;
   /// @brief The newest finished sample, if one finished since the last call, copied into `out`;
   /// its pixels stay valid until the next take() that returns true. Rethrows a sampling error.
   bool take(sample_result& out, vis::heatmap_request& tag);
@@ -44,6 +48,8 @@ class sampler {
   std::condition_variable wake_;
   std::optional<std::pair<sample_request, vis::heatmap_request>> asked_;
   bool running_ = false, ready_ = false, stop_ = false;
+  double last_seconds_ = 0;
+  std::uint64_t samples_ = 0;
   std::string error_;
   slot front_, ready_slot_, back_;  // drawn by the frame, finished, being filled
   std::thread thread_;

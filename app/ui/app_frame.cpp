@@ -1,6 +1,7 @@
 // Frame layout and sampling. Panels never launch kernels: they read what sample() gathered.
 #include "app/ui/app_frame.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 
@@ -110,12 +111,16 @@ void app_frame::sample(bool force) {
 }
 
 // The window's path: never waits for the table. The newest finished sample is drawn; the next is
-// asked for when the sample period has passed and the sampler is free (one at a time, so a slow
-// sample delays the next rather than queueing them).
+// asked for when the sampler is free (one at a time, so a slow sample delays the next rather than
+// queueing them), the sample period has passed, and sampling stays within its share of the time:
+// a sample of a huge table reads it whole several times, and every frame of those would slow the
+// table's own work (bench live measures both).
 void app_frame::sample_in_background() {
   if (sampler_->take(last_, last_req_)) show_sample();
   const double now = seconds();
-  if (sampler_->busy() || now - last_sample_time_ < sample_period_s) return;
+  const double share = std::clamp(sampling_share, 0.01, 1.0);
+  const double gap = std::max(sample_period_s, sampler_->last_sample_seconds() / share);
+  if (sampler_->busy() || now - last_sample_time_ < gap) return;
   last_sample_time_ = now;
   vis::heatmap_request plan;
   const sample_request req = plan_sample(plan);

@@ -56,6 +56,13 @@ class app_frame {
   float font_size = 16.f;
   theme ui_theme = theme::dark;
   double sample_period_s = 0.0;  ///< 0: every frame
+  /// @brief The share of time the window's sampling may take (1: a sample every frame, however
+  /// long it takes): samples of a table too large for every frame come less often.
+  double sampling_share = 0.05;
+  /// @brief Seconds the last background sample took (0 before the first).
+  double last_sample_seconds() const { return sampler_ ? sampler_->last_sample_seconds() : 0.0; }
+  /// @brief Background samples finished since the table was built.
+  std::uint64_t samples_taken() const { return sampler_ ? sampler_->samples() : 0; }
   bool quit_requested = false;
   /// @brief Set by F11 / View menu; the window platform toggles full screen and clears it.
   bool fullscreen_requested = false;

@@ -221,6 +221,11 @@ void app_frame::draw_display_controls() {
   float period_ms = static_cast<float>(sample_period_s * 1000.0);
   if (ImGui::SliderFloat("sample every", &period_ms, 0.f, 1000.f, period_ms < 1 ? "frame" : "%.0f ms"))
     sample_period_s = period_ms / 1000.0;
+  float share = static_cast<float>(sampling_share * 100.0);
+  if (ImGui::SliderFloat("sampling share", &share, 1.f, 100.f, share >= 100.f ? "every frame" : "%.0f%% of the time"))
+    sampling_share = share / 100.0;
+  ImGui::SetItemTooltip("How much of the time the views may spend sampling the table. Huge tables take milliseconds "
+                        "to sample, and sampling competes with the workload; at 100%% the views sample every frame.");
   if (ImGui::Button("Reset layout")) reset_layout();
   ImGui::SameLine();
   if (ImGui::Button("Quit")) quit_requested = true;

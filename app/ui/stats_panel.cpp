@@ -95,6 +95,8 @@ std::vector<std::pair<std::string, std::string>> app_frame::numbers() const {
   n.emplace_back("workload", strprintf("%s, seed %llu, batch %s", std::string(workload::to_string(wl.keys.dist)).c_str(),
                                        static_cast<unsigned long long>(wl.keys.seed), format_count(wl.batch_size).c_str()));
   n.emplace_back("operation mix", workload::to_string(wl.mix));
+  if (const double t = last_sample_seconds(); t > 0)
+    n.emplace_back("views sampled", strprintf("%.1f ms a sample, at most %.0f%% of the time", t * 1e3, 100.0 * sampling_share));
   const auto& q0 = last_req_.occupancy;
   if (q0.width)
     n.emplace_back("heatmap", strprintf("slots %s-%s on %ux%u pixels (%s)", format_count(q0.first_slot).c_str(),

@@ -16,7 +16,10 @@ ui_harness::ui_harness(const app::session_config& cfg, int width, int height) : 
   ImGui::GetIO().IniFilename = nullptr;  // tests never read or write a layout file
   frame_ = std::make_unique<app::app_frame>(cfg, backend_choice::cpu, "UI test");
   frame_->font_size = 16.f;
-  frame_->sample_period_s = 0;  // every frame sees the table as it is (the window samples the model at 5 Hz)
+  // Every frame sees the table as it is (the window samples the model at 5 Hz, and a large table
+  // within its share of the time).
+  frame_->sample_period_s = 0;
+  frame_->sampling_share = 1;
   engine_ = ImGuiTestEngine_CreateContext();
   ImGuiTestEngineIO& io = ImGuiTestEngine_GetIO(engine_);
   io.ConfigRunSpeed = ImGuiTestRunSpeed_Fast;
