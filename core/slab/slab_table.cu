@@ -51,6 +51,7 @@ slab_table::slab_table(const table_config& cfg) : cfg_(cfg) {
   bitmap_ptrs_ = buffer<std::uint32_t*>(memory_space::device, k_max_super_blocks);
   counters_ = buffer<unsigned long long>(memory_space::device, 4);
   scratch_ = buffer<unsigned long long>(memory_space::device, 8);
+  pool_count_ = buffer<unsigned long long>(memory_space::device, 1);
   histograms_ = buffer<unsigned char>(memory_space::device, 2 * sizeof(device_histogram));
   fill_bytes(counters_.data(), memory_space::device, 0, 4 * sizeof(unsigned long long), {});
   reset_base(buckets, {});
@@ -116,11 +117,12 @@ table_ref slab_table::ref() {
 }
 
 std::uint64_t slab_table::allocated_slabs(stream_view s) {
-  std::lock_guard lock(scratch_mutex_);
-  fill_bytes(scratch_.data() + 4, memory_space::device, 0, sizeof(unsigned long long), s);
-  launch_count_allocated(ref(), scratch_.data() + 4, s);
+  // Its own counter, under the pool's lock: the inspection's scratch is held by a sampling thread
+  // for a whole sample, and inserts (reserve_for) must not wait for that.
+  fill_bytes(pool_count_.data(), memory_space::device, 0, sizeof(unsigned long long), s);
+  launch_count_allocated(ref(), pool_count_.data(), s);
   unsigned long long n = 0;
-  copy_bytes(&n, memory_space::host, scratch_.data() + 4, memory_space::device, sizeof(n), s);
+  copy_bytes(&n, memory_space::host, pool_count_.data(), memory_space::device, sizeof(n), s);
   synchronize(s);
   return n;
 }

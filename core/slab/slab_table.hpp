@@ -64,7 +64,7 @@ class slab_table final : public slab_family {
   bool add_super_block(stream_view s);
   /// Live pairs by a census (synchronizes; call with table_mutex_ held).
   std::uint64_t live_pairs(stream_view s);
-  /// Bits set in the pool's bitmaps (synchronizes).
+  /// Bits set in the pool's bitmaps (synchronizes; call with pool_mutex_ held).
   std::uint64_t allocated_slabs(stream_view s);
   void launch(const batch_io& io, stream_view s);
   void reset_base(std::uint64_t buckets, stream_view s);
@@ -77,6 +77,7 @@ class slab_table final : public slab_family {
   buffer<std::uint32_t> base_;
 
   std::mutex pool_mutex_;                   // growth and its bookkeeping
+  buffer<unsigned long long> pool_count_;   // allocated_slabs' counter (pool_mutex_)
   std::vector<std::unique_ptr<super_block>> supers_;
   buffer<std::uint32_t*> slab_ptrs_, bitmap_ptrs_;  // device arrays of k_max_super_blocks pointers
   std::atomic<std::uint32_t> super_count_{0};
