@@ -45,7 +45,11 @@ int run_window_command(const cli_options& o) {
       // A first launch welcomes with the demo preset's first stage rather than an empty table,
       // unless the command line asked for a scenario or a table of its own.
       std::string preset = o.scenario;
-      if (preset.empty() && first_launch && !o.capacity && !o.hash) preset = k_demo;
+      if (preset.empty() && first_launch && !o.capacity && !o.hash) {
+        preset = k_demo;
+        std::cout << "hashscope: first launch: the " << k_demo << " preset plays its first stage (Space runs, N goes "
+                  << "on, F1 lists the keys)\n";
+      }
       if (!preset.empty()) frame->load_preset(load_scenario(preset));
       return frame;
     }, w);

@@ -1,12 +1,17 @@
 // The window path under Xvfb: the real GLFW window draws a few frames of the full UI.
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <iostream>
 #include <set>
+#include <sstream>
 
 #include <catch2/catch_test_macros.hpp>
 
 #include "app/platform/png.hpp"
 #include "app/platform/window_platform.hpp"
 #include "app/ui/app_frame.hpp"
+#include "app/window_command.hpp"
 #include "tests/support/xvfb.hpp"
 
 using namespace hs;
@@ -41,4 +46,35 @@ TEST_CASE("the window draws frames under Xvfb", "[window]") {
   std::set<std::uint32_t> colors;
   for (std::size_t i = 0; i < px.size(); i += 4 * 97) colors.insert(px[i] | px[i + 1] << 8 | px[i + 2] << 16);
   CHECK(colors.size() > 20);  // panels, text and a filled heatmap, not a blank frame
+}
+
+TEST_CASE("a first launch fills the screen and plays the demo; a later one restores what was left", "[window]") {
+  test::xvfb server(1280, 800);
+  if (!server.ok()) SKIP("window test skipped: " + server.error());
+  const auto config = std::filesystem::temp_directory_path() / "hashscope-first-launch";
+  std::filesystem::remove_all(config);
+  setenv("XDG_CONFIG_HOME", config.c_str(), 1);
+  const auto launch = [] {
+    cli_options o;
+    o.backend = backend_choice::cpu;
+    o.frames = 3;
+    std::ostringstream said;
+    std::streambuf* old = std::cout.rdbuf(said.rdbuf());
+    const int rc = run_window_command(o);
+    std::cout.rdbuf(old);
+    CHECK(rc == 0);
+    return said.str();
+  };
+  const std::string first = launch();
+  unsetenv("XDG_CONFIG_HOME");
+  INFO(first);
+  CHECK(first.find("first launch: the linear-clustering preset") != std::string::npos);
+  std::ifstream ini(config / "hashscope" / "imgui.ini");
+  const std::string saved((std::istreambuf_iterator<char>(ini)), std::istreambuf_iterator<char>());
+  CHECK(saved.find("Window=0,0,1280,800") != std::string::npos);  // the whole work area of the screen
+  CHECK(saved.find("[Window][Slot occupancy]") != std::string::npos);  // the docked layout persisted
+  setenv("XDG_CONFIG_HOME", config.c_str(), 1);
+  const std::string second = launch();
+  unsetenv("XDG_CONFIG_HOME");
+  CHECK(second.find("first launch") == std::string::npos);
 }
