@@ -351,6 +351,23 @@ TEST_CASE("wheel zoom on the heatmap reaches single slots and the tooltip shows 
   CHECK(held.slots[0].state == slot_state::live);
 }
 
+namespace {
+// Fills the table to `load`, brings `window` forward and clicks its bucket strip at `fraction` of
+// its width, as a person picks a bucket.
+void click_strip(ImGuiTestContext* ctx, app_frame& f, double load, const std::string& window, const char* strip,
+                 float fraction) {
+  f.sess().fill_to(load);
+  f.sess().wait_idle();
+  ctx->Yield(3);
+  ctx->WindowFocus(("//" + window).c_str());
+  ctx->Yield(2);
+  const ImRect r = ctx->ItemInfo(("//" + window + "/" + strip).c_str()).RectFull;
+  ctx->MouseMoveToPos(ImVec2(r.Min.x + r.GetWidth() * fraction, r.GetCenter().y));
+  ctx->MouseClick(0);
+  ctx->Yield(3);
+}
+}  // namespace
+
 TEST_CASE("clicking a bucket in the slab strip shows its list; in the hive strip, its slots", "[ui][strips]") {
   session_config cfg = small_table();
   cfg.table.family = family::slab;
@@ -358,15 +375,7 @@ TEST_CASE("clicking a bucket in the slab strip shows its list; in the hive strip
   auto ui = harness_or_skip(cfg);
   std::uint64_t slab_bucket = 0;
   std::string log = ui->run([&](ImGuiTestContext* ctx) {
-    ui->frame().sess().fill_to(0.7);
-    ui->frame().sess().wait_idle();
-    ctx->Yield(3);
-    ctx->WindowFocus("//Slab lists");
-    ctx->Yield(2);
-    const ImRect r = ctx->ItemInfo("//Slab lists/strip").RectFull;
-    ctx->MouseMoveToPos(ImVec2(r.Min.x + r.GetWidth() * 0.75f, r.GetCenter().y));
-    ctx->MouseClick(0);
-    ctx->Yield(2);
+    click_strip(ctx, ui->frame(), 0.7, "Slab lists", "strip", 0.75f);
     slab_bucket = ui->frame().slab_view().bucket();
   });
   INFO(log);
@@ -381,15 +390,7 @@ TEST_CASE("clicking a bucket in the slab strip shows its list; in the hive strip
   std::optional<std::uint64_t> picked;
   std::uint64_t first_shown = 0;
   log = hive->run([&](ImGuiTestContext* ctx) {
-    hive->frame().sess().fill_to(0.5);
-    hive->frame().sess().wait_idle();
-    ctx->Yield(3);
-    ctx->WindowFocus("//Buckets");
-    ctx->Yield(2);
-    const ImRect r = ctx->ItemInfo("//Buckets/hive-strip").RectFull;
-    ctx->MouseMoveToPos(ImVec2(r.Min.x + r.GetWidth() * 0.25f, r.GetCenter().y));
-    ctx->MouseClick(0);
-    ctx->Yield(3);
+    click_strip(ctx, hive->frame(), 0.5, "Buckets", "hive-strip", 0.25f);
     picked = hive->frame().hive_view().selected_bucket();
     first_shown = hive->frame().last_request().occupancy.first_slot;
   });
