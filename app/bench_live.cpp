@@ -3,6 +3,8 @@
 // user gets), frame times from the frame's start to the GPU finishing its drawing.
 #include "app/bench_live.hpp"
 
+#include "app/families/family_ui.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <iostream>
@@ -43,7 +45,7 @@ live_case make_case(const char* name, family f, std::uint64_t capacity, double l
   c.cfg.table.family = f;
   c.cfg.table.backend = backend::gpu;
   c.cfg.table.capacity = capacity;
-  c.cfg.table.hive.instrument = f == family::hive;  // as the window runs it: its views draw the counters
+  if (const auto prepare = ui_of(f).prepare) prepare(c.cfg.table);  // as the window runs it
   workload::workload_spec& w = c.cfg.workload;
   w.batch_size = 1u << 20;  // the window's default on the GPU
   w.keys.dist = workload::distribution::uniform_dup;

@@ -92,6 +92,21 @@ std::string now_text() {
   return buf;
 }
 
+// The numbers behind a figure: the common views' here, a family figure's from its views.
+std::string figure_numbers(const app_frame& f, const std::string& view) {
+  const session& s = f.sess();
+  const auto common = parse_view_kind(view);
+  if (!common) return f.figure_csv(view);
+  switch (*common) {
+    case view_kind::heatmap: return heatmap_csv(f);
+    case view_kind::histogram: return histogram_csv(f.last_sample().inspected.histogram);
+    case view_kind::throughput: return throughput_csv(s.throughput());
+    case view_kind::timeline: return timeline_csv(s.timeline(), s.rebuilds());
+    case view_kind::stats: break;
+  }
+  return numbers_csv(f.numbers());
+}
+
 }  // namespace
 
 render_result render_scenario(const scenario& sc, const std::string& out_dir, backend_choice choice,
@@ -151,33 +166,20 @@ render_result render_scenario(const scenario& sc, const std::string& out_dir, ba
     meta.begin_object().field("capture", capture).field("line", step.line);
     meta.key("views").begin_array();
     double load = 0;
-    for (view_kind v : step.views) {
+    for (const std::string& v : step.views) {
       const std::string fig_title = strprintf("%s  |  capture %d", title.c_str(), capture);
       // A first frame lays the view out (the heatmap learns its area), then sample, then draw.
       gl.render(width, height, [&] { frame->draw_figure(v, float(width), float(height), fig_title); }, 1);
       frame->sample_now();
       std::array<float, 4> rect{};
       const auto px = gl.render(width, height, [&] { rect = frame->draw_figure(v, float(width), float(height), fig_title); });
-      const fs::path png = fs::path(out_dir) / (stem + "-" + std::string(to_string(v)) + ".png");
+      const fs::path png = fs::path(out_dir) / (stem + "-" + v + ".png");
       write_png(png.string(), width, height, px);
       load = frame->last_sample().stats.load_factor();
       out.figures.push_back({png.string(), v, capture, rect, load});
-      const fs::path data = fs::path(out_dir) / (stem + "-" + std::string(to_string(v)) + ".csv");
-      switch (v) {
-        case view_kind::heatmap: save(data, heatmap_csv(*frame), out.data_files); break;
-        case view_kind::histogram: save(data, histogram_csv(frame->last_sample().inspected.histogram), out.data_files); break;
-        case view_kind::throughput: save(data, throughput_csv(s.throughput()), out.data_files); break;
-        case view_kind::timeline: save(data, timeline_csv(s.timeline(), s.rebuilds()), out.data_files); break;
-        case view_kind::chains: save(data, vis::chain_lengths_csv(frame->last_sample().inspected.chains), out.data_files); break;
-        case view_kind::allocator: save(data, vis::allocator_csv(frame->last_sample().inspected.allocator), out.data_files); break;
-        case view_kind::buckets: save(data, vis::bucket_fill_csv(frame->last_sample().inspected.bucket_fill), out.data_files); break;
-        case view_kind::evictions: save(data, vis::paths_csv(frame->last_sample().paths), out.data_files); break;
-        case view_kind::steps: save(data, vis::steps_csv(s.hive_steps(), 0.02), out.data_files); break;
-        case view_kind::stash: save(data, vis::stash_csv(frame->last_sample().inspected.stash), out.data_files); break;
-        case view_kind::resize: save(data, vis::resize_csv(frame->last_sample().inspected, frame->last_sample().stats), out.data_files); break;
-        case view_kind::stats: save(data, numbers_csv(frame->numbers()), out.data_files); break;
-      }
-      meta.begin_object().field("view", std::string(to_string(v))).field("png", png.filename().string());
+      const fs::path data = fs::path(out_dir) / (stem + "-" + v + ".csv");
+      save(data, figure_numbers(*frame, v), out.data_files);
+      meta.begin_object().field("view", v).field("png", png.filename().string());
       meta.field("numbers", data.filename().string());
       meta.key("view_rect").begin_array().value(double(rect[0])).value(double(rect[1])).value(double(rect[2])).value(double(rect[3])).end_array();
       meta.end_object();

@@ -8,14 +8,12 @@
 #include <fstream>
 #include <sstream>
 
+#include "app/families/family_ui.hpp"
 #include "core/common/assets.hpp"
+#include "core/common/bit_math.hpp"
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
-#include "core/hive/hive_hash.hpp"
-#include "core/hive/hive_layout.hpp"
-#include "core/slab/slab_sizing.hpp"
-#include "core/common/bit_math.hpp"
-#include "core/common/format.hpp"
+#include "core/table/family_registry.hpp"
 
 namespace hs::app {
 
@@ -28,42 +26,29 @@ std::string_view to_string(view_kind v) {
     case view_kind::throughput: return "throughput";
     case view_kind::stats: return "stats";
     case view_kind::timeline: return "timeline";
-    case view_kind::chains: return "chains";
-    case view_kind::allocator: return "allocator";
-    case view_kind::buckets: return "buckets";
-    case view_kind::evictions: return "evictions";
-    case view_kind::steps: return "steps";
-    case view_kind::stash: return "stash";
-    case view_kind::resize: return "resize";
   }
   return "?";
 }
 
-std::optional<family> view_family(view_kind v) {
-  switch (v) {
-    case view_kind::chains:
-    case view_kind::allocator: return family::slab;
-    case view_kind::buckets:
-    case view_kind::evictions:
-    case view_kind::steps:
-    case view_kind::stash:
-    case view_kind::resize: return family::hive;
-    default: return std::nullopt;
-  }
-}
-
-namespace {
-constexpr const char* k_view_names = "heatmap, histogram, throughput, stats, timeline, chains, allocator (slab), "
-                                     "buckets, evictions, steps, stash, resize (hive)";
-}
-
 std::optional<view_kind> parse_view_kind(std::string_view s) {
-  for (auto v : {view_kind::heatmap, view_kind::histogram, view_kind::throughput, view_kind::stats, view_kind::timeline,
-                 view_kind::chains, view_kind::allocator, view_kind::buckets, view_kind::evictions, view_kind::steps,
-                 view_kind::stash, view_kind::resize})
+  for (auto v : {view_kind::heatmap, view_kind::histogram, view_kind::throughput, view_kind::stats, view_kind::timeline})
     if (to_string(v) == s) return v;
   return std::nullopt;
 }
+
+namespace {
+// "heatmap, histogram, throughput, stats, timeline, chains, allocator (slab), buckets, ... (hive)"
+std::string view_names() {
+  std::string s = "heatmap, histogram, throughput, stats, timeline";
+  for (const family_descriptor* f : families()) {
+    const auto figures = ui_of(f->id).figures;
+    if (figures.empty()) continue;
+    for (std::string_view v : figures) s += ", " + std::string(v);
+    s += " (" + std::string(f->name) + ")";
+  }
+  return s;
+}
+}  // namespace
 
 std::optional<script_step> as_script_step(const scenario_step& s) {
   switch (s.kind) {
@@ -123,47 +108,17 @@ std::vector<std::string> words_of(const std::string& line) {
   return w;
 }
 
-/// The `hive` line: name=value options of the hive family (checked again when the table is made).
-/// Returns whether it set the instrumentation.
-bool parse_hive_options(const line_parser& p, const std::vector<std::string>& w, hive_options& o) {
-  bool instrument = false;
-  for (std::size_t i = 1; i < w.size(); ++i) {
-    const auto eq = w[i].find('=');
-    if (eq == std::string::npos) p.fail("'" + w[i] + "' should be name=value");
-    const std::string name = w[i].substr(0, eq), val = w[i].substr(eq + 1);
-    if (name == "slots") {
-      const double v = p.number(val, "slots per bucket");
-      if (v != 8 && v != 16 && v != 32) p.fail("slots must be 8, 16 or 32");
-      o.bucket_slots = static_cast<int>(v);
-    } else if (name == "tile") {
-      const double v = p.number(val, "threads per operation");
-      if (v != 2 && v != 4 && v != 8 && v != 16 && v != 32) p.fail("tile must be 2, 4, 8, 16 or 32");
-      o.tile = static_cast<int>(v);
-    } else if (name == "hashes") {
-      if (!hive::parse_hash_policy(val))
-        p.fail("'" + val + "' is not a hash policy: two or three different functions joined by '+' "
-               "(bithash1, bithash2, murmur3, city, crc32)");
-      o.hashes = val;
-    } else if (name == "depth") {
-      const double v = p.number(val, "eviction depth");
-      if (v < 0 || v > hive::k_max_eviction_depth || v != std::floor(v)) p.fail("depth must be a whole number from 0 to 32");
-      o.eviction_depth = static_cast<int>(v);
-    } else if (name == "stash") {
-      const double v = p.number(val, "stash fraction");
-      if (!(v >= 0 && v <= 0.1)) p.fail("stash is a fraction of the slots from 0 to 0.1 (default 0.015)");
-      o.stash_fraction = v;
-    } else if (name == "resize") {
-      if (val != "auto" && val != "off") p.fail("resize is auto or off");
-      o.auto_resize = val == "auto";
-    } else if (name == "instrument") {
-      if (val != "on" && val != "off") p.fail("instrument is on or off");
-      o.instrument = val == "on";
-      instrument = true;
-    } else {
-      p.fail("unknown hive option '" + name + "' (slots, tile, hashes, depth, stash, resize, instrument)");
+// A line of one of the families' own keywords ("hive slots=16", "delete tombstone"): false
+// when no family takes it.
+bool parse_family_line(const line_parser& p, const std::vector<std::string>& w, table_config& cfg) {
+  for (const family_descriptor* f : families()) {
+    try {
+      if (f->parse_line && f->parse_line(w, cfg)) return true;
+    } catch (const user_error& e) {
+      p.fail(e.what());
     }
   }
-  return instrument;
+  return false;
 }
 
 }  // namespace
@@ -176,7 +131,7 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
   std::istringstream in(text);
   std::string raw;
   bool any_capture = false;
-  bool hive_instrument_set = false;
+  std::vector<std::vector<std::string>> family_lines;  // replayed after the family's view settings
   for (int n = 1; std::getline(in, raw); ++n) {
     const std::string line = raw.substr(0, raw.find('#'));
     const auto w = words_of(line);
@@ -188,9 +143,9 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
       sc.title.erase(0, sc.title.find_first_not_of(" \t"));
       sc.title.erase(sc.title.find_last_not_of(" \t\r") + 1);
     } else if (k == "table") {
-      p.arity(w, 1, 1, "table linear|slab|hive");
+      p.arity(w, 1, 1, ("table " + family_names("|")).c_str());
       const auto f = parse_family(w[1]);
-      if (!f) p.fail("unknown table family '" + w[1] + "' (linear, slab, hive)");
+      if (!f) p.fail("unknown table family '" + w[1] + "' (" + family_names() + ")");
       sc.config.table.family = *f;
     } else if (k == "capacity") {
       p.arity(w, 1, 1, "capacity SLOTS (a power of two, e.g. 2^22)");
@@ -206,11 +161,6 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
       const auto b = parse_backend_choice(w[1]);
       if (!b) p.fail("unknown backend '" + w[1] + "' (gpu, cpu, auto)");
       sc.backend = *b;
-    } else if (k == "group") {
-      p.arity(w, 1, 1, "group 1|4|8");
-      const double g = p.number(w[1], "probe group");
-      if (g != 1 && g != 4 && g != 8) p.fail("group must be 1, 4 or 8");
-      sc.config.table.linear.group = static_cast<int>(g);
     } else if (k == "distribution") {
       p.arity(w, 1, 4, "distribution uniform|uniform-dup|sequential|clustered|zipf [universe=N] [cluster=N] [start=N] [zipf=S]");
       const auto d = workload::parse_distribution(w[1]);
@@ -238,11 +188,6 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
       const auto m = workload::parse_mix(w[1]);
       if (!m) p.fail("'" + w[1] + "' is not a mix (e.g. insert:0.5,find-hit:0.3,find-miss:0.1,erase:0.1)");
       sc.config.workload.mix = *m;
-    } else if (k == "delete") {
-      p.arity(w, 1, 1, "delete value|tombstone");
-      const auto m = parse_delete_mode(w[1]);
-      if (!m) p.fail("unknown delete mode '" + w[1] + "' (value, tombstone)");
-      sc.config.table.deletes = *m;
     } else if (k == "maintain") {
       p.arity(w, 1, 3, "maintain [grow=LOAD] [shrink=LOAD] [rehash=DEAD_FRACTION]");
       for (std::size_t i = 1; i < w.size(); ++i) {
@@ -299,33 +244,6 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
       if (s.batches == 0 || s.batches > k_traced_step_ops) p.fail("step takes 1 to 64 operations");
       s.line = n;
       sc.steps.push_back(s);
-    } else if (k == "slab") {
-      p.arity(w, 1, 4, "slab [mode=unique|multi] [buckets=N] [beta=B keys=N] [tile=2|4|8|16|32]");
-      auto& o = sc.config.table.slab;
-      double beta = 0;
-      std::uint64_t keys = 0;
-      for (std::size_t i = 1; i < w.size(); ++i) {
-        const auto eq = w[i].find('=');
-        if (eq == std::string::npos) p.fail("'" + w[i] + "' should be name=value");
-        const std::string name = w[i].substr(0, eq), val = w[i].substr(eq + 1);
-        if (name == "mode") {
-          const auto m = parse_slab_mode(val);
-          if (!m) p.fail("unknown slab mode '" + val + "' (unique, multi)");
-          o.mode = *m;
-        } else if (name == "buckets") o.buckets = p.size(val, "bucket count");
-        else if (name == "beta") beta = p.number(val, "beta");
-        else if (name == "keys") keys = p.size(val, "key count");
-        else if (name == "tile") {
-          o.tile = static_cast<int>(p.number(val, "tile"));
-          if (o.tile == 0 || !slab::valid_tile(o.tile)) p.fail("tile must be 2, 4, 8, 16 or 32");
-        } else p.fail("unknown slab option '" + name + "' (mode, buckets, beta, keys, tile)");
-      }
-      if ((beta > 0) != (keys > 0)) p.fail("beta and keys go together: buckets = keys / (15 beta)");
-      if (beta > 0) o.buckets = slab::buckets_for_beta(keys, beta);
-    } else if (k == "hive") {
-      p.arity(w, 1, 7, "hive [slots=8|16|32] [tile=2|4|8|16|32] [hashes=F+G[+H]] [depth=N] [stash=FRACTION] "
-                       "[resize=auto|off] [instrument=on|off]");
-      hive_instrument_set |= parse_hive_options(p, w, sc.config.table.hive);
     } else if (k == "flush") {
       p.arity(w, 0, 0, "flush");
       scenario_step s;
@@ -339,7 +257,7 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
       s.line = n;
       sc.steps.push_back(s);
     } else if (k == "capture") {
-      if (w.size() < 2) p.fail(std::string("usage: capture VIEW... [range=FIRST:COUNT] (views: ") + k_view_names + ")");
+      if (w.size() < 2) p.fail("usage: capture VIEW... [range=FIRST:COUNT] (views: " + view_names() + ")");
       scenario_step s;
       s.kind = scenario_step::capture;
       s.line = n;
@@ -352,22 +270,29 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
           s.range_count = p.size(r.substr(colon + 1), "slot count");
           continue;
         }
-        const auto v = parse_view_kind(w[i]);
-        if (!v) p.fail("unknown view '" + w[i] + "' (" + k_view_names + ")");
-        s.views.push_back(*v);
+        if (!parse_view_kind(w[i]) && !family_of_figure(w[i])) p.fail("unknown view '" + w[i] + "' (" + view_names() + ")");
+        s.views.push_back(w[i]);
       }
       if (s.views.empty()) p.fail("capture names no view (heatmap, histogram, throughput, stats, timeline)");
       any_capture = true;
       sc.steps.push_back(s);
+    } else if (parse_family_line(p, w, sc.config.table)) {
+      family_lines.push_back(w);
     } else {
-      p.fail("unknown keyword '" + k + "' (title, table, capacity, hash, backend, group, delete, maintain, timeline, "
-             "slab, hive, distribution, seed, batch, mix, colormap, heatmap-mode, fill, drain, run, step, clear, rehash, flush, "
-             "capture)");
+      std::string keywords;
+      for (const family_descriptor* f : families()) keywords += ", " + std::string(f->keywords);
+      p.fail("unknown keyword '" + k + "' (title, table, capacity, hash, backend, maintain, timeline, distribution, seed, "
+             "batch, mix, colormap, heatmap-mode, fill, drain, run, step, clear, rehash, flush, capture; the families': " +
+             keywords.substr(2) + ")");
     }
   }
   if (!any_capture) throw user_error(file + ": the scenario captures nothing (add a 'capture heatmap' step)");
-  // The hive views draw the step counters and the eviction paths: counted unless turned off.
-  if (sc.config.table.family == family::hive && !hive_instrument_set) sc.config.table.hive.instrument = true;
+  // The settings the family's views want (the hive's instrumentation), then the scenario's own
+  // family lines again, wherever they stand: what the file says wins.
+  if (const auto prepare = ui_of(sc.config.table.family).prepare) {
+    prepare(sc.config.table);
+    for (const auto& w : family_lines) parse_family_line(line_parser{file, 0}, w, sc.config.table);
+  }
   if (sc.config.table.capacity && sc.config.table.capacity < 16)
     throw user_error(file + ": capacity must be at least 16 slots");
   try {
@@ -376,9 +301,9 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
     throw user_error(file + ": " + e.what());
   }
   for (const scenario_step& s : sc.steps)
-    for (view_kind v : s.views)
-      if (const auto f = view_family(v); f && *f != sc.config.table.family)
-        throw user_error(file + ":" + std::to_string(s.line) + ": the " + std::string(to_string(v)) + " view belongs to the " +
+    for (const std::string& v : s.views)
+      if (const auto f = family_of_figure(v); f && *f != sc.config.table.family)
+        throw user_error(file + ":" + std::to_string(s.line) + ": the " + v + " view belongs to the " +
                          std::string(to_string(*f)) + " family: add 'table " + std::string(to_string(*f)) + "'");
   for (const scenario_step& s : sc.steps)
     if (s.range_first && sc.config.table.capacity && *s.range_first + s.range_count > sc.config.table.capacity)

@@ -12,20 +12,18 @@
 
 namespace hs::app {
 
-enum class view_kind : std::uint8_t {
-  heatmap, histogram, throughput, stats, timeline, chains, allocator,
-  buckets, evictions, steps, stash, resize  // the hive family's
-};
-/// @brief The family a view belongs to, or nullopt for the views every family has.
-std::optional<family> view_family(view_kind v);
+/// @brief The views every family has; a family adds figures of its own (family_ui::figures),
+/// named in scenarios the same way.
+enum class view_kind : std::uint8_t { heatmap, histogram, throughput, stats, timeline };
 std::string_view to_string(view_kind v);
+/// @brief A common view by name (nullopt for a family's figure or an unknown name).
 std::optional<view_kind> parse_view_kind(std::string_view s);
 
 struct scenario_step {
   enum kind_t : std::uint8_t { fill, drain, run, clear, capture, rehash, flush, step } kind = run;
   double load = 0;
   std::uint64_t batches = 0;                ///< run: batches; rehash: capacity (0: the same); step: operations
-  std::vector<view_kind> views;            ///< capture
+  std::vector<std::string> views;          ///< capture: common views and the family's figures, by name
   std::optional<std::uint64_t> range_first;///< capture: heatmap slot range
   std::uint64_t range_count = 0;
   int line = 0;

@@ -6,11 +6,9 @@
 #include <algorithm>
 #include <chrono>
 
+#include "app/families/family_ui.hpp"
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
-#include "core/hive/hive_family.hpp"
-#include "core/slab/slab_family.hpp"
-#include "core/slab/slab_layout.hpp"
 
 namespace hs::app {
 
@@ -21,7 +19,7 @@ double now_s() {
 constexpr std::size_t k_series_max = 20000;
 }  // namespace
 
-double max_fill_load(family f) { return f == family::slab ? 8.0 : f == family::hive ? 4.0 : 1.0; }
+double max_fill_load(family f) { return describe(f).max_fill_load; }
 
 const char* to_string(activity a) {
   switch (a) {
@@ -43,7 +41,7 @@ struct session::batch {
   buffer<value_type> values, results;
   buffer<op_status> status;
   buffer<std::uint64_t> scratch, counts;
-  buffer<std::uint64_t> step_counts;  // hive: inserts by step 1-4 and moves, after this batch
+  buffer<std::uint64_t> family_counts;  // the family's batch counters after this batch
   stream_timer timer;
   stream_event done;
   workload::batch_plan plan;
@@ -51,11 +49,11 @@ struct session::batch {
   double load_before = 0;
   std::shared_ptr<step_trace> trace;  // a traced step: completed by retire()
 
-  batch(memory_space s, bool gpu)
+  batch(memory_space s, bool gpu, std::size_t family_counters)
       : space(s),
         scratch(s, k_op_status_count),
         counts(gpu ? memory_space::pinned : memory_space::host, k_op_status_count),
-        step_counts(gpu ? memory_space::pinned : memory_space::host, 5),
+        family_counts(gpu ? memory_space::pinned : memory_space::host, std::max<std::size_t>(family_counters, 1)),
         timer(gpu),
         done(gpu) {}
   void reserve(std::uint64_t n) {
@@ -71,10 +69,13 @@ struct session::batch {
 
 session::session(session_config cfg)
     : cfg_(std::move(cfg)),
+      fam_(describe(cfg_.table.family)),
       work_stream_(cfg_.table.backend == backend::gpu),
       sample_stream_(cfg_.table.backend == backend::gpu) {
   workload::validate(cfg_.workload);
   table_ = make_table(cfg_.table);
+  if (const auto make = ui_of(cfg_.table.family).make_recorder) recorder_ = make();
+  counters_after_.assign(fam_.batch_counters, 0);
   cfg_.table = table_->config();  // capacity 0 resolved to the default
   capacity_ = cfg_.table.capacity;
   backend_label_ = hs::backend_label(cfg_.table.backend);
@@ -187,18 +188,13 @@ std::vector<vis::churn_event> session::rebuilds() const {
   return rebuilds_;
 }
 
-std::vector<vis::hive_step_point> session::hive_steps() const {
-  std::lock_guard lock(mutex_);
-  return hive_steps_;
-}
-
 std::shared_ptr<const step_trace> session::last_step() const {
   std::lock_guard lock(mutex_);
   return last_step_;
 }
 
 void session::flush() {
-  if (!slab::as_slab(*table_)) throw user_error("FLUSH is an operation of the slab family");
+  if (!fam_.flush) throw user_error("FLUSH is not an operation of the " + std::string(fam_.name) + " family");
   std::lock_guard lock(mutex_);
   pending_flush_ = true;
   wake_.notify_all();
@@ -208,7 +204,7 @@ void session::run_flush(std::unique_lock<std::mutex>& lock) {
   lock.unlock();
   std::string error;
   try {
-    if (auto* s = slab::as_slab(*table_)) s->flush(work_stream_.view());
+    fam_.flush(*table_, work_stream_.view());
   } catch (const std::exception& e) {
     error = e.what();
   }
@@ -220,7 +216,7 @@ void session::run_flush(std::unique_lock<std::mutex>& lock) {
     return;
   }
   rebuilds_.push_back({st_.batches, "flush"});
-  st_.note = "flushed: every list compacted, emptied slabs returned to SlabAlloc";
+  st_.note = std::string(fam_.flush_note);
 }
 
 void session::reset() {
@@ -235,10 +231,8 @@ void session::reset() {
   series_.clear();
   timeline_.clear();
   rebuilds_.clear();
-  hive_steps_.clear();
-  std::fill(std::begin(steps_before_), std::end(steps_before_), 0);
-  std::fill(std::begin(steps_after_), std::end(steps_after_), 0);
-  moves_before_ = 0;
+  if (recorder_) recorder_->clear();
+  std::fill(counters_after_.begin(), counters_after_.end(), 0);
   last_step_.reset();
   st_ = {};
   occupied_bound_ = 0;
@@ -352,13 +346,12 @@ void session::after_batch(std::unique_lock<std::mutex>& lock, std::uint64_t inse
   occupied_bound_ += inserted;
   // Churn can fill every slot at a steady load factor; fills stop at their target by themselves.
   const bool churn = act_ == activity::running || act_ == activity::scripted || act_ == activity::stepping;
-  // A hive table records every batch's steps (from the counters the batch copied back, and the
-  // exact live count), and may have resized itself (auto resize: its capacity says so).
-  const bool hive = cfg_.table.family == family::hive;
-  // Steps are counted between two stats calls (which wait for every batch issued so far), so
-  // each point spans the load from the previous point to this one.
-  const double load_before = !hive_steps_.empty() ? hive_steps_.back().load_after : series_.empty() ? 0.0 : series_.back().load;
-  if (!policy.active() && !record && !churn && !hive) return;
+  // The family's recorder takes every batch (with the counters the batch copied back and the
+  // exact live count); a table may have resized itself during the batch (its capacity says so).
+  const bool records = recorder_ != nullptr;
+  const bool resizes = records || (fam_.resizes_itself && fam_.resizes_itself(cfg_.table));
+  const double load_before = series_.empty() ? 0.0 : series_.back().load;
+  if (!policy.active() && !record && !churn && !resizes) return;
   const std::uint64_t batch = st_.batches, bound = occupied_bound_, pending = pending_inserts_;
   lock.unlock();
   maintenance_result r;
@@ -367,10 +360,10 @@ void session::after_batch(std::unique_lock<std::mutex>& lock, std::uint64_t inse
   std::string error, stop;
   std::uint64_t exact = bound;
   try {
-    if (churn && !policy.active()) stop = guard_occupancy(bound, pending, exact);
+    if (churn && !policy.active() && fam_.near_full_reason) stop = guard_occupancy(bound, pending, exact);
     if (policy.active()) r = table_->maintain(policy, work_stream_.view());
     if (record) ts = table_->stats(work_stream_.view());
-    if (hive) ts.capacity = table_->config().capacity;
+    if (resizes) ts.capacity = table_->config().capacity;
     if (record) {
       inspect_request req;
       req.probe_histogram = true;
@@ -400,22 +393,12 @@ void session::after_batch(std::unique_lock<std::mutex>& lock, std::uint64_t inse
                                     : strprintf("%s to %s", std::string(to_string(r.what)).c_str(),
                                                 format_count(r.to_capacity).c_str())});
   }
-  if (hive) {
-    vis::hive_step_point p;
-    p.load_before = load_before;
-    p.load_after = double(st_.live) / double(std::max<std::uint64_t>(ts.capacity, 1));
-    for (int i = 0; i < 4; ++i) {
-      p.steps[i] = steps_after_[i] - std::min(steps_after_[i], steps_before_[i]);
-      steps_before_[i] = steps_after_[i];
-    }
-    p.moves = steps_after_[4] - std::min(steps_after_[4], moves_before_);
-    moves_before_ = steps_after_[4];
-    hive_steps_.push_back(p);
-    if (hive_steps_.size() > k_series_max) hive_steps_.erase(hive_steps_.begin(), hive_steps_.begin() + k_series_max / 4);
+  if (records) recorder_->record({batch, st_.live, ts.capacity, load_before, counters_after_});
+  if (resizes) {
     if (ts.capacity != capacity_.load() && r.what == maintenance_result::action::none) {
       rebuilds_.push_back({batch, strprintf("%s to %s", ts.capacity > capacity_.load() ? "grew" : "shrank",
                                             format_count(ts.capacity).c_str())});
-      capacity_ = ts.capacity;  // linear hashing resized the table during the batch
+      capacity_ = ts.capacity;  // the table resized itself during the batch
     }
   }
   if (record) {
@@ -471,7 +454,7 @@ std::optional<workload::batch_plan> session::plan_next(std::uint64_t& kind) {
 }
 
 session::batch& session::free_slot() {
-  if (spare_.empty()) spare_.push_back(std::make_unique<batch>(table_->space(), gpu()));
+  if (spare_.empty()) spare_.push_back(std::make_unique<batch>(table_->space(), gpu(), fam_.batch_counters));
   in_flight_.push_back(std::move(spare_.back()));
   spare_.pop_back();
   return *in_flight_.back();
@@ -506,7 +489,7 @@ bool session::issue_next(std::unique_lock<std::mutex>& lock) {
     else table_->apply({b.kinds.cspan().first(n), keys, b.values.cspan().first(n)}, b.results.span().first(n), st, s);
     b.timer.stop(s);
     count_statuses(st, table_->space(), b.scratch.data(), b.counts.data(), b.counts.space(), s);
-    if (auto* h = hive::as_hive(*table_)) h->copy_step_counters(b.step_counts.data(), s);
+    if (fam_.copy_batch_counters) fam_.copy_batch_counters(*table_, b.family_counts.data(), s);
     b.done.record(s);
   } catch (...) {
     lock.lock();
@@ -521,21 +504,13 @@ std::shared_ptr<step_trace> session::trace_before(batch& b, std::uint64_t n, str
   const auto kinds = b.kinds.download(n, s);
   const auto keys = b.keys.download(n, s);
   const auto values = b.values.download(n, s);
-  const bool slab = cfg_.table.family == family::slab;
-  const auto buckets = static_cast<std::uint32_t>(capacity_.load() / slab::k_slab_pairs);
+  const std::uint64_t capacity = capacity_.load();
   for (std::uint64_t i = 0; i < n; ++i) {
     stepped_op op;
     op.kind = kinds[i];
     op.key = keys[i];
     op.value = values[i];
-    if (slab && buckets && !is_reserved_key(keys[i])) {
-      // Stream-ordered after every earlier batch, before this one: the list as this step finds it.
-      inspect_request ir;
-      ir.chain_bucket = dispatch_hash(cfg_.table.hash, [&](auto h) { return slab::bucket_of(h, keys[i], buckets); });
-      inspect_result r;
-      table_->inspect(ir, r, s);
-      op.list_before = std::move(r.chain);
-    }
+    if (fam_.trace_before) fam_.trace_before(*table_, cfg_.table, capacity, op, s);
     t->ops.push_back(std::move(op));
   }
   return t;
@@ -554,7 +529,7 @@ std::uint64_t session::retire(batch& b) {
     b.trace->serial = ++traced_steps_;
     last_step_ = std::move(b.trace);
   }
-  std::copy_n(b.step_counts.data(), 5, steps_after_);
+  std::copy_n(b.family_counts.data(), counters_after_.size(), counters_after_.begin());
   const std::uint64_t* c = b.counts.data();
   const std::uint64_t inserted = c[static_cast<int>(op_status::inserted)];
   const std::uint64_t erased = c[static_cast<int>(op_status::erased)];
@@ -571,12 +546,7 @@ std::uint64_t session::retire(batch& b) {
   if (act_ == activity::filling) {
     if (c[static_cast<int>(op_status::failed_full)]) {
       script_.clear();
-      finish_command(cfg_.table.family == family::slab
-                         ? "fill stopped: SlabAlloc's pool is exhausted (failed-full inserts); erase keys, FLUSH, or allow a larger pool"
-                     : cfg_.table.family == family::hive
-                         ? "fill stopped: every candidate bucket and the stash are full (inserts refused, pending the next "
-                           "resize); turn on automatic resizing, erase keys, or use a larger capacity"
-                         : "fill stopped: the table is full (failed-full inserts); erase keys or use a larger capacity");
+      finish_command(std::string(fam_.full_note));
       return inserted;
     }
     stalled_ = inserted == 0 ? stalled_ + 1 : 0;
@@ -591,9 +561,6 @@ std::uint64_t session::retire(batch& b) {
 }
 
 std::string session::guard_occupancy(std::uint64_t bound, std::uint64_t pending, std::uint64_t& exact) {
-  // Slab lists grow into SlabAlloc's pool and hive inserts are bounded (evictions, then the
-  // stash): a full table answers failed-full, nothing crawls.
-  if (cfg_.table.family == family::slab || cfg_.table.family == family::hive) return {};
   // Stop before 98% of the slots are taken: what is in flight and the next batch still fit.
   // Taken slots hold keys; erased values keep theirs, tombstones are free for inserts.
   const std::uint64_t cap = capacity_.load(), limit = cap - cap / 50;
@@ -603,11 +570,9 @@ std::string session::guard_occupancy(std::uint64_t bound, std::uint64_t pending,
   const table_stats st = table_->stats(work_stream_.view());  // includes the batches in flight
   exact = st.occupied - st.tombstones;
   if (exact + margin < limit) return {};
-  return strprintf("stopped: %.1f%% of the slots hold keys (%s), and linear probing crawls near full; "
+  return strprintf("stopped: %.1f%% of the slots hold keys (%s), and probes crawl near full; "
                    "Reset to start over, rehash, or rebuild with a larger capacity",
-                   100.0 * double(exact) / double(cap),
-                   cfg_.table.deletes == linear_delete_mode::value ? "erasing empties only the value, the key keeps its slot"
-                                                                   : "live keys with no room left");
+                   100.0 * double(exact) / double(cap), fam_.near_full_reason(cfg_.table).c_str());
 }
 
 void session::worker_loop() {
@@ -675,7 +640,7 @@ void session::sample(const sample_request& req, sample_result& out) { sample(req
 
 void session::sample(const sample_request& req, sample_result& out, buffer<occupancy_pixel>& pixels) {
   const stream_view s = sample_stream_.view();
-  inspect_request ir;
+  inspect_request ir = req;
   if (req.occupancy) {
     occupancy_query q = *req.occupancy;
     const std::uint64_t n = std::uint64_t{q.width} * q.height;
@@ -683,20 +648,8 @@ void session::sample(const sample_request& req, sample_result& out, buffer<occup
     q.out = pixels.data();
     ir.occupancy = q;
   }
-  ir.probe_histogram = req.histogram;
-  ir.dump_first = req.dump_first;
-  ir.dump_count = req.dump_count;
-  ir.chain_lengths = req.chain_lengths;
-  ir.strip = req.strip;
-  ir.chain_bucket = req.chain_bucket;
-  ir.allocator = req.allocator;
-  ir.bucket_fill = req.bucket_fill;
-  ir.stash = req.stash;
   table_->inspect(ir, out.inspected, s);
   out.stats = table_->stats(s);
-  out.paths.clear();
-  if (req.paths)
-    if (auto* h = hive::as_hive(*table_)) out.paths = h->recent_paths(s);
   out.pixels = req.occupancy ? pixels.data() : nullptr;
   out.space = table_->space();
 }

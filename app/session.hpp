@@ -13,12 +13,13 @@
 #include <thread>
 #include <vector>
 
+#include "app/batch_recorder.hpp"
 #include "core/common/status_counts.hpp"
 #include "core/common/step_trace.hpp"
-#include "core/common/table.hpp"
+#include "core/table/family_registry.hpp"
+#include "core/table/table.hpp"
 #include "core/workload/workload.hpp"
 #include "visualizers/views/churn_view.hpp"
-#include "visualizers/views/hive_view.hpp"
 #include "visualizers/views/throughput_view.hpp"
 
 namespace hs::app {
@@ -54,25 +55,11 @@ struct session_status {
   bool script_held = false;     ///< a script waits at a pause step
 };
 
-/// @brief What the UI wants sampled this frame.
-struct sample_request {
-  std::optional<occupancy_query> occupancy;  ///< `out` is ignored: the session owns the pixels
-  bool histogram = false;
-  std::optional<std::uint64_t> dump_first;
-  std::uint32_t dump_count = 0;
-  // Slab family: list lengths, the bucket strip, one bucket's list, SlabAlloc's blocks.
-  bool chain_lengths = false;
-  std::optional<bucket_strip_query> strip;
-  std::optional<std::uint64_t> chain_bucket;
-  bool allocator = false;
-  // Hive family: the bucket-fill histogram, the stash's words, the recent eviction paths.
-  bool bucket_fill = false;
-  bool stash = false;
-  bool paths = false;
-};
+/// @brief What the UI wants sampled this frame: an inspection (the occupancy query's `out` is
+/// ignored: the session owns the pixels).
+using sample_request = inspect_request;
 
-/// @brief The highest fill target: 1 for open addressing; slab lists grow past one slab per bucket;
-/// a hive table resizing itself grows past its capacity at the start of the fill.
+/// @brief The highest fill target of the family (family_descriptor::max_fill_load).
 double max_fill_load(family f);
 
 struct sample_result {
@@ -80,7 +67,6 @@ struct sample_result {
   inspect_result inspected;
   const occupancy_pixel* pixels = nullptr;  ///< in `space`, valid until the next sample
   memory_space space = memory_space::host;
-  std::vector<hive::path_record> paths;  ///< hive: the recent eviction paths, oldest first
 };
 
 class session {
@@ -110,7 +96,8 @@ class session {
   void set_record_timeline(bool on);
   /// @brief Rebuilds the table from its live entries (capacity 0: the same), between batches.
   void rehash(std::uint64_t capacity = 0);
-  /// @brief Slab family: FLUSH between batches (compacts every list, frees emptied slabs).
+  /// @brief The family's compaction between batches (the slab's FLUSH: compacts every list, frees
+  /// emptied slabs); throws hs::user_error for a family without one.
   void flush();
   /// @brief Blocks until the worker has nothing left to do (scripts, fills, steps, in flight).
   void wait_idle();
@@ -125,8 +112,8 @@ class session {
   std::vector<vis::throughput_point> throughput() const;
   std::vector<vis::churn_point> timeline() const;
   std::vector<vis::churn_event> rebuilds() const;
-  /// @brief Hive tables: each batch's load and inserts by step (the live Fig. 9).
-  std::vector<vis::hive_step_point> hive_steps() const;
+  /// @brief The family's per-batch recorder (family_ui::make_recorder), or null.
+  const batch_recorder* recorder() const { return recorder_.get(); }
   /// @brief The last traced step (its operations, outcomes and, for slab tables, each operation's
   /// bucket list before it ran); null before the first.
   std::shared_ptr<const step_trace> last_step() const;
@@ -147,8 +134,8 @@ class session {
   void worker_loop();
   /// Plans and launches the next batch if there is work; false when there is none.
   bool issue_next(std::unique_lock<std::mutex>& lock);
-  /// Records the step's operations and, for slab tables, their bucket lists before it runs
-  /// (worker, unlocked, after the batch was generated on stream s).
+  /// Records the step's operations and what each will find (the family's trace_before) before it
+  /// runs (worker, unlocked, after the batch was generated on stream s).
   std::shared_ptr<step_trace> trace_before(batch& b, std::uint64_t n, stream_view s);
   /// Counts a finished batch in; returns the keys it inserted (call with the lock held).
   std::uint64_t retire(batch& b);
@@ -157,7 +144,7 @@ class session {
   void after_batch(std::unique_lock<std::mutex>& lock, std::uint64_t inserted, double ops_per_s);
   /// Rebuilds now (worker only, nothing in flight) and records it.
   void rebuild(std::uint64_t capacity, std::unique_lock<std::mutex>& lock);
-  /// Runs FLUSH now (worker only, nothing in flight).
+  /// Runs the family's compaction now (worker only, nothing in flight).
   void run_flush(std::unique_lock<std::mutex>& lock);
   std::optional<workload::batch_plan> plan_next(std::uint64_t& kind_out);
   void finish_command(std::string note = {});
@@ -171,7 +158,9 @@ class session {
   batch& free_slot();
 
   session_config cfg_;
+  const family_descriptor& fam_;
   std::unique_ptr<table> table_;
+  std::unique_ptr<batch_recorder> recorder_;
   std::string backend_label_;
   owned_stream work_stream_, sample_stream_;
 
@@ -193,12 +182,10 @@ class session {
   std::vector<vis::throughput_point> series_;
   std::vector<vis::churn_point> timeline_;
   std::vector<vis::churn_event> rebuilds_;
-  std::vector<vis::hive_step_point> hive_steps_;
-  std::uint64_t steps_before_[4] = {}, moves_before_ = 0;  // hive counters after the previous batch
-  std::uint64_t steps_after_[5] = {};  // hive: steps 1-4 and moves after the batch retired last
+  std::vector<std::uint64_t> counters_after_;  // the family's batch counters after the batch retired last
   std::atomic<std::uint64_t> capacity_{0};
   std::uint64_t pending_rehash_ = 0;  // a rehash asked for: capacity (or 1 for the same)
-  bool pending_flush_ = false;        // a FLUSH asked for (slab family)
+  bool pending_flush_ = false;        // the family's compaction asked for
   std::shared_ptr<const step_trace> last_step_;
   std::uint64_t traced_steps_ = 0;
   std::uint64_t pending_inserts_ = 0, pending_erases_ = 0;  // in flight, not yet counted

@@ -11,7 +11,6 @@
 #include "app/ui/dock_layout.hpp"
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
-#include "core/hive/hive_family.hpp"
 
 namespace hs::app {
 
@@ -42,6 +41,7 @@ void app_frame::rebuild(const session_config& cfg) {
     sampler_ = std::make_unique<sampler>(*sess_);
     pending_ = sess_->config();
     image_ = std::make_unique<vis::heatmap_image>(sess_->gpu());
+    views_ = ui().make_views();
     last_ = {};
     last_sample_time_ = -1e9;
     // The CPU model samples a whole table per frame on one core: keep that to a few times a second.
@@ -74,25 +74,10 @@ sample_request app_frame::plan_sample(vis::heatmap_request& plan) {
   plan = heatmap_.plan(cap);
   sample_request req;
   req.occupancy = plan.occupancy;
-  req.histogram = true;
+  req.probe_histogram = true;
   req.dump_first = plan.dump_first;
   req.dump_count = plan.dump_count;
-  if (slab()) {
-    slab_.follow_step(sess_->last_step(), sess_->config().table.slab.mode);  // a new step picks its bucket
-    const std::uint64_t buckets = cap / 15;
-    req.chain_lengths = true;
-    req.strip = bucket_strip_query{0, buckets, slab_.strip_width()};
-    if (slab_.bucket() >= buckets) slab_.set_bucket(0);
-    req.chain_bucket = slab_.bucket();
-    req.allocator = true;
-  }
-  if (hive()) {
-    req.bucket_fill = true;
-    req.stash = true;
-    req.paths = true;
-    const int slots = sess_->config().table.hive.bucket_slots ? sess_->config().table.hive.bucket_slots : hive::k_default_slots;
-    req.strip = bucket_strip_query{0, cap / static_cast<std::uint64_t>(slots), hive_.strip_width()};  // every bucket in use
-  }
+  views_->plan_sample(*sess_, cap, req);
   return req;
 }
 
@@ -146,7 +131,7 @@ void app_frame::draw_window() {
   const ImGuiID dockspace = ImGui::GetID("hashscope-dockspace");
   const bool lay_out = !(settings.layouts_built & bit);
   if (lay_out) {
-    build_default_layout(dockspace, vp->WorkSize, fam);
+    build_default_layout(dockspace, vp->WorkSize, ui().windows);
     settings.layouts_built |= bit;
     ImGui::MarkIniSettingsDirty();
     tabs_forward_in_ = 2;
@@ -172,43 +157,30 @@ void app_frame::draw_window() {
     if (ImGui::Checkbox("record churn timeline (a census per batch)", &record)) sess_->set_record_timeline(record);
     const auto pts = sess_->timeline();
     const auto ev = sess_->rebuilds();
-    churn_.draw(pts, ev, sess_->config().table.deletes == linear_delete_mode::tombstone);
+    churn_.draw(pts, ev, explain_tombstones());
   }
   ImGui::End();
   draw_family_windows();
   draw_help_overlay();
-  if (tabs_forward_in_ > 0 && --tabs_forward_in_ == 0) bring_default_tabs_forward(fam);
+  if (tabs_forward_in_ > 0 && --tabs_forward_in_ == 0) bring_default_tabs_forward(ui().windows);
+}
+
+bool app_frame::explain_tombstones() const {
+  const auto explains = ui().explains_tombstone_inserts;
+  return explains && explains(sess_->config().table);
+}
+
+std::string app_frame::figure_csv(std::string_view view) const { return views_->figure_csv(view, *sess_, last_); }
+
+view_context app_frame::context(float height, double time_s) {
+  return view_context{*sess_, last_, heatmap_, histogram_, height, time_s};
 }
 
 void app_frame::draw_family_windows() {
-  const sample_result& s = last_;
-  const auto window = [](const char* name, const auto& body) {
-    if (ImGui::Begin(name)) body();
+  view_context ctx = context(0, ImGui::GetTime());
+  for (const char* name : ui().windows) {
+    if (ImGui::Begin(name)) views_->draw_window(name, ctx);
     ImGui::End();
-  };
-  if (slab()) {
-    window(window_name::slab_lists, [&] { slab_.draw_chains(s.inspected, s.stats, sess_->config().table.hash); });
-    window(window_name::slab_alloc, [&] { slab_.draw_allocator(s.inspected.allocator, s.stats); });
-    window(window_name::key_positions, [&] {
-      ImGui::TextUnformatted("x: the slab of its list a live key sits in (0 = the base slab)");
-      histogram_.draw(s.inspected.histogram);
-    });
-  } else if (hive()) {
-    if (const auto b = hive_.take_pick()) {  // a bucket clicked last frame: its slots, one cell each
-      const std::uint64_t slots = std::max<std::uint32_t>(s.stats.hive.slots_per_bucket, 1);
-      heatmap_.set_range(*b * slots, std::min(sess_->capacity() - *b * slots, 16 * slots), sess_->capacity());
-    }
-    window(window_name::hive_buckets, [&] { hive_.draw_buckets(s.inspected, s.stats); });
-    window(window_name::hive_evictions,
-           [&] { hive_.draw_evictions(s.inspected, s.paths, s.stats, sess_->last_step(), ImGui::GetTime()); });
-    window(window_name::hive_steps, [&] {
-      const auto pts = sess_->hive_steps();
-      hive_.draw_steps(pts, s.stats);
-    });
-    window(window_name::hive_stash, [&] { hive_.draw_stash(s.inspected, s.stats); });
-    window(window_name::hive_resize, [&] { hive_.draw_resize(s.inspected, s.stats); });
-  } else {
-    window(window_name::probes, [&] { histogram_.draw(s.inspected.histogram); });
   }
 }
 
@@ -234,9 +206,11 @@ void app_frame::draw_status_line() {
   draw_note(st, "| ");
 }
 
-std::array<float, 4> app_frame::draw_figure(view_kind v, float width, float height, const std::string& title) {
+std::array<float, 4> app_frame::draw_figure(std::string_view view, float width, float height, const std::string& title) {
+  const std::optional<view_kind> common = parse_view_kind(view);  // else one of the family's figures
+  const bool stats_only = common == view_kind::stats;
   const float fs = ImGui::GetFontSize();
-  const float side = v == view_kind::stats ? 0.f : std::min(26.f * fs, width * 0.34f);
+  const float side = stats_only ? 0.f : std::min(26.f * fs, width * 0.34f);
   const float view_w = width - side;
   ImGui::SetNextWindowPos(ImVec2(0, 0), ImGuiCond_Always);
   ImGui::SetNextWindowSize(ImVec2(width, height), ImGuiCond_Always);
@@ -252,61 +226,43 @@ std::array<float, 4> app_frame::draw_figure(view_kind v, float width, float heig
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     rect = {origin.x, origin.y, avail.x, avail.y};  // the view's area; the heatmap narrows it to its image
-    switch (v) {
-      case view_kind::heatmap: {
-        const float legend_w = heatmap_.legend_width(), gap = ImGui::GetStyle().ItemSpacing.x;
-        heatmap_.set_area(static_cast<int>(avail.x - legend_w - gap), static_cast<int>(avail.y));
-        const ImVec2 at = ImGui::GetCursorScreenPos();
-        heatmap_.draw_figure(*image_, last_.inspected.slots, sess_->capacity());
-        const ImVec2 end = ImGui::GetItemRectMax();
-        rect = {at.x, at.y, end.x - at.x, end.y - at.y};
-        ImGui::SameLine();
-        heatmap_.draw_legend(ImVec2(legend_w, end.y - at.y));
-        break;
+    if (!common) {
+      view_context ctx = context(avail.y - fs, -1.0);
+      views_->draw_figure(view, ctx);
+    } else {
+      switch (*common) {
+        case view_kind::heatmap: {
+          const float legend_w = heatmap_.legend_width(), gap = ImGui::GetStyle().ItemSpacing.x;
+          heatmap_.set_area(static_cast<int>(avail.x - legend_w - gap), static_cast<int>(avail.y));
+          const ImVec2 at = ImGui::GetCursorScreenPos();
+          heatmap_.draw_figure(*image_, last_.inspected.slots, sess_->capacity());
+          const ImVec2 end = ImGui::GetItemRectMax();
+          rect = {at.x, at.y, end.x - at.x, end.y - at.y};
+          ImGui::SameLine();
+          heatmap_.draw_legend(ImVec2(legend_w, end.y - at.y));
+          break;
+        }
+        case view_kind::histogram:
+          histogram_.draw(last_.inspected.histogram, avail.y - 2 * fs);
+          break;
+        case view_kind::throughput: {
+          const auto pts = sess_->throughput();
+          throughput_.draw(pts, avail.y - 2 * fs);
+          break;
+        }
+        case view_kind::timeline: {
+          const auto pts = sess_->timeline();
+          const auto ev = sess_->rebuilds();
+          churn_.draw(pts, ev, explain_tombstones(), avail.y - 6 * fs);
+          break;
+        }
+        case view_kind::stats:
+          draw_stats();
+          break;
       }
-      case view_kind::histogram:
-        histogram_.draw(last_.inspected.histogram, avail.y - 2 * fs);
-        break;
-      case view_kind::throughput: {
-        const auto pts = sess_->throughput();
-        throughput_.draw(pts, avail.y - 2 * fs);
-        break;
-      }
-      case view_kind::timeline: {
-        const auto pts = sess_->timeline();
-        const auto ev = sess_->rebuilds();
-        churn_.draw(pts, ev, sess_->config().table.deletes == linear_delete_mode::tombstone, avail.y - 6 * fs);
-        break;
-      }
-      case view_kind::chains:
-        slab_.draw_chains(last_.inspected, last_.stats, sess_->config().table.hash, avail.y - fs);
-        break;
-      case view_kind::allocator:
-        slab_.draw_allocator(last_.inspected.allocator, last_.stats, avail.y - fs);
-        break;
-      case view_kind::stats:
-        draw_stats();
-        break;
-      case view_kind::buckets:
-        hive_.draw_buckets(last_.inspected, last_.stats, avail.y - fs);
-        break;
-      case view_kind::evictions:
-        hive_.draw_evictions(last_.inspected, last_.paths, last_.stats, sess_->last_step(), -1.0, avail.y - fs);
-        break;
-      case view_kind::steps: {
-        const auto pts = sess_->hive_steps();
-        hive_.draw_steps(pts, last_.stats, avail.y - fs);
-        break;
-      }
-      case view_kind::stash:
-        hive_.draw_stash(last_.inspected, last_.stats, avail.y - fs);
-        break;
-      case view_kind::resize:
-        hive_.draw_resize(last_.inspected, last_.stats, avail.y - fs);
-        break;
     }
     ImGui::EndChild();
-    if (v != view_kind::stats) {
+    if (!stats_only) {
       ImGui::SameLine();
       ImGui::BeginChild("numbers", ImVec2(0, 0), ImGuiChildFlags_Borders);
       draw_stats();

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "app/families/family_ui.hpp"
 #include "app/sampler.hpp"
 #include "app/scenario.hpp"
 #include "app/session.hpp"
@@ -18,8 +19,6 @@
 #include "visualizers/views/churn_view.hpp"
 #include "visualizers/views/heatmap_view.hpp"
 #include "visualizers/views/histogram_view.hpp"
-#include "visualizers/views/hive_view.hpp"
-#include "visualizers/views/slab_view.hpp"
 #include "visualizers/views/throughput_view.hpp"
 
 namespace hs::app {
@@ -36,17 +35,20 @@ class app_frame {
   /// @brief The whole window: menu bar, a dock space over the main viewport with every view as a
   /// dockable window (the family's default layout the first time), the status bar, shortcuts.
   void draw_window();
-  /// @brief One view filling the area, with the numbers beside it; returns the view's rectangle
-  /// (x, y, w, h) inside the figure.
-  std::array<float, 4> draw_figure(view_kind v, float width, float height, const std::string& title);
+  /// @brief One view filling the area (a common view or one of the family's figures, by its
+  /// scenario name), with the numbers beside it; returns the view's rectangle (x, y, w, h).
+  std::array<float, 4> draw_figure(std::string_view view, float width, float height, const std::string& title);
+  /// @brief The numbers behind a figure, as the CSV written beside it.
+  std::string figure_csv(std::string_view view) const;
 
   /// @brief Samples now, for the heatmap area the last draw_figure() laid out.
   void sample_now();
   session& sess() { return *sess_; }
+  const session& sess() const { return *sess_; }
   vis::heatmap_view& heatmap() { return heatmap_; }
-  const vis::slab_view& slab_view() const { return slab_; }
   const vis::histogram_view& histogram_view() const { return histogram_; }
-  const vis::hive_view& hive_view() const { return hive_; }
+  /// @brief The family's views (slab_view_of and hive_view_of reach inside).
+  const family_views* views() const { return views_.get(); }
   const sample_result& last_sample() const { return last_; }
   const vis::heatmap_request& last_request() const { return last_req_; }
   const vis::heatmap_image& image() const { return *image_; }
@@ -123,11 +125,10 @@ class app_frame {
   vis::histogram_view histogram_;
   vis::throughput_view throughput_;
   vis::churn_view churn_;
-  vis::slab_view slab_;
-  vis::hive_view hive_;
-  bool slab() const { return sess_->config().table.family == family::slab; }
-  bool hive() const { return sess_->config().table.family == family::hive; }
-  void draw_hive_controls();
+  std::unique_ptr<family_views> views_;  // the family's, made with the session
+  const family_ui& ui() const { return ui_of(sess_->config().table.family); }
+  view_context context(float height, double time_s);
+  bool explain_tombstones() const;
   std::unique_ptr<vis::heatmap_image> image_;
   vis::heatmap_request last_req_{};
   sample_result last_;

@@ -80,42 +80,29 @@ void app_frame::draw_controls() {
   ImGui::PushID("table-section");
   if (ImGui::CollapsingHeader("Table", ImGuiTreeNodeFlags_DefaultOpen)) {
     ImGui::TextDisabled("changes rebuild the table");
-    int fam = static_cast<int>(pending_.table.family);
-    if (ImGui::Combo("family", &fam, "linear\0slab\0hive\0")) {
-      pending_.table.family = static_cast<family>(fam);
-      pending_.table.slab.buckets = 0;  // from the capacity below
-      if (pending_.table.family == family::slab && pending_.table.capacity > (1ull << 28)) pending_.table.capacity = 1ull << 27;
-      if (pending_.table.family == family::hive) pending_.table.hive.instrument = true;  // its views draw the counters
-      // A slab table counts pairs (15 per bucket); open addressing and the hive want a power of two.
-      if (pending_.table.family != family::slab)
+    const auto registered = families();
+    int fam = 0;
+    for (std::size_t i = 0; i < registered.size(); ++i)
+      if (registered[i]->id == pending_.table.family) fam = static_cast<int>(i);
+    const auto name_of = [](void* data, int i) { return static_cast<const family_descriptor* const*>(data)[i]->name.data(); };
+    if (ImGui::Combo("family", &fam, name_of, const_cast<void*>(static_cast<const void*>(registered.data())),
+                     static_cast<int>(registered.size()))) {
+      pending_.table.family = registered[fam]->id;
+      // Open addressing and the hive count slots in a power of two; a family that counts pairs in
+      // lists (the slab) needs several times their bytes, so it starts from 2^27 at most.
+      if (registered[fam]->pow2_capacity)
         pending_.table.capacity = std::bit_floor(std::max<std::uint64_t>(pending_.table.capacity, 16));
+      else if (pending_.table.capacity > (1ull << 28))
+        pending_.table.capacity = 1ull << 27;
+      if (const auto prepare = ui_of(pending_.table.family).prepare) prepare(pending_.table);
     }
-    const bool slab = pending_.table.family == family::slab, hive = pending_.table.family == family::hive;
-    log2_slider(slab ? "pairs in base slabs" : "capacity", pending_.table.capacity, 4, 32);
-    if (slab) {
-      pending_.table.slab.buckets = 0;
-      ImGui::TextDisabled("%s buckets, %s of base slabs (lists grow from a pool)",
-                          format_count((pending_.table.capacity + 14) / 15).c_str(),
-                          format_bytes((pending_.table.capacity + 14) / 15 * 128).c_str());
-      int mode = static_cast<int>(pending_.table.slab.mode);
-      if (ImGui::Combo("keys", &mode, "unique (REPLACE)\0multi (duplicates)\0")) pending_.table.slab.mode = static_cast<slab_mode>(mode);
-      const int tile = pending_.table.slab.tile;
-      int t = tile == 0 ? 0 : std::countr_zero(static_cast<unsigned>(tile));  // 2^t threads
-      if (ImGui::Combo("threads/slab", &t, "auto\0002\0004\0008\00016\00032 (paper)\0")) pending_.table.slab.tile = t == 0 ? 0 : 1 << t;
-    } else if (hive) {
-      draw_hive_controls();
-    } else {
-      ImGui::TextDisabled("%s of %s memory", format_bytes(pending_.table.capacity * 8).c_str(), sess_->gpu() ? "GPU" : "host");
-    }
+    const family_descriptor& fd = describe(pending_.table.family);
+    const family_ui& fu = ui_of(pending_.table.family);
+    log2_slider(fd.pow2_capacity ? "capacity" : fd.capacity_unit.data(), pending_.table.capacity, 4, 32);
     int h = static_cast<int>(pending_.table.hash);
-    if (!hive && ImGui::Combo("hash", &h, "murmur3\0knuth\0identity\0universal\0")) pending_.table.hash = static_cast<hash_kind>(h);
-    if (!slab && !hive) {
-      int g = pending_.table.linear.group == 0 ? 0 : pending_.table.linear.group == 1 ? 1 : pending_.table.linear.group == 4 ? 2 : 3;
-      if (ImGui::Combo("threads/op", &g, "auto\0001\0004\0008\0")) pending_.table.linear.group = g == 0 ? 0 : g == 1 ? 1 : g == 2 ? 4 : 8;
-      int del = static_cast<int>(pending_.table.deletes);
-      if (ImGui::Combo("erase", &del, "empties the value\0leaves a tombstone\0"))
-        pending_.table.deletes = static_cast<linear_delete_mode>(del);
-    }
+    if (fu.common_hash && ImGui::Combo("hash", &h, "murmur3\0knuth\0identity\0universal\0"))
+      pending_.table.hash = static_cast<hash_kind>(h);
+    if (fu.draw_table_controls) fu.draw_table_controls(pending_.table, *sess_, last_.stats);
     int b = static_cast<int>(choice_);
     if (ImGui::Combo("backend", &b, "auto\0gpu\0cpu\0")) choice_ = static_cast<backend_choice>(b);
     if (ImGui::Button("Apply (rebuild the table)")) {
@@ -145,9 +132,7 @@ void app_frame::draw_controls() {
     changed |= ImGui::SliderFloat("shrink below", &shrink, 0.f, 0.5f, shrink > 0 ? "load %.2f" : "off");
     changed |= ImGui::SliderFloat("rehash above", &rehash, 0.f, 1.f, rehash > 0 ? "%.2f dead" : "off");
     if (changed) sess_->set_maintenance({grow, shrink, rehash});
-    if (sess_->config().table.family == family::slab) {
-      if (ImGui::Button("FLUSH (compact the lists)")) sess_->flush();
-    }
+    if (const auto extra = ui().draw_maintenance) extra(*sess_);
     if (ImGui::Button("Rehash now")) sess_->rehash();
     ImGui::SameLine();
     if (ImGui::Button("Grow")) sess_->rehash(sess_->capacity() * 2);

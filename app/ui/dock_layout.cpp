@@ -8,22 +8,11 @@ namespace hs::app {
 namespace {
 using namespace window_name;
 constexpr const char* k_common[] = {controls, numbers, heatmap, throughput, timeline};
-constexpr const char* k_linear[] = {probes};
-constexpr const char* k_slab[] = {slab_lists, slab_alloc, key_positions};
-constexpr const char* k_hive[] = {hive_buckets, hive_evictions, hive_steps, hive_stash, hive_resize};
 }  // namespace
 
 std::span<const char* const> common_windows() { return k_common; }
 
-std::span<const char* const> family_windows(family f) {
-  switch (f) {
-    case family::slab: return k_slab;
-    case family::hive: return k_hive;
-    default: return k_linear;
-  }
-}
-
-void build_default_layout(ImGuiID dockspace, ImVec2 size, family f) {
+void build_default_layout(ImGuiID dockspace, ImVec2 size, std::span<const char* const> family_windows) {
   ImGui::DockBuilderRemoveNode(dockspace);
   ImGui::DockBuilderAddNode(dockspace, ImGuiDockNodeFlags_DockSpace);
   ImGui::DockBuilderSetNodeSize(dockspace, size);
@@ -35,14 +24,14 @@ void build_default_layout(ImGuiID dockspace, ImVec2 size, family f) {
   ImGui::DockBuilderDockWindow(controls, left_top);
   ImGui::DockBuilderDockWindow(numbers, left_bottom);
   ImGui::DockBuilderDockWindow(heatmap, top);
-  for (const char* w : family_windows(f)) ImGui::DockBuilderDockWindow(w, views);
+  for (const char* w : family_windows) ImGui::DockBuilderDockWindow(w, views);
   ImGui::DockBuilderDockWindow(throughput, rates);
   ImGui::DockBuilderDockWindow(timeline, rates);
   ImGui::DockBuilderFinish(dockspace);
 }
 
-void bring_default_tabs_forward(family f) {
-  ImGui::SetWindowFocus(family_windows(f).front());
+void bring_default_tabs_forward(std::span<const char* const> family_windows) {
+  if (!family_windows.empty()) ImGui::SetWindowFocus(family_windows.front());
   ImGui::SetWindowFocus(throughput);
 }
 

@@ -8,7 +8,7 @@
 #include "core/bench/timing.hpp"
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
-#include "core/common/table.hpp"
+#include "core/table/table.hpp"
 
 namespace hs::bench::detail {
 

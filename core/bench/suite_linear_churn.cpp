@@ -10,7 +10,7 @@
 #include "core/bench/timing.hpp"
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
-#include "core/common/table.hpp"
+#include "core/table/table.hpp"
 #include "core/workload/workload.hpp"
 
 namespace hs::bench::detail {

@@ -12,7 +12,7 @@
 #include "core/common/bit_math.hpp"
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
-#include "core/common/table.hpp"
+#include "core/table/table.hpp"
 #include "core/linear/linear_layout.hpp"
 
 namespace hs::bench::detail {

@@ -14,7 +14,7 @@
 #include "core/bench/timing.hpp"
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
-#include "core/common/table.hpp"
+#include "core/table/table.hpp"
 #include "core/linear/linear_inspect.hpp"
 #include "core/workload/key_stream.hpp"
 

@@ -8,7 +8,7 @@
 #include "core/bench/roofline.hpp"
 #include "core/common/device.hpp"
 #include "core/common/hash.hpp"
-#include "core/common/table.hpp"
+#include "core/table/table.hpp"
 
 namespace hs::bench {
 

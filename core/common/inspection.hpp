@@ -148,6 +148,20 @@ struct stash_entry {
   value_type value = k_empty;
 };
 
+/// @brief Hive family: the most moves an eviction path may make (one hop per lane of a warp).
+inline constexpr int k_max_eviction_path = 32;
+
+/// @brief Hive family: one recent eviction path. The newcomer's key, then per hop the bucket a
+/// key moved out of and that key; `dest` is the bucket with a free slot the last moved key went to.
+struct eviction_path {
+  std::uint32_t length = 0;  ///< hops (buckets a key moved out of)
+  key_type newcomer = 0;
+  std::uint64_t bucket[k_max_eviction_path] = {};
+  key_type moved[k_max_eviction_path] = {};  ///< moved[d]: the key moved out of bucket[d] (moved[0]
+                                             ///< made room for the newcomer)
+  std::uint64_t dest = 0;
+};
+
 /// @brief What one sample of a table should produce; absent parts are skipped (the slab parts are
 /// ignored by the other families, the hive parts likewise). For hive tables the occupancy
 /// pixels' mean displacement, the probe histogram and a dumped slot's displacement are the
@@ -166,6 +180,7 @@ struct inspect_request {
   bool bucket_fill = false;                  ///< hive: histogram of live slots per bucket
   bool stash = false;                        ///< hive: the stash's live words
   std::uint32_t stash_limit = 512;           ///< hive: most stash words to copy
+  bool paths = false;                        ///< hive: the recent eviction paths (instrumented)
 };
 
 struct inspect_result {
@@ -177,6 +192,7 @@ struct inspect_result {
   allocator_image allocator;
   hs::probe_histogram bucket_fill;  ///< live slots per bucket, 0..slots (hive family)
   std::vector<stash_entry> stash;   ///< hive: live stash words, oldest first (at most stash_limit)
+  std::vector<eviction_path> paths; ///< hive: the recent eviction paths, oldest first
 };
 
 }  // namespace hs

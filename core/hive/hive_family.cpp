@@ -95,7 +95,7 @@ hive_shape resolve_shape(const table_config& cfg) {
   if (cap % s.slots || !is_pow2(cap / s.slots))
     throw user_error("a hive table of " + format_count(cap) + " slots: the capacity must be a power of two of at least " +
                      std::to_string(s.slots) + " slots (buckets x slots per bucket)");
-  if (cap > max_capacity(cfg.family)) throw user_error("capacity " + format_count(cap) + " exceeds the maximum of 2^32 slots");
+  if (cap > max_capacity()) throw user_error("capacity " + format_count(cap) + " exceeds the maximum of 2^32 slots");
   s.buckets = cap / s.slots;
   if (o.eviction_depth < 0 || o.eviction_depth > k_max_eviction_depth)
     throw user_error("hive eviction depth must be 0 to " + std::to_string(k_max_eviction_depth));

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/common/table.hpp"
+#include "core/table/table.hpp"
 #include "core/hive/hive_image.hpp"
 #include "core/hive/hive_launch.hpp"
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/common/table.hpp"
+#include "core/table/table.hpp"
 #include "core/hive/hive_image.hpp"
 
 namespace hs::hive {

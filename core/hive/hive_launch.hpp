@@ -25,16 +25,9 @@ enum counter : int {
   c_count = c_path_len0 + k_max_eviction_depth + 1
 };
 
-/// @brief Recent eviction paths, a ring: each record is the path's length, then per hop the
-/// bucket (64-bit) and the key moved; the newcomer's key first.
-struct path_record {
-  std::uint32_t length = 0;  ///< hops (buckets a key moved out of)
-  key_type newcomer = 0;
-  std::uint64_t bucket[k_max_eviction_depth] = {};
-  key_type moved[k_max_eviction_depth] = {};  ///< moved[d]: the key moved out of bucket[d] (moved[0]
-                                              ///< made room for the newcomer)
-  std::uint64_t dest = 0;  ///< the bucket with a free slot the last moved key went to
-};
+/// @brief Recent eviction paths, a ring of k_path_ring records (the record is the inspection's).
+using path_record = eviction_path;
+static_assert(k_max_eviction_path == k_max_eviction_depth, "a path record holds the deepest eviction");
 inline constexpr std::uint32_t k_path_ring = 256;
 
 /// @brief The table as kernels see it.

@@ -339,10 +339,13 @@ table_stats hive_model::stats(stream_view) {
   return st;
 }
 
-void hive_model::inspect(const inspect_request& req, inspect_result& out, stream_view) {
-  std::lock_guard lock(mutex_);
-  out = {};
-  inspect_image(img_, req, out);
+void hive_model::inspect(const inspect_request& req, inspect_result& out, stream_view s) {
+  {
+    std::lock_guard lock(mutex_);
+    out = {};
+    inspect_image(img_, req, out);
+  }
+  if (req.paths) out.paths = recent_paths(s);  // takes the lock itself
 }
 
 std::uint64_t hive_model::retrieve_all(std::span<key_type> keys, std::span<value_type> values, stream_view) {
@@ -432,7 +435,7 @@ std::uint64_t hive_model::expand_unlocked(std::uint64_t buckets) {
   std::uint64_t done = 0;
   while (done < buckets) {
     if (img_.geo.split == img_.geo.round) img_.geo = {2 * img_.geo.round, 0};
-    if (2 * img_.geo.round * img_.slots > max_capacity(family::hive)) break;  // the round's partners would not fit
+    if (2 * img_.geo.round * img_.slots > max_capacity()) break;  // the round's partners would not fit
     const std::uint64_t step = std::min({buckets - done, shape_.resize_batch(img_.geo.round), img_.geo.round - img_.geo.split});
     split_step(step);
     done += step;

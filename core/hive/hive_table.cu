@@ -268,6 +268,11 @@ table_stats hive_table::stats(stream_view s) {
 }
 
 void hive_table::inspect(const inspect_request& req, inspect_result& out, stream_view s) {
+  inspect_locked(req, out, s);
+  if (req.paths) out.paths = recent_paths(s);  // takes the table lock itself
+}
+
+void hive_table::inspect_locked(const inspect_request& req, inspect_result& out, stream_view s) {
   std::shared_lock lock(table_mutex_);
   std::lock_guard scratch(scratch_mutex_);
   out = {};
@@ -392,7 +397,7 @@ std::uint64_t hive_table::expand_locked(std::uint64_t buckets, stream_view s) {
   std::uint64_t done = 0;
   while (done < buckets) {
     if (geo_.split == geo_.round) geo_ = {2 * geo_.round, 0};
-    if (2 * geo_.round * shape_.slots > max_capacity(family::hive)) break;
+    if (2 * geo_.round * shape_.slots > max_capacity()) break;
     try {
       reserve_round(s);
     } catch (...) {  // no memory for the next round: keep what was split, and the stashed keys

@@ -42,6 +42,8 @@ class hive_table final : public hive_family {
   hive_image snapshot(stream_view s) override;
 
  private:
+  // The inspection under the table and scratch locks (the paths are read after: they lock too).
+  void inspect_locked(const inspect_request& req, inspect_result& out, stream_view s);
   /// The table as kernels see it, with a fresh eviction seed (call with table_mutex_ held).
   hive_ref ref();
   void launch(const batch_io& io, stream_view s);

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/common/hash.hpp"
-#include "core/common/table.hpp"
+#include "core/table/table.hpp"
 #include "core/linear/linear_layout.hpp"
 
 namespace hs::linear {

@@ -268,7 +268,7 @@ void linear_model::inspect(const inspect_request& req, inspect_result& out, stre
 }
 
 void linear_model::rehash(std::uint64_t capacity, stream_view) {
-  if (!is_pow2(capacity) || capacity < 16 || capacity > max_capacity(cfg_.family))
+  if (!is_pow2(capacity) || capacity < 16 || capacity > max_capacity())
     throw user_error("rehash: capacity " + std::to_string(capacity) + " is not a power of two between 16 and 2^32");
   std::lock_guard lock(mutex_);
   std::vector<slot_word> old;

@@ -5,7 +5,7 @@
 #include <span>
 #include <vector>
 
-#include "core/common/table.hpp"
+#include "core/table/table.hpp"
 #include "core/linear/linear_layout.hpp"
 
 namespace hs::linear {

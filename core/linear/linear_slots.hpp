@@ -3,7 +3,7 @@
 #pragma once
 #include <vector>
 
-#include "core/common/table.hpp"
+#include "core/table/table.hpp"
 #include "core/linear/linear_layout.hpp"
 
 namespace hs::linear {

@@ -337,7 +337,7 @@ table_stats linear_table::count(stream_view s) {
 }
 
 void linear_table::rehash(std::uint64_t capacity, stream_view s) {
-  if (!is_pow2(capacity) || capacity < 16 || capacity > max_capacity(cfg_.family))
+  if (!is_pow2(capacity) || capacity < 16 || capacity > max_capacity())
     throw user_error("rehash: capacity " + format_count(capacity) + " is not a power of two between 16 and 2^32");
   std::unique_lock slots_lock(slots_mutex_);  // no new launch or inspection from any thread
   std::lock_guard scratch_lock(scratch_mutex_);

@@ -4,7 +4,7 @@
 #include <mutex>
 #include <shared_mutex>
 
-#include "core/common/table.hpp"
+#include "core/table/table.hpp"
 #include "core/linear/linear_layout.hpp"
 #include "core/linear/linear_partition.hpp"
 

@@ -8,7 +8,7 @@
 
 #include "core/common/hash.hpp"
 #include "core/common/inspection.hpp"
-#include "core/common/table.hpp"
+#include "core/table/table.hpp"
 #include "core/slab/slab_layout.hpp"
 
 namespace hs::slab {

@@ -6,7 +6,7 @@
 #include "core/common/hash.hpp"
 #include "core/common/inspection.hpp"
 #include "core/common/stream.hpp"
-#include "core/common/table.hpp"
+#include "core/table/table.hpp"
 #include "core/common/types.hpp"
 
 namespace hs::slab {

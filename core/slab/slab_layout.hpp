@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "core/common/hd.hpp"
-#include "core/common/table.hpp"
+#include "core/table/table.hpp"
 #include "core/common/types.hpp"
 
 namespace hs::slab {

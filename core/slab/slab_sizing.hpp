@@ -23,7 +23,7 @@ inline constexpr const char* k_tile_choices = "2, 4, 8, 16 or 32 threads per sla
 
 }  // namespace hs::slab
 
-#include "core/common/table.hpp"
+#include "core/table/table.hpp"
 
 namespace hs::slab {
 

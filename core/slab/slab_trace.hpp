@@ -8,7 +8,7 @@
 #include <optional>
 
 #include "core/common/inspection.hpp"
-#include "core/common/table.hpp"
+#include "core/table/table.hpp"
 #include "core/common/types.hpp"
 
 namespace hs::slab {

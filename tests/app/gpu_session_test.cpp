@@ -26,7 +26,7 @@ TEST_CASE("a GPU session keeps the live count exact while sampling", "[gpu][sess
   s.queue({{script_step::fill, 0.5, 0}, {script_step::run, 0, 40}, {script_step::drain, 0.3, 0}});
   sample_request req;
   req.occupancy = occupancy_query{0, cfg.table.capacity, 256, 128, nullptr};
-  req.histogram = true;
+  req.probe_histogram = true;
   sample_result r;
   for (int i = 0; i < 20; ++i) s.sample(req, r);  // concurrent with the work stream
   s.wait_idle();

@@ -46,7 +46,7 @@ TEST_CASE("a churn scenario renders its timeline with the rebuilds marked", "[re
       "fill 0.4\nrun 30\ncapture timeline\n", (dir / "c.scn").string());
   const render_result r = render_scenario(sc, dir.string(), backend_choice::cpu, 0, 800, 600, 14.f);
   REQUIRE(r.figures.size() == 1);
-  CHECK(r.figures[0].view == view_kind::timeline);
+  CHECK(r.figures[0].view == "timeline");
   const auto csv = std::find_if(r.data_files.begin(), r.data_files.end(),
                                 [](const std::string& f) { return f.find("timeline.csv") != std::string::npos; });
   REQUIRE(csv != r.data_files.end());
@@ -80,7 +80,7 @@ TEST_CASE("a headless render writes figures whose heatmap shows the load factor"
     CHECK(w == 900);
     CHECK(h == 640);
     CHECK(f.load == Catch::Approx(0.62).margin(1e-4));
-    if (f.view != view_kind::heatmap) continue;
+    if (f.view != "heatmap") continue;
     REQUIRE(f.view_rect[2] > 50);
     REQUIRE(f.view_rect[3] > 50);
     const double live = decoded_live_fraction(px, w, f.view_rect, viridis);

@@ -4,6 +4,7 @@
 #pragma once
 #include <catch2/catch_test_macros.hpp>
 
+#include "app/families/hive_ui.hpp"
 #include "app/session.hpp"
 
 namespace hs::test {
@@ -24,10 +25,10 @@ inline void check_hive_session(backend b) {
   CHECK(s.capacity() > (1u << 16));
   CHECK(s.capacity() == s.tbl().stats({}).capacity);
   std::uint64_t counted = 0;
-  for (const auto& p : s.hive_steps()) counted += p.steps[0] + p.steps[1] + p.steps[2] + p.steps[3];
+  for (const auto& p : app::hive_steps(s)) counted += p.steps[0] + p.steps[1] + p.steps[2] + p.steps[3];
   CHECK(counted == want);
   app::sample_request req;
-  req.histogram = req.bucket_fill = req.stash = req.paths = true;
+  req.probe_histogram = req.bucket_fill = req.stash = req.paths = true;
   req.strip = bucket_strip_query{0, s.capacity() / 16, 64};
   app::sample_result r;
   s.sample(req, r);
@@ -35,7 +36,7 @@ inline void check_hive_session(backend b) {
   CHECK(r.inspected.bucket_fill.total == r.stats.hive.buckets);
   CHECK(r.inspected.histogram.total + r.stats.hive.stash_live == want);
   CHECK(r.inspected.strip.size() == 64);
-  CHECK(r.paths.size() <= hive::k_path_ring);
+  CHECK(r.inspected.paths.size() <= 256);  // the hive's ring of recent paths
   const std::uint64_t grown = s.capacity();
   s.fill_to(0.1);  // a target counts from the capacity when the drain starts: the grown one
   s.wait_idle();

@@ -41,13 +41,12 @@ TEST_CASE("hive settings and views parse; the views are instrumented unless told
   CHECK(o.instrument);
   REQUIRE(sc.steps.size() == 3);
   CHECK(sc.steps[0].load == 1.5);
-  CHECK(sc.steps[2].views == std::vector<view_kind>{view_kind::buckets, view_kind::evictions, view_kind::steps,
-                                                    view_kind::stash, view_kind::resize, view_kind::heatmap});
+  CHECK(sc.steps[2].views == std::vector<std::string>{"buckets", "evictions", "steps", "stash", "resize", "heatmap"});
   CHECK_FALSE(parse_scenario("hive instrument=off\ntable hive\ncapture steps\n", "i.scn").config.table.hive.instrument);
   CHECK_FALSE(parse_scenario("capture heatmap\n", "l.scn").config.table.hive.instrument);  // not a hive table
   const scenario ev = load_scenario("hive-evictions");
   CHECK(ev.config.table.family == family::hive);
-  CHECK(ev.steps.back().views[0] == view_kind::evictions);
+  CHECK(ev.steps.back().views[0] == "evictions");
 }
 
 TEST_CASE("tombstone, maintenance and timeline settings parse", "[scenario]") {
@@ -63,7 +62,7 @@ TEST_CASE("tombstone, maintenance and timeline settings parse", "[scenario]") {
   CHECK(sc.steps[1].kind == scenario_step::rehash);
   CHECK(sc.steps[1].batches == (1u << 20));
   CHECK(sc.steps[2].batches == 0);
-  CHECK(sc.steps[3].views[0] == view_kind::timeline);
+  CHECK(sc.steps[3].views[0] == "timeline");
 }
 
 TEST_CASE("slab settings, fills past beta 1 and flush steps parse", "[scenario][slab]") {

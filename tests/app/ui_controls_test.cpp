@@ -7,6 +7,8 @@
 #include <imgui.h>
 #include <imgui_te_context.h>
 
+#include "app/families/hive_ui.hpp"
+#include "app/families/slab_ui.hpp"
 #include "app/ui/app_frame.hpp"
 #include "core/common/error.hpp"
 #include "tests/support/gpu_support.hpp"
@@ -376,7 +378,7 @@ TEST_CASE("clicking a bucket in the slab strip shows its list; in the hive strip
   std::uint64_t slab_bucket = 0;
   std::string log = ui->run([&](ImGuiTestContext* ctx) {
     click_strip(ctx, ui->frame(), 0.7, "Slab lists", "strip", 0.75f);
-    slab_bucket = ui->frame().slab_view().bucket();
+    slab_bucket = app::slab_view_of(ui->frame().views())->bucket();
   });
   INFO(log);
   REQUIRE(log.empty());
@@ -391,7 +393,7 @@ TEST_CASE("clicking a bucket in the slab strip shows its list; in the hive strip
   std::uint64_t first_shown = 0;
   log = hive->run([&](ImGuiTestContext* ctx) {
     click_strip(ctx, hive->frame(), 0.5, "Buckets", "hive-strip", 0.25f);
-    picked = hive->frame().hive_view().selected_bucket();
+    picked = app::hive_view_of(hive->frame().views())->selected_bucket();
     first_shown = hive->frame().last_request().occupancy.first_slot;
   });
   INFO(log);

@@ -3,7 +3,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/common/table.hpp"
+#include "core/table/table.hpp"
 #include "core/workload/workload.hpp"
 
 namespace hs::test {

@@ -9,7 +9,7 @@
 #include <imgui.h>
 
 #include "core/common/inspection.hpp"
-#include "core/common/table.hpp"
+#include "core/table/table.hpp"
 #include "visualizers/colormap.hpp"
 #include "visualizers/heatmap_colors.hpp"
 #include "visualizers/heatmap_image.hpp"

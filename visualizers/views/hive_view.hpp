@@ -15,7 +15,7 @@
 
 #include "core/common/inspection.hpp"
 #include "core/common/step_trace.hpp"
-#include "core/common/table.hpp"
+#include "core/table/table.hpp"
 #include "core/hive/hive_launch.hpp"
 #include "visualizers/colormap.hpp"
 

@@ -14,7 +14,7 @@
 #include "core/common/inspection.hpp"
 #include "core/common/step_trace.hpp"
 #include "core/slab/slab_trace.hpp"
-#include "core/common/table.hpp"
+#include "core/table/table.hpp"
 #include "visualizers/colormap.hpp"
 
 namespace hs::vis {

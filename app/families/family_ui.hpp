@@ -1,0 +1,98 @@
+// One family's place in the app, next to its registration in core/ (family_registry.hpp): its
+// dockable windows and figures with the state they keep between frames, what they sample, its
+// table controls, its rows in the numbers, and what a session records per batch for it. The
+// frame, the session and the scenario parser only go through this, so none of them names a
+// family. Families register in family_ui_list.cpp.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "app/batch_recorder.hpp"
+#include "core/table/table.hpp"
+
+namespace hs::vis {
+class heatmap_view;
+class histogram_view;
+}  // namespace hs::vis
+
+namespace hs::app {
+
+class session;
+struct sample_result;
+struct session_config;
+using sample_request = inspect_request;
+using number_rows = std::vector<std::pair<std::string, std::string>>;
+
+/// @brief What a family's views draw with.
+struct view_context {
+  session& sess;
+  const sample_result& sample;
+  vis::heatmap_view& heatmap;      ///< the shared heatmap (a picked bucket zooms it)
+  vis::histogram_view& histogram;  ///< the shared histogram view (the family's probe measure)
+  float height = 0;                ///< figures: the height to fill (0: the window's)
+  double time_s = -1;              ///< the window's clock for animations; -1 for a still figure
+};
+
+/// @brief A family's views and the state they keep from frame to frame (a picked bucket, a step
+/// being replayed). Made once per table.
+class family_views {
+ public:
+  virtual ~family_views() = default;
+  /// @brief Adds what the views need to this frame's sample (`capacity`: the table's now).
+  virtual void plan_sample(const session& s, std::uint64_t capacity, sample_request& req) = 0;
+  /// @brief Draws the window `name` (one of the family's windows) inside its ImGui window.
+  virtual void draw_window(std::string_view name, view_context& ctx) = 0;
+  /// @brief Draws the figure `name` (one of the family's figures).
+  virtual void draw_figure(std::string_view name, view_context& ctx) = 0;
+  /// @brief The numbers behind figure `name`, as the CSV written beside its PNG.
+  virtual std::string figure_csv(std::string_view name, const session& s, const sample_result& r) const = 0;
+};
+
+struct family_ui {
+  family id = family::linear;
+  /// @brief The family's dockable windows, the first in front in its default layout.
+  std::span<const char* const> windows;
+  /// @brief The views a scenario may capture from this family ("capture chains").
+  std::span<const std::string_view> figures;
+  std::unique_ptr<family_views> (*make_views)() = nullptr;
+
+  /// @brief Settings a table of the family gets when it is picked for the window or a scenario
+  /// (the hive: instrumentation on, its views draw the counters); explicit options come after.
+  void (*prepare)(table_config& cfg) = nullptr;
+  /// @brief The Table section's controls beyond family, capacity, hash, backend and Apply; the
+  /// running session and its latest counters for settings that apply at once.
+  void (*draw_table_controls)(table_config& pending, session& running, const table_stats& latest) = nullptr;
+  /// @brief Whether the common hash choice applies (the hive has its own hash policies).
+  bool common_hash = true;
+  /// @brief The Maintenance section's extra buttons (the slab's FLUSH).
+  void (*draw_maintenance)(session& s) = nullptr;
+  /// @brief The family's rows of the numbers: `about` after the common "table" row, `counts`
+  /// after the common counters.
+  void (*about_rows)(number_rows& rows, const session& s, const table_stats& t) = nullptr;
+  void (*count_rows)(number_rows& rows, const session& s, const sample_result& r) = nullptr;
+  /// @brief What the histogram measures ("probe length") and what a failed-full insert means.
+  std::string_view histogram_measure = "probe length";
+  std::string_view failed_label = "failed (table full)";
+  /// @brief Whether the churn timeline explains how inserts reuse tombstones (the linear
+  /// family in tombstone mode).
+  bool (*explains_tombstone_inserts)(const table_config& cfg) = nullptr;
+  /// @brief The session's per-batch recorder for the family's views, or null.
+  std::unique_ptr<batch_recorder> (*make_recorder)() = nullptr;
+};
+
+/// @brief The app side of `f` (every registered family has one: checked by a test).
+const family_ui& ui_of(family f);
+/// @brief The family whose figure `view` is, if any.
+std::optional<family> family_of_figure(std::string_view view);
+
+namespace detail {
+/// The registration list (family_ui_list.cpp).
+std::span<const family_ui* const> registered_uis();
+}  // namespace detail
+
+}  // namespace hs::app

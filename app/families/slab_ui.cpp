@@ -1,0 +1,124 @@
+// The slab family in the app: its list and SlabAlloc windows (a picked bucket's list, a traced
+// step replayed on it), the key positions, its table controls, FLUSH, and its counts.
+#include <bit>
+
+#include <imgui.h>
+
+#include "app/families/family_ui.hpp"
+#include "app/session.hpp"
+#include "core/common/format.hpp"
+#include "core/slab/slab_layout.hpp"
+#include "visualizers/views/histogram_view.hpp"
+#include "visualizers/views/slab_view.hpp"
+
+namespace hs::app {
+
+namespace {
+
+constexpr const char* k_lists = "Slab lists";
+constexpr const char* k_alloc = "SlabAlloc";
+constexpr const char* k_positions = "Key positions";
+constexpr const char* k_windows[] = {k_lists, k_alloc, k_positions};
+constexpr std::string_view k_figures[] = {"chains", "allocator"};
+
+class slab_views final : public family_views {
+ public:
+  void plan_sample(const session& s, std::uint64_t capacity, sample_request& req) override {
+    view_.follow_step(s.last_step(), s.config().table.slab.mode);  // a new step picks its bucket
+    const std::uint64_t buckets = capacity / slab::k_slab_pairs;
+    req.chain_lengths = true;
+    req.strip = bucket_strip_query{0, buckets, view_.strip_width()};
+    if (view_.bucket() >= buckets) view_.set_bucket(0);
+    req.chain_bucket = view_.bucket();
+    req.allocator = true;
+  }
+  void draw_window(std::string_view name, view_context& ctx) override {
+    const sample_result& s = ctx.sample;
+    if (name == k_lists) {
+      view_.draw_chains(s.inspected, s.stats, ctx.sess.config().table.hash);
+    } else if (name == k_alloc) {
+      view_.draw_allocator(s.inspected.allocator, s.stats);
+    } else {
+      ImGui::TextUnformatted("x: the slab of its list a live key sits in (0 = the base slab)");
+      ctx.histogram.draw(s.inspected.histogram);
+    }
+  }
+  void draw_figure(std::string_view name, view_context& ctx) override {
+    const sample_result& s = ctx.sample;
+    if (name == "chains") view_.draw_chains(s.inspected, s.stats, ctx.sess.config().table.hash, ctx.height);
+    else view_.draw_allocator(s.inspected.allocator, s.stats, ctx.height);
+  }
+  std::string figure_csv(std::string_view name, const session&, const sample_result& r) const override {
+    return name == "chains" ? vis::chain_lengths_csv(r.inspected.chains) : vis::allocator_csv(r.inspected.allocator);
+  }
+  const vis::slab_view& view() const { return view_; }
+
+ private:
+  vis::slab_view view_;
+};
+
+void prepare(table_config& c) { c.slab.buckets = 0; }  // from the capacity, unless a line says otherwise
+
+void draw_controls(table_config& c, session&, const table_stats&) {
+  c.slab.buckets = 0;
+  ImGui::TextDisabled("%s buckets, %s of base slabs (lists grow from a pool)",
+                      format_count((c.capacity + 14) / 15).c_str(), format_bytes((c.capacity + 14) / 15 * 128).c_str());
+  int mode = static_cast<int>(c.slab.mode);
+  if (ImGui::Combo("keys", &mode, "unique (REPLACE)\0multi (duplicates)\0")) c.slab.mode = static_cast<slab_mode>(mode);
+  int t = c.slab.tile == 0 ? 0 : std::countr_zero(static_cast<unsigned>(c.slab.tile));  // 2^t threads
+  if (ImGui::Combo("threads/slab", &t, "auto\0002\0004\0008\00016\00032 (paper)\0")) c.slab.tile = t == 0 ? 0 : 1 << t;
+}
+
+void draw_maintenance(session& s) {
+  if (ImGui::Button("FLUSH (compact the lists)")) s.flush();
+}
+
+void about_rows(number_rows& n, const session& s, const table_stats&) {
+  n.emplace_back("slab mode", s.config().table.slab.mode == slab_mode::unique
+                                  ? "unique keys: INSERT replaces, DELETE leaves a tombstone"
+                                  : "multi: duplicates kept, DELETE empties the pair");
+}
+
+void count_rows(number_rows& n, const session&, const sample_result& r) {
+  const table_stats& t = r.stats;
+  n.emplace_back("buckets (base slabs)", format_count(t.slab.buckets));
+  n.emplace_back("load (live / 15 per bucket = beta)", strprintf("%.4f", t.load_factor()));
+  n.emplace_back("memory utilization", strprintf("%.4f (stored bytes / slab memory in use)", t.slab.utilization));
+  n.emplace_back("chained slabs / longest list", format_count(t.slab.chained_slabs) + " / " + format_count(t.slab.longest_chain));
+  n.emplace_back("SlabAlloc pool", strprintf("%s slabs in %s super blocks", format_count(t.slab.pool_slabs).c_str(),
+                                             format_count(t.slab.super_blocks).c_str()));
+  n.emplace_back("resident changes / failed allocations",
+                 format_count(t.slab.resident_changes) + " / " + format_count(t.slab.alloc_failures));
+  n.emplace_back("live pairs", format_count(t.live));
+  n.emplace_back("tombstones", format_count(t.tombstones));
+  const probe_histogram& ch = r.inspected.chains;
+  if (ch.total) n.emplace_back("list length mean / max (slabs)", strprintf("%.4f / %u", ch.mean(), ch.max));
+}
+
+}  // namespace
+
+const vis::slab_view* slab_view_of(const family_views* v) {
+  const auto* s = dynamic_cast<const slab_views*>(v);
+  return s ? &s->view() : nullptr;
+}
+
+const family_ui& slab_ui() {
+  static const family_ui u = [] {
+    family_ui f;
+    f.id = family::slab;
+    f.windows = k_windows;
+    f.figures = k_figures;
+    f.make_views = [] { return std::unique_ptr<family_views>(new slab_views); };
+    f.prepare = prepare;
+    f.draw_table_controls = draw_controls;
+    f.draw_maintenance = draw_maintenance;
+    f.about_rows = about_rows;
+    f.count_rows = count_rows;
+    f.histogram_measure = "slab position of a key";
+    f.failed_label = "failed (SlabAlloc exhausted)";
+    return f;
+  }();
+  return u;
+}
+
+}  // namespace hs::app

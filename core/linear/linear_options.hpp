@@ -1,0 +1,33 @@
+// The linear family's options: how it deletes and how its GPU kernels run (table_config holds them).
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "core/common/tri.hpp"
+
+namespace hs {
+
+/// @brief How the linear family deletes. `value` (seed 000): the key keeps its slot and only the
+/// value is emptied, so erase runs concurrently with everything. `tombstone` (seed 002): the key
+/// becomes a tombstone that later inserts reuse; inserts and erases then run in separate phases
+/// (the table orders them itself, see linear_table.hpp), lookups concurrently with either.
+enum class linear_delete_mode : std::uint8_t { value, tombstone };
+std::string_view to_string(linear_delete_mode m);
+std::optional<linear_delete_mode> parse_delete_mode(std::string_view s);
+
+/// @brief Execution choices of the linear GPU table. None changes what the table stores; the
+/// defaults are the fastest measured on the H200 (bench linear, seed-linear).
+struct linear_tuning {
+  int group = 0;                  ///< threads per operation: 1, 4 or 8 (0: automatic, 1)
+  tri cas_first = tri::automatic; ///< claim the home slot blindly first (automatic: below load 0.08)
+  tri partition = tri::automatic; ///< group large insert batches by table region first (automatic:
+                                  ///< an eighth of the table or more, tables larger than the L2,
+                                  ///< no statuses asked)
+};
+
+/// @brief "group auto, cas-first auto, partition auto".
+std::string describe(const linear_tuning& t);
+
+}  // namespace hs

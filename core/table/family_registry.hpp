@@ -1,0 +1,82 @@
+// The family registry: each table family describes itself once (its name, its options and their
+// parsing, how to make its GPU table and its CPU model, its invariant checker, and the few hooks a
+// session needs), so core/common/ and the app's frame, session and scenario code name no family.
+// A family registers in family_list.cpp; see core/table/README.md.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/common/step_trace.hpp"
+#include "core/table/table.hpp"
+
+namespace hs {
+
+/// @brief What a family tells the rest of HashScope about itself. Hooks left null mean the family
+/// has nothing to do there.
+struct family_descriptor {
+  hs::family id = hs::family::linear;
+  std::string_view name;     ///< "linear": CLI, scenarios, figures
+  std::string_view summary;  ///< one line: what the table is and which seed it follows
+  /// @brief What `capacity` counts for this family ("slots", or "pairs in base slabs").
+  std::string_view capacity_unit = "slots";
+  /// @brief Whether the capacity must be a power of two.
+  bool pow2_capacity = true;
+  /// @brief The highest fill target (live keys over capacity): 1 for open addressing; lists and
+  /// tables that resize themselves go past their capacity.
+  double max_fill_load = 1.0;
+
+  /// @brief Makes the table a config describes, the GPU table or the CPU model by its backend
+  /// (capacity already resolved); throws hs::user_error for a config the family refuses.
+  std::unique_ptr<table> (*make)(const table_config& cfg) = nullptr;
+
+  /// @brief Scenario lines the family owns (e.g. "hive slots=16 depth=2"): returns false when
+  /// words[0] is not one of its keywords, applies the line to `cfg` otherwise; throws
+  /// hs::user_error (without file and line: the caller adds them) for a bad value.
+  bool (*parse_line)(const std::vector<std::string>& words, table_config& cfg) = nullptr;
+  /// @brief The keywords parse_line takes, with their usage, for error messages.
+  std::string_view keywords;
+
+  /// @brief Checks the family's invariants on one of its tables (synchronizes): empty when they
+  /// hold, else the first violation.
+  std::string (*check_invariants)(table& t, stream_view s) = nullptr;
+
+  // The session's hooks.
+  /// @brief Why a fill stopped when inserts failed for want of room.
+  std::string_view full_note;
+  /// @brief Non-null for families whose probes crawl as the table nears full: the session then
+  /// stops running work before that, and this says why in the family's terms.
+  std::string (*near_full_reason)(const table_config& cfg) = nullptr;
+  /// @brief Whether a batch may change the table's capacity (a table that resizes itself).
+  bool (*resizes_itself)(const table_config& cfg) = nullptr;
+  /// @brief Counters a batch copies back for the app's per-batch recorders, stream-ordered and
+  /// without synchronizing: `batch_counters` values into `out` (pinned or host memory).
+  std::size_t batch_counters = 0;
+  void (*copy_batch_counters)(table& t, std::uint64_t* out, stream_view s) = nullptr;
+  /// @brief For a traced step, before it runs: what the operation will find (the slab family: its
+  /// bucket's list), stream-ordered after the earlier batches.
+  void (*trace_before)(table& t, const table_config& cfg, std::uint64_t capacity, stepped_op& op,
+                       stream_view s) = nullptr;
+  /// @brief A compaction the family offers between batches (the slab family's FLUSH), and what
+  /// the user reads when it is done.
+  void (*flush)(table& t, stream_view s) = nullptr;
+  std::string_view flush_note;
+};
+
+/// @brief Every registered family, in registration order.
+std::span<const family_descriptor* const> families();
+/// @brief The registration of `f` (every enumerator is registered: checked by a test).
+const family_descriptor& describe(family f);
+/// @brief The registered names, "linear, slab, hive".
+std::string family_names(std::string_view separator = ", ");
+
+namespace detail {
+/// The registration list (family_list.cpp).
+std::span<const family_descriptor* const> registered_families();
+}  // namespace detail
+
+}  // namespace hs

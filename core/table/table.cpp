@@ -1,0 +1,76 @@
+// Defaults, the maintenance policy and argument checks shared by every family and backend (tables
+// are made through the family registry: family_registry.cpp).
+#include "core/table/table.hpp"
+
+#include "core/common/bit_math.hpp"
+#include "core/common/error.hpp"
+#include "core/common/format.hpp"
+
+namespace hs {
+
+std::string_view to_string(maintenance_result::action a) {
+  switch (a) {
+    case maintenance_result::action::none: return "none";
+    case maintenance_result::action::rehash: return "rehash";
+    case maintenance_result::action::grow: return "grow";
+    case maintenance_result::action::shrink: return "shrink";
+  }
+  return "?";
+}
+
+maintenance_result table::maintain(const maintenance_policy& p, stream_view s) {
+  maintenance_result r;
+  if (!p.active()) return r;
+  const table_stats st = stats(s);
+  const std::uint64_t cap = st.capacity;
+  const double load = st.load_factor();
+  const double dead = double(st.erased + st.tombstones) / double(cap);
+  std::uint64_t target = cap;
+  if (p.grow_above > 0 && load > p.grow_above && cap < max_capacity()) {
+    target = cap * 2;
+    r.what = maintenance_result::action::grow;
+  } else if (p.shrink_below > 0 && load < p.shrink_below && cap >= 32 &&
+             2 * load < 0.9 * (p.grow_above > 0 ? p.grow_above : 0.5)) {  // no grow right after
+    target = cap / 2;
+    r.what = maintenance_result::action::shrink;
+  } else if (p.rehash_above > 0 && dead > p.rehash_above) {
+    r.what = maintenance_result::action::rehash;
+  } else {
+    return r;
+  }
+  r.from_capacity = cap;
+  r.to_capacity = target;
+  r.live = st.live;
+  r.dropped = st.erased + st.tombstones;
+  rehash(target, s);
+  return r;
+}
+
+std::uint64_t default_capacity(backend b) {
+  return b == backend::gpu ? std::uint64_t{1} << 27 : std::uint64_t{1} << 22;
+}
+
+std::uint64_t max_capacity() {
+  // 32-bit keys: a table of more than 2^32 slots could never be more than a quarter full.
+  return std::uint64_t{1} << 32;
+}
+
+
+namespace detail {
+void check_bulk(std::string_view call, std::size_t n, std::size_t other, std::size_t status) {
+  if (other != n)
+    throw user_error(std::string(call) + ": " + std::to_string(n) + " keys but " +
+                     std::to_string(other) + " values/results");
+  if (status != 0 && status != n)
+    throw user_error(std::string(call) + ": " + std::to_string(n) + " keys but " +
+                     std::to_string(status) + " status slots (pass none or one per key)");
+}
+
+void check_apply(const op_batch& ops, std::size_t results, std::size_t status) {
+  check_bulk("apply", ops.keys.size(), ops.kinds.size(), status);
+  check_bulk("apply", ops.keys.size(), ops.values.size(), 0);
+  if (results != 0) check_bulk("apply", ops.keys.size(), results, 0);
+}
+}  // namespace detail
+
+}  // namespace hs
