@@ -1,0 +1,79 @@
+// The app side of the registry: every registered family has views, windows and figures of its
+// own, its figures are capture names for its scenarios only, and a session records what its
+// views need through its recorder.
+#include <set>
+
+#include <catch2/catch_test_macros.hpp>
+#include <catch2/matchers/catch_matchers_string.hpp>
+
+#include "app/families/family_ui.hpp"
+#include "app/families/hive_ui.hpp"
+#include "app/scenario.hpp"
+#include "app/session.hpp"
+#include "core/common/error.hpp"
+
+using namespace hs;
+using namespace hs::app;
+using Catch::Matchers::ContainsSubstring;
+
+TEST_CASE("every registered family has views, and windows and figures of its own", "[app][registry]") {
+  std::set<std::string_view> windows, figures;
+  for (const family_descriptor* d : families()) {
+    INFO(d->name);
+    const family_ui& u = ui_of(d->id);
+    CHECK(u.id == d->id);
+    REQUIRE(u.make_views);
+    CHECK(u.make_views() != nullptr);
+    CHECK_FALSE(u.windows.empty());
+    for (const char* w : u.windows) CHECK(windows.insert(w).second);
+    for (std::string_view f : u.figures) {
+      CHECK(figures.insert(f).second);
+      CHECK_FALSE(parse_view_kind(f));  // no family figure shadows a common view
+      CHECK(family_of_figure(f) == d->id);
+    }
+  }
+}
+
+TEST_CASE("a family's figures are capture names for its own scenarios only", "[app][registry][scenario]") {
+  for (const family_descriptor* d : families()) {
+    for (std::string_view f : ui_of(d->id).figures) {
+      const std::string fig(f);
+      const auto sc = parse_scenario("table " + std::string(d->name) + "\ncapture " + fig + " heatmap\n", "f.scn");
+      CHECK(sc.steps.at(0).views == std::vector<std::string>{fig, "heatmap"});
+      for (const family_descriptor* other : families()) {
+        if (other == d) continue;
+        CHECK_THROWS_WITH(parse_scenario("table " + std::string(other->name) + "\ncapture " + fig + "\n", "f.scn"),
+                          ContainsSubstring("f.scn:2: the " + fig + " view belongs to the " + std::string(d->name) + " family"));
+      }
+    }
+  }
+  CHECK_THROWS_WITH(parse_scenario("capture chainz\n", "f.scn"), ContainsSubstring("unknown view 'chainz'"));
+}
+
+TEST_CASE("a session records each batch for its family's views: the hive's inserts by step", "[app][registry][session]") {
+  session_config cfg;
+  cfg.table.family = family::hive;
+  cfg.table.capacity = 1u << 14;
+  cfg.table.hive.instrument = true;
+  cfg.workload.batch_size = 1000;
+  session s(cfg);
+  REQUIRE(s.recorder() != nullptr);
+  s.fill_to(0.5);
+  s.wait_idle();
+  const auto points = hive_steps(s);
+  REQUIRE(points.size() == s.status().batches);
+  std::uint64_t inserts = 0;
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    inserts += points[i].steps[0] + points[i].steps[1] + points[i].steps[2] + points[i].steps[3];
+    if (i) CHECK(points[i].load_before == points[i - 1].load_after);
+    CHECK(points[i].load_after > points[i].load_before);
+  }
+  CHECK(inserts == s.status().live);
+  s.reset();
+  CHECK(hive_steps(s).empty());
+
+  cfg.table.family = family::linear;
+  session linear(cfg);
+  CHECK(linear.recorder() == nullptr);
+  CHECK(hive_steps(linear).empty());
+}

@@ -1,0 +1,129 @@
+// The family registry: every family registered once under a name that parses back, tables made
+// through it hold what a reference map says and pass their own invariant checker, on the CPU
+// model and ([gpu]) on the GPU, and each family's scenario lines are its own.
+#include <map>
+#include <set>
+
+#include <catch2/catch_test_macros.hpp>
+#include <catch2/matchers/catch_matchers_string.hpp>
+
+#include "core/common/error.hpp"
+#include "core/table/family_registry.hpp"
+#include "tests/support/gpu_support.hpp"
+#include "tests/support/table_support.hpp"
+
+using namespace hs;
+using Catch::Matchers::ContainsSubstring;
+
+namespace {
+
+constexpr family k_all[] = {family::linear, family::slab, family::hive};
+
+table_config small_config(family f, backend b) {
+  table_config cfg;
+  cfg.family = f;
+  cfg.backend = b;
+  cfg.capacity = 1u << 14;
+  return cfg;
+}
+
+// Inserts 6,000 keys, erases every third, overwrites every fifth, in mixed batches; the table
+// must hold exactly what a map says and pass its family's checker.
+void check_family_through_registry(family f, backend b) {
+  const family_descriptor& d = describe(f);
+  INFO(d.name);
+  auto t = make_table(small_config(f, b));
+  const auto keys = test::random_keys(6000, 17 + static_cast<int>(f));
+  const auto values = test::random_values(6000, 29);
+  std::map<key_type, value_type> want;
+  test::insert(*t, keys, values);
+  for (std::size_t i = 0; i < keys.size(); ++i) want[keys[i]] = values[i];
+  std::vector<op_kind> kinds;
+  std::vector<key_type> ks;
+  std::vector<value_type> vs;
+  for (std::size_t i = 0; i < keys.size(); i += 3) {
+    kinds.push_back(op_kind::erase);
+    ks.push_back(keys[i]);
+    vs.push_back(0);
+    want.erase(keys[i]);
+  }
+  test::apply(*t, kinds, ks, vs);
+  kinds.clear(), ks.clear(), vs.clear();
+  for (std::size_t i = 1; i < keys.size(); i += 5) {
+    if (!want.count(keys[i])) continue;
+    kinds.push_back(op_kind::insert);
+    ks.push_back(keys[i]);
+    vs.push_back(values[i] ^ 0x5555);
+    want[keys[i]] = values[i] ^ 0x5555;
+  }
+  test::apply(*t, kinds, ks, vs);
+  const auto got = test::contents(*t);
+  CHECK(got.size() == want.size());
+  CHECK(std::map<key_type, value_type>(got.begin(), got.end()) == want);
+  REQUIRE(d.check_invariants);
+  CHECK(d.check_invariants(*t, {}) == "");
+}
+
+}  // namespace
+
+TEST_CASE("every family is registered once, under a name that parses back", "[table][registry]") {
+  std::set<std::string_view> names;
+  for (family f : k_all) {
+    const family_descriptor& d = describe(f);
+    CHECK(d.id == f);
+    CHECK(names.insert(d.name).second);
+    CHECK(parse_family(d.name) == f);
+    CHECK(to_string(f) == d.name);
+    CHECK(d.make != nullptr);
+    CHECK(d.max_fill_load >= 1.0);
+    CHECK_FALSE(d.full_note.empty());
+  }
+  CHECK(families().size() == std::size(k_all));
+  CHECK(family_names() == "linear, slab, hive");
+  CHECK_FALSE(parse_family("robin-hood"));
+}
+
+TEST_CASE("a table made through its family's registration holds what a map says and keeps its invariants",
+          "[table][registry]") {
+  for (family f : k_all) check_family_through_registry(f, backend::cpu);
+}
+
+TEST_CASE("[gpu] a GPU table made through its family's registration holds what a map says and keeps its invariants",
+          "[table][registry][gpu]") {
+  test::require_gpu();
+  for (family f : k_all) check_family_through_registry(f, backend::gpu);
+}
+
+TEST_CASE("each family takes only its own scenario lines and says what is wrong with them", "[table][registry]") {
+  table_config cfg;
+  const auto line = [](std::initializer_list<const char*> w) { return std::vector<std::string>(w.begin(), w.end()); };
+  std::size_t takers = 0;
+  for (const family_descriptor* d : families()) {
+    REQUIRE(d->parse_line);
+    CHECK_FALSE(d->parse_line(line({"capacity", "2^20"}), cfg));  // a common keyword is nobody's
+    takers += d->parse_line(line({"delete", "tombstone"}), cfg);
+  }
+  CHECK(takers == 1);
+  CHECK(cfg.deletes == linear_delete_mode::tombstone);
+  const family_descriptor& hive = describe(family::hive);
+  CHECK(hive.parse_line(line({"hive", "slots=32", "depth=4", "instrument=off"}), cfg));
+  CHECK(cfg.hive.bucket_slots == 32);
+  CHECK(cfg.hive.eviction_depth == 4);
+  CHECK_FALSE(cfg.hive.instrument);
+  CHECK_THROWS_WITH(hive.parse_line(line({"hive", "slots=12"}), cfg), ContainsSubstring("8, 16 or 32"));
+  CHECK_THROWS_WITH(hive.parse_line(line({"hive", "color=red"}), cfg), ContainsSubstring("unknown hive option 'color'"));
+  const family_descriptor& slab = describe(family::slab);
+  CHECK(slab.parse_line(line({"slab", "beta=0.5", "keys=15000"}), cfg));
+  CHECK(cfg.slab.buckets == 2000);
+  CHECK_THROWS_WITH(slab.parse_line(line({"slab", "beta=0.5"}), cfg), ContainsSubstring("beta and keys go together"));
+  CHECK_THROWS_WITH(describe(family::linear).parse_line(line({"group", "3"}), cfg), ContainsSubstring("1, 4 or 8"));
+}
+
+TEST_CASE("only the families that offer one compact between batches", "[table][registry]") {
+  for (const family_descriptor* d : families()) {
+    INFO(d->name);
+    CHECK((d->flush != nullptr) == (d->id == family::slab));
+    CHECK((d->flush != nullptr) == !d->flush_note.empty());
+    CHECK((d->copy_batch_counters != nullptr) == (d->batch_counters > 0));
+  }
+}
