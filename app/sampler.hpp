@@ -10,7 +10,7 @@
 #include <string>
 #include <thread>
 
-#include "app/session.hpp"
+#include "app/session/session.hpp"
 #include "visualizers/views/heatmap_view.hpp"
 
 namespace hs::app {

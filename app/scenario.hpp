@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "app/session.hpp"
+#include "app/session/session.hpp"
 #include "core/common/device.hpp"
 #include "visualizers/heatmap_colors.hpp"
 

@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "app/batch_recorder.hpp"
+#include "app/session/batch_recorder.hpp"
 #include "core/table/table.hpp"
 
 namespace hs::vis {

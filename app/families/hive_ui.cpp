@@ -7,7 +7,7 @@
 
 #include <imgui.h>
 
-#include "app/session.hpp"
+#include "app/session/session.hpp"
 #include "core/common/format.hpp"
 #include "core/hive/hive_family.hpp"
 #include "visualizers/views/heatmap_view.hpp"

@@ -3,7 +3,7 @@
 #include <imgui.h>
 
 #include "app/families/family_ui.hpp"
-#include "app/session.hpp"
+#include "app/session/session.hpp"
 #include "core/common/format.hpp"
 #include "visualizers/views/histogram_view.hpp"
 

@@ -5,7 +5,7 @@
 #include <imgui.h>
 
 #include "app/families/family_ui.hpp"
-#include "app/session.hpp"
+#include "app/session/session.hpp"
 #include "core/common/format.hpp"
 #include "core/slab/slab_layout.hpp"
 #include "visualizers/views/histogram_view.hpp"

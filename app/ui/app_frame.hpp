@@ -11,7 +11,7 @@
 #include "app/families/family_ui.hpp"
 #include "app/sampler.hpp"
 #include "app/scenario.hpp"
-#include "app/session.hpp"
+#include "app/session/session.hpp"
 #include "app/ui/shortcuts.hpp"
 #include "app/ui/style.hpp"
 #include "app/ui/ui_settings.hpp"

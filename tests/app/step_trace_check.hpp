@@ -7,7 +7,7 @@
 
 #include <catch2/catch_test_macros.hpp>
 
-#include "app/session.hpp"
+#include "app/session/session.hpp"
 #include "core/slab/slab_layout.hpp"
 #include "core/slab/slab_trace.hpp"
 

@@ -7,7 +7,7 @@
 #include <memory>
 #include <string>
 
-#include "app/session.hpp"
+#include "app/session/session.hpp"
 
 struct ImGuiTestContext;
 struct ImGuiTestEngine;

@@ -1,7 +1,9 @@
 // The Session: owns one table, the workload, a work stream and a sampling stream. A worker thread
 // keeps batches in flight on the work stream (the GPU stays busy batch after batch) while the UI
 // thread samples the table at display rate on the other stream; a sample waits only for the
-// latest insert launch (so its counts are consistent), never for the worker.
+// latest insert launch (so its counts are consistent), never for the worker. Its parts: the
+// command state machine (commands.hpp), one batch of the pipeline (batch.hpp), the records of the
+// common views (records.hpp) and the family's per-batch recorder (batch_recorder.hpp).
 #pragma once
 #include <atomic>
 #include <condition_variable>
@@ -13,7 +15,9 @@
 #include <thread>
 #include <vector>
 
-#include "app/batch_recorder.hpp"
+#include "app/session/batch_recorder.hpp"
+#include "app/session/commands.hpp"
+#include "app/session/records.hpp"
 #include "core/common/status_counts.hpp"
 #include "core/common/step_trace.hpp"
 #include "core/table/family_registry.hpp"
@@ -24,22 +28,13 @@
 
 namespace hs::app {
 
+struct batch;
+
 struct session_config {
   table_config table;
   workload::workload_spec workload;
   maintenance_policy maintenance;  ///< applied between batches (grow, shrink, rehash in place)
   bool record_timeline = false;    ///< record the churn timeline (a census and a histogram per batch)
-};
-
-/// @brief What the worker is doing.
-enum class activity : std::uint8_t { idle, running, filling, draining, stepping, scripted };
-
-/// @brief One queued command of a script (a scenario's steps, or a preset's).
-struct script_step {
-  enum kind_t : std::uint8_t { fill, drain, run, clear, pause, rehash, flush, step } kind = run;
-  double load = 0;          ///< fill/drain target (live load factor; above 1 for slab lists)
-  std::uint64_t batches = 0;///< run: how many batches of the workload's mix; rehash: capacity (0: same);
-                            ///< step: operations in the (traced) step
 };
 
 /// @brief A snapshot of the session for panels.
@@ -130,31 +125,27 @@ class session {
   const std::string& backend_label() const { return backend_label_; }
 
  private:
-  struct batch;  // buffers and events of one batch in flight
   void worker_loop();
   /// Plans and launches the next batch if there is work; false when there is none.
   bool issue_next(std::unique_lock<std::mutex>& lock);
-  /// Records the step's operations and what each will find (the family's trace_before) before it
-  /// runs (worker, unlocked, after the batch was generated on stream s).
-  std::shared_ptr<step_trace> trace_before(batch& b, std::uint64_t n, stream_view s);
   /// Counts a finished batch in; returns the keys it inserted (call with the lock held).
   std::uint64_t retire(batch& b);
-  /// After a batch, outside the lock: the occupancy guard, the maintenance policy and the
-  /// timeline point.
+  /// After a batch, outside the lock: the occupancy guard, the maintenance policy, the census
+  /// for the timeline and the family's recorder.
   void after_batch(std::unique_lock<std::mutex>& lock, std::uint64_t inserted, double ops_per_s);
   /// Rebuilds now (worker only, nothing in flight) and records it.
   void rebuild(std::uint64_t capacity, std::unique_lock<std::mutex>& lock);
   /// Runs the family's compaction now (worker only, nothing in flight).
   void run_flush(std::unique_lock<std::mutex>& lock);
-  std::optional<workload::batch_plan> plan_next(std::uint64_t& kind_out);
-  void finish_command(std::string note = {});
-  void start_fill(double load);
-  /// Stops running work before the table is so full that linear probes crawl (erase keeps keys in
-  /// their slots, so a churning workload fills the table even at a steady load factor).
-  /// Returns the note to stop with, or empty (worker, without the lock).
+  /// Stops running work before the table is so full that probes crawl (the family says whether
+  /// they do: erase may keep keys in their slots, so a churning workload fills the table even at
+  /// a steady load factor). Returns the note to stop with, or empty (worker, without the lock).
   std::string guard_occupancy(std::uint64_t occupied_bound, std::uint64_t pending, std::uint64_t& exact);
-  /// Starts the next script step (worker only, nothing in flight).
+  /// Starts the script's next steps, doing with the table what they ask (worker, nothing in flight).
   void start_next_step();
+  /// Stops the command with an error note.
+  void fail(std::string note);
+  table_progress progress() const;
   batch& free_slot();
 
   session_config cfg_;
@@ -170,18 +161,9 @@ class session {
   bool stop_ = false;
 
   // Guarded by mutex_.
-  activity act_ = activity::idle;
-  std::uint64_t target_keys_ = 0;  // fill/drain: live keys to reach, fixed when the command starts
-  std::uint64_t step_ops_ = 0;      // stepping: operations in the step (0: one batch)
-  std::uint64_t batches_left_ = 0;  // a script's run step
-  std::deque<script_step> script_;
-  bool script_held_ = false;  // stopped at a pause step
-  workload::cursor cursor_;
-  workload::workload_spec spec_;
+  command_state commands_;
   session_status st_;
-  std::vector<vis::throughput_point> series_;
-  std::vector<vis::churn_point> timeline_;
-  std::vector<vis::churn_event> rebuilds_;
+  session_records records_;
   std::vector<std::uint64_t> counters_after_;  // the family's batch counters after the batch retired last
   std::atomic<std::uint64_t> capacity_{0};
   std::uint64_t pending_rehash_ = 0;  // a rehash asked for: capacity (or 1 for the same)
@@ -189,7 +171,6 @@ class session {
   std::shared_ptr<const step_trace> last_step_;
   std::uint64_t traced_steps_ = 0;
   std::uint64_t pending_inserts_ = 0, pending_erases_ = 0;  // in flight, not yet counted
-  int stalled_ = 0;                                          // fill batches that added no key
   std::uint64_t occupied_bound_ = 0;  // upper bound on occupied slots (exact after each check)
   std::deque<std::unique_ptr<batch>> in_flight_;
   std::vector<std::unique_ptr<batch>> spare_;
@@ -198,7 +179,5 @@ class session {
   // Sampling (UI thread only).
   buffer<occupancy_pixel> pixels_;
 };
-
-const char* to_string(activity a);
 
 }  // namespace hs::app

@@ -5,7 +5,7 @@
 #include <catch2/catch_test_macros.hpp>
 
 #include "app/families/hive_ui.hpp"
-#include "app/session.hpp"
+#include "app/session/session.hpp"
 
 namespace hs::test {
 

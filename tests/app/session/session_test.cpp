@@ -4,8 +4,8 @@
 
 #include <catch2/catch_test_macros.hpp>
 
-#include "app/session.hpp"
-#include "tests/app/hive_session_check.hpp"
+#include "app/session/session.hpp"
+#include "tests/app/session/hive_session_check.hpp"
 #include "core/common/error.hpp"
 #include "tests/app/step_trace_check.hpp"
 

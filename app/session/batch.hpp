@@ -1,0 +1,60 @@
+// One batch of the session's pipeline: its buffers and events, its launch on the work stream
+// (generate the keys, trace a step's operations, run it, count its statuses, copy the family's
+// counters: all stream-ordered, nothing synchronizes), and what it reports once retired.
+#pragma once
+#include <cstdint>
+#include <memory>
+
+#include "core/common/memory.hpp"
+#include "core/common/status_counts.hpp"
+#include "core/common/step_trace.hpp"
+#include "core/common/stream.hpp"
+#include "core/table/family_registry.hpp"
+#include "core/workload/workload.hpp"
+
+namespace hs::app {
+
+struct batch {
+  batch(memory_space s, bool gpu, std::size_t family_counters);
+  /// @brief Room for `n` operations (buffers only grow).
+  void reserve(std::uint64_t n);
+
+  memory_space space;
+  std::uint64_t room = 0;
+  buffer<op_kind> kinds;
+  buffer<key_type> keys;
+  buffer<value_type> values, results;
+  buffer<op_status> status;
+  buffer<std::uint64_t> scratch, counts;
+  buffer<std::uint64_t> family_counts;  // the family's batch counters after this batch
+  stream_timer timer;
+  stream_event done;
+  workload::batch_plan plan;
+  std::uint8_t kind = 0;
+  double load_before = 0;
+  std::shared_ptr<step_trace> trace;  // a traced step: completed by finish_trace()
+};
+
+/// @brief What the launch needs besides the batch.
+struct launch_context {
+  table& tbl;
+  const family_descriptor& fam;
+  const table_config& config;
+  std::uint64_t capacity = 0;
+};
+
+/// @brief Generates b.plan's operations and runs them on the table on stream `s`; a traced batch
+/// first records its operations and what each will find (the family's trace_before). Only the
+/// generation and the trace run on the calling thread; the rest is queued on the stream.
+void launch(batch& b, const workload::workload_spec& spec, bool traced, const launch_context& c, stream_view s);
+
+/// @brief A retired batch's statuses, counted.
+struct batch_outcome {
+  std::uint64_t inserted = 0, erased = 0, failed_full = 0, rejected = 0;
+  double ms = 0;  ///< from the stream's events (the host clock on the CPU backend)
+};
+/// @brief Reads a finished batch (its `done` event passed): the counts, and a traced step's
+/// statuses and found values into its trace, which gets serial number `serial`.
+batch_outcome finish(batch& b, std::uint64_t serial);
+
+}  // namespace hs::app

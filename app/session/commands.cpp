@@ -1,0 +1,171 @@
+// The command state machine: plans batches from the workload's cursor for the current command.
+#include "app/session/commands.hpp"
+
+#include <algorithm>
+
+#include "core/common/format.hpp"
+#include "core/common/step_trace.hpp"
+
+namespace hs::app {
+
+const char* to_string(activity a) {
+  switch (a) {
+    case activity::idle: return "idle";
+    case activity::running: return "running";
+    case activity::filling: return "filling";
+    case activity::draining: return "draining";
+    case activity::stepping: return "stepping";
+    case activity::scripted: return "running a script";
+  }
+  return "?";
+}
+
+void command_state::run() {
+  script_.clear();
+  held_ = false;
+  act_ = activity::running;
+}
+
+void command_state::pause() {
+  script_.clear();
+  act_ = activity::idle;
+}
+
+void command_state::step(std::uint64_t ops) {
+  script_.clear();
+  act_ = activity::stepping;
+  step_ops_ = ops;
+}
+
+void command_state::fill_to(double load, const table_progress& p, double max_load) {
+  script_.clear();
+  start_fill(load, p, max_load);
+}
+
+void command_state::queue(const std::vector<script_step>& steps) {
+  for (const auto& s : steps) script_.push_back(s);
+  held_ = false;
+}
+
+void command_state::continue_script() { held_ = false; }
+
+void command_state::cancel() {
+  script_.clear();
+  act_ = activity::idle;
+}
+
+void command_state::reset() {
+  script_.clear();
+  held_ = false;
+  act_ = activity::idle;
+  target_load_ = 0;
+  cursor_.reset();
+}
+
+// A fill or drain aims at a number of keys fixed now: if the table grows or shrinks on the way,
+// the target does not move with it.
+void command_state::start_fill(double load, const table_progress& p, double max_load) {
+  const double target = std::clamp(load, 0.0, max_load);
+  target_load_ = target;
+  target_keys_ = static_cast<std::uint64_t>(target * static_cast<double>(p.capacity));
+  act_ = target_keys_ >= p.live ? activity::filling : activity::draining;
+  stalled_ = 0;
+}
+
+void command_state::finish(std::string& note, std::string text) {
+  if (!text.empty()) note = std::move(text);
+  act_ = activity::idle;
+}
+
+std::optional<script_step> command_state::take_script_step(const table_progress& p, double max_load, std::string& note) {
+  while (!script_.empty() && !held_ && act_ == activity::idle) {
+    const script_step s = script_.front();
+    script_.pop_front();
+    switch (s.kind) {
+      case script_step::fill:
+      case script_step::drain: start_fill(s.load, p, max_load); break;
+      case script_step::run:
+        act_ = activity::scripted;
+        batches_left_ = s.batches;
+        break;
+      case script_step::step:
+        act_ = activity::stepping;
+        step_ops_ = s.batches;
+        break;
+      case script_step::pause:
+        held_ = true;
+        note = "stage finished: continue to run the next one";
+        break;
+      case script_step::clear:
+        cursor_.reset();
+        return s;
+      case script_step::rehash:
+      case script_step::flush: return s;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<planned_batch> command_state::next(const table_progress& p, std::string& note) {
+  planned_batch b;
+  switch (act_) {
+    case activity::idle: return std::nullopt;
+    case activity::running: b.plan = cursor_.next(spec_); return b;
+    case activity::scripted:
+      if (batches_left_ == 0) {
+        if (!p.in_flight) finish(note, {});
+        return std::nullopt;
+      }
+      --batches_left_;
+      b.plan = cursor_.next(spec_);
+      return b;
+    case activity::stepping:
+      act_ = activity::idle;
+      b.traced = step_ops_ > 0 && step_ops_ <= k_traced_step_ops;
+      b.plan = cursor_.next(spec_, step_ops_);
+      return b;
+    case activity::filling: {
+      const std::uint64_t have = p.live + p.pending_inserts;
+      if (have >= target_keys_) {
+        if (!p.in_flight) finish(note, strprintf("filled to load %.3f", double(p.live) / double(p.capacity)));
+        return std::nullopt;
+      }
+      b.kind = 0;
+      b.plan = cursor_.next(spec_, std::min(spec_.batch_size, target_keys_ - have), workload::op_mix{1, 0, 0, 0});
+      return b;
+    }
+    case activity::draining: {
+      const std::uint64_t have = p.live > p.pending_erases ? p.live - p.pending_erases : 0;
+      const std::uint64_t erasable = cursor_.inserted() - cursor_.erased();
+      if (have <= target_keys_ || erasable == 0) {
+        if (!p.in_flight)
+          finish(note, have <= target_keys_ ? strprintf("drained to load %.3f", double(p.live) / double(p.capacity))
+                                            : std::string("drain stopped: every key this workload inserted is erased"));
+        return std::nullopt;
+      }
+      b.kind = 2;
+      b.plan = cursor_.next(spec_, std::min({spec_.batch_size, have - target_keys_, erasable}), workload::op_mix{0, 0, 0, 1});
+      return b;
+    }
+  }
+  return std::nullopt;
+}
+
+void command_state::fill_batch_done(std::uint64_t inserted, bool failed_full, const table_progress& p,
+                                    std::string_view full_note, std::string& note) {
+  if (act_ != activity::filling) return;
+  if (failed_full) {
+    script_.clear();
+    finish(note, std::string(full_note));
+    return;
+  }
+  stalled_ = inserted == 0 ? stalled_ + 1 : 0;
+  if (stalled_ >= 3) {
+    script_.clear();
+    finish(note, strprintf("fill stopped at load %.3f: the workload's keys repeat (universe %s), so inserts only "
+                           "overwrite; choose a larger universe or another distribution",
+                           double(p.live) / double(p.capacity), format_count(spec_.keys.universe).c_str()));
+  }
+}
+
+}  // namespace hs::app

@@ -1,0 +1,103 @@
+// The session's command state machine: what the worker does next for the current command (run,
+// pause, a step, a fill or drain to a target, a script of steps with pauses), which batch it plans
+// from the workload's cursor, and when a command is finished and with what note. It touches no
+// table: the session holds its lock around every call and does what a step hands back (clear,
+// rehash, flush) with the table itself.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/workload/workload.hpp"
+
+namespace hs::app {
+
+/// @brief What the worker is doing.
+enum class activity : std::uint8_t { idle, running, filling, draining, stepping, scripted };
+const char* to_string(activity a);
+
+/// @brief One queued command of a script (a scenario's steps, or a preset's).
+struct script_step {
+  enum kind_t : std::uint8_t { fill, drain, run, clear, pause, rehash, flush, step } kind = run;
+  double load = 0;          ///< fill/drain target (live load factor; above 1 for lists and self-resizing tables)
+  std::uint64_t batches = 0;///< run: how many batches of the workload's mix; rehash: capacity (0: same);
+                            ///< step: operations in the (traced) step
+};
+
+/// @brief Where the table stands, as the planner needs it.
+struct table_progress {
+  std::uint64_t live = 0;             ///< live keys, counted from retired batches
+  std::uint64_t pending_inserts = 0;  ///< planned inserts in flight
+  std::uint64_t pending_erases = 0;
+  std::uint64_t capacity = 1;
+  bool in_flight = false;             ///< batches still in flight
+};
+
+/// @brief A batch to issue: the workload's plan, its kind for the throughput series (0 fill,
+/// 2 drain, 3 the mix), and whether it is a traced step.
+struct planned_batch {
+  workload::batch_plan plan;
+  std::uint8_t kind = 3;
+  bool traced = false;
+};
+
+class command_state {
+ public:
+  explicit command_state(workload::workload_spec spec = {}) : spec_(std::move(spec)) {}
+
+  activity act() const { return act_; }
+  double target_load() const { return target_load_; }
+  std::size_t script_left() const { return script_.size(); }
+  bool held() const { return held_; }
+  /// @brief Nothing to do until told: idle, and the script is empty or held at a pause.
+  bool resting() const { return act_ == activity::idle && (script_.empty() || held_); }
+  const workload::workload_spec& spec() const { return spec_; }
+  void set_spec(const workload::workload_spec& s) { spec_ = s; }
+  const workload::cursor& cursor() const { return cursor_; }
+
+  void run();
+  void pause();
+  /// @brief One batch of the mix; `ops` > 0: that many operations, traced up to k_traced_step_ops.
+  void step(std::uint64_t ops);
+  /// @brief Fill or drain to `load` (clamped to 0..max_load) of the capacity, counted in keys now.
+  void fill_to(double load, const table_progress& p, double max_load);
+  void queue(const std::vector<script_step>& steps);
+  void continue_script();
+  /// @brief Stops the command and drops the script (an error, or a guard that stopped the work).
+  void cancel();
+  /// @brief Drops the script, the command goes on.
+  void drop_script() { script_.clear(); }
+  /// @brief Idle, no script, the cursor back at the workload's start (the table was emptied).
+  void reset();
+
+  /// @brief While idle, starts the script's next steps; returns a step the session does with the
+  /// table (clear, rehash, flush; a clear has already rewound the cursor), or none. A pause holds
+  /// the script and says so in `note`.
+  std::optional<script_step> take_script_step(const table_progress& p, double max_load, std::string& note);
+  /// @brief The next batch of the command, or none; a command found done goes idle, with its
+  /// note in `note` once nothing of it is in flight.
+  std::optional<planned_batch> next(const table_progress& p, std::string& note);
+  /// @brief A fill batch retired: the fill stops (and the script with it) when inserts failed
+  /// for want of room (`full_note`), or when three batches in a row added no key.
+  void fill_batch_done(std::uint64_t inserted, bool failed_full, const table_progress& p,
+                       std::string_view full_note, std::string& note);
+
+ private:
+  void start_fill(double load, const table_progress& p, double max_load);
+  void finish(std::string& note, std::string text);
+
+  activity act_ = activity::idle;
+  double target_load_ = 0;
+  std::uint64_t target_keys_ = 0;   // fill/drain: live keys to reach, fixed when the command starts
+  std::uint64_t step_ops_ = 0;      // stepping: operations in the step (0: one batch)
+  std::uint64_t batches_left_ = 0;  // a script's run step
+  int stalled_ = 0;                 // fill batches in a row that added no key
+  std::deque<script_step> script_;
+  bool held_ = false;               // stopped at a pause step
+  workload::workload_spec spec_;
+  workload::cursor cursor_;
+};
+
+}  // namespace hs::app

@@ -1,0 +1,40 @@
+// The session's records for the common views, bounded.
+#include "app/session/records.hpp"
+
+#include "core/common/format.hpp"
+
+namespace hs::app {
+
+namespace {
+template <class T>
+void push_bounded(std::vector<T>& v, T p) {
+  v.push_back(std::move(p));
+  if (v.size() > k_records_max) v.erase(v.begin(), v.begin() + k_records_max / 4);
+}
+}  // namespace
+
+void session_records::add_batch(const vis::throughput_point& p) { push_bounded(series_, p); }
+
+void session_records::add_census(const vis::churn_point& p) { push_bounded(timeline_, p); }
+
+void session_records::add_event(std::uint64_t batch, std::string label) { events_.push_back({batch, std::move(label)}); }
+
+void session_records::add_rebuild(std::uint64_t batch, const maintenance_result& r) {
+  if (r.what == maintenance_result::action::none) return;
+  add_event(batch, r.what == maintenance_result::action::rehash
+                       ? std::string("rehash")
+                       : strprintf("%s to %s", std::string(to_string(r.what)).c_str(), format_count(r.to_capacity).c_str()));
+}
+
+void session_records::clear() {
+  series_.clear();
+  timeline_.clear();
+  events_.clear();
+}
+
+std::string rebuild_label(std::uint64_t from, std::uint64_t to) {
+  if (to == from) return "rehash";
+  return strprintf("%s to %s", to > from ? "grow" : "shrink", format_count(to).c_str());
+}
+
+}  // namespace hs::app

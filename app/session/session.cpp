@@ -1,0 +1,458 @@
+// The session worker: takes the command's next batch from the state machine, keeps up to three in
+// flight on the work stream (one on the CPU backend, where work runs on this thread), and retires
+// them in order, counting statuses to track the exact live key count and recording each batch.
+#include "app/session/session.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+#include "app/families/family_ui.hpp"
+#include "app/session/batch.hpp"
+#include "core/common/error.hpp"
+#include "core/common/format.hpp"
+
+namespace hs::app {
+
+namespace {
+double now_s() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+}  // namespace
+
+double max_fill_load(family f) { return describe(f).max_fill_load; }
+
+session::session(session_config cfg)
+    : cfg_(std::move(cfg)),
+      fam_(describe(cfg_.table.family)),
+      work_stream_(cfg_.table.backend == backend::gpu),
+      sample_stream_(cfg_.table.backend == backend::gpu) {
+  workload::validate(cfg_.workload);
+  table_ = make_table(cfg_.table);
+  if (const auto make = ui_of(cfg_.table.family).make_recorder) recorder_ = make();
+  counters_after_.assign(fam_.batch_counters, 0);
+  cfg_.table = table_->config();  // capacity 0 resolved to the default
+  capacity_ = cfg_.table.capacity;
+  backend_label_ = hs::backend_label(cfg_.table.backend);
+  commands_.set_spec(cfg_.workload);
+  t0_ = now_s();
+  worker_ = std::thread([this] { worker_loop(); });
+}
+
+session::~session() {
+  {
+    std::lock_guard lock(mutex_);
+    stop_ = true;
+  }
+  wake_.notify_all();
+  worker_.join();
+}
+
+table_progress session::progress() const {
+  return {st_.live, pending_inserts_, pending_erases_, std::max<std::uint64_t>(capacity_.load(), 1), !in_flight_.empty()};
+}
+
+void session::run() {
+  std::lock_guard lock(mutex_);
+  commands_.run();
+  st_.note.clear();
+  st_.error = false;
+  wake_.notify_all();
+}
+
+void session::pause() {
+  std::lock_guard lock(mutex_);
+  commands_.pause();
+}
+
+void session::step(std::uint64_t ops) {
+  std::lock_guard lock(mutex_);
+  commands_.step(ops);
+  wake_.notify_all();
+}
+
+void session::fill_to(double load) {
+  std::lock_guard lock(mutex_);
+  commands_.fill_to(load, progress(), fam_.max_fill_load);
+  st_.note.clear();
+  st_.error = false;
+  wake_.notify_all();
+}
+
+void session::queue(std::vector<script_step> steps) {
+  std::lock_guard lock(mutex_);
+  commands_.queue(steps);
+  wake_.notify_all();
+}
+
+void session::continue_script() {
+  std::lock_guard lock(mutex_);
+  commands_.continue_script();
+  wake_.notify_all();
+}
+
+void session::set_workload(const workload::workload_spec& spec) {
+  workload::validate(spec);
+  std::lock_guard lock(mutex_);
+  commands_.set_spec(spec);
+}
+
+workload::workload_spec session::workload() const {
+  std::lock_guard lock(mutex_);
+  return commands_.spec();
+}
+
+void session::set_maintenance(const maintenance_policy& p) {
+  std::lock_guard lock(mutex_);
+  cfg_.maintenance = p;
+}
+
+maintenance_policy session::maintenance() const {
+  std::lock_guard lock(mutex_);
+  return cfg_.maintenance;
+}
+
+void session::set_record_timeline(bool on) {
+  std::lock_guard lock(mutex_);
+  cfg_.record_timeline = on;
+}
+
+bool session::recording_timeline() const {
+  std::lock_guard lock(mutex_);
+  return cfg_.record_timeline;
+}
+
+void session::rehash(std::uint64_t capacity) {
+  // Taken between batches, whatever the session is doing: new batches wait until it is done.
+  std::lock_guard lock(mutex_);
+  pending_rehash_ = capacity ? capacity : capacity_.load();
+  wake_.notify_all();
+}
+
+std::vector<vis::throughput_point> session::throughput() const {
+  std::lock_guard lock(mutex_);
+  return records_.throughput();
+}
+
+std::vector<vis::churn_point> session::timeline() const {
+  std::lock_guard lock(mutex_);
+  return records_.timeline();
+}
+
+std::vector<vis::churn_event> session::rebuilds() const {
+  std::lock_guard lock(mutex_);
+  return records_.events();
+}
+
+std::shared_ptr<const step_trace> session::last_step() const {
+  std::lock_guard lock(mutex_);
+  return last_step_;
+}
+
+void session::flush() {
+  if (!fam_.flush) throw user_error("FLUSH is not an operation of the " + std::string(fam_.name) + " family");
+  std::lock_guard lock(mutex_);
+  pending_flush_ = true;
+  wake_.notify_all();
+}
+
+void session::fail(std::string note) {
+  st_.note = std::move(note);
+  st_.error = true;
+  commands_.cancel();
+}
+
+void session::run_flush(std::unique_lock<std::mutex>& lock) {
+  lock.unlock();
+  std::string error;
+  try {
+    fam_.flush(*table_, work_stream_.view());
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
+  lock.lock();
+  if (!error.empty()) {
+    st_.note = "flush failed: " + error;
+    st_.error = true;
+    commands_.drop_script();
+    return;
+  }
+  records_.add_event(st_.batches, "flush");
+  st_.note = std::string(fam_.flush_note);
+}
+
+void session::reset() {
+  std::unique_lock lock(mutex_);
+  commands_.pause();
+  idle_cv_.wait(lock, [&] { return in_flight_.empty(); });
+  table_->clear(work_stream_.view());
+  synchronize(work_stream_.view());
+  commands_.reset();
+  records_.clear();
+  if (recorder_) recorder_->clear();
+  std::fill(counters_after_.begin(), counters_after_.end(), 0);
+  last_step_.reset();
+  st_ = {};
+  occupied_bound_ = 0;
+  pending_inserts_ = pending_erases_ = 0;
+  t0_ = now_s();
+}
+
+void session::wait_idle() {
+  std::unique_lock lock(mutex_);
+  idle_cv_.wait(lock, [&] { return commands_.resting() && in_flight_.empty() && !pending_rehash_ && !pending_flush_; });
+}
+
+session_status session::status() const {
+  std::lock_guard lock(mutex_);
+  session_status s = st_;
+  s.act = commands_.act();
+  s.target_load = commands_.target_load();
+  s.script_left = commands_.script_left();
+  s.script_held = commands_.held();
+  return s;
+}
+
+void session::start_next_step() {
+  while (auto s = commands_.take_script_step(progress(), fam_.max_fill_load, st_.note)) {
+    switch (s->kind) {
+      case script_step::clear:
+        table_->clear(work_stream_.view());
+        synchronize(work_stream_.view());
+        st_.live = 0;
+        occupied_bound_ = 0;
+        break;
+      case script_step::rehash:
+        pending_rehash_ = s->batches ? s->batches : capacity_.load();
+        return;  // the worker rebuilds outside the lock
+      case script_step::flush:
+        pending_flush_ = true;
+        return;
+      default:
+        return;
+    }
+  }
+}
+
+void session::rebuild(std::uint64_t capacity, std::unique_lock<std::mutex>& lock) {
+  const std::uint64_t from = capacity_.load(), batch = st_.batches;
+  lock.unlock();
+  std::string error;
+  try {
+    table_->rehash(capacity, work_stream_.view());
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
+  lock.lock();
+  if (!error.empty()) {
+    st_.note = error;
+    st_.error = true;
+    commands_.drop_script();
+    return;
+  }
+  capacity_ = capacity;
+  occupied_bound_ = st_.live;
+  records_.add_event(batch, rebuild_label(from, capacity));
+  st_.note = strprintf("rebuilt: %s live keys in %s slots", format_count(st_.live).c_str(), format_count(capacity).c_str());
+}
+
+void session::after_batch(std::unique_lock<std::mutex>& lock, std::uint64_t inserted, double ops_per_s) {
+  const maintenance_policy policy = cfg_.maintenance;
+  const bool record = cfg_.record_timeline;
+  occupied_bound_ += inserted;
+  // Churn can fill every slot at a steady load factor; fills stop at their target by themselves.
+  const activity act = commands_.act();
+  const bool churn = act == activity::running || act == activity::scripted || act == activity::stepping;
+  // The family's recorder takes every batch (with the counters the batch copied back and the
+  // exact live count); a table may have resized itself during the batch (its capacity says so).
+  const bool records = recorder_ != nullptr;
+  const bool resizes = records || (fam_.resizes_itself && fam_.resizes_itself(cfg_.table));
+  const double load_before = records_.last_load();
+  if (!policy.active() && !record && !churn && !resizes) return;
+  const std::uint64_t batch = st_.batches, bound = occupied_bound_, pending = pending_inserts_;
+  lock.unlock();
+  maintenance_result r;
+  table_stats ts;
+  inspect_result hist;
+  std::string error, stop;
+  std::uint64_t exact = bound;
+  try {
+    if (churn && !policy.active() && fam_.near_full_reason) stop = guard_occupancy(bound, pending, exact);
+    if (policy.active()) r = table_->maintain(policy, work_stream_.view());
+    if (record) ts = table_->stats(work_stream_.view());
+    if (resizes) ts.capacity = table_->config().capacity;
+    if (record) {
+      inspect_request req;
+      req.probe_histogram = true;
+      table_->inspect(req, hist, work_stream_.view());
+    }
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
+  lock.lock();
+  occupied_bound_ = exact;
+  if (!error.empty()) {
+    fail("maintenance failed: " + error);
+    return;
+  }
+  if (!stop.empty()) {
+    commands_.cancel();
+    st_.note = stop;
+  }
+  if (r.what != maintenance_result::action::none) {
+    capacity_ = r.to_capacity;
+    occupied_bound_ = r.live;
+    records_.add_rebuild(batch, r);
+  }
+  if (records) recorder_->record({batch, st_.live, ts.capacity, load_before, counters_after_});
+  if (resizes && ts.capacity != capacity_.load() && r.what == maintenance_result::action::none) {
+    records_.add_event(batch, strprintf("%s to %s", ts.capacity > capacity_.load() ? "grew" : "shrank",
+                                        format_count(ts.capacity).c_str()));
+    capacity_ = ts.capacity;  // the table resized itself during the batch
+  }
+  if (record) {
+    const double cap = double(ts.capacity);
+    records_.add_census({batch, ts.live / cap, ts.tombstones / cap, ts.erased / cap, hist.histogram.mean(),
+                         double(hist.histogram.max), ops_per_s, ts.capacity});
+  }
+}
+
+batch& session::free_slot() {
+  if (spare_.empty()) spare_.push_back(std::make_unique<batch>(table_->space(), gpu(), fam_.batch_counters));
+  in_flight_.push_back(std::move(spare_.back()));
+  spare_.pop_back();
+  return *in_flight_.back();
+}
+
+bool session::issue_next(std::unique_lock<std::mutex>& lock) {
+  if (pending_rehash_ || pending_flush_) return false;  // let the batches in flight finish first
+  const auto next = commands_.next(progress(), st_.note);
+  if (!next || next->plan.size == 0) return false;
+  batch& b = free_slot();
+  b.plan = next->plan;
+  b.kind = next->kind;
+  b.load_before = double(st_.live) / double(capacity_.load());
+  pending_inserts_ += b.plan.inserts;
+  pending_erases_ += b.plan.erases;
+  const workload::workload_spec spec = commands_.spec();
+  const launch_context ctx{*table_, fam_, cfg_.table, capacity_.load()};
+  lock.unlock();  // generation and, on the CPU backend, the work itself run unlocked
+  try {
+    launch(b, spec, next->traced, ctx, work_stream_.view());
+  } catch (...) {
+    lock.lock();
+    throw;
+  }
+  lock.lock();
+  return true;
+}
+
+std::uint64_t session::retire(batch& b) {
+  const batch_outcome o = finish(b, b.trace ? traced_steps_ + 1 : 0);
+  if (b.trace) {
+    ++traced_steps_;
+    last_step_ = std::move(b.trace);
+  }
+  std::copy_n(b.family_counts.data(), counters_after_.size(), counters_after_.begin());
+  st_.live = st_.live + o.inserted - std::min(st_.live + o.inserted, o.erased);
+  st_.failed_full += o.failed_full;
+  st_.rejected += o.rejected;
+  st_.batches += 1;
+  st_.operations += b.plan.size;
+  pending_inserts_ -= b.plan.inserts;
+  pending_erases_ -= b.plan.erases;
+  records_.add_batch({now_s() - t0_, b.load_before, o.ms > 0 ? b.plan.size / (o.ms * 1e-3) : 0.0, b.plan.size, b.kind});
+  commands_.fill_batch_done(o.inserted, o.failed_full > 0, progress(), fam_.full_note, st_.note);
+  return o.inserted;
+}
+
+std::string session::guard_occupancy(std::uint64_t bound, std::uint64_t pending, std::uint64_t& exact) {
+  // Stop before 98% of the slots are taken: what is in flight and the next batch still fit.
+  // Taken slots hold keys; erased values keep theirs, tombstones are free for inserts.
+  const std::uint64_t cap = capacity_.load(), limit = cap - cap / 50;
+  const workload::workload_spec spec = workload();
+  const auto inserts = static_cast<std::uint64_t>(static_cast<double>(spec.batch_size) * spec.mix.insert / spec.mix.total());
+  const std::uint64_t margin = std::min(inserts, cap / 10);
+  if (bound + pending + margin < limit) return {};
+  const table_stats st = table_->stats(work_stream_.view());  // includes the batches in flight
+  exact = st.occupied - st.tombstones;
+  if (exact + margin < limit) return {};
+  return strprintf("stopped: %.1f%% of the slots hold keys (%s), and probes crawl near full; "
+                   "Reset to start over, rehash, or rebuild with a larger capacity",
+                   100.0 * double(exact) / double(cap), fam_.near_full_reason(cfg_.table).c_str());
+}
+
+void session::worker_loop() {
+  std::unique_lock lock(mutex_);
+  const std::size_t depth = gpu() ? 3 : 1;
+  while (!stop_) {
+    try {
+      if (commands_.act() == activity::idle && in_flight_.empty()) start_next_step();
+      if (in_flight_.size() < depth && issue_next(lock)) continue;
+      if (pending_rehash_ && in_flight_.empty()) {
+        const std::uint64_t cap = pending_rehash_;
+        pending_rehash_ = 0;
+        rebuild(cap, lock);
+        continue;
+      }
+      if (pending_flush_ && in_flight_.empty()) {
+        pending_flush_ = false;
+        run_flush(lock);
+        continue;
+      }
+      if (!in_flight_.empty()) {
+        batch* b = in_flight_.front().get();
+        lock.unlock();
+        try {
+          b->done.wait();
+        } catch (...) {
+          lock.lock();  // the handler below needs it
+          throw;
+        }
+        lock.lock();
+        const std::uint64_t inserted = retire(*b);
+        const double rate = records_.throughput().back().ops_per_s;
+        spare_.push_back(std::move(in_flight_.front()));
+        in_flight_.pop_front();
+        after_batch(lock, inserted, rate);
+        continue;
+      }
+    } catch (const std::exception& e) {
+      // Drop what is in flight (its results are meaningless after a failure) and tell the user.
+      for (auto& b : in_flight_) {
+        pending_inserts_ -= b->plan.inserts;
+        pending_erases_ -= b->plan.erases;
+        try {
+          b->done.wait();
+        } catch (...) {
+        }
+        spare_.push_back(std::move(b));
+      }
+      in_flight_.clear();
+      fail(e.what());
+    }
+    const bool work = !commands_.resting() || pending_rehash_ || pending_flush_;
+    if (commands_.act() != activity::idle || pending_rehash_ || pending_flush_ || (in_flight_.empty() && work)) continue;
+    idle_cv_.notify_all();
+    wake_.wait(lock, [&] { return stop_ || !commands_.resting() || pending_rehash_ || pending_flush_; });
+  }
+}
+
+void session::sample(const sample_request& req, sample_result& out) { sample(req, out, pixels_); }
+
+void session::sample(const sample_request& req, sample_result& out, buffer<occupancy_pixel>& pixels) {
+  const stream_view s = sample_stream_.view();
+  inspect_request ir = req;
+  if (req.occupancy) {
+    occupancy_query q = *req.occupancy;
+    const std::uint64_t n = std::uint64_t{q.width} * q.height;
+    if (pixels.size() < n || pixels.space() != table_->space()) pixels = buffer<occupancy_pixel>(table_->space(), n);
+    q.out = pixels.data();
+    ir.occupancy = q;
+  }
+  table_->inspect(ir, out.inspected, s);
+  out.stats = table_->stats(s);
+  out.pixels = req.occupancy ? pixels.data() : nullptr;
+  out.space = table_->space();
+}
+
+}  // namespace hs::app
