@@ -19,12 +19,7 @@ namespace hs::hive {
 namespace {
 
 std::unique_ptr<table> make(const table_config& cfg) {
-  if (cfg.backend == backend::cpu) return std::make_unique<hive_model>(cfg);
-#if HS_WITH_CUDA
-  return std::make_unique<hive_table>(cfg);
-#else
-  throw user_error("this build has no CUDA support: use --backend cpu");
-#endif
+  return model_or_gpu<hive_model>(cfg, HS_GPU_TABLE(hive_table));
 }
 
 // `hive [slots=..] [tile=..] [hashes=F+G[+H]] [depth=N] [stash=F] [resize=auto|off] [instrument=on|off]`;

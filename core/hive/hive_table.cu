@@ -10,7 +10,7 @@
 
 #include "core/common/cuda_check.hpp"
 #include "core/common/device.hpp"
-#include "core/common/device_args.hpp"
+#include "core/table/device_checks.hpp"
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
 
@@ -85,10 +85,8 @@ void hive_table::launch(const batch_io& io, stream_view s) { launch_batch(ref(),
 
 void hive_table::insert(std::span<const key_type> keys, std::span<const value_type> values,
                         std::span<op_status> status, stream_view s) {
-  detail::check_bulk("insert", keys.size(), values.size(), status.size());
-  require_device("insert", keys);
-  require_device("insert", values);
-  require_device("insert", status);
+  detail::check_device_insert(keys, values, status);
+  
   grow_for(keys.size(), s);
   if (status.empty()) {
     std::unique_lock alone(table_mutex_);
@@ -127,10 +125,8 @@ bool hive_table::use_bulk(std::uint64_t n, bool statuses) {
 
 void hive_table::find(std::span<const key_type> keys, std::span<value_type> values_out,
                       std::span<op_status> status, stream_view s) {
-  detail::check_bulk("find", keys.size(), values_out.size(), status.size());
-  require_device("find", keys);
-  require_device("find", values_out);
-  require_device("find", status);
+  detail::check_device_find(keys, values_out, status);
+  
   std::shared_lock lock(table_mutex_);
   batch_io io;
   io.op = batch_op::find;
@@ -142,9 +138,8 @@ void hive_table::find(std::span<const key_type> keys, std::span<value_type> valu
 }
 
 void hive_table::erase(std::span<const key_type> keys, std::span<op_status> status, stream_view s) {
-  detail::check_bulk("erase", keys.size(), keys.size(), status.size());
-  require_device("erase", keys);
-  require_device("erase", status);
+  detail::check_device_erase(keys, status);
+  
   {
     std::shared_lock lock(table_mutex_);
     batch_io io;
@@ -159,12 +154,8 @@ void hive_table::erase(std::span<const key_type> keys, std::span<op_status> stat
 
 void hive_table::apply(const op_batch& ops, std::span<value_type> results, std::span<op_status> status,
                        stream_view s) {
-  detail::check_apply(ops, results.size(), status.size());
-  require_device("apply", ops.kinds);
-  require_device("apply", ops.keys);
-  require_device("apply", ops.values);
-  require_device("apply", results);
-  require_device("apply", status);
+  detail::check_device_apply(ops, results, status);
+  
   // The host cannot tell inserts from erases without reading the kinds: bound both by n.
   grow_for(ops.keys.size(), s);
   {

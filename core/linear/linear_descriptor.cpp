@@ -23,12 +23,7 @@ std::unique_ptr<table> make(const table_config& cfg) {
                      "(with 32-bit keys a larger table could never be more than a quarter full)");
   if (cfg.linear.group != 0 && cfg.linear.group != 1 && cfg.linear.group != 4 && cfg.linear.group != 8)
     throw user_error("linear probe group must be 0 (auto), 1, 4 or 8 threads");
-  if (cfg.backend == backend::cpu) return std::make_unique<linear_model>(cfg);
-#if HS_WITH_CUDA
-  return std::make_unique<linear_table>(cfg);
-#else
-  throw user_error("this build has no CUDA support: use --backend cpu");
-#endif
+  return model_or_gpu<linear_model>(cfg, HS_GPU_TABLE(linear_table));
 }
 
 // `group N` and `delete value|tombstone`: lines of their own, as the first scenarios wrote them.

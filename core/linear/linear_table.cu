@@ -8,7 +8,7 @@
 
 #include "core/common/bit_math.hpp"
 #include "core/common/cuda_check.hpp"
-#include "core/common/device_args.hpp"
+#include "core/table/device_checks.hpp"
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
 #include "core/linear/linear_inspect.hpp"
@@ -179,11 +179,8 @@ void linear_table::order_phase(bool inserting, stream_view s) {
 
 void linear_table::insert(std::span<const key_type> keys, std::span<const value_type> values,
                           std::span<op_status> status, stream_view s) {
-  hs::detail::check_bulk("insert", keys.size(), values.size(), status.size());
+  hs::detail::check_device_insert(keys, values, status);
   if (keys.empty()) return;
-  require_device("insert", keys);
-  require_device("insert", values);
-  require_device("insert", status);
   const std::uint64_t n = keys.size();
   std::shared_lock slots_lock(slots_mutex_);
   std::lock_guard lock(bound_mutex_);
@@ -205,11 +202,8 @@ void linear_table::insert(std::span<const key_type> keys, std::span<const value_
 
 void linear_table::find(std::span<const key_type> keys, std::span<value_type> values_out,
                         std::span<op_status> status, stream_view s) {
-  hs::detail::check_bulk("find", keys.size(), values_out.size(), status.size());
+  hs::detail::check_device_find(keys, values_out, status);
   if (keys.empty()) return;
-  require_device("find", keys);
-  require_device("find", values_out);
-  require_device("find", status);
   const std::uint64_t n = keys.size();
   std::shared_lock slots_lock(slots_mutex_);
   dispatch(cfg_.hash, current_group(), [&](auto hash, auto gc) {
@@ -223,10 +217,8 @@ void linear_table::find(std::span<const key_type> keys, std::span<value_type> va
 }
 
 void linear_table::erase(std::span<const key_type> keys, std::span<op_status> status, stream_view s) {
-  hs::detail::check_bulk("erase", keys.size(), keys.size(), status.size());
+  hs::detail::check_device_erase(keys, status);
   if (keys.empty()) return;
-  require_device("erase", keys);
-  require_device("erase", status);
   const std::uint64_t n = keys.size();
   std::shared_lock slots_lock(slots_mutex_);
   std::lock_guard lock(bound_mutex_);
@@ -245,14 +237,8 @@ void linear_table::erase(std::span<const key_type> keys, std::span<op_status> st
 void linear_table::apply(const op_batch& ops, std::span<value_type> results,
                          std::span<op_status> status, stream_view s) {
   const std::size_t n = ops.kinds.size();
-  hs::detail::check_bulk("apply", n, ops.keys.size(), status.size());
-  hs::detail::check_bulk("apply", n, ops.values.size(), results.empty() ? 0 : results.size());
+  hs::detail::check_device_apply(ops, results, status);
   if (n == 0) return;
-  require_device("apply", ops.kinds);
-  require_device("apply", ops.keys);
-  require_device("apply", ops.values);
-  require_device("apply", results);
-  require_device("apply", status);
   std::shared_lock slots_lock(slots_mutex_);
   std::lock_guard lock(bound_mutex_);
   const int group = group_for(bound_);

@@ -16,12 +16,7 @@ namespace hs::slab {
 namespace {
 
 std::unique_ptr<table> make(const table_config& cfg) {
-  if (cfg.backend == backend::cpu) return std::make_unique<slab_model>(cfg);
-#if HS_WITH_CUDA
-  return std::make_unique<slab_table>(cfg);
-#else
-  throw user_error("this build has no CUDA support: use --backend cpu");
-#endif
+  return model_or_gpu<slab_model>(cfg, HS_GPU_TABLE(slab_table));
 }
 
 // `slab [mode=unique|multi] [buckets=N] [beta=B keys=N] [tile=T]`.

@@ -8,7 +8,7 @@
 
 #include "core/common/cuda_check.hpp"
 #include "core/common/device.hpp"
-#include "core/common/device_args.hpp"
+#include "core/table/device_checks.hpp"
 #include "core/common/device_histogram.hpp"
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
@@ -160,10 +160,8 @@ void slab_table::launch(const batch_io& io, stream_view s) {
 
 void slab_table::insert(std::span<const key_type> keys, std::span<const value_type> values,
                         std::span<op_status> status, stream_view s) {
-  detail::check_bulk("insert", keys.size(), values.size(), status.size());
-  require_device("insert", keys);
-  require_device("insert", values);
-  require_device("insert", status);
+  detail::check_device_insert(keys, values, status);
+  
   std::shared_lock lock(table_mutex_);
   reserve_for(keys.size(), s);
   batch_io io;
@@ -177,10 +175,8 @@ void slab_table::insert(std::span<const key_type> keys, std::span<const value_ty
 
 void slab_table::find(std::span<const key_type> keys, std::span<value_type> values_out,
                       std::span<op_status> status, stream_view s) {
-  detail::check_bulk("find", keys.size(), values_out.size(), status.size());
-  require_device("find", keys);
-  require_device("find", values_out);
-  require_device("find", status);
+  detail::check_device_find(keys, values_out, status);
+  
   std::shared_lock lock(table_mutex_);
   batch_io io;
   io.op = batch_op::search;
@@ -192,9 +188,8 @@ void slab_table::find(std::span<const key_type> keys, std::span<value_type> valu
 }
 
 void slab_table::erase(std::span<const key_type> keys, std::span<op_status> status, stream_view s) {
-  detail::check_bulk("erase", keys.size(), keys.size(), status.size());
-  require_device("erase", keys);
-  require_device("erase", status);
+  detail::check_device_erase(keys, status);
+  
   std::shared_lock lock(table_mutex_);
   batch_io io;
   io.op = batch_op::erase;
@@ -207,12 +202,8 @@ void slab_table::erase(std::span<const key_type> keys, std::span<op_status> stat
 void slab_table::apply(const op_batch& ops, std::span<value_type> results, std::span<op_status> status,
                        stream_view s) {
   const std::size_t n = ops.keys.size();
-  detail::check_apply(ops, results.size(), status.size());
-  require_device("apply", ops.kinds);
-  require_device("apply", ops.keys);
-  require_device("apply", ops.values);
-  require_device("apply", results);
-  require_device("apply", status);
+  detail::check_device_apply(ops, results, status);
+  
   std::shared_lock lock(table_mutex_);
   reserve_for(n, s);  // every element may be an insert
   batch_io io;

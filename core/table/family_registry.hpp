@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/common/error.hpp"
 #include "core/common/step_trace.hpp"
 #include "core/table/table.hpp"
 
@@ -66,6 +67,20 @@ struct family_descriptor {
   void (*flush)(table& t, stream_view s) = nullptr;
   std::string_view flush_note;
 };
+
+/// @brief A family's factory: its CPU model on the CPU backend, else its GPU table through
+/// `make_gpu` (HS_GPU_TABLE: null in a build without CUDA, which then refuses the GPU backend).
+template <class Model>
+std::unique_ptr<table> model_or_gpu(const table_config& cfg, std::unique_ptr<table> (*make_gpu)(const table_config&)) {
+  if (cfg.backend == backend::cpu) return std::make_unique<Model>(cfg);
+  if (!make_gpu) throw user_error("this build has no CUDA support: use --backend cpu");
+  return make_gpu(cfg);
+}
+#if HS_WITH_CUDA
+#define HS_GPU_TABLE(T) [](const table_config& c) -> std::unique_ptr<table> { return std::make_unique<T>(c); }
+#else
+#define HS_GPU_TABLE(T) nullptr
+#endif
 
 /// @brief Every registered family, in registration order.
 std::span<const family_descriptor* const> families();
