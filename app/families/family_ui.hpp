@@ -75,7 +75,7 @@ struct family_ui {
   /// after the common counters.
   void (*about_rows)(number_rows& rows, const session& s, const table_stats& t) = nullptr;
   void (*count_rows)(number_rows& rows, const session& s, const sample_result& r) = nullptr;
-  /// @brief What the histogram measures ("probe length") and what a failed-full insert means.
+  /// @brief What the histogram measures ("probe length") and what a failed_full insert means.
   std::string_view histogram_measure = "probe length";
   std::string_view failed_label = "failed (table full)";
   /// @brief Whether the churn timeline explains how inserts reuse tombstones (the linear

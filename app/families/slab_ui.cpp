@@ -85,6 +85,8 @@ void count_rows(number_rows& n, const session&, const sample_result& r) {
   n.emplace_back("load (live / 15 per bucket = beta)", strprintf("%.4f", t.load_factor()));
   n.emplace_back("memory utilization", strprintf("%.4f (stored bytes / slab memory in use)", t.slab.utilization));
   n.emplace_back("chained slabs / longest list", format_count(t.slab.chained_slabs) + " / " + format_count(t.slab.longest_chain));
+  n.emplace_back("slabs allocated by SlabAlloc", format_count(t.slab.allocated_slabs) +
+                                                     (t.slab.allocated_slabs == t.slab.chained_slabs ? " (all in lists)" : " (some in no list)"));
   n.emplace_back("SlabAlloc pool", strprintf("%s slabs in %s super blocks", format_count(t.slab.pool_slabs).c_str(),
                                              format_count(t.slab.super_blocks).c_str()));
   n.emplace_back("resident changes / failed allocations",

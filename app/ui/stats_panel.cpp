@@ -36,7 +36,9 @@ std::vector<std::pair<std::string, std::string>> app_frame::numbers() const {
   n.emplace_back(strprintf("%s mean", what), strprintf("%.4f", h.mean()));
   n.emplace_back(strprintf("%s max", what), format_count(h.max));
   n.emplace_back(strprintf("%s p50 / p99 / p99.9", what), q(0.5) + " / " + q(0.99) + " / " + q(0.999));
-  n.emplace_back("rejected (reserved key/value)", format_count(t.rejected));
+  n.emplace_back("rejected inserts / finds / erases (reserved key or value)",
+                 format_count(t.rejected[int(op_kind::insert)]) + " / " + format_count(t.rejected[int(op_kind::find)]) + " / " +
+                     format_count(t.rejected[int(op_kind::erase)]));
   n.emplace_back(std::string(fu.failed_label), format_count(t.failed_full));
   n.emplace_back("batches / operations", format_count(st.batches) + " / " + format_count(st.operations));
   const auto pts = sess_->throughput();

@@ -68,16 +68,16 @@ fill_result fill_and_find(const hive_ctx& c, std::uint64_t capacity, double load
   fill_result r;
   const timing ti = c.time([&] { t->clear(c.s); }, [&] { t->insert(ks.keys.cspan(), ks.values.cspan(), {}, c.s); });
   const table_stats after = t->stats(c.s);
-  if (after.live + after.hive.pending != n)
+  if (after.live + after.failed_full != n)
     throw gpu_error(strprintf("bench hive: %llu keys stored and %llu refused of %llu", (unsigned long long)after.live,
-                              (unsigned long long)after.hive.pending, (unsigned long long)n));
+                              (unsigned long long)after.failed_full, (unsigned long long)n));
   const timing tf = c.time(nullptr, [&] { t->find(ks.keys.cspan(), out.span(), {}, c.s); });
   t->find(ks.keys.cspan(), out.span(), st.span(), c.s);
   if (count_status(st, n, op_status::found, c.s) != after.live) throw gpu_error("bench hive: a stored key was not found");
   r.insert = grate(n, ti);
   r.find = grate(n, tf);
   r.stashed = after.hive.stash_live;
-  r.pending = after.hive.pending;
+  r.pending = after.failed_full;
   return r;
 }
 

@@ -20,9 +20,9 @@ std::string_view to_string(op_status s) {
     case op_status::found: return "found";
     case op_status::missing: return "missing";
     case op_status::erased: return "erased";
-    case op_status::rejected_key: return "rejected-key";
-    case op_status::rejected_value: return "rejected-value";
-    case op_status::failed_full: return "failed-full";
+    case op_status::rejected_key: return "rejected_key";
+    case op_status::rejected_value: return "rejected_value";
+    case op_status::failed_full: return "failed_full";
   }
   return "?";
 }

@@ -52,7 +52,7 @@ __global__ void __launch_bounds__(k_block, (k_min_blocks<S, T, Op>)) batch_kerne
                                                                                : op_status::none;
     if (reject != op_status::none) {
       active = false;
-      atomicAdd(r.counters + c_rejected, 1ull);
+      atomicAdd(r.counters + rejected_counter(kind), 1ull);
       if (io.status) io.status[i] = reject;
       if (io.results) io.results[i] = k_empty;
     } else {

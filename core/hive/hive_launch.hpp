@@ -18,12 +18,19 @@ enum counter : int {
   c_step1, c_step2, c_step3, c_step4,  ///< which step completed each insert
   c_moves,                             ///< entries moved by evictions
   c_locks,                             ///< bucket locks taken (evictions only)
-  c_pending,                           ///< inserts refused: stash full (always)
-  c_rejected,                          ///< reserved keys or values (always)
+  c_pending,                           ///< inserts refused, stash full: stats().failed_full (always)
+  c_rejected,                          ///< inserts of reserved keys or values (always)
+  c_rejected_find,                     ///< finds of reserved keys (always)
+  c_rejected_erase,                    ///< erases of reserved keys (always)
   c_restarts,                          ///< inserts that started over (a lost claim or path)
   c_path_len0,                         ///< + d: evictions whose path had d moves (1..32)
   c_count = c_path_len0 + k_max_eviction_depth + 1
 };
+
+/// @brief The counter of operations of `kind` rejected for a reserved key or value.
+HS_HD int rejected_counter(op_kind kind) {
+  return kind == op_kind::insert ? c_rejected : kind == op_kind::find ? c_rejected_find : c_rejected_erase;
+}
 
 /// @brief Recent eviction paths, a ring of k_path_ring records (the record is the inspection's).
 using path_record = eviction_path;

@@ -148,11 +148,11 @@ bool hive_model::evict_for(key_type k, value_type v, const candidates& c, int at
 
 op_status hive_model::insert_unlocked(key_type k, value_type v, bool count_steps) {
   if (is_reserved_key(k)) {
-    ++rejected_;
+    ++rejected_[int(op_kind::insert)];
     return op_status::rejected_key;
   }
   if (is_reserved_value(v)) {
-    ++rejected_;
+    ++rejected_[int(op_kind::insert)];
     return op_status::rejected_value;
   }
   const candidates c = img_.candidates_of(k);
@@ -197,7 +197,6 @@ op_status hive_model::insert_unlocked(key_type k, value_type v, bool count_steps
     img_.locks[c.b[0]] += k_stash_hint_unit;
     return done(insert_step::stash, op_status::inserted);
   }
-  ++pending_;
   ++failed_full_;
   return op_status::failed_full;
 }
@@ -256,7 +255,7 @@ void hive_model::find(std::span<const key_type> keys, std::span<value_type> valu
   std::lock_guard lock(mutex_);
   for (std::size_t i = 0; i < keys.size(); ++i) {
     const op_status st = find_one(keys[i], values_out[i]);
-    if (st == op_status::rejected_key) ++rejected_;
+    if (st == op_status::rejected_key) ++rejected_[int(op_kind::find)];
     if (!status.empty()) status[i] = st;
   }
 }
@@ -266,7 +265,7 @@ void hive_model::erase(std::span<const key_type> keys, std::span<op_status> stat
   std::lock_guard lock(mutex_);
   for (std::size_t i = 0; i < keys.size(); ++i) {
     const op_status st = erase_one(keys[i]);
-    if (st == op_status::rejected_key) ++rejected_;
+    if (st == op_status::rejected_key) ++rejected_[int(op_kind::erase)];
     if (!status.empty()) status[i] = st;
   }
   shrink_after(keys.size());
@@ -287,7 +286,7 @@ void hive_model::apply(const op_batch& ops, std::span<value_type> results, std::
       case op_kind::find: st = find_one(ops.keys[i], out); break;
       default: st = erase_one(ops.keys[i]); break;
     }
-    if (ops.kinds[i] != op_kind::insert && st == op_status::rejected_key) ++rejected_;
+    if (ops.kinds[i] != op_kind::insert && st == op_status::rejected_key) ++rejected_[int(ops.kinds[i])];
     if (!results.empty()) results[i] = out;
     if (!status.empty()) status[i] = st;
   }
@@ -301,7 +300,8 @@ void hive_model::clear(stream_view) {
   std::fill(img_.locks.begin(), img_.locks.end(), 0u);
   std::fill(img_.stash.begin(), img_.stash.end(), k_empty_word);
   img_.stash_used = 0;
-  rejected_ = failed_full_ = pending_ = moves_ = restarts_ = 0;
+  std::fill(std::begin(rejected_), std::end(rejected_), 0);
+  failed_full_ = moves_ = restarts_ = 0;
   std::fill(std::begin(steps_), std::end(steps_), 0);
   std::fill(std::begin(path_lengths_), std::end(path_lengths_), 0);
   paths_.clear();
@@ -317,7 +317,7 @@ table_stats hive_model::stats(stream_view) {
   st.occupied = st.live;
   st.bytes = img_.words.size() * sizeof(word_type) + (img_.masks.size() + img_.locks.size()) * 4 +
              img_.stash.size() * sizeof(word_type);
-  st.rejected = rejected_;
+  std::copy(std::begin(rejected_), std::end(rejected_), st.rejected);
   st.failed_full = failed_full_;
   hive_counters& h = st.hive;
   h.slots_per_bucket = static_cast<std::uint32_t>(img_.slots);
@@ -327,7 +327,6 @@ table_stats hive_model::stats(stream_view) {
   h.stash_capacity = img_.stash.size();
   h.stash_used = img_.stash_used;
   h.stash_live = img_.live_in_stash();
-  h.pending = pending_;
   h.instrumented = cfg_.hive.instrument;
   std::copy(std::begin(steps_), std::end(steps_), h.steps);
   h.moves = moves_;

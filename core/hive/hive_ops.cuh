@@ -732,7 +732,7 @@ __device__ op_result insert_op(const warp_tile<T>& t, const hive_ref& r, key_typ
       }
     }
     // Step 4: the overflow stash, a ring drained by the next expansion; full: the insert is
-    // refused (failed-full, counted as pending) and nothing is stored.
+    // refused (failed_full) and nothing is stored.
     unsigned long long pos = 0;
     if (t.lane == 0) {
       pos = atomicAdd(r.stash_tail, 1ull);

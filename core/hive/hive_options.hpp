@@ -34,7 +34,6 @@ struct hive_counters {
   std::uint64_t stash_capacity = 0;
   std::uint64_t stash_used = 0;   ///< stash slots handed out since the last drain
   std::uint64_t stash_live = 0;   ///< live keys in the stash
-  std::uint64_t pending = 0;      ///< inserts refused because the stash was full, since clear
   bool instrumented = false;      ///< the counters below are being kept
   std::uint64_t steps[4] = {};    ///< inserts completed by step 1 (replace) .. 4 (stash), since clear
   std::uint64_t moves = 0;        ///< entries moved by evictions

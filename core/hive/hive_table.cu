@@ -234,7 +234,7 @@ table_stats hive_table::stats(stream_view s) {
   st.live = census[0] + census[1];
   st.occupied = st.live;
   st.bytes = allocated_ * (shape_.slots * sizeof(word_type) + 8) + stash_.size() * sizeof(word_type);
-  st.rejected = c[c_rejected];
+  for (int k = 0; k < k_op_kind_count; ++k) st.rejected[k] = c[rejected_counter(static_cast<op_kind>(k))];
   st.failed_full = c[c_pending];
   hive_counters& h = st.hive;
   h.slots_per_bucket = static_cast<std::uint32_t>(shape_.slots);
@@ -244,7 +244,6 @@ table_stats hive_table::stats(stream_view s) {
   h.stash_capacity = shape_.stash_capacity;
   h.stash_used = std::min<std::uint64_t>(meta[0], shape_.stash_capacity);
   h.stash_live = census[1];
-  h.pending = c[c_pending];
   h.instrumented = instrument_;
   for (int i = 0; i < 4; ++i) h.steps[i] = c[c_step1 + i];
   h.moves = c[c_moves];

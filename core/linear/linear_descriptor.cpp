@@ -69,7 +69,7 @@ const family_descriptor& registration() {
     f.parse_line = parse_line;
     f.keywords = "group 1|4|8, delete value|tombstone";
     f.check_invariants = check;
-    f.full_note = "fill stopped: the table is full (failed-full inserts); erase keys or use a larger capacity";
+    f.full_note = "fill stopped: the table is full (failed_full inserts); erase keys or use a larger capacity";
     f.near_full_reason = near_full_reason;
     return f;
   }();

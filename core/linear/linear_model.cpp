@@ -33,8 +33,8 @@ std::int64_t linear_model::locate(key_type k) const {
 
 template <class Hash>
 op_status linear_model::insert_impl(key_type k, value_type v) {
-  if (is_reserved_key(k)) return ++rejected_, op_status::rejected_key;
-  if (is_reserved_value(v)) return ++rejected_, op_status::rejected_value;
+  if (is_reserved_key(k)) return ++rejected_[int(op_kind::insert)], op_status::rejected_key;
+  if (is_reserved_value(v)) return ++rejected_[int(op_kind::insert)], op_status::rejected_value;
   if (cfg_.deletes == linear_delete_mode::tombstone) return insert_reusing<Hash>(k, v);
   const std::uint32_t home = home_slot<Hash>(k, mask_);
   for (std::uint64_t d = 0; d < cfg_.capacity; ++d) {
@@ -104,7 +104,7 @@ op_status linear_model::find_impl(key_type k, value_type& out) const {
 
 template <class Hash>
 op_status linear_model::erase_impl(key_type k) {
-  if (is_reserved_key(k)) return ++rejected_, op_status::rejected_key;
+  if (is_reserved_key(k)) return ++rejected_[int(op_kind::erase)], op_status::rejected_key;
   const std::int64_t s = locate<Hash>(k);
   if (s < 0) return op_status::missing;
   slot_word& w = slots_[static_cast<std::size_t>(s)];
@@ -144,7 +144,7 @@ void linear_model::find(std::span<const key_type> keys, std::span<value_type> va
   dispatch_hash(cfg_.hash, [&](auto h) {
     for (std::size_t i = 0; i < keys.size(); ++i) {
       op_status s = find_impl<decltype(h)>(keys[i], values_out[i]);
-      if (s == op_status::rejected_key) ++rejected_;
+      if (s == op_status::rejected_key) ++rejected_[int(op_kind::find)];
       if (!status.empty()) status[i] = s;
     }
   });
@@ -182,7 +182,7 @@ void linear_model::apply(const op_batch& ops, std::span<value_type> results,
           case op_kind::insert: s = insert_impl<H>(ops.keys[i], ops.values[i]); break;
           case op_kind::find:
             s = find_impl<H>(ops.keys[i], found);
-            if (s == op_status::rejected_key) ++rejected_;
+            if (s == op_status::rejected_key) ++rejected_[int(op_kind::find)];
             break;
           case op_kind::erase: s = erase_impl<H>(ops.keys[i]); break;
         }
@@ -216,7 +216,8 @@ void linear_model::clear(stream_view) {
   std::fill(slots_.begin(), slots_.end(), k_empty_slot);
   occupied_ = 0;
   max_displacement_ = 0;
-  rejected_ = failed_full_ = 0;
+  std::fill(std::begin(rejected_), std::end(rejected_), 0);
+  failed_full_ = 0;
 }
 
 table_stats linear_model::stats(stream_view) {
@@ -232,7 +233,7 @@ table_stats linear_model::stats(stream_view) {
   }
   st.occupied = st.live + st.erased + st.tombstones;
   st.max_displacement = max_displacement_;
-  st.rejected = rejected_;
+  std::copy(std::begin(rejected_), std::end(rejected_), st.rejected);
   st.failed_full = failed_full_;
   return st;
 }

@@ -58,7 +58,7 @@ class linear_model final : public table {
   std::vector<slot_word> slots_;
   std::uint64_t occupied_ = 0;  // slots whose key is not empty (tombstones included)
   std::uint32_t max_displacement_ = 0;
-  std::uint64_t rejected_ = 0, failed_full_ = 0;
+  std::uint64_t rejected_[k_op_kind_count] = {}, failed_full_ = 0;
   mutable std::mutex mutex_;  // a session's worker mutates while the UI thread inspects
 };
 

@@ -14,7 +14,7 @@ namespace hs::linear {
 
 /// @brief Counters a linear table keeps on the device.
 struct device_counters {
-  unsigned long long rejected;     ///< reserved keys or values, since clear
+  unsigned long long rejected[k_op_kind_count];  ///< reserved keys or values since clear, by op_kind
   unsigned long long failed_full;  ///< inserts that found no free slot, since clear
   unsigned long long occupied;     ///< exact only during a guarded insert (seeded by a census)
   unsigned int max_displacement;   ///< longest probe of any insert: finds never look further
@@ -37,7 +37,7 @@ struct linear_ref {
   template <bool Guarded>
   __device__ op_status insert(const coop_group<G>& g, key_type k, value_type v, bool cas_first) const {
     if (is_reserved_key(k) || is_reserved_value(v)) {
-      if (g.rank() == 0) atomicAdd(&counters->rejected, 1ull);
+      if (g.rank() == 0) atomicAdd(&counters->rejected[int(op_kind::insert)], 1ull);
       return is_reserved_key(k) ? op_status::rejected_key : op_status::rejected_value;
     }
     const std::uint32_t home = home_slot<Hash>(k, mask);
@@ -124,7 +124,7 @@ struct linear_ref {
   __device__ op_status insert_reusing(key_type k, value_type v) const {
     static_assert(G == 1, "tombstone inserts run one thread per operation");
     if (is_reserved_key(k) || is_reserved_value(v)) {
-      atomicAdd(&counters->rejected, 1ull);
+      atomicAdd(&counters->rejected[int(op_kind::insert)], 1ull);
       return is_reserved_key(k) ? op_status::rejected_key : op_status::rejected_value;
     }
     const std::uint32_t home = home_slot<Hash>(k, mask);
@@ -171,7 +171,7 @@ struct linear_ref {
                             std::uint32_t max_disp) const {
     out = k_empty;
     if (is_reserved_key(k)) {
-      if (g.rank() == 0) atomicAdd(&counters->rejected, 1ull);
+      if (g.rank() == 0) atomicAdd(&counters->rejected[int(op_kind::find)], 1ull);
       return op_status::rejected_key;
     }
     std::uint32_t slot;
@@ -185,7 +185,7 @@ struct linear_ref {
   /// key into a tombstone with an empty value in one CAS (seed 002).
   __device__ op_status erase(const coop_group<G>& g, key_type k, std::uint32_t max_disp, bool tombstone) const {
     if (is_reserved_key(k)) {
-      if (g.rank() == 0) atomicAdd(&counters->rejected, 1ull);
+      if (g.rank() == 0) atomicAdd(&counters->rejected[int(op_kind::erase)], 1ull);
       return op_status::rejected_key;
     }
     std::uint32_t slot;

@@ -317,7 +317,7 @@ table_stats linear_table::count(stream_view s) {
   st.tombstones = census[2];
   st.occupied = st.live + st.erased + st.tombstones;
   st.max_displacement = c.max_displacement;
-  st.rejected = c.rejected;
+  for (int i = 0; i < k_op_kind_count; ++i) st.rejected[i] = c.rejected[i];
   st.failed_full = c.failed_full;
   return st;
 }

@@ -85,7 +85,7 @@ const family_descriptor& registration() {
     f.parse_line = parse_line;
     f.keywords = "slab [mode=unique|multi] [buckets=N] [beta=B keys=N] [tile=2|4|8|16|32]";
     f.check_invariants = check;
-    f.full_note = "fill stopped: SlabAlloc's pool is exhausted (failed-full inserts); erase keys, FLUSH, or allow a larger pool";
+    f.full_note = "fill stopped: SlabAlloc's pool is exhausted (failed_full inserts); erase keys, FLUSH, or allow a larger pool";
     f.trace_before = trace_before;
     f.flush = flush;
     f.flush_note = "flushed: every list compacted, emptied slabs returned to SlabAlloc";

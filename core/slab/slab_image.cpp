@@ -61,6 +61,7 @@ table_stats stats_from_census(const image_census& c, std::uint64_t buckets, std:
   s.max_displacement = static_cast<std::uint32_t>(c.longest ? c.longest - 1 : 0);
   s.slab.buckets = buckets;
   s.slab.chained_slabs = c.chained;
+  s.slab.allocated_slabs = c.allocated;
   s.slab.pool_slabs = pool_slabs;
   s.slab.super_blocks = super_blocks;
   s.slab.longest_chain = c.longest;

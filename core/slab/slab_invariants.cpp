@@ -81,15 +81,18 @@ invariant_report check_invariants(const slab_image& img, const invariant_options
     c.r.deleted += deleted;
     c.r.chained += slabs - 1;
   }
-  std::uint64_t leaked = 0;
+  std::uint64_t leaked = 0, allocated = 0;
   for (std::size_t s = 0; s < img.bitmaps.size(); ++s)
-    for (std::size_t i = 0; i < img.bitmaps[s].size(); ++i)
+    for (std::size_t i = 0; i < img.bitmaps[s].size(); ++i) {
       leaked += static_cast<std::uint64_t>(std::popcount(img.bitmaps[s][i] & ~reached[s][i]));
+      allocated += static_cast<std::uint64_t>(std::popcount(img.bitmaps[s][i]));
+    }
   if (leaked) c.fail(strprintf("%llu slabs are allocated in SlabAlloc but in no list (leaked)", (unsigned long long)leaked));
   if (opt.stats) {
     const table_stats& st = *opt.stats;
     if (st.live != c.r.live) c.fail(strprintf("stats say %llu live pairs, the lists hold %llu", (unsigned long long)st.live, (unsigned long long)c.r.live));
     if (st.tombstones != c.r.deleted) c.fail(strprintf("stats say %llu tombstones, the lists hold %llu", (unsigned long long)st.tombstones, (unsigned long long)c.r.deleted));
+    if (st.slab.allocated_slabs != allocated) c.fail(strprintf("stats say %llu slabs allocated, the bitmaps mark %llu", (unsigned long long)st.slab.allocated_slabs, (unsigned long long)allocated));
     if (st.slab.chained_slabs != c.r.chained) c.fail(strprintf("stats say %llu chained slabs, the lists hold %llu", (unsigned long long)st.slab.chained_slabs, (unsigned long long)c.r.chained));
   }
   return c.r;

@@ -27,6 +27,17 @@ __device__ dev_op device_op(batch_op op, op_kind kind, slab_mode mode) {
   }
 }
 
+/// The kind a device operation is counted as: COUNT and SEARCHALL are lookups, DELETEALL an erase.
+__device__ op_kind kind_of(dev_op op) {
+  switch (op) {
+    case dev_op::replace:
+    case dev_op::insert: return op_kind::insert;
+    case dev_op::erase:
+    case dev_op::erase_all: return op_kind::erase;
+    default: return op_kind::find;
+  }
+}
+
 /// Op is the batch's operation when known at compile time (search, insert), mixed otherwise (the
 /// operation is then read per element, or from io.op).
 template <int T, class Hash, batch_op Op>
@@ -52,7 +63,7 @@ __global__ void __launch_bounds__(k_block) batch_kernel(slab_device<Hash> d, bat
                                                                  : op_status::none;
     if (reject != op_status::none) {
       active = false;
-      atomicAdd(d.pool.counters + 2, 1ull);
+      atomicAdd(d.pool.counters + rejected_counter(kind_of(op)), 1ull);
       if (io.status) io.status[i] = reject;
       if (io.results) io.results[i] = k_empty;
       if (io.counts) io.counts[i] = 0;

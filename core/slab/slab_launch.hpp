@@ -17,10 +17,16 @@ struct pool_ref {
   std::uint32_t* const* bitmaps = nullptr;  ///< per super block: 32 words per memory block
   std::uint32_t super_blocks = 0;
   std::uint32_t blocks_per_super = 0;
-  unsigned long long* counters = nullptr;   ///< [0] resident changes, [1] allocation failures,
-                                            ///< [2] rejected operations, [3] failed-full inserts
+  unsigned long long* counters = nullptr;   ///< k_pool_counters: [0] resident changes, [1] allocation failures,
+                                            ///< [2] rejected inserts, [3] failed_full inserts,
+                                            ///< [4] rejected finds (SEARCH, COUNT, SEARCHALL),
+                                            ///< [5] rejected erases (DELETE, DELETEALL)
   std::uint32_t seed = 0;                   ///< differs per launch: tiles start in other blocks
 };
+
+inline constexpr int k_pool_counters = 6;
+/// @brief The counter of operations of `kind` rejected for a reserved key or value.
+HS_HD int rejected_counter(op_kind kind) { return kind == op_kind::insert ? 2 : kind == op_kind::find ? 4 : 5; }
 
 /// @brief The table as kernels see it.
 struct table_ref {

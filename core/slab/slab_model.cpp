@@ -86,8 +86,8 @@ bool slab_model::first_pair(std::uint32_t bucket, Pred pred, std::uint32_t*& sla
 }
 
 op_status slab_model::insert_one(key_type k, value_type v) {
-  if (is_reserved_key(k)) return ++rejected_, op_status::rejected_key;
-  if (is_reserved_value(v)) return ++rejected_, op_status::rejected_value;
+  if (is_reserved_key(k)) return ++rejected_[int(op_kind::insert)], op_status::rejected_key;
+  if (is_reserved_value(v)) return ++rejected_[int(op_kind::insert)], op_status::rejected_value;
   const bool unique = cfg_.slab.mode == slab_mode::unique;
   std::uint32_t* slab = nullptr;
   int pair = 0;
@@ -123,7 +123,7 @@ op_status slab_model::find_one(key_type k, value_type& out) const {
 }
 
 op_status slab_model::erase_one(key_type k) {
-  if (is_reserved_key(k)) return ++rejected_, op_status::rejected_key;
+  if (is_reserved_key(k)) return ++rejected_[int(op_kind::erase)], op_status::rejected_key;
   std::uint32_t* slab = nullptr;
   int pair = 0;
   if (!first_pair(img_.bucket_of(k), [&](std::uint32_t key) { return key == k; }, slab, pair)) return op_status::missing;
@@ -133,7 +133,7 @@ op_status slab_model::erase_one(key_type k) {
 }
 
 std::uint32_t slab_model::erase_all_one(key_type k) {
-  if (is_reserved_key(k)) return ++rejected_, 0;
+  if (is_reserved_key(k)) return ++rejected_[int(op_kind::erase)], 0;  // DELETEALL is an erase
   std::uint32_t n = 0;
   walk_chain(img_, img_.bucket_of(k), [&](const std::uint32_t* w, std::uint32_t, std::uint64_t) {
     auto* words = const_cast<std::uint32_t*>(w);
@@ -174,7 +174,7 @@ void slab_model::find(std::span<const key_type> keys, std::span<value_type> valu
   std::lock_guard lock(mutex_);
   for (std::size_t i = 0; i < keys.size(); ++i) {
     const op_status st = find_one(keys[i], values_out[i]);
-    if (st == op_status::rejected_key) ++rejected_;
+    if (st == op_status::rejected_key) ++rejected_[int(op_kind::find)];
     if (!status.empty()) status[i] = st;
   }
 }
@@ -199,7 +199,7 @@ void slab_model::apply(const op_batch& ops, std::span<value_type> results, std::
       case op_kind::insert: st = insert_one(ops.keys[i], ops.values[i]); break;
       case op_kind::find:
         st = find_one(ops.keys[i], out);
-        if (st == op_status::rejected_key) ++rejected_;
+        if (st == op_status::rejected_key) ++rejected_[int(op_kind::find)];
         break;
       case op_kind::erase: st = erase_one(ops.keys[i]); break;
     }
@@ -220,7 +220,11 @@ void slab_model::erase_all(std::span<const key_type> keys, std::span<std::uint32
 void slab_model::count(std::span<const key_type> keys, std::span<std::uint32_t> counts, stream_view) {
   detail::check_bulk("count", keys.size(), counts.size(), 0);
   std::lock_guard lock(mutex_);
-  for (std::size_t i = 0; i < keys.size(); ++i) counts[i] = count_one(keys[i]);
+  // COUNT and SEARCHALL are lookups: a reserved key is rejected as a find, as on the GPU.
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    counts[i] = count_one(keys[i]);
+    rejected_[int(op_kind::find)] += is_reserved_key(keys[i]);
+  }
 }
 
 void slab_model::search_all(std::span<const key_type> keys, std::span<const std::uint64_t> offsets,
@@ -232,7 +236,10 @@ void slab_model::search_all(std::span<const key_type> keys, std::span<const std:
   std::lock_guard lock(mutex_);
   for (std::size_t i = 0; i < keys.size(); ++i) {
     const key_type k = keys[i];
-    if (is_reserved_key(k)) continue;
+    if (is_reserved_key(k)) {
+      ++rejected_[int(op_kind::find)];
+      continue;
+    }
     std::uint64_t at = offsets[i];
     walk_chain(img_, img_.bucket_of(k), [&](const std::uint32_t* w, std::uint32_t, std::uint64_t) {
       for (int p = 0; p < k_slab_pairs && at < offsets[i + 1]; ++p)
@@ -272,7 +279,8 @@ void slab_model::clear(stream_view) {
   std::fill(img_.base.begin(), img_.base.end(), k_empty);
   for (auto& words : img_.bitmaps) std::fill(words.begin(), words.end(), 0u);
   next_fit_ = 0;
-  rejected_ = failed_full_ = alloc_failures_ = 0;
+  std::fill(std::begin(rejected_), std::end(rejected_), 0);
+  failed_full_ = alloc_failures_ = 0;
 }
 
 table_stats slab_model::stats(stream_view) {
@@ -281,7 +289,7 @@ table_stats slab_model::stats(stream_view) {
   for (const auto& s : img_.slabs) bytes += s.size() * 4;
   for (const auto& s : img_.bitmaps) bytes += s.size() * 4;
   table_stats st = stats_from_census(census(img_), img_.buckets, img_.pool_capacity(), img_.slabs.size(), bytes);
-  st.rejected = rejected_;
+  std::copy(std::begin(rejected_), std::end(rejected_), st.rejected);
   st.failed_full = failed_full_;
   st.slab.alloc_failures = alloc_failures_;
   return st;

@@ -59,7 +59,7 @@ class slab_model final : public slab_family {
   pool_shape shape_;
   slab_image img_;
   std::uint64_t next_fit_ = 0;  // slab index where the allocator's scan resumes
-  std::uint64_t rejected_ = 0, failed_full_ = 0, alloc_failures_ = 0;
+  std::uint64_t rejected_[k_op_kind_count] = {}, failed_full_ = 0, alloc_failures_ = 0;
   mutable std::mutex mutex_;  // a session's worker mutates while the UI thread inspects
 };
 

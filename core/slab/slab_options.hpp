@@ -25,7 +25,10 @@ struct slab_options {
 /// @brief What a slab table reports beyond the common counters (zero for the other families).
 struct slab_counters {
   std::uint64_t buckets = 0;          ///< base slabs
-  std::uint64_t chained_slabs = 0;    ///< slabs allocated from SlabAlloc and linked into chains
+  std::uint64_t chained_slabs = 0;    ///< slabs linked into the bucket lists (beyond the base slabs)
+  /// @brief Slabs SlabAlloc's bitmaps mark allocated. Equal to chained_slabs between batches;
+  /// more would be slabs leaked (allocated, in no list), which the invariant checker reports.
+  std::uint64_t allocated_slabs = 0;
   std::uint64_t pool_slabs = 0;       ///< slabs SlabAlloc holds (allocated or free)
   std::uint64_t super_blocks = 0;
   std::uint64_t resident_changes = 0; ///< times a tile moved to another memory block, since creation

@@ -49,11 +49,11 @@ slab_table::slab_table(const table_config& cfg) : cfg_(cfg) {
                      format_bytes(bytes) + " but the GPU has " + format_bytes(free_b) + " free; choose fewer buckets");
   slab_ptrs_ = buffer<std::uint32_t*>(memory_space::device, k_max_super_blocks);
   bitmap_ptrs_ = buffer<std::uint32_t*>(memory_space::device, k_max_super_blocks);
-  counters_ = buffer<unsigned long long>(memory_space::device, 4);
+  counters_ = buffer<unsigned long long>(memory_space::device, k_pool_counters);
   scratch_ = buffer<unsigned long long>(memory_space::device, 8);
   pool_count_ = buffer<unsigned long long>(memory_space::device, 1);
   histograms_ = buffer<unsigned char>(memory_space::device, 2 * sizeof(device_histogram));
-  fill_bytes(counters_.data(), memory_space::device, 0, 4 * sizeof(unsigned long long), {});
+  fill_bytes(counters_.data(), memory_space::device, 0, k_pool_counters * sizeof(unsigned long long), {});
   reset_base(buckets, {});
   {
     std::lock_guard lock(pool_mutex_);
@@ -272,7 +272,7 @@ void slab_table::clear(stream_view s) {
   fill_bytes(base_.data(), memory_space::device, 0xff, std::uint64_t{buckets_} * k_slab_bytes, s);
   std::lock_guard pool_lock(pool_mutex_);
   for (auto& sb : supers_) fill_bytes(sb->bitmaps.data(), memory_space::device, 0, sb->bitmaps.size() * 4, s);
-  fill_bytes(counters_.data() + 1, memory_space::device, 0, 3 * sizeof(unsigned long long), s);
+  fill_bytes(counters_.data() + 1, memory_space::device, 0, (k_pool_counters - 1) * sizeof(unsigned long long), s);
   allocated_upper_ = 0;
   last_failures_ = 0;
   synchronize(s);
@@ -285,7 +285,7 @@ table_stats slab_table::stats(stream_view s) {
   fill_bytes(scratch_.data(), memory_space::device, 0, 8 * sizeof(unsigned long long), s);
   launch_census(t, scratch_.data(), s);
   launch_count_allocated(t, scratch_.data() + 4, s);
-  unsigned long long c[8], k[4];
+  unsigned long long c[8], k[k_pool_counters];
   copy_bytes(c, memory_space::host, scratch_.data(), memory_space::device, sizeof(c), s);
   copy_bytes(k, memory_space::host, counters_.data(), memory_space::device, sizeof(k), s);
   synchronize(s);
@@ -301,7 +301,7 @@ table_stats slab_table::stats(stream_view s) {
   table_stats st = stats_from_census(ic, buckets_, pool_slabs, t.pool.super_blocks, bytes);
   st.slab.resident_changes = k[0];
   st.slab.alloc_failures = k[1];
-  st.rejected = k[2];
+  for (int i = 0; i < k_op_kind_count; ++i) st.rejected[i] = k[rejected_counter(static_cast<op_kind>(i))];
   st.failed_full = k[3];
   return st;
 }

@@ -23,7 +23,7 @@ struct op_trace {
 
 /// @brief Replays the operation on `list` (its effect applied, so the next operation on the same
 /// bucket sees it) and says what it read and where it decided. A rejected operation reads nothing;
-/// a failed-full insert reads the whole list and changes nothing.
+/// a failed_full insert reads the whole list and changes nothing.
 op_trace replay_op(slab_chain& list, op_kind kind, key_type k, value_type v, op_status status, slab_mode mode);
 
 }  // namespace hs::slab

@@ -78,11 +78,17 @@ struct table_stats {
   std::uint64_t occupied = 0;   ///< slots holding a key or tombstone (live + erased + tombstones)
   std::uint64_t bytes = 0;      ///< memory the table holds
   std::uint32_t max_displacement = 0;  ///< longest probe any insert made since the last clear
-  std::uint64_t rejected = 0;   ///< operations rejected for a reserved key or value, since clear
-  std::uint64_t failed_full = 0;///< inserts that failed because the table was full, since clear
+  /// @brief Operations rejected for a reserved key or value since clear, by kind (indexed by
+  /// op_kind: inserts, finds, erases); the statuses say which (rejected_key, rejected_value).
+  std::uint64_t rejected[k_op_kind_count] = {};
+  /// @brief Inserts refused for want of room since clear, each also reported as failed_full:
+  /// linear, no free slot; slab, SlabAlloc exhausted; hive, both candidate buckets full, no
+  /// eviction path and the stash full (a table that resizes itself grows before the next batch).
+  std::uint64_t failed_full = 0;
   slab_counters slab;
   hive_counters hive;
   double load_factor() const { return capacity ? double(live) / double(capacity) : 0.0; }
+  std::uint64_t rejected_total() const { return rejected[0] + rejected[1] + rejected[2]; }
   double occupancy() const { return capacity ? double(occupied) / double(capacity) : 0.0; }
 };
 
@@ -112,8 +118,12 @@ class table {
                     std::span<op_status> status, stream_view s) = 0;
   /// @brief Erases keys (the linear family empties the value, the key keeps its slot).
   virtual void erase(std::span<const key_type> keys, std::span<op_status> status, stream_view s) = 0;
-  /// @brief Runs a mixed batch in one kernel: operations run concurrently, in no defined order.
-  /// `results` receives found values for finds (k_empty otherwise) and may be empty.
+  /// @brief Runs a mixed batch: operations run concurrently, in no defined order, with one
+  /// exception. The linear family in tombstone mode runs the batch in two phases, every insert
+  /// and find first and then every erase, because its inserts and erases never overlap (see
+  /// linear_table.hpp): a key inserted and erased in one such batch ends absent, where in value
+  /// mode (and the other families) either order may win. `results` receives found values for
+  /// finds (k_empty otherwise) and may be empty.
   virtual void apply(const op_batch& ops, std::span<value_type> results, std::span<op_status> status,
                      stream_view s) = 0;
   /// @brief Empties the table and resets its counters.

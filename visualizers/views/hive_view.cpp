@@ -248,9 +248,9 @@ void hive_view::draw_stash(const inspect_result& r, const table_stats& st, float
                      strprintf("%s live of %s (%s handed out since the last drain)", format_count(h.stash_live).c_str(),
                                format_count(h.stash_capacity).c_str(), format_count(h.stash_used).c_str())
                          .c_str());
-  if (h.pending)
-    ImGui::TextColored(ImVec4(1.f, 0.35f, 0.35f, 1.f), "%s inserts refused with the stash full (pending the next resize)",
-                       format_count(h.pending).c_str());
+  if (st.failed_full)
+    ImGui::TextColored(ImVec4(1.f, 0.35f, 0.35f, 1.f), "%s inserts refused (failed_full): candidates and stash full, "
+                       "pending the next resize", format_count(st.failed_full).c_str());
   else
     ImGui::TextDisabled("no insert refused");
   if (r.stash.empty()) {

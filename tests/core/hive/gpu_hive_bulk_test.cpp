@@ -119,7 +119,8 @@ TEST_CASE("hive bulk: reserved keys and values are rejected and counted; the res
   for (std::size_t i = 0; i < 300; ++i) keys[i * 500] = k_empty - static_cast<key_type>(i % 2);  // empty, tombstone
   for (std::size_t i = 0; i < 200; ++i) values[i * 500 + 7] = k_empty;
   p.insert(keys, values);
-  CHECK(p.gpu->stats({}).rejected == 500);
+  CHECK(p.gpu->stats({}).rejected[int(op_kind::insert)] == 500);
+  CHECK(p.gpu->stats({}).rejected_total() == 500);
   p.check();
 }
 

@@ -101,7 +101,7 @@ TEST_CASE("hive: filled to 0.97 and 0.99 nothing is lost, with instrumentation c
   }
   const table_stats s = p.gpu->stats({});
   CHECK(s.live == stored);
-  CHECK(stored + s.hive.pending == n);
+  CHECK(stored + s.failed_full == n);
   CHECK(s.hive.steps[1] + s.hive.steps[2] + s.hive.steps[3] == stored);
   CHECK(s.hive.steps[2] > 0);
   if (load == 0.97) CHECK(stored == n);  // zero lost at 0.97: evictions and the stash hold the rest
@@ -132,7 +132,7 @@ TEST_CASE("hive: keys piled on one bucket pair fill it, then the stash, then are
   CHECK(count(st, op_status::failed_full) == 40);
   const table_stats s = p.gpu->stats({});
   CHECK(s.hive.stash_live == 64);
-  CHECK(s.hive.pending == 40);
+  CHECK(s.failed_full == 40);
   const auto f = test::find(*p.gpu, keys);
   CHECK(count(f.status, op_status::found) == 96);
   for (std::size_t i = 0; i < keys.size(); ++i)

@@ -76,11 +76,13 @@ TEST_CASE("reserved keys and values are rejected with a status", "[gpu][linear]"
   const auto f = test::find(*p.gpu, {k_empty, 5});
   CHECK(f.status[0] == op_status::rejected_key);
   CHECK(f.status[1] == op_status::found);
-  CHECK(p.gpu->stats({}).rejected == 4);
+  CHECK(p.gpu->stats({}).rejected[int(op_kind::insert)] == 3);
+  CHECK(p.gpu->stats({}).rejected[int(op_kind::find)] == 1);
+  CHECK(p.gpu->stats({}).rejected_total() == p.model.stats({}).rejected_total());
   p.check_same_contents();
 }
 
-TEST_CASE("a table driven past full reports failed-full for exactly the excess", "[gpu][linear]") {
+TEST_CASE("a table driven past full reports failed_full for exactly the excess", "[gpu][linear]") {
   test::require_gpu();
   const int group = GENERATE(1, 4, 8);
   const std::uint64_t capacity = GENERATE(16u, 1u << 16);

@@ -1,4 +1,4 @@
-// A full table answers failed-full quickly and keeps every other operation working.
+// A full table answers failed_full quickly and keeps every other operation working.
 #include <catch2/catch_test_macros.hpp>
 
 #include "core/linear/linear_model.hpp"

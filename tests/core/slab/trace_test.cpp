@@ -68,7 +68,7 @@ TEST_CASE("replay: DELETE leaves a tombstone (unique) or an empty pair (multi)",
   CHECK(again.slabs_read == 1);
 }
 
-TEST_CASE("replay: a full list links a new slab; failed-full and rejected change nothing", "[slab][trace]") {
+TEST_CASE("replay: a full list links a new slab; failed_full and rejected change nothing", "[slab][trace]") {
   slab_chain c = list_of(2, 30);
   slab_chain full = c;
   const op_trace failed = replay_op(full, op_kind::insert, 5, 6, op_status::failed_full, slab_mode::unique);

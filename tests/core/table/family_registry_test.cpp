@@ -64,7 +64,34 @@ void check_family_through_registry(family f, backend b) {
   CHECK(d.check_invariants(*t, {}) == "");
 }
 
+// Reserved keys and values in bulk calls and in a mixed batch: every family counts each rejected
+// operation once, under its kind.
+void check_rejected_by_kind(family f, backend b) {
+  INFO(describe(f).name);
+  auto t = make_table(small_config(f, b));
+  test::insert(*t, {k_empty, 5, k_tombstone, 6}, {1, k_empty, 3, 4});   // 3 inserts rejected
+  test::find(*t, {k_empty, 6, k_tombstone});                            // 2 finds
+  test::erase(*t, {k_tombstone, 6});                                    // 1 erase
+  test::apply(*t, {op_kind::insert, op_kind::find, op_kind::erase, op_kind::erase},
+              {k_empty, k_empty, k_tombstone, 9}, {1, 0, 0, 0});         // one more of each
+  const table_stats st = t->stats({});
+  CHECK(st.rejected[int(op_kind::insert)] == 4);
+  CHECK(st.rejected[int(op_kind::find)] == 3);
+  CHECK(st.rejected[int(op_kind::erase)] == 2);
+  CHECK(st.rejected_total() == 9);
+  CHECK(st.live == 0);
+}
+
 }  // namespace
+
+TEST_CASE("every family counts rejected operations once each, by kind", "[table][registry]") {
+  for (family f : k_all) check_rejected_by_kind(f, backend::cpu);
+}
+
+TEST_CASE("[gpu] every GPU table counts rejected operations once each, by kind", "[table][registry][gpu]") {
+  test::require_gpu();
+  for (family f : k_all) check_rejected_by_kind(f, backend::gpu);
+}
 
 TEST_CASE("every family is registered once, under a name that parses back", "[table][registry]") {
   std::set<std::string_view> names;
