@@ -2,6 +2,7 @@
 
 #include <unordered_map>
 
+#include "core/common/duplicate_keys.hpp"
 #include "core/common/format.hpp"
 
 namespace hs::hive {
@@ -23,7 +24,8 @@ invariant_report check_invariants(const hive_image& img, const table_stats* stat
     fail("the image holds fewer buckets than its geometry addresses");
     return r;
   }
-  std::unordered_map<key_type, std::uint64_t> seen;  // key -> where (bucket * slots + slot, or stash)
+  std::vector<key_type> keys;  // every stored key, for the duplicate check (a radix sort at the end)
+  keys.reserve(buckets * img.slots + img.stash_used);
   for (std::uint64_t b = 0; b < buckets; ++b) {
     const word_type* w = img.bucket(b);
     const std::uint32_t m = img.masks[b];
@@ -47,7 +49,7 @@ invariant_report check_invariants(const hive_image& img, const table_stats* stat
       if (home && c.b[0] != b && !(img.locks[c.b[0]] & k_away_bit))
         fail(strprintf("key %u sits in bucket %llu, but its first candidate %llu has no away bit", k, (unsigned long long)b,
                        (unsigned long long)c.b[0]));
-      if (!seen.emplace(k, b * img.slots + s).second) fail(strprintf("key %u is stored twice", k));
+      keys.push_back(k);
     }
   }
   std::unordered_map<std::uint64_t, std::uint32_t> hints;
@@ -60,8 +62,9 @@ invariant_report check_invariants(const hive_image& img, const table_stats* stat
     ++r.stashed;
     const key_type k = key_of(img.stash[i]);
     ++hints[img.candidates_of(k).b[0]];
-    if (!seen.emplace(k, ~0ull).second) fail(strprintf("key %u is stored twice (stash)", k));
+    keys.push_back(k);
   }
+  for (key_type k : duplicated_keys(keys)) fail(strprintf("key %u is stored twice", k));
   for (std::uint64_t b = 0; b < buckets; ++b) {
     const std::uint32_t hint = stash_hint(img.locks[b]);
     const auto it = hints.find(b);

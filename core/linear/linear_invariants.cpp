@@ -1,9 +1,10 @@
 // Linear-probing invariants in O(capacity + n log n): one walk around the table that remembers the
-// last empty slot decides reachability of every key; a sort finds duplicates.
+// last empty slot decides reachability of every key; a radix sort finds duplicates.
 #include "core/linear/linear_invariants.hpp"
 
 #include <algorithm>
 
+#include "core/common/duplicate_keys.hpp"
 #include "core/common/format.hpp"
 
 namespace hs::linear {
@@ -29,6 +30,7 @@ void check_with(std::span<const slot_word> slots, invariant_report& r) {
     }
   std::uint64_t last_empty_step = 0;  // walk step of the last empty slot (step 0 = the one before start)
   std::vector<key_type> keys;
+  keys.reserve(slots.size());
   for (std::uint64_t step = 1; step <= slots.size(); ++step) {
     const auto s = static_cast<std::uint32_t>((start + step - 1) & mask);
     const slot_word w = slots[s];
@@ -46,10 +48,7 @@ void check_with(std::span<const slot_word> slots, invariant_report& r) {
       problem(strprintf("key 0x%08x in slot %u is unreachable: an empty slot lies between it and "
                         "its home slot %u", slot_key(w), s, (s - d) & mask));
   }
-  std::sort(keys.begin(), keys.end());
-  for (std::size_t i = 1; i < keys.size(); ++i)
-    if (keys[i] == keys[i - 1] && (i < 2 || keys[i - 2] != keys[i]))
-      problem(strprintf("key 0x%08x is stored more than once", keys[i]));
+  for (key_type k : duplicated_keys(keys)) problem(strprintf("key 0x%08x is stored more than once", k));
 }
 
 }  // namespace

@@ -132,6 +132,18 @@ bool linear_table::prepare_inserts(std::uint64_t n, stream_view s) {
   // The batch may fill the table: count taken slots on the stream (one pass, only near full) so
   // that guarded probes can tell when no free slot is left. The count waits for every insert
   // launched before, from any stream, so it is exact for them...
+  //
+  // Why guarded inserts on several streams never count a claim twice, nor refuse an insert while
+  // a slot is free (issue 19): launches are serialized on the host (bound_mutex_), and each one
+  // here first waits for last_insert_, which covers every insert launched before it on any stream
+  // (inserts_launched chains the event). So the reset and the count of a guarded batch run after
+  // every earlier insert has finished, and no two guarded kernels ever run at once: the shared
+  // counter belongs to one kernel at a time, seeded exactly. A later unguarded batch may run
+  // beside a guarded one (its kernel is not ordered after this one); its claims are then missing
+  // from the counter, which only makes the counter low: a guarded probe reports failed_full when
+  // its counter reaches the capacity, which the true count then has too. Unguarded batches are
+  // those the bound says fit, so they never need the counter themselves. tests/core/linear/
+  // gpu_streams_test.cpp fills a table from 0.9 to past full from 8 streams at once.
   unsigned long long* occupied = &counters_.data()->occupied;
   HS_CUDA_CHECK(cudaStreamWaitEvent(cuda(s), event(last_insert_), 0));
   HS_CUDA_CHECK(cudaMemsetAsync(occupied, 0, sizeof(*occupied), cuda(s)));

@@ -121,6 +121,37 @@ TEST_CASE("[gpu] a GPU table made through its family's registration holds what a
   for (family f : k_all) check_family_through_registry(f, backend::gpu);
 }
 
+TEST_CASE("[gpu] at 2^24 slots every family keeps its invariants after every batch of a fill with churn",
+          "[table][registry][gpu][large]") {
+  test::require_gpu();
+  for (family f : k_all) {
+    INFO(describe(f).name);
+    table_config cfg = small_config(f, backend::gpu);
+    cfg.capacity = 1u << 24;
+    auto t = make_table(cfg);
+    const std::size_t batch = 1u << 21;
+    const auto keys = test::random_keys(7 * batch, 61);
+    const auto values = test::random_values(keys.size(), 62);
+    std::uint64_t live = 0;
+    for (int b = 0; b < 7; ++b) {  // to load 0.875; each batch also erases an eighth of the one before
+      std::vector<op_kind> kinds(batch, op_kind::insert);
+      std::vector<key_type> ks(keys.begin() + b * batch, keys.begin() + (b + 1) * batch);
+      std::vector<value_type> vs(values.begin() + b * batch, values.begin() + (b + 1) * batch);
+      if (b > 0)
+        for (std::size_t i = 0; i < batch / 8; ++i) {
+          kinds.push_back(op_kind::erase);
+          ks.push_back(keys[(b - 1) * batch + 8 * i]);
+          vs.push_back(0);
+        }
+      const auto out = test::apply(*t, kinds, ks, vs);
+      for (op_status st : out.status) live += st == op_status::inserted, live -= st == op_status::erased;
+      CHECK(t->stats({}).live == live);
+      CHECK(describe(f).check_invariants(*t, {}) == "");
+    }
+    CHECK(live > 6 * batch);
+  }
+}
+
 TEST_CASE("each family takes only its own scenario lines and says what is wrong with them", "[table][registry]") {
   table_config cfg;
   const auto line = [](std::initializer_list<const char*> w) { return std::vector<std::string>(w.begin(), w.end()); };

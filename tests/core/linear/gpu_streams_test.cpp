@@ -1,0 +1,62 @@
+// [gpu] Guarded inserts from several streams at once: a table at load 0.9 filled past full from 8
+// streams stores every key that has a slot, refuses exactly the excess, and never refuses an
+// insert while a slot is free (linear_table::prepare_inserts says why).
+#include <algorithm>
+
+#include <catch2/catch_test_macros.hpp>
+#include <catch2/generators/catch_generators.hpp>
+
+#include "core/linear/linear_invariants.hpp"
+#include "core/linear/linear_slots.hpp"
+#include "tests/support/gpu_support.hpp"
+#include "tests/support/table_support.hpp"
+
+using namespace hs;
+
+TEST_CASE("8 streams fill a table from 0.9 past full: exactly the excess fails", "[gpu][linear]") {
+  test::require_gpu();
+  const auto deletes = GENERATE(linear_delete_mode::value, linear_delete_mode::tombstone);
+  CAPTURE(static_cast<int>(deletes));
+  const std::uint64_t capacity = 1u << 20, base = capacity * 9 / 10, excess = 5000;
+  const int streams = 8;
+  auto t = test::make(backend::gpu, capacity, hash_kind::murmur3, {}, deletes);
+  const auto keys = test::random_keys(capacity + excess, 4242);
+  const auto values = test::random_values(keys.size(), 4243);
+  test::insert(*t, std::vector<key_type>(keys.begin(), keys.begin() + base),
+               std::vector<value_type>(values.begin(), values.begin() + base));
+  REQUIRE(t->stats({}).live == base);
+
+  // The rest in 8 parts, each in 4 batches, launched round-robin without waiting.
+  const std::uint64_t rest = keys.size() - base, part = (rest + streams - 1) / streams;
+  std::vector<owned_stream> ss;
+  std::vector<buffer<key_type>> kb;
+  std::vector<buffer<value_type>> vb;
+  std::vector<buffer<op_status>> sb;
+  for (int i = 0; i < streams; ++i) {
+    const std::uint64_t lo = base + i * part, hi = std::min<std::uint64_t>(keys.size(), lo + part);
+    ss.emplace_back(true);
+    kb.push_back(test::to_space(memory_space::device, std::vector<key_type>(keys.begin() + lo, keys.begin() + hi)));
+    vb.push_back(test::to_space(memory_space::device, std::vector<value_type>(values.begin() + lo, values.begin() + hi)));
+    sb.emplace_back(memory_space::device, hi - lo);
+  }
+  for (int round = 0; round < 4; ++round)
+    for (int i = 0; i < streams; ++i) {
+      const std::size_t n = kb[i].size(), lo = n * round / 4, hi = n * (round + 1) / 4;
+      t->insert(kb[i].cspan().subspan(lo, hi - lo), vb[i].cspan().subspan(lo, hi - lo), sb[i].span().subspan(lo, hi - lo),
+                ss[i].view());
+    }
+  std::uint64_t inserted = 0, failed = 0;
+  for (int i = 0; i < streams; ++i) {
+    synchronize(ss[i].view());
+    for (op_status st : sb[i].download()) inserted += st == op_status::inserted, failed += st == op_status::failed_full;
+  }
+  CHECK(inserted + failed == rest);
+  CHECK(failed == excess);  // none refused while a slot was free
+  const table_stats st = t->stats({});
+  CHECK(st.occupied == capacity);
+  CHECK(st.live == base + inserted);
+  CHECK(st.failed_full == excess);
+  CHECK(linear::check_invariants(linear::copy_slots(*t), hash_kind::murmur3, &st, deletes).ok());
+  const auto found = test::find(*t, keys);
+  CHECK(static_cast<std::uint64_t>(std::count(found.status.begin(), found.status.end(), op_status::found)) == capacity);
+}
