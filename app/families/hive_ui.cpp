@@ -127,7 +127,8 @@ void count_rows(number_rows& n, const session&, const sample_result& r) {
                                                 format_count(h.steps[3]).c_str()));
   n.emplace_back("evictions", "moves " + format_count(h.moves) + ", locks " + format_count(h.locks) + ", restarts " +
                                   format_count(h.restarts));
-  n.emplace_back("splits / merges", format_count(h.splits) + " / " + format_count(h.merges));
+  n.emplace_back("splits / merges (refused)", format_count(h.splits) + " / " + format_count(h.merges) + " (" +
+                                                   format_count(h.merges_refused) + ")");
   n.emplace_back("load factor (live / slots)", strprintf("%.4f", r.stats.load_factor()));
 }
 

@@ -1,6 +1,7 @@
 #include "core/hive/hive_family.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "core/common/bit_math.hpp"
 #include "core/common/error.hpp"
@@ -61,6 +62,13 @@ std::uint64_t hive_image::live_in_stash() const {
 }
 
 hive_family* as_hive(table& t) { return dynamic_cast<hive_family*>(&t); }
+
+std::uint64_t mergeable_buckets(std::uint64_t live, std::uint64_t buckets, int slots, std::uint64_t want) {
+  // The fewest buckets that hold `live` keys at k_contract_fill, rounded up.
+  const auto needed = static_cast<std::uint64_t>(std::ceil(double(live) / (k_contract_fill * double(slots))));
+  const std::uint64_t floor = std::max<std::uint64_t>(needed, 1);
+  return buckets > floor ? std::min(want, buckets - floor) : 0;
+}
 
 std::uint64_t hive_shape::resize_batch(std::uint64_t round) const {
   return batch ? batch : std::max<std::uint64_t>(1, round / 16);

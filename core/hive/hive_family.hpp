@@ -16,8 +16,11 @@ class hive_family : public table {
   /// @brief Splits up to `buckets` buckets (in K-bucket steps), advancing rounds as they fill;
   /// the stash is drained into the grown table. Returns the buckets split.
   virtual std::uint64_t expand(std::uint64_t buckets, stream_view s) = 0;
-  /// @brief Merges up to `buckets` partner buckets back (in K-bucket steps), stopping where a
-  /// partner's entries would not fit. Returns the buckets merged.
+  /// @brief Merges `buckets` partner buckets back (in K-bucket steps). A partner's entries that do
+  /// not fit its bucket are taken out and inserted again (another candidate, an eviction path or
+  /// the stash), so a contraction reaches its target unless the keys would fill more than
+  /// k_contract_fill of the smaller table: it then merges as many as that allows and counts the
+  /// rest in hive_counters::merges_refused. Returns the buckets merged.
   virtual std::uint64_t contract(std::uint64_t buckets, stream_view s) = 0;
   /// @brief Turns instrumentation on or off (counters and paths keep what they have).
   virtual void set_instrumentation(bool on) = 0;
@@ -47,6 +50,13 @@ struct hive_shape {
 hive_shape resolve_shape(const table_config& cfg);
 /// @brief Stash slots for a table of `slots` slots: the configured fraction, at least 64.
 std::uint64_t stash_capacity_for(const hive_options& o, std::uint64_t slots);
+
+/// @brief The fullest a contraction leaves a table: live keys over the smaller table's slots.
+inline constexpr double k_contract_fill = 0.9;
+/// @brief How many of `want` merges a table of `buckets` buckets of `slots` slots holding `live`
+/// keys can make without passing k_contract_fill (at least one bucket stays). The model and the
+/// GPU table decide by this alone, so they merge exactly as many.
+std::uint64_t mergeable_buckets(std::uint64_t live, std::uint64_t buckets, int slots, std::uint64_t want);
 
 /// @brief Defaults, measured on the H200 (bench hive): see hive_family.cpp.
 inline constexpr int k_default_slots = 16;

@@ -99,11 +99,11 @@ std::uint64_t bulk_insert(const hive_ref& t, const key_type* keys, const value_t
 /// @brief Splits buckets [t.geo.split, + count) into partners b + round (the geometry passed is
 /// the one before; the caller advances it). `count` <= round - split.
 void launch_split(const hive_ref& t, std::uint64_t count, stream_view s);
-/// @brief For the `count` highest pairs (b, b + round) below the split pointer, writes whether
-/// the partner's entries fit into b's free slots (1) or not (0) to fits[i] (pair split - 1 - i).
-void launch_merge_check(const hive_ref& t, std::uint64_t count, std::uint32_t* fits, stream_view s);
-/// @brief Merges the `count` highest pairs below the split pointer (all checked to fit).
-void launch_merge(const hive_ref& t, std::uint64_t count, stream_view s);
+/// @brief Merges the `count` highest pairs (b, b + round) below the split pointer. A partner's
+/// entries past b's free slots are appended to `overflow` (room for count x slots words), their
+/// number added to *overflowed; the caller inserts them again.
+void launch_merge(const hive_ref& t, std::uint64_t count, word_type* overflow, unsigned long long* overflowed,
+                  stream_view s);
 /// @brief Empties buckets [from, to): words empty, every slot free, no lock, no hint.
 void launch_reset_buckets(const hive_ref& t, std::uint64_t from, std::uint64_t to, stream_view s);
 /// @brief Zeroes every bucket's stash hint (keeps the lock bits).

@@ -335,6 +335,7 @@ table_stats hive_model::stats(stream_view) {
   std::copy(std::begin(path_lengths_), std::end(path_lengths_), h.path_lengths);
   h.splits = splits_;
   h.merges = merges_;
+  h.merges_refused = merges_refused_;
   return st;
 }
 
@@ -374,8 +375,14 @@ std::vector<word_type> hive_model::drain_stash() {
   return out;
 }
 
-void hive_model::reinsert(const std::vector<word_type>& words) {
-  for (word_type w : words) insert_unlocked(key_of(w), value_of(w), false);
+std::vector<word_type> hive_model::reinsert(const std::vector<word_type>& words) {
+  // Keys moved inside the table are not the user's inserts: a refusal here is not counted.
+  const std::uint64_t failed_before = failed_full_;
+  std::vector<word_type> failed;
+  for (word_type w : words)
+    if (insert_unlocked(key_of(w), value_of(w), false) == op_status::failed_full) failed.push_back(w);
+  failed_full_ = failed_before;
+  return failed;
 }
 
 // The kernels' split (hive_resize.cu), one bucket at a time.
@@ -410,13 +417,18 @@ void hive_model::split_step(std::uint64_t count) {
   }
 }
 
-void hive_model::merge_step(std::uint64_t count) {
+void hive_model::merge_step(std::uint64_t count, std::vector<word_type>& overflow) {
   const int S = img_.slots;
   for (std::uint64_t w = 0; w < count; ++w) {
     const std::uint64_t b = img_.geo.split - 1, p = b + img_.geo.round;
     for (int s = 0; s < S; ++s) {
       const word_type word = img_.bucket(p)[s];
       if (word == k_empty_word) continue;
+      if (!(img_.masks[b] & all_free(S))) {  // b is full: the entry goes in again after the merge
+        overflow.push_back(word);
+        img_.bucket(p)[s] = k_empty_word;
+        continue;
+      }
       const int to = lowest(img_.masks[b] & all_free(S));
       img_.bucket(b)[to] = word;
       img_.masks[b] &= ~(1u << to);
@@ -443,31 +455,32 @@ std::uint64_t hive_model::expand_unlocked(std::uint64_t buckets) {
   // The stash keeps its share of the slots as the table grows (it is empty here: drained above).
   const std::uint64_t want = stash_capacity_for(cfg_.hive, img_.geo.buckets() * img_.slots);
   if (want > img_.stash.size()) img_.stash.assign(want, k_empty_word);
-  reinsert(stashed);
+  reinsert(stashed);  // into a larger table: room for them
   return done;
 }
 
 std::uint64_t hive_model::contract_unlocked(std::uint64_t buckets) {
-  const auto stashed = drain_stash();
+  // As many merges as keep the keys within k_contract_fill of the smaller table (the GPU table
+  // decides the same way); every pair of a step merges, what does not fit goes in again.
+  const std::uint64_t allowed = mergeable_buckets(count_live(), img_.geo.buckets(), img_.slots, buckets);
+  auto moved = drain_stash();
   std::uint64_t done = 0;
-  while (done < buckets) {
+  while (done < allowed) {
     if (img_.geo.split == 0) {
       if (img_.geo.round == 1) break;
       img_.geo = {img_.geo.round / 2, img_.geo.round / 2};
     }
-    const std::uint64_t want = std::min({buckets - done, shape_.resize_batch(img_.geo.round), img_.geo.split});
-    // The highest pairs first; stop at the first one whose partner's entries would not fit.
-    std::uint64_t fits = 0;
-    for (; fits < want; ++fits) {
-      const std::uint64_t b = img_.geo.split - 1 - fits, p = b + img_.geo.round;
-      const int used = img_.slots - __builtin_popcount(img_.masks[p] & all_free(img_.slots));
-      if (__builtin_popcount(img_.masks[b] & all_free(img_.slots)) < used) break;
-    }
-    merge_step(fits);
-    done += fits;
-    if (fits < want) break;
+    const std::uint64_t step = std::min({allowed - done, shape_.resize_batch(img_.geo.round), img_.geo.split});
+    merge_step(step, moved);
+    done += step;
   }
-  reinsert(stashed);
+  // Should the smaller table refuse some (their candidates, the paths and the stash full), it
+  // grows back a step at a time until every key is in: none is lost.
+  for (auto failed = reinsert(moved); !failed.empty(); failed = reinsert(failed)) {
+    const std::uint64_t back = expand_unlocked(shape_.resize_batch(img_.geo.round));
+    done -= std::min(done, back);
+  }
+  merges_refused_ += buckets - done;
   return done;
 }
 

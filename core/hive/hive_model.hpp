@@ -53,10 +53,12 @@ class hive_model final : public hive_family {
   std::uint64_t expand_unlocked(std::uint64_t buckets);
   std::uint64_t contract_unlocked(std::uint64_t buckets);
   void split_step(std::uint64_t count);
-  void merge_step(std::uint64_t count);
+  /// Merges `count` pairs; entries a full bucket cannot take are appended to `overflow`.
+  void merge_step(std::uint64_t count, std::vector<word_type>& overflow);
   /// Empties the stash and returns what it held (to be inserted again after a resize step).
   std::vector<word_type> drain_stash();
-  void reinsert(const std::vector<word_type>& words);
+  /// Inserts moved entries again (not counted as inserts); returns those refused.
+  std::vector<word_type> reinsert(const std::vector<word_type>& words);
   void ensure_storage(std::uint64_t buckets);
 
   table_config cfg_;
@@ -64,7 +66,7 @@ class hive_model final : public hive_family {
   hive_image img_;
   std::uint32_t seed_ = 1;  // changes per batch, as the GPU's per-launch seed does
   std::uint64_t live_bound_ = 0, erases_since_ = 0;  // automatic resizing (grow_for, shrink_after)
-  std::uint64_t rejected_[k_op_kind_count] = {}, failed_full_ = 0, splits_ = 0, merges_ = 0;
+  std::uint64_t rejected_[k_op_kind_count] = {}, failed_full_ = 0, splits_ = 0, merges_ = 0, merges_refused_ = 0;
   std::uint64_t steps_[4] = {}, moves_ = 0, restarts_ = 0, path_lengths_[k_max_eviction_depth + 1] = {};
   std::vector<path_record> paths_;  // ring of k_path_ring, oldest first after rotation
   std::uint64_t path_head_ = 0;

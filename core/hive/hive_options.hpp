@@ -41,6 +41,9 @@ struct hive_counters {
   std::uint64_t restarts = 0;     ///< inserts that started over (a lost claim, a broken path)
   std::uint64_t path_lengths[33] = {};  ///< evictions by moves in their path
   std::uint64_t splits = 0, merges = 0; ///< buckets split and merged by resizing, since creation
+  /// @brief Merges a contraction was asked for but did not make, since creation: the keys would
+  /// have filled more than k_contract_fill (0.9) of the smaller table.
+  std::uint64_t merges_refused = 0;
   std::uint64_t bulk_batches = 0;  ///< insert batches placed by grouped rounds, since creation
   std::uint64_t bulk_rest = 0;     ///< keys of those the rounds left to the per-key kernels
 };

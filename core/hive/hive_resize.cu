@@ -55,17 +55,10 @@ __global__ void split_kernel(hive_ref r, std::uint64_t count) {
   }
 }
 
-// Merge check: pair i is (b, b + round) with b = split - 1 - i.
-__global__ void merge_check_kernel(hive_ref r, std::uint64_t count, std::uint32_t* fits) {
-  const std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x;
-  if (i >= count) return;
-  const std::uint64_t b = r.geo.split - 1 - i, p = b + r.geo.round;
-  const int used = r.slots - __popc(mask_of(r.bucket_meta[p]) & all_free(r.slots));
-  fits[i] = __popc(mask_of(r.bucket_meta[b]) & all_free(r.slots)) >= used ? 1u : 0u;
-}
-
-// Merge: every entry of the partner goes to the i-th free slot of b (prefix rank).
-__global__ void merge_kernel(hive_ref r, std::uint64_t count) {
+// Merge, pair w = (b, b + round) with b = split - 1 - w: the partner's entries take b's free slots
+// in rank order (the i-th mover the i-th free slot); those past b's free slots go to `overflow`
+// (the host inserts them again: another candidate, an eviction path or the stash).
+__global__ void merge_kernel(hive_ref r, std::uint64_t count, word_type* overflow, unsigned long long* overflowed) {
   const std::uint64_t w = (blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x) / 32;
   const unsigned lane = threadIdx.x & 31u;
   if (w >= count) return;
@@ -76,16 +69,21 @@ __global__ void merge_kernel(hive_ref r, std::uint64_t count) {
   const unsigned movers = __ballot_sync(0xffffffffu, mover);
   // Lane 0 reads the mask and writes it back below: the others use its copy, never the memory.
   std::uint32_t free = __shfl_sync(0xffffffffu, lane == 0 ? mask_of(r.bucket_meta[b]) & all_free(r.slots) : 0u, 0);
+  const int room = __popc(free);
   if (mover) {
     int rank = __popc(movers & ((1u << lane) - 1u));
-    std::uint32_t f = free;
-    for (; rank > 0; --rank) f &= f - 1;  // drop the lowest `rank` free slots
-    const int slot = __ffs(f) - 1;
-    r.words[b * r.slots + slot] = word;
+    if (rank < room) {
+      std::uint32_t f = free;
+      for (; rank > 0; --rank) f &= f - 1;  // drop the lowest `rank` free slots
+      const int slot = __ffs(f) - 1;
+      r.words[b * r.slots + slot] = word;
+    } else {
+      overflow[atomicAdd(overflowed, 1ull)] = word;
+    }
     r.words[p * r.slots + lane] = k_empty_word;
   }
   if (lane == 0) {
-    for (int m = __popc(movers); m > 0; --m) free &= free - 1;
+    for (int m = min(__popc(movers), room); m > 0; --m) free &= free - 1;
     // Keys whose first candidate was p now have b: b takes p's away bit too.
     r.bucket_meta[b] = (r.bucket_meta[b] & ~meta_word{all_free(r.slots)}) | free | (r.bucket_meta[p] & lock_part(k_away_bit));
     r.bucket_meta[p] = (r.bucket_meta[p] & ~meta_word{all_free(r.slots)}) | all_free(r.slots);
@@ -114,15 +112,10 @@ void launch_split(const hive_ref& t, std::uint64_t count, stream_view s) {
   HS_CUDA_CHECK(cudaGetLastError());
 }
 
-void launch_merge_check(const hive_ref& t, std::uint64_t count, std::uint32_t* fits, stream_view s) {
+void launch_merge(const hive_ref& t, std::uint64_t count, word_type* overflow, unsigned long long* overflowed,
+                  stream_view s) {
   if (!count) return;
-  merge_check_kernel<<<static_cast<unsigned>((count + k_block - 1) / k_block), k_block, 0, cuda(s)>>>(t, count, fits);
-  HS_CUDA_CHECK(cudaGetLastError());
-}
-
-void launch_merge(const hive_ref& t, std::uint64_t count, stream_view s) {
-  if (!count) return;
-  merge_kernel<<<grid_for(count), k_block, 0, cuda(s)>>>(t, count);
+  merge_kernel<<<grid_for(count), k_block, 0, cuda(s)>>>(t, count, overflow, overflowed);
   HS_CUDA_CHECK(cudaGetLastError());
 }
 

@@ -38,7 +38,7 @@ hive_table::hive_table(const table_config& cfg) : cfg_(cfg), shape_(resolve_shap
   meta_ = buffer<unsigned long long>(memory_space::device, k_meta);
   counters_ = buffer<unsigned long long>(memory_space::device, c_count);
   paths_ = buffer<path_record>(memory_space::device, k_path_ring);
-  fits_ = buffer<std::uint32_t>(memory_space::device, 1);
+  overflowed_ = buffer<unsigned long long>(memory_space::device, 1);
   clear({});
   // The fills ran on the legacy stream; callers' streams may be non-blocking: wait for them here.
   HS_CUDA_CHECK(cudaDeviceSynchronize());
@@ -252,6 +252,7 @@ table_stats hive_table::stats(stream_view s) {
   for (int i = 0; i <= k_max_eviction_depth; ++i) h.path_lengths[i] = c[c_path_len0 + i];
   h.splits = splits_;
   h.merges = merges_;
+  h.merges_refused = merges_refused_;
   h.bulk_batches = bulk_batches_;
   h.bulk_rest = bulk_rest_;
   return st;
@@ -362,8 +363,8 @@ std::vector<word_type> hive_table::drain_stash(stream_view s) {
   return live;
 }
 
-void hive_table::reinsert(const std::vector<word_type>& words, stream_view s) {
-  if (words.empty()) return;
+std::vector<word_type> hive_table::reinsert(const std::vector<word_type>& words, stream_view s) {
+  if (words.empty()) return {};
   std::vector<key_type> k(words.size());
   std::vector<value_type> v(words.size());
   for (std::size_t i = 0; i < words.size(); ++i) k[i] = key_of(words[i]), v[i] = value_of(words[i]);
@@ -376,10 +377,21 @@ void hive_table::reinsert(const std::vector<word_type>& words, stream_view s) {
   io.keys = dk.data();
   io.values = dv.data();
   io.n = k.size();
+  buffer<op_status> status(memory_space::device, k.size());
+  io.status = status.data();
+  // Keys moved inside the table are not the user's inserts: neither their steps nor a refusal
+  // count (the refusals' counter is put back).
+  unsigned long long refused_before = 0;
+  copy_bytes(&refused_before, memory_space::host, counters_.data() + c_pending, memory_space::device, sizeof(refused_before), s);
   hive_ref r = ref();
-  r.instrument = false;  // keys moved back from the stash are not new inserts
+  r.instrument = false;
   launch_batch(r, io, s);
-  synchronize(s);
+  copy_bytes(counters_.data() + c_pending, memory_space::device, &refused_before, memory_space::host, sizeof(refused_before), s);
+  const auto st = status.download(k.size(), s);
+  std::vector<word_type> failed;
+  for (std::size_t i = 0; i < st.size(); ++i)
+    if (st[i] == op_status::failed_full) failed.push_back(words[i]);
+  return failed;
 }
 
 std::uint64_t hive_table::expand_locked(std::uint64_t buckets, stream_view s) {
@@ -414,26 +426,36 @@ std::uint64_t hive_table::expand_locked(std::uint64_t buckets, stream_view s) {
 }
 
 std::uint64_t hive_table::contract_locked(std::uint64_t buckets, stream_view s) {
-  const auto stashed = drain_stash(s);
+  // As many merges as keep the keys within k_contract_fill of the smaller table (the model
+  // decides the same way); every pair of a step merges, what does not fit goes in again.
+  const std::uint64_t allowed = mergeable_buckets(live_now(s), geo_.buckets(), shape_.slots, buckets);
+  auto moved = drain_stash(s);
   std::uint64_t done = 0;
-  while (done < buckets) {
+  while (done < allowed) {
     if (geo_.split == 0) {
       if (geo_.round == 1) break;
       geo_ = {geo_.round / 2, geo_.round / 2};
     }
-    const std::uint64_t want = std::min({buckets - done, shape_.resize_batch(geo_.round), geo_.split});
-    if (fits_.size() < want) fits_ = buffer<std::uint32_t>(memory_space::device, want);
-    launch_merge_check(ref(), want, fits_.data(), s);
-    const auto fits = fits_.download(want, s);
-    std::uint64_t ok = 0;
-    while (ok < want && fits[ok]) ++ok;  // the highest pairs first, up to the first that would not fit
-    launch_merge(ref(), ok, s);
-    geo_.split -= ok;
-    merges_ += ok;
-    done += ok;
-    if (ok < want) break;
+    const std::uint64_t step = std::min({allowed - done, shape_.resize_batch(geo_.round), geo_.split});
+    if (overflow_.size() < step * shape_.slots) overflow_ = buffer<word_type>(memory_space::device, step * shape_.slots);
+    fill_bytes(overflowed_.data(), memory_space::device, 0, sizeof(unsigned long long), s);
+    launch_merge(ref(), step, overflow_.data(), overflowed_.data(), s);
+    const auto n = overflowed_.download(1, s)[0];
+    if (n) {
+      const auto words = overflow_.download(n, s);
+      moved.insert(moved.end(), words.begin(), words.end());
+    }
+    geo_.split -= step;
+    merges_ += step;
+    done += step;
   }
-  reinsert(stashed, s);
+  // Should the smaller table refuse some (their candidates, the paths and the stash full), it
+  // grows back a step at a time until every key is in: none is lost.
+  for (auto failed = reinsert(moved, s); !failed.empty(); failed = reinsert(failed, s)) {
+    const std::uint64_t back = expand_locked(shape_.resize_batch(geo_.round), s);
+    done -= std::min(done, back);
+  }
+  merges_refused_ += buckets - done;
   synchronize(s);
   return done;
 }

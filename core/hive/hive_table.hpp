@@ -64,7 +64,8 @@ class hive_table final : public hive_family {
   void reserve_round(stream_view s);
   /// Copies the stash's live words out and empties it (hints too).
   std::vector<word_type> drain_stash(stream_view s);
-  void reinsert(const std::vector<word_type>& words, stream_view s);
+  /// Inserts moved entries again (not counted as inserts, nor their refusals); returns those refused.
+  std::vector<word_type> reinsert(const std::vector<word_type>& words, stream_view s);
   void allocate(std::uint64_t buckets);
 
   mutable std::shared_mutex table_mutex_;  // bulk calls share; resizes and clear take it alone
@@ -79,7 +80,8 @@ class hive_table final : public hive_family {
   buffer<unsigned long long> meta_;      // [0] stash tail, [1] stash live, [2] path head, [3..] scratch
   buffer<unsigned long long> counters_;  // c_count
   buffer<path_record> paths_;
-  buffer<std::uint32_t> fits_;
+  buffer<word_type> overflow_;            // a contraction step's entries that did not fit their bucket
+  buffer<unsigned long long> overflowed_;  // how many
   buffer<device_histogram> histograms_;  // inspection scratch (under scratch_mutex_)
   buffer<float> strip_;
   std::atomic<bool> instrument_{false};
@@ -87,7 +89,7 @@ class hive_table final : public hive_family {
   std::atomic<std::uint32_t> seed_{1};
   std::atomic<std::uint64_t> live_bound_{0};   // live keys at most (exact at the last census + inserts since)
   std::atomic<std::uint64_t> erases_since_{0}; // erases issued since the last census
-  std::uint64_t splits_ = 0, merges_ = 0;
+  std::uint64_t splits_ = 0, merges_ = 0, merges_refused_ = 0;
   std::atomic<std::uint64_t> bulk_batches_{0}, bulk_rest_{0};  // bulk inserts (under table_mutex_ held alone)
 };
 

@@ -285,6 +285,9 @@ void hive_view::draw_resize(const inspect_result& r, const table_stats& st, floa
               "%s splits and %s merges since creation",
               format_count(h.round).c_str(), format_count(h.split).c_str(), h.round ? 100.0 * double(h.split) / double(h.round) : 0.0,
               format_count(h.buckets).c_str(), format_count(h.splits).c_str(), format_count(h.merges).c_str());
+  if (h.merges_refused)
+    ImGui::TextColored(ImVec4(1.f, 0.55f, 0.2f, 1.f), "%s merges refused: the keys would have filled more than 90%% of the "
+                       "smaller table", format_count(h.merges_refused).c_str());
   ImGui::TextWrapped("top: buckets 0 .. round-1 (left of the pointer: split, addressed with one more bit); "
                       "bottom: their partners round .. 2 round-1 (dark: not split yet); colour: fill");
   const ImVec2 at = ImGui::GetCursorScreenPos();
@@ -343,10 +346,11 @@ std::string bucket_fill_csv(const probe_histogram& fill) {
 }
 
 std::string resize_csv(const inspect_result& r, const table_stats& st) {
-  std::string s = strprintf("round,%llu\nsplit,%llu\nbuckets,%llu\nsplits,%llu\nmerges,%llu\npixel,first_bucket,mean_fill,max_fill\n",
+  std::string s = strprintf("round,%llu\nsplit,%llu\nbuckets,%llu\nsplits,%llu\nmerges,%llu\nmerges_refused,%llu\n"
+                            "pixel,first_bucket,mean_fill,max_fill\n",
                             (unsigned long long)st.hive.round, (unsigned long long)st.hive.split,
                             (unsigned long long)st.hive.buckets, (unsigned long long)st.hive.splits,
-                            (unsigned long long)st.hive.merges);
+                            (unsigned long long)st.hive.merges, (unsigned long long)st.hive.merges_refused);
   for (std::size_t p = 0; p < r.strip.size(); ++p)
     s += strprintf("%zu,%llu,%.3f,%.0f\n", p, (unsigned long long)(p * st.hive.buckets / r.strip.size()), r.strip[p].mean_chain,
                    r.strip[p].max_chain);

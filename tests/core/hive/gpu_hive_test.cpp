@@ -27,26 +27,6 @@ int used_slots(const hive::hive_image& img, std::uint64_t b) {
   return img.slots - __builtin_popcount(img.masks[b] & hive::all_free(img.slots));
 }
 
-/// Where a contraction of this image would stop: the geometry and the highest pair that would
-/// not fit (what the failure message shows when the GPU and the model shrink differently).
-std::string merge_outlook(const hive::hive_image& img) {
-  std::string out = "round " + std::to_string(img.geo.round) + ", split " + std::to_string(img.geo.split);
-  for (std::uint64_t b = img.geo.split; b-- > 0;) {
-    const std::uint64_t p = b + img.geo.round;
-    if (used_slots(img, b) + used_slots(img, p) > img.slots)
-      return out + ", first pair that does not fit: " + std::to_string(b) + " (" + std::to_string(used_slots(img, b)) +
-             ") + " + std::to_string(p) + " (" + std::to_string(used_slots(img, p)) + ")";
-  }
-  return out + ", every pair fits";
-}
-
-/// Whether the next pair a contraction would merge (the highest below the split pointer) fits.
-bool next_merge_fits(const hive::hive_image& img) {
-  if (img.geo.split == 0) return true;
-  const std::uint64_t b = img.geo.split - 1;
-  return used_slots(img, b) + used_slots(img, b + img.geo.round) <= img.slots;
-}
-
 }  // namespace
 
 TEST_CASE("hive: bulk insert, find and erase agree with the model", "[gpu][hive]") {
@@ -280,7 +260,8 @@ TEST_CASE("hive: an expansion drains the stash into the grown table, on the GPU"
   CHECK(f.values == values);
 }
 
-TEST_CASE("hive: automatic resize grows as the model does and shrinks until a pair does not fit", "[gpu][hive][resize]") {
+TEST_CASE("hive: automatic resize grows and shrinks as the model does, to a load between its thresholds",
+          "[gpu][hive][resize]") {
   test::require_gpu();
   auto cfg = test::hive_config(backend::gpu, 1u << 12, 16);
   cfg.hive.auto_resize = true;
@@ -294,17 +275,57 @@ TEST_CASE("hive: automatic resize grows as the model does and shrinks until a pa
     CHECK(p.gpu->capacity() == p.model->capacity());
   }
   p.check();
-  const std::vector<key_type> gone(keys.begin(), keys.begin() + 54000);
-  CHECK(test::erase(*p.gpu, gone) == test::erase(*p.model, gone));
-  const hive::hive_image gpu_img = test::hive_of(*p.gpu).snapshot({}), model_img = test::hive_of(*p.model).snapshot({});
-  INFO("GPU: " << merge_outlook(gpu_img) << "; model: " << merge_outlook(model_img));
-  // Growth depends only on counts, shrinking also on where keys lie: concurrent inserts place
-  // them differently from the sequential model, and a contraction stops at the first pair that
-  // does not fit into one bucket. So the sides may stop at different sizes, but the larger one
-  // only at such a pair.
-  if (p.gpu->capacity() != p.model->capacity())
-    CHECK_FALSE(next_merge_fits(p.gpu->capacity() > p.model->capacity() ? gpu_img : model_img));
-  CHECK(p.gpu->capacity() < (1u << 16));  // it shrank
-  CHECK(p.model->capacity() < (1u << 16));
+  // Both sizes follow from the counts alone: a contraction merges every pair it is asked for and
+  // inserts again what does not fit, wherever the keys lie.
+  for (std::size_t at = 0; at < 54000; at += 6000) {
+    const std::vector<key_type> gone(keys.begin() + at, keys.begin() + at + 6000);
+    CHECK(test::erase(*p.gpu, gone) == test::erase(*p.model, gone));
+    CHECK(p.gpu->capacity() == p.model->capacity());
+  }
+  const table_stats g = p.gpu->stats({});
+  CHECK(g.capacity < (1u << 16));
+  CHECK(g.load_factor() >= cfg.hive.shrink_below);
+  CHECK(g.failed_full == 0);
   p.check();
+}
+
+TEST_CASE("hive: drained from 0.9 to 0.1 with resize=auto, GPU and model end at the same size, between the thresholds",
+          "[gpu][hive][resize]") {
+  test::require_gpu();
+  auto cfg = test::hive_config(backend::gpu, 1u << 16, 16);
+  cfg.hive.auto_resize = true;
+  hive_pair p(cfg);
+  const std::size_t n = (1u << 16) * 9 / 10;
+  const auto keys = test::random_keys(n, 93);
+  const auto values = test::random_values(n, 94);
+  CHECK(test::insert(*p.gpu, keys, values) == test::insert(*p.model, keys, values));
+  for (std::size_t at = 0; at < n * 8 / 9; at += 4096) {
+    const std::vector<key_type> gone(keys.begin() + at, keys.begin() + std::min(n * 8 / 9, at + 4096));
+    CHECK(test::erase(*p.gpu, gone) == test::erase(*p.model, gone));
+  }
+  CHECK(p.gpu->capacity() == p.model->capacity());
+  const table_stats g = p.gpu->stats({});
+  CHECK(g.capacity < (1u << 16));
+  CHECK(g.load_factor() >= cfg.hive.shrink_below);
+  CHECK(g.load_factor() <= cfg.hive.grow_above);
+  p.check();
+}
+
+TEST_CASE("hive: an explicit contraction reaches its target, or stops at 90% and says so, on the GPU as in the model",
+          "[gpu][hive][resize]") {
+  test::require_gpu();
+  hive_pair p(test::hive_config(backend::gpu, 1u << 14, 16));
+  const auto keys = test::random_keys(4000, 81);
+  const auto values = test::random_values(4000, 82);
+  CHECK(test::insert(*p.gpu, keys, values) == test::insert(*p.model, keys, values));
+  CHECK(test::hive_of(*p.gpu).contract(724, {}) == 724);  // load 0.24 -> 0.83
+  CHECK(test::hive_of(*p.model).contract(724, {}) == 724);
+  p.check();
+  CHECK(p.gpu->stats({}).failed_full == 0);
+  CHECK(test::hive_of(*p.gpu).contract(100, {}) == 22);  // 278 buckets hold 4,000 keys within 90%
+  CHECK(test::hive_of(*p.model).contract(100, {}) == 22);
+  CHECK(p.gpu->stats({}).hive.merges_refused == 78);
+  p.check();
+  const auto f = test::find(*p.gpu, keys);
+  CHECK(count(f.status, op_status::found) == 4000);
 }

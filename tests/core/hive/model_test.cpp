@@ -98,10 +98,55 @@ TEST_CASE("hive model: expansion and contraction keep every key findable at ever
   CHECK(m.image().geo.round == 512);
   CHECK(m.image().geo.split == 128);
   CHECK(m.config().capacity == (512 + 128) * 16);
-  CHECK(m.contract(1000, {}) > 0);
+  // 640 buckets hold 3,500 keys; 244 buckets hold them within 90%: 396 merges, 604 refused.
+  CHECK(m.contract(1000, {}) == 396);
+  CHECK(m.config().capacity == 244 * 16);
+  CHECK(m.stats({}).hive.merges_refused == 604);
+  CHECK(m.stats({}).load_factor() <= hive::k_contract_fill);
   CHECK(all_found());
   CHECK(hive::check_invariants(m.image()).ok());
-  CHECK(m.config().capacity >= n);  // stopped where the entries would not fit any more
+}
+
+TEST_CASE("hive model: a contraction reaches its target although pairs do not fit one bucket", "[hive][resize]") {
+  // 1,024 buckets at load 0.24: many pairs hold more than 16 entries between them; their
+  // overflow goes to other candidates, eviction paths or the stash, and the merge goes on.
+  auto cfg = test::hive_config(backend::cpu, 1u << 14, 16);
+  hive::hive_model m(cfg);
+  const std::size_t n = 4000;
+  const auto keys = test::random_keys(n, 81);
+  const auto values = test::random_values(n, 82);
+  test::insert(m, keys, values);
+  CHECK(m.contract(1024 - 300, {}) == 724);  // 300 buckets: load 0.83
+  CHECK(m.config().capacity == 300 * 16);
+  CHECK(m.stats({}).hive.merges_refused == 0);
+  const auto f = test::find(m, keys);
+  CHECK(std::count(f.status.begin(), f.status.end(), op_status::found) == static_cast<long>(n));
+  CHECK(f.values == values);
+  CHECK(m.stats({}).failed_full == 0);  // moved keys are not the user's inserts
+  const table_stats s = m.stats({});
+  const auto r = hive::check_invariants(m.image(), &s);
+  INFO(r.describe());
+  CHECK(r.ok());
+  // Asked for more than the keys allow: it stops at 90% and says so.
+  CHECK(m.contract(100, {}) == 300 - 278);  // ceil(4000 / 14.4) = 278 buckets
+  CHECK(m.stats({}).hive.merges_refused == 78);
+}
+
+TEST_CASE("hive model: drained from 0.9 to 0.1 with resize=auto it ends between the thresholds", "[hive][resize]") {
+  auto cfg = test::hive_config(backend::cpu, 1u << 12, 16);
+  cfg.hive.auto_resize = true;
+  hive::hive_model m(cfg);
+  const auto keys = test::random_keys(200000, 91);
+  test::insert(m, keys, test::random_values(keys.size(), 92));
+  const double grown = double(m.config().capacity);
+  CHECK(m.stats({}).load_factor() <= cfg.hive.grow_above);
+  for (std::size_t at = 0; at < keys.size() * 8 / 9; at += 10000)
+    test::erase(m, std::vector<key_type>(keys.begin() + at, keys.begin() + std::min(keys.size() * 8 / 9, at + 10000)));
+  const table_stats s = m.stats({});
+  CHECK(double(s.capacity) < grown / 2);
+  CHECK(s.load_factor() >= cfg.hive.shrink_below);
+  CHECK(s.load_factor() <= cfg.hive.grow_above);
+  CHECK(hive::check_invariants(m.image(), &s).ok());
 }
 
 TEST_CASE("hive model: an expansion drains the stash and inserts its keys again", "[hive][resize]") {
