@@ -27,6 +27,7 @@ std::string usage() {
       "  --frames N               window: exit after N frames\n"
       "  --font-size PX           text size, 8 to 64 (projectors: 24 or more)\n"
       "  --theme dark|light       window colours (light for projectors and print); remembered\n"
+      "  --present                window: start in presenter mode (F5; Esc leaves)\n"
       "  --headless               window: render the default demo to PNG instead of opening a window\n"
       "  --screenshot FILE        window: save the last frame (with --frames) as PNG\n"
       "  bench: --reps N  --warmup N  --statuses  --no-cpu-baseline\n"
@@ -113,6 +114,7 @@ cli_options parse_cli(const std::vector<std::string>& args) {
       if (!o.ui_theme) throw user_error("--theme: '" + v + "' is not dark or light");
     }
     else if (a == "--headless") o.headless = true;
+    else if (a == "--present") o.present = true;
     else if (a == "--screenshot") o.screenshot = in.value(a);
     else if (a == "--size") {
       const std::string v = in.value(a);

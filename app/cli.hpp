@@ -25,6 +25,7 @@ struct cli_options {
   int frames = 0;                ///< window: exit after this many frames (0: run until closed)
   float font_size = 0;           ///< 0: chosen from the monitor (or remembered)
   std::optional<theme> ui_theme; ///< window: unset means the remembered theme
+  bool present = false;          ///< window: start in presenter mode
   bool headless = false;         ///< window command without a window: render the demo headless
   std::string screenshot;        ///< window: write the last frame (with --frames) to this PNG
   std::uint32_t width = 1600, height = 1000;  ///< render: image size

@@ -164,6 +164,7 @@ render_result render_scenario(const scenario& sc, const std::string& out_dir, ba
     if (step.range_first) frame->heatmap().set_range(*step.range_first, step.range_count, s.capacity());
     else frame->heatmap().set_range(0, 0, s.capacity());
     meta.begin_object().field("capture", capture).field("line", step.line);
+    if (const std::string caption = s.status().caption; !caption.empty()) meta.field("caption", caption);
     meta.key("views").begin_array();
     double load = 0;
     for (const std::string& v : step.views) {

@@ -59,6 +59,7 @@ std::optional<script_step> as_script_step(const scenario_step& s) {
     case scenario_step::rehash: return script_step{script_step::rehash, 0, s.batches};
     case scenario_step::flush: return script_step{script_step::flush, 0, 0};
     case scenario_step::step: return script_step{script_step::step, 0, s.batches};
+    case scenario_step::say: return script_step{script_step::say, 0, 0, s.text};
     case scenario_step::capture: break;
   }
   return std::nullopt;
@@ -108,6 +109,26 @@ std::vector<std::string> words_of(const std::string& line) {
   return w;
 }
 
+// `say "caption"`: the caption of the stage the line stands in (a stage ends at a capture).
+// Returns nothing for any other line.
+std::optional<scenario_step> parse_say(const std::string& raw, const line_parser& p) {
+  const auto first = raw.find_first_not_of(" \t");
+  if (first == std::string::npos || raw.compare(first, 3, "say") != 0) return std::nullopt;
+  const auto after = first + 3;
+  if (after < raw.size() && raw[after] != ' ' && raw[after] != '\t' && raw[after] != '"') return std::nullopt;  // "sayings"
+  const auto open = raw.find_first_not_of(" \t", after);
+  if (open == std::string::npos || raw[open] != '"') p.fail("usage: say \"CAPTION\" (the text in double quotes)");
+  const auto close = raw.find('"', open + 1);
+  if (close == std::string::npos) p.fail("say: the caption has no closing quote");
+  const auto rest = raw.find_first_not_of(" \t\r", close + 1);
+  if (rest != std::string::npos && raw[rest] != '#') p.fail("say: nothing may follow the closing quote but a comment");
+  scenario_step s;
+  s.kind = scenario_step::say;
+  s.text = raw.substr(open + 1, close - open - 1);
+  if (s.text.find_first_not_of(" \t") == std::string::npos) p.fail("say: the caption is empty");
+  return s;
+}
+
 // A line of one of the families' own keywords ("hive slots=16", "delete tombstone"): false
 // when no family takes it.
 bool parse_family_line(const line_parser& p, const std::vector<std::string>& w, table_config& cfg) {
@@ -133,6 +154,11 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
   bool any_capture = false;
   std::vector<std::vector<std::string>> family_lines;  // replayed after the family's view settings
   for (int n = 1; std::getline(in, raw); ++n) {
+    if (auto said = parse_say(raw, line_parser{file, n})) {  // before comments: a caption may hold '#'
+      said->line = n;
+      sc.steps.push_back(std::move(*said));
+      continue;
+    }
     const std::string line = raw.substr(0, raw.find('#'));
     const auto w = words_of(line);
     if (w.empty()) continue;
@@ -282,7 +308,7 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
       std::string keywords;
       for (const family_descriptor* f : families()) keywords += ", " + std::string(f->keywords);
       p.fail("unknown keyword '" + k + "' (title, table, capacity, hash, backend, maintain, timeline, distribution, seed, "
-             "batch, mix, colormap, heatmap-mode, fill, drain, run, step, clear, rehash, flush, capture; the families': " +
+             "batch, mix, colormap, heatmap-mode, fill, drain, run, step, clear, rehash, flush, say, capture; the families': " +
              keywords.substr(2) + ")");
     }
   }

@@ -20,12 +20,13 @@ std::string_view to_string(view_kind v);
 std::optional<view_kind> parse_view_kind(std::string_view s);
 
 struct scenario_step {
-  enum kind_t : std::uint8_t { fill, drain, run, clear, capture, rehash, flush, step } kind = run;
+  enum kind_t : std::uint8_t { fill, drain, run, clear, capture, rehash, flush, step, say } kind = run;
   double load = 0;
   std::uint64_t batches = 0;                ///< run: batches; rehash: capacity (0: the same); step: operations
   std::vector<std::string> views;          ///< capture: common views and the family's figures, by name
   std::optional<std::uint64_t> range_first;///< capture: heatmap slot range
   std::uint64_t range_count = 0;
+  std::string text;                        ///< say: the caption of the stage it stands in
   int line = 0;
 };
 

@@ -51,6 +51,7 @@ int run_window_command(const cli_options& o) {
                   << "on, F1 lists the keys)\n";
       }
       if (!preset.empty()) frame->load_preset(load_scenario(preset));
+      if (o.present) frame->set_presenting(true);
       return frame;
     }, w);
   } catch (const graphics_error& e) {

@@ -141,7 +141,10 @@ int run_window(const std::function<std::unique_ptr<app_frame>(bool)>& make, cons
     ImGui_ImplGlfw_InitForOpenGL(window, true);
     std::unique_ptr<app_frame> frame = make(first_launch);
     frame->settings = persisted;
+    const bool presenting = frame->presenting();  // --present: its text size on top of this one
+    frame->set_presenting(false);
     frame->font_size = size;
+    frame->set_presenting(presenting);
     frame->ui_theme = t;
     if (!ini_notice.empty()) frame->notify(ini_notice);
     if (!size_notice.empty()) frame->notify(size_notice);
@@ -177,7 +180,7 @@ int run_window(const std::function<std::unique_ptr<app_frame>(bool)>& make, cons
       }
       // What persists: the frame's settings and, unless full screen, where the window is.
       persisted = frame->settings;
-      persisted.font_size = frame->font_size;
+      persisted.font_size = frame->remembered_font_size();
       persisted.ui_theme = frame->ui_theme;
       if (!glfwGetWindowMonitor(window)) {
         glfwGetWindowPos(window, &place[0], &place[1]);

@@ -100,7 +100,8 @@ std::optional<script_step> command_state::take_script_step(const table_progress&
         cursor_.reset();
         return s;
       case script_step::rehash:
-      case script_step::flush: return s;
+      case script_step::flush:
+      case script_step::say: return s;
     }
   }
   return std::nullopt;

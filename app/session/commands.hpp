@@ -20,10 +20,11 @@ const char* to_string(activity a);
 
 /// @brief One queued command of a script (a scenario's steps, or a preset's).
 struct script_step {
-  enum kind_t : std::uint8_t { fill, drain, run, clear, pause, rehash, flush, step } kind = run;
+  enum kind_t : std::uint8_t { fill, drain, run, clear, pause, rehash, flush, step, say } kind = run;
   double load = 0;          ///< fill/drain target (live load factor; above 1 for lists and self-resizing tables)
   std::uint64_t batches = 0;///< run: how many batches of the workload's mix; rehash: capacity (0: same);
                             ///< step: operations in the (traced) step
+  std::string text;         ///< say: the stage's caption
 };
 
 /// @brief Where the table stands, as the planner needs it.
@@ -72,9 +73,9 @@ class command_state {
   /// @brief Idle, no script, the cursor back at the workload's start (the table was emptied).
   void reset();
 
-  /// @brief While idle, starts the script's next steps; returns a step the session does with the
-  /// table (clear, rehash, flush; a clear has already rewound the cursor), or none. A pause holds
-  /// the script and says so in `note`.
+  /// @brief While idle, starts the script's next steps; returns a step the session does itself
+  /// (clear, rehash, flush with the table, a clear having rewound the cursor; say: the caption),
+  /// or none. A pause holds the script and says so in `note`.
   std::optional<script_step> take_script_step(const table_progress& p, double max_load, std::string& note);
   /// @brief The next batch of the command, or none; a command found done goes idle, with its
   /// note in `note` once nothing of it is in flight.

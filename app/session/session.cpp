@@ -227,6 +227,9 @@ void session::start_next_step() {
       case script_step::flush:
         pending_flush_ = true;
         return;
+      case script_step::say:
+        st_.caption = s->text;
+        break;
       default:
         return;
     }

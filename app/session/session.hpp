@@ -48,6 +48,7 @@ struct session_status {
   std::string note;             ///< the last message for the user (errors, why a fill stopped)
   bool error = false;
   bool script_held = false;     ///< a script waits at a pause step
+  std::string caption;          ///< the current stage's caption (a scenario's `say`), empty if none
 };
 
 /// @brief What the UI wants sampled this frame: an inspection (the occupancy query's `out` is

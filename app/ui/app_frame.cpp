@@ -123,6 +123,7 @@ void app_frame::draw_window() {
   }
   handle_shortcuts();
   draw_menu_bar();
+  draw_caption_bar();
   draw_status_bar();
 
   const family fam = sess_->config().table.family;
@@ -138,8 +139,10 @@ void app_frame::draw_window() {
   }
   ImGui::DockSpaceOverViewport(dockspace, vp);
 
-  if (ImGui::Begin(window_name::controls)) draw_controls();
-  ImGui::End();
+  if (!presenting_) {  // presenting: the views and the story only
+    if (ImGui::Begin(window_name::controls)) draw_controls();
+    ImGui::End();
+  }
   if (ImGui::Begin(window_name::numbers)) draw_stats();
   ImGui::End();
   if (ImGui::Begin(window_name::heatmap, nullptr, ImGuiWindowFlags_NoScrollbar)) {
@@ -221,7 +224,13 @@ std::array<float, 4> app_frame::draw_figure(std::string_view view, float width, 
     ImGui::TextUnformatted(title.c_str());
     draw_status_line();
     ImGui::Separator();
-    ImGui::BeginChild("view", ImVec2(view_w - 2 * ImGui::GetStyle().WindowPadding.x, 0), ImGuiChildFlags_None,
+    // The stage's caption (a scenario's `say`) goes under the view and the numbers.
+    const std::string caption = sess_->status().caption;
+    const float caption_h = caption.empty() ? 0.f
+                                            : ImGui::CalcTextSize(caption.c_str(), nullptr, false,
+                                                                  width - 2 * ImGui::GetStyle().WindowPadding.x).y +
+                                                  2 * ImGui::GetStyle().ItemSpacing.y;
+    ImGui::BeginChild("view", ImVec2(view_w - 2 * ImGui::GetStyle().WindowPadding.x, -caption_h), ImGuiChildFlags_None,
                       ImGuiWindowFlags_NoScrollbar);
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -264,9 +273,14 @@ std::array<float, 4> app_frame::draw_figure(std::string_view view, float width, 
     ImGui::EndChild();
     if (!stats_only) {
       ImGui::SameLine();
-      ImGui::BeginChild("numbers", ImVec2(0, 0), ImGuiChildFlags_Borders);
+      ImGui::BeginChild("numbers", ImVec2(0, -caption_h), ImGuiChildFlags_Borders);
       draw_stats();
       ImGui::EndChild();
+    }
+    if (!caption.empty()) {
+      ImGui::PushTextWrapPos(0.f);
+      ImGui::TextUnformatted(caption.c_str());
+      ImGui::PopTextWrapPos();
     }
   }
   ImGui::End();

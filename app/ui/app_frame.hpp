@@ -86,6 +86,12 @@ class app_frame {
   void reset_layout() { settings.layouts_built = 0; }
   /// @brief Whether the shortcut overlay is open.
   bool help_open() const { return help_open_; }
+  /// @brief Presenter mode (F5, --present; Esc leaves): the controls hidden, text at least
+  /// k_present_font_size, the stage's caption on top, Space or N for the next stage.
+  void set_presenting(bool on);
+  bool presenting() const { return presenting_; }
+  /// @brief The text size to remember: the user's, not presenter mode's.
+  float remembered_font_size() const { return presenting_ ? font_before_present_ : font_size; }
 
   /// @brief Applies a scenario as a preset: config, view settings, and its script.
   void load_preset(const scenario& sc);
@@ -110,6 +116,8 @@ class app_frame {
   void draw_menu_bar();
   void draw_status_bar();
   void draw_help_overlay();
+  /// The current stage's caption in large text across the top (nothing without one).
+  void draw_caption_bar();
   void draw_family_windows();
   void handle_shortcuts();
   /// Runs a command from a button, a menu or a shortcut.
@@ -136,6 +144,8 @@ class app_frame {
   float font_slider_ = 16.f;
   std::string notice_;
   bool help_open_ = false;
+  bool presenting_ = false;
+  float font_before_present_ = 16.f;
   int tabs_forward_in_ = 0;  // frames until the default layout's front tabs are chosen
   std::string error_;
   std::vector<std::string> presets_;

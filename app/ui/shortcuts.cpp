@@ -21,6 +21,9 @@ constexpr shortcut k_shortcuts[] = {
     {command::screenshot, {ImGuiMod_Ctrl | ImGuiKey_S, none, none}, "Ctrl+S",
      "screenshot: a PNG named by date and time, the numbers' CSV beside it"},
     {command::help, {ImGuiKey_F1, ImGuiMod_Shift | ImGuiKey_Slash, none}, "F1 or ?", "this list of shortcuts"},
+    {command::present, {ImGuiKey_F5, none, none}, "F5", "presenter mode: controls hidden, large text, the caption on "
+                                                       "top; Space or N the next stage"},
+    {command::leave_present, {ImGuiKey_Escape, none, none}, "Esc", "leave presenter mode"},
 };
 }  // namespace
 

@@ -10,7 +10,8 @@
 namespace hs::app {
 
 enum class command : std::uint8_t {
-  run_pause, step, fill, reset, next_stage, text_bigger, text_smaller, fullscreen, screenshot, help
+  run_pause, step, fill, reset, next_stage, text_bigger, text_smaller, fullscreen, screenshot, help, present,
+  leave_present
 };
 
 struct shortcut {

@@ -26,6 +26,8 @@ void app_frame::execute(command c) {
     case command::fullscreen: fullscreen_requested = true; break;
     case command::screenshot: screenshot_requested = true; break;
     case command::help: help_open_ = !help_open_; break;
+    case command::present: set_presenting(!presenting_); break;
+    case command::leave_present: set_presenting(false); break;
   }
 }
 
@@ -36,7 +38,10 @@ void app_frame::change_font_size(float delta) {
 }
 
 void app_frame::handle_shortcuts() {
-  if (const auto c = pressed_command()) execute(*c);
+  const auto c = pressed_command();
+  if (!c) return;
+  // Presenting, Space tells the story on: the next stage, as N does.
+  execute(presenting_ && *c == command::run_pause ? command::next_stage : *c);
 }
 
 void app_frame::draw_menu_bar() {
@@ -44,6 +49,7 @@ void app_frame::draw_menu_bar() {
   if (ImGui::BeginMenu("View")) {
     if (ImGui::MenuItem("Reset layout")) reset_layout();
     if (ImGui::MenuItem("Full screen", keys_for(command::fullscreen))) execute(command::fullscreen);
+    if (ImGui::MenuItem("Presenter mode", keys_for(command::present), presenting_)) execute(command::present);
     if (ImGui::MenuItem("Larger text", keys_for(command::text_bigger))) execute(command::text_bigger);
     if (ImGui::MenuItem("Smaller text", keys_for(command::text_smaller))) execute(command::text_smaller);
     if (ImGui::MenuItem("Dark theme", nullptr, ui_theme == theme::dark)) ui_theme = theme::dark;
@@ -70,7 +76,8 @@ void app_frame::draw_status_bar() {
         ImGui::SameLine();
         ImGui::TextDisabled("|");
       }
-      ImGui::TextDisabled("Space: run or pause   N: next stage   F1: all shortcuts");
+      ImGui::TextDisabled(presenting_ ? "presenter mode: Space or N next stage   Esc: leave"
+                                      : "Space: run or pause   N: next stage   F5: present   F1: all shortcuts");
       ImGui::EndMenuBar();
     }
   }

@@ -17,13 +17,42 @@ TEST_CASE("shipped scenarios parse", "[scenario]") {
     const scenario sc = load_scenario(n);
     CHECK_FALSE(sc.title.empty());
     CHECK_FALSE(sc.steps.empty());
+    // Every stage tells its story: a caption before its first capture.
+    bool said = false;
+    for (const scenario_step& s : sc.steps) {
+      said |= s.kind == scenario_step::say;
+      if (s.kind == scenario_step::capture) {
+        CHECK(said);
+        break;
+      }
+    }
   }
   const scenario lc = load_scenario("linear-clustering");
   CHECK(lc.config.table.capacity == (1u << 22));
   REQUIRE(lc.steps.size() >= 6);
-  CHECK(lc.steps[0].kind == scenario_step::fill);
-  CHECK(lc.steps[0].load == 0.5);
-  CHECK(lc.steps[1].kind == scenario_step::capture);
+  CHECK(lc.steps[0].kind == scenario_step::say);
+  CHECK(lc.steps[1].kind == scenario_step::fill);
+  CHECK(lc.steps[1].load == 0.5);
+  CHECK(lc.steps[2].kind == scenario_step::capture);
+}
+
+TEST_CASE("say attaches a caption to its stage, and a broken one is refused with file and line", "[scenario]") {
+  const scenario sc = parse_scenario("say \"Load 0.5: short probes # not a comment\"  # a comment\nfill 0.5\n"
+                                     "capture heatmap\n  say \"Next\"\ncapture stats\n",
+                                     "c.scn");
+  REQUIRE(sc.steps.size() == 5);
+  CHECK(sc.steps[0].kind == scenario_step::say);
+  CHECK(sc.steps[0].text == "Load 0.5: short probes # not a comment");
+  CHECK(sc.steps[3].text == "Next");
+  const auto script = sc.script();
+  REQUIRE(script.size() == 5);
+  CHECK(script[0].kind == script_step::say);
+  CHECK(script[0].text == sc.steps[0].text);
+  using Catch::Matchers::ContainsSubstring;
+  CHECK_THROWS_WITH(parse_scenario("say \"no end\ncapture heatmap\n", "c.scn"), ContainsSubstring("c.scn:1: say: the caption has no closing quote"));
+  CHECK_THROWS_WITH(parse_scenario("fill 0.1\nsay unquoted\ncapture heatmap\n", "c.scn"), ContainsSubstring("c.scn:2: usage: say \"CAPTION\""));
+  CHECK_THROWS_WITH(parse_scenario("say \"  \"\ncapture heatmap\n", "c.scn"), ContainsSubstring("c.scn:1: say: the caption is empty"));
+  CHECK_THROWS_WITH(parse_scenario("say \"a\" b\ncapture heatmap\n", "c.scn"), ContainsSubstring("nothing may follow"));
 }
 
 TEST_CASE("hive settings and views parse; the views are instrumented unless told otherwise", "[scenario][hive]") {

@@ -461,3 +461,50 @@ TEST_CASE("View > Light theme switches the theme, and View > Reset layout docks 
   CHECK(undocked == 0);
   CHECK(docked_after != 0);
 }
+
+TEST_CASE("presenter mode: F5 hides the controls and enlarges the text, Space tells the next stage, Esc leaves",
+          "[ui][present]") {
+  auto ui = harness_or_skip(small_table());
+  app_frame& f = ui->frame();
+  const float normal = f.font_size;
+  bool controls_hidden = false, controls_back = false;
+  float present_font = 0;
+  std::string first_caption, second_caption;
+  std::size_t left_before = 0, left_after = 0;
+  const std::string log = ui->run([&](ImGuiTestContext* ctx) {
+    ctx->SetRef("//Controls/run-section");
+    ctx->ComboClick("preset/linear-clustering");
+    ctx->ItemClick("Load preset");
+    session& s = f.sess();
+    ctx->Yield(2);
+    s.wait_idle();
+    first_caption = s.status().caption;
+    left_before = s.status().script_left;
+    ctx->SetRef("");
+    ctx->KeyPress(ImGuiKey_F5);
+    ctx->Yield(3);
+    ImGuiWindow* controls = ImGui::FindWindowByName("Controls");
+    controls_hidden = f.presenting() && controls && !controls->Active;
+    present_font = f.font_size;
+    ctx->KeyPress(ImGuiKey_Space);  // presenting: the next stage, not run
+    test::wait_until(ctx, [&] { return s.status().caption != first_caption; });
+    s.wait_idle();
+    second_caption = s.status().caption;
+    left_after = s.status().script_left;
+    ctx->KeyPress(ImGuiKey_Escape);
+    ctx->Yield(3);
+    controls = ImGui::FindWindowByName("Controls");
+    controls_back = !f.presenting() && controls && controls->Active;
+  });
+  INFO(log);
+  REQUIRE(log.empty());
+  CHECK_FALSE(first_caption.empty());
+  CHECK(controls_hidden);
+  CHECK(present_font >= 28.f);
+  CHECK_FALSE(second_caption.empty());
+  CHECK(second_caption != first_caption);
+  CHECK(left_after < left_before);
+  CHECK(f.sess().status().act != activity::running);  // Space did not start a run
+  CHECK(controls_back);
+  CHECK(f.font_size == normal);
+}

@@ -192,3 +192,21 @@ TEST_CASE("FLUSH is refused for a linear table", "[session][slab]") {
 TEST_CASE("a hive session grows and shrinks by linear hashing and counts every insert by step", "[session][hive]") {
   test::check_hive_session(backend::cpu);
 }
+
+TEST_CASE("a script's say sets the stage's caption until the next one; reset clears it", "[session]") {
+  session_config cfg;
+  cfg.table.capacity = 1u << 12;
+  cfg.workload.batch_size = 256;
+  session s(cfg);
+  s.queue({{script_step::say, 0, 0, "first stage"}, {script_step::fill, 0.2, 0}, {script_step::pause, 0, 0},
+           {script_step::say, 0, 0, "second stage"}, {script_step::fill, 0.4, 0}});
+  s.wait_idle();
+  CHECK(s.status().caption == "first stage");
+  CHECK(s.status().script_held);
+  s.continue_script();
+  s.wait_idle();
+  CHECK(s.status().caption == "second stage");
+  CHECK(s.status().live == static_cast<std::uint64_t>(0.4 * 4096));
+  s.reset();
+  CHECK(s.status().caption.empty());
+}

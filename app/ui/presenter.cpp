@@ -1,0 +1,49 @@
+// Telling a preset's story: the stage's caption across the top of the window, and presenter mode
+// (controls hidden, large text, Space or N for the next stage, Esc to leave).
+#include <algorithm>
+
+#include <imgui.h>
+#include <imgui_internal.h>  // BeginViewportSideBar
+
+#include "app/ui/app_frame.hpp"
+
+namespace hs::app {
+
+namespace {
+constexpr float k_present_font_size = 28.f;  // read from the back of a lecture room
+}
+
+void app_frame::set_presenting(bool on) {
+  if (on == presenting_) return;
+  presenting_ = on;
+  if (on) {
+    font_before_present_ = font_size;
+    font_size = std::max(font_size, k_present_font_size);  // the status bar says which keys do what
+  } else {
+    font_size = font_before_present_;
+    notify("presenter mode left");
+  }
+}
+
+void app_frame::draw_caption_bar() {
+  const std::string caption = sess_->status().caption;
+  if (caption.empty()) return;
+  ImGuiViewport* vp = ImGui::GetMainViewport();
+  const float size = ImGui::GetFontSize() * (presenting_ ? 1.5f : 1.25f);
+  const ImVec2 pad = ImGui::GetStyle().WindowPadding;
+  const float wrap = std::max(100.f, vp->WorkSize.x - 2 * pad.x);
+  ImGui::PushFont(nullptr, size);
+  const float text_h = ImGui::CalcTextSize(caption.c_str(), nullptr, false, wrap).y;
+  ImGui::PopFont();
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoSavedSettings;
+  if (ImGui::BeginViewportSideBar("##caption", vp, ImGuiDir_Up, text_h + 2 * pad.y, flags)) {
+    ImGui::PushFont(nullptr, size);
+    ImGui::PushTextWrapPos(0.f);
+    ImGui::TextUnformatted(caption.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::PopFont();
+  }
+  ImGui::End();
+}
+
+}  // namespace hs::app
