@@ -1,25 +1,51 @@
-// The linear family in the app: the probe-length window, its tuning and delete-mode controls, and
-// its counts (erased values and tombstones occupy slots: occupancy is shown beside the load).
+// The linear family in the app: the probe-length window, step mode's probe walks (each traced
+// operation's walk from its home slot, outlined on the zoomed heatmap), its tuning and delete-mode
+// controls, and its counts (erased values and tombstones occupy slots: occupancy beside the load).
 #include <imgui.h>
 
 #include "app/families/family_ui.hpp"
 #include "app/session/session.hpp"
 #include "core/common/format.hpp"
+#include "visualizers/views/heatmap_view.hpp"
 #include "visualizers/views/histogram_view.hpp"
+#include "visualizers/views/linear_walk_view.hpp"
 
 namespace hs::app {
 
 namespace {
 
 constexpr const char* k_probes = "Probe lengths";
-constexpr const char* k_windows[] = {k_probes};
+constexpr const char* k_walk = "Probe walk";
+constexpr const char* k_windows[] = {k_probes, k_walk};
+constexpr std::string_view k_figures[] = {"walk"};
 
 class linear_views final : public family_views {
  public:
-  void plan_sample(const session&, std::uint64_t, sample_request&) override {}
-  void draw_window(std::string_view, view_context& ctx) override { ctx.histogram.draw(ctx.sample.inspected.histogram); }
-  void draw_figure(std::string_view, view_context&) override {}
-  std::string figure_csv(std::string_view, const session&, const sample_result&) const override { return {}; }
+  void plan_sample(const session& s, std::uint64_t, sample_request&) override {
+    walk_.follow_step(s.last_step(), s.config().table.deletes);  // a new traced step shows its first walk
+  }
+  void draw_window(std::string_view name, view_context& ctx) override {
+    if (name == k_probes) {
+      ctx.histogram.draw(ctx.sample.inspected.histogram);
+      return;
+    }
+    follow_on_heatmap(ctx);
+    walk_.draw();
+  }
+  void draw_figure(std::string_view, view_context& ctx) override {
+    follow_on_heatmap(ctx);
+    walk_.draw(ctx.height);
+  }
+  std::string figure_csv(std::string_view, const session&, const sample_result&) const override { return walk_.csv(); }
+  const vis::linear_walk_view& walk() const { return walk_; }
+
+ private:
+  // The heatmap zooms to the shown walk (one cell per slot) and outlines its slots.
+  void follow_on_heatmap(view_context& ctx) {
+    if (const auto f = walk_.take_focus()) ctx.heatmap.set_range(f->first, f->second, ctx.sess.capacity());
+    ctx.heatmap.set_marks(walk_.marks());
+  }
+  vis::linear_walk_view walk_;
 };
 
 void draw_controls(table_config& c, session& running, const table_stats&) {
@@ -48,11 +74,17 @@ void count_rows(number_rows& n, const session& s, const sample_result& r) {
 
 }  // namespace
 
+const vis::linear_walk_view* linear_walk_of(const family_views* v) {
+  const auto* l = dynamic_cast<const linear_views*>(v);
+  return l ? &l->walk() : nullptr;
+}
+
 const family_ui& linear_ui() {
   static const family_ui u = [] {
     family_ui f;
     f.id = family::linear;
     f.windows = k_windows;
+    f.figures = k_figures;
     f.make_views = [] { return std::unique_ptr<family_views>(new linear_views); };
     f.draw_table_controls = draw_controls;
     f.about_rows = about_rows;

@@ -42,6 +42,7 @@ void app_frame::rebuild(const session_config& cfg) {
     pending_ = sess_->config();
     image_ = std::make_unique<vis::heatmap_image>(sess_->gpu());
     views_ = ui().make_views();
+    heatmap_.set_marks({});  // a step's walk belongs to the table it was traced on
     last_ = {};
     last_sample_time_ = -1e9;
     // The CPU model samples a whole table per frame on one core: keep that to a few times a second.
@@ -136,6 +137,7 @@ void app_frame::draw_window() {
     settings.layouts_built |= bit;
     ImGui::MarkIniSettingsDirty();
     tabs_forward_in_ = 2;
+    tabs_forward_frame_ = 0;
   }
   ImGui::DockSpaceOverViewport(dockspace, vp);
 
@@ -165,7 +167,8 @@ void app_frame::draw_window() {
   ImGui::End();
   draw_family_windows();
   draw_help_overlay();
-  if (tabs_forward_in_ > 0 && --tabs_forward_in_ == 0) bring_default_tabs_forward(ui().windows);
+  if (tabs_forward_in_ > 0) --tabs_forward_in_;
+  else if (tabs_forward_frame_ >= 0 && bring_default_tabs_forward(ui().windows, tabs_forward_frame_++)) tabs_forward_frame_ = -1;
 }
 
 bool app_frame::explain_tombstones() const {

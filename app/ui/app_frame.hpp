@@ -146,7 +146,8 @@ class app_frame {
   bool help_open_ = false;
   bool presenting_ = false;
   float font_before_present_ = 16.f;
-  int tabs_forward_in_ = 0;  // frames until the default layout's front tabs are chosen
+  int tabs_forward_in_ = 0;      // frames until the default layout's front tabs are chosen
+  int tabs_forward_frame_ = -1;  // which of them comes forward this frame (-1: done)
   std::string error_;
   std::vector<std::string> presets_;
   int preset_ = 0;

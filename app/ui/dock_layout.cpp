@@ -30,9 +30,12 @@ void build_default_layout(ImGuiID dockspace, ImVec2 size, std::span<const char* 
   ImGui::DockBuilderFinish(dockspace);
 }
 
-void bring_default_tabs_forward(std::span<const char* const> family_windows) {
-  if (!family_windows.empty()) ImGui::SetWindowFocus(family_windows.front());
-  ImGui::SetWindowFocus(throughput);
+// A dock node selects the tab of the window with navigation focus, and only one window has it
+// per frame: one front tab a frame.
+bool bring_default_tabs_forward(std::span<const char* const> family_windows, int frame) {
+  if (frame == 0 && !family_windows.empty()) ImGui::SetWindowFocus(family_windows.front());
+  if (frame == 1) ImGui::SetWindowFocus(throughput);
+  return frame >= 1;
 }
 
 }  // namespace hs::app

@@ -25,8 +25,9 @@ std::span<const char* const> common_windows();
 /// in front) in the dock space `dockspace` of `size` pixels (call before the dock space is
 /// submitted in the frame).
 void build_default_layout(ImGuiID dockspace, ImVec2 size, std::span<const char* const> family_windows);
-/// @brief Puts the family's first view and the throughput in front of their tab neighbours (call
-/// once the windows exist, the frame after the layout: a new dock node shows its last tab).
-void bring_default_tabs_forward(std::span<const char* const> family_windows);
+/// @brief Puts the family's first view and then the throughput in front of their tab neighbours,
+/// one per frame (`frame` 0, then 1), once the windows exist (a new dock node shows its last
+/// tab). Returns true when done.
+bool bring_default_tabs_forward(std::span<const char* const> family_windows, int frame);
 
 }  // namespace hs::app

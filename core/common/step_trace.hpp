@@ -1,5 +1,6 @@
-// What one traced step did: its operations, their outcomes, and (slab family) each operation's
-// bucket list as it was just before the step ran, so a view can replay where each one went.
+// What one traced step did: its operations, their outcomes, and what each operation found just
+// before the step ran (the slab family: its bucket list; open addressing: the slots from its home
+// slot on), so a view can replay where each one went.
 // The session records one for a step of at most k_traced_step_ops operations.
 #pragma once
 #include <cstdint>
@@ -12,6 +13,7 @@
 namespace hs {
 
 inline constexpr std::uint64_t k_traced_step_ops = 64;
+inline constexpr std::uint32_t k_traced_walk_slots = 512;
 
 struct stepped_op {
   op_kind kind = op_kind::find;
@@ -20,6 +22,9 @@ struct stepped_op {
   op_status status = op_status::none;
   value_type result = 0;  ///< what a find returned
   std::optional<slab_chain> list_before;  ///< slab family: the key's bucket list before the step
+  std::vector<slot_record> probe_before;  ///< open addressing: the slots from the home slot on, to
+                                          ///< where the walk must end (at most k_traced_walk_slots)
+  bool probe_truncated = false;           ///< the walk goes on past the captured slots
 };
 
 struct step_trace {

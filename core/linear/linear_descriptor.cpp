@@ -5,6 +5,7 @@
 #include "core/linear/linear_invariants.hpp"
 #include "core/linear/linear_model.hpp"
 #include "core/linear/linear_slots.hpp"
+#include "core/linear/linear_trace.hpp"
 #include "core/table/family_registry.hpp"
 #include "core/table/option_words.hpp"
 #if HS_WITH_CUDA
@@ -51,6 +52,28 @@ std::string check(table& t, stream_view s) {
   return r.ok() ? std::string() : r.describe();
 }
 
+// The slots from the operation's home slot on, as the step finds them (stream-ordered after every
+// earlier batch), in chunks until the walk must end there: at the key or an empty slot.
+void trace_before(table& t, const table_config& cfg, std::uint64_t capacity, stepped_op& op, stream_view s) {
+  if (is_reserved_key(op.key) || capacity == 0) return;
+  const auto mask = static_cast<std::uint32_t>(capacity - 1);
+  std::uint64_t at = dispatch_hash(cfg.hash, [&](auto h) { return std::uint64_t{home_slot<decltype(h)>(op.key, mask)}; });
+  constexpr std::uint32_t chunk = 32;
+  while (op.probe_before.size() < std::min<std::uint64_t>(k_traced_walk_slots, capacity)) {
+    inspect_request ir;
+    ir.dump_first = at;
+    ir.dump_count = static_cast<std::uint32_t>(std::min<std::uint64_t>(chunk, capacity - at));  // wraps below
+    inspect_result r;
+    t.inspect(ir, r, s);
+    for (const slot_record& rec : r.slots) {
+      op.probe_before.push_back(rec);
+      if (walk_ends_at(rec, op.key)) return;
+    }
+    at = (at + ir.dump_count) & mask;
+  }
+  op.probe_truncated = true;
+}
+
 std::string near_full_reason(const table_config& cfg) {
   return cfg.deletes == linear_delete_mode::value ? "erasing empties only the value, the key keeps its slot"
                                                   : "live keys with no room left";
@@ -71,6 +94,7 @@ const family_descriptor& registration() {
     f.check_invariants = check;
     f.full_note = "fill stopped: the table is full (failed_full inserts); erase keys or use a larger capacity";
     f.near_full_reason = near_full_reason;
+    f.trace_before = trace_before;
     return f;
   }();
   return d;

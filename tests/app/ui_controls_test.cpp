@@ -8,6 +8,7 @@
 #include <imgui_te_context.h>
 
 #include "app/families/hive_ui.hpp"
+#include "app/families/linear_ui.hpp"
 #include "app/families/slab_ui.hpp"
 #include "app/ui/app_frame.hpp"
 #include "core/common/error.hpp"
@@ -507,4 +508,44 @@ TEST_CASE("presenter mode: F5 hides the controls and enlarges the text, Space te
   CHECK(f.sess().status().act != activity::running);  // Space did not start a run
   CHECK(controls_back);
   CHECK(f.font_size == normal);
+}
+
+TEST_CASE("linear step mode: a traced step's walks, the arrows move through them, the heatmap zooms to each",
+          "[ui][step]") {
+  auto ui = harness_or_skip(small_table());
+  app_frame& f = ui->frame();
+  std::size_t ops = 0, shown_after_next = 0, shown_after_prev = 9;
+  bool marked = false;
+  int cell_pixels = 0;
+  const std::string log = ui->run([&](ImGuiTestContext* ctx) {
+    ctx->SetRef("//Controls/run-section");
+    ctx->ComboClick("preset/linear-step");
+    ctx->ItemClick("Load preset");
+    session& s = f.sess();
+    ctx->Yield(2);
+    s.wait_idle();
+    ctx->ItemClick("Next stage");  // the traced step of 16 operations
+    ctx->Yield(2);
+    s.wait_idle();
+    ctx->WindowFocus("//Probe walk");
+    test::wait_until(ctx, [&] { return app::linear_walk_of(f.views())->has_step(); });
+    ctx->Yield(3);
+    ops = app::linear_walk_of(f.views())->ops();
+    ctx->SetRef("//Probe walk");
+    ctx->ItemClick("walk-next");
+    ctx->Yield(3);
+    shown_after_next = app::linear_walk_of(f.views())->shown_op();
+    marked = !f.heatmap().marks().empty();
+    cell_pixels = f.heatmap().slot_cell_pixels(s.capacity());
+    ctx->ItemClick("walk-prev");
+    ctx->Yield(2);
+    shown_after_prev = app::linear_walk_of(f.views())->shown_op();
+  });
+  INFO(log);
+  REQUIRE(log.empty());
+  CHECK(ops == 16);
+  CHECK(shown_after_next == 1);
+  CHECK(shown_after_prev == 0);
+  CHECK(marked);
+  CHECK(cell_pixels > 0);  // one cell per slot: the walk's keys are readable
 }

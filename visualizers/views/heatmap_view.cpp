@@ -163,6 +163,7 @@ void heatmap_view::draw(const heatmap_image& image, const heatmap_request& req, 
   const bool hovered = ImGui::IsItemHovered();
 
   draw_cells(g, origin, dump);
+  draw_marks(g, origin);
 
   hover_.reset();
   hovered_record_.reset();
@@ -234,12 +235,29 @@ void heatmap_view::draw_cells(const geometry& g, ImVec2 origin, const std::vecto
   }
 }
 
+void heatmap_view::draw_marks(const geometry& g, ImVec2 origin) const {
+  if (marks_.empty() || g.cell < 3) return;  // a mark on a pixel of many slots would mislead
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float cw = static_cast<float>(g.cell), fs = ImGui::GetFontSize();
+  for (const slot_mark& m : marks_) {
+    if (m.slot < g.first || m.slot >= g.first + std::uint64_t(g.w) * g.h) continue;
+    const auto idx = static_cast<int>(m.slot - g.first);
+    const ImVec2 c0(origin.x + (idx % g.w) * cw, origin.y + (idx / g.w) * cw);
+    dl->AddRect(ImVec2(c0.x + 1, c0.y + 1), ImVec2(c0.x + cw - 1, c0.y + cw - 1), m.color, 0.f, std::max(2.f, cw / 40));
+    if (m.order >= 0 && cw >= 2.4f * fs) {
+      const std::string n = strprintf("#%d", m.order);
+      dl->AddText(ImVec2(c0.x + cw - ImGui::CalcTextSize(n.c_str()).x - 3, c0.y + cw - fs - 2), m.color, n.c_str());
+    }
+  }
+}
+
 void heatmap_view::draw_figure(const heatmap_image& image, const std::vector<slot_record>& dump, std::uint64_t capacity) {
   const geometry g = layout(capacity);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const ImVec2 size(static_cast<float>(g.w) * g.cell, static_cast<float>(g.h) * g.cell);
   draw_cells_image(image, size);
   draw_cells(g, origin, dump);
+  draw_marks(g, origin);
 }
 
 float heatmap_view::legend_width() const {

@@ -23,6 +23,13 @@ struct heatmap_request {
   std::uint32_t dump_count = 0;
 };
 
+/// @brief A slot outlined on the heatmap (step mode: the slots an operation's probe walked).
+struct slot_mark {
+  std::uint64_t slot = 0;
+  ImU32 color = 0;
+  int order = -1;  ///< drawn in the cell when >= 0 and the cell is large enough (the probe index)
+};
+
 class heatmap_view {
  public:
   heatmap_view();
@@ -50,6 +57,9 @@ class heatmap_view {
     const geometry g = layout(capacity);
     return g.spp <= 1.0 ? g.cell : 0;
   }
+  /// @brief Slots to outline from now on (replacing the previous marks; empty: none).
+  void set_marks(std::vector<slot_mark> marks) { marks_ = std::move(marks); }
+  const std::vector<slot_mark>& marks() const { return marks_; }
   /// @brief Width of the legend: the colour scale, or the widest swatch with its label.
   float legend_width() const;
   /// @brief The colour scale (ImPlot's, vertical) and below it the swatches of states with colours
@@ -67,6 +77,8 @@ class heatmap_view {
   std::optional<std::uint64_t> slot_at(const geometry& g, ImVec2 image_min, ImVec2 mouse) const;
   /// Keys, values and displacements written into cells wide enough to hold them.
   void draw_cells(const geometry& g, ImVec2 origin, const std::vector<slot_record>& dump) const;
+  /// The marks that fall in the image, outlined over the cells.
+  void draw_marks(const geometry& g, ImVec2 origin) const;
 
   colormap cmap_;
   heatmap_style style_;
@@ -76,6 +88,7 @@ class heatmap_view {
   int area_w_ = 512, area_h_ = 256;
   std::optional<std::uint64_t> hover_;
   std::optional<slot_record> hovered_record_;
+  std::vector<slot_mark> marks_;
 };
 
 }  // namespace hs::vis
