@@ -102,6 +102,7 @@ std::string figure_numbers(const app_frame& f, const std::string& view) {
     case view_kind::histogram: return histogram_csv(f.last_sample().inspected.histogram);
     case view_kind::throughput: return throughput_csv(s.throughput());
     case view_kind::timeline: return timeline_csv(s.timeline(), s.rebuilds());
+    case view_kind::compare: return f.compare_figure() ? f.compare_figure()->csv() : std::string();
     case view_kind::stats: break;
   }
   return numbers_csv(f.numbers());
@@ -128,6 +129,14 @@ render_result render_scenario(const scenario& sc, const std::string& out_dir, ba
   auto frame = std::make_unique<app_frame>(cfg, wanted, note);
   frame->heatmap().set_colormap(sc.colormap);
   frame->heatmap().set_mode(sc.heatmap_mode);
+  if (!sc.compare.empty()) {
+    std::vector<compare_entry> entries = sc.compare;
+    for (compare_entry& e : entries) {
+      e.table.backend = cfg.table.backend;
+      if (e.table.capacity == 0 || capacity) e.table.capacity = cfg.table.capacity;
+    }
+    frame->start_compare(entries);
+  }
   session& s = frame->sess();
   const std::string title = (sc.title.empty() ? sc.name : sc.title);
 
@@ -151,6 +160,14 @@ render_result render_scenario(const scenario& sc, const std::string& out_dir, ba
 
   int capture = 0;
   for (const scenario_step& step : sc.steps) {
+    if (step.kind != scenario_step::capture && frame->comparing()) {  // compare mode: every table takes the step
+      compare_set& c = *frame->comparing();
+      c.queue({*as_script_step(step)});
+      c.wait_idle();
+      if (const std::string e = c.error(); !e.empty()) throw gpu_error(sc.file + ":" + std::to_string(step.line) + ": " + e);
+      if (step.kind == scenario_step::say) s.queue({*as_script_step(step)}), s.wait_idle();  // the caption under the figure
+      continue;
+    }
     if (step.kind != scenario_step::capture) {
       s.queue({*as_script_step(step)});
       s.wait_idle();

@@ -26,12 +26,14 @@ std::string_view to_string(view_kind v) {
     case view_kind::throughput: return "throughput";
     case view_kind::stats: return "stats";
     case view_kind::timeline: return "timeline";
+    case view_kind::compare: return "compare";
   }
   return "?";
 }
 
 std::optional<view_kind> parse_view_kind(std::string_view s) {
-  for (auto v : {view_kind::heatmap, view_kind::histogram, view_kind::throughput, view_kind::stats, view_kind::timeline})
+  for (auto v : {view_kind::heatmap, view_kind::histogram, view_kind::throughput, view_kind::stats, view_kind::timeline,
+                 view_kind::compare})
     if (to_string(v) == s) return v;
   return std::nullopt;
 }
@@ -39,7 +41,7 @@ std::optional<view_kind> parse_view_kind(std::string_view s) {
 namespace {
 // "heatmap, histogram, throughput, stats, timeline, chains, allocator (slab), buckets, ... (hive)"
 std::string view_names() {
-  std::string s = "heatmap, histogram, throughput, stats, timeline";
+  std::string s = "heatmap, histogram, throughput, stats, timeline, compare";
   for (const family_descriptor* f : families()) {
     const auto figures = ui_of(f->id).figures;
     if (figures.empty()) continue;
@@ -153,6 +155,8 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
   std::string raw;
   bool any_capture = false;
   std::vector<std::vector<std::string>> family_lines;  // replayed after the family's view settings
+  std::vector<std::string> compare_words;  // resolved at the end, on the scenario's own table settings
+  int compare_line = 0;
   for (int n = 1; std::getline(in, raw); ++n) {
     if (auto said = parse_say(raw, line_parser{file, n})) {  // before comments: a caption may hold '#'
       said->line = n;
@@ -302,13 +306,19 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
       if (s.views.empty()) p.fail("capture names no view (heatmap, histogram, throughput, stats, timeline)");
       any_capture = true;
       sc.steps.push_back(s);
+    } else if (k == "compare") {
+      if (w.size() < 3 || w.size() > 1 + compare_set::k_max_tables)
+        p.fail("usage: compare TABLE TABLE [TABLE] (2 or 3 tables, each a family with :name=value options, "
+               "e.g. compare linear:hash=identity linear:hash=murmur3)");
+      compare_words.assign(w.begin() + 1, w.end());
+      compare_line = n;
     } else if (parse_family_line(p, w, sc.config.table)) {
       family_lines.push_back(w);
     } else {
       std::string keywords;
       for (const family_descriptor* f : families()) keywords += ", " + std::string(f->keywords);
       p.fail("unknown keyword '" + k + "' (title, table, capacity, hash, backend, maintain, timeline, distribution, seed, "
-             "batch, mix, colormap, heatmap-mode, fill, drain, run, step, clear, rehash, flush, say, capture; the families': " +
+             "batch, mix, colormap, heatmap-mode, fill, drain, run, step, clear, rehash, flush, say, compare, capture; the families': " +
              keywords.substr(2) + ")");
     }
   }
@@ -326,6 +336,20 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
   } catch (const user_error& e) {
     throw user_error(file + ": " + e.what());
   }
+  for (const std::string& e : compare_words) {
+    try {
+      sc.compare.push_back(parse_compare_entry(e, sc.config.table));
+    } catch (const user_error& err) {
+      line_parser{file, compare_line}.fail(err.what());
+    }
+  }
+  for (const scenario_step& s : sc.steps)
+    for (const std::string& v : s.views) {
+      if ((v == "compare") != !sc.compare.empty())
+        throw user_error(file + ":" + std::to_string(s.line) +
+                         (sc.compare.empty() ? ": the compare view needs a 'compare TABLE TABLE' line"
+                                             : ": a compare scenario captures 'compare' figures only"));
+    }
   for (const scenario_step& s : sc.steps)
     for (const std::string& v : s.views)
       if (const auto f = family_of_figure(v); f && *f != sc.config.table.family)

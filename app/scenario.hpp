@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "app/compare/compare_set.hpp"
 #include "app/session/session.hpp"
 #include "core/common/device.hpp"
 #include "visualizers/heatmap_colors.hpp"
@@ -14,7 +15,7 @@ namespace hs::app {
 
 /// @brief The views every family has; a family adds figures of its own (family_ui::figures),
 /// named in scenarios the same way.
-enum class view_kind : std::uint8_t { heatmap, histogram, throughput, stats, timeline };
+enum class view_kind : std::uint8_t { heatmap, histogram, throughput, stats, timeline, compare };
 std::string_view to_string(view_kind v);
 /// @brief A common view by name (nullopt for a family's figure or an unknown name).
 std::optional<view_kind> parse_view_kind(std::string_view s);
@@ -39,6 +40,9 @@ struct scenario {
   std::string colormap = "viridis";
   vis::heatmap_mode heatmap_mode = vis::heatmap_mode::occupancy;
   std::vector<scenario_step> steps;
+  /// @brief Compare mode (`compare linear hive slab`): the tables every step runs on; captures
+  /// are then `compare` figures.
+  std::vector<compare_entry> compare;
 
   /// @brief The non-capture steps up to each capture, as session script steps with pauses.
   std::vector<script_step> script() const;

@@ -67,7 +67,18 @@ void app_frame::load_preset(const scenario& sc) {
   rebuild(cfg);
   heatmap_.set_colormap(sc.colormap);
   heatmap_.set_mode(sc.heatmap_mode);
-  sess_->queue(sc.script());
+  stop_compare();
+  if (sc.compare.empty()) {
+    sess_->queue(sc.script());
+    return;
+  }
+  std::vector<compare_entry> entries = sc.compare;
+  for (compare_entry& e : entries) {
+    e.table.backend = cfg.table.backend;
+    if (e.table.capacity == 0) e.table.capacity = cfg.table.capacity;
+  }
+  start_compare(entries);
+  compare_->queue(sc.script());
 }
 
 sample_request app_frame::plan_sample(vis::heatmap_request& plan) {
@@ -113,7 +124,10 @@ void app_frame::sample_in_background() {
   sampler_->request(req, plan);
 }
 
-void app_frame::sample_now() { sample(true); }
+void app_frame::sample_now() {
+  sample(true);
+  if (compare_view_) compare_view_->sample_now();
+}
 
 void app_frame::draw_window() {
   try {
@@ -166,6 +180,8 @@ void app_frame::draw_window() {
   }
   ImGui::End();
   draw_family_windows();
+  draw_compare_window();
+  draw_compare_dialog();
   draw_help_overlay();
   if (tabs_forward_in_ > 0) --tabs_forward_in_;
   else if (tabs_forward_frame_ >= 0 && bring_default_tabs_forward(ui().windows, tabs_forward_frame_++)) tabs_forward_frame_ = -1;
@@ -214,7 +230,7 @@ void app_frame::draw_status_line() {
 
 std::array<float, 4> app_frame::draw_figure(std::string_view view, float width, float height, const std::string& title) {
   const std::optional<view_kind> common = parse_view_kind(view);  // else one of the family's figures
-  const bool stats_only = common == view_kind::stats;
+  const bool stats_only = common == view_kind::stats || common == view_kind::compare;  // compare: numbers per column
   const float fs = ImGui::GetFontSize();
   const float side = stats_only ? 0.f : std::min(26.f * fs, width * 0.34f);
   const float view_w = width - side;
@@ -225,7 +241,7 @@ std::array<float, 4> app_frame::draw_figure(std::string_view view, float width, 
                                  ImGuiWindowFlags_NoScrollbar;
   if (ImGui::Begin("figure", nullptr, flags)) {
     ImGui::TextUnformatted(title.c_str());
-    draw_status_line();
+    if (common != view_kind::compare) draw_status_line();  // compare: each column says its own
     ImGui::Separator();
     // The stage's caption (a scenario's `say`) goes under the view and the numbers.
     const std::string caption = sess_->status().caption;
@@ -270,6 +286,9 @@ std::array<float, 4> app_frame::draw_figure(std::string_view view, float width, 
         }
         case view_kind::stats:
           draw_stats();
+          break;
+        case view_kind::compare:
+          if (compare_view_) compare_view_->draw(false, avail.y);
           break;
       }
     }

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "app/compare/compare_view.hpp"
 #include "app/families/family_ui.hpp"
 #include "app/sampler.hpp"
 #include "app/scenario.hpp"
@@ -93,8 +94,15 @@ class app_frame {
   /// @brief The text size to remember: the user's, not presenter mode's.
   float remembered_font_size() const { return presenting_ ? font_before_present_ : font_size; }
 
-  /// @brief Applies a scenario as a preset: config, view settings, and its script.
+  /// @brief Applies a scenario as a preset: config, view settings, and its script (on the compare
+  /// tables for a compare scenario).
   void load_preset(const scenario& sc);
+  /// @brief Compare mode: the entries' tables run the current workload side by side in the Compare
+  /// window (throws hs::user_error for entries that cannot be made, the previous set kept).
+  void start_compare(const std::vector<compare_entry>& entries);
+  void stop_compare();
+  compare_set* comparing() { return compare_.get(); }
+  const compare_view* compare_figure() const { return compare_view_.get(); }
 
  private:
   /// Synchronous sampling (figures, renders): waits for the sample.
@@ -134,6 +142,12 @@ class app_frame {
   vis::throughput_view throughput_;
   vis::churn_view churn_;
   std::unique_ptr<family_views> views_;  // the family's, made with the session
+  std::unique_ptr<compare_set> compare_;  // compare mode's tables, or null
+  std::unique_ptr<compare_view> compare_view_;
+  std::array<char[96], compare_set::k_max_tables> compare_entries_{{"linear", "hive", "slab"}};
+  bool compare_dialog_ = false;
+  void draw_compare_window();
+  void draw_compare_dialog();
   const family_ui& ui() const { return ui_of(sess_->config().table.family); }
   view_context context(float height, double time_s);
   bool explain_tombstones() const;

@@ -46,6 +46,11 @@ void app_frame::handle_shortcuts() {
 
 void app_frame::draw_menu_bar() {
   if (!ImGui::BeginMainMenuBar()) return;
+  if (ImGui::BeginMenu("Compare")) {
+    if (ImGui::MenuItem("Compare tables...")) compare_dialog_ = true;
+    if (ImGui::MenuItem("Stop comparing", nullptr, false, compare_ != nullptr)) stop_compare();
+    ImGui::EndMenu();
+  }
   if (ImGui::BeginMenu("View")) {
     if (ImGui::MenuItem("Reset layout")) reset_layout();
     if (ImGui::MenuItem("Full screen", keys_for(command::fullscreen))) execute(command::fullscreen);

@@ -84,6 +84,10 @@ const family_descriptor& registration() {
                 "linear-hashing resize (seed 003)";
     f.max_fill_load = 4.0;
     f.make = make;
+    f.estimate_bytes = [](const table_config& c) -> std::uint64_t {  // words, a meta word per bucket, the stash
+      const int slots = c.hive.bucket_slots ? c.hive.bucket_slots : k_default_slots;
+      return c.capacity * 8 + c.capacity / slots * 8 + stash_capacity_for(c.hive, c.capacity) * 8;
+    };
     f.parse_line = parse_line;
     f.keywords = "hive [slots=8|16|32] [tile=..] [hashes=F+G[+H]] [depth=N] [stash=F] [resize=auto|off] [instrument=on|off]";
     f.check_invariants = check;

@@ -131,11 +131,11 @@ bool hive_model::evict_for(key_type k, value_type v, const candidates& c, int at
     from = k_empty_word;
     ahead_bucket = rec.bucket[d];
     ahead_slot = slot_of[d];
-    ++moves_;
+    if (!moving_inside_) ++moves_;
   }
   if (ahead_bucket != c.b[0]) img_.locks[c.b[0]] |= k_away_bit;
   img_.bucket(ahead_bucket)[ahead_slot] = pack(k, v);
-  if (cfg_.hive.instrument) {
+  if (cfg_.hive.instrument && !moving_inside_) {
     ++path_lengths_[rec.length];
     rec.newcomer = k;
     rec.dest = dest;
@@ -189,7 +189,7 @@ op_status hive_model::insert_unlocked(key_type k, value_type v, bool count_steps
   // Step 3: bounded eviction, a few walks.
   for (int attempt = 0; cfg_.hive.eviction_depth > 0 && attempt < 8; ++attempt) {
     if (evict_for(k, v, c, attempt)) return done(insert_step::evict, op_status::inserted);
-    ++restarts_;
+    if (!moving_inside_) ++restarts_;
   }
   // Step 4: the stash, or refused.
   if (img_.stash_used < img_.stash.size()) {
@@ -376,11 +376,14 @@ std::vector<word_type> hive_model::drain_stash() {
 }
 
 std::vector<word_type> hive_model::reinsert(const std::vector<word_type>& words) {
-  // Keys moved inside the table are not the user's inserts: a refusal here is not counted.
+  // Keys moved inside the table are not the user's inserts: neither their steps, moves, paths and
+  // restarts (the GPU table runs them uninstrumented) nor a refusal count.
   const std::uint64_t failed_before = failed_full_;
+  moving_inside_ = true;
   std::vector<word_type> failed;
   for (word_type w : words)
     if (insert_unlocked(key_of(w), value_of(w), false) == op_status::failed_full) failed.push_back(w);
+  moving_inside_ = false;
   failed_full_ = failed_before;
   return failed;
 }
@@ -455,7 +458,12 @@ std::uint64_t hive_model::expand_unlocked(std::uint64_t buckets) {
   // The stash keeps its share of the slots as the table grows (it is empty here: drained above).
   const std::uint64_t want = stash_capacity_for(cfg_.hive, img_.geo.buckets() * img_.slots);
   if (want > img_.stash.size()) img_.stash.assign(want, k_empty_word);
-  reinsert(stashed);  // into a larger table: room for them
+  // Into a larger table: room for them, but should it refuse any, it grows on until all are in.
+  for (auto failed = reinsert(stashed); !failed.empty(); failed = reinsert(failed)) {
+    const std::uint64_t more = expand_unlocked(shape_.resize_batch(img_.geo.round));
+    if (!more) throw user_error(std::to_string(failed.size()) + " keys found no room in a hive table at its largest size");
+    done += more;
+  }
   return done;
 }
 
@@ -478,6 +486,7 @@ std::uint64_t hive_model::contract_unlocked(std::uint64_t buckets) {
   // grows back a step at a time until every key is in: none is lost.
   for (auto failed = reinsert(moved); !failed.empty(); failed = reinsert(failed)) {
     const std::uint64_t back = expand_unlocked(shape_.resize_batch(img_.geo.round));
+    if (!back) throw user_error(std::to_string(failed.size()) + " keys found no room in a hive table at its largest size");
     done -= std::min(done, back);
   }
   merges_refused_ += buckets - done;

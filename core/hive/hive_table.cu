@@ -383,6 +383,7 @@ std::vector<word_type> hive_table::reinsert(const std::vector<word_type>& words,
   // count (the refusals' counter is put back).
   unsigned long long refused_before = 0;
   copy_bytes(&refused_before, memory_space::host, counters_.data() + c_pending, memory_space::device, sizeof(refused_before), s);
+  synchronize(s);  // a copy into pageable memory need not have landed when the call returns
   hive_ref r = ref();
   r.instrument = false;
   launch_batch(r, io, s);
@@ -420,7 +421,12 @@ std::uint64_t hive_table::expand_locked(std::uint64_t buckets, stream_view s) {
     fill_bytes(stash_.data(), memory_space::device, 0xff, want * sizeof(word_type), s);
     shape_.stash_capacity = static_cast<std::uint32_t>(want);
   }
-  reinsert(stashed, s);
+  // Into a larger table: room for them, but should it refuse any, it grows on until all are in.
+  for (auto failed = reinsert(stashed, s); !failed.empty(); failed = reinsert(failed, s)) {
+    const std::uint64_t more = expand_locked(shape_.resize_batch(geo_.round), s);
+    if (!more) throw gpu_error(std::to_string(failed.size()) + " keys found no room in a hive table at its largest size");
+    done += more;
+  }
   synchronize(s);
   return done;
 }
@@ -453,6 +459,7 @@ std::uint64_t hive_table::contract_locked(std::uint64_t buckets, stream_view s) 
   // grows back a step at a time until every key is in: none is lost.
   for (auto failed = reinsert(moved, s); !failed.empty(); failed = reinsert(failed, s)) {
     const std::uint64_t back = expand_locked(shape_.resize_batch(geo_.round), s);
+    if (!back) throw gpu_error(std::to_string(failed.size()) + " keys found no room in a hive table at its largest size");
     done -= std::min(done, back);
   }
   merges_refused_ += buckets - done;

@@ -1,4 +1,6 @@
 // The linear family's registration: open addressing with linear probing (seeds 000/001, 002).
+#include <algorithm>
+
 #include "core/common/bit_math.hpp"
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
@@ -58,11 +60,12 @@ void trace_before(table& t, const table_config& cfg, std::uint64_t capacity, ste
   if (is_reserved_key(op.key) || capacity == 0) return;
   const auto mask = static_cast<std::uint32_t>(capacity - 1);
   std::uint64_t at = dispatch_hash(cfg.hash, [&](auto h) { return std::uint64_t{home_slot<decltype(h)>(op.key, mask)}; });
-  constexpr std::uint32_t chunk = 32;
-  while (op.probe_before.size() < std::min<std::uint64_t>(k_traced_walk_slots, capacity)) {
+  constexpr std::uint64_t chunk = 32;
+  const std::uint64_t limit = std::min<std::uint64_t>(k_traced_walk_slots, capacity);  // each slot once
+  while (op.probe_before.size() < limit) {
     inspect_request ir;
     ir.dump_first = at;
-    ir.dump_count = static_cast<std::uint32_t>(std::min<std::uint64_t>(chunk, capacity - at));  // wraps below
+    ir.dump_count = static_cast<std::uint32_t>(std::min<std::uint64_t>({chunk, capacity - at, limit - op.probe_before.size()}));  // wraps below
     inspect_result r;
     t.inspect(ir, r, s);
     for (const slot_record& rec : r.slots) {
@@ -71,7 +74,7 @@ void trace_before(table& t, const table_config& cfg, std::uint64_t capacity, ste
     }
     at = (at + ir.dump_count) & mask;
   }
-  op.probe_truncated = true;
+  op.probe_truncated = limit < capacity;  // the whole table read: the walk is complete (a full table)
 }
 
 std::string near_full_reason(const table_config& cfg) {
@@ -89,6 +92,7 @@ const family_descriptor& registration() {
     f.summary = "open addressing with linear probing, one thread (or a probe group) per operation; erase empties the "
                 "value (seed 000) or leaves a reusable tombstone (seed 002)";
     f.make = make;
+    f.estimate_bytes = [](const table_config& c) -> std::uint64_t { return c.capacity * sizeof(slot_word); };
     f.parse_line = parse_line;
     f.keywords = "group 1|4|8, delete value|tombstone";
     f.check_invariants = check;

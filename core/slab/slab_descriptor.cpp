@@ -82,6 +82,11 @@ const family_descriptor& registration() {
     f.pow2_capacity = false;
     f.max_fill_load = 8.0;
     f.make = make;
+    f.estimate_bytes = [](const table_config& c) -> std::uint64_t {  // base slabs and SlabAlloc's first pool
+      const std::uint64_t buckets = resolve_buckets(c);
+      const pool_shape p = resolve_pool(c.slab, buckets);
+      return (buckets + p.initial_super_blocks * p.slabs_per_super()) * k_slab_bytes;
+    };
     f.parse_line = parse_line;
     f.keywords = "slab [mode=unique|multi] [buckets=N] [beta=B keys=N] [tile=2|4|8|16|32]";
     f.check_invariants = check;

@@ -35,6 +35,10 @@ struct family_descriptor {
   /// (capacity already resolved); throws hs::user_error for a config the family refuses.
   std::unique_ptr<table> (*make)(const table_config& cfg) = nullptr;
 
+  /// @brief About the memory a table of this config takes when made (device memory for the GPU
+  /// table): to refuse tables that will not fit together before making any (compare mode).
+  std::uint64_t (*estimate_bytes)(const table_config& cfg) = nullptr;
+
   /// @brief Scenario lines the family owns (e.g. "hive slots=16 depth=2"): returns false when
   /// words[0] is not one of its keywords, applies the line to `cfg` otherwise; throws
   /// hs::user_error (without file and line: the caller adds them) for a bad value.

@@ -174,6 +174,17 @@ TEST_CASE("every shipped preset loads and runs stage by stage to its end", "[ui]
       ctx->ComboClick(("preset/" + name).c_str());
       ctx->ItemClick("Load preset");
       session& s = ui->frame().sess();  // the preset made a new session
+      if (compare_set* c = ui->frame().comparing()) {  // a compare preset: its tables run the stages
+        for (;;) {
+          ctx->Yield(2);
+          c->wait_idle();
+          error = c->error();
+          if (!c->held() || !error.empty()) break;
+          ++stages;
+          ctx->ItemClick("//Compare/compare-controls/Next stage");
+        }
+        return;
+      }
       for (;;) {
         ctx->Yield(2);
         s.wait_idle();
@@ -188,6 +199,10 @@ TEST_CASE("every shipped preset loads and runs stage by stage to its end", "[ui]
     REQUIRE(log.empty());
     CHECK(error.empty());
     CHECK(stages > 0);
+    if (compare_set* c = ui->frame().comparing()) {
+      for (std::size_t i = 0; i < c->size(); ++i) CHECK(c->at(i).status().batches > 0);
+      continue;
+    }
     CHECK(ui->frame().sess().status().script_left == 0);
     CHECK(ui->frame().sess().status().batches > 0);
   }
@@ -548,4 +563,43 @@ TEST_CASE("linear step mode: a traced step's walks, the arrows move through them
   CHECK(shown_after_prev == 0);
   CHECK(marked);
   CHECK(cell_pixels > 0);  // one cell per slot: the walk's keys are readable
+}
+
+TEST_CASE("Compare > Compare tables starts three tables side by side; the Compare window's Fill drives them all",
+          "[ui][compare]") {
+  auto ui = harness_or_skip(small_table());
+  app_frame& f = ui->frame();
+  std::size_t tables = 0;
+  std::vector<std::uint64_t> live;
+  bool closed = false;
+  const std::string log = ui->run([&](ImGuiTestContext* ctx) {
+    ctx->SetRef("");
+    ctx->MenuClick("//##MainMenuBar/Compare/Compare tables...");
+    ctx->Yield(2);
+    ctx->SetRef("//Compare tables");
+    ctx->ItemClick("Start comparing");
+    ctx->Yield(2);
+    compare_set* set = f.comparing();
+    if (!set) return;
+    tables = set->size();
+    ctx->SetRef("//Compare/compare-controls");
+    ctx->ItemInputValue("target", 0.4f);
+    ctx->ItemClick("Fill or drain");
+    ctx->Yield(2);
+    set->wait_idle();
+    for (std::size_t i = 0; i < set->size(); ++i) live.push_back(set->at(i).status().live);
+    ctx->SetRef("");
+    ctx->MenuClick("//##MainMenuBar/Compare/Stop comparing");
+    ctx->Yield(2);
+    closed = f.comparing() == nullptr;
+  });
+  INFO(log);
+  REQUIRE(log.empty());
+  CHECK(tables == 3);
+  REQUIRE(live.size() == 3);
+  const auto want = static_cast<std::uint64_t>(0.4f * (1u << 14));
+  CHECK(live[0] == want);
+  CHECK(live[1] == want);
+  CHECK(live[2] >= want - 15);  // the slab counts 15 pairs a bucket: its capacity rounds to whole buckets
+  CHECK(closed);
 }

@@ -17,7 +17,8 @@ TEST_CASE("8 streams fill a table from 0.9 past full: exactly the excess fails",
   test::require_gpu();
   const auto deletes = GENERATE(linear_delete_mode::value, linear_delete_mode::tombstone);
   CAPTURE(static_cast<int>(deletes));
-  const std::uint64_t capacity = 1u << 20, base = capacity * 9 / 10, excess = 5000;
+  // As many keys again as there are free slots: most batches are guarded, some beside unguarded ones.
+  const std::uint64_t capacity = 1u << 20, base = capacity * 9 / 10, excess = capacity - base;
   const int streams = 8;
   auto t = test::make(backend::gpu, capacity, hash_kind::murmur3, {}, deletes);
   const auto keys = test::random_keys(capacity + excess, 4242);
@@ -39,6 +40,7 @@ TEST_CASE("8 streams fill a table from 0.9 past full: exactly the excess fails",
     vb.push_back(test::to_space(memory_space::device, std::vector<value_type>(values.begin() + lo, values.begin() + hi)));
     sb.emplace_back(memory_space::device, hi - lo);
   }
+  synchronize({});  // the uploads ran on the default stream; the inserts' streams do not wait for it
   for (int round = 0; round < 4; ++round)
     for (int i = 0; i < streams; ++i) {
       const std::size_t n = kb[i].size(), lo = n * round / 4, hi = n * (round + 1) / 4;

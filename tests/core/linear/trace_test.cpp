@@ -91,6 +91,31 @@ void check_walks(backend b) {
     CHECK(w.decided == 6u);
     CHECK(test::find(*t, {101}).values[0] == 7);
   }
+  SECTION("a walk wraps around the end of the table, each slot read once") {
+    table_config cfg;
+    cfg.backend = b;
+    cfg.capacity = 16;
+    cfg.hash = hash_kind::identity;
+    auto t = make_table(cfg);
+    test::insert(*t, {14, 30, 46}, {1, 2, 3});  // home 14: slots 14, 15, 0
+    const probe_walk w = traced(*t, op_of(op_kind::insert, 62));
+    REQUIRE(w.cells.size() == 4);
+    CHECK(w.cells[2].slot == 0);
+    CHECK(w.cells[3].role == walk_role::claimed);
+    CHECK(w.decided == 1u);
+    // A full table: a new key's walk reads every slot once, ends failed_full, and is complete.
+    std::vector<key_type> fill;
+    for (key_type k = 100; fill.size() < 12; ++k) fill.push_back(k);
+    test::insert(*t, fill, std::vector<value_type>(fill.size(), 9));
+    REQUIRE(t->stats({}).occupied == 16);
+    stepped_op op = op_of(op_kind::insert, 999);
+    describe(family::linear).trace_before(*t, t->config(), 16, op, {});
+    CHECK(op.probe_before.size() == 16);
+    CHECK_FALSE(op.probe_truncated);
+    const probe_walk full = replay_walk(op.probe_before, op.kind, op.key, op_status::failed_full, t->config().deletes);
+    CHECK(full.cells.size() == 16);
+    CHECK_FALSE(full.decided);
+  }
   SECTION("a reserved key walks nothing") {
     auto t = run_of_four(b, linear_delete_mode::value);
     stepped_op op = op_of(op_kind::find, k_empty);

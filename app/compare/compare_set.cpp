@@ -1,0 +1,111 @@
+// Compare mode's tables: entries, the memory check, commands sent to every session.
+#include "app/compare/compare_set.hpp"
+
+#include "app/families/family_ui.hpp"
+#include "core/common/device.hpp"
+#include "core/common/error.hpp"
+#include "core/common/format.hpp"
+#include "core/table/family_registry.hpp"
+
+namespace hs::app {
+
+namespace {
+std::vector<std::string> split(std::string_view s, char at) {
+  std::vector<std::string> out;
+  std::size_t from = 0;
+  for (std::size_t i = 0; i <= s.size(); ++i)
+    if (i == s.size() || s[i] == at) {
+      out.emplace_back(s.substr(from, i - from));
+      from = i + 1;
+    }
+  return out;
+}
+}  // namespace
+
+compare_entry parse_compare_entry(std::string_view text, const table_config& base) {
+  const auto parts = split(text, ':');
+  compare_entry e{std::string(text), base};
+  const auto f = parse_family(parts[0]);
+  if (!f) throw user_error("compare: unknown table family '" + parts[0] + "' (" + family_names() + ")");
+  e.table.family = *f;
+  if (const auto prepare = ui_of(*f).prepare) prepare(e.table);  // as its views want it; options follow
+  const family_descriptor& d = describe(*f);
+  for (std::size_t i = 1; i < parts.size(); ++i) {
+    const auto eq = parts[i].find('=');
+    if (eq == std::string::npos || eq == 0) throw user_error("compare: '" + parts[i] + "' in '" + e.label + "' should be name=value");
+    const std::string name = parts[i].substr(0, eq), value = parts[i].substr(eq + 1);
+    if (name == "hash") {
+      const auto h = parse_hash_kind(value);
+      if (!h) throw user_error("compare: unknown hash '" + value + "' in '" + e.label + "' (murmur3, knuth, identity, universal)");
+      e.table.hash = *h;
+    } else if (name == "capacity") {
+      const auto c = parse_size(value);
+      if (!c) throw user_error("compare: '" + value + "' is not a capacity (examples: 1048576, 1M, 2^20)");
+      e.table.capacity = *c;
+    } else if (!d.parse_line(std::vector<std::string>{std::string(d.name), parts[i]}, e.table) &&
+               !d.parse_line(std::vector<std::string>{name, value}, e.table)) {
+      throw user_error("compare: the " + std::string(d.name) + " family has no option '" + name + "' (hash, capacity, " +
+                       std::string(d.keywords) + ")");
+    }
+  }
+  return e;
+}
+
+void check_fits_together(const std::vector<compare_entry>& entries, std::uint64_t free_bytes) {
+  std::uint64_t need = 0;
+  for (const compare_entry& e : entries) {
+    table_config c = e.table;
+    if (c.capacity == 0) c.capacity = default_capacity(c.backend);
+    const auto estimate = describe(c.family).estimate_bytes;
+    need += estimate ? estimate(c) : 0;
+  }
+  const std::uint64_t usable = free_bytes - free_bytes / 10;
+  if (need > usable)
+    throw user_error(strprintf("compare: the %zu tables need about %s together, the GPU has %s free (%s kept for batches "
+                               "and views): %s missing; use smaller capacities or compare fewer tables",
+                               entries.size(), format_bytes(need).c_str(), format_bytes(free_bytes).c_str(),
+                               format_bytes(free_bytes / 10).c_str(), format_bytes(need - usable).c_str()));
+}
+
+compare_set::compare_set(const std::vector<compare_entry>& entries, const session_config& base) {
+  if (entries.size() < 2 || entries.size() > k_max_tables)
+    throw user_error("compare: name 2 or 3 tables, not " + std::to_string(entries.size()));
+  if (base.table.backend == backend::gpu) {
+    const auto gpu = query_gpu();
+    if (gpu) check_fits_together(entries, gpu->free_bytes);
+  }
+  for (const compare_entry& e : entries) {
+    session_config cfg = base;
+    cfg.table = e.table;
+    cfg.table.backend = base.table.backend;
+    try {
+      sessions_.push_back(std::make_unique<session>(cfg));
+    } catch (const user_error& err) {
+      throw user_error("compare: " + e.label + ": " + err.what());
+    }
+    labels_.push_back(e.label);
+  }
+}
+
+void compare_set::run() { for (auto& s : sessions_) s->run(); }
+void compare_set::pause() { for (auto& s : sessions_) s->pause(); }
+void compare_set::step(std::uint64_t ops) { for (auto& s : sessions_) s->step(ops); }
+void compare_set::fill_to(double load) { for (auto& s : sessions_) s->fill_to(load); }
+void compare_set::reset() { for (auto& s : sessions_) s->reset(); }
+void compare_set::queue(const std::vector<script_step>& steps) { for (auto& s : sessions_) s->queue(steps); }
+void compare_set::continue_script() { for (auto& s : sessions_) s->continue_script(); }
+void compare_set::wait_idle() { for (auto& s : sessions_) s->wait_idle(); }
+
+bool compare_set::held() const {
+  for (const auto& s : sessions_)
+    if (s->status().script_held) return true;
+  return false;
+}
+
+std::string compare_set::error() const {
+  for (std::size_t i = 0; i < sessions_.size(); ++i)
+    if (const session_status st = sessions_[i]->status(); st.error) return labels_[i] + ": " + st.note;
+  return {};
+}
+
+}  // namespace hs::app

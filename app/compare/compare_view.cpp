@@ -1,0 +1,174 @@
+// Compare mode's window and figure.
+#include "app/compare/compare_view.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+#include <imgui.h>
+#include <implot.h>
+
+#include "app/families/family_ui.hpp"
+#include "core/common/format.hpp"
+#include "visualizers/axis_format.hpp"
+#include "visualizers/series_colors.hpp"
+
+namespace hs::app {
+
+namespace {
+constexpr int k_image_w = 256, k_image_h = 128;
+constexpr std::size_t k_cost_points_max = 4000;
+double seconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+// What one operation reads, from the family's measure: probe length + 1 slots, slab position + 1
+// slabs, candidate index + 1 buckets.
+const char* cost_unit(family f) {
+  const std::string_view m = ui_of(f).histogram_measure;
+  return m == "probe length" ? "slots" : m == "slab position of a key" ? "slabs" : "buckets";
+}
+}  // namespace
+
+compare_view::compare_view(compare_set& set) : set_(set), cmap_(vis::load_colormap("viridis")) {
+  for (std::size_t i = 0; i < set_.size(); ++i) {
+    column c;
+    c.image = std::make_unique<vis::heatmap_image>(set_.at(i).gpu());
+    cols_.push_back(std::move(c));
+  }
+}
+
+compare_view::~compare_view() = default;
+
+void compare_view::sample(bool force) {
+  const double now = seconds();
+  if (!force && now - last_sample_ < period_s) return;
+  last_sample_ = now;
+  for (std::size_t i = 0; i < cols_.size(); ++i) {
+    column& c = cols_[i];
+    session& s = set_.at(i);
+    sample_request req;
+    req.occupancy = occupancy_query{0, s.capacity(), k_image_w, k_image_h, nullptr};
+    req.probe_histogram = true;
+    s.sample(req, c.last, c.pixels);
+    c.image->update(c.last.pixels, c.last.space, k_image_w, k_image_h, cmap_, vis::heatmap_style{}, {});
+    const probe_histogram& h = c.last.inspected.histogram;
+    if (h.total) {
+      c.cost.push_back({c.last.stats.load_factor(), h.mean() + 1.0});
+      if (c.cost.size() > k_cost_points_max) c.cost.erase(c.cost.begin(), c.cost.begin() + k_cost_points_max / 4);
+    }
+  }
+}
+
+void compare_view::sample_now() { sample(true); }
+
+void compare_view::draw_controls() {
+  ImGui::PushID("compare-controls");
+  if (ImGui::Button("Run")) set_.run();
+  ImGui::SameLine();
+  if (ImGui::Button("Pause")) set_.pause();
+  ImGui::SameLine();
+  if (ImGui::Button("Step")) set_.step(static_cast<std::uint64_t>(step_ops_));
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(6 * ImGui::GetFontSize());
+  ImGui::SliderFloat("target", &target_load_, 0.f, 1.f, "%.2f");
+  ImGui::SameLine();
+  if (ImGui::Button("Fill or drain")) set_.fill_to(target_load_);
+  ImGui::SameLine();
+  if (ImGui::Button("Reset")) set_.reset();
+  if (set_.held()) {
+    ImGui::SameLine();
+    if (ImGui::Button("Next stage")) set_.continue_script();
+  }
+  if (const std::string e = set_.error(); !e.empty()) ImGui::TextColored(ImVec4(1.f, 0.4f, 0.4f, 1.f), "%s", e.c_str());
+  ImGui::PopID();
+}
+
+void compare_view::draw_column(std::size_t i, float width, float height) {
+  const column& c = cols_[i];
+  const session& s = set_.at(i);
+  const table_stats& st = c.last.stats;
+  const family f = s.config().table.family;
+  const float top = ImGui::GetCursorPosY();
+  ImGui::TextColored(vis::series_color(static_cast<int>(i)), "%s", set_.label(i).c_str());
+  ImGui::TextDisabled("%s slots, %s", format_count(st.capacity).c_str(), s.gpu() ? s.backend_label().c_str() : "CPU model");
+  const float image_h = std::min(height * 0.38f, width * k_image_h / k_image_w);
+  if (c.image->texture())
+    ImGui::Image(static_cast<ImTextureID>(static_cast<std::intptr_t>(c.image->texture())), ImVec2(image_h * k_image_w / k_image_h, image_h));
+  ImGui::Text("load %.4f, %s live", st.load_factor(), format_count(st.live).c_str());
+  const probe_histogram& h = c.last.inspected.histogram;
+  ImGui::Text("%s: mean %.3f, max %u", std::string(ui_of(f).histogram_measure).c_str(), h.mean(), h.max);
+  ImGui::Text("reads per operation: %.3f %s", h.total ? h.mean() + 1.0 : 0.0, cost_unit(f));
+  const auto pts = s.throughput();
+  if (!pts.empty()) ImGui::Text("last batch: %s", format_rate(pts.back().ops_per_s).c_str());
+  if (st.failed_full) ImGui::TextColored(ImVec4(1.f, 0.4f, 0.4f, 1.f), "%s inserts failed for room", format_count(st.failed_full).c_str());
+  const float used = ImGui::GetCursorPosY() - top;
+  const_cast<vis::histogram_view&>(c.histogram).draw(h, std::max(height - used - ImGui::GetStyle().ItemSpacing.y, 60.f));
+}
+
+void compare_view::draw_overlays(float height) {
+  const ImVec2 size(ImGui::GetContentRegionAvail().x * 0.5f - ImGui::GetStyle().ItemSpacing.x, height);
+  if (ImPlot::BeginPlot("throughput against load##compare", size)) {
+    ImPlot::SetupAxes("load factor before the batch", "operations/s", ImPlotAxisFlags_None, ImPlotAxisFlags_AutoFit);
+    ImPlot::SetupAxisFormat(ImAxis_Y1, vis::format_tick);  // 12M, not 1.2e+07
+    ImPlot::SetupAxisLimits(ImAxis_X1, 0, 1, ImPlotCond_Once);
+    for (std::size_t i = 0; i < cols_.size(); ++i) {
+      const auto pts = set_.at(i).throughput();
+      std::vector<double> x, y;
+      for (const auto& p : pts) x.push_back(p.load), y.push_back(p.ops_per_s);
+      const ImVec4 col = vis::series_color(static_cast<int>(i));
+      ImPlot::PlotScatter(set_.label(i).c_str(), x.data(), y.data(), static_cast<int>(x.size()),
+                          {ImPlotProp_Marker, ImPlotMarker_Circle, ImPlotProp_MarkerSize, 3.f, ImPlotProp_MarkerLineColor, col,
+                           ImPlotProp_MarkerFillColor, col});
+    }
+    ImPlot::EndPlot();
+  }
+  ImGui::SameLine();
+  if (ImPlot::BeginPlot("reads per operation against load##compare", size)) {
+    ImPlot::SetupAxes("load factor", "slots / slabs / buckets read", ImPlotAxisFlags_None, ImPlotAxisFlags_AutoFit);
+    ImPlot::SetupAxisLimits(ImAxis_X1, 0, 1, ImPlotCond_Once);
+    for (std::size_t i = 0; i < cols_.size(); ++i) {
+      std::vector<double> x, y;
+      for (const auto& p : cols_[i].cost) x.push_back(p.load), y.push_back(p.cost);
+      const ImVec4 col = vis::series_color(static_cast<int>(i));
+      ImPlot::PlotLine((set_.label(i) + " (" + cost_unit(set_.at(i).config().table.family) + ")").c_str(), x.data(),
+                       y.data(), static_cast<int>(x.size()),
+                       {ImPlotProp_LineColor, col, ImPlotProp_LineWeight, 2.f, ImPlotProp_Marker, ImPlotMarker_Circle,
+                        ImPlotProp_MarkerSize, 3.f, ImPlotProp_MarkerLineColor, col, ImPlotProp_MarkerFillColor, col});
+    }
+    ImPlot::EndPlot();
+  }
+}
+
+void compare_view::draw(bool controls, float height) {
+  sample(false);
+  if (controls) draw_controls();
+  const float total = height > 0 ? height : ImGui::GetContentRegionAvail().y;
+  const float columns_h = total * 0.6f, plots_h = std::max(total - columns_h - 2 * ImGui::GetFrameHeightWithSpacing(), 120.f);
+  if (ImGui::BeginTable("compare-columns", static_cast<int>(cols_.size()), ImGuiTableFlags_BordersInnerV, ImVec2(0, columns_h))) {
+    for (std::size_t i = 0; i < cols_.size(); ++i) {
+      ImGui::TableNextColumn();
+      ImGui::PushID(static_cast<int>(i));
+      draw_column(i, ImGui::GetContentRegionAvail().x, columns_h);
+      ImGui::PopID();
+    }
+    ImGui::EndTable();
+  }
+  draw_overlays(plots_h);
+}
+
+std::string compare_view::csv() const {
+  std::string s = "table,family,capacity,load,live,cost,cost_unit,failed_full,last_batch_ops_per_s\n";
+  for (std::size_t i = 0; i < cols_.size(); ++i) {
+    const session& ss = set_.at(i);
+    const table_stats& st = cols_[i].last.stats;
+    const probe_histogram& h = cols_[i].last.inspected.histogram;
+    const auto pts = ss.throughput();
+    s += strprintf("\"%s\",%s,%llu,%.6f,%llu,%.6f,%s,%llu,%.0f\n", set_.label(i).c_str(),
+                   std::string(to_string(ss.config().table.family)).c_str(), (unsigned long long)st.capacity,
+                   st.load_factor(), (unsigned long long)st.live, h.total ? h.mean() + 1.0 : 0.0,
+                   cost_unit(ss.config().table.family), (unsigned long long)st.failed_full,
+                   pts.empty() ? 0.0 : pts.back().ops_per_s);
+  }
+  return s;
+}
+
+}  // namespace hs::app

@@ -1,0 +1,54 @@
+// Compare mode's window and figure: a column per table (its name, its slot heatmap, its family's
+// measure as a histogram, its numbers), and below them one throughput-against-load plot and one
+// cost plot (slots, slabs or buckets read per operation against load) overlaying every table on
+// the same axes. Samples every table itself, at most every `period_s` (a sample of each table
+// waits for its work stream's latest launch, never for its worker).
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/compare/compare_set.hpp"
+#include "visualizers/colormap.hpp"
+#include "visualizers/heatmap_image.hpp"
+#include "visualizers/views/histogram_view.hpp"
+
+namespace hs::app {
+
+class compare_view {
+ public:
+  explicit compare_view(compare_set& set);
+  ~compare_view();
+  /// @brief The window's contents: with `controls`, a row of buttons driving every table first.
+  void draw(bool controls, float height = 0);
+  /// @brief Samples every table now (figures).
+  void sample_now();
+  /// @brief Per table: label, family, load, live keys, cost, throughput (the figure's numbers).
+  std::string csv() const;
+  double period_s = 0.25;
+
+ private:
+  struct cost_point {
+    double load = 0, cost = 0;
+  };
+  struct column {
+    std::unique_ptr<vis::heatmap_image> image;
+    buffer<occupancy_pixel> pixels;
+    sample_result last;
+    vis::histogram_view histogram;
+    std::vector<cost_point> cost;
+  };
+  void sample(bool force);
+  void draw_controls();
+  void draw_column(std::size_t i, float width, float height);
+  void draw_overlays(float height);
+
+  compare_set& set_;
+  std::vector<column> cols_;
+  vis::colormap cmap_;
+  double last_sample_ = -1e9;
+  float target_load_ = 0.5f;
+  int step_ops_ = 16;
+};
+
+}  // namespace hs::app

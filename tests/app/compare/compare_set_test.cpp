@@ -1,0 +1,88 @@
+// Compare mode's tables: entries with their options, clear refusals, the memory check before any
+// table is made, and every command reaching every table.
+#include <catch2/catch_test_macros.hpp>
+#include <catch2/matchers/catch_matchers_string.hpp>
+
+#include "app/compare/compare_set.hpp"
+#include "app/scenario.hpp"
+#include "core/common/error.hpp"
+
+using namespace hs;
+using namespace hs::app;
+using Catch::Matchers::ContainsSubstring;
+
+TEST_CASE("compare entries: a family with :name=value options of its own", "[compare]") {
+  table_config base;
+  base.capacity = 1u << 12;
+  const compare_entry a = parse_compare_entry("linear:hash=identity:delete=tombstone", base);
+  CHECK(a.label == "linear:hash=identity:delete=tombstone");
+  CHECK(a.table.family == family::linear);
+  CHECK(a.table.hash == hash_kind::identity);
+  CHECK(a.table.deletes == linear_delete_mode::tombstone);
+  const compare_entry h = parse_compare_entry("hive:slots=32:depth=4:capacity=2^14", base);
+  CHECK(h.table.hive.bucket_slots == 32);
+  CHECK(h.table.hive.eviction_depth == 4);
+  CHECK(h.table.capacity == (1u << 14));
+  CHECK(h.table.hive.instrument);  // as the hive's views want it
+  CHECK(parse_compare_entry("slab:mode=multi", base).table.slab.mode == slab_mode::multi);
+  CHECK_THROWS_WITH(parse_compare_entry("robin", base), ContainsSubstring("unknown table family 'robin'"));
+  CHECK_THROWS_WITH(parse_compare_entry("linear:probe=double", base), ContainsSubstring("no option 'probe'"));
+  CHECK_THROWS_WITH(parse_compare_entry("hive:slots=12", base), ContainsSubstring("8, 16 or 32"));
+  CHECK_THROWS_WITH(parse_compare_entry("slab:mode", base), ContainsSubstring("should be name=value"));
+}
+
+TEST_CASE("tables that do not fit in GPU memory together are refused before any is made, saying how much is missing",
+          "[compare]") {
+  table_config base;
+  base.backend = backend::gpu;
+  base.capacity = 1u << 27;  // 1 GiB of linear slots
+  const std::vector<compare_entry> two{parse_compare_entry("linear", base), parse_compare_entry("linear:hash=knuth", base)};
+  CHECK_NOTHROW(check_fits_together(two, 4ull << 30));
+  CHECK_THROWS_WITH(check_fits_together(two, 2ull << 30),
+                    ContainsSubstring("the 2 tables need about 2.00 GiB together, the GPU has 2.00 GiB free") &&
+                        ContainsSubstring("204.80 MiB missing"));
+}
+
+TEST_CASE("a compare set runs one workload on every table, and refuses fewer than 2 or more than 3", "[compare]") {
+  session_config base;
+  base.table.capacity = 1u << 12;
+  base.workload.batch_size = 512;
+  const auto e = [&](const char* t) { return parse_compare_entry(t, base.table); };
+  CHECK_THROWS_WITH(compare_set({e("linear")}, base), ContainsSubstring("name 2 or 3 tables"));
+  CHECK_THROWS_WITH(compare_set({e("linear"), e("hive"), e("slab"), e("linear")}, base), ContainsSubstring("not 4"));
+  compare_set set({e("linear:hash=identity"), e("linear:hash=murmur3"), e("hive")}, base);
+  REQUIRE(set.size() == 3);
+  set.fill_to(0.5);
+  set.wait_idle();
+  for (std::size_t i = 0; i < set.size(); ++i) {
+    INFO(set.label(i));
+    CHECK(set.at(i).status().live == 2048);
+    CHECK(set.at(i).status().batches == 4);  // the same batches
+  }
+  CHECK(set.at(0).config().table.hash == hash_kind::identity);
+  set.queue({{script_step::fill, 0.25, 0}, {script_step::pause, 0, 0}, {script_step::fill, 0.75, 0}});
+  set.wait_idle();
+  CHECK(set.held());
+  set.continue_script();
+  set.wait_idle();
+  for (std::size_t i = 0; i < set.size(); ++i) CHECK(set.at(i).status().live == 3072);
+  set.reset();
+  for (std::size_t i = 0; i < set.size(); ++i) CHECK(set.at(i).status().live == 0);
+  CHECK(set.error().empty());
+}
+
+TEST_CASE("a compare scenario names its tables; a broken one is refused with file and line", "[compare][scenario]") {
+  const scenario sc = parse_scenario("capacity 2^12\ncompare linear:hash=identity hive\nfill 0.5\ncapture compare\n", "c.scn");
+  REQUIRE(sc.compare.size() == 2);
+  CHECK(sc.compare[0].table.hash == hash_kind::identity);
+  CHECK(sc.compare[1].table.family == family::hive);
+  CHECK(sc.compare[1].table.capacity == (1u << 12));
+  CHECK_THROWS_WITH(parse_scenario("compare linear\ncapture compare\n", "c.scn"), ContainsSubstring("c.scn:1: usage: compare"));
+  CHECK_THROWS_WITH(parse_scenario("compare linear hive slab linear\ncapture compare\n", "c.scn"),
+                    ContainsSubstring("c.scn:1: usage: compare"));
+  CHECK_THROWS_WITH(parse_scenario("compare linear cuckoo\ncapture compare\n", "c.scn"),
+                    ContainsSubstring("c.scn:1: compare: unknown table family 'cuckoo'"));
+  CHECK_THROWS_WITH(parse_scenario("compare linear hive\ncapture heatmap\n", "c.scn"),
+                    ContainsSubstring("c.scn:2: a compare scenario captures 'compare' figures only"));
+  CHECK_THROWS_WITH(parse_scenario("capture compare\n", "c.scn"), ContainsSubstring("needs a 'compare TABLE TABLE' line"));
+}
