@@ -23,6 +23,7 @@ std::string usage() {
       "  --backend gpu|cpu|auto   where tables run (auto: the GPU when there is one)\n"
       "  --capacity N             slots, a power of two (e.g. 2^27, 16M)\n"
       "  --hash murmur3|knuth|identity\n"
+      "  --probe linear|double    open addressing's probing: one slot on, or a second hash's step (window, bench linear)\n"
       "  --scenario FILE          window: start from a scenario\n"
       "  --frames N               window: exit after N frames\n"
       "  --font-size PX           text size, 8 to 64 (projectors: 24 or more)\n"
@@ -124,7 +125,13 @@ cli_options parse_cli(const std::vector<std::string>& args) {
       o.height = parse_number<std::uint32_t>(a, v.substr(x + 1), 240, 8192);
     } else if (a == "--reps") o.bench.reps = parse_number<int>(a, in.value(a), 1, 1000);
     else if (a == "--warmup") o.bench.warmup = parse_number<int>(a, in.value(a), 0, 100);
-    else if (a == "--group") {
+    else if (a == "--probe") {
+      const std::string v = in.value(a);
+      const auto p = parse_probe_policy(v);
+      if (!p) throw user_error("--probe: '" + v + "' is not linear or double");
+      o.probe = *p;
+      o.bench.probe = *p;
+    } else if (a == "--group") {
       o.bench.linear.group = parse_number<int>(a, in.value(a), 0, 8);
       if (o.bench.linear.group != 0 && o.bench.linear.group != 1 && o.bench.linear.group != 4 &&
           o.bench.linear.group != 8)

@@ -19,6 +19,7 @@ struct cli_options {
   backend_choice backend = backend_choice::automatic;
   std::optional<std::uint64_t> capacity;
   std::optional<hash_kind> hash;
+  std::optional<probe_policy> probe;  ///< window and bench: the linear family's probing
   std::string scenario;          ///< window: a scenario to load; render: the scenario to render
   std::string out_dir;           ///< render/bench output folder
   std::string suite;             ///< bench suite

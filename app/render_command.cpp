@@ -147,7 +147,7 @@ render_result render_scenario(const scenario& sc, const std::string& out_dir, ba
   meta.field("graphics", gl.description());
   meta.field("family", std::string(to_string(cfg.table.family))).field("capacity", cfg.table.capacity);
   meta.field("hash", std::string(to_string(cfg.table.hash))).field("tuning", describe(cfg.table.linear));
-  meta.field("delete", std::string(to_string(cfg.table.deletes)));
+  meta.field("delete", std::string(to_string(cfg.table.deletes))).field("probe", std::string(to_string(cfg.table.probe)));
   meta.key("maintenance").begin_object().field("grow_above", cfg.maintenance.grow_above);
   meta.field("shrink_below", cfg.maintenance.shrink_below).field("rehash_above", cfg.maintenance.rehash_above).end_object();
   meta.key("workload").begin_object();

@@ -33,6 +33,7 @@ int run_window_command(const cli_options& o) {
   cfg.table.backend = b;
   cfg.table.capacity = o.capacity.value_or(0);
   if (o.hash) cfg.table.hash = *o.hash;
+  if (o.probe) cfg.table.probe = *o.probe;
   cfg.workload.batch_size = b == backend::gpu ? (1u << 20) : (1u << 16);
   window_options w;
   w.frames = o.frames;
@@ -45,7 +46,7 @@ int run_window_command(const cli_options& o) {
       // A first launch welcomes with the demo preset's first stage rather than an empty table,
       // unless the command line asked for a scenario or a table of its own.
       std::string preset = o.scenario;
-      if (preset.empty() && first_launch && !o.capacity && !o.hash) {
+      if (preset.empty() && first_launch && !o.capacity && !o.hash && !o.probe) {
         preset = k_demo;
         std::cout << "hashscope: first launch: the " << k_demo << " preset plays its first stage (Space runs, N goes "
                   << "on, F1 lists the keys)\n";

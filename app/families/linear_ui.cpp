@@ -52,6 +52,11 @@ void draw_controls(table_config& c, session& running, const table_stats&) {
   ImGui::TextDisabled("%s of %s memory", format_bytes(c.capacity * 8).c_str(), running.gpu() ? "GPU" : "host");
   int g = c.linear.group == 0 ? 0 : c.linear.group == 1 ? 1 : c.linear.group == 4 ? 2 : 3;
   if (ImGui::Combo("threads/op", &g, "auto\0001\0004\0008\0")) c.linear.group = g == 0 ? 0 : g == 1 ? 1 : g == 2 ? 4 : 8;
+  int probe = static_cast<int>(c.probe);
+  if (ImGui::Combo("probing", &probe, "linear (next slot)\0double hashing\0")) {
+    c.probe = static_cast<probe_policy>(probe);
+    if (c.probe == probe_policy::double_hash) c.linear.group = 0;  // one slot per probe: one thread
+  }
   int del = static_cast<int>(c.deletes);
   if (ImGui::Combo("erase", &del, "empties the value\0leaves a tombstone\0")) c.deletes = static_cast<linear_delete_mode>(del);
 }
@@ -59,6 +64,9 @@ void draw_controls(table_config& c, session& running, const table_stats&) {
 void about_rows(number_rows& n, const session& s, const table_stats&) {
   n.emplace_back("erase", s.config().table.deletes == linear_delete_mode::tombstone ? "tombstone (seed 002)"
                                                                                     : "empties the value (seed 000)");
+  n.emplace_back("probing", s.config().table.probe == probe_policy::double_hash
+                                ? "double hashing (step: a second hash, odd; probe length = probe index)"
+                                : "linear (the next slot)");
 }
 
 void count_rows(number_rows& n, const session& s, const sample_result& r) {

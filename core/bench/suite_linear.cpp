@@ -32,11 +32,13 @@ report linear_suite(const bench_options& opt) {
   cfg.capacity = opt.capacity ? opt.capacity : default_capacity(opt.backend);
   cfg.hash = opt.hash;
   cfg.linear = opt.linear;
+  cfg.probe = opt.probe;
   auto t = make_table(cfg);
-  r.metadata.emplace_back("table", strprintf("linear, %s slots (%s), hash %s, %s, statuses %s",
+  r.metadata.emplace_back("table", strprintf("linear, %s slots (%s), hash %s, probing %s, %s, statuses %s",
                                              format_count(cfg.capacity).c_str(),
                                              format_bytes(cfg.capacity * 8).c_str(),
                                              std::string(to_string(cfg.hash)).c_str(),
+                                             std::string(to_string(cfg.probe)).c_str(),
                                              describe(opt.linear).c_str(),
                                              opt.statuses ? "written" : "not written"));
 
@@ -50,7 +52,7 @@ report linear_suite(const bench_options& opt) {
   result_table tab;
   tab.name = "bulk";
   tab.title = "Bulk operations on " + format_count(cfg.capacity) + " slots (G ops/s; % of the roofline ceiling)";
-  tab.columns = {"load", "keys", "insert", "%CAS", "find-hit", "%read", "find-miss", "%read", "erase", "%read"};
+  tab.columns = {"load", "keys", "probe mean", "probe max", "insert", "%CAS", "find-hit", "%read", "find-miss", "%read", "erase", "%read"};
   for (double load : loads) {
     const auto n = static_cast<std::uint64_t>(load * cfg.capacity);
     const auto k = keys.keys.cspan().first(n);
@@ -62,6 +64,10 @@ report linear_suite(const bench_options& opt) {
     };
     const timing ins = measure(s, gpu, opt.warmup, opt.reps, [&] { t->clear(s); }, [&] { t->insert(k, v, st, s); });
     const table_stats after = t->stats(s);
+    inspect_request probes;  // how long the probes are: what the rates below are the price of
+    probes.probe_histogram = true;
+    inspect_result ph;
+    t->inspect(probes, ph, s);
     if (after.live != n || after.failed_full)
       throw gpu_error(strprintf("bench linear: after inserting %llu keys the table holds %llu (failed %llu)",
                                 (unsigned long long)n, (unsigned long long)after.live,
@@ -77,7 +83,8 @@ report linear_suite(const bench_options& opt) {
 
     auto rate = [&](const timing& tm) { return n / (tm.median_ms * 1e-3); };
     auto pct = [&](double v, double ceiling) { return gpu ? cell(100.0 * v / ceiling, "%.0f%%") : cell("-"); };
-    tab.add({cell(load, "%.2f"), cell(static_cast<double>(n), "%.0f"), cell(rate(ins) / 1e9, "%.2f"),
+    tab.add({cell(load, "%.2f"), cell(static_cast<double>(n), "%.0f"), cell(ph.histogram.mean(), "%.3f"),
+             cell(static_cast<double>(ph.histogram.max), "%.0f"), cell(rate(ins) / 1e9, "%.2f"),
              pct(rate(ins), rf.random_cas_per_s), cell(rate(hit) / 1e9, "%.2f"), pct(rate(hit), rf.random_reads_per_s),
              cell(rate(miss) / 1e9, "%.2f"), pct(rate(miss), rf.random_reads_per_s), cell(rate(era) / 1e9, "%.2f"),
              pct(rate(era), rf.random_reads_per_s)});

@@ -109,7 +109,7 @@ void experiment1(report& r, const bench_options& opt, stream_view s) {
 
 probe_histogram histogram_of(const linear::slot_word* slots, stream_view s) {
   buffer<linear::detail::device_histogram> h(memory_space::device, 1);
-  linear::detail::launch_probe_histogram(hash_kind::murmur3, slots, k_capacity, h.data(), s);
+  linear::detail::launch_probe_histogram(hash_kind::murmur3, probe_policy::linear, slots, k_capacity, h.data(), s);
   return to_probe_histogram(h.download(1, s)[0]);
 }
 

@@ -19,6 +19,8 @@ namespace hs::hive {
 namespace {
 
 std::unique_ptr<table> make(const table_config& cfg) {
+  if (cfg.probe != probe_policy::linear)
+    throw user_error("probe " + std::string(to_string(cfg.probe)) + ": the hive family has no probing policy (open addressing has: the linear family)");
   return model_or_gpu<hive_model>(cfg, HS_GPU_TABLE(hive_table));
 }
 

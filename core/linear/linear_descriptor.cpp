@@ -26,6 +26,8 @@ std::unique_ptr<table> make(const table_config& cfg) {
                      "(with 32-bit keys a larger table could never be more than a quarter full)");
   if (cfg.linear.group != 0 && cfg.linear.group != 1 && cfg.linear.group != 4 && cfg.linear.group != 8)
     throw user_error("linear probe group must be 0 (auto), 1, 4 or 8 threads");
+  if (cfg.probe == probe_policy::double_hash && cfg.linear.group > 1)
+    throw user_error("double hashing probes one slot at a time (each probe a new cache line): group must be 1 or auto");
   return model_or_gpu<linear_model>(cfg, HS_GPU_TABLE(linear_table));
 }
 
@@ -36,6 +38,13 @@ bool parse_line(const std::vector<std::string>& w, table_config& cfg) {
     const double g = option_number(w[1], "probe group");
     if (g != 1 && g != 4 && g != 8) throw user_error("group must be 1, 4 or 8");
     cfg.linear.group = static_cast<int>(g);
+    return true;
+  }
+  if (w[0] == "probe") {
+    check_arity(w, 1, 1, "probe linear|double");
+    const auto p = parse_probe_policy(w[1]);
+    if (!p) throw user_error("unknown probing '" + w[1] + "' (linear, double)");
+    cfg.probe = *p;
     return true;
   }
   if (w[0] == "delete") {
@@ -50,7 +59,8 @@ bool parse_line(const std::vector<std::string>& w, table_config& cfg) {
 
 std::string check(table& t, stream_view s) {
   const table_stats st = t.stats(s);
-  const auto r = check_invariants(copy_slots(t, s), t.config().hash, &st, t.config().deletes);
+  const table_config c = t.config();
+  const auto r = check_invariants(copy_slots(t, s), c.hash, &st, c.deletes, c.probe);
   return r.ok() ? std::string() : r.describe();
 }
 
@@ -59,22 +69,35 @@ std::string check(table& t, stream_view s) {
 void trace_before(table& t, const table_config& cfg, std::uint64_t capacity, stepped_op& op, stream_view s) {
   if (is_reserved_key(op.key) || capacity == 0) return;
   const auto mask = static_cast<std::uint32_t>(capacity - 1);
-  std::uint64_t at = dispatch_hash(cfg.hash, [&](auto h) { return std::uint64_t{home_slot<decltype(h)>(op.key, mask)}; });
-  constexpr std::uint64_t chunk = 32;
   const std::uint64_t limit = std::min<std::uint64_t>(k_traced_walk_slots, capacity);  // each slot once
-  while (op.probe_before.size() < limit) {
+  const auto dump = [&](std::uint64_t first, std::uint64_t count) {  // true once the walk must end
     inspect_request ir;
-    ir.dump_first = at;
-    ir.dump_count = static_cast<std::uint32_t>(std::min<std::uint64_t>({chunk, capacity - at, limit - op.probe_before.size()}));  // wraps below
+    ir.dump_first = first;
+    ir.dump_count = static_cast<std::uint32_t>(count);
     inspect_result r;
     t.inspect(ir, r, s);
     for (const slot_record& rec : r.slots) {
       op.probe_before.push_back(rec);
-      if (walk_ends_at(rec, op.key)) return;
+      if (walk_ends_at(rec, op.key)) return true;
     }
-    at = (at + ir.dump_count) & mask;
-  }
-  op.probe_truncated = limit < capacity;  // the whole table read: the walk is complete (a full table)
+    return false;
+  };
+  const bool ended = dispatch_probing(cfg.hash, cfg.probe, [&](auto h) {
+    using H = decltype(h);
+    const std::uint32_t home = home_slot<H>(op.key, mask);
+    if constexpr (probe_of<H>::type::is_double) {
+      for (std::uint64_t i = 0; i < limit; ++i)  // probes far apart: one slot each
+        if (dump(probe_slot<H>(home, op.key, i, mask), 1)) return true;
+    } else {
+      for (std::uint64_t at = home; op.probe_before.size() < limit;) {  // consecutive slots, in chunks
+        const std::uint64_t n = std::min<std::uint64_t>({32, capacity - at, limit - op.probe_before.size()});
+        if (dump(at, n)) return true;
+        at = (at + n) & mask;
+      }
+    }
+    return false;
+  });
+  op.probe_truncated = !ended && limit < capacity;  // the whole table read: the walk is complete
 }
 
 std::string near_full_reason(const table_config& cfg) {
@@ -94,7 +117,7 @@ const family_descriptor& registration() {
     f.make = make;
     f.estimate_bytes = [](const table_config& c) -> std::uint64_t { return c.capacity * sizeof(slot_word); };
     f.parse_line = parse_line;
-    f.keywords = "group 1|4|8, delete value|tombstone";
+    f.keywords = "group 1|4|8, delete value|tombstone, probe linear|double";
     f.check_invariants = check;
     f.full_note = "fill stopped: the table is full (failed_full inserts); erase keys or use a larger capacity";
     f.near_full_reason = near_full_reason;

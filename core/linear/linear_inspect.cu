@@ -161,19 +161,19 @@ void launch_count_occupied(const slot_word* slots, std::uint64_t capacity, bool 
   HS_CUDA_CHECK_LAUNCH();
 }
 
-void launch_occupancy(hash_kind h, const slot_word* slots, std::uint32_t mask,
+void launch_occupancy(hash_kind h, probe_policy p, const slot_word* slots, std::uint32_t mask,
                       const occupancy_query& q, stream_view s) {
   const std::uint64_t threads = std::uint64_t{q.width} * q.height * 32;
-  dispatch_hash(h, [&](auto hash) {
+  dispatch_probing(h, p, [&](auto hash) {
     occupancy_kernel<decltype(hash)><<<grid_for(threads), k_block, 0, cuda(s)>>>(slots, mask, q);
   });
   HS_CUDA_CHECK_LAUNCH();
 }
 
-void launch_probe_histogram(hash_kind h, const slot_word* slots, std::uint64_t capacity,
+void launch_probe_histogram(hash_kind h, probe_policy p, const slot_word* slots, std::uint64_t capacity,
                             device_histogram* out, stream_view s) {
   HS_CUDA_CHECK(cudaMemsetAsync(out, 0, sizeof(device_histogram), cuda(s)));
-  dispatch_hash(h, [&](auto hash) {
+  dispatch_probing(h, p, [&](auto hash) {
     histogram_kernel<decltype(hash)><<<grid_for(capacity / 2), k_block, 0, cuda(s)>>>(slots, capacity, out);
   });
   HS_CUDA_CHECK_LAUNCH();

@@ -21,10 +21,10 @@ void launch_census(const slot_word* slots, std::uint64_t capacity, unsigned long
 void launch_count_occupied(const slot_word* slots, std::uint64_t capacity, bool tombstones_free,
                            unsigned long long* out, stream_view s);
 /// Fills q.out (device memory) with one occupancy pixel per pixel of the query.
-void launch_occupancy(hash_kind h, const slot_word* slots, std::uint32_t mask,
+void launch_occupancy(hash_kind h, probe_policy p, const slot_word* slots, std::uint32_t mask,
                       const occupancy_query& q, stream_view s);
 /// Accumulates the displacement histogram of all key-holding slots into `out` (zeroed first).
-void launch_probe_histogram(hash_kind h, const slot_word* slots, std::uint64_t capacity,
+void launch_probe_histogram(hash_kind h, probe_policy p, const slot_word* slots, std::uint64_t capacity,
                             device_histogram* out, stream_view s);
 /// Writes live pairs, at most `room`, counting all of them in *count (zeroed first).
 void launch_retrieve_all(const slot_word* slots, std::uint64_t capacity, key_type* keys,

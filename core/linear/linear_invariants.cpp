@@ -44,9 +44,20 @@ void check_with(std::span<const slot_word> slots, invariant_report& r) {
     r.displacement_sum += d;
     r.max_displacement = std::max(r.max_displacement, d);
     keys.push_back(slot_key(w));
-    if (any_empty && step - last_empty_step <= d)
+    if constexpr (probe_of<Hash>::type::is_double) {
+      // Along the key's own probe sequence, every slot before it must be taken.
+      const key_type k = slot_key(w);
+      const std::uint32_t home = home_slot<Hash>(k, mask);
+      for (std::uint32_t i = 0; i < d; ++i)
+        if (slots[probe_slot<Hash>(home, k, i, mask)] == k_empty_slot) {
+          problem(strprintf("key 0x%08x in slot %u (probe %u) is unreachable: its probe %u, slot %u, is empty", k, s, d, i,
+                            probe_slot<Hash>(home, k, i, mask)));
+          break;
+        }
+    } else if (any_empty && step - last_empty_step <= d) {
       problem(strprintf("key 0x%08x in slot %u is unreachable: an empty slot lies between it and "
                         "its home slot %u", slot_key(w), s, (s - d) & mask));
+    }
   }
   for (key_type k : duplicated_keys(keys)) problem(strprintf("key 0x%08x is stored more than once", k));
 }
@@ -61,9 +72,9 @@ std::string invariant_report::describe() const {
 }
 
 invariant_report check_invariants(std::span<const slot_word> slots, hash_kind hash,
-                                  const table_stats* stats, linear_delete_mode mode) {
+                                  const table_stats* stats, linear_delete_mode mode, probe_policy probe) {
   invariant_report r;
-  dispatch_hash(hash, [&](auto h) { check_with<decltype(h)>(slots, r); });
+  dispatch_probing(hash, probe, [&](auto h) { check_with<decltype(h)>(slots, r); });
   if (mode == linear_delete_mode::tombstone && r.erased) {
     r.problems.push_back(strprintf("%llu keys hold an erased value, which tombstone mode never leaves",
                                    static_cast<unsigned long long>(r.erased)));

@@ -26,6 +26,7 @@ struct invariant_report {
 /// @brief Checks the slots; with `stats`, also that its counts and probe bound agree.
 invariant_report check_invariants(std::span<const slot_word> slots, hash_kind hash,
                                   const table_stats* stats = nullptr,
-                                  linear_delete_mode mode = linear_delete_mode::value);
+                                  linear_delete_mode mode = linear_delete_mode::value,
+                                  probe_policy probe = probe_policy::linear);
 
 }  // namespace hs::linear

@@ -3,10 +3,13 @@
 // in the high half, so that one 64-bit CAS claims an empty slot with its key and value together.
 #pragma once
 #include <cstdint>
+#include <type_traits>
 
+#include "core/common/hash.hpp"
 #include "core/common/hd.hpp"
 #include "core/common/inspection.hpp"
 #include "core/common/types.hpp"
+#include "core/linear/linear_options.hpp"
 
 namespace hs::linear {
 
@@ -31,6 +34,73 @@ HS_HD std::uint32_t displacement(std::uint32_t slot, std::uint32_t home, std::ui
   return (slot - home) & mask;
 }
 
+/// @brief Probing policies: the step from one probe to the next. Linear probing steps 1.
+struct linear_probing {
+  static constexpr bool is_double = false;
+  HS_HD static std::uint32_t step(key_type) { return 1; }
+};
+/// @brief Double hashing: a second hash of the key (a mix independent of the home hash) forced
+/// odd, so that with a power-of-two capacity the probe reaches every slot.
+struct double_hashing {
+  static constexpr bool is_double = true;
+  HS_HD static std::uint32_t step(key_type k) {
+    std::uint32_t h = k * 0x9e3779b1u;
+    h ^= h >> 15;
+    h *= 0x2c1b3c6du;
+    h ^= h >> 12;
+    return h | 1u;
+  }
+};
+/// @brief A home hash with a probing policy: probed<murmur3_hash, double_hashing>. A bare hash
+/// probes linearly.
+template <class Hash, class Probe>
+struct probed : Hash {
+  using probe = Probe;
+};
+template <class Hash, class = void>
+struct probe_of {
+  using type = linear_probing;
+};
+template <class Hash>
+struct probe_of<Hash, std::void_t<typename Hash::probe>> {
+  using type = typename Hash::probe;
+};
+
+/// @brief The i-th slot a key probes: home + i * step (mod the capacity).
+template <class Hash>
+HS_HD std::uint32_t probe_slot(std::uint32_t home, key_type k, std::uint64_t i, std::uint32_t mask) {
+  return (home + static_cast<std::uint32_t>(i) * probe_of<Hash>::type::step(k)) & mask;
+}
+
+/// @brief The inverse of an odd number modulo 2^32 (Newton's iteration: each step doubles the
+/// correct low bits, from 3 at x = a).
+HS_HD std::uint32_t odd_inverse(std::uint32_t a) {
+  std::uint32_t x = a;
+  for (int i = 0; i < 4; ++i) x *= 2u - a * x;
+  return x;
+}
+
+/// @brief Which probe of key k lands on `slot`: the probe length (for linear probing, the slot
+/// distance; for double hashing, (slot - home) / step mod the capacity, the step being odd).
+template <class Hash>
+HS_HD std::uint32_t probe_index(std::uint32_t slot, std::uint32_t home, key_type k, std::uint32_t mask) {
+  if constexpr (probe_of<Hash>::type::is_double)
+    return ((slot - home) * odd_inverse(probe_of<Hash>::type::step(k))) & mask;
+  else
+    return displacement(slot, home, mask);
+}
+
+/// @brief Calls f(home hash with its probing policy) for a table's hash and probing: a bare hash
+/// for linear probing (so its code is what it always was), probed<H, double_hashing> otherwise.
+template <class F>
+decltype(auto) dispatch_probing(hash_kind h, probe_policy p, F&& f) {
+  return dispatch_hash(h, [&](auto hash) -> decltype(auto) {
+    using H = decltype(hash);
+    if (p == probe_policy::double_hash) return f(probed<H, double_hashing>{});
+    return f(hash);
+  });
+}
+
 /// @brief The state of a slot word.
 HS_HD slot_state classify(slot_word w) {
   const key_type k = slot_key(w);
@@ -51,7 +121,7 @@ HS_HD bool holds_key(slot_word w) {
 /// @brief Displacement of the key stored in slot s (only meaningful when holds_key(w)).
 template <class Hash>
 HS_HD std::uint32_t slot_displacement(std::uint32_t s, slot_word w, std::uint32_t mask) {
-  return displacement(s, home_slot<Hash>(slot_key(w), mask), mask);
+  return probe_index<Hash>(s, home_slot<Hash>(slot_key(w), mask), slot_key(w), mask);
 }
 
 /// @brief Counts of slot states over a range of slots, with the displacement sum of the keys.
@@ -84,7 +154,7 @@ HS_HD slot_record make_slot_record(std::uint32_t s, slot_word w, std::uint32_t m
   slot_record r{s, slot_key(w), slot_value(w), 0, 0, classify(w)};
   if (holds_key(w)) {
     r.home = home_slot<Hash>(r.key, mask);
-    r.displacement = displacement(s, static_cast<std::uint32_t>(r.home), mask);
+    r.displacement = probe_index<Hash>(s, static_cast<std::uint32_t>(r.home), r.key, mask);
   }
   return r;
 }

@@ -57,6 +57,9 @@ struct linear_ref {
       if (outcome) return static_cast<op_status>(outcome);
       // The home slot holds another key; the probe below reads it again and walks on.
     }
+    if constexpr (probe_of<Hash>::type::is_double) {
+      return insert_probed<Guarded>(k, v, home);
+    } else {
     std::uint32_t base = home & ~(window - 1);
     const std::int64_t skip = home - base;
     const unsigned lane = g.rank();
@@ -110,6 +113,7 @@ struct linear_ref {
     }
     if (g.rank() == 0) atomicAdd(&counters->failed_full, 1ull);
     return op_status::failed_full;
+    }
   }
 
   /// @brief Tombstone mode's insert (one thread per operation). Seed 002 claims the first tombstone
@@ -135,7 +139,7 @@ struct linear_ref {
       std::int64_t free_d = -1;
       slot_word free_w = 0;
       for (; d < capacity; ++d) {
-        const std::uint32_t s = (home + static_cast<std::uint32_t>(d)) & mask;
+        const std::uint32_t s = probe_slot<Hash>(home, k, d, mask);
         const slot_word w = __ldcg(reinterpret_cast<const unsigned long long*>(slots + s));  // L2: sees claims
         if (slot_key(w) == k) return assign_value(s, v);
         const bool empty = w == k_empty_slot;
@@ -154,7 +158,7 @@ struct linear_ref {
         atomicAdd(&counters->failed_full, 1ull);
         return op_status::failed_full;
       }
-      const std::uint32_t s = (home + static_cast<std::uint32_t>(free_d)) & mask;
+      const std::uint32_t s = probe_slot<Hash>(home, k, static_cast<std::uint64_t>(free_d), mask);
       const slot_word prev = atomicCAS(reinterpret_cast<unsigned long long*>(slots + s), free_w, pack(k, v));
       if (prev == free_w) {
         note_displacement(static_cast<std::uint32_t>(free_d));
@@ -243,11 +247,50 @@ struct linear_ref {
     return *reinterpret_cast<volatile unsigned*>(&counters->max_displacement);
   }
 
+  /// Value mode's insert under double hashing (one thread per operation): each probe its own
+  /// slot, far from the last; claims the first empty slot with one CAS, or overwrites the key.
+  /// Value mode never empties a slot, so two inserts of one key race for the same first empty slot.
+  template <bool Guarded>
+  __device__ op_status insert_probed(key_type k, value_type v, std::uint32_t home) const {
+    static_assert(G == 1, "double hashing probes one slot at a time");
+    for (std::uint64_t d = 0; d < capacity; ++d) {
+      const std::uint32_t s = probe_slot<Hash>(home, k, d, mask);
+      slot_word w = __ldcg(reinterpret_cast<const unsigned long long*>(slots + s));  // L2: sees claims
+      while (w == k_empty_slot) {
+        const slot_word prev = atomicCAS(reinterpret_cast<unsigned long long*>(slots + s), k_empty_slot, pack(k, v));
+        if (prev == k_empty_slot) {
+          note_displacement(static_cast<std::uint32_t>(d));
+          if constexpr (Guarded) atomicAdd(&counters->occupied, 1ull);
+          return op_status::inserted;
+        }
+        w = prev;  // taken meanwhile: by this key (overwrite below) or another (probe on)
+      }
+      if (slot_key(w) == k) return assign_value(s, v);
+      if constexpr (Guarded) {
+        // No free slot anywhere, and past the longest probe: the key is not here and cannot go in.
+        if ((d & 15) == 15 && table_full() && d > current_max()) break;
+      }
+    }
+    atomicAdd(&counters->failed_full, 1ull);
+    return op_status::failed_full;
+  }
+
   /// The word of the first slot in probe order holding k or empty, within max_disp of home (the
   /// word is empty-keyed when neither is found); every lane gets it, and the slot index.
   __device__ slot_word locate(const coop_group<G>& g, key_type k, std::uint32_t max_disp,
                               std::uint32_t& slot_out) const {
     const std::uint32_t home = home_slot<Hash>(k, mask);
+    if constexpr (probe_of<Hash>::type::is_double) {
+      for (std::uint64_t d = 0; d <= max_disp; ++d) {
+        const std::uint32_t s = probe_slot<Hash>(home, k, d, mask);
+        const slot_word w = slots[s];
+        if (slot_key(w) == k || w == k_empty_slot) {
+          slot_out = s;
+          return w;
+        }
+      }
+      return k_empty_slot;
+    }
     std::uint32_t base = home & ~(window - 1);
     const std::int64_t skip = home - base;
     const unsigned lane = g.rank();

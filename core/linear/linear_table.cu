@@ -35,10 +35,14 @@ void dispatch_group(int group, F&& f) {
   }
 }
 
-/// Calls f(hash policy, group constant): the one place kernels are instantiated from.
+/// Calls f(hash policy, group constant): the one place kernels are instantiated from. Double
+/// hashing probes one slot at a time: its kernels exist for groups of 1 only.
 template <class F>
-void dispatch(hash_kind h, int group, F&& f) {
-  dispatch_hash(h, [&](auto hash) { dispatch_group(group, [&](auto gc) { f(hash, gc); }); });
+void dispatch(hash_kind h, probe_policy p, int group, F&& f) {
+  dispatch_probing(h, p, [&](auto hash) {
+    if constexpr (probe_of<decltype(hash)>::type::is_double) f(hash, std::integral_constant<int, 1>{});
+    else dispatch_group(group, [&](auto gc) { f(hash, gc); });
+  });
 }
 
 void* make_event() {
@@ -111,7 +115,7 @@ void linear_table::launch_insert(const key_type* keys, const value_type* values,
                                  std::uint64_t n, int group, bool guarded, std::uint64_t first,
                                  stream_view s) {
   const bool reuse = tombstones();
-  dispatch(cfg_.hash, group, [&](auto hash, auto gc) {
+  dispatch(cfg_.hash, cfg_.probe, group, [&](auto hash, auto gc) {
     using H = decltype(hash);
     constexpr int G = decltype(gc)::value;
     const linear_ref<H, G> t{slots_.data(), mask_, cfg_.capacity, counters_.data()};
@@ -218,7 +222,7 @@ void linear_table::find(std::span<const key_type> keys, std::span<value_type> va
   if (keys.empty()) return;
   const std::uint64_t n = keys.size();
   std::shared_lock slots_lock(slots_mutex_);
-  dispatch(cfg_.hash, current_group(), [&](auto hash, auto gc) {
+  dispatch(cfg_.hash, cfg_.probe, current_group(), [&](auto hash, auto gc) {
     using H = decltype(hash);
     constexpr int G = decltype(gc)::value;
     const linear_ref<H, G> t{slots_.data(), mask_, cfg_.capacity, counters_.data()};
@@ -236,7 +240,7 @@ void linear_table::erase(std::span<const key_type> keys, std::span<op_status> st
   std::lock_guard lock(bound_mutex_);
   order_phase(false, s);
   const bool tomb = tombstones();
-  dispatch(cfg_.hash, group_for(bound_), [&](auto hash, auto gc) {
+  dispatch(cfg_.hash, cfg_.probe, group_for(bound_), [&](auto hash, auto gc) {
     using H = decltype(hash);
     constexpr int G = decltype(gc)::value;
     const linear_ref<H, G> t{slots_.data(), mask_, cfg_.capacity, counters_.data()};
@@ -257,7 +261,7 @@ void linear_table::apply(const op_batch& ops, std::span<value_type> results,
   const std::uint64_t first = cas_first_ops(n);
   const bool tomb = tombstones();
   auto launch = [&](kernels::apply_phase phase, bool guarded) {
-    dispatch(cfg_.hash, group, [&](auto hash, auto gc) {
+    dispatch(cfg_.hash, cfg_.probe, group, [&](auto hash, auto gc) {
       using H = decltype(hash);
       constexpr int G = decltype(gc)::value;
       const linear_ref<H, G> t{slots_.data(), mask_, cfg_.capacity, counters_.data()};
@@ -349,7 +353,7 @@ void linear_table::rehash(std::uint64_t capacity, stream_view s) {
   // The new layout's probe bound starts from zero; rejections and failures since clear carry over.
   HS_CUDA_CHECK(cudaMemsetAsync(&counters_.data()->max_displacement, 0, sizeof(unsigned), cuda(s)));
   const auto mask = static_cast<std::uint32_t>(capacity - 1);
-  dispatch_hash(cfg_.hash, [&](auto hash) {
+  dispatch_probing(cfg_.hash, cfg_.probe, [&](auto hash) {
     using H = decltype(hash);
     const linear_ref<H, 1> t{fresh.data(), mask, capacity, counters_.data()};
     const auto grid = static_cast<unsigned>(std::min<std::uint64_t>((cfg_.capacity + kernels::k_block - 1) / kernels::k_block,
@@ -374,13 +378,13 @@ void linear_table::inspect(const inspect_request& req, inspect_result& out, stre
     const occupancy_query& q = *req.occupancy;
     if (q.width == 0 || q.height == 0 || q.slot_count == 0 || q.slot_count > cfg_.capacity)
       throw user_error("occupancy: empty image or slot range larger than the table");
-    detail::launch_occupancy(cfg_.hash, slots_.data(), mask_, q, s);
+    detail::launch_occupancy(cfg_.hash, cfg_.probe, slots_.data(), mask_, q, s);
   }
   if (req.probe_histogram) {
     std::lock_guard lock(scratch_mutex_);
     if (histogram_.size() == 0) histogram_ = buffer<unsigned char>(memory_space::device, sizeof(detail::device_histogram));
     auto* h = reinterpret_cast<detail::device_histogram*>(histogram_.data());
-    detail::launch_probe_histogram(cfg_.hash, slots_.data(), cfg_.capacity, h, s);
+    detail::launch_probe_histogram(cfg_.hash, cfg_.probe, slots_.data(), cfg_.capacity, h, s);
     detail::device_histogram host;
     copy_bytes(&host, memory_space::host, h, memory_space::device, sizeof(host), s);
     synchronize(s);
@@ -397,7 +401,7 @@ void linear_table::inspect(const inspect_request& req, inspect_result& out, stre
     copy_bytes(words.data() + head, memory_space::host, slots_.data(), memory_space::device,
                (count - head) * sizeof(slot_word), s);
     synchronize(s);
-    dispatch_hash(cfg_.hash, [&](auto hash) {
+    dispatch_probing(cfg_.hash, cfg_.probe, [&](auto hash) {
       for (std::uint32_t i = 0; i < count; ++i) {
         const auto slot = static_cast<std::uint32_t>((first + i) & mask_);
         out.slots.push_back(make_slot_record<decltype(hash)>(slot, words[i], mask_));

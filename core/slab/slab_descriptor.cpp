@@ -16,6 +16,8 @@ namespace hs::slab {
 namespace {
 
 std::unique_ptr<table> make(const table_config& cfg) {
+  if (cfg.probe != probe_policy::linear)
+    throw user_error("probe " + std::string(to_string(cfg.probe)) + ": the slab family has no probing policy (open addressing has: the linear family)");
   return model_or_gpu<slab_model>(cfg, HS_GPU_TABLE(slab_table));
 }
 

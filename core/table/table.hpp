@@ -39,6 +39,7 @@ struct table_config {
   std::uint64_t capacity = 0;  ///< slots; 0 picks default_capacity(backend)
   hash_kind hash = hash_kind::murmur3;
   linear_delete_mode deletes = linear_delete_mode::value;
+  probe_policy probe = probe_policy::linear;  ///< the linear family's probing (open addressing)
   linear_tuning linear;
   slab_options slab;
   hive_options hive;

@@ -26,7 +26,9 @@ TEST_CASE("compare entries: a family with :name=value options of its own", "[com
   CHECK(h.table.hive.instrument);  // as the hive's views want it
   CHECK(parse_compare_entry("slab:mode=multi", base).table.slab.mode == slab_mode::multi);
   CHECK_THROWS_WITH(parse_compare_entry("robin", base), ContainsSubstring("unknown table family 'robin'"));
-  CHECK_THROWS_WITH(parse_compare_entry("linear:probe=double", base), ContainsSubstring("no option 'probe'"));
+  CHECK(parse_compare_entry("linear:probe=double", base).table.probe == probe_policy::double_hash);
+  CHECK_THROWS_WITH(parse_compare_entry("linear:slots=16", base), ContainsSubstring("no option 'slots'"));
+  CHECK_THROWS_WITH(parse_compare_entry("hive:probe=double", base), ContainsSubstring("unknown hive option 'probe'"));
   CHECK_THROWS_WITH(parse_compare_entry("hive:slots=12", base), ContainsSubstring("8, 16 or 32"));
   CHECK_THROWS_WITH(parse_compare_entry("slab:mode", base), ContainsSubstring("should be name=value"));
 }
