@@ -6,6 +6,8 @@
 #include "app/compare/compare_set.hpp"
 #include "app/scenario.hpp"
 #include "core/common/error.hpp"
+#include "core/table/family_registry.hpp"
+#include "tests/support/gpu_support.hpp"
 
 using namespace hs;
 using namespace hs::app;
@@ -87,4 +89,24 @@ TEST_CASE("a compare scenario names its tables; a broken one is refused with fil
   CHECK_THROWS_WITH(parse_scenario("compare linear hive\ncapture heatmap\n", "c.scn"),
                     ContainsSubstring("c.scn:2: a compare scenario captures 'compare' figures only"));
   CHECK_THROWS_WITH(parse_scenario("capture compare\n", "c.scn"), ContainsSubstring("needs a 'compare TABLE TABLE' line"));
+}
+
+TEST_CASE("[gpu] a compare set of GPU tables runs one workload on each, and each keeps its invariants",
+          "[compare][gpu]") {
+  test::require_gpu();
+  session_config base;
+  base.table.backend = backend::gpu;
+  base.table.capacity = 1u << 20;
+  base.workload.batch_size = 1u << 16;
+  const auto e = [&](const char* t) { return parse_compare_entry(t, base.table); };
+  compare_set set({e("linear"), e("linear:probe=double"), e("hive")}, base);
+  set.fill_to(0.9);
+  set.wait_idle();
+  for (std::size_t i = 0; i < set.size(); ++i) {
+    INFO(set.label(i));
+    CHECK(set.at(i).status().live == static_cast<std::uint64_t>(0.9 * (1u << 20)));
+    CHECK(set.at(i).tbl().stats({}).live == set.at(i).status().live);
+    CHECK(describe(set.at(i).config().table.family).check_invariants(set.at(i).tbl(), {}) == "");
+  }
+  CHECK(set.error().empty());
 }
