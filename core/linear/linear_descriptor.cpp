@@ -112,8 +112,8 @@ const family_descriptor& registration() {
     family_descriptor f;
     f.id = family::linear;
     f.name = "linear";
-    f.summary = "open addressing with linear probing, one thread (or a probe group) per operation; erase empties the "
-                "value (seed 000) or leaves a reusable tombstone (seed 002)";
+    f.summary = "open addressing with linear probing (one thread or a probe group per operation) or double hashing; "
+                "erase empties the value (seed 000) or leaves a reusable tombstone (seed 002)";
     f.make = make;
     f.estimate_bytes = [](const table_config& c) -> std::uint64_t { return c.capacity * sizeof(slot_word); };
     f.parse_line = parse_line;
