@@ -156,6 +156,7 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
   bool any_capture = false;
   std::vector<std::vector<std::string>> family_lines;  // replayed after the family's view settings
   std::vector<std::string> compare_words;  // resolved at the end, on the scenario's own table settings
+  int table_line = 0;                      // where the family was named (config errors point there)
   int compare_line = 0;
   for (int n = 1; std::getline(in, raw); ++n) {
     if (auto said = parse_say(raw, line_parser{file, n})) {  // before comments: a caption may hold '#'
@@ -177,6 +178,7 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
       const auto f = parse_family(w[1]);
       if (!f) p.fail("unknown table family '" + w[1] + "' (" + family_names() + ")");
       sc.config.table.family = *f;
+      table_line = n;
     } else if (k == "capacity") {
       p.arity(w, 1, 1, "capacity SLOTS (a power of two, e.g. 2^22)");
       sc.config.table.capacity = p.size(w[1], "capacity");
@@ -331,6 +333,9 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
   }
   if (sc.config.table.capacity && sc.config.table.capacity < 16)
     throw user_error(file + ": capacity must be at least 16 slots");
+  if (const auto check = describe(sc.config.table.family).check_config)
+    if (const std::string e = check(sc.config.table); !e.empty())
+      throw user_error(file + ":" + std::to_string(table_line) + ": " + e);
   try {
     workload::validate(sc.config.workload);
   } catch (const user_error& e) {

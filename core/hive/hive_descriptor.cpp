@@ -18,9 +18,14 @@ namespace hs::hive {
 
 namespace {
 
-std::unique_ptr<table> make(const table_config& cfg) {
+std::string check_config(const table_config& cfg) {
   if (cfg.probe != probe_policy::linear)
-    throw user_error("probe " + std::string(to_string(cfg.probe)) + ": the hive family has no probing policy (open addressing has: the linear family)");
+    return "probe " + std::string(to_string(cfg.probe)) + ": the hive family has no probing policy (open addressing has: the linear family)";
+  return {};
+}
+
+std::unique_ptr<table> make(const table_config& cfg) {
+  if (const std::string e = check_config(cfg); !e.empty()) throw user_error(e);
   return model_or_gpu<hive_model>(cfg, HS_GPU_TABLE(hive_table));
 }
 
@@ -86,6 +91,7 @@ const family_descriptor& registration() {
                 "linear-hashing resize (seed 003)";
     f.max_fill_load = 4.0;
     f.make = make;
+    f.check_config = check_config;
     f.estimate_bytes = [](const table_config& c) -> std::uint64_t {  // words, a meta word per bucket, the stash
       const int slots = c.hive.bucket_slots ? c.hive.bucket_slots : k_default_slots;
       return c.capacity * 8 + c.capacity / slots * 8 + stash_capacity_for(c.hive, c.capacity) * 8;

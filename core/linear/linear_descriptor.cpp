@@ -18,16 +18,21 @@ namespace hs::linear {
 
 namespace {
 
+std::string check_config(const table_config& cfg) {
+  if (cfg.linear.group != 0 && cfg.linear.group != 1 && cfg.linear.group != 4 && cfg.linear.group != 8)
+    return "linear probe group must be 0 (auto), 1, 4 or 8 threads";
+  if (cfg.probe == probe_policy::double_hash && cfg.linear.group > 1)
+    return "double hashing probes one slot at a time (each probe a new cache line): group must be 1 or auto";
+  return {};
+}
+
 std::unique_ptr<table> make(const table_config& cfg) {
   if (!is_pow2(cfg.capacity)) throw user_error("capacity " + format_count(cfg.capacity) + " is not a power of two");
   if (cfg.capacity < 16) throw user_error("capacity must be at least 16 slots");
   if (cfg.capacity > max_capacity())
     throw user_error("capacity " + format_count(cfg.capacity) + " exceeds the maximum of 2^32 slots "
                      "(with 32-bit keys a larger table could never be more than a quarter full)");
-  if (cfg.linear.group != 0 && cfg.linear.group != 1 && cfg.linear.group != 4 && cfg.linear.group != 8)
-    throw user_error("linear probe group must be 0 (auto), 1, 4 or 8 threads");
-  if (cfg.probe == probe_policy::double_hash && cfg.linear.group > 1)
-    throw user_error("double hashing probes one slot at a time (each probe a new cache line): group must be 1 or auto");
+  if (const std::string e = check_config(cfg); !e.empty()) throw user_error(e);
   return model_or_gpu<linear_model>(cfg, HS_GPU_TABLE(linear_table));
 }
 
@@ -115,6 +120,7 @@ const family_descriptor& registration() {
     f.summary = "open addressing with linear probing (one thread or a probe group per operation) or double hashing; "
                 "erase empties the value (seed 000) or leaves a reusable tombstone (seed 002)";
     f.make = make;
+    f.check_config = check_config;
     f.estimate_bytes = [](const table_config& c) -> std::uint64_t { return c.capacity * sizeof(slot_word); };
     f.parse_line = parse_line;
     f.keywords = "group 1|4|8, delete value|tombstone, probe linear|double";

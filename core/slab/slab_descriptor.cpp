@@ -15,9 +15,14 @@ namespace hs::slab {
 
 namespace {
 
-std::unique_ptr<table> make(const table_config& cfg) {
+std::string check_config(const table_config& cfg) {
   if (cfg.probe != probe_policy::linear)
-    throw user_error("probe " + std::string(to_string(cfg.probe)) + ": the slab family has no probing policy (open addressing has: the linear family)");
+    return "probe " + std::string(to_string(cfg.probe)) + ": the slab family has no probing policy (open addressing has: the linear family)";
+  return {};
+}
+
+std::unique_ptr<table> make(const table_config& cfg) {
+  if (const std::string e = check_config(cfg); !e.empty()) throw user_error(e);
   return model_or_gpu<slab_model>(cfg, HS_GPU_TABLE(slab_table));
 }
 
@@ -84,6 +89,7 @@ const family_descriptor& registration() {
     f.pow2_capacity = false;
     f.max_fill_load = 8.0;
     f.make = make;
+    f.check_config = check_config;
     f.estimate_bytes = [](const table_config& c) -> std::uint64_t {  // base slabs and SlabAlloc's first pool
       const std::uint64_t buckets = resolve_buckets(c);
       const pool_shape p = resolve_pool(c.slab, buckets);

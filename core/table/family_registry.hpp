@@ -35,6 +35,10 @@ struct family_descriptor {
   /// (capacity already resolved); throws hs::user_error for a config the family refuses.
   std::unique_ptr<table> (*make)(const table_config& cfg) = nullptr;
 
+  /// @brief The config's problems the family can tell without making a table (empty: none), so
+  /// a scenario is refused where it is read; make() checks them too.
+  std::string (*check_config)(const table_config& cfg) = nullptr;
+
   /// @brief About the memory a table of this config takes when made (device memory for the GPU
   /// table): to refuse tables that will not fit together before making any (compare mode).
   std::uint64_t (*estimate_bytes)(const table_config& cfg) = nullptr;

@@ -162,3 +162,15 @@ TEST_CASE("malformed scenarios name file and line", "[scenario]") {
   fails("table slab\nfill 9\ncapture chains\n", "x.scn:2", "between 0 and 8");
   CHECK_THROWS_AS(load_scenario("no-such-scenario"), user_error);
 }
+
+TEST_CASE("probe double is open addressing's: a scenario giving it to another family is refused where it is read",
+          "[scenario]") {
+  using Catch::Matchers::ContainsSubstring;
+  CHECK(parse_scenario("table linear\nprobe double\ncapture heatmap\n", "p.scn").config.table.probe ==
+        probe_policy::double_hash);
+  CHECK_THROWS_WITH(parse_scenario("table hive\nprobe double\ncapture heatmap\n", "p.scn"),
+                    ContainsSubstring("p.scn:1: probe double: the hive family has no probing policy"));
+  CHECK_THROWS_WITH(parse_scenario("table linear\nprobe double\ngroup 4\ncapture heatmap\n", "p.scn"),
+                    ContainsSubstring("group must be 1 or auto"));
+  CHECK_THROWS_WITH(parse_scenario("probe triple\ncapture heatmap\n", "p.scn"), ContainsSubstring("p.scn:1: unknown probing 'triple'"));
+}

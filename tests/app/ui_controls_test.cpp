@@ -603,3 +603,28 @@ TEST_CASE("Compare > Compare tables starts three tables side by side; the Compar
   CHECK(live[2] >= want - 15);  // the slab counts 15 pairs a bucket: its capacity rounds to whole buckets
   CHECK(closed);
 }
+
+TEST_CASE("choosing double hashing in the Table section and pressing Apply rebuilds a double-hashing table",
+          "[ui][double]") {
+  auto ui = harness_or_skip(small_table());
+  probe_policy after = probe_policy::linear;
+  std::string check;
+  const std::string log = ui->run([&](ImGuiTestContext* ctx) {
+    ctx->SetRef("//Controls/table-section");
+    ctx->ComboClick("probing/double hashing");
+    ctx->ItemClick("Apply (rebuild the table)");
+    ctx->Yield(3);
+    after = ui->frame().sess().config().table.probe;
+    IM_CHECK_STR_EQ(ui->frame().error().c_str(), "");
+    ctx->SetRef("");
+    ctx->ItemClick(fill_button);
+    ctx->Yield(2);
+    ui->frame().sess().wait_idle();
+    check = describe(family::linear).check_invariants(ui->frame().sess().tbl(), {});
+  });
+  INFO(log);
+  REQUIRE(log.empty());
+  CHECK(after == probe_policy::double_hash);
+  CHECK(ui->frame().sess().status().live > 0);
+  CHECK(check == "");
+}
