@@ -32,6 +32,7 @@ compare_view::compare_view(compare_set& set) : set_(set), cmap_(vis::load_colorm
   for (std::size_t i = 0; i < set_.size(); ++i) {
     column c;
     c.image = std::make_unique<vis::heatmap_image>(set_.at(i).gpu());
+    c.histogram.x_label = std::string(ui_of(set_.at(i).config().table.family).histogram_measure);
     cols_.push_back(std::move(c));
   }
 }

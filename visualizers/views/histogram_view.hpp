@@ -2,6 +2,7 @@
 // statistics (mean, max, p50, p99, p99.9) live above it.
 #pragma once
 #include <array>
+#include <string>
 
 #include "core/common/probe_histogram.hpp"
 
@@ -12,6 +13,8 @@ class histogram_view {
   /// @brief Draws in the remaining space of the current window.
   void draw(const probe_histogram& h, float height = 0);
   bool log_counts = true;
+  /// @brief What the bars count along x (the family's measure).
+  std::string x_label = "probe length (displacement from the home slot)";
   /// @brief The plot's axis limits as last drawn (x min, x max, y min, y max): the user's pan
   /// and zoom show here.
   const std::array<double, 4>& shown_limits() const { return shown_; }
