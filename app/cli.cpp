@@ -1,6 +1,9 @@
 // Parsing of the three commands and their options, with errors that say what to type instead.
 #include "app/cli.hpp"
 
+#include "visualizers/figure/figure.hpp"
+
+#include <cctype>
 #include <charconv>
 
 #include "core/common/error.hpp"
@@ -29,6 +32,9 @@ std::string usage() {
       "  --font-size PX           text size, 8 to 64 (projectors: 24 or more)\n"
       "  --theme dark|light       window colours (light for projectors and print); remembered\n"
       "  --present                window: start in presenter mode (F5; Esc leaves)\n"
+      "  --style paper|screen     render: figures for print (white, axes, PNG+SVG+PDF) or the window's look\n"
+      "  --dpi N                  render --style paper: PNG resolution (default 300)\n"
+      "  --size 3.5x2.4in         render: the page (in, cm, mm; paper style) or WIDTHxHEIGHT pixels (screen)\n"
       "  --headless               window: render the default demo to PNG instead of opening a window\n"
       "  --screenshot FILE        window: save the last frame (with --frames) as PNG\n"
       "  bench: --reps N  --warmup N  --statuses  --no-cpu-baseline\n"
@@ -116,9 +122,20 @@ cli_options parse_cli(const std::vector<std::string>& args) {
     }
     else if (a == "--headless") o.headless = true;
     else if (a == "--present") o.present = true;
+    else if (a == "--style") {
+      const std::string v = in.value(a);
+      if (v != "paper" && v != "screen") throw user_error("--style: '" + v + "' is not paper or screen");
+      o.style = v;
+    } else if (a == "--dpi") o.dpi = parse_number<int>(a, in.value(a), 72, 1200);
     else if (a == "--screenshot") o.screenshot = in.value(a);
     else if (a == "--size") {
       const std::string v = in.value(a);
+      if (!v.empty() && std::isalpha(static_cast<unsigned char>(v.back()))) {  // 3.5x2.4in: a paper page
+        if (!fig::parse_page_size(v, 300))
+          throw user_error("--size: '" + v + "' is not WIDTHxHEIGHT pixels nor a page such as 3.5x2.4in or 9x6cm");
+        o.page_size = v;
+        continue;
+      }
       const auto x = v.find('x');
       if (x == std::string::npos) throw user_error("--size: '" + v + "' is not WIDTHxHEIGHT");
       o.width = parse_number<std::uint32_t>(a, v.substr(0, x), 320, 8192);

@@ -27,6 +27,9 @@ struct cli_options {
   float font_size = 0;           ///< 0: chosen from the monitor (or remembered)
   std::optional<theme> ui_theme; ///< window: unset means the remembered theme
   bool present = false;          ///< window: start in presenter mode
+  std::optional<std::string> style;  ///< render: "paper" or "screen" (unset: the scenario's)
+  double dpi = 300;              ///< render --style paper: the PNG's resolution
+  std::string page_size;         ///< render --style paper: "3.5x2.4in" (empty: the default page)
   bool headless = false;         ///< window command without a window: render the demo headless
   std::string screenshot;        ///< window: write the last frame (with --frames) to this PNG
   std::uint32_t width = 1600, height = 1000;  ///< render: image size

@@ -10,6 +10,7 @@
 
 #include "app/platform/headless_platform.hpp"
 #include "app/platform/png.hpp"
+#include "app/render_paper.hpp"
 #include "app/ui/app_frame.hpp"
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
@@ -111,7 +112,8 @@ std::string figure_numbers(const app_frame& f, const std::string& view) {
 }  // namespace
 
 render_result render_scenario(const scenario& sc, const std::string& out_dir, backend_choice choice,
-                              std::uint64_t capacity, int width, int height, float font_size) {
+                              std::uint64_t capacity, int width, int height, float font_size,
+                              const render_style& style) {
   render_result out;
   out.dir = out_dir;
   std::error_code ec;
@@ -185,6 +187,25 @@ render_result render_scenario(const scenario& sc, const std::string& out_dir, ba
     meta.key("views").begin_array();
     double load = 0;
     for (const std::string& v : step.views) {
+      if (style.paper) {
+        if (const auto paper = paper_figure(*frame, v, s.status().caption)) {
+          const std::string base = (fs::path(out_dir) / (stem + "-" + v)).string();
+          const auto files = fig::write_figure(*paper, style.page, base);
+          out.figures.push_back({files.front(), v, capture, {}, frame->last_sample().stats.load_factor()});
+          const fs::path data = fs::path(out_dir) / (stem + "-" + v + ".csv");
+          save(data, figure_numbers(*frame, v), out.data_files);
+          meta.begin_object().field("view", v).field("style", "paper").field("png", fs::path(files[0]).filename().string());
+          meta.field("svg", fs::path(files[2]).filename().string()).field("pdf", fs::path(files[1]).filename().string());
+          meta.field("numbers", data.filename().string()).end_object();
+          continue;
+        }
+        if (v == "stats") {  // in paper style the numbers are their CSV, not a picture
+          const fs::path data = fs::path(out_dir) / (stem + "-" + v + ".csv");
+          save(data, figure_numbers(*frame, v), out.data_files);
+          meta.begin_object().field("view", v).field("style", "paper").field("numbers", data.filename().string()).end_object();
+          continue;
+        }
+      }
       const std::string fig_title = strprintf("%s  |  capture %d", title.c_str(), capture);
       // A first frame lays the view out (the heatmap learns its area), then sample, then draw.
       gl.render(width, height, [&] { frame->draw_figure(v, float(width), float(height), fig_title); }, 1);
@@ -198,6 +219,7 @@ render_result render_scenario(const scenario& sc, const std::string& out_dir, ba
       const fs::path data = fs::path(out_dir) / (stem + "-" + v + ".csv");
       save(data, figure_numbers(*frame, v), out.data_files);
       meta.begin_object().field("view", v).field("png", png.filename().string());
+      if (style.paper) meta.field("style", "screen (this view has no paper figure yet)");
       meta.field("numbers", data.filename().string());
       meta.key("view_rect").begin_array().value(double(rect[0])).value(double(rect[1])).value(double(rect[2])).value(double(rect[3])).end_array();
       meta.end_object();
@@ -222,8 +244,21 @@ int run_render(const cli_options& o) {
   std::string notice;
   const float font_size = o.font_size > 0 ? clamp_font_size(o.font_size, &notice) : 18.f;
   if (!notice.empty()) std::cerr << "hashscope: " << notice << "\n";
+  render_style style;
+  style.paper = o.style ? *o.style == "paper" : sc.paper_style;
+  if (style.paper) {
+    style.page.dpi = o.dpi;
+    if (!o.page_size.empty()) {
+      const auto in = fig::parse_page_size(o.page_size, o.dpi);
+      if (!in) throw user_error("--size: '" + o.page_size + "' is not WxH with in, cm, mm or px (3.5x2.4in, 9x6cm)");
+      style.page.width_in = in->first, style.page.height_in = in->second;
+    }
+    if (style.page.width_in * o.dpi > 16384 || style.page.height_in * o.dpi > 16384)
+      throw user_error(strprintf("--size %.2fx%.2f in at --dpi %.0f is over 16,384 pixels a side", style.page.width_in,
+                                 style.page.height_in, o.dpi));
+  }
   const render_result r = render_scenario(sc, dir, o.backend, o.capacity.value_or(0), static_cast<int>(o.width),
-                                          static_cast<int>(o.height), font_size);
+                                          static_cast<int>(o.height), font_size, style);
   std::cout << "rendered " << r.figures.size() << " figures of " << sc.name << " into " << r.dir << ":\n";
   for (const auto& f : r.figures) std::cout << "  " << f.png << "  (load " << strprintf("%.3f", f.load) << ")\n";
   std::cout << "numbers and metadata: " << r.metadata << "\n";

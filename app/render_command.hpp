@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "app/cli.hpp"
+#include "app/render_paper.hpp"
 #include "app/scenario.hpp"
 
 namespace hs::app {
@@ -27,7 +28,8 @@ struct render_result {
 
 /// @brief Renders the scenario into `out_dir` (created). `choice`, `capacity` override the file.
 render_result render_scenario(const scenario& sc, const std::string& out_dir, backend_choice choice,
-                              std::uint64_t capacity, int width, int height, float font_size);
+                              std::uint64_t capacity, int width, int height, float font_size,
+                              const render_style& style = {});
 
 int run_render(const cli_options& o);
 

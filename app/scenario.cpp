@@ -308,6 +308,10 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
       if (s.views.empty()) p.fail("capture names no view (heatmap, histogram, throughput, stats, timeline)");
       any_capture = true;
       sc.steps.push_back(s);
+    } else if (k == "style") {
+      p.arity(w, 1, 1, "style paper|screen");
+      if (w[1] != "paper" && w[1] != "screen") p.fail("unknown style '" + w[1] + "' (paper, screen)");
+      sc.paper_style = w[1] == "paper";
     } else if (k == "compare") {
       if (w.size() < 3 || w.size() > 1 + compare_set::k_max_tables)
         p.fail("usage: compare TABLE TABLE [TABLE] (2 or 3 tables, each a family with :name=value options, "
@@ -320,7 +324,7 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
       std::string keywords;
       for (const family_descriptor* f : families()) keywords += ", " + std::string(f->keywords);
       p.fail("unknown keyword '" + k + "' (title, table, capacity, hash, backend, maintain, timeline, distribution, seed, "
-             "batch, mix, colormap, heatmap-mode, fill, drain, run, step, clear, rehash, flush, say, compare, capture; the families': " +
+             "batch, mix, colormap, heatmap-mode, fill, drain, run, step, clear, rehash, flush, say, compare, style, capture; the families': " +
              keywords.substr(2) + ")");
     }
   }

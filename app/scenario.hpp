@@ -43,6 +43,7 @@ struct scenario {
   /// @brief Compare mode (`compare linear hive slab`): the tables every step runs on; captures
   /// are then `compare` figures.
   std::vector<compare_entry> compare;
+  bool paper_style = false;  ///< `style paper`: render draws figures for print unless --style says
 
   /// @brief The non-capture steps up to each capture, as session script steps with pauses.
   std::vector<script_step> script() const;

@@ -3,6 +3,8 @@
 find_package(Threads REQUIRED)
 find_package(PkgConfig REQUIRED)
 find_package(glfw3 3.3 REQUIRED)
+# cairo draws the paper-style figures as PNG, SVG and PDF from one drawing (visualizers/figure).
+pkg_check_modules(CAIRO REQUIRED IMPORTED_TARGET cairo)
 find_package(Catch2 3 QUIET)
 
 # stb_image_write: declarations in /usr/include/stb, implementation in libstb.

@@ -156,6 +156,12 @@ void compare_view::draw(bool controls, float height) {
   draw_overlays(plots_h);
 }
 
+std::vector<std::pair<double, double>> compare_view::cost_points(std::size_t i) const {
+  std::vector<std::pair<double, double>> out;
+  for (const cost_point& c : cols_.at(i).cost) out.emplace_back(c.load, c.cost);
+  return out;
+}
+
 std::string compare_view::csv() const {
   std::string s = "table,family,capacity,load,live,cost,cost_unit,failed_full,last_batch_ops_per_s\n";
   for (std::size_t i = 0; i < cols_.size(); ++i) {

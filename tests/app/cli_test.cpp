@@ -31,6 +31,18 @@ TEST_CASE("the three commands parse with their options", "[cli]") {
   CHECK(parse_cli({"--help"}).command == command_kind::help);
 }
 
+TEST_CASE("render takes a paper style, a DPI and a page size in inches or centimetres", "[cli][paper]") {
+  const auto r = parse_cli({"render", "x.scn", "--style", "paper", "--dpi", "600", "--size", "3.5x2.4in"});
+  REQUIRE(r.style);
+  CHECK(*r.style == "paper");
+  CHECK(r.dpi == 600);
+  CHECK(r.page_size == "3.5x2.4in");
+  CHECK(r.width == 1600);  // the screen size stays
+  using Catch::Matchers::ContainsSubstring;
+  CHECK_THROWS_WITH(parse_cli({"render", "x.scn", "--style", "poster"}), ContainsSubstring("not paper or screen"));
+  CHECK_THROWS_AS(parse_cli({"render", "x.scn", "--dpi", "5000"}), user_error);
+}
+
 TEST_CASE("bad arguments say what is wrong", "[cli]") {
   CHECK_THROWS_WITH(parse_cli({"frobnicate"}), ContainsSubstring("unknown command 'frobnicate'"));
   CHECK_THROWS_WITH(parse_cli({"--backend", "tpu"}), ContainsSubstring("'tpu' is not gpu, cpu or auto"));

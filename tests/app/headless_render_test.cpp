@@ -95,3 +95,41 @@ TEST_CASE("a headless render writes figures whose heatmap shows the load factor"
   CHECK(text.find("\"seed\":") != std::string::npos);
   CHECK(r.data_files.size() >= 4);
 }
+
+TEST_CASE("render in paper style writes each view as PNG, SVG and PDF at the page's size, the numbers as CSV",
+          "[render][paper]") {
+  const fs::path dir = fs::temp_directory_path() / "hashscope-render-paper";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const scenario sc = parse_scenario(
+      "title paper\ncapacity 2^14\nbackend cpu\nbatch 2k\nstyle paper\nsay \"Half full: short probes.\"\nfill 0.5\n"
+      "capture heatmap histogram throughput stats\nstep 4\ncapture walk\n",
+      (dir / "p.scn").string());
+  CHECK(sc.paper_style);
+  render_style style;
+  style.paper = sc.paper_style;
+  style.page = {3.5, 2.4, 100, 8};
+  const render_result r = render_scenario(sc, dir.string(), backend_choice::cpu, 0, 800, 600, 14.f, style);
+  for (const char* v : {"heatmap", "histogram", "throughput"}) {
+    INFO(v);
+    for (const char* ext : {".png", ".svg", ".pdf"}) CHECK(fs::exists(dir / (std::string("p-01-") + v + ext)));
+    CHECK(fs::exists(dir / (std::string("p-01-") + v + ".csv")));
+    int w = 0, h = 0;
+    const auto png = read_png((dir / (std::string("p-01-") + v + ".png")).string(), w, h);
+    CHECK(w == 350);  // 3.5 in at 100 dpi
+    CHECK(h == 240);
+    CHECK(std::count(png.begin(), png.end(), std::uint8_t{255}) < static_cast<long>(png.size()));  // not blank
+  }
+  CHECK_FALSE(fs::exists(dir / "p-01-stats.png"));  // the numbers: a CSV, not a picture
+  CHECK(fs::exists(dir / "p-01-stats.csv"));
+  std::ifstream in(dir / "p-01-histogram.svg");
+  const std::string svg((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CHECK(svg.find(">probe length</text>") != std::string::npos);
+  CHECK(svg.find(">Half full: short probes.</text>") != std::string::npos);  // the stage's caption
+  CHECK(fs::exists(dir / "p-02-walk.png"));  // no paper figure yet: the screen figure
+  std::ifstream meta(r.metadata);
+  const std::string m((std::istreambuf_iterator<char>(meta)), std::istreambuf_iterator<char>());
+  CHECK(m.find("\"style\":\"paper\"") != std::string::npos);
+  CHECK(m.find("no paper figure yet") != std::string::npos);
+  fs::remove_all(dir);
+}

@@ -1,0 +1,419 @@
+// The figure layer on cairo: one drawing of the page, replayed on a PNG, an SVG and a PDF surface.
+// Text is measured with cairo; on the PNG and the PDF cairo draws it (the PDF keeps it as text),
+// and for the SVG it is written as <text> elements, since cairo's SVG surface turns glyphs into
+// outlines that no reader or script can search.
+#include "visualizers/figure/figure.hpp"
+
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
+#include <cairo.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "core/common/error.hpp"
+#include "core/common/format.hpp"
+#include "visualizers/axis_format.hpp"
+
+namespace hs::fig {
+
+namespace fs = std::filesystem;
+
+std::optional<std::pair<double, double>> parse_page_size(std::string_view text, double dpi) {
+  std::string s(text);
+  double to_in = 0;
+  for (const auto& [unit, factor] : {std::pair<const char*, double>{"in", 1.0}, {"cm", 1 / 2.54}, {"mm", 1 / 25.4},
+                                     {"px", 1 / dpi}}) {
+    const std::string u(unit);
+    if (s.size() > u.size() && s.compare(s.size() - u.size(), u.size(), u) == 0) {
+      to_in = factor;
+      s.resize(s.size() - u.size());
+      break;
+    }
+  }
+  const auto x = s.find('x');
+  if (to_in == 0 || x == std::string::npos) return std::nullopt;
+  try {
+    std::size_t a = 0, b = 0;
+    const double w = std::stod(s.substr(0, x), &a), h = std::stod(s.substr(x + 1), &b);
+    if (a != x || b != s.size() - x - 1 || !(w > 0) || !(h > 0)) return std::nullopt;
+    return std::pair{w * to_in, h * to_in};
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+rgb series_rgb(int i) {
+  static constexpr rgb k[] = {{0.34, 0.71, 0.91}, {0.90, 0.62, 0.0}, {0.0, 0.62, 0.45},
+                              {0.80, 0.47, 0.65}, {0.0, 0.45, 0.70}, {0.84, 0.37, 0.0}};
+  return k[static_cast<unsigned>(i) % 6];
+}
+
+namespace {
+
+constexpr const char* k_font = "DejaVu Sans";
+
+struct text_item {
+  double x, y, size;
+  double anchor;  // 0 left, 0.5 centre, 1 right
+  bool vertical;  // rotated -90 degrees (a y-axis label)
+  std::string s;
+};
+
+// Draws on one surface; with `svg`, text is recorded instead of drawn.
+struct painter {
+  cairo_t* cr;
+  bool svg;
+  std::vector<text_item>* texts;
+
+  double width(const std::string& s, double size) const {
+    cairo_save(cr);
+    cairo_select_font_face(cr, k_font, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+    cairo_set_font_size(cr, size);
+    cairo_text_extents_t e;
+    cairo_text_extents(cr, s.c_str(), &e);
+    cairo_restore(cr);
+    return e.x_advance;
+  }
+  void text(double x, double y, double size, const std::string& s, double anchor = 0, bool vertical = false) {
+    if (svg) {
+      texts->push_back({x, y, size, anchor, vertical, s});
+      return;
+    }
+    cairo_save(cr);
+    cairo_select_font_face(cr, k_font, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+    cairo_set_font_size(cr, size);
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    cairo_translate(cr, x, y);
+    if (vertical) cairo_rotate(cr, -M_PI / 2);
+    cairo_move_to(cr, -anchor * width(s, size), 0);
+    cairo_show_text(cr, s.c_str());
+    cairo_restore(cr);
+  }
+};
+
+std::vector<double> nice_ticks(double lo, double hi, bool log) {
+  std::vector<double> t;
+  if (log) {
+    for (double d = std::pow(10, std::floor(std::log10(lo))); d <= hi * 1.0001; d *= 10)
+      if (d >= lo * 0.9999) t.push_back(d);
+    if (t.size() > 6) {  // every other decade
+      std::vector<double> thin;
+      for (std::size_t i = 0; i < t.size(); i += 2) thin.push_back(t[i]);
+      t = thin;
+    }
+    return t;
+  }
+  const double span = hi - lo, raw = span / 5, mag = std::pow(10, std::floor(std::log10(raw)));
+  const double step = raw / mag < 1.5 ? mag : raw / mag < 3 ? 2 * mag : raw / mag < 7 ? 5 * mag : 10 * mag;
+  for (double v = std::ceil(lo / step - 1e-9) * step; v <= hi + step * 1e-9; v += step) t.push_back(std::abs(v) < step * 1e-9 ? 0 : v);
+  return t;
+}
+
+// The axis range the data asks for (with a margin on linear axes), or the one given.
+void fit_axis(axis& a, const std::vector<series>& data, bool is_x) {
+  if (!a.fit) return;
+  double lo = INFINITY, hi = -INFINITY;
+  for (const series& s : data)
+    for (double v : is_x ? s.x : s.y) {
+      if (a.log && v <= 0) continue;
+      lo = std::min(lo, v - (is_x && s.kind == series::bars ? s.bar_width / 2 : 0));
+      hi = std::max(hi, v + (is_x && s.kind == series::bars ? s.bar_width / 2 : 0));
+    }
+  if (!std::isfinite(lo)) lo = a.log ? 1 : 0, hi = a.log ? 10 : 1;
+  if (!is_x && !a.log && lo > 0) lo = 0;  // counts and rates from zero
+  if (a.log) {
+    lo = std::pow(10, std::floor(std::log10(lo)));
+    hi = std::pow(10, std::ceil(std::log10(hi) + 1e-9));
+  } else if (hi <= lo) {
+    hi = lo + 1;
+  } else if (!is_x) {
+    hi += (hi - lo) * 0.05;
+  }
+  a.lo = lo, a.hi = hi;
+}
+
+struct box {
+  double x0, y0, x1, y1;
+};
+
+void draw_plot(painter& p, const panel& pn, box area, double fs) {
+  cairo_t* cr = p.cr;
+  axis xa = pn.x, ya = pn.y;
+  fit_axis(xa, pn.data, true);
+  fit_axis(ya, pn.data, false);
+  const auto xt = nice_ticks(xa.lo, xa.hi, xa.log), yt = nice_ticks(ya.lo, ya.hi, ya.log);
+  double label_w = 0;
+  for (double v : yt) label_w = std::max(label_w, p.width(vis::tick_label(v), fs * 0.9));
+  const box plot{area.x0 + 1.6 * fs + label_w + 0.4 * fs, area.y0 + (pn.title.empty() ? 0.6 * fs : 1.8 * fs), area.x1 - 0.6 * fs,
+                 area.y1 - 2.9 * fs};
+  if (!pn.title.empty()) p.text((area.x0 + area.x1) / 2, area.y0 + 1.1 * fs, fs, pn.title, 0.5);
+  const auto map = [](double v, const axis& a, double p0, double p1) {
+    const double t = a.log ? (std::log10(std::max(v, 1e-300)) - std::log10(a.lo)) / (std::log10(a.hi) - std::log10(a.lo))
+                           : (v - a.lo) / (a.hi - a.lo);
+    return p0 + t * (p1 - p0);
+  };
+  const auto X = [&](double v) { return map(v, xa, plot.x0, plot.x1); };
+  const auto Y = [&](double v) { return map(v, ya, plot.y1, plot.y0); };
+  // Grid, frame, ticks and their labels.
+  cairo_set_line_width(cr, 0.4);
+  cairo_set_source_rgb(cr, 0.88, 0.88, 0.88);
+  for (double v : yt) cairo_move_to(cr, plot.x0, Y(v)), cairo_line_to(cr, plot.x1, Y(v));
+  cairo_stroke(cr);
+  cairo_set_source_rgb(cr, 0, 0, 0);
+  cairo_set_line_width(cr, 0.6);
+  cairo_rectangle(cr, plot.x0, plot.y0, plot.x1 - plot.x0, plot.y1 - plot.y0);
+  cairo_stroke(cr);
+  for (double v : xt) {
+    cairo_move_to(cr, X(v), plot.y1), cairo_line_to(cr, X(v), plot.y1 + 0.3 * fs);
+    p.text(X(v), plot.y1 + 1.3 * fs, fs * 0.9, vis::tick_label(v), 0.5);
+  }
+  for (double v : yt) {
+    cairo_move_to(cr, plot.x0, Y(v)), cairo_line_to(cr, plot.x0 - 0.3 * fs, Y(v));
+    p.text(plot.x0 - 0.5 * fs, Y(v) + 0.32 * fs, fs * 0.9, vis::tick_label(v), 1);
+  }
+  cairo_stroke(cr);
+  p.text((plot.x0 + plot.x1) / 2, area.y1 - 0.5 * fs, fs, xa.label, 0.5);
+  p.text(area.x0 + 1.0 * fs, (plot.y0 + plot.y1) / 2, fs, ya.label, 0.5, true);
+  // The data, clipped to the plot.
+  cairo_save(cr);
+  cairo_rectangle(cr, plot.x0, plot.y0, plot.x1 - plot.x0, plot.y1 - plot.y0);
+  cairo_clip(cr);
+  for (const series& s : pn.data) {
+    const rgb c = series_rgb(s.color);
+    cairo_set_source_rgb(cr, c.r, c.g, c.b);
+    const std::size_t n = std::min(s.x.size(), s.y.size());
+    if (s.kind == series::bars) {
+      for (std::size_t i = 0; i < n; ++i) {
+        if (ya.log && s.y[i] <= 0) continue;
+        const double x0 = X(s.x[i] - s.bar_width * 0.45), x1 = X(s.x[i] + s.bar_width * 0.45);
+        const double base = ya.log ? plot.y1 : Y(std::max(ya.lo, 0.0));
+        cairo_rectangle(cr, x0, Y(s.y[i]), std::max(x1 - x0, 0.3), base - Y(s.y[i]));
+      }
+      cairo_fill(cr);
+    } else if (s.kind == series::points) {
+      for (std::size_t i = 0; i < n; ++i) {
+        cairo_new_sub_path(cr);
+        cairo_arc(cr, X(s.x[i]), Y(s.y[i]), 0.22 * fs, 0, 2 * M_PI);
+      }
+      cairo_fill(cr);
+    } else {
+      cairo_set_line_width(cr, 1.0);
+      for (std::size_t i = 0; i < n; ++i) (i ? cairo_line_to : cairo_move_to)(cr, X(s.x[i]), Y(s.y[i]));
+      cairo_stroke(cr);
+    }
+  }
+  cairo_restore(cr);
+  // The legend, top right inside the plot.
+  if (pn.legend) {
+    std::vector<const series*> named;
+    for (const series& s : pn.data)
+      if (!s.name.empty()) named.push_back(&s);
+    if (!named.empty()) {
+      double w = 0;
+      for (const series* s : named) w = std::max(w, p.width(s->name, fs * 0.9));
+      const double bx = plot.x1 - w - 2.4 * fs, by = plot.y0 + 0.4 * fs, bh = named.size() * 1.2 * fs + 0.4 * fs;
+      cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
+      cairo_rectangle(cr, bx, by, w + 2.0 * fs, bh);
+      cairo_fill_preserve(cr);
+      cairo_set_source_rgb(cr, 0.6, 0.6, 0.6);
+      cairo_set_line_width(cr, 0.4);
+      cairo_stroke(cr);
+      for (std::size_t i = 0; i < named.size(); ++i) {
+        const rgb c = series_rgb(named[i]->color);
+        cairo_set_source_rgb(cr, c.r, c.g, c.b);
+        const double y = by + 0.4 * fs + i * 1.2 * fs;
+        cairo_rectangle(cr, bx + 0.3 * fs, y + 0.15 * fs, 0.8 * fs, 0.7 * fs);
+        cairo_fill(cr);
+        p.text(bx + 1.4 * fs, y + 0.8 * fs, fs * 0.9, named[i]->name);
+      }
+    }
+  }
+}
+
+void draw_image(painter& p, const panel& pn, box area, double fs) {
+  cairo_t* cr = p.cr;
+  const image_panel& im = *pn.image;
+  if (!pn.title.empty()) p.text((area.x0 + area.x1) / 2, area.y0 + 1.1 * fs, fs, pn.title, 0.5);
+  const double bar_w = im.cmap ? 0.9 * fs : 0, bar_gap = im.cmap ? 3.6 * fs : 0;
+  const box img{area.x0 + 0.4 * fs, area.y0 + (pn.title.empty() ? 0.4 * fs : 1.8 * fs), area.x1 - bar_w - bar_gap, area.y1 - 2.0 * fs};
+  if (im.width > 0 && im.height > 0) {
+    cairo_surface_t* src = cairo_image_surface_create(CAIRO_FORMAT_RGB24, im.width, im.height);
+    unsigned char* data = cairo_image_surface_get_data(src);
+    const int stride = cairo_image_surface_get_stride(src);
+    for (int y = 0; y < im.height; ++y)
+      for (int x = 0; x < im.width; ++x) {
+        const std::uint8_t* px = &im.rgba[(std::size_t(y) * im.width + x) * 4];
+        auto* out = reinterpret_cast<std::uint32_t*>(data + y * stride) + x;
+        *out = (std::uint32_t{px[0]} << 16) | (std::uint32_t{px[1]} << 8) | px[2];
+      }
+    cairo_surface_mark_dirty(src);
+    cairo_save(cr);
+    cairo_translate(cr, img.x0, img.y0);
+    cairo_scale(cr, (img.x1 - img.x0) / im.width, (img.y1 - img.y0) / im.height);
+    cairo_set_source_surface(cr, src, 0, 0);
+    cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_NEAREST);  // cells stay cells
+    cairo_paint(cr);
+    cairo_restore(cr);
+    cairo_surface_destroy(src);
+  }
+  cairo_set_source_rgb(cr, 0, 0, 0);
+  cairo_set_line_width(cr, 0.6);
+  cairo_rectangle(cr, img.x0, img.y0, img.x1 - img.x0, img.y1 - img.y0);
+  cairo_stroke(cr);
+  p.text((img.x0 + img.x1) / 2, area.y1 - 0.6 * fs, fs, im.x_label, 0.5);
+  if (!im.cmap) return;
+  const double bx = img.x1 + 0.6 * fs;
+  for (int i = 0; i < 64; ++i) {  // the colour bar, 0 at the bottom
+    const vis::rgba8 c = im.cmap->at((i + 0.5f) / 64.f);
+    cairo_set_source_rgb(cr, c.r / 255.0, c.g / 255.0, c.b / 255.0);
+    const double y1 = img.y1 - (img.y1 - img.y0) * i / 64.0, y0 = img.y1 - (img.y1 - img.y0) * (i + 1) / 64.0;
+    cairo_rectangle(cr, bx, y0, bar_w, y1 - y0 + 0.3);
+    cairo_fill(cr);
+  }
+  cairo_set_source_rgb(cr, 0, 0, 0);
+  cairo_rectangle(cr, bx, img.y0, bar_w, img.y1 - img.y0);
+  cairo_stroke(cr);
+  for (double v : {0.0, 0.5, 1.0})
+    p.text(bx + bar_w + 0.3 * fs, img.y1 - (img.y1 - img.y0) * v + 0.3 * fs, fs * 0.9, vis::tick_label(v));
+  p.text(area.x1 - 0.3 * fs, (img.y0 + img.y1) / 2, fs, im.bar_label, 0.5, true);
+}
+
+// Words of the caption in lines no wider than `w`.
+std::vector<std::string> wrap(painter& p, const std::string& s, double size, double w) {
+  std::vector<std::string> lines;
+  std::istringstream in(s);
+  std::string word, line;
+  while (in >> word) {
+    const std::string tried = line.empty() ? word : line + " " + word;
+    if (!line.empty() && p.width(tried, size) > w) {
+      lines.push_back(line);
+      line = word;
+    } else {
+      line = tried;
+    }
+  }
+  if (!line.empty()) lines.push_back(line);
+  return lines;
+}
+
+void draw_page(painter& p, const figure& f, double W, double H, double fs) {
+  cairo_set_source_rgb(p.cr, 1, 1, 1);
+  cairo_paint(p.cr);
+  const auto caption = wrap(p, f.caption, fs, W - 1.0 * fs);
+  const double caption_h = caption.empty() ? 0 : caption.size() * 1.25 * fs + 0.5 * fs;
+  const double pw = W / std::max<std::size_t>(f.panels.size(), 1);
+  for (std::size_t i = 0; i < f.panels.size(); ++i) {
+    const box area{i * pw, 0, (i + 1) * pw, H - caption_h};
+    if (f.panels[i].image) draw_image(p, f.panels[i], area, fs);
+    else draw_plot(p, f.panels[i], area, fs);
+  }
+  for (std::size_t i = 0; i < caption.size(); ++i) p.text(0.5 * fs, H - caption_h + (i + 1) * 1.25 * fs, fs, caption[i]);
+}
+
+std::string xml_escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+// The recorded text as SVG <text>, before the closing tag.
+void add_svg_text(const std::string& path, const std::vector<text_item>& texts) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string svg = ss.str();
+  const auto end = svg.rfind("</svg>");
+  if (end == std::string::npos) throw user_error("figure: cairo wrote no SVG to " + path);
+  std::string t = "<g font-family=\"DejaVu Sans, Verdana, sans-serif\" fill=\"black\">\n";
+  for (const text_item& x : texts)
+    t += strprintf("<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.2f\" text-anchor=\"%s\"%s>%s</text>\n", x.x, x.y, x.size,
+                   x.anchor == 0 ? "start" : x.anchor == 1 ? "end" : "middle",
+                   x.vertical ? strprintf(" transform=\"rotate(-90 %.2f %.2f)\"", x.x, x.y).c_str() : "",
+                   xml_escape(x.s).c_str());
+  t += "</g>\n";
+  svg.insert(end, t);
+  std::ofstream out(path, std::ios::trunc);
+  out << svg;
+  if (!out) throw user_error("figure: cannot write " + path);
+}
+
+void check(cairo_status_t st, const std::string& what) {
+  if (st != CAIRO_STATUS_SUCCESS) throw user_error("figure: " + what + ": " + cairo_status_to_string(st));
+}
+
+}  // namespace
+
+std::vector<std::string> write_figure(const figure& f, const page& pg, const std::string& base) {
+  const double W = pg.width_in * 72, H = pg.height_in * 72, scale = pg.dpi / 72;
+  const long wpx = std::lround(W * scale), hpx = std::lround(H * scale);
+  if (wpx > 16384 || hpx > 16384 || wpx < 16 || hpx < 16)
+    throw user_error(strprintf("figure: %.2fx%.2f in at %.0f dpi is %ldx%ld pixels: keep each side between 16 and 16,384",
+                               pg.width_in, pg.height_in, pg.dpi, wpx, hpx));
+  const fs::path dir = fs::path(base).parent_path();
+  if (!dir.empty() && !fs::is_directory(dir)) throw user_error("figure: no folder " + dir.string());
+  std::vector<std::string> written;
+  std::vector<text_item> texts;
+  const auto finish = [&](const std::string& tmp, const std::string& final_path) {
+    std::error_code ec;
+    fs::rename(tmp, final_path, ec);
+    if (ec) throw user_error("figure: cannot write " + final_path + ": " + ec.message());
+    written.push_back(final_path);
+  };
+  {  // PNG at the page's DPI
+    cairo_surface_t* s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, static_cast<int>(wpx), static_cast<int>(hpx));
+    cairo_t* cr = cairo_create(s);
+    cairo_scale(cr, scale, scale);
+    painter p{cr, false, nullptr};
+    draw_page(p, f, W, H, pg.font_pt);
+    cairo_destroy(cr);
+    const std::string tmp = base + ".png.tmp";
+    const cairo_status_t st = cairo_surface_write_to_png(s, tmp.c_str());
+    cairo_surface_destroy(s);
+    check(st, "writing " + tmp);
+    finish(tmp, base + ".png");
+  }
+  {  // PDF: vector, text as text
+    const std::string tmp = base + ".pdf.tmp";
+    cairo_surface_t* s = cairo_pdf_surface_create(tmp.c_str(), W, H);
+    check(cairo_surface_status(s), "creating " + tmp);
+    cairo_t* cr = cairo_create(s);
+    painter p{cr, false, nullptr};
+    draw_page(p, f, W, H, pg.font_pt);
+    cairo_destroy(cr);
+    cairo_surface_finish(s);
+    const cairo_status_t st = cairo_surface_status(s);
+    cairo_surface_destroy(s);
+    check(st, "writing " + tmp);
+    finish(tmp, base + ".pdf");
+  }
+  {  // SVG: the drawing by cairo, the text as <text>
+    const std::string tmp = base + ".svg.tmp";
+    cairo_surface_t* s = cairo_svg_surface_create(tmp.c_str(), W, H);
+    check(cairo_surface_status(s), "creating " + tmp);
+    cairo_t* cr = cairo_create(s);
+    painter p{cr, true, &texts};
+    draw_page(p, f, W, H, pg.font_pt);
+    cairo_destroy(cr);
+    cairo_surface_finish(s);
+    const cairo_status_t st = cairo_surface_status(s);
+    cairo_surface_destroy(s);
+    check(st, "writing " + tmp);
+    add_svg_text(tmp, texts);
+    finish(tmp, base + ".svg");
+  }
+  return written;
+}
+
+}  // namespace hs::fig

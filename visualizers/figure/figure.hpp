@@ -1,0 +1,75 @@
+// Figures for papers and slides, drawn once and written as PNG, SVG and PDF through cairo: a page
+// of one or more panels, each a plot (axes with ticks, labels and units, bars, lines or points,
+// a legend inside) or an image with its colour bar, and a caption line under them. White, no
+// widgets, fonts in points at the page's DPI. Text stays text in the SVG and the PDF.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "visualizers/colormap.hpp"
+
+namespace hs::fig {
+
+/// @brief The page: its size in inches, the resolution of the PNG, the text size in points.
+struct page {
+  double width_in = 3.5, height_in = 2.4;
+  double dpi = 300;
+  double font_pt = 8;
+};
+
+/// @brief "3.5x2.4in", "9x6cm", "1600x1000px" (pixels at the page's DPI): width and height in inches.
+std::optional<std::pair<double, double>> parse_page_size(std::string_view text, double dpi);
+
+struct rgb {
+  double r = 0, g = 0, b = 0;
+};
+/// @brief The series colours of the window's plots (Okabe-Ito), by index.
+rgb series_rgb(int i);
+
+struct axis {
+  std::string label;  ///< with its unit: "load factor", "operations/s"
+  double lo = 0, hi = 1;
+  bool log = false;
+  bool fit = true;    ///< lo/hi from the data (with log: positive values only)
+};
+
+struct series {
+  enum kind_t : std::uint8_t { line, points, bars } kind = line;
+  std::string name;  ///< in the legend (empty: none)
+  std::vector<double> x, y;
+  double bar_width = 1;  ///< bars: in x units, centred on x
+  int color = 0;         ///< series_rgb index
+};
+
+/// @brief An image panel: RGBA pixels, the x range they cover, and a colour bar of `cmap`.
+struct image_panel {
+  std::vector<std::uint8_t> rgba;
+  int width = 0, height = 0;
+  std::string x_label;           ///< what the pixels run over, with its range: "slots 0-4,194,304"
+  std::string bar_label;         ///< the colour bar's meaning
+  std::optional<vis::colormap> cmap;
+};
+
+struct panel {
+  std::string title;
+  axis x, y;
+  std::vector<series> data;
+  bool legend = true;
+  std::optional<image_panel> image;  ///< an image panel instead of a plot
+};
+
+struct figure {
+  std::vector<panel> panels;  ///< side by side
+  std::string caption;        ///< under the panels (a scenario's `say`), may be empty
+};
+
+/// @brief Writes base.png, base.svg and base.pdf (each to a temporary name first, then renamed,
+/// so nothing half-written is left); returns their paths. Throws hs::user_error for a page over
+/// 16,384 pixels a side or a folder that cannot be written.
+std::vector<std::string> write_figure(const figure& f, const page& p, const std::string& base);
+
+}  // namespace hs::fig
