@@ -1,6 +1,10 @@
 // Resolves the backend, runs the suite and writes its files.
 #include "app/bench_command.hpp"
 
+#include <filesystem>
+
+#include "app/plot_command.hpp"
+
 #include <iostream>
 
 #include "app/bench_live.hpp"
@@ -27,6 +31,14 @@ void publish_report(const bench::report& r, const cli_options& o) {
   std::cout << "\nwrote:";
   for (const auto& f : r.write(dir)) std::cout << " " << f;
   std::cout << "\n";
+  if (o.figures) {  // the figures of every report in the folder, this one's included
+    fig::page page;
+    page.dpi = o.dpi;
+    const auto files = plot_results(dir, (std::filesystem::path(dir) / "figures").string(), page);
+    std::cout << "figures:";
+    for (std::size_t i = 0; i < files.size(); i += 3) std::cout << " " << files[i];
+    std::cout << "\n";
+  }
 }
 
 }  // namespace hs::app

@@ -20,7 +20,8 @@ std::string usage() {
       "  hashscope [options]                 open the window (without a display: render the demo headless)\n"
       "  hashscope render SCENARIO [--out DIR] [--size WxH]\n"
       "                                      render a scenario's views to PNG, with CSV/JSON numbers and metadata\n"
-      "  hashscope bench SUITE [--out DIR]   run a benchmark suite (tables on stdout, CSV/JSON in DIR)\n"
+      "  hashscope bench SUITE [--out DIR] [--figures]   run a benchmark suite (tables on stdout, CSV/JSON in DIR)\n"
+      "  hashscope plot RESULTS_DIR [--out DIR] [--dpi N] [--size 3.5x2.4in]   the seed documents' figures from bench results\n"
       "\n"
       "options:\n"
       "  --backend gpu|cpu|auto   where tables run (auto: the GPU when there is one)\n"
@@ -82,11 +83,16 @@ cli_options parse_cli(const std::vector<std::string>& args) {
     const std::string cmd = in.next();
     if (cmd == "render") o.command = command_kind::render;
     else if (cmd == "bench") o.command = command_kind::bench;
+    else if (cmd == "plot") o.command = command_kind::plot;
     else if (cmd == "help") o.command = command_kind::help;
-    else throw user_error("unknown command '" + cmd + "' (commands: render, bench; see --help)");
+    else throw user_error("unknown command '" + cmd + "' (commands: render, bench, plot; see --help)");
     if (o.command == command_kind::render) {
       if (in.done()) throw user_error("render needs a scenario file (e.g. assets/scenarios/linear-clustering.scn)");
       o.scenario = in.next();
+    }
+    if (o.command == command_kind::plot) {
+      if (in.done()) throw user_error("plot needs the folder bench wrote its results to (hashscope bench SUITE --out DIR)");
+      o.scenario = in.next();  // the results folder
     }
     if (o.command == command_kind::bench) {
       if (in.done()) throw user_error("bench needs a suite name (see --help for the list)");
@@ -122,6 +128,7 @@ cli_options parse_cli(const std::vector<std::string>& args) {
     }
     else if (a == "--headless") o.headless = true;
     else if (a == "--present") o.present = true;
+    else if (a == "--figures") o.figures = true;
     else if (a == "--style") {
       const std::string v = in.value(a);
       if (v != "paper" && v != "screen") throw user_error("--style: '" + v + "' is not paper or screen");

@@ -12,7 +12,7 @@
 
 namespace hs::app {
 
-enum class command_kind { window, render, bench, help };
+enum class command_kind { window, render, bench, plot, help };
 
 struct cli_options {
   command_kind command = command_kind::window;
@@ -29,7 +29,8 @@ struct cli_options {
   bool present = false;          ///< window: start in presenter mode
   std::optional<std::string> style;  ///< render: "paper" or "screen" (unset: the scenario's)
   double dpi = 300;              ///< render --style paper: the PNG's resolution
-  std::string page_size;         ///< render --style paper: "3.5x2.4in" (empty: the default page)
+  std::string page_size;         ///< render --style paper, plot: "3.5x2.4in" (empty: the default page)
+  bool figures = false;          ///< bench: also plot the figures of its results (needs --out)
   bool headless = false;         ///< window command without a window: render the demo headless
   std::string screenshot;        ///< window: write the last frame (with --frames) to this PNG
   std::uint32_t width = 1600, height = 1000;  ///< render: image size

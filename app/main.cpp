@@ -6,6 +6,7 @@
 
 #include "app/bench_command.hpp"
 #include "app/cli.hpp"
+#include "app/plot_command.hpp"
 #include "app/render_command.hpp"
 #include "app/window_command.hpp"
 #include "core/common/error.hpp"
@@ -18,6 +19,7 @@ int main(int argc, char** argv) {
       case app::command_kind::help: std::cout << app::usage(); return 0;
       case app::command_kind::bench: return app::run_bench(o);
       case app::command_kind::render: return app::run_render(o);
+      case app::command_kind::plot: return app::run_plot(o);
       case app::command_kind::window: return app::run_window_command(o);
     }
   } catch (const user_error& e) {

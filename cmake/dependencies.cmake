@@ -5,6 +5,8 @@ find_package(PkgConfig REQUIRED)
 find_package(glfw3 3.3 REQUIRED)
 # cairo draws the paper-style figures as PNG, SVG and PDF from one drawing (visualizers/figure).
 pkg_check_modules(CAIRO REQUIRED IMPORTED_TARGET cairo)
+# nlohmann's JSON reads the bench reports back for `hashscope plot` (header-only).
+find_package(nlohmann_json 3 REQUIRED)
 find_package(Catch2 3 QUIET)
 
 # stb_image_write: declarations in /usr/include/stb, implementation in libstb.

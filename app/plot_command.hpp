@@ -1,0 +1,22 @@
+// `hashscope plot RESULTS_DIR` (and `bench SUITE --figures`): the source documents' figures from
+// the JSON reports `bench` writes, in paper style (PNG, SVG, PDF): seed 000's load sweep, seed
+// 004's Fig. 4, 5 and 7, seed 003's Fig. 9 and throughput against load, the linear table's bulk
+// rates, and one figure of every family's insert and find rates against load on the same axes.
+// Each figure says the machine, the date and the command its numbers came from.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "app/cli.hpp"
+#include "visualizers/figure/figure.hpp"
+
+namespace hs::app {
+
+/// @brief Writes every figure the reports in `results_dir` have the numbers for into `out_dir`;
+/// returns the files written. Throws hs::user_error when the folder holds no report or a report
+/// cannot be read (naming the file).
+std::vector<std::string> plot_results(const std::string& results_dir, const std::string& out_dir, const fig::page& page);
+
+int run_plot(const cli_options& o);
+
+}  // namespace hs::app

@@ -1,0 +1,67 @@
+// `hashscope plot`: the source documents' figures from bench reports, in paper style, each saying
+// where its numbers came from; reports it has no recipe for are skipped, bad folders refused.
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <catch2/catch_test_macros.hpp>
+#include <catch2/matchers/catch_matchers_string.hpp>
+
+#include "app/plot_command.hpp"
+#include "core/common/error.hpp"
+
+using namespace hs;
+using namespace hs::app;
+using Catch::Matchers::ContainsSubstring;
+namespace fs = std::filesystem;
+
+namespace {
+void write(const fs::path& p, const std::string& text) { std::ofstream(p) << text; }
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+}  // namespace
+
+TEST_CASE("plot draws the seed documents' figures from bench reports, saying where the numbers came from", "[plot]") {
+  const fs::path dir = fs::temp_directory_path() / "hs-plot-test";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  write(dir / "hive.json", R"J({"suite":"hive","metadata":{"date":"2026-11-20 10:00:00","backend":"NVIDIA H200 (GPU)"},
+    "tables":[{"name":"steps","columns":["load","inserts","1 replace","2 claim","3 evict","4 stash"],"rows":[
+      {"load":0.5,"inserts":100,"1 replace":0.0,"2 claim":1.0,"3 evict":0.0,"4 stash":0.0},
+      {"load":0.9,"inserts":100,"1 replace":0.0,"2 claim":0.93,"3 evict":0.06,"4 stash":0.01}]},
+     {"name":"bulk-insert","columns":["slots","load","insert","find (all hit)"],"rows":[
+      {"slots":"2^25","load":0.9,"insert":11.2,"find (all hit)":17.9},{"slots":"2^25","load":0.97,"insert":6.1,"find (all hit)":16.0},
+      {"slots":"2^27","load":0.9,"insert":11.7,"find (all hit)":16.7}]}]})J");
+  write(dir / "seed-linear.json", R"J({"suite":"seed-linear","metadata":{"date":"2026-11-20 11:00:00","backend":"NVIDIA H200 (GPU)"},
+    "tables":[{"name":"experiment2","columns":["load","HashScope G/s","seed G/s"],"rows":[
+      {"load":0.25,"HashScope G/s":14.0,"seed G/s":9.0},{"load":0.75,"HashScope G/s":10.0,"seed G/s":4.0}]}]})J");
+  write(dir / "notes.json", R"({"not":"a report"})");
+  const auto files = plot_results(dir.string(), (dir / "figures").string(), fig::page{3.0, 2.2, 100, 8});
+  for (const char* f : {"seed003-fig9", "seed003-throughput", "seed000-load-sweep", "families-against-load"})
+    for (const char* ext : {".png", ".svg", ".pdf"}) CHECK(fs::exists(dir / "figures" / (std::string(f) + ext)));
+  CHECK_FALSE(fs::exists(dir / "figures" / "seed004-fig4.png"));  // no slab report
+  CHECK(files.size() == 12);
+  const std::string fig9 = slurp(dir / "figures" / "seed003-fig9.svg");
+  CHECK_THAT(fig9, ContainsSubstring(">2: claim</text>"));
+  CHECK_THAT(fig9, ContainsSubstring(">share of the inserts</text>"));
+  CHECK_THAT(fig9, ContainsSubstring("NVIDIA H200"));  // the caption says the machine, the date and the command
+  CHECK_THAT(fig9, ContainsSubstring("2026-11-20 10:00:00"));
+  CHECK_THAT(fig9, ContainsSubstring("bench hive"));
+  const std::string sweep = slurp(dir / "figures" / "seed000-load-sweep.svg");
+  CHECK_THAT(sweep, ContainsSubstring(">seed 000&apos;s algorithm</text>") || ContainsSubstring(">seed 000's algorithm</text>"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("plot refuses a folder without reports, and names a report that is not JSON", "[plot]") {
+  const fs::path dir = fs::temp_directory_path() / "hs-plot-bad";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  CHECK_THROWS_WITH(plot_results(dir.string(), (dir / "f").string(), {}), ContainsSubstring("holds no bench report"));
+  write(dir / "linear.json", "{\"suite\": \"linear\", ");
+  CHECK_THROWS_WITH(plot_results(dir.string(), (dir / "f").string(), {}), ContainsSubstring("linear.json is not valid JSON"));
+  fs::remove_all(dir);
+}
