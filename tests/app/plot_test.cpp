@@ -9,6 +9,7 @@
 
 #include "app/plot_command.hpp"
 #include "core/common/error.hpp"
+#include "tests/support/file_support.hpp"
 
 using namespace hs;
 using namespace hs::app;
@@ -17,12 +18,6 @@ namespace fs = std::filesystem;
 
 namespace {
 void write(const fs::path& p, const std::string& text) { std::ofstream(p) << text; }
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 }  // namespace
 
 TEST_CASE("plot draws the seed documents' figures from bench reports, saying where the numbers came from", "[plot]") {
@@ -45,13 +40,13 @@ TEST_CASE("plot draws the seed documents' figures from bench reports, saying whe
     for (const char* ext : {".png", ".svg", ".pdf"}) CHECK(fs::exists(dir / "figures" / (std::string(f) + ext)));
   CHECK_FALSE(fs::exists(dir / "figures" / "seed004-fig4.png"));  // no slab report
   CHECK(files.size() == 12);
-  const std::string fig9 = slurp(dir / "figures" / "seed003-fig9.svg");
+  const std::string fig9 = test::read_text(dir / "figures" / "seed003-fig9.svg");
   CHECK_THAT(fig9, ContainsSubstring(">2: claim</text>"));
   CHECK_THAT(fig9, ContainsSubstring(">share of the inserts</text>"));
   CHECK_THAT(fig9, ContainsSubstring("NVIDIA H200"));  // the caption says the machine, the date and the command
   CHECK_THAT(fig9, ContainsSubstring("2026-11-20 10:00:00"));
   CHECK_THAT(fig9, ContainsSubstring("bench hive"));
-  const std::string sweep = slurp(dir / "figures" / "seed000-load-sweep.svg");
+  const std::string sweep = test::read_text(dir / "figures" / "seed000-load-sweep.svg");
   CHECK_THAT(sweep, ContainsSubstring(">seed 000&apos;s algorithm</text>") || ContainsSubstring(">seed 000's algorithm</text>"));
   fs::remove_all(dir);
 }

@@ -13,6 +13,7 @@
 #include <stb_image.h>
 
 #include "core/common/error.hpp"
+#include "tests/support/file_support.hpp"
 #include "visualizers/figure/figure.hpp"
 
 using namespace hs;
@@ -45,12 +46,6 @@ fig::figure sample_figure() {
   f.caption = "Load 0.9: <clusters> & probes";
   return f;
 }
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 }  // namespace
 
 TEST_CASE("a figure is written as PNG, SVG and PDF from one drawing", "[figure]") {
@@ -72,7 +67,7 @@ TEST_CASE("a figure is written as PNG, SVG and PDF from one drawing", "[figure]"
   stbi_image_free(png);
   CHECK(dark > 500);  // axes, bars and text on white
 
-  const std::string svg = slurp(dir / "probe.svg");
+  const std::string svg = test::read_text(dir / "probe.svg");
   CHECK_THAT(svg, ContainsSubstring("<svg"));
   CHECK_THAT(svg, ContainsSubstring(">probe length (slots)</text>"));
   CHECK_THAT(svg, ContainsSubstring(">inserts/s</text>"));

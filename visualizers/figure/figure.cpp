@@ -384,35 +384,24 @@ std::vector<std::string> write_figure(const figure& f, const page& pg, const std
     check(st, "writing " + tmp);
     finish(tmp, base + ".png");
   }
-  {  // PDF: vector, text as text
-    const std::string tmp = base + ".pdf.tmp";
-    cairo_surface_t* s = cairo_pdf_surface_create(tmp.c_str(), W, H);
+  // The vector files: draw on the surface cairo makes for tmp, finish it, check it.
+  const auto vector_file = [&](const std::string& ext, auto make_surface, bool svg) {
+    const std::string tmp = base + ext + ".tmp";
+    cairo_surface_t* s = make_surface(tmp.c_str(), W, H);
     check(cairo_surface_status(s), "creating " + tmp);
     cairo_t* cr = cairo_create(s);
-    painter p{cr, false, nullptr};
+    painter p{cr, svg, &texts};
     draw_page(p, f, W, H, pg.font_pt);
     cairo_destroy(cr);
     cairo_surface_finish(s);
     const cairo_status_t st = cairo_surface_status(s);
     cairo_surface_destroy(s);
     check(st, "writing " + tmp);
-    finish(tmp, base + ".pdf");
-  }
-  {  // SVG: the drawing by cairo, the text as <text>
-    const std::string tmp = base + ".svg.tmp";
-    cairo_surface_t* s = cairo_svg_surface_create(tmp.c_str(), W, H);
-    check(cairo_surface_status(s), "creating " + tmp);
-    cairo_t* cr = cairo_create(s);
-    painter p{cr, true, &texts};
-    draw_page(p, f, W, H, pg.font_pt);
-    cairo_destroy(cr);
-    cairo_surface_finish(s);
-    const cairo_status_t st = cairo_surface_status(s);
-    cairo_surface_destroy(s);
-    check(st, "writing " + tmp);
-    add_svg_text(tmp, texts);
-    finish(tmp, base + ".svg");
-  }
+    if (svg) add_svg_text(tmp, texts);  // the text as <text>
+    finish(tmp, base + ext);
+  };
+  vector_file(".pdf", cairo_pdf_surface_create, false);  // text as text
+  vector_file(".svg", cairo_svg_surface_create, true);
   return written;
 }
 
