@@ -10,6 +10,7 @@
 
 #include "app/platform/headless_platform.hpp"
 #include "app/platform/png.hpp"
+#include "app/render_animation.hpp"
 #include "app/render_paper.hpp"
 #include "app/ui/app_frame.hpp"
 #include "core/common/error.hpp"
@@ -160,8 +161,34 @@ render_result render_scenario(const scenario& sc, const std::string& out_dir, ba
   meta.end_object();
   meta.key("captures").begin_array();
 
+  // Steps of a stage that ends in `capture animation` wait for it: it spreads them over its frames.
+  std::vector<bool> animated(sc.steps.size(), false);
+  for (std::size_t i = sc.steps.size(), next_capture_animated = 0; i-- > 0;) {
+    if (sc.steps[i].kind == scenario_step::capture) next_capture_animated = sc.steps[i].animation.has_value();
+    else animated[i] = next_capture_animated;
+  }
+  std::vector<scenario_step> stage;
   int capture = 0;
-  for (const scenario_step& step : sc.steps) {
+  for (std::size_t i = 0; i < sc.steps.size(); ++i) {
+    const scenario_step& step = sc.steps[i];
+    if (step.kind != scenario_step::capture && animated[i] && !frame->comparing()) {
+      stage.push_back(step);
+      continue;
+    }
+    if (step.animation && !frame->comparing()) {
+      ++capture;
+      const std::string base = (fs::path(out_dir) / strprintf("%s-%02d-animation", sc.name.c_str(), capture)).string();
+      const animation_result a = record_animation(*frame, gl, stage, *step.animation, base, width, height,
+                                                  strprintf("%s  |  capture %d", title.c_str(), capture));
+      stage.clear();
+      if (!a.error.empty()) std::cerr << "hashscope: " << sc.file << ":" << step.line << ": " << a.error << "\n";
+      meta.begin_object().field("capture", capture).field("line", step.line).field("animation", a.file);
+      meta.field("frames", static_cast<std::uint64_t>(a.frames)).field("fps", static_cast<std::uint64_t>(step.animation->fps));
+      if (!a.error.empty()) meta.field("error", a.error);
+      meta.field("load", frame->last_sample().stats.load_factor()).end_object();
+      out.figures.push_back({a.file, step.animation->view, capture, {}, frame->last_sample().stats.load_factor()});
+      continue;
+    }
     if (step.kind != scenario_step::capture && frame->comparing()) {  // compare mode: every table takes the step
       compare_set& c = *frame->comparing();
       c.queue({*as_script_step(step)});

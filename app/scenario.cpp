@@ -293,6 +293,26 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
       scenario_step s;
       s.kind = scenario_step::capture;
       s.line = n;
+      if (w[1] == "animation") {  // the stage as a video: capture animation [seconds=S] [fps=F] [view=V]
+        animation_spec a;
+        for (std::size_t i = 2; i < w.size(); ++i) {
+          const auto eq = w[i].find('=');
+          if (eq == std::string::npos) p.fail("'" + w[i] + "' should be name=value (seconds, fps, view)");
+          const std::string name = w[i].substr(0, eq), val = w[i].substr(eq + 1);
+          if (name == "seconds") a.seconds = p.number(val, "seconds");
+          else if (name == "fps") a.fps = static_cast<int>(p.number(val, "frames per second"));
+          else if (name == "view") a.view = val;
+          else p.fail("unknown animation option '" + name + "' (seconds, fps, view)");
+        }
+        if (!(a.seconds > 0) || a.seconds > 600) p.fail("an animation lasts more than 0 and at most 600 seconds (10 minutes)");
+        if (a.fps < 1 || a.fps > 60) p.fail("fps is 1 to 60");
+        if (!parse_view_kind(a.view) && !family_of_figure(a.view)) p.fail("unknown view '" + a.view + "' (" + view_names() + ")");
+        s.views.push_back(a.view);
+        s.animation = a;
+        any_capture = true;
+        sc.steps.push_back(s);
+        continue;
+      }
       for (std::size_t i = 1; i < w.size(); ++i) {
         if (w[i].rfind("range=", 0) == 0) {
           const std::string r = w[i].substr(6);

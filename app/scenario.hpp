@@ -20,6 +20,14 @@ std::string_view to_string(view_kind v);
 /// @brief A common view by name (nullopt for a family's figure or an unknown name).
 std::optional<view_kind> parse_view_kind(std::string_view s);
 
+/// @brief `capture animation`: the stage recorded as it runs, at a fixed simulated frame rate.
+struct animation_spec {
+  double seconds = 4;
+  int fps = 30;
+  std::string view = "heatmap";
+  int frames() const { return static_cast<int>(seconds * fps + 0.5); }
+};
+
 struct scenario_step {
   enum kind_t : std::uint8_t { fill, drain, run, clear, capture, rehash, flush, step, say } kind = run;
   double load = 0;
@@ -28,6 +36,7 @@ struct scenario_step {
   std::optional<std::uint64_t> range_first;///< capture: heatmap slot range
   std::uint64_t range_count = 0;
   std::string text;                        ///< say: the caption of the stage it stands in
+  std::optional<animation_spec> animation; ///< capture animation: the stage as a video
   int line = 0;
 };
 

@@ -133,3 +133,44 @@ TEST_CASE("render in paper style writes each view as PNG, SVG and PDF at the pag
   CHECK(m.find("no paper figure yet") != std::string::npos);
   fs::remove_all(dir);
 }
+
+TEST_CASE("capture animation records a stage as it runs, at a fixed frame rate; without ffmpeg the frames are kept",
+          "[render][animation]") {
+  const fs::path dir = fs::temp_directory_path() / "hashscope-render-animation";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const scenario sc = parse_scenario("capacity 2^12\nbackend cpu\nbatch 512\nfill 0.1\ncapture heatmap\nfill 0.8\n"
+                                     "capture animation seconds=1 fps=8 view=heatmap\n",
+                                     (dir / "a.scn").string());
+  REQUIRE(sc.steps.back().animation);
+  CHECK(sc.steps.back().animation->frames() == 8);
+  SECTION("through ffmpeg, an MP4 of every frame") {
+    if (std::system("command -v ffmpeg >/dev/null 2>&1") != 0) SKIP("ffmpeg is not installed");
+    const render_result r = render_scenario(sc, dir.string(), backend_choice::cpu, 0, 320, 240, 12.f);
+    REQUIRE(fs::exists(dir / "a-02-animation.mp4"));
+    CHECK(fs::file_size(dir / "a-02-animation.mp4") > 1000);
+    CHECK_FALSE(fs::exists(dir / "a-02-animation.mp4.tmp"));
+    CHECK(r.figures.back().load == Catch::Approx(0.8).margin(1.0 / 4096));  // the stage ran to its end
+    const std::string probe = "ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames "
+                              "-of csv=p=0 '" + (dir / "a-02-animation.mp4").string() + "' > '" + (dir / "n.txt").string() + "'";
+    if (std::system(probe.c_str()) == 0) {
+      std::ifstream n(dir / "n.txt");
+      int frames = 0;
+      n >> frames;
+      CHECK(frames == 8);
+    }
+  }
+  SECTION("without ffmpeg, the frames as numbered PNGs and the error in the metadata") {
+    setenv("HASHSCOPE_FFMPEG", "/nonexistent/ffmpeg", 1);
+    const render_result r = render_scenario(sc, dir.string(), backend_choice::cpu, 0, 320, 240, 12.f);
+    unsetenv("HASHSCOPE_FFMPEG");
+    for (int k = 1; k <= 8; ++k) CHECK(fs::exists(dir / ("a-02-animation-000" + std::to_string(k) + ".png")));
+    std::ifstream meta(r.metadata);
+    const std::string m((std::istreambuf_iterator<char>(meta)), std::istreambuf_iterator<char>());
+    CHECK(m.find("ffmpeg (/nonexistent/ffmpeg) is not installed") != std::string::npos);
+    // Frames are spread over the stage: the first shows the fill begun, not done.
+    int w = 0, h = 0;
+    CHECK_FALSE(read_png((dir / "a-02-animation-0001.png").string(), w, h).empty());
+  }
+  fs::remove_all(dir);
+}

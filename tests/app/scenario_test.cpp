@@ -174,3 +174,15 @@ TEST_CASE("probe double is open addressing's: a scenario giving it to another fa
                     ContainsSubstring("group must be 1 or auto"));
   CHECK_THROWS_WITH(parse_scenario("probe triple\ncapture heatmap\n", "p.scn"), ContainsSubstring("p.scn:1: unknown probing 'triple'"));
 }
+
+TEST_CASE("capture animation takes seconds, fps and a view, and refuses more than 10 minutes", "[scenario][animation]") {
+  using Catch::Matchers::ContainsSubstring;
+  const scenario sc = parse_scenario("fill 0.5\ncapture animation seconds=3 fps=24 view=histogram\n", "a.scn");
+  REQUIRE(sc.steps[1].animation);
+  CHECK(sc.steps[1].animation->frames() == 72);
+  CHECK(sc.steps[1].animation->view == "histogram");
+  CHECK_THROWS_WITH(parse_scenario("capture animation seconds=601\n", "a.scn"), ContainsSubstring("a.scn:1: an animation lasts"));
+  CHECK_THROWS_WITH(parse_scenario("capture animation fps=0\n", "a.scn"), ContainsSubstring("fps is 1 to 60"));
+  CHECK_THROWS_WITH(parse_scenario("capture animation view=nothing\n", "a.scn"), ContainsSubstring("unknown view 'nothing'"));
+  CHECK_THROWS_WITH(parse_scenario("capture animation speed=2\n", "a.scn"), ContainsSubstring("unknown animation option 'speed'"));
+}
