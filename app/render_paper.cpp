@@ -114,8 +114,13 @@ fig::figure compare_figure(app_frame& f) {
 
 std::optional<fig::figure> paper_figure(app_frame& frame, const std::string& view, const std::string& caption) {
   std::optional<fig::figure> f;
+  frame.sample_now();  // the table as the stage left it (the family's inspections included)
   const auto v = parse_view_kind(view);
-  if (!v) return std::nullopt;  // the families' figures: screen style for now
+  if (!v) {  // one of the family's figures, where it has a paper version
+    if (const family_views* fv = frame.views()) f = fv->paper_figure(view, frame.sess(), frame.last_sample());
+    if (f) f->caption = caption;
+    return f;
+  }
   switch (*v) {
     case view_kind::heatmap: f = heatmap_figure(frame); break;
     case view_kind::histogram: f = histogram_figure(frame); break;

@@ -6,6 +6,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "app/session/batch_recorder.hpp"
+#include "visualizers/figure/figure.hpp"
 #include "core/table/table.hpp"
 
 namespace hs::vis {
@@ -51,6 +53,12 @@ class family_views {
   virtual void draw_figure(std::string_view name, view_context& ctx) = 0;
   /// @brief The numbers behind figure `name`, as the CSV written beside its PNG.
   virtual std::string figure_csv(std::string_view name, const session& s, const sample_result& r) const = 0;
+  /// @brief Figure `name` in paper style (render --style paper), or nothing where the family has
+  /// none yet (it is then drawn in screen style).
+  virtual std::optional<fig::figure> paper_figure(std::string_view name, const session& s, const sample_result& r) const {
+    (void)name, (void)s, (void)r;
+    return std::nullopt;
+  }
 };
 
 struct family_ui {

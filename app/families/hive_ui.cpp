@@ -54,6 +54,40 @@ class hive_views final : public family_views {
     if (name == "stash") return vis::stash_csv(r.inspected.stash);
     return vis::resize_csv(r.inspected, r.stats);
   }
+  std::optional<fig::figure> paper_figure(std::string_view name, const session& s, const sample_result& r) const override {
+    fig::panel p;
+    p.legend = false;
+    if (name == "buckets") {  // how full the buckets are
+      const probe_histogram& h = r.inspected.bucket_fill;
+      p.title = strprintf("Bucket fill at load %.3f", r.stats.load_factor());
+      p.x = {"live slots in the bucket"};
+      p.y = {"buckets"};
+      fig::series b;
+      b.kind = fig::series::bars;
+      for (std::uint32_t i = 0; i <= r.stats.hive.slots_per_bucket; ++i) b.x.push_back(i), b.y.push_back(double(h.counts[probe_bin(i)]));
+      p.data.push_back(b);
+      return fig::figure{{p}, {}};
+    }
+    if (name == "steps") {  // the paper's Fig. 9: the share of inserts each step completed, against load
+      static const char* names[] = {"1: replace", "2: claim", "3: evict", "4: stash"};
+      p.title = "Inserts completed by each step";
+      p.x = {"load factor", 0, 1, false, false};
+      p.y = {"share of the inserts", 0, 1, false, false};
+      p.legend = true;
+      const auto pts = hive_steps(s);
+      const auto bins = vis::bin_steps(pts, k_steps_bin);
+      for (int k = 0; k < 4; ++k) {
+        fig::series l;
+        l.name = names[k];
+        l.color = k;
+        for (const auto& b : bins)
+          if (b.total()) l.x.push_back((b.load_lo + b.load_hi) / 2), l.y.push_back(double(b.steps[k]) / double(b.total()));
+        p.data.push_back(std::move(l));
+      }
+      return fig::figure{{p}, {}};
+    }
+    return std::nullopt;
+  }
   const vis::hive_view& view() const { return view_; }
 
  private:

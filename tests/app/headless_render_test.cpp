@@ -10,6 +10,7 @@
 
 #include "app/platform/png.hpp"
 #include "app/render_command.hpp"
+#include "tests/support/file_support.hpp"
 #include "visualizers/colormap.hpp"
 
 using namespace hs;
@@ -172,5 +173,29 @@ TEST_CASE("capture animation records a stage as it runs, at a fixed frame rate; 
     int w = 0, h = 0;
     CHECK_FALSE(read_png((dir / "a-02-animation-0001.png").string(), w, h).empty());
   }
+  fs::remove_all(dir);
+}
+
+TEST_CASE("the families' views have paper figures too: the hive's Fig. 9 and bucket fill, the slab's list lengths",
+          "[render][paper]") {
+  const fs::path dir = fs::temp_directory_path() / "hashscope-render-paper-families";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  render_style style;
+  style.paper = true;
+  style.page = {3.0, 2.0, 100, 8};
+  const scenario hive = parse_scenario("table hive\ncapacity 2^12\nbackend cpu\nbatch 256\nfill 0.95\ncapture steps buckets\n",
+                                       (dir / "h.scn").string());
+  render_scenario(hive, dir.string(), backend_choice::cpu, 0, 800, 600, 14.f, style);
+  const std::string steps = test::read_text(dir / "h-01-steps.svg");
+  CHECK(steps.find(">2: claim</text>") != std::string::npos);
+  CHECK(steps.find(">share of the inserts</text>") != std::string::npos);
+  CHECK(fs::exists(dir / "h-01-buckets.pdf"));
+  CHECK(test::read_text(dir / "h-01-buckets.svg").find(">live slots in the bucket</text>") != std::string::npos);
+  const scenario slab = parse_scenario("table slab\nslab buckets=300\nbackend cpu\nbatch 512\nfill 1.5\ncapture chains allocator\n",
+                                       (dir / "s.scn").string());
+  render_scenario(slab, dir.string(), backend_choice::cpu, 0, 800, 600, 14.f, style);
+  CHECK(test::read_text(dir / "s-01-chains.svg").find(">slabs in the list (base included)</text>") != std::string::npos);
+  CHECK(fs::exists(dir / "s-01-allocator.png"));
   fs::remove_all(dir);
 }
