@@ -31,6 +31,7 @@ const char* cost_unit(family f) {
 compare_view::compare_view(compare_set& set) : set_(set), cmap_(vis::load_colormap("viridis")) {
   for (std::size_t i = 0; i < set_.size(); ++i) {
     column c;
+    c.background = std::make_unique<sampler>(set_.at(i));
     c.image = std::make_unique<vis::heatmap_image>(set_.at(i).gpu());
     c.histogram.x_label = std::string(ui_of(set_.at(i).config().table.family).histogram_measure);
     cols_.push_back(std::move(c));
@@ -39,23 +40,33 @@ compare_view::compare_view(compare_set& set) : set_(set), cmap_(vis::load_colorm
 
 compare_view::~compare_view() = default;
 
+void compare_view::adopt(column& c) {
+  c.image->update(c.last.pixels, c.last.space, k_image_w, k_image_h, cmap_, vis::heatmap_style{}, {});
+  const probe_histogram& h = c.last.inspected.histogram;
+  if (h.total) {
+    c.cost.push_back({c.last.stats.load_factor(), h.mean() + 1.0});
+    if (c.cost.size() > k_cost_points_max) c.cost.erase(c.cost.begin(), c.cost.begin() + k_cost_points_max / 4);
+  }
+}
+
 void compare_view::sample(bool force) {
   const double now = seconds();
-  if (!force && now - last_sample_ < period_s) return;
-  last_sample_ = now;
+  const bool due = now - last_sample_ >= period_s;
+  if (force || due) last_sample_ = now;
   for (std::size_t i = 0; i < cols_.size(); ++i) {
     column& c = cols_[i];
     session& s = set_.at(i);
     sample_request req;
     req.occupancy = occupancy_query{0, s.capacity(), k_image_w, k_image_h, nullptr};
     req.probe_histogram = true;
-    s.sample(req, c.last, c.pixels);
-    c.image->update(c.last.pixels, c.last.space, k_image_w, k_image_h, cmap_, vis::heatmap_style{}, {});
-    const probe_histogram& h = c.last.inspected.histogram;
-    if (h.total) {
-      c.cost.push_back({c.last.stats.load_factor(), h.mean() + 1.0});
-      if (c.cost.size() > k_cost_points_max) c.cost.erase(c.cost.begin(), c.cost.begin() + k_cost_points_max / 4);
+    if (force) {  // a figure: this table as it is now
+      s.sample(req, c.last, c.pixels);
+      adopt(c);
+      continue;
     }
+    vis::heatmap_request tag;
+    if (c.background->take(c.last, tag)) adopt(c);
+    if (due && !c.background->busy()) c.background->request(req, tag);
   }
 }
 

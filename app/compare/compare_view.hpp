@@ -1,14 +1,15 @@
 // Compare mode's window and figure: a column per table (its name, its slot heatmap, its family's
 // measure as a histogram, its numbers), and below them one throughput-against-load plot and one
 // cost plot (slots, slabs or buckets read per operation against load) overlaying every table on
-// the same axes. Samples every table itself, at most every `period_s` (a sample of each table
-// waits for its work stream's latest launch, never for its worker).
+// the same axes. Each table is sampled on a sampler thread of its own, at most every `period_s`
+// (figures sample at once, on the caller's thread), so a frame never waits for a table.
 #pragma once
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "app/compare/compare_set.hpp"
+#include "app/sampler.hpp"
 #include "visualizers/colormap.hpp"
 #include "visualizers/heatmap_image.hpp"
 #include "visualizers/views/histogram_view.hpp"
@@ -34,6 +35,7 @@ class compare_view {
     double load = 0, cost = 0;
   };
   struct column {
+    std::unique_ptr<sampler> background;  // the window's samples, off the UI thread
     std::unique_ptr<vis::heatmap_image> image;
     buffer<occupancy_pixel> pixels;
     sample_result last;
@@ -41,6 +43,8 @@ class compare_view {
     std::vector<cost_point> cost;
   };
   void sample(bool force);
+  /// Takes in a column's finished sample: its image and its cost point.
+  void adopt(column& c);
   void draw_controls();
   void draw_column(std::size_t i, float width, float height);
   void draw_overlays(float height);
