@@ -209,6 +209,7 @@ render_result render_scenario(const scenario& sc, const std::string& out_dir, ba
     const std::string stem = strprintf("%s-%02d", sc.name.c_str(), capture);
     if (step.range_first) frame->heatmap().set_range(*step.range_first, step.range_count, s.capacity());
     else frame->heatmap().set_range(0, 0, s.capacity());
+    if (family_views* fv = frame->views()) fv->set_bucket_range(step.buckets ? step.buckets->first : 0, step.buckets ? step.buckets->second : 0);
     meta.begin_object().field("capture", capture).field("line", step.line);
     if (const std::string caption = s.status().caption; !caption.empty()) meta.field("caption", caption);
     meta.key("views").begin_array();

@@ -289,7 +289,7 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
       s.line = n;
       sc.steps.push_back(s);
     } else if (k == "capture") {
-      if (w.size() < 2) p.fail("usage: capture VIEW... [range=FIRST:COUNT] (views: " + view_names() + ")");
+      if (w.size() < 2) p.fail("usage: capture VIEW... [range=FIRST:COUNT] [buckets=FIRST:COUNT] (views: " + view_names() + ")");
       scenario_step s;
       s.kind = scenario_step::capture;
       s.line = n;
@@ -320,6 +320,13 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
           if (colon == std::string::npos) p.fail("range should be FIRST:COUNT (slots)");
           s.range_first = p.size(r.substr(0, colon), "first slot");
           s.range_count = p.size(r.substr(colon + 1), "slot count");
+          continue;
+        }
+        if (w[i].rfind("buckets=", 0) == 0) {  // the hive's eviction arcs over a bucket range
+          const std::string r = w[i].substr(8);
+          const auto colon = r.find(':');
+          if (colon == std::string::npos) p.fail("buckets should be FIRST:COUNT");
+          s.buckets = std::pair{p.size(r.substr(0, colon), "first bucket"), p.size(r.substr(colon + 1), "bucket count")};
           continue;
         }
         if (!parse_view_kind(w[i]) && !family_of_figure(w[i])) p.fail("unknown view '" + w[i] + "' (" + view_names() + ")");

@@ -37,6 +37,7 @@ struct scenario_step {
   std::uint64_t range_count = 0;
   std::string text;                        ///< say: the caption of the stage it stands in
   std::optional<animation_spec> animation; ///< capture animation: the stage as a video
+  std::optional<std::pair<std::uint64_t, std::uint64_t>> buckets;  ///< capture: a family view's bucket range
   int line = 0;
 };
 

@@ -53,6 +53,9 @@ class family_views {
   virtual void draw_figure(std::string_view name, view_context& ctx) = 0;
   /// @brief The numbers behind figure `name`, as the CSV written beside its PNG.
   virtual std::string figure_csv(std::string_view name, const session& s, const sample_result& r) const = 0;
+  /// @brief A figure's bucket range from its scenario (`capture evictions buckets=FIRST:COUNT`);
+  /// families without bucket views ignore it.
+  virtual void set_bucket_range(std::uint64_t first, std::uint64_t count) { (void)first, (void)count; }
   /// @brief Figure `name` in paper style (render --style paper), or nothing where the family has
   /// none yet (it is then drawn in screen style).
   virtual std::optional<fig::figure> paper_figure(std::string_view name, const session& s, const sample_result& r) const {

@@ -88,6 +88,7 @@ class hive_views final : public family_views {
     }
     return std::nullopt;
   }
+  void set_bucket_range(std::uint64_t first, std::uint64_t count) override { view_.set_arc_range(first, count); }
   const vis::hive_view& view() const { return view_; }
 
  private:

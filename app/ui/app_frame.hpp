@@ -50,6 +50,7 @@ class app_frame {
   const vis::histogram_view& histogram_view() const { return histogram_; }
   /// @brief The family's views (slab_view_of and hive_view_of reach inside).
   const family_views* views() const { return views_.get(); }
+  family_views* views() { return views_.get(); }
   const sample_result& last_sample() const { return last_; }
   const vis::heatmap_request& last_request() const { return last_req_; }
   const vis::heatmap_image& image() const { return *image_; }

@@ -186,3 +186,13 @@ TEST_CASE("capture animation takes seconds, fps and a view, and refuses more tha
   CHECK_THROWS_WITH(parse_scenario("capture animation view=nothing\n", "a.scn"), ContainsSubstring("unknown view 'nothing'"));
   CHECK_THROWS_WITH(parse_scenario("capture animation speed=2\n", "a.scn"), ContainsSubstring("unknown animation option 'speed'"));
 }
+
+TEST_CASE("a capture may give a family view a bucket range: the hive's eviction arcs over part of the table",
+          "[scenario][hive]") {
+  using Catch::Matchers::ContainsSubstring;
+  const scenario sc = parse_scenario("table hive\nfill 0.9\ncapture evictions buckets=1024:256\n", "b.scn");
+  REQUIRE(sc.steps[1].buckets);
+  CHECK(sc.steps[1].buckets->first == 1024);
+  CHECK(sc.steps[1].buckets->second == 256);
+  CHECK_THROWS_WITH(parse_scenario("table hive\ncapture evictions buckets=12\n", "b.scn"), ContainsSubstring("b.scn:2: buckets should be FIRST:COUNT"));
+}

@@ -166,25 +166,39 @@ void hive_view::draw_evictions(const inspect_result& r, const std::vector<hive::
   ImGui::Dummy(ImVec2(w, arcs_h));
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float base = at.y + arcs_h;
-  const std::uint64_t buckets = h.buckets;
+  // The buckets the arcs span: all, or the range asked for (hops leaving it are not drawn).
+  const bool ranged = arc_count_ > 0 && arc_first_ < h.buckets;
+  const std::uint64_t first = ranged ? arc_first_ : 0, buckets = ranged ? std::min(arc_count_, h.buckets - arc_first_) : h.buckets;
+  const auto inside = [&](std::uint64_t b) { return b >= first && b - first < buckets; };
+  // A hop leaving the range ends at the edge it leaves by: the path still shows where it goes on.
+  const auto x_of = [&](std::uint64_t b) {
+    if (!ranged || inside(b)) return bucket_x(b - first, buckets, at.x, w);
+    return b < first ? at.x : at.x + w;
+  };
   for (std::size_t i = 0; i < paths.size(); ++i) {
     const hive::path_record& p = paths[i];
     const int alpha = 40 + int(200.0 * double(i + 1) / double(paths.size()));
     const ImU32 col = to_u32(cmap_.at(0.35f + 0.65f * float(i + 1) / float(paths.size())), alpha);
     for (std::uint32_t d = 0; d < p.length; ++d) {
       const std::uint64_t to = d + 1 < p.length ? p.bucket[d + 1] : p.dest;
-      arc(dl, bucket_x(p.bucket[d], buckets, at.x, w), bucket_x(to, buckets, at.x, w), base, arcs_h - 4, col, 1.2f);
+      if (ranged && !inside(p.bucket[d]) && !inside(to)) continue;
+      arc(dl, x_of(p.bucket[d]), x_of(to), base, arcs_h - 4, col, 1.2f);
     }
   }
   if (anim)
     for (std::uint32_t d = 0; d < anim->length && int(d) + 1 < hops_shown; ++d) {
       const std::uint64_t to = d + 1 < anim->length ? anim->bucket[d + 1] : anim->dest;
-      const float xa = bucket_x(anim->bucket[d], buckets, at.x, w), xb = bucket_x(to, buckets, at.x, w);
+      if (ranged && !inside(anim->bucket[d]) && !inside(to)) continue;
+      const float xa = x_of(anim->bucket[d]), xb = x_of(to);
       arc(dl, xa, xb, base, arcs_h - 4, k_hop, 3.f);
       dl->AddCircleFilled(ImVec2(xb, base), 4.f, k_hop);
       dl->AddText(ImVec2(xb + 3, base - fs * 1.2f), k_hop, std::to_string(d + 1).c_str());
     }
-  draw_strip(r, st, 1.6f * fs, "Buckets (fill)");
+  if (ranged)  // the strip covers every bucket: under a range it would not line up with the arcs
+    ImGui::TextDisabled("arcs of the hops from or to buckets %s to %s of %s (a hop to a bucket outside ends at the edge)",
+                        format_count(first).c_str(), format_count(first + buckets).c_str(), format_count(h.buckets).c_str());
+  else
+    draw_strip(r, st, 1.6f * fs, "Buckets (fill)");
   draw_path_lengths(st, total * 0.5f - 4 * fs);
 }
 

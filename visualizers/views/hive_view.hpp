@@ -53,6 +53,9 @@ class hive_view {
   void draw_stash(const inspect_result& r, const table_stats& st, float height = 0);
   void draw_resize(const inspect_result& r, const table_stats& st, float height = 0);
 
+  /// @brief Draws the eviction arcs over buckets [first, first + count) only (count 0: all), so a
+  /// figure of a table of millions of buckets shows paths rather than a blur.
+  void set_arc_range(std::uint64_t first, std::uint64_t count) { arc_first_ = first, arc_count_ = count; }
   /// @brief Pixels of the bucket strip the next sample should fill.
   std::uint32_t strip_width() const { return 512; }
   /// @brief The bucket last clicked in a strip (marked there); the frame shows its slots.
@@ -67,6 +70,7 @@ class hive_view {
   double anim_start_s_ = -1;
   std::uint64_t anim_serial_ = 0;
   std::optional<std::uint64_t> selected_, picked_;
+  std::uint64_t arc_first_ = 0, arc_count_ = 0;
 };
 
 /// @brief CSV beside figures: the step bins, the eviction paths, the stash words.
