@@ -238,6 +238,10 @@ render_result render_scenario(const scenario& sc, const std::string& out_dir, ba
       // A first frame lays the view out (the heatmap learns its area), then sample, then draw.
       gl.render(width, height, [&] { frame->draw_figure(v, float(width), float(height), fig_title); }, 1);
       frame->sample_now();
+      if (!parse_view_kind(v)) {  // a family view may choose from that sample what to show (the longest list)
+        gl.render(width, height, [&] { frame->draw_figure(v, float(width), float(height), fig_title); }, 1);
+        frame->sample_now();
+      }
       std::array<float, 4> rect{};
       const auto px = gl.render(width, height, [&] { rect = frame->draw_figure(v, float(width), float(height), fig_title); });
       const fs::path png = fs::path(out_dir) / (stem + "-" + v + ".png");

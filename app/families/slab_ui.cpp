@@ -27,7 +27,7 @@ class slab_views final : public family_views {
     view_.follow_step(s.last_step(), s.config().table.slab.mode);  // a new step picks its bucket
     const std::uint64_t buckets = capacity / slab::k_slab_pairs;
     req.chain_lengths = true;
-    req.strip = bucket_strip_query{0, buckets, view_.strip_width()};
+    req.strip = bucket_strip_query{0, buckets, view_.strip_width(buckets)};
     if (view_.bucket() >= buckets) view_.set_bucket(0);
     req.chain_bucket = view_.bucket();
     req.allocator = true;

@@ -628,3 +628,28 @@ TEST_CASE("choosing double hashing in the Table section and pressing Apply rebui
   CHECK(ui->frame().sess().status().live > 0);
   CHECK(check == "");
 }
+
+TEST_CASE("the slab view shows the longest list until a bucket is chosen", "[ui][strips]") {
+  session_config cfg = small_table();
+  cfg.table.family = family::slab;
+  cfg.table.capacity = 15 * 500;
+  auto ui = harness_or_skip(cfg);
+  app_frame& f = ui->frame();
+  f.sess().fill_to(2.5);
+  f.sess().wait_idle();
+  std::uint64_t shown_total = 0, longest = 0;
+  const std::string log = ui->run([&](ImGuiTestContext* ctx) {
+    ctx->WindowFocus("//Slab lists");
+    test::wait_until(ctx, [&] {
+      const sample_result& s = f.last_sample();
+      return s.inspected.chain.total > 0 && s.inspected.chain.bucket == app::slab_view_of(f.views())->bucket();
+    });
+    ctx->Yield(4);
+    shown_total = f.last_sample().inspected.chain.total;
+    longest = f.last_sample().stats.slab.longest_chain;
+  });
+  INFO(log);
+  REQUIRE(log.empty());
+  CHECK(longest >= 3);
+  CHECK(shown_total == longest);
+}

@@ -31,6 +31,7 @@ void slab_view::trace_key(key_type k, hash_kind hash, std::uint64_t buckets) {
   traced_ = k;
   step_shown_ = false;
   bucket_ = dispatch_hash(hash, [&](auto h) { return slab::bucket_of(h, k, static_cast<std::uint32_t>(buckets)); });
+  chosen_ = true;
 }
 
 void slab_view::follow_step(std::shared_ptr<const step_trace> t, slab_mode mode) {
@@ -59,6 +60,7 @@ void slab_view::show_step_op(std::size_t i) {
   step_shown_ = true;
   traced_.reset();
   bucket_ = step_->ops[i].list_before->bucket;
+  chosen_ = true;
 }
 
 void slab_view::draw_step_line() {
@@ -78,6 +80,15 @@ void slab_view::draw_step_line() {
 
 void slab_view::draw_chains(const inspect_result& r, const table_stats& st, hash_kind hash, float height) {
   const float fs = ImGui::GetFontSize();
+  // Until a bucket is chosen, the list worth showing: the longest (its bucket comes with the next
+  // sample; with a strip pixel per bucket it is exact, on tables of more buckets the first bucket
+  // of the pixel holding the longest).
+  if (!chosen_ && !r.strip.empty() && st.slab.buckets) {
+    std::size_t best = 0;
+    for (std::size_t p = 1; p < r.strip.size(); ++p)
+      if (r.strip[p].max_chain > r.strip[best].max_chain) best = p;
+    bucket_ = best * st.slab.buckets / r.strip.size();
+  }
   const float total = height > 0 ? height : ImGui::GetContentRegionAvail().y;
   ImGui::Text("%s buckets, %s chained slabs, longest list %llu slabs, utilization %.3f, load (beta) %.3f",
               format_count(st.slab.buckets).c_str(), format_count(st.slab.chained_slabs).c_str(),
@@ -88,7 +99,7 @@ void slab_view::draw_chains(const inspect_result& r, const table_stats& st, hash
     if (std::sscanf(key_text_, "%llu", &k) == 1 && k < k_tombstone) trace_key(static_cast<key_type>(k), hash, st.slab.buckets);
   }
   ImGui::SameLine();
-  ImGui::Text("| bucket %llu", (unsigned long long)bucket_);
+  ImGui::Text(chosen_ ? "| bucket %llu" : "| bucket %llu, the longest list", (unsigned long long)bucket_);
   if (traced_) {
     ImGui::SameLine();
     ImGui::TextColored(ImVec4(1.f, 0.86f, 0.24f, 1.f), "| outlined: the lanes SEARCH(%u) reads", *traced_);
@@ -106,7 +117,8 @@ void slab_view::draw_chains(const inspect_result& r, const table_stats& st, hash
     slab_chain copy = r.chain;
     outline = slab::replay_op(copy, op_kind::find, *traced_, 0, op_status::found, step_mode_);
   }
-  draw_list(r.chain, outline ? &*outline : nullptr, rest * 0.5f - fs);
+  if (!chosen_ && r.chain.bucket != bucket_) ImGui::TextDisabled("the longest list comes with the next sample");
+  else draw_list(r.chain, outline ? &*outline : nullptr, rest * 0.5f - fs);
 }
 
 void slab_view::draw_length_histogram(const probe_histogram& h, float height) {
@@ -128,9 +140,15 @@ void slab_view::draw_strip(const inspect_result& r, std::uint64_t buckets, float
   const std::size_t n = r.strip.size();
   float top = 1;
   for (const auto& px : r.strip) top = std::max(top, px.max_chain);
-  for (std::size_t p = 0; p < n; ++p) {
-    const float x0 = at.x + w * float(p) / float(n), x1 = at.x + w * float(p + 1) / float(n);
-    const float t = top > 1 ? (r.strip[p].mean_chain - 1.f) / (top - 1.f) : 0.f;
+  // One rectangle per screen pixel column at most (the strip may hold a pixel per bucket).
+  const std::size_t cols = std::min<std::size_t>(n, std::max<std::size_t>(1, static_cast<std::size_t>(w)));
+  for (std::size_t c = 0; c < cols; ++c) {
+    const std::size_t p0 = c * n / cols, p1 = std::max(p0 + 1, (c + 1) * n / cols);
+    double mean = 0;
+    for (std::size_t p = p0; p < p1; ++p) mean += r.strip[p].mean_chain;
+    mean /= double(p1 - p0);
+    const float x0 = at.x + w * float(c) / float(cols), x1 = at.x + w * float(c + 1) / float(cols);
+    const float t = top > 1 ? (float(mean) - 1.f) / (top - 1.f) : 0.f;
     dl->AddRectFilled(ImVec2(x0, at.y), ImVec2(x1 + 0.5f, at.y + h), to_u32(cmap_.at(t)));
   }
   if (n && buckets) {
@@ -145,6 +163,7 @@ void slab_view::draw_strip(const inspect_result& r, std::uint64_t buckets, float
                       r.strip[p].mean_chain, r.strip[p].max_chain, top);
     if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
       bucket_ = b;
+      chosen_ = true;
       traced_.reset();
       step_shown_ = false;
     }

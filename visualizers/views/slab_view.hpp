@@ -4,6 +4,7 @@
 // SEARCH reads, or in step mode the lanes each stepped operation read and the pair it decided on),
 // and SlabAlloc's memory blocks as a heatmap of allocated slabs.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -30,8 +31,11 @@ class slab_view {
   /// @brief The bucket whose list the next sample should copy.
   std::uint64_t bucket() const { return bucket_; }
   void set_bucket(std::uint64_t b) { bucket_ = b; }
-  /// @brief Pixels of the bucket strip the next sample should fill.
-  std::uint32_t strip_width() const { return 480; }
+  /// @brief Pixels of the bucket strip the next sample should fill: until a bucket is chosen (a
+  /// click, a key, a step), one per bucket up to 65,536, so the view can show the longest list.
+  std::uint32_t strip_width(std::uint64_t buckets = 0) const {
+    return chosen_ || buckets == 0 ? 480u : static_cast<std::uint32_t>(std::min<std::uint64_t>(buckets, 65536));
+  }
   /// @brief Shows the list of k's bucket with the lanes its SEARCH reads outlined.
   void trace_key(key_type k, hash_kind hash, std::uint64_t buckets);
   /// @brief A new traced step replaces what is outlined: its first operation's bucket is shown
@@ -47,6 +51,7 @@ class slab_view {
 
   colormap cmap_;
   std::uint64_t bucket_ = 0;
+  bool chosen_ = false;  // a bucket was picked (click, key, step): no longer the longest list
   std::optional<key_type> traced_;
   std::shared_ptr<const step_trace> step_;
   slab_mode step_mode_ = slab_mode::unique;
