@@ -74,6 +74,7 @@ TEST_CASE("reserved keys and values are rejected with a status", "[gpu][linear]"
   CHECK(st[3] == op_status::rejected_value);
   CHECK(st[4] == op_status::inserted);
   const auto f = test::find(*p.gpu, {k_empty, 5});
+  CHECK(f.status == test::find(p.model, {k_empty, 5}).status);
   CHECK(f.status[0] == op_status::rejected_key);
   CHECK(f.status[1] == op_status::found);
   CHECK(p.gpu->stats({}).rejected[int(op_kind::insert)] == 3);

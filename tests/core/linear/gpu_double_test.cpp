@@ -32,8 +32,11 @@ struct double_pair {
     const table_stats g = gpu->stats({}), m = model->stats({});
     CHECK(g.live == m.live);
     CHECK(g.erased == m.erased);
-    CHECK(g.tombstones == m.tombstones);
     CHECK(g.failed_full == m.failed_full);
+    // How many tombstones remain is placement: two inserts whose walks pass one tombstone race for
+    // it, and the loser takes the next free slot, an empty one if no other tombstone lies before
+    // it. The counts still add up (the checker also counts the slots themselves).
+    CHECK(g.live + g.erased + g.tombstones == g.occupied);
   }
 };
 long count(const std::vector<op_status>& s, op_status x) { return std::count(s.begin(), s.end(), x); }
@@ -93,6 +96,7 @@ TEST_CASE("double hashing: tombstone churn keeps every key once and agrees with 
     const auto back = test::insert(*p.gpu, keys, values);  // the erased come back, the rest are replaced
     CHECK(back == test::insert(*p.model, keys, values));
     p.check();
+    CHECK(p.gpu->stats({}).tombstones <= 5000u * (cycle + 1));  // at most the erases made them
   }
 }
 
