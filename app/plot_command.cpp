@@ -56,7 +56,22 @@ bool number_of(const json& row, const std::string& col, double& out) {
   return true;
 }
 
-std::vector<recipe> recipes() {
+// How the linear suite probed, from its report's table line ("..., probing double, ..."): the
+// same suite measures linear probing or double hashing, and a figure must say which.
+struct probing_words {
+  std::string name = "Linear probing", legend = "linear probing", unit = "slots", switch_ = "";
+};
+probing_words probing_of(const std::map<std::string, report_file>& reports) {
+  probing_words w;
+  const auto r = reports.find("linear");
+  if (r == reports.end()) return w;
+  const json& m = r->second.doc.value("metadata", json::object());
+  if (m.value("table", std::string()).find("probing double") != std::string::npos)
+    w = {"Double hashing", "double hashing", "probes", " --probe double"};
+  return w;
+}
+
+std::vector<recipe> recipes(const probing_words& pw) {
   using S = source;
   const auto pts = fig::series::line;
   return {
@@ -67,10 +82,10 @@ std::vector<recipe> recipes() {
         {"Probe length against load", "load factor", "mean probe length (slots)", false, true,
          {S{"seed-linear", "probe_lengths", "load", "mean", "mean", "", {}, pts}}}}},
       {"linear-bulk",
-       {{"Linear probing: bulk rates against load", "load factor", "operations/s (G)", false, false,
+       {{pw.name + ": bulk rates against load", "load factor", "operations/s (G)", false, false,
          {S{"linear", "bulk", "load", "insert", "insert"}, S{"linear", "bulk", "load", "find-hit", "find (hit)"},
           S{"linear", "bulk", "load", "find-miss", "find (miss)"}, S{"linear", "bulk", "load", "erase", "erase"}}},
-        {"Probe length", "load factor", "mean probe length (slots)", false, true,
+        {"Probe length", "load factor", "mean probe length (" + pw.unit + ")", false, true,
          {S{"linear", "bulk", "load", "probe mean", "mean"}}}}},
       {"seed004-fig4",
        {{"Build and search against memory utilization (seed 004, Fig. 4)", "memory utilization", "operations/s (G)",
@@ -98,10 +113,10 @@ std::vector<recipe> recipes() {
           S{"hive", "bulk-insert", "load", "find (all hit)", "2^27 slots", "slots", "2^27"}}}}},
       {"families-against-load",
        {{"Inserts against load, every family", "load factor (slab: keys / 15 per bucket)", "inserts/s (G)", false, false,
-         {S{"linear", "bulk", "load", "insert", "linear probing"}, S{"hive", "bulk-insert", "load", "insert", "hive (2^27)", "slots", "2^27"},
+         {S{"linear", "bulk", "load", "insert", pw.legend}, S{"hive", "bulk-insert", "load", "insert", "hive (2^27)", "slots", "2^27"},
           S{"slab", "fig4-utilization", "beta", "build", "slab hash"}}},
         {"Finds against load, every family", "load factor", "finds/s (G)", false, false,
-         {S{"linear", "bulk", "load", "find-hit", "linear probing"},
+         {S{"linear", "bulk", "load", "find-hit", pw.legend},
           S{"hive", "bulk-insert", "load", "find (all hit)", "hive (2^27)", "slots", "2^27"},
           S{"slab", "fig4-utilization", "beta", "search-all", "slab hash"}}}}},
   };
@@ -137,7 +152,7 @@ std::vector<fig::series> series_of(const std::map<std::string, report_file>& rep
 }
 
 // "NVIDIA H200, 2026-11-23 13:42; hashscope bench hive" for the suites a figure used.
-std::string provenance(const std::map<std::string, report_file>& reports, const recipe& r) {
+std::string provenance(const std::map<std::string, report_file>& reports, const recipe& r, const probing_words& pw) {
   std::vector<std::string> suites;
   for (const auto& p : r.panels)
     for (const auto& s : p.series)
@@ -147,7 +162,7 @@ std::string provenance(const std::map<std::string, report_file>& reports, const 
   for (const std::string& s : suites) {
     const json& m = reports.at(s).doc["metadata"];
     out += (out.empty() ? "" : "; ") + m.value("backend", std::string("?")) + ", " + m.value("date", std::string("?")) +
-           ": hashscope bench " + s;
+           ": hashscope bench " + s + (s == "linear" ? pw.switch_ : "");
   }
   return out;
 }
@@ -170,7 +185,8 @@ std::vector<std::string> plot_results(const std::string& results_dir, const std:
   fs::create_directories(out_dir, ec);
   if (ec) throw user_error("plot: cannot create " + out_dir + ": " + ec.message());
   std::vector<std::string> written;
-  for (const recipe& r : recipes()) {
+  const probing_words pw = probing_of(reports);
+  for (const recipe& r : recipes(pw)) {
     fig::figure f;
     for (const panel_recipe& pr : r.panels) {
       fig::panel p;
@@ -183,7 +199,7 @@ std::vector<std::string> plot_results(const std::string& results_dir, const std:
       if (!p.data.empty()) f.panels.push_back(std::move(p));
     }
     if (f.panels.empty()) continue;  // no report with its numbers
-    f.caption = provenance(reports, r);
+    f.caption = provenance(reports, r, pw);
     fig::page pg = page;
     pg.width_in = page.width_in * static_cast<double>(f.panels.size());
     for (const auto& file : fig::write_figure(f, pg, (fs::path(out_dir) / r.file).string())) written.push_back(file);

@@ -51,6 +51,30 @@ TEST_CASE("plot draws the seed documents' figures from bench reports, saying whe
   fs::remove_all(dir);
 }
 
+TEST_CASE("plot names the probing the linear suite ran with", "[plot]") {
+  const fs::path dir = fs::temp_directory_path() / "hs-plot-probing";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string rows = R"J("tables":[{"name":"bulk","columns":["load","probe mean","insert","find-hit","find-miss","erase"],"rows":[
+      {"load":0.5,"probe mean":0.38,"insert":16.6,"find-hit":28.7,"find-miss":20.0,"erase":11.9},
+      {"load":0.9,"probe mean":1.54,"insert":10.5,"find-hit":15.3,"find-miss":4.2,"erase":8.6}]}]})J";
+  write(dir / "linear.json", R"J({"suite":"linear","metadata":{"date":"2026-11-23 14:11:18","backend":"NVIDIA H200 (GPU)",
+    "table":"linear, 134,217,728 slots (1.00 GiB), hash murmur3, probing double, group auto"},)J" + rows);
+  plot_results(dir.string(), (dir / "double").string(), fig::page{3.0, 2.2, 100, 8});
+  const std::string twice = test::read_text(dir / "double" / "linear-bulk.svg");
+  CHECK_THAT(twice, ContainsSubstring(">Double hashing: bulk rates against load</text>"));
+  CHECK_THAT(twice, ContainsSubstring(">mean probe length (probes)</text>"));
+  CHECK_THAT(twice, ContainsSubstring("bench linear --probe double"));
+  CHECK_THAT(test::read_text(dir / "double" / "families-against-load.svg"), ContainsSubstring(">double hashing</text>"));
+  write(dir / "linear.json", R"J({"suite":"linear","metadata":{"date":"2026-11-23 14:10:00","backend":"NVIDIA H200 (GPU)",
+    "table":"linear, 134,217,728 slots (1.00 GiB), hash murmur3, probing linear, group auto"},)J" + rows);
+  plot_results(dir.string(), (dir / "linear").string(), fig::page{3.0, 2.2, 100, 8});
+  const std::string once = test::read_text(dir / "linear" / "linear-bulk.svg");
+  CHECK_THAT(once, ContainsSubstring(">Linear probing: bulk rates against load</text>"));
+  CHECK_THAT(once, !ContainsSubstring("--probe double"));
+  fs::remove_all(dir);
+}
+
 TEST_CASE("plot refuses a folder without reports, and names a report that is not JSON", "[plot]") {
   const fs::path dir = fs::temp_directory_path() / "hs-plot-bad";
   fs::remove_all(dir);
