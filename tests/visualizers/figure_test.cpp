@@ -90,6 +90,39 @@ TEST_CASE("a figure is written as PNG, SVG and PDF from one drawing", "[figure]"
   fs::remove_all(dir);
 }
 
+namespace {
+/// The x of the SVG text element that shows `label`.
+double text_x(const std::string& svg, const std::string& label) {
+  const auto end = svg.find(">" + label + "</text>");
+  REQUIRE(end != std::string::npos);
+  const auto at = svg.rfind("<text x=\"", end);
+  return std::stod(svg.substr(at + 9));
+}
+}  // namespace
+
+TEST_CASE("the legend goes to the corner where it hides the least data", "[figure]") {
+  const fs::path dir = fs::temp_directory_path() / "hs-figure-legend";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const auto legend_x = [&](bool rising) {
+    fig::figure f;
+    fig::panel pn;
+    pn.x = {"load factor"};
+    pn.y = {"share"};
+    fig::series s;
+    s.name = "claimed";
+    for (int i = 0; i <= 20; ++i) s.x.push_back(i / 20.0), s.y.push_back(rising ? i / 20.0 : 1.0 - i / 20.0);
+    pn.data.push_back(s);
+    f.panels = {pn};
+    fig::write_figure(f, {3.5, 2.4, 100, 8}, (dir / "legend").string());
+    return text_x(test::read_text(dir / "legend.svg"), "claimed");
+  };
+  const double page_w = 3.5 * 72;  // SVG units are points
+  CHECK(legend_x(true) < page_w / 2);   // the line ends top right: the legend moves left
+  CHECK(legend_x(false) > page_w / 2);  // it starts top left: top right is free
+  fs::remove_all(dir);
+}
+
 TEST_CASE("a page too large, or a folder that is not there, is refused before anything is written", "[figure]") {
   const fs::path dir = fs::temp_directory_path() / "hs-figure-test-bad";
   fs::remove_all(dir);

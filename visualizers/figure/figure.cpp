@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <sstream>
 
@@ -140,6 +141,25 @@ struct box {
   double x0, y0, x1, y1;
 };
 
+/// How much of the data a box would hide: points of every line sampled along its segments, every
+/// marker and every bar top that fall inside it.
+double hidden_by(const box& b, const std::vector<const series*>& data, const std::function<double(double)>& X,
+                 const std::function<double(double)>& Y) {
+  double hidden = 0;
+  const auto inside = [&](double x, double y) { return x >= b.x0 && x <= b.x1 && y >= b.y0 && y <= b.y1; };
+  for (const series* s : data) {
+    const std::size_t n = std::min(s->x.size(), s->y.size());
+    for (std::size_t i = 0; i < n; ++i) {
+      const double x = X(s->x[i]), y = Y(s->y[i]);
+      hidden += inside(x, y);
+      if (s->kind != series::line || i + 1 == n) continue;
+      const double x1 = X(s->x[i + 1]), y1 = Y(s->y[i + 1]);
+      for (int k = 1; k < 16; ++k) hidden += inside(x + (x1 - x) * k / 16, y + (y1 - y) * k / 16);
+    }
+  }
+  return hidden;
+}
+
 void draw_plot(painter& p, const panel& pn, box area, double fs) {
   cairo_t* cr = p.cr;
   axis xa = pn.x, ya = pn.y;
@@ -207,15 +227,28 @@ void draw_plot(painter& p, const panel& pn, box area, double fs) {
     }
   }
   cairo_restore(cr);
-  // The legend, top right inside the plot.
+  // The legend inside the plot, in the corner where it hides the least data (top right first).
   if (pn.legend) {
-    std::vector<const series*> named;
-    for (const series& s : pn.data)
+    std::vector<const series*> named, all;
+    for (const series& s : pn.data) {
+      all.push_back(&s);
       if (!s.name.empty()) named.push_back(&s);
+    }
     if (!named.empty()) {
       double w = 0;
       for (const series* s : named) w = std::max(w, p.width(s->name, fs * 0.9));
-      const double bx = plot.x1 - w - 2.4 * fs, by = plot.y0 + 0.4 * fs, bh = named.size() * 1.2 * fs + 0.4 * fs;
+      const double bw = w + 2.0 * fs, bh = named.size() * 1.2 * fs + 0.4 * fs, m = 0.4 * fs;
+      const box corners[] = {{plot.x1 - bw - m, plot.y0 + m, plot.x1 - m, plot.y0 + m + bh},
+                             {plot.x0 + m, plot.y0 + m, plot.x0 + m + bw, plot.y0 + m + bh},
+                             {plot.x1 - bw - m, plot.y1 - m - bh, plot.x1 - m, plot.y1 - m},
+                             {plot.x0 + m, plot.y1 - m - bh, plot.x0 + m + bw, plot.y1 - m}};
+      box best = corners[0];
+      double least = hidden_by(best, all, X, Y);
+      for (const box& c : corners) {
+        const double h = hidden_by(c, all, X, Y);
+        if (h < least) least = h, best = c;
+      }
+      const double bx = best.x0, by = best.y0;
       cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
       cairo_rectangle(cr, bx, by, w + 2.0 * fs, bh);
       cairo_fill_preserve(cr);
