@@ -218,7 +218,9 @@ render_result render_scenario(const scenario& sc, const std::string& out_dir, ba
       if (style.paper) {
         if (const auto paper = paper_figure(*frame, v, s.status().caption)) {
           const std::string base = (fs::path(out_dir) / (stem + "-" + v)).string();
-          const auto files = fig::write_figure(*paper, style.page, base);
+          fig::page pg = style.page;  // --size is one panel's: a figure of two panels is twice as wide, as in plot
+          pg.width_in *= double(std::max<std::size_t>(paper->panels.size(), 1));
+          const auto files = fig::write_figure(*paper, pg, base);
           out.figures.push_back({files.front(), v, capture, {}, frame->last_sample().stats.load_factor()});
           const fs::path data = fs::path(out_dir) / (stem + "-" + v + ".csv");
           save(data, figure_numbers(*frame, v), out.data_files);

@@ -110,6 +110,13 @@ fig::figure compare_figure(app_frame& f) {
   return {{rates, reads}, {}};
 }
 
+// The stage's caption first; a note the figure carries itself (instrumentation off, refused
+// merges) after it.
+void set_caption(fig::figure& f, const std::string& caption) {
+  if (caption.empty()) return;
+  f.caption = f.caption.empty() ? caption : caption + " " + f.caption;
+}
+
 }  // namespace
 
 std::optional<fig::figure> paper_figure(app_frame& frame, const std::string& view, const std::string& caption) {
@@ -117,8 +124,9 @@ std::optional<fig::figure> paper_figure(app_frame& frame, const std::string& vie
   frame.sample_now();  // the table as the stage left it (the family's inspections included)
   const auto v = parse_view_kind(view);
   if (!v) {  // one of the family's figures, where it has a paper version
+    frame.sample_now();  // a family view may choose from the first sample what to show (the longest list)
     if (const family_views* fv = frame.views()) f = fv->paper_figure(view, frame.sess(), frame.last_sample());
-    if (f) f->caption = caption;
+    if (f) set_caption(*f, caption);
     return f;
   }
   switch (*v) {
@@ -131,7 +139,7 @@ std::optional<fig::figure> paper_figure(app_frame& frame, const std::string& vie
       break;
     case view_kind::stats: break;  // the numbers: their CSV
   }
-  if (f) f->caption = caption;
+  if (f) set_caption(*f, caption);
   return f;
 }
 

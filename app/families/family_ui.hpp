@@ -47,6 +47,9 @@ class family_views {
   virtual ~family_views() = default;
   /// @brief Adds what the views need to this frame's sample (`capacity`: the table's now).
   virtual void plan_sample(const session& s, std::uint64_t capacity, sample_request& req) = 0;
+  /// @brief A new sample is shown: views that choose what to show from it (the slab's longest
+  /// list) do so here, so windows and figures alike see the choice.
+  virtual void sampled(const sample_result& r) { (void)r; }
   /// @brief Draws the window `name` (one of the family's windows) inside its ImGui window.
   virtual void draw_window(std::string_view name, view_context& ctx) = 0;
   /// @brief Draws the figure `name` (one of the family's figures).

@@ -11,6 +11,7 @@
 #include "core/common/format.hpp"
 #include "core/hive/hive_family.hpp"
 #include "visualizers/views/heatmap_view.hpp"
+#include "visualizers/views/hive_figures.hpp"
 
 namespace hs::app {
 
@@ -55,38 +56,12 @@ class hive_views final : public family_views {
     return vis::resize_csv(r.inspected, r.stats);
   }
   std::optional<fig::figure> paper_figure(std::string_view name, const session& s, const sample_result& r) const override {
-    fig::panel p;
-    p.legend = false;
-    if (name == "buckets") {  // how full the buckets are
-      const probe_histogram& h = r.inspected.bucket_fill;
-      p.title = strprintf("Bucket fill at load %.3f", r.stats.load_factor());
-      p.x = {"live slots in the bucket"};
-      p.y = {"buckets"};
-      fig::series b;
-      b.kind = fig::series::bars;
-      for (std::uint32_t i = 0; i <= r.stats.hive.slots_per_bucket; ++i) b.x.push_back(i), b.y.push_back(double(h.counts[probe_bin(i)]));
-      p.data.push_back(b);
-      return fig::figure{{p}, {}};
-    }
-    if (name == "steps") {  // the paper's Fig. 9: the share of inserts each step completed, against load
-      static const char* names[] = {"1: replace", "2: claim", "3: evict", "4: stash"};
-      p.title = "Inserts completed by each step";
-      p.x = {"load factor", 0, 1, false, false};
-      p.y = {"share of the inserts", 0, 1, false, false};
-      p.legend = true;
-      const auto pts = hive_steps(s);
-      const auto bins = vis::bin_steps(pts, k_steps_bin);
-      for (int k = 0; k < 4; ++k) {
-        fig::series l;
-        l.name = names[k];
-        l.color = k;
-        for (const auto& b : bins)
-          if (b.total()) l.x.push_back((b.load_lo + b.load_hi) / 2), l.y.push_back(double(b.steps[k]) / double(b.total()));
-        p.data.push_back(std::move(l));
-      }
-      return fig::figure{{p}, {}};
-    }
-    return std::nullopt;
+    if (name == "buckets") return vis::hive_buckets_figure(r.inspected.bucket_fill, r.stats);
+    if (name == "steps") return vis::hive_steps_figure(hive_steps(s), k_steps_bin);
+    if (name == "evictions") return vis::hive_evictions_figure(r.inspected.paths, r.stats, view_.arc_range().first, view_.arc_range().second,
+                                                                vis::stepped_path(r.inspected.paths, s.last_step().get()));
+    if (name == "stash") return vis::hive_stash_figure(r.inspected.stash, r.stats);
+    return vis::hive_resize_figure(r.inspected.strip, r.stats, view_.cmap());
   }
   void set_bucket_range(std::uint64_t first, std::uint64_t count) override { view_.set_arc_range(first, count); }
   const vis::hive_view& view() const { return view_; }

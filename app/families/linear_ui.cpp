@@ -37,6 +37,9 @@ class linear_views final : public family_views {
     walk_.draw(ctx.height);
   }
   std::string figure_csv(std::string_view, const session&, const sample_result&) const override { return walk_.csv(); }
+  std::optional<fig::figure> paper_figure(std::string_view, const session& s, const sample_result&) const override {
+    return walk_.paper_figure(s.config().table.probe == probe_policy::double_hash ? "Double hashing" : "Linear probing");
+  }
   const vis::linear_walk_view& walk() const { return walk_; }
 
  private:

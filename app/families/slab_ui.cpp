@@ -9,6 +9,7 @@
 #include "core/common/format.hpp"
 #include "core/slab/slab_layout.hpp"
 #include "visualizers/views/histogram_view.hpp"
+#include "visualizers/views/slab_figures.hpp"
 #include "visualizers/views/slab_view.hpp"
 
 namespace hs::app {
@@ -32,6 +33,7 @@ class slab_views final : public family_views {
     req.chain_bucket = view_.bucket();
     req.allocator = true;
   }
+  void sampled(const sample_result& r) override { view_.follow_longest(r.inspected, r.stats); }
   void draw_window(std::string_view name, view_context& ctx) override {
     const sample_result& s = ctx.sample;
     if (name == k_lists) {
@@ -52,30 +54,8 @@ class slab_views final : public family_views {
     return name == "chains" ? vis::chain_lengths_csv(r.inspected.chains) : vis::allocator_csv(r.inspected.allocator);
   }
   std::optional<fig::figure> paper_figure(std::string_view name, const session&, const sample_result& r) const override {
-    fig::panel p;
-    if (name == "chains") {  // the list lengths: how many buckets hold lists of 1, 2, 3 ... slabs
-      const probe_histogram& h = r.inspected.chains;
-      p.title = strprintf("Slab lists: mean %.3f, longest %u slabs", h.mean(), h.max);
-      p.x = {"slabs in the list (base included)"};
-      p.y = {"buckets", 0, 1, true};
-      fig::series s;
-      s.kind = fig::series::bars;
-      for (std::uint32_t i = 1; i <= std::min<std::uint32_t>(std::max<std::uint32_t>(h.max, 1), 64); ++i)
-        s.x.push_back(i), s.y.push_back(double(h.counts[probe_bin(i)]));
-      p.data.push_back(s);
-      p.legend = false;
-    } else {  // SlabAlloc: allocated slabs per memory block, in super-block order
-      const allocator_image& a = r.inspected.allocator;
-      p.title = strprintf("SlabAlloc: %u super blocks of %u memory blocks", a.super_blocks, a.blocks_per_super);
-      p.x = {"memory block (in super-block order)"};
-      p.y = {"slabs allocated (of 1,024)", 0, 1024, false, false};
-      fig::series s;
-      s.kind = fig::series::bars;
-      for (std::size_t i = 0; i < a.block_fill.size(); ++i) s.x.push_back(double(i)), s.y.push_back(a.block_fill[i]);
-      p.data.push_back(s);
-      p.legend = false;
-    }
-    return fig::figure{{p}, {}};
+    if (name == "chains") return vis::slab_lists_figure(r.inspected.chain, r.inspected.chains);
+    return vis::slab_allocator_figure(r.inspected.allocator);
   }
   const vis::slab_view& view() const { return view_; }
 

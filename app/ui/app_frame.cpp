@@ -94,6 +94,7 @@ sample_request app_frame::plan_sample(vis::heatmap_request& plan) {
 }
 
 void app_frame::show_sample() {
+  if (views_) views_->sampled(last_);
   image_->update(last_.pixels, last_.space, static_cast<int>(last_req_.occupancy.width),
                  static_cast<int>(last_req_.occupancy.height), heatmap_.cmap(), heatmap_.style(), {});
 }

@@ -127,11 +127,15 @@ TEST_CASE("render in paper style writes each view as PNG, SVG and PDF at the pag
   const std::string svg((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   CHECK(svg.find(">probe length</text>") != std::string::npos);
   CHECK(svg.find(">Half full: short probes.</text>") != std::string::npos);  // the stage's caption
-  CHECK(fs::exists(dir / "p-02-walk.png"));  // no paper figure yet: the screen figure
+  // Step mode's probe walks: a row per operation, a point per probe, coloured by what it did.
+  const std::string walk = test::read_text(dir / "p-02-walk.svg");
+  CHECK(walk.find(">probe (0: the home slot)</text>") != std::string::npos);
+  CHECK(walk.find("step 1: 4 operations") != std::string::npos);
+  CHECK(walk.find(">claimed</text>") != std::string::npos);
   std::ifstream meta(r.metadata);
   const std::string m((std::istreambuf_iterator<char>(meta)), std::istreambuf_iterator<char>());
   CHECK(m.find("\"style\":\"paper\"") != std::string::npos);
-  CHECK(m.find("no paper figure yet") != std::string::npos);
+  CHECK(m.find("no paper figure yet") == std::string::npos);  // every view of this scenario has one
   fs::remove_all(dir);
 }
 
@@ -176,7 +180,7 @@ TEST_CASE("capture animation records a stage as it runs, at a fixed frame rate; 
   fs::remove_all(dir);
 }
 
-TEST_CASE("the families' views have paper figures too: the hive's Fig. 9 and bucket fill, the slab's list lengths",
+TEST_CASE("every family view has a paper figure: the hive's Fig. 9, fill, evictions, stash and resize; the slab's list and SlabAlloc",
           "[render][paper]") {
   const fs::path dir = fs::temp_directory_path() / "hashscope-render-paper-families";
   fs::remove_all(dir);
@@ -194,8 +198,30 @@ TEST_CASE("the families' views have paper figures too: the hive's Fig. 9 and buc
   CHECK(test::read_text(dir / "h-01-buckets.svg").find(">live slots in the bucket</text>") != std::string::npos);
   const scenario slab = parse_scenario("table slab\nslab buckets=300\nbackend cpu\nbatch 512\nfill 1.5\ncapture chains allocator\n",
                                        (dir / "s.scn").string());
-  render_scenario(slab, dir.string(), backend_choice::cpu, 0, 800, 600, 14.f, style);
-  CHECK(test::read_text(dir / "s-01-chains.svg").find(">slabs in the list (base included)</text>") != std::string::npos);
+  const render_result sr = render_scenario(slab, dir.string(), backend_choice::cpu, 0, 800, 600, 14.f, style);
+  const std::string chains = test::read_text(dir / "s-01-chains.svg");
+  CHECK(chains.find(">slabs in the list (base included)</text>") != std::string::npos);
+  CHECK(chains.find("(the longest)") != std::string::npos);  // the list shown is the longest
+  CHECK(chains.find("15 pairs per slab") != std::string::npos);
+  int w = 0, h = 0;
+  CHECK_FALSE(read_png((dir / "s-01-chains.png").string(), w, h).empty());
+  CHECK(w == 600);  // two panels: twice the page's width
+  CHECK(h == 200);
   CHECK(fs::exists(dir / "s-01-allocator.png"));
+  // The hive's evictions (arcs and their lengths), stash and resize views, on a table that grew.
+  const scenario grown = parse_scenario("table hive\ncapacity 2^10\nhive depth=2 resize=auto\nbackend cpu\nbatch 256\n"
+                                        "fill 0.97\ncapture evictions stash resize\n",
+                                        (dir / "g.scn").string());
+  render_scenario(grown, dir.string(), backend_choice::cpu, 0, 800, 600, 14.f, style);
+  const std::string arcs = test::read_text(dir / "g-01-evictions.svg");
+  CHECK(arcs.find(">hop distance (buckets)</text>") != std::string::npos);
+  CHECK(arcs.find(">entries moved by the eviction</text>") != std::string::npos);
+  CHECK(test::read_text(dir / "g-01-stash.svg").find("Stash: ") != std::string::npos);
+  const std::string resize = test::read_text(dir / "g-01-resize.svg");
+  CHECK(resize.find("split pointer at") != std::string::npos);
+  CHECK(resize.find(" splits and 0 merges since creation.") != std::string::npos);
+  std::ifstream meta(sr.metadata);
+  CHECK(std::string((std::istreambuf_iterator<char>(meta)), std::istreambuf_iterator<char>()).find("no paper figure yet") ==
+        std::string::npos);
   fs::remove_all(dir);
 }

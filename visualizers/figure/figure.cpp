@@ -48,6 +48,7 @@ std::optional<std::pair<double, double>> parse_page_size(std::string_view text, 
 }
 
 rgb series_rgb(int i) {
+  if (i < 0) return {0, 0, 0};
   static constexpr rgb k[] = {{0.34, 0.71, 0.91}, {0.90, 0.62, 0.0}, {0.0, 0.62, 0.45},
                               {0.80, 0.47, 0.65}, {0.0, 0.45, 0.70}, {0.84, 0.37, 0.0}};
   return k[static_cast<unsigned>(i) % 6];
@@ -141,6 +142,13 @@ struct box {
   double x0, y0, x1, y1;
 };
 
+// A title or a label wider than its room is set smaller, down to 65% of the text size, so a
+// narrow panel keeps its words apart rather than running into its neighbour.
+double fitted(const painter& p, const std::string& text, double fs, double room) {
+  const double w = p.width(text, fs);
+  return w <= room ? fs : std::max(0.65 * fs, fs * room / w);
+}
+
 /// How much of the data a box would hide: points of every line sampled along its segments, every
 /// marker and every bar top that fall inside it.
 double hidden_by(const box& b, const std::vector<const series*>& data, const std::function<double(double)>& X,
@@ -170,7 +178,8 @@ void draw_plot(painter& p, const panel& pn, box area, double fs) {
   for (double v : yt) label_w = std::max(label_w, p.width(vis::tick_label(v), fs * 0.9));
   const box plot{area.x0 + 1.6 * fs + label_w + 0.4 * fs, area.y0 + (pn.title.empty() ? 0.6 * fs : 1.8 * fs), area.x1 - 0.6 * fs,
                  area.y1 - 2.9 * fs};
-  if (!pn.title.empty()) p.text((area.x0 + area.x1) / 2, area.y0 + 1.1 * fs, fs, pn.title, 0.5);
+  if (!pn.title.empty())
+    p.text((area.x0 + area.x1) / 2, area.y0 + 1.1 * fs, fitted(p, pn.title, fs, area.x1 - area.x0), pn.title, 0.5);
   const auto map = [](double v, const axis& a, double p0, double p1) {
     const double t = a.log ? (std::log10(std::max(v, 1e-300)) - std::log10(a.lo)) / (std::log10(a.hi) - std::log10(a.lo))
                            : (v - a.lo) / (a.hi - a.lo);
@@ -196,7 +205,7 @@ void draw_plot(painter& p, const panel& pn, box area, double fs) {
     p.text(plot.x0 - 0.5 * fs, Y(v) + 0.32 * fs, fs * 0.9, vis::tick_label(v), 1);
   }
   cairo_stroke(cr);
-  p.text((plot.x0 + plot.x1) / 2, area.y1 - 0.5 * fs, fs, xa.label, 0.5);
+  p.text((plot.x0 + plot.x1) / 2, area.y1 - 0.5 * fs, fitted(p, xa.label, fs, area.x1 - plot.x0), xa.label, 0.5);
   p.text(area.x0 + 1.0 * fs, (plot.y0 + plot.y1) / 2, fs, ya.label, 0.5, true);
   // The data, clipped to the plot.
   cairo_save(cr);
@@ -221,7 +230,7 @@ void draw_plot(painter& p, const panel& pn, box area, double fs) {
       }
       cairo_fill(cr);
     } else {
-      cairo_set_line_width(cr, 1.0);
+      cairo_set_line_width(cr, s.width);
       for (std::size_t i = 0; i < n; ++i) (i ? cairo_line_to : cairo_move_to)(cr, X(s.x[i]), Y(s.y[i]));
       cairo_stroke(cr);
     }
@@ -270,7 +279,8 @@ void draw_plot(painter& p, const panel& pn, box area, double fs) {
 void draw_image(painter& p, const panel& pn, box area, double fs) {
   cairo_t* cr = p.cr;
   const image_panel& im = *pn.image;
-  if (!pn.title.empty()) p.text((area.x0 + area.x1) / 2, area.y0 + 1.1 * fs, fs, pn.title, 0.5);
+  if (!pn.title.empty())
+    p.text((area.x0 + area.x1) / 2, area.y0 + 1.1 * fs, fitted(p, pn.title, fs, area.x1 - area.x0), pn.title, 0.5);
   const double bar_w = im.cmap ? 0.9 * fs : 0, bar_gap = im.cmap ? 3.6 * fs : 0;
   const box img{area.x0 + 0.4 * fs, area.y0 + (pn.title.empty() ? 0.4 * fs : 1.8 * fs), area.x1 - bar_w - bar_gap, area.y1 - 2.0 * fs};
   if (im.width > 0 && im.height > 0) {
@@ -297,7 +307,7 @@ void draw_image(painter& p, const panel& pn, box area, double fs) {
   cairo_set_line_width(cr, 0.6);
   cairo_rectangle(cr, img.x0, img.y0, img.x1 - img.x0, img.y1 - img.y0);
   cairo_stroke(cr);
-  p.text((img.x0 + img.x1) / 2, area.y1 - 0.6 * fs, fs, im.x_label, 0.5);
+  p.text((area.x0 + area.x1) / 2, area.y1 - 0.6 * fs, fitted(p, im.x_label, fs, area.x1 - area.x0), im.x_label, 0.5);
   if (!im.cmap) return;
   const double bx = img.x1 + 0.6 * fs;
   for (int i = 0; i < 64; ++i) {  // the colour bar, 0 at the bottom

@@ -42,7 +42,8 @@ struct series {
   std::string name;  ///< in the legend (empty: none)
   std::vector<double> x, y;
   double bar_width = 1;  ///< bars: in x units, centred on x
-  int color = 0;         ///< series_rgb index
+  int color = 0;         ///< series_rgb index; -1: black
+  double width = 1.0;    ///< lines: in points
 };
 
 /// @brief An image panel: RGBA pixels, the x range they cover, and a colour bar of `cmap`.

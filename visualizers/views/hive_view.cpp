@@ -126,6 +126,14 @@ void hive_view::draw_path_lengths(const table_stats& st, float height) {
     ImGui::SetTooltip("%zu moves: %s evictions", *i + 1, format_count(h.path_lengths[*i + 1]).c_str());
 }
 
+const hive::path_record* stepped_path(const std::vector<hive::path_record>& paths, const step_trace* step) {
+  if (!step) return nullptr;
+  for (auto it = paths.rbegin(); it != paths.rend(); ++it)
+    for (const stepped_op& op : step->ops)
+      if (op.kind == op_kind::insert && op.status == op_status::inserted && op.key == it->newcomer) return &*it;
+  return nullptr;
+}
+
 void hive_view::draw_evictions(const inspect_result& r, const std::vector<hive::path_record>& paths, const table_stats& st,
                                const std::shared_ptr<const step_trace>& step, double time_s, float height) {
   const float fs = ImGui::GetFontSize();
@@ -133,14 +141,7 @@ void hive_view::draw_evictions(const inspect_result& r, const std::vector<hive::
   const hive_counters& h = st.hive;
   if (!h.instrumented) ImGui::TextColored(ImVec4(1.f, 0.65f, 0.2f, 1.f), "instrumentation is off: no paths are recorded");
   // In step mode: the stepped insert whose path is newest in the ring, animated hop by hop.
-  const hive::path_record* anim = nullptr;
-  if (step)
-    for (auto it = paths.rbegin(); it != paths.rend() && !anim; ++it)
-      for (const stepped_op& op : step->ops)
-        if (op.kind == op_kind::insert && op.status == op_status::inserted && op.key == it->newcomer) {
-          anim = &*it;
-          break;
-        }
+  const hive::path_record* anim = stepped_path(paths, step.get());
   int hops_shown = anim ? int(anim->length) + 1 : 0;
   if (anim) {
     if (anim_serial_ != step->serial) anim_serial_ = step->serial, anim_start_s_ = time_s;

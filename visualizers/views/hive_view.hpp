@@ -56,6 +56,8 @@ class hive_view {
   /// @brief Draws the eviction arcs over buckets [first, first + count) only (count 0: all), so a
   /// figure of a table of millions of buckets shows paths rather than a blur.
   void set_arc_range(std::uint64_t first, std::uint64_t count) { arc_first_ = first, arc_count_ = count; }
+  std::pair<std::uint64_t, std::uint64_t> arc_range() const { return {arc_first_, arc_count_}; }
+  const colormap& cmap() const { return cmap_; }
   /// @brief Pixels of the bucket strip the next sample should fill.
   std::uint32_t strip_width() const { return 512; }
   /// @brief The bucket last clicked in a strip (marked there); the frame shows its slots.
@@ -72,6 +74,9 @@ class hive_view {
   std::optional<std::uint64_t> selected_, picked_;
   std::uint64_t arc_first_ = 0, arc_count_ = 0;
 };
+
+/// @brief The newest path in `paths` of an insert of `step` (null: none of its inserts evicted).
+const hive::path_record* stepped_path(const std::vector<hive::path_record>& paths, const step_trace* step);
 
 /// @brief CSV beside figures: the step bins, the eviction paths, the stash words.
 std::string steps_csv(std::span<const hive_step_point> points, double width);

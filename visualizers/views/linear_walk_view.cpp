@@ -116,4 +116,28 @@ std::string linear_walk_view::csv() const {
   return s;
 }
 
+fig::figure linear_walk_view::paper_figure(const std::string& probing) const {
+  fig::panel p;
+  std::size_t longest = 0;
+  for (const auto& w : walks_) longest = std::max(longest, w.cells.size());
+  p.title = step_ ? strprintf("%s, step %llu: %zu operations, the longest walk %zu slots", probing.c_str(),
+                              (unsigned long long)step_->serial, walks_.size(), longest)
+                  : probing + ": no traced step (step N in the scenario traces one)";
+  p.x = {"probe (0: the home slot)"};
+  p.y = {"operation of the step"};
+  constexpr linear::walk_role roles[] = {linear::walk_role::passed, linear::walk_role::first_free, linear::walk_role::found,
+                                         linear::walk_role::claimed, linear::walk_role::stop_empty};
+  for (int r = 0; r < 5; ++r) {
+    fig::series s;
+    s.kind = fig::series::points;
+    s.name = linear::to_string(roles[r]);
+    s.color = r;
+    for (std::size_t i = 0; i < walks_.size(); ++i)
+      for (std::size_t c = 0; c < walks_[i].cells.size(); ++c)
+        if (walks_[i].cells[c].role == roles[r]) s.x.push_back(double(c)), s.y.push_back(double(i + 1));
+    if (!s.x.empty()) p.data.push_back(std::move(s));
+  }
+  return {{p}, {}};
+}
+
 }  // namespace hs::vis

@@ -12,6 +12,7 @@
 
 #include "core/common/step_trace.hpp"
 #include "core/linear/linear_trace.hpp"
+#include "visualizers/figure/figure.hpp"
 #include "visualizers/views/heatmap_view.hpp"
 
 namespace hs::vis {
@@ -33,6 +34,9 @@ class linear_walk_view {
   void draw(float height = 0);
   /// @brief "op,kind,key,status,probe,slot,role,key_there" rows for figures.
   std::string csv() const;
+  /// @brief Paper style: every operation of the step a row, each probe of its walk a point along
+  /// it, coloured by what the operation did there (`probing` names the policy in the title).
+  fig::figure paper_figure(const std::string& probing) const;
 
  private:
   std::shared_ptr<const step_trace> step_;

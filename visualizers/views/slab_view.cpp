@@ -78,8 +78,7 @@ void slab_view::draw_step_line() {
                      std::string(to_string(op.status)).c_str(), found.c_str());
 }
 
-void slab_view::draw_chains(const inspect_result& r, const table_stats& st, hash_kind hash, float height) {
-  const float fs = ImGui::GetFontSize();
+void slab_view::follow_longest(const inspect_result& r, const table_stats& st) {
   // Until a bucket is chosen, the list worth showing: the longest (its bucket comes with the next
   // sample; with a strip pixel per bucket it is exact, on tables of more buckets the first bucket
   // of the pixel holding the longest).
@@ -89,6 +88,10 @@ void slab_view::draw_chains(const inspect_result& r, const table_stats& st, hash
       if (r.strip[p].max_chain > r.strip[best].max_chain) best = p;
     bucket_ = best * st.slab.buckets / r.strip.size();
   }
+}
+
+void slab_view::draw_chains(const inspect_result& r, const table_stats& st, hash_kind hash, float height) {
+  const float fs = ImGui::GetFontSize();
   const float total = height > 0 ? height : ImGui::GetContentRegionAvail().y;
   ImGui::Text("%s buckets, %s chained slabs, longest list %llu slabs, utilization %.3f, load (beta) %.3f",
               format_count(st.slab.buckets).c_str(), format_count(st.slab.chained_slabs).c_str(),

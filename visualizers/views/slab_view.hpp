@@ -31,6 +31,9 @@ class slab_view {
   /// @brief The bucket whose list the next sample should copy.
   std::uint64_t bucket() const { return bucket_; }
   void set_bucket(std::uint64_t b) { bucket_ = b; }
+  /// @brief Until a bucket is chosen: the bucket of the longest list in this sample's strip, for
+  /// the next sample to copy.
+  void follow_longest(const inspect_result& r, const table_stats& st);
   /// @brief Pixels of the bucket strip the next sample should fill: until a bucket is chosen (a
   /// click, a key, a step), one per bucket up to 65,536, so the view can show the longest list.
   std::uint32_t strip_width(std::uint64_t buckets = 0) const {
