@@ -214,6 +214,12 @@ render_result render_scenario(const scenario& sc, const std::string& out_dir, ba
     if (const std::string caption = s.status().caption; !caption.empty()) meta.field("caption", caption);
     meta.key("views").begin_array();
     double load = 0;
+    // The load a figure shows: in compare mode the compared tables' (they share one workload),
+    // not the idle session table's.
+    const auto shown_load = [&](const std::string& v) {
+      const compare_view* c = frame->compare_figure();
+      return v == "compare" && c ? c->load(0) : frame->last_sample().stats.load_factor();
+    };
     for (const std::string& v : step.views) {
       if (style.paper) {
         if (const auto paper = paper_figure(*frame, v, s.status().caption)) {
@@ -221,7 +227,7 @@ render_result render_scenario(const scenario& sc, const std::string& out_dir, ba
           fig::page pg = style.page;  // --size is one panel's: a figure of two panels is twice as wide, as in plot
           pg.width_in *= double(std::max<std::size_t>(paper->panels.size(), 1));
           const auto files = fig::write_figure(*paper, pg, base);
-          out.figures.push_back({files.front(), v, capture, {}, frame->last_sample().stats.load_factor()});
+          out.figures.push_back({files.front(), v, capture, {}, shown_load(v)});
           const fs::path data = fs::path(out_dir) / (stem + "-" + v + ".csv");
           save(data, figure_numbers(*frame, v), out.data_files);
           meta.begin_object().field("view", v).field("style", "paper").field("png", fs::path(files[0]).filename().string());
@@ -248,7 +254,7 @@ render_result render_scenario(const scenario& sc, const std::string& out_dir, ba
       const auto px = gl.render(width, height, [&] { rect = frame->draw_figure(v, float(width), float(height), fig_title); });
       const fs::path png = fs::path(out_dir) / (stem + "-" + v + ".png");
       write_png(png.string(), width, height, px);
-      load = frame->last_sample().stats.load_factor();
+      load = shown_load(v);
       out.figures.push_back({png.string(), v, capture, rect, load});
       const fs::path data = fs::path(out_dir) / (stem + "-" + v + ".csv");
       save(data, figure_numbers(*frame, v), out.data_files);

@@ -26,6 +26,8 @@ class compare_view {
   void sample_now();
   /// @brief Per table: label, family, load, live keys, cost, throughput (the figure's numbers).
   std::string csv() const;
+  /// @brief Table i's load factor in its latest sample (0 before the first).
+  double load(std::size_t i) const { return i < cols_.size() ? cols_[i].last.stats.load_factor() : 0.0; }
   /// @brief Table i's (load, reads per operation) at each sample so far.
   std::vector<std::pair<double, double>> cost_points(std::size_t i) const;
   double period_s = 0.25;

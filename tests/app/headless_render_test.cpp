@@ -225,3 +225,25 @@ TEST_CASE("every family view has a paper figure: the hive's Fig. 9, fill, evicti
         std::string::npos);
   fs::remove_all(dir);
 }
+
+TEST_CASE("render captures compare mode: every table's column and numbers, the figure at the compared tables' load",
+          "[render][compare]") {
+  const fs::path dir = fs::temp_directory_path() / "hashscope-render-compare";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const scenario sc = parse_scenario("capacity 2^12\nbackend cpu\nbatch 512\ncompare linear linear:probe=double\nfill 0.8\n"
+                                     "capture compare\n",
+                                     (dir / "c.scn").string());
+  render_style style;
+  style.paper = true;
+  style.page = {3.0, 2.0, 100, 8};
+  const render_result r = render_scenario(sc, dir.string(), backend_choice::cpu, 0, 800, 600, 14.f, style);
+  REQUIRE(r.figures.size() == 1);
+  CHECK(r.figures[0].load == Catch::Approx(0.8).margin(0.01));  // the compared tables', not the idle session's
+  const std::string svg = test::read_text(dir / "c-01-compare.svg");
+  CHECK(svg.find(">Throughput against load</text>") != std::string::npos);
+  const std::string csv = test::read_text(dir / "c-01-compare.csv");
+  CHECK(std::count(csv.begin(), csv.end(), '\n') == 3);  // a header and a row per table
+  CHECK(csv.find("probe=double") != std::string::npos);
+  fs::remove_all(dir);
+}
