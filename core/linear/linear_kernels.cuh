@@ -2,6 +2,8 @@
 #pragma once
 #include <cstdint>
 
+#include "core/common/warp_reduce.cuh"
+#include "core/linear/linear_rebuild.hpp"
 #include "core/linear/linear_ref.cuh"
 
 namespace hs::linear::kernels {
@@ -121,6 +123,48 @@ __global__ void __launch_bounds__(k_block) rehash(const slot_word* old, std::uin
        i += std::uint64_t{gridDim.x} * blockDim.x) {
     const slot_word w = old[i];
     if (classify(w) == slot_state::live) t.template insert<false>(g, slot_key(w), slot_value(w), false);
+  }
+}
+
+/// Bit s % 32 of word s / 32: slot s starts a cluster. A warp covers 32 consecutive slots, so each
+/// word is one ballot, and every load is coalesced.
+__global__ void __launch_bounds__(k_block) cluster_starts(const slot_word* slots, std::uint64_t capacity,
+                                                          std::uint32_t* bits) {
+  const std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x;
+  const auto mask = static_cast<std::uint32_t>(capacity - 1);
+  const bool start = i < capacity && starts_cluster(slots, static_cast<std::uint32_t>(i), mask);
+  const unsigned word = __ballot_sync(0xffffffffu, start);
+  if ((threadIdx.x & 31) == 0 && i < capacity) bits[i / 32] = word;
+}
+
+/// One thread per word of starts: rebuilds each cluster that starts in its 32 slots (see
+/// linear_rebuild.hpp), then raises the table's probe bound once and adds the live keys it
+/// placed to `live` (the check that nothing was lost, without another pass over the table).
+template <class Hash>
+__global__ void __launch_bounds__(k_block) rebuild_clusters(slot_word* old, std::uint64_t old_capacity,
+                                                            const std::uint32_t* bits, slot_word* out,
+                                                            std::uint64_t out_capacity, unsigned* max_displacement,
+                                                            unsigned long long* live) {
+  const std::uint64_t words = (old_capacity + 31) / 32;
+  const std::uint64_t w = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x;
+  unsigned longest = 0, placed = 0;
+  if (w < words) {
+    unsigned starts = bits[w];
+    while (starts) {
+      const int b = __ffs(starts) - 1;
+      starts &= starts - 1;
+      const auto s = static_cast<std::uint32_t>(w * 32 + b);
+      const rebuilt_cluster r = rebuild_cluster<Hash>(old, static_cast<std::uint32_t>(old_capacity - 1), s, out,
+                                                      static_cast<std::uint32_t>(out_capacity - 1));
+      longest = r.longest > longest ? r.longest : longest;
+      placed += r.live;
+    }
+  }
+  const unsigned most = warp_max(longest);
+  const unsigned sum = warp_sum(placed);
+  if ((threadIdx.x & 31) == 0) {
+    if (most) atomicMax(max_displacement, most);
+    if (sum) atomicAdd(live, static_cast<unsigned long long>(sum));
   }
 }
 

@@ -348,13 +348,39 @@ void linear_table::rehash(std::uint64_t capacity, stream_view s) {
   if (before.live > capacity)
     throw user_error("rehash: " + format_count(before.live) + " live keys do not fit in " + format_count(capacity) +
                      " slots");
-  buffer<slot_word> fresh(memory_space::device, capacity);  // throws, table unchanged, if it does not fit
-  fill_bytes(fresh.data(), memory_space::device, 0xff, capacity * sizeof(slot_word), s);
+  // Linear probing with an empty slot somewhere rebuilds cluster by cluster (linear_rebuild.hpp):
+  // in place for the same size (scratch: a bit per slot), into the new slots when growing. A
+  // shrink, double hashing, or a table with no empty slot inserts every live key into new slots.
+  const bool by_clusters = cfg_.probe == probe_policy::linear && capacity >= cfg_.capacity && before.occupied < cfg_.capacity;
+  const bool in_place = by_clusters && capacity == cfg_.capacity;
+  const std::uint64_t start_words = (cfg_.capacity + 31) / 32;
+  if (by_clusters && cluster_starts_.size() != start_words)  // kept: allocating and freeing cost more than the pass
+    cluster_starts_ = buffer<std::uint32_t>(memory_space::device, start_words);  // throws, table unchanged
+  std::uint32_t* starts = cluster_starts_.data();
+  buffer<slot_word> fresh;
+  if (!in_place) {
+    fresh = buffer<slot_word>(memory_space::device, capacity);  // throws, table unchanged, if it does not fit
+    fill_bytes(fresh.data(), memory_space::device, 0xff, capacity * sizeof(slot_word), s);
+  }
   // The new layout's probe bound starts from zero; rejections and failures since clear carry over.
   HS_CUDA_CHECK(cudaMemsetAsync(&counters_.data()->max_displacement, 0, sizeof(unsigned), cuda(s)));
+  HS_CUDA_CHECK(cudaMemsetAsync(scratch_.data(), 0, sizeof(unsigned long long), cuda(s)));  // live keys placed
   const auto mask = static_cast<std::uint32_t>(capacity - 1);
+  slot_word* out = in_place ? slots_.data() : fresh.data();
   dispatch_probing(cfg_.hash, cfg_.probe, [&](auto hash) {
     using H = decltype(hash);
+    if (by_clusters) {
+      if constexpr (!probe_of<H>::type::is_double) {
+        const auto words = (cfg_.capacity + 31) / 32;
+        kernels::cluster_starts<<<static_cast<unsigned>((cfg_.capacity + kernels::k_block - 1) / kernels::k_block),
+                                  kernels::k_block, 0, cuda(s)>>>(slots_.data(), cfg_.capacity, starts);
+        kernels::rebuild_clusters<H><<<static_cast<unsigned>((words + kernels::k_block - 1) / kernels::k_block),
+                                       kernels::k_block, 0, cuda(s)>>>(slots_.data(), cfg_.capacity, starts, out,
+                                                                       capacity, &counters_.data()->max_displacement,
+                                                                       scratch_.data());
+      }
+      return;
+    }
     const linear_ref<H, 1> t{fresh.data(), mask, capacity, counters_.data()};
     const auto grid = static_cast<unsigned>(std::min<std::uint64_t>((cfg_.capacity + kernels::k_block - 1) / kernels::k_block,
                                                                     std::uint64_t{132} * 16));
@@ -362,14 +388,26 @@ void linear_table::rehash(std::uint64_t capacity, stream_view s) {
   });
   HS_CUDA_CHECK_LAUNCH();
   synchronize(s);
-  slots_ = std::move(fresh);
+  if (!in_place) slots_ = std::move(fresh);
   cfg_.capacity = capacity;
   mask_ = mask;
-  const table_stats after = count(s);
-  if (after.live != before.live || after.failed_full != before.failed_full)
-    throw gpu_error("rehash moved " + format_count(after.live) + " of " + format_count(before.live) + " live keys");
+  // The cluster kernels count what they placed; reinsertion is checked by a census.
+  std::uint64_t moved = 0;
+  if (by_clusters) {
+    unsigned long long placed = 0;
+    HS_CUDA_CHECK(cudaMemcpyAsync(&placed, scratch_.data(), sizeof(placed), cudaMemcpyDeviceToHost, cuda(s)));
+    synchronize(s);
+    moved = placed;
+  } else {
+    const table_stats after = count(s);
+    if (after.failed_full != before.failed_full)
+      throw gpu_error("rehash: the new slots refused " + format_count(after.failed_full - before.failed_full) + " keys");
+    moved = after.live;
+  }
+  if (moved != before.live)
+    throw gpu_error("rehash moved " + format_count(moved) + " of " + format_count(before.live) + " live keys");
   std::lock_guard lock(bound_mutex_);
-  bound_ = after.live;
+  bound_ = moved;
 }
 
 void linear_table::inspect(const inspect_request& req, inspect_result& out, stream_view s) {

@@ -67,3 +67,48 @@ TEST_CASE("maintain grows, shrinks and rehashes on the GPU", "[gpu][linear][reha
   const auto left = test::contents(*t);
   CHECK(left.size() == 5000);
 }
+
+TEST_CASE("rehash in place of a large churned table rebuilds cluster by cluster; a table with no empty slot still rehashes",
+          "[gpu][linear][rehash]") {
+  test::require_gpu();
+  const linear_delete_mode mode = GENERATE(linear_delete_mode::value, linear_delete_mode::tombstone);
+  CAPTURE(to_string(mode));
+  SECTION("2^22 slots at 0.75 occupied, a third of it dead, in place and grown by 4") {
+    const std::uint64_t capacity = 1u << 22;
+    test::linear_pair p(capacity, hash_kind::murmur3, test::group_of(1), mode);
+    const auto keys = test::random_keys(capacity * 3 / 4, 121);
+    const auto vals = test::random_values(keys.size(), 122);
+    std::vector<key_type> gone;
+    for (std::size_t i = 0; i < keys.size(); i += 3) gone.push_back(keys[i]);
+    for (auto* t : {static_cast<table*>(p.gpu.get()), static_cast<table*>(&p.model)}) {
+      test::insert(*t, keys, vals);
+      test::erase(*t, gone);
+    }
+    const auto before = test::contents(p.model);
+    for (std::uint64_t cap : {capacity, capacity * 4}) {
+      CAPTURE(cap);
+      p.gpu->rehash(cap, {});
+      p.model.rehash(cap, {});
+      CHECK(test::contents(*p.gpu) == before);
+      CHECK(p.gpu->stats({}).occupied == before.size());
+      p.check_same_contents();
+    }
+  }
+  SECTION("every slot occupied (live or dead): rehash inserts the live keys again") {
+    const std::uint64_t capacity = 1u << 12;
+    test::linear_pair p(capacity, hash_kind::murmur3, test::group_of(1), mode);
+    const auto keys = test::random_keys(capacity, 123);
+    const auto vals = test::random_values(keys.size(), 124);
+    const std::vector<key_type> gone(keys.begin(), keys.begin() + 1000);
+    for (auto* t : {static_cast<table*>(p.gpu.get()), static_cast<table*>(&p.model)}) {
+      test::insert(*t, keys, vals);
+      test::erase(*t, gone);
+    }
+    REQUIRE(p.gpu->stats({}).occupied == capacity);
+    p.gpu->rehash(capacity, {});
+    p.model.rehash(capacity, {});
+    CHECK(test::contents(*p.gpu) == test::contents(p.model));
+    CHECK(p.gpu->stats({}).occupied == capacity - 1000);
+    p.check_same_contents();
+  }
+}
