@@ -49,6 +49,38 @@ __global__ void census_kernel(const slot_word* slots, std::uint64_t pairs, unsig
   }
 }
 
+// The census and, in the same read of the slots, where clusters start (bit s % 32 of word s / 32):
+// each warp takes 32 consecutive slots at a time, so the loads are coalesced and a word is one
+// ballot; the slot before a warp's first is the previous lane's or one more (cached) load.
+__global__ void census_starts_kernel(const slot_word* slots, std::uint64_t capacity, unsigned long long* out,
+                                     std::uint32_t* starts) {
+  unsigned live = 0, erased = 0, tomb = 0;
+  const auto mask = static_cast<std::uint32_t>(capacity - 1);
+  const unsigned lane = threadIdx.x & 31;
+  const std::uint64_t warps = std::uint64_t{gridDim.x} * (blockDim.x / 32);
+  const std::uint64_t chunks = (capacity + 31) / 32;
+  for (std::uint64_t c = (blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x) / 32; c < chunks; c += warps) {
+    const std::uint64_t i = c * 32 + lane;
+    const slot_word w = i < capacity ? slots[i] : k_empty_slot;
+    const slot_state st = classify(w);
+    live += st == slot_state::live;
+    erased += st == slot_state::erased;
+    tomb += st == slot_state::tombstone;
+    const slot_word prev_in_warp = __shfl_up_sync(0xffffffffu, w, 1);
+    const slot_word prev = lane ? prev_in_warp : slots[(static_cast<std::uint32_t>(i) - 1) & mask];
+    const unsigned word = __ballot_sync(0xffffffffu, i < capacity && occupies(w) && !occupies(prev));
+    if (lane == 0) starts[c] = word;
+  }
+  live = warp_sum(live);
+  erased = warp_sum(erased);
+  tomb = warp_sum(tomb);
+  if (lane == 0) {
+    if (live) atomicAdd(&out[0], static_cast<unsigned long long>(live));
+    if (erased) atomicAdd(&out[1], static_cast<unsigned long long>(erased));
+    if (tomb) atomicAdd(&out[2], static_cast<unsigned long long>(tomb));
+  }
+}
+
 __global__ void count_occupied_kernel(const slot_word* slots, std::uint64_t pairs, bool tombstones_free,
                                       unsigned long long* out) {
   unsigned n = 0;
@@ -150,8 +182,9 @@ __global__ void retrieve_kernel(const slot_word* slots, std::uint64_t capacity, 
 }  // namespace
 
 void launch_census(const slot_word* slots, std::uint64_t capacity, unsigned long long* out,
-                   stream_view s) {
-  census_kernel<<<grid_for(capacity / 2), k_block, 0, cuda(s)>>>(slots, capacity / 2, out);
+                   stream_view s, std::uint32_t* starts) {
+  if (starts) census_starts_kernel<<<grid_for(capacity), k_block, 0, cuda(s)>>>(slots, capacity, out, starts);
+  else census_kernel<<<grid_for(capacity / 2), k_block, 0, cuda(s)>>>(slots, capacity / 2, out);
   HS_CUDA_CHECK_LAUNCH();
 }
 

@@ -13,9 +13,10 @@ namespace hs::linear::detail {
 
 using hs::device_histogram;
 
-/// Adds live, erased and tombstone counts over all slots to out[0..2] (device memory).
+/// Adds live, erased and tombstone counts over all slots to out[0..2] (device memory); with
+/// `starts` (a word per 32 slots), also marks in the same pass the slots that start a cluster.
 void launch_census(const slot_word* slots, std::uint64_t capacity, unsigned long long* out,
-                   stream_view s);
+                   stream_view s, std::uint32_t* starts = nullptr);
 /// Adds the number of taken slots to *out (device memory): slots holding a key, and tombstones
 /// too unless `tombstones_free` (in tombstone mode inserts reuse them).
 void launch_count_occupied(const slot_word* slots, std::uint64_t capacity, bool tombstones_free,

@@ -126,17 +126,6 @@ __global__ void __launch_bounds__(k_block) rehash(const slot_word* old, std::uin
   }
 }
 
-/// Bit s % 32 of word s / 32: slot s starts a cluster. A warp covers 32 consecutive slots, so each
-/// word is one ballot, and every load is coalesced.
-__global__ void __launch_bounds__(k_block) cluster_starts(const slot_word* slots, std::uint64_t capacity,
-                                                          std::uint32_t* bits) {
-  const std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x;
-  const auto mask = static_cast<std::uint32_t>(capacity - 1);
-  const bool start = i < capacity && starts_cluster(slots, static_cast<std::uint32_t>(i), mask);
-  const unsigned word = __ballot_sync(0xffffffffu, start);
-  if ((threadIdx.x & 31) == 0 && i < capacity) bits[i / 32] = word;
-}
-
 /// One thread per word of starts: rebuilds each cluster that starts in its 32 slots (see
 /// linear_rebuild.hpp), then raises the table's probe bound once and adds the live keys it
 /// placed to `live` (the check that nothing was lost, without another pass over the table).

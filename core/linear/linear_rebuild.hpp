@@ -40,8 +40,14 @@ HS_HD rebuilt_cluster rebuild_cluster(slot_word* old, std::uint32_t old_mask, st
   for (std::uint32_t i = start;; i = (i + 1) & old_mask) {
 #ifdef __CUDA_ARCH__
     // One thread walks a whole cluster, a load at a time: ask for the line 1 KiB ahead at each
-    // new line, so a long cluster streams instead of waiting out every line's latency.
-    if ((i & 15) == 0) asm volatile("prefetch.global.L2 [%0];" ::"l"(old + ((i + 128) & old_mask)));
+    // new line, so a long cluster streams instead of waiting out every line's latency; growing,
+    // also the lines of the new slots its keys will look at (one copy of the range per multiple).
+    if ((i & 15) == 0) {
+      asm volatile("prefetch.global.L2 [%0];" ::"l"(old + ((i + 128) & old_mask)));
+      if (!in_place)
+        for (std::uint32_t c = (i + 128) & old_mask; c <= out_mask && c >= ((i + 128) & old_mask); c += old_mask + 1)
+          asm volatile("prefetch.global.L2 [%0];" ::"l"(out + c));
+    }
 #endif
     const slot_word w = old[i];
     if (!occupies(w)) break;  // the empty slot that ends the cluster (never written: it is no one's)

@@ -317,9 +317,9 @@ table_stats linear_table::stats(stream_view s) {
   return st;
 }
 
-table_stats linear_table::count(stream_view s) {
+table_stats linear_table::count(stream_view s, std::uint32_t* cluster_starts) {
   HS_CUDA_CHECK(cudaMemsetAsync(scratch_.data(), 0, 3 * sizeof(unsigned long long), cuda(s)));
-  detail::launch_census(slots_.data(), cfg_.capacity, scratch_.data(), s);
+  detail::launch_census(slots_.data(), cfg_.capacity, scratch_.data(), s, cluster_starts);
   unsigned long long census[3];
   device_counters c{};
   HS_CUDA_CHECK(cudaMemcpyAsync(census, scratch_.data(), sizeof(census), cudaMemcpyDeviceToHost, cuda(s)));
@@ -344,19 +344,22 @@ void linear_table::rehash(std::uint64_t capacity, stream_view s) {
   std::unique_lock slots_lock(slots_mutex_);  // no new launch or inspection from any thread
   std::lock_guard scratch_lock(scratch_mutex_);
   HS_CUDA_CHECK(cudaDeviceSynchronize());     // and what is queued, on any stream, has finished
-  const table_stats before = count(s);
+  // Linear probing with an empty slot somewhere rebuilds cluster by cluster (linear_rebuild.hpp):
+  // in place for the same size (scratch: a bit per slot, kept, since allocating and freeing cost
+  // more than the pass), into the new slots when growing; the census that counts the keys marks
+  // where clusters start in the same read. A shrink, double hashing, or a table with no empty slot
+  // inserts every live key into new slots.
+  const bool clusters_possible = cfg_.probe == probe_policy::linear && capacity >= cfg_.capacity;
+  const std::uint64_t start_words = (cfg_.capacity + 31) / 32;
+  if (clusters_possible && cluster_starts_.size() != start_words)
+    cluster_starts_ = buffer<std::uint32_t>(memory_space::device, start_words);  // throws, table unchanged
+  std::uint32_t* starts = cluster_starts_.data();
+  const table_stats before = count(s, clusters_possible ? starts : nullptr);
   if (before.live > capacity)
     throw user_error("rehash: " + format_count(before.live) + " live keys do not fit in " + format_count(capacity) +
                      " slots");
-  // Linear probing with an empty slot somewhere rebuilds cluster by cluster (linear_rebuild.hpp):
-  // in place for the same size (scratch: a bit per slot), into the new slots when growing. A
-  // shrink, double hashing, or a table with no empty slot inserts every live key into new slots.
-  const bool by_clusters = cfg_.probe == probe_policy::linear && capacity >= cfg_.capacity && before.occupied < cfg_.capacity;
+  const bool by_clusters = clusters_possible && before.occupied < cfg_.capacity;
   const bool in_place = by_clusters && capacity == cfg_.capacity;
-  const std::uint64_t start_words = (cfg_.capacity + 31) / 32;
-  if (by_clusters && cluster_starts_.size() != start_words)  // kept: allocating and freeing cost more than the pass
-    cluster_starts_ = buffer<std::uint32_t>(memory_space::device, start_words);  // throws, table unchanged
-  std::uint32_t* starts = cluster_starts_.data();
   buffer<slot_word> fresh;
   if (!in_place) {
     fresh = buffer<slot_word>(memory_space::device, capacity);  // throws, table unchanged, if it does not fit
@@ -371,9 +374,7 @@ void linear_table::rehash(std::uint64_t capacity, stream_view s) {
     using H = decltype(hash);
     if (by_clusters) {
       if constexpr (!probe_of<H>::type::is_double) {
-        const auto words = (cfg_.capacity + 31) / 32;
-        kernels::cluster_starts<<<static_cast<unsigned>((cfg_.capacity + kernels::k_block - 1) / kernels::k_block),
-                                  kernels::k_block, 0, cuda(s)>>>(slots_.data(), cfg_.capacity, starts);
+        const auto words = start_words;
         kernels::rebuild_clusters<H><<<static_cast<unsigned>((words + kernels::k_block - 1) / kernels::k_block),
                                        kernels::k_block, 0, cuda(s)>>>(slots_.data(), cfg_.capacity, starts, out,
                                                                        capacity, &counters_.data()->max_displacement,
@@ -387,18 +388,15 @@ void linear_table::rehash(std::uint64_t capacity, stream_view s) {
     kernels::rehash<H><<<grid, kernels::k_block, 0, cuda(s)>>>(slots_.data(), cfg_.capacity, t);
   });
   HS_CUDA_CHECK_LAUNCH();
+  unsigned long long placed = 0;  // the cluster kernels count what they placed
+  if (by_clusters) HS_CUDA_CHECK(cudaMemcpyAsync(&placed, scratch_.data(), sizeof(placed), cudaMemcpyDeviceToHost, cuda(s)));
   synchronize(s);
   if (!in_place) slots_ = std::move(fresh);
   cfg_.capacity = capacity;
   mask_ = mask;
-  // The cluster kernels count what they placed; reinsertion is checked by a census.
-  std::uint64_t moved = 0;
-  if (by_clusters) {
-    unsigned long long placed = 0;
-    HS_CUDA_CHECK(cudaMemcpyAsync(&placed, scratch_.data(), sizeof(placed), cudaMemcpyDeviceToHost, cuda(s)));
-    synchronize(s);
-    moved = placed;
-  } else {
+  // Reinsertion is checked by a census.
+  std::uint64_t moved = placed;
+  if (!by_clusters) {
     const table_stats after = count(s);
     if (after.failed_full != before.failed_full)
       throw gpu_error("rehash: the new slots refused " + format_count(after.failed_full - before.failed_full) + " keys");

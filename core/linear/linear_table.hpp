@@ -51,7 +51,7 @@ class linear_table final : public table {
   /// Marks the end of an insert launch on s (call with bound_mutex_ held).
   void inserts_launched(stream_view s);
   /// Census and counters (call with slots_mutex_ and scratch_mutex_ held).
-  table_stats count(stream_view s);
+  table_stats count(stream_view s, std::uint32_t* cluster_starts = nullptr);
   /// How many leading operations of a batch of n claim their home slot blindly first (call with
   /// bound_mutex_ held, before prepare_inserts).
   std::uint64_t cas_first_ops(std::uint64_t n) const;
