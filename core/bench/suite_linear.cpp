@@ -17,6 +17,41 @@ std::uint64_t count_status(const buffer<op_status>& st, std::uint64_t n, op_stat
   const auto host = st.download(n);
   return static_cast<std::uint64_t>(std::count(host.begin(), host.end(), want));
 }
+// Inserts into a table at load 0.5 whose slots also hold 0.25 of dead keys: erased values (value
+// mode) or tombstones (tombstone mode, where inserts walk on to the key or an empty slot and then
+// reuse the first tombstone they passed). Same keys, same occupancy: the cost of reusing.
+result_table dead_slots_table(const bench_options& opt, table_config cfg, const key_set& keys, stream_view s) {
+  const bool gpu = opt.backend == backend::gpu;
+  const auto filled = static_cast<std::uint64_t>(0.75 * cfg.capacity), live = cfg.capacity / 2;
+  const auto fresh = static_cast<std::uint64_t>(0.1 * cfg.capacity);
+  result_table tab;
+  tab.name = "dead-slots";
+  tab.title = "Inserts into a table at load 0.5 holding 0.25 of dead slots (G inserts/s)";
+  tab.columns = {"delete mode", "load", "dead slots", "inserted", "insert", "x value mode"};
+  double value_rate = 0;
+  for (const linear_delete_mode mode : {linear_delete_mode::value, linear_delete_mode::tombstone}) {
+    cfg.deletes = mode;
+    auto t = make_table(cfg);
+    const auto k = keys.keys.cspan(), v = keys.values.cspan();
+    const timing tm = measure(s, gpu, opt.warmup, opt.reps,
+                              [&] {
+                                t->clear(s);
+                                t->insert(k.first(filled), v.first(filled), {}, s);
+                                t->erase(k.subspan(live, filled - live), {}, s);
+                              },
+                              [&] { t->insert(k.subspan(filled, fresh), v.subspan(filled, fresh), {}, s); });
+    const table_stats st = t->stats(s);
+    if (st.live != live + fresh || st.failed_full)
+      throw gpu_error(strprintf("bench linear: inserting into dead slots left %llu live keys of %llu",
+                                (unsigned long long)st.live, (unsigned long long)(live + fresh)));
+    const double rate = fresh / (tm.median_ms * 1e-3);
+    if (mode == linear_delete_mode::value) value_rate = rate;
+    tab.add({cell(mode == linear_delete_mode::value ? "value (erased keys stay)" : "tombstone (reused)"), cell(0.5, "%.2f"),
+             cell(0.25, "%.2f"), cell(double(fresh), "%.0f"), cell(rate / 1e9, "%.2f"), cell(rate / value_rate, "%.2f")});
+  }
+  return tab;
+}
+
 }  // namespace
 
 report linear_suite(const bench_options& opt) {
@@ -92,6 +127,12 @@ report linear_suite(const bench_options& opt) {
   r.tables.push_back(std::move(tab));
   r.notes.push_back("insert: n distinct random keys into an empty table (\"insert to load L\"); find-hit: the same "
                     "keys; find-miss: n keys known absent; erase: all n keys. Every run is checked afterwards.");
+  if (cfg.probe == probe_policy::linear) {
+    r.tables.push_back(dead_slots_table(opt, cfg, keys, s));
+    r.notes.push_back("into dead slots: 0.75 of the slots filled, a third of those keys erased (value mode leaves "
+                      "them occupied, tombstone mode leaves tombstones that inserts reuse), then 0.1 of the slots in "
+                      "new keys inserted.");
+  }
   return r;
 }
 
