@@ -35,6 +35,7 @@ std::string usage() {
       "  --present                window: start in presenter mode (F5; Esc leaves)\n"
       "  --style paper|screen     render: figures for print (white, axes, PNG+SVG+PDF) or the window's look\n"
       "  --dpi N                  render --style paper: PNG resolution (default 300)\n"
+      "  --animate                render: each stage also as a 4-second MP4 of its first view (ffmpeg)\n"
       "  --size 3.5x2.4in         render: a panel's page (in, cm, mm; paper style; n panels: n times as wide)\n"
       "                           or WIDTHxHEIGHT pixels (screen)\n"
       "  --headless               window: render the default demo to PNG instead of opening a window\n"
@@ -130,6 +131,7 @@ cli_options parse_cli(const std::vector<std::string>& args) {
     else if (a == "--headless") o.headless = true;
     else if (a == "--present") o.present = true;
     else if (a == "--figures") o.figures = true;
+    else if (a == "--animate") o.animate_seconds = 4;
     else if (a == "--style") {
       const std::string v = in.value(a);
       if (v != "paper" && v != "screen") throw user_error("--style: '" + v + "' is not paper or screen");

@@ -28,6 +28,7 @@ struct cli_options {
   std::optional<theme> ui_theme; ///< window: unset means the remembered theme
   bool present = false;          ///< window: start in presenter mode
   std::optional<std::string> style;  ///< render: "paper" or "screen" (unset: the scenario's)
+  double animate_seconds = 0;    ///< render --animate: each stage also as a video of this length
   double dpi = 300;              ///< render --style paper: the PNG's resolution
   std::string page_size;         ///< render --style paper, plot: "3.5x2.4in" (empty: the default page)
   bool figures = false;          ///< bench: also plot the figures of its results (needs --out)

@@ -1,6 +1,7 @@
 // Figures from benchmark reports: recipes that name a suite's table, its x column and the series.
 #include "app/plot_command.hpp"
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -50,9 +51,19 @@ const json* find_table(const std::map<std::string, report_file>& reports, const 
   return nullptr;
 }
 
+// A cell as a number: numbers, and sizes the reports write as powers of two ("2^18").
 bool number_of(const json& row, const std::string& col, double& out) {
-  if (!row.contains(col) || !row[col].is_number()) return false;
-  out = row[col].get<double>();
+  if (!row.contains(col)) return false;
+  const json& c = row[col];
+  if (c.is_number()) {
+    out = c.get<double>();
+    return true;
+  }
+  if (!c.is_string()) return false;
+  const std::string t = c.get<std::string>();
+  if (t.rfind("2^", 0) != 0 || t.size() < 3 || t.size() > 4 || t.find_first_not_of("0123456789", 2) != std::string::npos)
+    return false;
+  out = std::ldexp(1.0, std::stoi(t.substr(2)));
   return true;
 }
 

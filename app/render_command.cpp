@@ -279,7 +279,8 @@ render_result render_scenario(const scenario& sc, const std::string& out_dir, ba
 }
 
 int run_render(const cli_options& o) {
-  const scenario sc = load_scenario(o.scenario);
+  scenario sc = load_scenario(o.scenario);
+  if (o.animate_seconds > 0) animate_every_stage(sc, o.animate_seconds);
   const std::string dir = o.out_dir.empty() ? "out/render/" + sc.name : o.out_dir;
   std::string notice;
   const float font_size = o.font_size > 0 ? clamp_font_size(o.font_size, &notice) : 18.f;

@@ -422,4 +422,28 @@ std::vector<std::string> shipped_scenarios() {
   return names;
 }
 
+void animate_every_stage(scenario& sc, double seconds) {
+  if (!sc.compare.empty())
+    throw user_error(sc.file + ": --animate records one table's views; compare mode has no animation");
+  std::vector<scenario_step> out;
+  for (const scenario_step& st : sc.steps) {
+    if (st.kind == scenario_step::capture && !st.animation) {
+      animation_spec a;
+      a.seconds = seconds;
+      a.view = "heatmap";
+      for (const std::string& v : st.views)
+        if (const auto k = parse_view_kind(v); k && *k != view_kind::stats) {
+          a.view = v;
+          break;
+        }
+      scenario_step anim = st;
+      anim.views = {a.view};
+      anim.animation = a;
+      out.push_back(anim);
+    }
+    out.push_back(st);
+  }
+  sc.steps = std::move(out);
+}
+
 }  // namespace hs::app

@@ -65,6 +65,11 @@ std::optional<script_step> as_script_step(const scenario_step& s);
 scenario parse_scenario(const std::string& text, const std::string& file);
 /// @brief Reads and parses a file (a bare name is looked up in assets/scenarios).
 scenario load_scenario(const std::string& path_or_name);
+/// @brief render --animate: before each still capture, a `capture animation` of `seconds` of its
+/// first view that animates (a common view, else the heatmap), so every stage is also a video
+/// that ends where the figures are taken. Captures that already animate are kept as they are.
+/// Compare mode is refused (its tables are captured together, as stills).
+void animate_every_stage(scenario& sc, double seconds);
 /// @brief The shipped scenarios, by name.
 std::vector<std::string> shipped_scenarios();
 

@@ -41,6 +41,8 @@ TEST_CASE("render takes a paper style, a DPI and a page size in inches or centim
   using Catch::Matchers::ContainsSubstring;
   CHECK_THROWS_WITH(parse_cli({"render", "x.scn", "--style", "poster"}), ContainsSubstring("not paper or screen"));
   CHECK_THROWS_AS(parse_cli({"render", "x.scn", "--dpi", "5000"}), user_error);
+  CHECK(parse_cli({"render", "x.scn", "--animate"}).animate_seconds == 4);
+  CHECK(parse_cli({"render", "x.scn"}).animate_seconds == 0);
 }
 
 TEST_CASE("bad arguments say what is wrong", "[cli]") {

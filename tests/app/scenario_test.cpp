@@ -187,6 +187,24 @@ TEST_CASE("capture animation takes seconds, fps and a view, and refuses more tha
   CHECK_THROWS_WITH(parse_scenario("capture animation speed=2\n", "a.scn"), ContainsSubstring("unknown animation option 'speed'"));
 }
 
+TEST_CASE("render --animate records every stage before its still figures; animations written out stay; compare is refused",
+          "[scenario][animation]") {
+  using Catch::Matchers::ContainsSubstring;
+  scenario sc = parse_scenario("table slab\nfill 0.5\ncapture stats histogram heatmap\nfill 0.9\ncapture animation seconds=2 view=throughput\n"
+                               "fill 0.95\ncapture chains\n",
+                               "a.scn");
+  animate_every_stage(sc, 4);
+  std::vector<std::string> shape;  // each capture: its views, "~" before an animation
+  for (const scenario_step& st : sc.steps)
+    if (st.kind == scenario_step::capture) shape.push_back((st.animation ? "~" : "") + st.views.front());
+  CHECK(shape == std::vector<std::string>{"~histogram", "stats", "~throughput", "~heatmap", "chains"});
+  CHECK(sc.steps[1].animation->seconds == 4);
+  CHECK(sc.steps[4].animation->seconds == 2);  // the scenario's own animation keeps its length
+  CHECK(sc.steps[1].line == sc.steps[2].line);  // errors still name the capture's line
+  scenario cmp = parse_scenario("compare linear hive\nfill 0.5\ncapture compare\n", "c.scn");
+  CHECK_THROWS_WITH(animate_every_stage(cmp, 4), ContainsSubstring("c.scn: --animate"));
+}
+
 TEST_CASE("a capture may give a family view a bucket range: the hive's eviction arcs over part of the table",
           "[scenario][hive]") {
   using Catch::Matchers::ContainsSubstring;
