@@ -198,7 +198,10 @@ void draw_plot(painter& p, const panel& pn, box area, double fs) {
   cairo_stroke(cr);
   for (double v : xt) {
     cairo_move_to(cr, X(v), plot.y1), cairo_line_to(cr, X(v), plot.y1 + 0.3 * fs);
-    p.text(X(v), plot.y1 + 1.3 * fs, fs * 0.9, vis::tick_label(v), 0.5);
+    // A label at the right edge ends at the panel's edge instead of running off the page.
+    const std::string label = vis::tick_label(v);
+    const double half = p.width(label, fs * 0.9) / 2;
+    p.text(std::min(X(v), area.x1 - half), plot.y1 + 1.3 * fs, fs * 0.9, label, 0.5);
   }
   for (double v : yt) {
     cairo_move_to(cr, plot.x0, Y(v)), cairo_line_to(cr, plot.x0 - 0.3 * fs, Y(v));
