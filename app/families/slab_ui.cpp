@@ -53,8 +53,13 @@ class slab_views final : public family_views {
   std::string figure_csv(std::string_view name, const session&, const sample_result& r) const override {
     return name == "chains" ? vis::chain_lengths_csv(r.inspected.chains) : vis::allocator_csv(r.inspected.allocator);
   }
-  std::optional<fig::figure> paper_figure(std::string_view name, const session&, const sample_result& r) const override {
-    if (name == "chains") return vis::slab_lists_figure(r.inspected.chain, r.inspected.chains);
+  std::optional<fig::figure> paper_figure(std::string_view name, const session& s, const sample_result& r) const override {
+    if (name == "chains") {
+      std::vector<key_type> stepped;  // a traced step's keys: framed where they sit in the list shown
+      if (const auto step = s.last_step())
+        for (const stepped_op& op : step->ops) stepped.push_back(op.key);
+      return vis::slab_lists_figure(r.inspected.chain, r.inspected.chains, stepped);
+    }
     return vis::slab_allocator_figure(r.inspected.allocator);
   }
   const vis::slab_view& view() const { return view_; }

@@ -12,8 +12,8 @@ namespace {
 
 // A slab list as an image: cells of `cell` pixels with a one-pixel grid, so each pair stays a
 // cell at any print size.
-fig::panel list_panel(const slab_chain& chain, std::uint32_t longest) {
-  constexpr int cell = 9;
+fig::panel list_panel(const slab_chain& chain, std::uint32_t longest, const std::vector<key_type>& outlined) {
+  constexpr int cell = 24;
   const int rows = static_cast<int>(std::max<std::size_t>(chain.slabs.size(), 1));
   fig::image_panel im;
   im.width = slab::k_slab_pairs * cell + 1, im.height = rows * cell + 1;
@@ -31,14 +31,24 @@ fig::panel list_panel(const slab_chain& chain, std::uint32_t longest) {
         std::uint8_t* px = &im.rgba[(std::size_t(y) * im.width + x) * 4];
         px[0] = px[1] = px[2] = 190;
       }
-  std::uint64_t live = 0;
+  const auto outline = [&](int cx, int cy) {  // a black frame inside the cell
+    for (int y = 1; y < cell; ++y)
+      for (int x = 1; x < cell; ++x)
+        if (x <= 3 || y <= 3 || x >= cell - 3 || y >= cell - 3) {
+          std::uint8_t* px = &im.rgba[(std::size_t(cy * cell + y) * im.width + cx * cell + x) * 4];
+          px[0] = px[1] = px[2] = 0;
+        }
+  };
+  std::uint64_t live = 0, marked = 0;
   for (std::size_t r = 0; r < chain.slabs.size(); ++r)
     for (int i = 0; i < slab::k_slab_pairs; ++i) {
       const std::uint32_t k = chain.slabs[r].words[2 * i];
       if (slab::is_live_key(k)) fill(i, int(r), fig::series_rgb(0)), ++live;
       else if (k == k_tombstone) fill(i, int(r), fig::series_rgb(1));
+      if (slab::is_live_key(k) && std::find(outlined.begin(), outlined.end(), k) != outlined.end()) outline(i, int(r)), ++marked;
     }
-  im.x_label = "15 pairs per slab, a row per slab (base on top): blue live, orange tombstone, white empty";
+  im.x_label = marked ? "15 pairs a slab, base on top: blue live, orange tombstone; framed: the step's keys"
+                      : "15 pairs a slab, base on top: blue live, orange tombstone, white empty";
   fig::panel p;
   p.image = std::move(im);
   p.title = strprintf("Bucket %s: %s slabs%s, %s live pairs", format_count(chain.bucket).c_str(), format_count(chain.total).c_str(),
@@ -49,7 +59,7 @@ fig::panel list_panel(const slab_chain& chain, std::uint32_t longest) {
 
 }  // namespace
 
-fig::figure slab_lists_figure(const slab_chain& chain, const probe_histogram& h) {
+fig::figure slab_lists_figure(const slab_chain& chain, const probe_histogram& h, const std::vector<key_type>& outlined) {
   fig::panel p;
   p.title = strprintf("Slab lists: mean %.3f, longest %u slabs", h.mean(), h.max);
   p.x = {"slabs in the list (base included)"};
@@ -60,7 +70,7 @@ fig::figure slab_lists_figure(const slab_chain& chain, const probe_histogram& h)
     s.x.push_back(i), s.y.push_back(double(h.counts[probe_bin(i)]));
   p.data.push_back(s);
   p.legend = false;
-  return {{list_panel(chain, h.max), p}, {}};
+  return {{list_panel(chain, h.max, outlined), p}, {}};
 }
 
 fig::figure slab_allocator_figure(const allocator_image& a) {
