@@ -196,13 +196,15 @@ TEST_CASE("every family view has a paper figure: the hive's Fig. 9, fill, evicti
   CHECK(steps.find(">share of the inserts</text>") != std::string::npos);
   CHECK(fs::exists(dir / "h-01-buckets.pdf"));
   CHECK(test::read_text(dir / "h-01-buckets.svg").find(">live slots in the bucket</text>") != std::string::npos);
-  const scenario slab = parse_scenario("table slab\nslab buckets=300\nbackend cpu\nbatch 512\nfill 1.5\ncapture chains allocator\n",
+  const scenario slab = parse_scenario("table slab\nslab buckets=300\nbackend cpu\nbatch 512\nfill 1.5\ncapture chains allocator\n"
+                                       "step 8\ncapture chains\n",
                                        (dir / "s.scn").string());
   const render_result sr = render_scenario(slab, dir.string(), backend_choice::cpu, 0, 800, 600, 14.f, style);
   const std::string chains = test::read_text(dir / "s-01-chains.svg");
   CHECK(chains.find(">slabs in the list (base included)</text>") != std::string::npos);
   CHECK(chains.find("(the longest)") != std::string::npos);  // the list shown is the longest
-  CHECK(chains.find("15 pairs per slab") != std::string::npos);
+  CHECK(chains.find("15 pairs a slab") != std::string::npos);
+  CHECK(test::read_text(dir / "s-02-chains.svg").find("framed: the step's keys") != std::string::npos);  // after step 8
   int w = 0, h = 0;
   CHECK_FALSE(read_png((dir / "s-01-chains.png").string(), w, h).empty());
   CHECK(w == 600);  // two panels: twice the page's width
