@@ -45,7 +45,7 @@ struct hive_counters {
   /// have filled more than k_contract_fill (0.9) of the smaller table.
   std::uint64_t merges_refused = 0;
   std::uint64_t bulk_batches = 0;  ///< insert batches placed by grouped rounds, since creation
-  std::uint64_t bulk_rest = 0;     ///< keys of those the rounds left to the per-key kernels
+  std::uint64_t bulk_rest = 0;     ///< keys of those the per-key kernels placed: left by the rounds, or past load 0.9
 };
 
 }  // namespace hs

@@ -50,6 +50,9 @@ class hive_table final : public hive_family {
   /// Whether an insert batch of n goes the bulk way (large batches, no statuses asked for, scratch
   /// memory to be had; call with table_mutex_ held alone).
   bool use_bulk(std::uint64_t n, bool statuses);
+  /// How many keys of an insert batch of n (no statuses) the bulk rounds should take.
+  std::uint64_t bulk_share(std::uint64_t n) const;
+  static constexpr double k_bulk_load = 0.9;  // past it, inserts go key by key (bulk_share)
   /// Live words in buckets and in the stash, counted (synchronizes; call with table_mutex_ held).
   std::array<std::uint64_t, 2> census(stream_view s);
   /// Live keys by a census (synchronizes; call with table_mutex_ held).

@@ -204,3 +204,23 @@ TEST_CASE("hive bulk: a batch of 47M keys into 2^26 slots stores every key once 
   INFO(r.describe());
   CHECK(r.ok());
 }
+
+TEST_CASE("hive bulk, automatic: a batch past load 0.9 goes to the rounds up to 0.9 and key by key after",
+          "[gpu][hive][bulk]") {
+  test::require_gpu();
+  const std::uint64_t capacity = 1u << 24;  // automatic bulk starts at 2^24 slots
+  bulk_pair p(test::hive_config(backend::gpu, capacity, 16));
+  const auto keys = test::random_keys(static_cast<std::size_t>(0.97 * double(capacity)), 561);
+  p.insert(keys, test::random_values(keys.size(), 562));
+  const hive_counters h = p.gpu->stats({}).hive;
+  CHECK(h.bulk_batches == 1);
+  CHECK(h.bulk_rest >= keys.size() - static_cast<std::size_t>(0.9 * double(capacity)));  // the tail, key by key
+  CHECK(p.gpu->stats({}).live == keys.size());
+  p.check();
+  // Past 0.9 already: a further batch goes key by key entirely (too small for the rounds anyway).
+  const auto more = test::random_keys(keys.size() + 100000, 561);
+  const std::vector<key_type> tail(more.begin() + static_cast<std::ptrdiff_t>(keys.size()), more.end());
+  p.insert(tail, test::random_values(tail.size(), 563));
+  CHECK(p.gpu->stats({}).hive.bulk_batches == 1);
+  p.check();
+}
