@@ -149,7 +149,15 @@ render_result render_scenario(const scenario& sc, const std::string& out_dir, ba
   if (auto g = query_gpu(); g && s.gpu()) meta.field("gpu", g->name);
   meta.field("graphics", gl.description());
   meta.field("family", std::string(to_string(cfg.table.family))).field("capacity", cfg.table.capacity);
-  meta.field("hash", std::string(to_string(cfg.table.hash))).field("tuning", describe(cfg.table.linear));
+  meta.field("hash", std::string(to_string(cfg.table.hash)));
+  if (cfg.table.family == family::linear) meta.field("tuning", describe(cfg.table.linear));
+  {  // the family's own settings, as its rows in the numbers say them (the hive's shape and hashes, ...)
+    number_rows about;
+    if (const auto rows = ui_of(cfg.table.family).about_rows) rows(about, s, s.tbl().stats({}));
+    meta.key("family_settings").begin_object();
+    for (const auto& [name, value] : about) meta.field(name, value);
+    meta.end_object();
+  }
   meta.field("delete", std::string(to_string(cfg.table.deletes))).field("probe", std::string(to_string(cfg.table.probe)));
   meta.key("maintenance").begin_object().field("grow_above", cfg.maintenance.grow_above);
   meta.field("shrink_below", cfg.maintenance.shrink_below).field("rehash_above", cfg.maintenance.rehash_above).end_object();

@@ -190,7 +190,11 @@ TEST_CASE("every family view has a paper figure: the hive's Fig. 9, fill, evicti
   style.page = {3.0, 2.0, 100, 8};
   const scenario hive = parse_scenario("table hive\ncapacity 2^12\nbackend cpu\nbatch 256\nfill 0.95\ncapture steps buckets\n",
                                        (dir / "h.scn").string());
-  render_scenario(hive, dir.string(), backend_choice::cpu, 0, 800, 600, 14.f, style);
+  const render_result hr = render_scenario(hive, dir.string(), backend_choice::cpu, 0, 800, 600, 14.f, style);
+  // The metadata says the family's own settings, not the linear table's tuning.
+  const std::string hm = test::read_text(hr.metadata);
+  CHECK(hm.find("\"family_settings\":{\"hive\":\"16 slots/bucket") != std::string::npos);
+  CHECK(hm.find("\"tuning\"") == std::string::npos);
   const std::string steps = test::read_text(dir / "h-01-steps.svg");
   CHECK(steps.find(">2: claim</text>") != std::string::npos);
   CHECK(steps.find(">share of the inserts</text>") != std::string::npos);
