@@ -6,6 +6,7 @@
 #include <cctype>
 #include <charconv>
 
+#include "core/bench/table_filter.hpp"
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
 #include "core/slab/slab_sizing.hpp"
@@ -40,7 +41,7 @@ std::string usage() {
       "                           or WIDTHxHEIGHT pixels (screen)\n"
       "  --headless               window: render the default demo to PNG instead of opening a window\n"
       "  --screenshot FILE        window: save the last frame (with --frames) as PNG\n"
-      "  bench: --reps N  --warmup N  --statuses  --no-cpu-baseline\n"
+      "  bench: --reps N  --warmup N  --statuses  --no-cpu-baseline  --only TABLE[,TABLE] (hive, slab, linear, linear-churn)\n"
       "         --group 1|4|8  --cas-first auto|on|off  --partition auto|on|off   (linear table tuning)\n"
       "         --tile 2|4|8|16|32 (threads sharing a slab, slab table; threads per operation, hive: 4-32)\n"
       "         --slots 8|16|32 --hashes F+G[+H] (hive: slots per bucket; bithash1, bithash2, murmur3, city, crc32)\n"
@@ -152,6 +153,7 @@ cli_options parse_cli(const std::vector<std::string>& args) {
       o.height = parse_number<std::uint32_t>(a, v.substr(x + 1), 240, 8192);
     } else if (a == "--reps") o.bench.reps = parse_number<int>(a, in.value(a), 1, 1000);
     else if (a == "--warmup") o.bench.warmup = parse_number<int>(a, in.value(a), 0, 100);
+    else if (a == "--only") o.bench.only = bench::parse_table_names(in.value(a));
     else if (a == "--probe") {
       const std::string v = in.value(a);
       const auto p = parse_probe_policy(v);

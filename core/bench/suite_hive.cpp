@@ -3,12 +3,15 @@
 // 0.5:0.4:0.1 insert:lookup:delete), hash-policy and bucket-size comparisons, resize rates, the
 // insert-step breakdown from load 0.55 to 0.97 (Fig. 9) and the instrumentation's overhead.
 #include <algorithm>
+#include <bit>
 #include <cstdio>
 #include <numeric>
 #include <random>
 
 #include "core/bench/bench_keys.hpp"
+#include "core/bench/profile_row.hpp"
 #include "core/bench/suites.hpp"
+#include "core/bench/table_filter.hpp"
 #include "core/bench/timing.hpp"
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
@@ -53,6 +56,14 @@ std::uint64_t count_status(const buffer<op_status>& st, std::uint64_t n, op_stat
   return static_cast<std::uint64_t>(std::count(h.begin(), h.end(), want));
 }
 
+/// A row's name for profilers ("hive find 2^25 load 0.90"; see profile_row.hpp).
+std::string row_name(const char* what, std::uint64_t capacity, double load, const shape& sh) {
+  std::string name = strprintf("hive %s 2^%d load %.2f", what, std::countr_zero(capacity), load);
+  if (!sh.hashes.empty()) name += " hashes " + sh.hashes;
+  if (sh.slots || sh.tile) name += strprintf(" slots %d tile %d", sh.slots, sh.tile);
+  return name;
+}
+
 /// Inserts n keys into an empty table (timed, median), then looks them all up (timed).
 struct fill_result {
   double insert = 0, find = 0;
@@ -66,12 +77,20 @@ fill_result fill_and_find(const hive_ctx& c, std::uint64_t capacity, double load
   buffer<value_type> out(memory_space::device, n);
   buffer<op_status> st(memory_space::device, n);
   fill_result r;
-  const timing ti = c.time([&] { t->clear(c.s); }, [&] { t->insert(ks.keys.cspan(), ks.values.cspan(), {}, c.s); });
+  timing ti;
+  {
+    const profile_row row(row_name("insert", capacity, load, sh));
+    ti = c.time([&] { t->clear(c.s); }, [&] { t->insert(ks.keys.cspan(), ks.values.cspan(), {}, c.s); });
+  }
   const table_stats after = t->stats(c.s);
   if (after.live + after.failed_full != n)
     throw gpu_error(strprintf("bench hive: %llu keys stored and %llu refused of %llu", (unsigned long long)after.live,
                               (unsigned long long)after.failed_full, (unsigned long long)n));
-  const timing tf = c.time(nullptr, [&] { t->find(ks.keys.cspan(), out.span(), {}, c.s); });
+  timing tf;
+  {
+    const profile_row row(row_name("find", capacity, load, sh));
+    tf = c.time(nullptr, [&] { t->find(ks.keys.cspan(), out.span(), {}, c.s); });
+  }
   t->find(ks.keys.cspan(), out.span(), st.span(), c.s);
   if (count_status(st, n, op_status::found, c.s) != after.live) throw gpu_error("bench hive: a stored key was not found");
   r.insert = grate(n, ti);
@@ -95,29 +114,34 @@ result_table bulk_insert(const hive_ctx& c, const std::vector<int>& logs) {
   return tab;
 }
 
-result_table hit_ratio(const hive_ctx& c, std::uint64_t capacity) {
-  auto t = c.make(capacity);
-  const auto n = static_cast<std::uint64_t>(0.9 * double(capacity));
-  const key_set ks = unique_keys(memory_space::device, n, 2);
-  const buffer<key_type> misses = miss_keys(memory_space::device, n, 2);
-  t->insert(ks.keys.cspan(), ks.values.cspan(), {}, c.s);
-  std::vector<key_type> hits = ks.keys.download(n, c.s), absent = misses.download(n, c.s);
-  buffer<key_type> q(memory_space::device, n);
-  buffer<value_type> out(memory_space::device, n);
+/// Lookups of n keys at load 0.9, a share of them stored, on each table size.
+result_table hit_ratio(const hive_ctx& c, const std::vector<int>& logs) {
   result_table tab;
   tab.name = "lookup-hit-ratio";
-  tab.title = "Bulk lookup of " + format_count(n) + " keys at load 0.9 on " + format_count(capacity) + " slots, by hit ratio (G lookups/s)";
-  tab.columns = {"hit ratio", "lookups"};
-  std::mt19937_64 rng(3);
-  for (int pct : {0, 25, 50, 75, 100}) {
-    std::vector<key_type> mix(n);
-    const std::uint64_t h = n * pct / 100;
-    std::copy(hits.begin(), hits.begin() + h, mix.begin());
-    std::copy(absent.begin(), absent.begin() + (n - h), mix.begin() + h);
-    std::shuffle(mix.begin(), mix.end(), rng);
-    q.upload(mix, c.s);
-    const timing tm = c.time(nullptr, [&] { t->find(q.cspan(), out.span(), {}, c.s); });
-    tab.add({cell(std::to_string(pct) + "%"), cell(grate(n, tm), "%.2f")});
+  tab.title = "Bulk lookup of as many keys as stored at load 0.9, by hit ratio (G lookups/s)";
+  tab.columns = {"slots", "hit ratio", "lookups"};
+  for (int e : logs) {
+    const std::uint64_t capacity = std::uint64_t{1} << e;
+    auto t = c.make(capacity);
+    const auto n = static_cast<std::uint64_t>(0.9 * double(capacity));
+    const key_set ks = unique_keys(memory_space::device, n, 2);
+    const buffer<key_type> misses = miss_keys(memory_space::device, n, 2);
+    t->insert(ks.keys.cspan(), ks.values.cspan(), {}, c.s);
+    std::vector<key_type> hits = ks.keys.download(n, c.s), absent = misses.download(n, c.s);
+    buffer<key_type> q(memory_space::device, n);
+    buffer<value_type> out(memory_space::device, n);
+    std::mt19937_64 rng(3);
+    for (int pct : {0, 25, 50, 75, 100}) {
+      std::vector<key_type> mix(n);
+      const std::uint64_t h = n * pct / 100;
+      std::copy(hits.begin(), hits.begin() + h, mix.begin());
+      std::copy(absent.begin(), absent.begin() + (n - h), mix.begin() + h);
+      std::shuffle(mix.begin(), mix.end(), rng);
+      q.upload(mix, c.s);
+      const profile_row row(strprintf("hive find 2^%d load 0.90 hits %d%%", e, pct));
+      const timing tm = c.time(nullptr, [&] { t->find(q.cspan(), out.span(), {}, c.s); });
+      tab.add({cell("2^" + std::to_string(e)), cell(std::to_string(pct) + "%"), cell(grate(n, tm), "%.2f")});
+    }
   }
   return tab;
 }
@@ -304,23 +328,21 @@ report hive_suite(const bench_options& opt) {
                                                                        : cfg.hive.hashes.c_str(),
                                                cfg.hive.eviction_depth, std::string(to_string(cfg.hive.bulk)).c_str()));
   }
-  const auto stage = [](const char* what) { std::fprintf(stderr, "bench hive: %s\n", what); };
-  stage("bulk insert");
-  r.tables.push_back(bulk_insert(c, {22, 25, 27}));
-  stage("lookups by hit ratio");
-  r.tables.push_back(hit_ratio(c, std::uint64_t{1} << 27));
-  stage("mixed batches");
-  r.tables.push_back(mixed(c, std::uint64_t{1} << 25, std::uint64_t{1} << 24));
-  stage("hash policies");
-  r.tables.push_back(policies(c, std::uint64_t{1} << 25));
-  stage("bucket sizes");
-  r.tables.push_back(bucket_sizes(c, std::uint64_t{1} << 25));
-  stage("resize");
-  r.tables.push_back(resize_rates(c, std::uint64_t{1} << 24));
-  stage("insert steps");
-  r.tables.push_back(step_breakdown(c, std::uint64_t{1} << 24));
-  stage("instrumentation");
-  r.tables.push_back(overhead(c, std::uint64_t{1} << 25));
+  const table_filter only("hive", opt.only, {"bulk-insert", "lookup-hit-ratio", "mixed", "hash-policy", "bucket-size",
+                                             "resize", "steps", "instrumentation"});
+  const auto run = [&](const char* name, const char* what, auto&& make) {
+    if (!only.wants(name)) return;
+    std::fprintf(stderr, "bench hive: %s\n", what);
+    r.tables.push_back(make());
+  };
+  run("bulk-insert", "bulk insert", [&] { return bulk_insert(c, {22, 25, 27}); });
+  run("lookup-hit-ratio", "lookups by hit ratio", [&] { return hit_ratio(c, {25, 27}); });
+  run("mixed", "mixed batches", [&] { return mixed(c, std::uint64_t{1} << 25, std::uint64_t{1} << 24); });
+  run("hash-policy", "hash policies", [&] { return policies(c, std::uint64_t{1} << 25); });
+  run("bucket-size", "bucket sizes", [&] { return bucket_sizes(c, std::uint64_t{1} << 25); });
+  run("resize", "resize", [&] { return resize_rates(c, std::uint64_t{1} << 24); });
+  run("steps", "insert steps", [&] { return step_breakdown(c, std::uint64_t{1} << 24); });
+  run("instrumentation", "instrumentation", [&] { return overhead(c, std::uint64_t{1} << 25); });
   r.notes.push_back("bulk insert: distinct uniform keys into an empty table, no resizing; refused keys found the stash full.");
   r.notes.push_back("mixed: inserts of new keys, lookups and deletes of stored keys; the table is refilled before every timed batch.");
   return r;

@@ -1,10 +1,13 @@
 // bench linear: bulk insert, find (all hits / all misses) and erase at several load factors on
 // 2^27 slots, each a median after warm-up, also as a fraction of the roofline.
 #include <algorithm>
+#include <optional>
 
 #include "core/bench/bench_keys.hpp"
+#include "core/bench/profile_row.hpp"
 #include "core/bench/roofline.hpp"
 #include "core/bench/suites.hpp"
+#include "core/bench/table_filter.hpp"
 #include "core/bench/timing.hpp"
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
@@ -56,6 +59,7 @@ result_table dead_slots_table(const bench_options& opt, table_config cfg, const 
 
 report linear_suite(const bench_options& opt) {
   report r = new_report("linear", opt);
+  const table_filter only("linear", opt.only, {"bulk", "dead-slots"});
   const bool gpu = opt.backend == backend::gpu;
   const memory_space space = gpu ? memory_space::device : memory_space::host;
   owned_stream stream(gpu);
@@ -84,50 +88,60 @@ report linear_suite(const bench_options& opt) {
   buffer<value_type> found(space, max_n);
   buffer<op_status> status(space, max_n);
 
-  result_table tab;
-  tab.name = "bulk";
-  tab.title = "Bulk operations on " + format_count(cfg.capacity) + " slots (G ops/s; % of the roofline ceiling)";
-  tab.columns = {"load", "keys", "probe mean", "probe max", "insert", "%CAS", "find-hit", "%read", "find-miss", "%read", "erase", "%read"};
-  for (double load : loads) {
-    const auto n = static_cast<std::uint64_t>(load * cfg.capacity);
-    const auto k = keys.keys.cspan().first(n);
-    const auto v = keys.values.cspan().first(n);
-    const std::span<op_status> st = opt.statuses ? status.span().first(n) : std::span<op_status>{};
-    auto fill = [&] {
-      t->clear(s);
-      t->insert(k, v, {}, s);
-    };
-    const timing ins = measure(s, gpu, opt.warmup, opt.reps, [&] { t->clear(s); }, [&] { t->insert(k, v, st, s); });
-    const table_stats after = t->stats(s);
-    inspect_request probes;  // how long the probes are: what the rates below are the price of
-    probes.probe_histogram = true;
-    inspect_result ph;
-    t->inspect(probes, ph, s);
-    if (after.live != n || after.failed_full)
-      throw gpu_error(strprintf("bench linear: after inserting %llu keys the table holds %llu (failed %llu)",
-                                (unsigned long long)n, (unsigned long long)after.live,
-                                (unsigned long long)after.failed_full));
-    const timing hit = measure(s, gpu, opt.warmup, opt.reps, nullptr,
-                               [&] { t->find(k, found.span().first(n), status.span().first(n), s); });
-    if (count_status(status, n, op_status::found) != n) throw gpu_error("bench linear: a find-hit missed");
-    const timing miss = measure(s, gpu, opt.warmup, opt.reps, nullptr,
-                                [&] { t->find(misses.cspan().first(n), found.span().first(n), status.span().first(n), s); });
-    if (count_status(status, n, op_status::missing) != n) throw gpu_error("bench linear: a find-miss hit");
-    const timing era = measure(s, gpu, opt.warmup, opt.reps, fill, [&] { t->erase(k, st, s); });
-    if (t->stats(s).live != 0) throw gpu_error("bench linear: erase left live keys");
+  if (only.wants("bulk")) {
+    result_table tab;
+    tab.name = "bulk";
+    tab.title = "Bulk operations on " + format_count(cfg.capacity) + " slots (G ops/s; % of the roofline ceiling)";
+    tab.columns = {"load", "keys", "probe mean", "probe max", "insert", "%CAS", "find-hit", "%read", "find-miss", "%read", "erase", "%read"};
+    for (double load : loads) {
+      const auto n = static_cast<std::uint64_t>(load * cfg.capacity);
+      const auto k = keys.keys.cspan().first(n);
+      const auto v = keys.values.cspan().first(n);
+      const std::span<op_status> st = opt.statuses ? status.span().first(n) : std::span<op_status>{};
+      auto fill = [&] {
+        t->clear(s);
+        t->insert(k, v, {}, s);
+      };
+      const char* probing = cfg.probe == probe_policy::double_hash ? " double" : "";
+      const auto named = [&](const char* what) { return strprintf("linear%s %s load %.2f", probing, what, load); };
+      std::optional<profile_row> p(std::in_place, named("insert"));
+      const timing ins = measure(s, gpu, opt.warmup, opt.reps, [&] { t->clear(s); }, [&] { t->insert(k, v, st, s); });
+      p.reset();
+      const table_stats after = t->stats(s);
+      inspect_request probes;  // how long the probes are: what the rates below are the price of
+      probes.probe_histogram = true;
+      inspect_result ph;
+      t->inspect(probes, ph, s);
+      if (after.live != n || after.failed_full)
+        throw gpu_error(strprintf("bench linear: after inserting %llu keys the table holds %llu (failed %llu)",
+                                  (unsigned long long)n, (unsigned long long)after.live,
+                                  (unsigned long long)after.failed_full));
+      p.emplace(named("find-hit"));
+      const timing hit = measure(s, gpu, opt.warmup, opt.reps, nullptr,
+                                 [&] { t->find(k, found.span().first(n), status.span().first(n), s); });
+      if (count_status(status, n, op_status::found) != n) throw gpu_error("bench linear: a find-hit missed");
+      p.emplace(named("find-miss"));
+      const timing miss = measure(s, gpu, opt.warmup, opt.reps, nullptr,
+                                  [&] { t->find(misses.cspan().first(n), found.span().first(n), status.span().first(n), s); });
+      if (count_status(status, n, op_status::missing) != n) throw gpu_error("bench linear: a find-miss hit");
+      p.emplace(named("erase"));
+      const timing era = measure(s, gpu, opt.warmup, opt.reps, fill, [&] { t->erase(k, st, s); });
+      p.reset();
+      if (t->stats(s).live != 0) throw gpu_error("bench linear: erase left live keys");
 
-    auto rate = [&](const timing& tm) { return n / (tm.median_ms * 1e-3); };
-    auto pct = [&](double v, double ceiling) { return gpu ? cell(100.0 * v / ceiling, "%.0f%%") : cell("-"); };
-    tab.add({cell(load, "%.2f"), cell(static_cast<double>(n), "%.0f"), cell(ph.histogram.mean(), "%.3f"),
-             cell(static_cast<double>(ph.histogram.max), "%.0f"), cell(rate(ins) / 1e9, "%.2f"),
-             pct(rate(ins), rf.random_cas_per_s), cell(rate(hit) / 1e9, "%.2f"), pct(rate(hit), rf.random_reads_per_s),
-             cell(rate(miss) / 1e9, "%.2f"), pct(rate(miss), rf.random_reads_per_s), cell(rate(era) / 1e9, "%.2f"),
-             pct(rate(era), rf.random_reads_per_s)});
+      auto rate = [&](const timing& tm) { return n / (tm.median_ms * 1e-3); };
+      auto pct = [&](double v, double ceiling) { return gpu ? cell(100.0 * v / ceiling, "%.0f%%") : cell("-"); };
+      tab.add({cell(load, "%.2f"), cell(static_cast<double>(n), "%.0f"), cell(ph.histogram.mean(), "%.3f"),
+               cell(static_cast<double>(ph.histogram.max), "%.0f"), cell(rate(ins) / 1e9, "%.2f"),
+               pct(rate(ins), rf.random_cas_per_s), cell(rate(hit) / 1e9, "%.2f"), pct(rate(hit), rf.random_reads_per_s),
+               cell(rate(miss) / 1e9, "%.2f"), pct(rate(miss), rf.random_reads_per_s), cell(rate(era) / 1e9, "%.2f"),
+               pct(rate(era), rf.random_reads_per_s)});
+    }
+    r.tables.push_back(std::move(tab));
+    r.notes.push_back("insert: n distinct random keys into an empty table (\"insert to load L\"); find-hit: the same "
+                      "keys; find-miss: n keys known absent; erase: all n keys. Every run is checked afterwards.");
   }
-  r.tables.push_back(std::move(tab));
-  r.notes.push_back("insert: n distinct random keys into an empty table (\"insert to load L\"); find-hit: the same "
-                    "keys; find-miss: n keys known absent; erase: all n keys. Every run is checked afterwards.");
-  if (cfg.probe == probe_policy::linear) {
+  if (cfg.probe == probe_policy::linear && only.wants("dead-slots")) {
     r.tables.push_back(dead_slots_table(opt, cfg, keys, s));
     r.notes.push_back("into dead slots: 0.75 of the slots filled, a third of those keys erased (value mode leaves "
                       "them occupied, tombstone mode leaves tombstones that inserts reuse), then 0.1 of the slots in "

@@ -5,8 +5,10 @@
 // rebuild rates themselves (rehash in place, grow, shrink), also as a fraction of copy bandwidth.
 #include <algorithm>
 
+#include "core/bench/profile_row.hpp"
 #include "core/bench/roofline.hpp"
 #include "core/bench/suites.hpp"
+#include "core/bench/table_filter.hpp"
 #include "core/bench/timing.hpp"
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
@@ -54,6 +56,7 @@ struct policy {
 
 report linear_churn_suite(const bench_options& opt) {
   report r = new_report("linear-churn", opt);
+  const table_filter only("linear-churn", opt.only, {"summary", "value", "tombstone", "tombstone-rehash", "rebuild"});
   const bool gpu = opt.backend == backend::gpu;
   owned_stream stream(gpu);
   const stream_view s = stream.view();
@@ -77,6 +80,8 @@ report linear_churn_suite(const bench_options& opt) {
   for (const policy pol : {policy{"erase by value (seed 000)", linear_delete_mode::value, false},
                            policy{"tombstones (seed 002)", linear_delete_mode::tombstone, false},
                            policy{"tombstones, rehash at 25% dead", linear_delete_mode::tombstone, true}}) {
+    const char* name = pol.deletes == linear_delete_mode::value ? "value" : pol.rehash ? "tombstone-rehash" : "tombstone";
+    if (!only.wants(name) && !only.wants("summary")) continue;
     table_config cfg;
     cfg.backend = opt.backend;
     cfg.capacity = capacity;
@@ -89,7 +94,7 @@ report linear_churn_suite(const bench_options& opt) {
     std::uint64_t oldest = 0, next = live;
 
     result_table tab;
-    tab.name = pol.deletes == linear_delete_mode::value ? "value" : pol.rehash ? "tombstone-rehash" : "tombstone";
+    tab.name = name;
     tab.title = std::string("Churn, ") + pol.name;
     tab.columns = {"cycle", "dead slots", "occupied", "erase G/s", "insert G/s", "find G/s", "mean probe", "longest",
                    "rebuild ms"};
@@ -134,9 +139,9 @@ report linear_churn_suite(const bench_options& opt) {
     summary.add({pol.name, cell(double(std::min(cycle, k_cycles)), "%.0f"), cell(double(rebuilds), "%.0f"),
                  cell(double(st.erased + st.tombstones) / capacity, "%.3f"), cell(h.mean(), "%.3f"),
                  cell(double(h.max), "%.0f"), cell(ir / 1e9, "%.2f"), cell(er / 1e9, "%.2f"), cell(fr / 1e9, "%.2f")});
-    r.tables.push_back(std::move(tab));
+    if (only.wants(name)) r.tables.push_back(std::move(tab));
   }
-  r.tables.insert(r.tables.begin(), std::move(summary));
+  if (only.wants("summary")) r.tables.insert(r.tables.begin(), std::move(summary));
 
   // Rebuild rates: every slot of the old table is read and every slot of the new one written.
   result_table rates;
@@ -147,6 +152,7 @@ report linear_churn_suite(const bench_options& opt) {
   // each timed on its own (so every grow starts from the small table and every shrink from the
   // large one). Both delete modes: their dead slots differ, the rebuild is the same.
   for (const linear_delete_mode mode : {linear_delete_mode::tombstone, linear_delete_mode::value}) {
+    if (!only.wants("rebuild")) break;
     table_config cfg;
     cfg.backend = opt.backend;
     cfg.capacity = capacity;
@@ -166,9 +172,13 @@ report linear_churn_suite(const bench_options& opt) {
     };
     std::vector<double> in_place, grow, shrink;
     for (int i = 0; i < opt.warmup + opt.reps; ++i) {
-      const double a = time_once(s, gpu, [&] { t->rehash(capacity, s); });
-      const double b = time_once(s, gpu, [&] { t->rehash(capacity * 2, s); });
-      const double c = time_once(s, gpu, [&] { t->rehash(capacity, s); });
+      const auto timed = [&](const char* what, std::uint64_t to) {
+        const profile_row row(std::string("linear ") + what + m);
+        return time_once(s, gpu, [&] { t->rehash(to, s); });
+      };
+      const double a = timed("rehash in place", capacity);
+      const double b = timed("grow", capacity * 2);
+      const double c = timed("shrink", capacity);
       if (i < opt.warmup) continue;
       in_place.push_back(a), grow.push_back(b), shrink.push_back(c);
     }
@@ -177,7 +187,7 @@ report linear_churn_suite(const bench_options& opt) {
     add("shrink", capacity * 2, capacity, shrink);
     if (t->stats(s).live != live) throw gpu_error("bench linear-churn: a rebuild lost keys");
   }
-  r.tables.push_back(std::move(rates));
+  if (only.wants("rebuild")) r.tables.push_back(std::move(rates));
   r.notes.push_back("rebuilds: medians after warm-up, each including the new slots' allocation (grow, shrink), the scratch "
                     "and the count that checks no key was lost");
   return r;

@@ -6,7 +6,9 @@
 #include <numeric>
 #include <random>
 
+#include "core/bench/profile_row.hpp"
 #include "core/bench/suites.hpp"
+#include "core/bench/table_filter.hpp"
 #include "core/bench/timing.hpp"
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
@@ -219,6 +221,7 @@ result_table fig7(const bench_ctx& c, std::uint64_t initial, std::uint64_t batch
     for (std::size_t g = 0; g < batches.size(); ++g) {
       const mixed& m = batches[g];
       const op_batch ops{m.kinds.cspan(), m.keys.cspan(), m.values.cspan()};
+      const profile_row named(strprintf("slab mixed beta %.2f G%zu", beta, g));
       const timing tm = c.time(fill, [&] { t->apply(ops, results.span(), st.span(), c.s); });
       if (count_of(st, batch, op_status::failed_full, c.s) || count_of(st, batch, op_status::none, c.s))
         throw gpu_error("bench slab: a concurrent batch left an operation undone");
@@ -268,13 +271,15 @@ report slab_suite(const bench_options& opt) {
   if (gpu) measure_for(r, opt, c.s);
   // The CPU model runs the same experiments on smaller tables.
   const std::uint64_t n = gpu ? std::uint64_t{1} << 22 : std::uint64_t{1} << 17;
-  r.tables.push_back(fig4(c, n));
-  r.tables.push_back(target(c, gpu ? std::uint64_t{1} << 25 : std::uint64_t{1} << 18));
-  r.tables.push_back(gpu ? fig5(c, 18, 26) : fig5(c, 14, 18));
-  if (gpu) r.tables.push_back(fig6(c));
-  r.tables.push_back(fig7(c, n, gpu ? std::uint64_t{1} << 22 : std::uint64_t{1} << 16));
+  const table_filter only("slab", opt.only, {"fig4-utilization", "target", "fig5-size", "fig6-incremental",
+                                             "fig7a-concurrent", "slaballoc"});
+  if (only.wants("fig4-utilization")) r.tables.push_back(fig4(c, n));
+  if (only.wants("target")) r.tables.push_back(target(c, gpu ? std::uint64_t{1} << 25 : std::uint64_t{1} << 18));
+  if (only.wants("fig5-size")) r.tables.push_back(gpu ? fig5(c, 18, 26) : fig5(c, 14, 18));
+  if (gpu && only.wants("fig6-incremental")) r.tables.push_back(fig6(c));
+  if (only.wants("fig7a-concurrent")) r.tables.push_back(fig7(c, n, gpu ? std::uint64_t{1} << 22 : std::uint64_t{1} << 16));
 #if HS_WITH_CUDA
-  if (gpu) r.tables.push_back(allocator(c, std::uint64_t{1} << 22));
+  if (gpu && only.wants("slaballoc")) r.tables.push_back(allocator(c, std::uint64_t{1} << 22));
 #endif
   r.notes.push_back("build: REPLACE of n distinct keys into an empty table; search-all: the same keys; search-none: n "
                     "absent keys; utilization: stored bytes over the memory of base and chained slabs (the paper's "

@@ -27,6 +27,9 @@ const std::vector<suite_info>& suites() {
 report run_suite(std::string_view name, const bench_options& opt) {
   for (const suite_info& s : suites()) {
     if (s.name != name) continue;
+    const bool filters = name == "hive" || name == "slab" || name == "linear" || name == "linear-churn";
+    if (!opt.only.empty() && !filters)
+      throw user_error("bench " + std::string(name) + " runs as a whole: --only is for hive, slab, linear and linear-churn");
     if (opt.backend == backend::gpu || s.needs_gpu) {
       std::string why;
       if (!query_gpu(&why))

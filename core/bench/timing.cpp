@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "core/bench/gpu_delay.hpp"
+#include "core/bench/profile_row.hpp"
 
 namespace hs::bench {
 
@@ -18,7 +19,10 @@ double time_once(stream_view s, bool gpu, const std::function<void()>& work) {
   stream_timer t(gpu);
   if (gpu) gpu_delay(s, 50.0);  // the host enqueues `work` while this runs: GPU time only
   t.start(s);
-  work();
+  {
+    const profile_range named;  // the row's NVTX range: what a profiler selects
+    work();
+  }
   t.stop(s);
   return t.elapsed_ms();
 }

@@ -28,6 +28,9 @@ TEST_CASE("the three commands parse with their options", "[cli]") {
   CHECK(b.bench.linear.group == 4);
   CHECK(b.bench.linear.cas_first == tri::off);
   CHECK(b.bench.statuses);
+  CHECK(b.bench.only.empty());
+  CHECK(parse_cli({"bench", "hive", "--only", "bulk-insert,lookup-hit-ratio"}).bench.only ==
+        std::vector<std::string>{"bulk-insert", "lookup-hit-ratio"});
   CHECK(parse_cli({"--help"}).command == command_kind::help);
 }
 
