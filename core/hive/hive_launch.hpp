@@ -67,6 +67,9 @@ struct batch_io {
   value_type* results = nullptr;
   op_status* status = nullptr;
   std::uint64_t n = 0;
+  /// Lookups only: no write can run beside this batch (read_write_order), so lookups skip the
+  /// lock-word snapshots that guard a miss against a key in transit.
+  bool quiet = false;
 };
 
 void launch_batch(const hive_ref& t, const batch_io& io, stream_view s);

@@ -191,14 +191,15 @@ __device__ long long stash_find(const warp_tile<T>& t, const hive_ref& r, key_ty
   return -1;
 }
 
-/// @brief SEARCH (WCME): the first match in the candidates in order, then the stash.
+/// @brief SEARCH (WCME): the first match in the candidates in order, then the stash. A quiet
+/// lookup (no write runs beside it: batch_io::quiet) reads no lock words: nothing can move.
 template <int S, int T>
 __device__ op_result find_op(const warp_tile<T>& t, const hive_ref& r, key_type k, const dev_candidates& c,
-                             bool stash_used) {
+                             bool stash_used, bool quiet) {
   for (bool again = true; again;) {
     again = false;
     lock_snapshot before;
-    if (t.lane == 0) before = snapshot_locks(r, c, 1);
+    if (t.lane == 0 && !quiet) before = snapshot_locks(r, c, 1);
 #pragma unroll
     for (int i = 0; i < k_max_hashes; ++i) {
       if (again || i >= r.hashes.count || (i > 0 && c.b[i] == c.b[i - 1])) continue;
@@ -207,9 +208,9 @@ __device__ op_result find_op(const warp_tile<T>& t, const hive_ref& r, key_type 
       if (p < 0) continue;
       const word_type w = word_at(t, v, p);
       if (!is_marker(w)) return {op_status::found, value_of(w)};
-      again = true;  // the key is moving: its copy is already in another candidate
+      again = !quiet;  // the key is moving: its copy is already in another candidate (quiet: read on)
     }
-    if (!again && moved_since(t, r, c, before, 1)) again = true;  // not found, but something moved
+    if (!again && !quiet && moved_since(t, r, c, before, 1)) again = true;  // not found, but something moved
   }
   if (stash_may_hold(t, r, c, stash_used)) {
     const long long at = stash_find(t, r, k);

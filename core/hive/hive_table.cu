@@ -81,7 +81,17 @@ hive_ref hive_table::ref() {
   return r;
 }
 
-void hive_table::launch(const batch_io& io, stream_view s) { launch_batch(ref(), io, s); }
+void hive_table::launch(const batch_io& io, stream_view s) {
+  if (io.op != batch_op::find) {
+    order_.write(s, [&] { launch_batch(ref(), io, s); });
+    return;
+  }
+  order_.read(s, [&](bool quiet) {
+    batch_io read = io;
+    read.quiet = quiet;
+    launch_batch(ref(), read, s);
+  });
+}
 
 void hive_table::insert(std::span<const key_type> keys, std::span<const value_type> values,
                         std::span<op_status> status, stream_view s) {
@@ -98,7 +108,8 @@ void hive_table::insert(std::span<const key_type> keys, std::span<const value_ty
       // kernels, which are the per-key ones, safe beside anything).
       HS_CUDA_CHECK(cudaDeviceSynchronize());
       live_bound_ += bulk_n;
-      bulk_rest_ += bulk_insert(ref(), keys.data(), values.data(), bulk_n, bulk_, s);
+      // Its last kernels are per-key inserts on s: a write that quiet reads must not overlap.
+      order_.write(s, [&] { bulk_rest_ += bulk_insert(ref(), keys.data(), values.data(), bulk_n, bulk_, s); });
       bulk_rest_ += keys.size() - bulk_n;  // the part past k_bulk_load, below
       ++bulk_batches_;
       first = bulk_n;

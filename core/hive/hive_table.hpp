@@ -8,6 +8,7 @@
 #include <shared_mutex>
 
 #include "core/common/memory.hpp"
+#include "core/common/read_write_order.hpp"
 #include "core/hive/hive_family.hpp"
 
 namespace hs::hive {
@@ -72,6 +73,7 @@ class hive_table final : public hive_family {
   void allocate(std::uint64_t buckets);
 
   mutable std::shared_mutex table_mutex_;  // bulk calls share; resizes and clear take it alone
+  read_write_order order_;                 // lookups skip their guards when no write can overlap
   std::mutex scratch_mutex_;               // meta_[3..5] (census, retrieve) and the inspection buffers
   table_config cfg_;
   hive_shape shape_;
