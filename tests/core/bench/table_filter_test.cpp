@@ -23,7 +23,7 @@ TEST_CASE("a table filter wants the named tables only, and refuses names the sui
                     ContainsSubstring("no table 'mixd'") && ContainsSubstring("bulk-insert, mixed"));
 }
 
-TEST_CASE("--only's list splits at commas and refuses empty names", "[bench]") {
+TEST_CASE("the list after --only splits at commas and refuses empty names", "[bench]") {
   CHECK(parse_table_names("bulk") == std::vector<std::string>{"bulk"});
   CHECK(parse_table_names("bulk,dead-slots") == std::vector<std::string>{"bulk", "dead-slots"});
   CHECK_THROWS_AS(parse_table_names(""), user_error);
