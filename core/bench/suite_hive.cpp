@@ -256,10 +256,18 @@ result_table resize_rates(const hive_ctx& c, std::uint64_t capacity) {
       t->insert(ks.keys.cspan(), ks.values.cspan(), {}, c.s);
       round = t->stats(c.s).hive.round;
     };
-    const timing te = c.time(fresh, [&] { hive::as_hive(*t)->expand(round, c.s); });
-    const timing tc = c.time([&] { fresh(); hive::as_hive(*t)->expand(round, c.s); },
-                             [&] { hive::as_hive(*t)->contract(round, c.s); });
-    tab.add({cell(k ? std::to_string(k) : std::string("round/16")), cell(te.median_ms, "%.2f"),
+    const std::string step = k ? std::to_string(k) : std::string("round/16");
+    const std::string named = k ? step : std::string("default");  // NVTX filters split names at '/'
+    timing te, tc;
+    {
+      const profile_row row("hive expand 2^" + std::to_string(std::countr_zero(capacity)) + " K " + named);
+      te = c.time(fresh, [&] { hive::as_hive(*t)->expand(round, c.s); });
+    }
+    {
+      const profile_row row("hive contract 2^" + std::to_string(std::countr_zero(capacity)) + " K " + named);
+      tc = c.time([&] { fresh(); hive::as_hive(*t)->expand(round, c.s); }, [&] { hive::as_hive(*t)->contract(round, c.s); });
+    }
+    tab.add({cell(step), cell(te.median_ms, "%.2f"),
              cell(double(round) / (te.median_ms * 1e-3), "%.3g"), cell(double(n) / (te.median_ms * 1e-3), "%.3g"),
              cell(tc.median_ms, "%.2f"), cell(double(round) / (tc.median_ms * 1e-3), "%.3g"),
              cell(double(n) / (tc.median_ms * 1e-3), "%.3g")});

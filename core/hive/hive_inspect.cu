@@ -7,6 +7,7 @@
 
 #include "core/common/bucket_strip.cuh"
 #include "core/common/cuda_check.hpp"
+#include "core/common/warp_reduce.cuh"
 #include "core/hive/hive_launch.hpp"
 
 namespace hs::hive {
@@ -19,22 +20,25 @@ unsigned grid_for(std::uint64_t threads) {
   return static_cast<unsigned>(std::min<std::uint64_t>((threads + k_block - 1) / k_block, 8192));
 }
 
-// A thread per bucket (grid-stride), then per stash slot: live words counted.
+// Live words counted over the flat word array, then the stash (grid-stride, coalesced), one
+// atomic per warp. (A thread per bucket with an atomic each took 1.7 ms on 2^24 slots at 3% of
+// DRAM throughput, ncu on the H200: the same-address atomics, not the reads, set its pace; it was
+// half of every resize round, which counts the keys when it ends.)
 __global__ void census_kernel(hive_ref r, unsigned long long* out) {
-  unsigned long long live = 0;
-  const std::uint64_t n = r.geo.buckets();
-  for (std::uint64_t b = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; b < n; b += std::uint64_t{gridDim.x} * blockDim.x) {
-    int used = 0;
-    for (int s = 0; s < r.slots; ++s) used += r.words[b * r.slots + s] != k_empty_word;
-    live += used;
-  }
-  std::uint32_t stashed = 0;
+  const std::uint64_t first = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x;
+  const std::uint64_t stride = std::uint64_t{gridDim.x} * blockDim.x;
+  unsigned long long live = 0, stashed = 0;
+  const std::uint64_t words = r.geo.buckets() * r.slots;
+  for (std::uint64_t i = first; i < words; i += stride) live += r.words[i] != k_empty_word;
   const unsigned long long tail = *r.stash_tail;
   const std::uint64_t used = tail < r.stash_capacity ? tail : r.stash_capacity;
-  for (std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; i < used; i += std::uint64_t{gridDim.x} * blockDim.x)
-    stashed += r.stash[i] != k_empty_word;
-  if (live) atomicAdd(out, live);
-  if (stashed) atomicAdd(out + 1, static_cast<unsigned long long>(stashed));
+  for (std::uint64_t i = first; i < used; i += stride) stashed += r.stash[i] != k_empty_word;
+  live = warp_sum(live);
+  stashed = warp_sum(stashed);
+  if ((threadIdx.x & 31u) == 0) {
+    if (live) atomicAdd(out, live);
+    if (stashed) atomicAdd(out + 1, stashed);
+  }
 }
 
 __global__ void retrieve_kernel(hive_ref r, key_type* keys, value_type* values, std::uint64_t room,
@@ -154,7 +158,7 @@ void launch_strip(const hive_ref& t, const bucket_strip_query& q, float* out, st
 }
 
 void launch_census(const hive_ref& t, unsigned long long* out, stream_view s) {
-  census_kernel<<<grid_for(t.geo.buckets()), k_block, 0, cuda(s)>>>(t, out);
+  census_kernel<<<grid_for(t.geo.buckets() * t.slots), k_block, 0, cuda(s)>>>(t, out);
   HS_CUDA_CHECK(cudaGetLastError());
 }
 
