@@ -109,22 +109,35 @@ __device__ void add_to(device_histogram* h, std::uint32_t v, unsigned long long 
   atomicMax(&h->max, v);
 }
 
-// A thread per bucket; counts gathered in shared memory before one atomic per value and block.
+// A warp reads 32 consecutive words, which are 32 / slots whole buckets (slots is 8, 16 or 32):
+// a ballot per candidate index and one per warp for the fill, so a shared-memory atomic is taken
+// per warp and index, and per bucket for its fill (a thread per bucket took one per live slot),
+// then one global atomic per value and block.
 __global__ void histograms_kernel(hive_ref r, device_histogram* index, device_histogram* fill) {
   __shared__ unsigned long long by_index[k_max_hashes], by_fill[33];
   for (int i = threadIdx.x; i < 33; i += blockDim.x) by_fill[i] = 0;
   if (threadIdx.x < k_max_hashes) by_index[threadIdx.x] = 0;
   __syncthreads();
-  const std::uint64_t n = r.geo.buckets();
-  for (std::uint64_t b = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; b < n; b += std::uint64_t{gridDim.x} * blockDim.x) {
-    int used = 0;
-    for (int s = 0; s < r.slots; ++s) {
-      const word_type w = r.words[b * r.slots + s];
-      if (w == k_empty_word) continue;
-      ++used;
-      if (index) atomicAdd(&by_index[index_at(r, b * r.slots + s, w)], 1ull);
+  const std::uint64_t words = r.geo.buckets() * r.slots;
+  const unsigned lane = threadIdx.x & 31u, slots = static_cast<unsigned>(r.slots);
+  for (std::uint64_t base = grid_warp_id() * 32; base < words; base += grid_warp_count() * 32) {
+    const std::uint64_t at = base + lane;
+    const word_type w = at < words ? r.words[at] : k_empty_word;
+    const bool live = w != k_empty_word;
+    if (index) {
+      const int i = live ? index_at(r, at, w) : -1;
+      for (int c = 0; c < k_max_hashes; ++c) {
+        const unsigned m = __ballot_sync(k_full, i == c);
+        if (lane == 0 && m) atomicAdd(&by_index[c], static_cast<unsigned long long>(__popc(m)));
+      }
     }
-    if (fill) atomicAdd(&by_fill[used], 1ull);
+    if (fill) {
+      const unsigned m = __ballot_sync(k_full, live);
+      if (lane % slots == 0 && at < words) {  // the bucket's first lane
+        const unsigned mine = slots == 32 ? k_full : ((1u << slots) - 1u) << lane;
+        atomicAdd(&by_fill[__popc(m & mine)], 1ull);
+      }
+    }
   }
   __syncthreads();
   if (threadIdx.x == 0) {
@@ -147,7 +160,7 @@ void launch_occupancy(const hive_ref& t, const occupancy_query& q, stream_view s
 }
 
 void launch_histograms(const hive_ref& t, device_histogram* index, device_histogram* fill, stream_view s) {
-  histograms_kernel<<<grid_for(t.geo.buckets()), k_block, 0, cuda(s)>>>(t, index, fill);
+  histograms_kernel<<<grid_for(t.geo.buckets() * t.slots), k_block, 0, cuda(s)>>>(t, index, fill);
   HS_CUDA_CHECK(cudaGetLastError());
 }
 
