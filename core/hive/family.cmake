@@ -1,0 +1,17 @@
+# The hive family's sources, included by core/CMakeLists.txt (every core/*/family.cmake is).
+target_sources(hs_core PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/hive_descriptor.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/hive_family.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/hive_image_inspect.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/hive_invariants.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/hive_model.cpp
+)
+if(HS_WITH_CUDA)
+  target_sources(hs_core PRIVATE
+    ${CMAKE_CURRENT_LIST_DIR}/hive_inspect.cu
+    ${CMAKE_CURRENT_LIST_DIR}/hive_kernels.cu
+    ${CMAKE_CURRENT_LIST_DIR}/hive_bulk.cu
+    ${CMAKE_CURRENT_LIST_DIR}/hive_resize.cu
+    ${CMAKE_CURRENT_LIST_DIR}/hive_table.cu
+  )
+endif()

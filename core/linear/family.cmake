@@ -1,0 +1,16 @@
+# The linear family's sources, included by core/CMakeLists.txt (every core/*/family.cmake is).
+target_sources(hs_core PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/linear_descriptor.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/linear_invariants.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/linear_model.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/linear_options.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/linear_slots.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/linear_trace.cpp
+)
+if(HS_WITH_CUDA)
+  target_sources(hs_core PRIVATE
+    ${CMAKE_CURRENT_LIST_DIR}/linear_inspect.cu
+    ${CMAKE_CURRENT_LIST_DIR}/linear_partition.cu
+    ${CMAKE_CURRENT_LIST_DIR}/linear_table.cu
+  )
+endif()

@@ -1,0 +1,18 @@
+# The slab family's sources, included by core/CMakeLists.txt (every core/*/family.cmake is).
+target_sources(hs_core PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/slab_descriptor.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/slab_family.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/slab_image.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/slab_invariants.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/slab_model.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/slab_options.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/slab_sizing.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/slab_trace.cpp
+)
+if(HS_WITH_CUDA)
+  target_sources(hs_core PRIVATE
+    ${CMAKE_CURRENT_LIST_DIR}/slab_inspect.cu
+    ${CMAKE_CURRENT_LIST_DIR}/slab_kernels.cu
+    ${CMAKE_CURRENT_LIST_DIR}/slab_table.cu
+  )
+endif()
