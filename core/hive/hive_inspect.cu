@@ -21,9 +21,9 @@ unsigned grid_for(std::uint64_t threads) {
 }
 
 // Live words counted over the flat word array, then the stash (grid-stride, coalesced), one
-// atomic per warp. (A thread per bucket with an atomic each took 1.7 ms on 2^24 slots at 3% of
-// DRAM throughput, ncu on the H200: the same-address atomics, not the reads, set its pace; it was
-// half of every resize round, which counts the keys when it ends.)
+// atomic per warp. (A thread per bucket, reading its bucket word by word and adding with an atomic
+// of its own, took 1.7 ms on 2^24 slots at 3% of DRAM throughput, ncu on the H200: half of every
+// resize round, which counts the keys when it ends.)
 __global__ void census_kernel(hive_ref r, unsigned long long* out) {
   const std::uint64_t first = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x;
   const std::uint64_t stride = std::uint64_t{gridDim.x} * blockDim.x;

@@ -38,14 +38,15 @@ __device__ op_kind kind_of(dev_op op) {
   }
 }
 
-/// Op is the batch's operation when known at compile time (search, insert), mixed otherwise (the
-/// operation is then read per element, or from io.op).
 // Mixed batches are held to 64 registers (8 blocks of 128 per SM): unbounded they took 72, which
 // capped occupancy at 44% (ncu on the H200), and their loads wait on L2 with too few warps to
 // hide it. H200, Fig. 7a at beta 0.1, G0/G1/G2: 11.21/11.53/12.20 -> 11.48/12.41/13.0 G ops/s
 // (44 bytes of spills); 10 blocks (51 registers) spill 300+ bytes and G0 falls to 9.6.
 template <batch_op Op>
 constexpr int k_min_blocks = Op == batch_op::mixed ? 8 : 0;
+
+/// Op is the batch's operation when known at compile time (search, insert), mixed otherwise (the
+/// operation is then read per element, or from io.op).
 
 template <int T, class Hash, batch_op Op>
 __global__ void __launch_bounds__(k_block, k_min_blocks<Op>) batch_kernel(slab_device<Hash> d, batch_io io) {
