@@ -23,6 +23,15 @@ HS_HD int floor_log2_64(std::uint64_t x) {
 #endif
 }
 
+/// @brief The index of the lowest set bit of x > 0.
+HS_HD int lowest_bit(std::uint32_t x) {
+#if defined(__CUDA_ARCH__)
+  return __ffs(x) - 1;
+#else
+  return __builtin_ctz(x);
+#endif
+}
+
 HS_HD bool is_pow2(std::uint64_t x) { return x && !(x & (x - 1)); }
 
 /// @brief Smallest power of two >= x (x >= 1, x <= 2^63).

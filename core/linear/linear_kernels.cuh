@@ -157,4 +157,90 @@ __global__ void __launch_bounds__(k_block) rebuild_clusters(slot_word* old, std:
   }
 }
 
+/// Growth by F (2 or 4) through windows (linear_rebuild.hpp): a warp per window of 1024 old
+/// slots, the window and its F copies staged in shared memory; every slot of the new table is
+/// written, so it needs no fill. A window's cluster that runs past it goes to `deferred`.
+inline constexpr int k_grow_warps = 2;  // per block: (F + 1) staged windows of 8.25 KiB each per warp
+template <int F>
+constexpr int grow_shared_bytes() {
+  return k_grow_warps * (F + 1) * static_cast<int>(k_staged_slots * sizeof(slot_word));
+}
+
+template <class Hash, int F>
+__global__ void __launch_bounds__(32 * k_grow_warps) grow_windows(const slot_word* old, std::uint64_t old_capacity,
+                                                                  const std::uint32_t* bits, slot_word* out,
+                                                                  std::uint32_t* deferred, unsigned* max_displacement,
+                                                                  unsigned long long* live) {
+  extern __shared__ slot_word staged[];
+  const std::uint32_t lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  slot_word* window = staged + warp * (F + 1) * k_staged_slots;
+  slot_word* copies = window + k_staged_slots;
+  const auto old_mask = static_cast<std::uint32_t>(old_capacity - 1);
+  const auto out_mask = static_cast<std::uint32_t>(old_capacity * F - 1);
+  const std::uint64_t windows = old_capacity / k_window_slots;
+  unsigned longest = 0, placed = 0;
+  // A lane's 32 words of the next window are loaded while the warp works on this one: with a few
+  // warps per SM (the staging's size), loads one after another would leave the warp waiting out a
+  // DRAM round trip per word.
+  constexpr std::uint32_t per_lane = k_window_slots / 32;
+  slot_word next[per_lane];
+  const std::uint64_t stride = std::uint64_t{gridDim.x} * k_grow_warps;
+  std::uint64_t w = blockIdx.x * std::uint64_t{k_grow_warps} + warp;
+  if (w < windows) {
+#pragma unroll
+    for (std::uint32_t k = 0; k < per_lane; ++k) next[k] = __ldcs(old + w * k_window_slots + lane + 32 * k);
+  }
+  for (; w < windows; w += stride) {
+    const std::uint64_t base = w * k_window_slots;
+#pragma unroll
+    for (std::uint32_t k = 0; k < per_lane; ++k) window[staged_index(lane + 32 * k)] = next[k];
+    if (w + stride < windows) {
+#pragma unroll
+      for (std::uint32_t k = 0; k < per_lane; ++k) next[k] = __ldcs(old + (w + stride) * k_window_slots + lane + 32 * k);
+    }
+    for (std::uint32_t k = lane; k < F * k_staged_slots; k += 32) copies[k] = k_empty_slot;
+    __syncwarp();
+    std::uint32_t deferred_start;
+    const rebuilt_cluster r = rebuild_window_lane<Hash>(window, copies, lane, bits[base / 32 + lane],
+                                                        static_cast<std::uint32_t>(base), old_mask, out_mask,
+                                                        deferred_start);
+    longest = r.longest > longest ? r.longest : longest;
+    placed += r.live;
+    const unsigned deferring = __ballot_sync(~0u, deferred_start != k_no_cluster);  // one lane at most
+    const std::uint32_t start = __shfl_sync(~0u, deferred_start, deferring ? __ffs(deferring) - 1 : 0);
+    if (lane == 0) deferred[w] = deferring ? start : k_no_cluster;
+    __syncwarp();
+    for (int c = 0; c < F; ++c)
+      for (std::uint32_t k = lane; k < k_window_slots; k += 32)
+        __stcs(out + base + c * old_capacity + k, copies[c * k_staged_slots + staged_index(k)]);
+    __syncwarp();  // the next window reuses the staging
+  }
+  const unsigned most = warp_max(longest);
+  const unsigned sum = warp_sum(placed);
+  if (lane == 0) {
+    if (most) atomicMax(max_displacement, most);
+    if (sum) atomicAdd(live, static_cast<unsigned long long>(sum));
+  }
+}
+
+/// The clusters the windows deferred, a thread per window, placed by rebuild_cluster into the
+/// new table that grow_windows wrote.
+template <class Hash>
+__global__ void __launch_bounds__(k_block) grow_deferred(slot_word* old, std::uint64_t old_capacity,
+                                                         const std::uint32_t* deferred, slot_word* out,
+                                                         std::uint64_t out_capacity, unsigned* max_displacement,
+                                                         unsigned long long* live) {
+  const std::uint64_t w = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x;
+  rebuilt_cluster r;
+  if (w < old_capacity / k_window_slots && deferred[w] != k_no_cluster)
+    r = rebuild_cluster<Hash>(old, static_cast<std::uint32_t>(old_capacity - 1), deferred[w], out,
+                              static_cast<std::uint32_t>(out_capacity - 1));
+  const unsigned most = warp_max(r.longest);
+  const unsigned sum = warp_sum(r.live);
+  if ((threadIdx.x & 31) == 0) {
+    if (most) atomicMax(max_displacement, most);
+    if (sum) atomicAdd(live, static_cast<unsigned long long>(sum));
+  }
+}
+
 }  // namespace hs::linear::kernels

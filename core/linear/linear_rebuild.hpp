@@ -13,6 +13,7 @@
 #pragma once
 #include <cstdint>
 
+#include "core/common/bit_math.hpp"
 #include "core/common/hd.hpp"
 #include "core/linear/linear_layout.hpp"
 
@@ -66,6 +67,75 @@ HS_HD rebuilt_cluster rebuild_cluster(slot_word* old, std::uint32_t old_mask, st
     }
     const std::uint32_t d = displacement(p, home, out_mask);
     r.longest = d > r.longest ? d : r.longest;
+    ++r.live;
+  }
+  return r;
+}
+
+// Growth through windows (the GPU's fast path for growing by 2 or 4).
+//
+// rebuild_cluster run by one thread per 32 slots touches its old slots and the F copies of them
+// in the new table a word at a time over many microseconds; with a quarter of a million threads
+// in flight that is about 100 MB of lines, twice the L2, and ncu read 6.6 GB from DRAM to grow a
+// 1 GiB table. Instead a warp takes a window of 1024 old slots: it loads them whole, rebuilds the
+// clusters that start and end inside the window into F staged copies of it (each lane the
+// clusters starting in its 32 slots, as before), and writes the copies out whole, empty slots
+// included, so the new table needs no fill. Only the cluster that holds the window's last slot can
+// run past it; that one is deferred, and rebuild_cluster places it after every window is written
+// (no other cluster's keys land in its slots, see above). Staged arrays skip one word after every
+// 32 (staged_index), so lanes walking their own 32 slots hit different shared-memory banks.
+
+inline constexpr std::uint32_t k_window_slots = 1024;  ///< a warp's: 32 lanes of 32 slots each
+inline constexpr std::uint32_t k_staged_slots = k_window_slots + k_window_slots / 32;
+inline constexpr std::uint32_t k_no_cluster = ~0u;  ///< a window with nothing deferred
+
+HS_HD std::uint32_t staged_index(std::uint32_t s) { return s + (s >> 5); }
+
+/// @brief The window-relative slot that ends the cluster starting at window slot `first` (its
+/// first empty slot), or k_window_slots when the cluster runs past the window.
+HS_HD std::uint32_t cluster_end_in_window(const slot_word* window, std::uint32_t first) {
+  for (std::uint32_t i = first; i < k_window_slots; ++i)
+    if (!occupies(window[staged_index(i)])) return i;
+  return k_window_slots;
+}
+
+/// @brief One lane's part of a window: rebuilds the clusters starting in window slots
+/// [32 lane, 32 lane + 32) (bits `starts`) from the staged window into the F staged copies
+/// (`copies`, copy c at c * k_staged_slots, all empty before the window's first lane), for a
+/// window that begins at old slot `base` of a table of old_mask + 1 slots growing to out_mask + 1.
+/// Returns the start of a cluster that runs past the window in `deferred` (else k_no_cluster).
+///
+/// The lane's clusters follow one another, so it walks one range of slots, from its first start
+/// to the end of its last cluster, skipping what is not live: on the GPU the lanes of a warp then
+/// run the same loop together instead of each its own sequence of clusters and scans.
+template <class Hash>
+HS_HD rebuilt_cluster rebuild_window_lane(const slot_word* window, slot_word* copies, std::uint32_t lane,
+                                          std::uint32_t starts, std::uint32_t base, std::uint32_t old_mask,
+                                          std::uint32_t out_mask, std::uint32_t& deferred) {
+  rebuilt_cluster r;
+  deferred = k_no_cluster;
+  if (!starts) return r;
+  const std::uint32_t first = lane * 32 + static_cast<std::uint32_t>(lowest_bit(starts));
+  const std::uint32_t last = lane * 32 + static_cast<std::uint32_t>(floor_log2(starts));
+  std::uint32_t end = cluster_end_in_window(window, last);
+  if (end == k_window_slots) {
+    deferred = base + last;  // the window's last cluster: placed after every window is written
+    end = last;
+  }
+  const int copy_shift = floor_log2(old_mask) + 1;  // old_mask + 1 = 2^copy_shift (old_mask >= 1)
+  for (std::uint32_t i = first; i < end; ++i) {
+    const slot_word w = window[staged_index(i)];
+    if (classify(w) != slot_state::live) continue;
+    // The new home is the old one (inside this key's cluster, so inside the window) plus a
+    // multiple of the old capacity: the same window slot in one of the copies.
+    const std::uint32_t home = home_slot<Hash>(slot_key(w), out_mask);
+    slot_word* copy = copies + (home >> copy_shift) * k_staged_slots;
+    const std::uint32_t from = (home & old_mask) - base;
+    std::uint32_t p = from;
+    while (p <= i && copy[staged_index(p)] != k_empty_slot) ++p;  // at or before i: its cluster's keys only
+    if (p > i) continue;  // only in a table that breaks the invariant: the caller's count says so
+    copy[staged_index(p)] = w;
+    r.longest = p - from > r.longest ? p - from : r.longest;
     ++r.live;
   }
   return r;

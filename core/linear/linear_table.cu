@@ -45,6 +45,31 @@ void dispatch(hash_kind h, probe_policy p, int group, F&& f) {
   });
 }
 
+/// Growth by F (2 or 4) through windows of 1024 slots (linear_rebuild.hpp), then the clusters the
+/// windows deferred, into `out` (not filled: the windows write every slot).
+template <class Hash, int F>
+void grow_by_windows(slot_word* old, std::uint64_t old_capacity, const std::uint32_t* starts, slot_word* out,
+                     std::uint32_t* deferred, unsigned* max_displacement, unsigned long long* live, stream_view s) {
+  constexpr int bytes = kernels::grow_shared_bytes<F>();
+  HS_CUDA_CHECK(cudaFuncSetAttribute(kernels::grow_windows<Hash, F>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+  const std::uint64_t windows = old_capacity / k_window_slots;
+  // As many blocks as fit on the GPU at once, each looping over windows (its loads for the next
+  // window overlap the work on this one).
+  int device = 0, sms = 0, per_sm = 0;
+  HS_CUDA_CHECK(cudaGetDevice(&device));
+  HS_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  HS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernels::grow_windows<Hash, F>,
+                                                              32 * kernels::k_grow_warps, bytes));
+  const std::uint64_t blocks = std::min<std::uint64_t>((windows + kernels::k_grow_warps - 1) / kernels::k_grow_warps,
+                                                       std::uint64_t(std::max(per_sm, 1)) * sms);
+  kernels::grow_windows<Hash, F><<<static_cast<unsigned>(blocks),
+                                   32 * kernels::k_grow_warps, bytes, cuda(s)>>>(old, old_capacity, starts, out, deferred,
+                                                                                 max_displacement, live);
+  kernels::grow_deferred<Hash><<<static_cast<unsigned>((windows + kernels::k_block - 1) / kernels::k_block),
+                                 kernels::k_block, 0, cuda(s)>>>(old, old_capacity, deferred, out, old_capacity * F,
+                                                                 max_displacement, live);
+}
+
 void* make_event() {
   cudaEvent_t e = nullptr;
   HS_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
@@ -346,7 +371,8 @@ void linear_table::rehash(std::uint64_t capacity, stream_view s) {
   HS_CUDA_CHECK(cudaDeviceSynchronize());     // and what is queued, on any stream, has finished
   // Linear probing with an empty slot somewhere rebuilds cluster by cluster (linear_rebuild.hpp):
   // in place for the same size (scratch: a bit per slot, kept, since allocating and freeing cost
-  // more than the pass), into the new slots when growing; the census that counts the keys marks
+  // more than the pass), into the new slots when growing (by 2 or 4 a window of 1024 slots at a
+  // time, with a word per window for the cluster it defers); the census that counts the keys marks
   // where clusters start in the same read. A shrink, double hashing, or a table with no empty slot
   // inserts every live key into new slots.
   const bool clusters_possible = cfg_.probe == probe_policy::linear && capacity >= cfg_.capacity;
@@ -360,10 +386,14 @@ void linear_table::rehash(std::uint64_t capacity, stream_view s) {
                      " slots");
   const bool by_clusters = clusters_possible && before.occupied < cfg_.capacity;
   const bool in_place = by_clusters && capacity == cfg_.capacity;
+  // Growing by 2 or 4 goes a window of 1024 slots at a time and writes every new slot itself.
+  const std::uint64_t factor = capacity / cfg_.capacity, windows = cfg_.capacity / k_window_slots;
+  const bool by_windows = by_clusters && (factor == 2 || factor == 4) && windows > 0;
+  if (by_windows && deferred_.size() != windows) deferred_ = buffer<std::uint32_t>(memory_space::device, windows);
   buffer<slot_word> fresh;
   if (!in_place) {
     fresh = buffer<slot_word>(memory_space::device, capacity);  // throws, table unchanged, if it does not fit
-    fill_bytes(fresh.data(), memory_space::device, 0xff, capacity * sizeof(slot_word), s);
+    if (!by_windows) fill_bytes(fresh.data(), memory_space::device, 0xff, capacity * sizeof(slot_word), s);
   }
   // The new layout's probe bound starts from zero; rejections and failures since clear carry over.
   HS_CUDA_CHECK(cudaMemsetAsync(&counters_.data()->max_displacement, 0, sizeof(unsigned), cuda(s)));
@@ -374,6 +404,12 @@ void linear_table::rehash(std::uint64_t capacity, stream_view s) {
     using H = decltype(hash);
     if (by_clusters) {
       if constexpr (!probe_of<H>::type::is_double) {
+        if (by_windows) {
+          const auto grow = factor == 2 ? grow_by_windows<H, 2> : grow_by_windows<H, 4>;
+          grow(slots_.data(), cfg_.capacity, starts, out, deferred_.data(), &counters_.data()->max_displacement,
+               scratch_.data(), s);
+          return;
+        }
         const auto words = start_words;
         kernels::rebuild_clusters<H><<<static_cast<unsigned>((words + kernels::k_block - 1) / kernels::k_block),
                                        kernels::k_block, 0, cuda(s)>>>(slots_.data(), cfg_.capacity, starts, out,

@@ -69,6 +69,7 @@ class linear_table final : public table {
   buffer<unsigned long long> scratch_;  // census results
   buffer<unsigned char> histogram_;     // a detail::device_histogram, kept: freeing syncs the device
   buffer<std::uint32_t> cluster_starts_;  // rehash's bit per slot, kept from one rehash to the next
+  buffer<std::uint32_t> deferred_;        // growth's deferred cluster per window of 1024 slots, kept too
   std::mutex scratch_mutex_;            // stats and inspect run on the sampling thread
 
   // An upper bound on occupied slots decides which launches are guarded. It grows by each batch

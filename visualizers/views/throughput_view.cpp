@@ -10,6 +10,7 @@
 #include "core/common/format.hpp"
 #include "visualizers/series_colors.hpp"
 #include "visualizers/views/plot_helpers.hpp"
+#include "visualizers/views/point_thinning.hpp"
 
 namespace hs::vis {
 
@@ -19,13 +20,23 @@ const char* kind_label(int k) {
   return names[k & 3];
 }
 
-/// The batches of each kind as points (xs[k], ys[k]), one scatter series per kind.
-void plot_kinds(const std::vector<double> (&xs)[4], const std::vector<double> (&ys)[4], float radius) {
-  for (int k = 0; k < 4; ++k)
-    if (!xs[k].empty())
-      ImPlot::PlotScatter(kind_label(k), xs[k].data(), ys[k].data(), static_cast<int>(xs[k].size()),
-                          {ImPlotProp_Marker, ImPlotMarker_Circle, ImPlotProp_MarkerSize, radius,
-                           ImPlotProp_MarkerLineColor, series_color(k), ImPlotProp_Flags, ImPlotScatterFlags_NoClip});
+/// The batches of each kind as points (xs[k], ys[k]), one scatter series per kind, thinned to the
+/// lowest and highest point of each column of [x0, x1] a marker radius wide (`width` pixels in
+/// all; markers closer than that overlap anyway); the newest batch of each kind is always drawn.
+void plot_kinds(const std::vector<double> (&xs)[4], const std::vector<double> (&ys)[4], float radius, double x0,
+                double x1, float width) {
+  for (int k = 0; k < 4; ++k) {
+    if (xs[k].empty()) continue;
+    std::vector<std::size_t> keep = thin_to_columns(xs[k], ys[k], x0, x1, static_cast<std::size_t>(std::max(width / radius, 1.f)));
+    if (keep.empty() || keep.back() != xs[k].size() - 1) keep.push_back(xs[k].size() - 1);
+    std::vector<double> x, y;
+    x.reserve(keep.size());
+    y.reserve(keep.size());
+    for (std::size_t i : keep) x.push_back(xs[k][i]), y.push_back(ys[k][i]);
+    ImPlot::PlotScatter(kind_label(k), x.data(), y.data(), static_cast<int>(x.size()),
+                        {ImPlotProp_Marker, ImPlotMarker_Circle, ImPlotProp_MarkerSize, radius,
+                         ImPlotProp_MarkerLineColor, series_color(k), ImPlotProp_Flags, ImPlotScatterFlags_NoClip});
+  }
 }
 }  // namespace
 
@@ -46,24 +57,20 @@ void throughput_view::draw(std::span<const throughput_point> pts, float height) 
   const bool side = avail.x > 2.2f * h;
   const ImVec2 size(side ? avail.x / 2 - ImGui::GetStyle().ItemSpacing.x : avail.x, side ? h : h / 2);
 
-  // At most ~4000 markers a plot: a GPU session retires thousands of batches a second, and 20,000
-  // markers per plot cost the frame several milliseconds to build. Every stride-th batch is shown
-  // (the last always); the numbers and the CSV keep them all.
-  constexpr std::size_t k_shown = 4000;
-  const std::size_t stride = (pts.size() + k_shown - 1) / k_shown;
+  // Every batch goes in; plot_kinds draws at most two a pixel column (the time axis always fits
+  // every batch; the load axis thins what its zoom shows).
   std::vector<double> xs[4], ys[4], ls[4];
-  for (std::size_t i = 0; i < pts.size(); ++i) {
-    if (i % stride != 0 && i + 1 != pts.size()) continue;
-    const throughput_point& p = pts[i];
+  for (const throughput_point& p : pts) {
     xs[p.kind & 3].push_back(p.time_s - pts.front().time_s);
     ls[p.kind & 3].push_back(p.load);
     ys[p.kind & 3].push_back(p.ops_per_s);
   }
+  const double t_last = pts.back().time_s - pts.front().time_s;
   if (restart) ImPlot::SetNextAxisLimits(ImAxis_Y1, 0, rmax, ImPlotCond_Always);
   if (ImPlot::BeginPlot("##rate-time", size)) {
     ImPlot::SetupAxis(ImAxis_X1, "seconds", ImPlotAxisFlags_AutoFit);
     setup_fitted_y("ops/s", log_rate);
-    plot_kinds(xs, ys, 2.f);
+    plot_kinds(xs, ys, 2.f, 0, t_last, size.x);
     ImPlot::EndPlot();
   }
   if (side) ImGui::SameLine();
@@ -72,7 +79,8 @@ void throughput_view::draw(std::span<const throughput_point> pts, float height) 
     ImPlot::SetupAxis(ImAxis_X1, "load factor before the batch");
     ImPlot::SetupAxisLimits(ImAxis_X1, 0, 1);
     setup_fitted_y("ops/s", log_rate);
-    plot_kinds(ls, ys, 2.5f);
+    const auto shown = current_plot_limits();
+    plot_kinds(ls, ys, 2.5f, shown[0], shown[1], size.x);
     ImPlot::EndPlot();
   }
 }

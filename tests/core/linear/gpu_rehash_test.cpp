@@ -7,6 +7,33 @@
 
 using namespace hs;
 
+namespace {
+
+// The same inserts, then erases, on the GPU table and on the model.
+void insert_then_erase(test::linear_pair& p, const std::vector<key_type>& keys, const std::vector<value_type>& vals,
+                       const std::vector<key_type>& gone) {
+  for (auto* t : {static_cast<table*>(p.gpu.get()), static_cast<table*>(&p.model)}) {
+    test::insert(*t, keys, vals);
+    test::erase(*t, gone);
+  }
+}
+
+// Rehashes both to each capacity in turn; the GPU keeps exactly the model's pairs, no dead slot,
+// and the model's occupied slots.
+void rehash_both(test::linear_pair& p, std::initializer_list<std::uint64_t> capacities) {
+  const auto before = test::contents(p.model);
+  for (std::uint64_t cap : capacities) {
+    CAPTURE(cap);
+    p.gpu->rehash(cap, {});
+    p.model.rehash(cap, {});
+    CHECK(test::contents(*p.gpu) == before);
+    CHECK(p.gpu->stats({}).occupied == before.size());
+    p.check_same_contents();
+  }
+}
+
+}  // namespace
+
 TEST_CASE("rehash and resize preserve the exact key-value set", "[gpu][linear][rehash]") {
   test::require_gpu();
   const linear_delete_mode mode = GENERATE(linear_delete_mode::value, linear_delete_mode::tombstone);
@@ -73,37 +100,36 @@ TEST_CASE("rehash in place of a large churned table rebuilds cluster by cluster;
   test::require_gpu();
   const linear_delete_mode mode = GENERATE(linear_delete_mode::value, linear_delete_mode::tombstone);
   CAPTURE(to_string(mode));
-  SECTION("2^22 slots at 0.75 occupied, a third of it dead, in place and grown by 4") {
+  SECTION("2^22 slots at 0.75 occupied, a third of it dead, in place, then grown by 2 and by 4") {
     const std::uint64_t capacity = 1u << 22;
     test::linear_pair p(capacity, hash_kind::murmur3, test::group_of(1), mode);
     const auto keys = test::random_keys(capacity * 3 / 4, 121);
     const auto vals = test::random_values(keys.size(), 122);
     std::vector<key_type> gone;
     for (std::size_t i = 0; i < keys.size(); i += 3) gone.push_back(keys[i]);
-    for (auto* t : {static_cast<table*>(p.gpu.get()), static_cast<table*>(&p.model)}) {
-      test::insert(*t, keys, vals);
-      test::erase(*t, gone);
-    }
-    const auto before = test::contents(p.model);
-    for (std::uint64_t cap : {capacity, capacity * 4}) {
-      CAPTURE(cap);
-      p.gpu->rehash(cap, {});
-      p.model.rehash(cap, {});
-      CHECK(test::contents(*p.gpu) == before);
-      CHECK(p.gpu->stats({}).occupied == before.size());
-      p.check_same_contents();
-    }
+    insert_then_erase(p, keys, vals, gone);
+    rehash_both(p, {capacity, capacity * 2, capacity * 8});  // in place, windows by 2 and by 4
+  }
+  SECTION("keys piled on one home slot: one cluster over several windows of 1024, grown by 2 and by 4") {
+    const std::uint64_t capacity = 1u << 16;
+    test::linear_pair p(capacity, hash_kind::identity, test::group_of(1), mode);
+    std::vector<key_type> keys;
+    for (key_type k = 1; keys.size() < 5000; ++k) keys.push_back(k * (1u << 16) + 1000);  // home 1000; the copies split them
+    const auto more = test::random_keys(20000, 125);
+    keys.insert(keys.end(), more.begin(), more.end());
+    const auto vals = test::random_values(keys.size(), 126);
+    std::vector<key_type> gone;
+    for (std::size_t i = 0; i < keys.size(); i += 4) gone.push_back(keys[i]);
+    insert_then_erase(p, keys, vals, gone);
+    REQUIRE(p.gpu->stats({}).max_displacement > 3 * 1024);
+    rehash_both(p, {capacity * 2, capacity * 8});
   }
   SECTION("every slot occupied (live or dead): rehash inserts the live keys again") {
     const std::uint64_t capacity = 1u << 12;
     test::linear_pair p(capacity, hash_kind::murmur3, test::group_of(1), mode);
     const auto keys = test::random_keys(capacity, 123);
     const auto vals = test::random_values(keys.size(), 124);
-    const std::vector<key_type> gone(keys.begin(), keys.begin() + 1000);
-    for (auto* t : {static_cast<table*>(p.gpu.get()), static_cast<table*>(&p.model)}) {
-      test::insert(*t, keys, vals);
-      test::erase(*t, gone);
-    }
+    insert_then_erase(p, keys, vals, std::vector<key_type>(keys.begin(), keys.begin() + 1000));
     REQUIRE(p.gpu->stats({}).occupied == capacity);
     p.gpu->rehash(capacity, {});
     p.model.rehash(capacity, {});
