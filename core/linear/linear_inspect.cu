@@ -51,25 +51,39 @@ __global__ void census_kernel(const slot_word* slots, std::uint64_t pairs, unsig
 
 // The census and, in the same read of the slots, where clusters start (bit s % 32 of word s / 32):
 // each warp takes 32 consecutive slots at a time, so the loads are coalesced and a word is one
-// ballot; the slot before a warp's first is the previous lane's or one more (cached) load.
+// ballot; the slot before a warp's first is the previous lane's or one more (cached) load. A warp
+// takes four such words at once, their loads in flight together: with one at a time the pass
+// waited on DRAM and read the slots at 45% of its bandwidth (ncu, 2^27 slots).
 __global__ void census_starts_kernel(const slot_word* slots, std::uint64_t capacity, unsigned long long* out,
                                      std::uint32_t* starts) {
+  constexpr int k_words = 4;
   unsigned live = 0, erased = 0, tomb = 0;
   const auto mask = static_cast<std::uint32_t>(capacity - 1);
   const unsigned lane = threadIdx.x & 31;
   const std::uint64_t warps = std::uint64_t{gridDim.x} * (blockDim.x / 32);
   const std::uint64_t chunks = (capacity + 31) / 32;
-  for (std::uint64_t c = (blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x) / 32; c < chunks; c += warps) {
-    const std::uint64_t i = c * 32 + lane;
-    const slot_word w = i < capacity ? slots[i] : k_empty_slot;
-    const slot_state st = classify(w);
-    live += st == slot_state::live;
-    erased += st == slot_state::erased;
-    tomb += st == slot_state::tombstone;
-    const slot_word prev_in_warp = __shfl_up_sync(0xffffffffu, w, 1);
-    const slot_word prev = lane ? prev_in_warp : slots[(static_cast<std::uint32_t>(i) - 1) & mask];
-    const unsigned word = __ballot_sync(0xffffffffu, i < capacity && occupies(w) && !occupies(prev));
-    if (lane == 0) starts[c] = word;
+  for (std::uint64_t g = (blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x) / 32; g * k_words < chunks; g += warps) {
+    slot_word w[k_words];
+#pragma unroll
+    for (int j = 0; j < k_words; ++j) {
+      const std::uint64_t i = (g * k_words + j) * 32 + lane;
+      w[j] = i < capacity ? slots[i] : k_empty_slot;
+    }
+    // The slot before the first of the four words, for lane 0.
+    slot_word before = lane == 0 ? slots[(static_cast<std::uint32_t>(g * k_words * 32) - 1) & mask] : k_empty_slot;
+#pragma unroll
+    for (int j = 0; j < k_words; ++j) {
+      const std::uint64_t c = g * k_words + j, i = c * 32 + lane;
+      const slot_state st = classify(w[j]);
+      live += st == slot_state::live;
+      erased += st == slot_state::erased;
+      tomb += st == slot_state::tombstone;
+      const slot_word prev_in_warp = __shfl_up_sync(0xffffffffu, w[j], 1);
+      const slot_word prev = lane ? prev_in_warp : before;
+      const unsigned word = __ballot_sync(0xffffffffu, i < capacity && occupies(w[j]) && !occupies(prev));
+      if (lane == 0 && c < chunks) starts[c] = word;
+      before = __shfl_sync(0xffffffffu, w[j], 31);  // the next word's slot before its first
+    }
   }
   live = warp_sum(live);
   erased = warp_sum(erased);

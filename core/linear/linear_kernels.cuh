@@ -126,6 +126,18 @@ __global__ void __launch_bounds__(k_block) rehash(const slot_word* old, std::uin
   }
 }
 
+/// What a warp's lanes of a rebuild placed: the table's probe bound raised once to the longest
+/// displacement, and the keys added to `live` (the check that nothing was lost). All lanes call it.
+__device__ __forceinline__ void report_rebuilt(unsigned longest, unsigned placed, unsigned* max_displacement,
+                                               unsigned long long* live) {
+  const unsigned most = warp_max(longest);
+  const unsigned sum = warp_sum(placed);
+  if ((threadIdx.x & 31) == 0) {
+    if (most) atomicMax(max_displacement, most);
+    if (sum) atomicAdd(live, static_cast<unsigned long long>(sum));
+  }
+}
+
 /// One thread per word of starts: rebuilds each cluster that starts in its 32 slots (see
 /// linear_rebuild.hpp), then raises the table's probe bound once and adds the live keys it
 /// placed to `live` (the check that nothing was lost, without another pass over the table).
@@ -149,12 +161,7 @@ __global__ void __launch_bounds__(k_block) rebuild_clusters(slot_word* old, std:
       placed += r.live;
     }
   }
-  const unsigned most = warp_max(longest);
-  const unsigned sum = warp_sum(placed);
-  if ((threadIdx.x & 31) == 0) {
-    if (most) atomicMax(max_displacement, most);
-    if (sum) atomicAdd(live, static_cast<unsigned long long>(sum));
-  }
+  report_rebuilt(longest, placed, max_displacement, live);
 }
 
 /// Growth by F (2 or 4) through windows (linear_rebuild.hpp): a warp per window of 1024 old
@@ -215,12 +222,7 @@ __global__ void __launch_bounds__(32 * k_grow_warps) grow_windows(const slot_wor
         __stcs(out + base + c * old_capacity + k, copies[c * k_staged_slots + staged_index(k)]);
     __syncwarp();  // the next window reuses the staging
   }
-  const unsigned most = warp_max(longest);
-  const unsigned sum = warp_sum(placed);
-  if (lane == 0) {
-    if (most) atomicMax(max_displacement, most);
-    if (sum) atomicAdd(live, static_cast<unsigned long long>(sum));
-  }
+  report_rebuilt(longest, placed, max_displacement, live);
 }
 
 /// The clusters the windows deferred, a thread per window, placed by rebuild_cluster into the
@@ -235,12 +237,70 @@ __global__ void __launch_bounds__(k_block) grow_deferred(slot_word* old, std::ui
   if (w < old_capacity / k_window_slots && deferred[w] != k_no_cluster)
     r = rebuild_cluster<Hash>(old, static_cast<std::uint32_t>(old_capacity - 1), deferred[w], out,
                               static_cast<std::uint32_t>(out_capacity - 1));
-  const unsigned most = warp_max(r.longest);
-  const unsigned sum = warp_sum(r.live);
-  if ((threadIdx.x & 31) == 0) {
-    if (most) atomicMax(max_displacement, most);
-    if (sum) atomicAdd(live, static_cast<unsigned long long>(sum));
+  report_rebuilt(r.longest, r.live, max_displacement, live);
+}
+
+/// Shrinking by F (2 or 4) through windows (linear_rebuild.hpp): a warp per window of 1024 new
+/// slots, staged in shared memory, filled from the F old windows that fold onto it (each staged
+/// too, its loads coalesced and in flight together) and written out whole. Keys that must wait go
+/// to `later` (room for `room`; `count` counts them all, so the host sees when there was not room).
+inline constexpr int k_shrink_warps = 2;  // per block: two staged windows of 8.25 KiB each a warp
+
+template <class Hash, int F>
+__global__ void __launch_bounds__(32 * k_shrink_warps) shrink_windows(const slot_word* old, slot_word* out,
+                                                                      std::uint64_t capacity, slot_word* later,
+                                                                      std::uint64_t room,
+                                                                      unsigned long long* count,
+                                                                      unsigned* max_displacement,
+                                                                      unsigned long long* live) {
+  __shared__ slot_word staged[k_shrink_warps * 2 * k_staged_slots];
+  const std::uint32_t lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  slot_word* window = staged + warp * 2 * k_staged_slots;  // the new window
+  slot_word* source = window + k_staged_slots;             // one old window at a time
+  const auto mask = static_cast<std::uint32_t>(capacity - 1);
+  const std::uint64_t windows = capacity / k_window_slots;
+  constexpr std::uint32_t per_lane = k_window_slots / 32;
+  unsigned longest = 0, placed = 0;
+  for (std::uint64_t w = blockIdx.x * std::uint64_t{k_shrink_warps} + warp; w < windows;
+       w += std::uint64_t{gridDim.x} * k_shrink_warps) {
+    const std::uint64_t base = w * k_window_slots;
+    for (std::uint32_t k = lane; k < k_staged_slots; k += 32) window[k] = k_empty_slot;
+    for (int c = 0; c < F; ++c) {
+      slot_word words[per_lane];
+#pragma unroll
+      for (std::uint32_t k = 0; k < per_lane; ++k) words[k] = __ldcs(old + c * capacity + base + lane + 32 * k);
+#pragma unroll
+      for (std::uint32_t k = 0; k < per_lane; ++k) source[staged_index(lane + 32 * k)] = words[k];
+      __syncwarp();
+      // A lane takes 32 consecutive old slots (as the clusters lie), one loop for all lanes.
+      for (std::uint32_t k = 0; k < per_lane; ++k) {
+        const slot_word word = source[staged_index(lane * 32 + k)];
+        if (classify(word) != slot_state::live) continue;
+        std::uint32_t from = 0;
+        const std::uint32_t p = place_in_window<Hash>(window, word, static_cast<std::uint32_t>(base), mask, from);
+        if (p < k_window_slots) {
+          longest = p - from > longest ? p - from : longest;
+          ++placed;
+          continue;
+        }
+        const unsigned long long at = atomicAdd(count, 1ull);
+        if (at < room) later[at] = word;
+      }
+      __syncwarp();  // the next old window reuses `source`
+    }
+    for (std::uint32_t k = lane; k < k_window_slots; k += 32) __stcs(out + base + k, window[staged_index(k)]);
+    __syncwarp();  // the next window clears the staging
   }
+  report_rebuilt(longest, placed, max_displacement, live);
+}
+
+/// The keys the windows could not place, by the ordinary insert into the written table.
+template <class Hash>
+__global__ void __launch_bounds__(k_block) insert_later(const slot_word* later, std::uint64_t n, linear_ref<Hash, 1> t) {
+  const auto g = this_group<1>();
+  for (std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; i < n;
+       i += std::uint64_t{gridDim.x} * blockDim.x)
+    t.template insert<false>(g, slot_key(later[i]), slot_value(later[i]), false);
 }
 
 }  // namespace hs::linear::kernels

@@ -141,4 +141,37 @@ HS_HD rebuilt_cluster rebuild_window_lane(const slot_word* window, slot_word* co
   return r;
 }
 
+// Shrinking by F through windows. Clusters of the F old ranges that fold onto one new range
+// merge, so there is no cluster walk; instead a warp builds one window of 1024 new slots from the
+// F old windows that fold onto it, each live key at the first free slot from its home in the
+// staged window (lanes race for slots with compare-and-swap in shared memory), and writes the
+// window out whole. A key whose home lies outside the window (it sat past its home in an earlier
+// old window), or whose window is full from its home on, is inserted into the written table
+// afterwards by the ordinary insert. Every key then has only taken slots between its home and
+// itself: those placed in a window had that inside the window, the later ones probe as any insert.
+
+/// @brief Places live slot word `w` in the staged new window that starts at new slot `base` of a
+/// table of new_mask + 1 slots: the window slot it took, or k_window_slots when it has to wait
+/// for the ordinary insert; `from` is its home's window slot when it took one.
+template <class Hash>
+HS_HD std::uint32_t place_in_window(slot_word* window, slot_word w, std::uint32_t base, std::uint32_t new_mask,
+                                    std::uint32_t& from) {
+  const std::uint32_t home = home_slot<Hash>(slot_key(w), new_mask);
+  if (home < base || home - base >= k_window_slots) return k_window_slots;
+  from = home - base;
+  for (std::uint32_t p = from; p < k_window_slots; ++p) {
+#ifdef __CUDA_ARCH__
+    auto* cell = reinterpret_cast<unsigned long long*>(window + staged_index(p));
+    if (atomicCAS(cell, static_cast<unsigned long long>(k_empty_slot), static_cast<unsigned long long>(w)) == k_empty_slot)
+      return p;
+#else
+    if (window[staged_index(p)] == k_empty_slot) {
+      window[staged_index(p)] = w;
+      return p;
+    }
+#endif
+  }
+  return k_window_slots;
+}
+
 }  // namespace hs::linear

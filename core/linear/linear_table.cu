@@ -70,6 +70,37 @@ void grow_by_windows(slot_word* old, std::uint64_t old_capacity, const std::uint
                                                                  max_displacement, live);
 }
 
+/// Shrinking by F (2 or 4) through windows of 1024 new slots (linear_rebuild.hpp) into `out` (not
+/// filled: the windows write every slot), then the keys that had to wait, by the ordinary insert.
+/// Returns false, with `out` to be discarded, when more keys waited than `later` has room for.
+template <class Hash, int F>
+bool shrink_by_windows(const slot_word* old, std::uint64_t capacity, slot_word* out, buffer<slot_word>& later,
+                       unsigned long long* count, device_counters* counters, unsigned long long* live,
+                       stream_view s) {
+  HS_CUDA_CHECK(cudaMemsetAsync(count, 0, sizeof(unsigned long long), cuda(s)));
+  int device = 0, sms = 0, per_sm = 0;
+  HS_CUDA_CHECK(cudaGetDevice(&device));
+  HS_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  HS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernels::shrink_windows<Hash, F>,
+                                                              32 * kernels::k_shrink_warps, 0));
+  const std::uint64_t windows = capacity / k_window_slots;
+  const std::uint64_t blocks = std::min<std::uint64_t>((windows + kernels::k_shrink_warps - 1) / kernels::k_shrink_warps,
+                                                       std::uint64_t(std::max(per_sm, 1)) * sms);
+  kernels::shrink_windows<Hash, F><<<static_cast<unsigned>(blocks), 32 * kernels::k_shrink_warps, 0, cuda(s)>>>(
+      old, out, capacity, later.data(), later.size(), count, &counters->max_displacement, live);
+  unsigned long long waited = 0;
+  HS_CUDA_CHECK(cudaMemcpyAsync(&waited, count, sizeof(waited), cudaMemcpyDeviceToHost, cuda(s)));
+  synchronize(s);
+  if (waited > later.size()) return false;
+  if (waited) {
+    const linear_ref<Hash, 1> t{out, static_cast<std::uint32_t>(capacity - 1), capacity, counters};
+    const auto grid = static_cast<unsigned>(std::min<std::uint64_t>((waited + kernels::k_block - 1) / kernels::k_block,
+                                                                    std::uint64_t(sms) * 16));
+    kernels::insert_later<Hash><<<grid, kernels::k_block, 0, cuda(s)>>>(later.data(), waited, t);
+  }
+  return true;
+}
+
 void* make_event() {
   cudaEvent_t e = nullptr;
   HS_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
@@ -390,10 +421,17 @@ void linear_table::rehash(std::uint64_t capacity, stream_view s) {
   const std::uint64_t factor = capacity / cfg_.capacity, windows = cfg_.capacity / k_window_slots;
   const bool by_windows = by_clusters && (factor == 2 || factor == 4) && windows > 0;
   if (by_windows && deferred_.size() != windows) deferred_ = buffer<std::uint32_t>(memory_space::device, windows);
+  // Shrinking linear probing by 2 or 4 goes a window of 1024 new slots at a time too; the keys a
+  // window cannot place wait in a buffer of an eighth of the live keys (at least 4096; kept).
+  const std::uint64_t shrink = cfg_.capacity / capacity;
+  const bool shrink_windows = cfg_.probe == probe_policy::linear && (shrink == 2 || shrink == 4) &&
+                              capacity >= k_window_slots;
+  const std::uint64_t room = std::max<std::uint64_t>(before.live / 8, 4096);
+  if (shrink_windows && waiting_.size() < room) waiting_ = buffer<slot_word>(memory_space::device, room);
   buffer<slot_word> fresh;
   if (!in_place) {
     fresh = buffer<slot_word>(memory_space::device, capacity);  // throws, table unchanged, if it does not fit
-    if (!by_windows) fill_bytes(fresh.data(), memory_space::device, 0xff, capacity * sizeof(slot_word), s);
+    if (!by_windows && !shrink_windows) fill_bytes(fresh.data(), memory_space::device, 0xff, capacity * sizeof(slot_word), s);
   }
   // The new layout's probe bound starts from zero; rejections and failures since clear carry over.
   HS_CUDA_CHECK(cudaMemsetAsync(&counters_.data()->max_displacement, 0, sizeof(unsigned), cuda(s)));
@@ -417,6 +455,17 @@ void linear_table::rehash(std::uint64_t capacity, stream_view s) {
                                                                        scratch_.data());
       }
       return;
+    }
+    if constexpr (!probe_of<H>::type::is_double) {
+      if (shrink_windows) {
+        const auto fold = shrink == 2 ? shrink_by_windows<H, 2> : shrink_by_windows<H, 4>;
+        if (fold(slots_.data(), capacity, fresh.data(), waiting_, scratch_.data() + 1, counters_.data(),
+                 scratch_.data(), s))
+          return;
+        // More keys waited than there was room for: this table is rebuilt key by key instead.
+        HS_CUDA_CHECK(cudaMemsetAsync(&counters_.data()->max_displacement, 0, sizeof(unsigned), cuda(s)));
+        fill_bytes(fresh.data(), memory_space::device, 0xff, capacity * sizeof(slot_word), s);
+      }
     }
     const linear_ref<H, 1> t{fresh.data(), mask, capacity, counters_.data()};
     const auto grid = static_cast<unsigned>(std::min<std::uint64_t>((cfg_.capacity + kernels::k_block - 1) / kernels::k_block,

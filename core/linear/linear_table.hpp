@@ -70,6 +70,7 @@ class linear_table final : public table {
   buffer<unsigned char> histogram_;     // a detail::device_histogram, kept: freeing syncs the device
   buffer<std::uint32_t> cluster_starts_;  // rehash's bit per slot, kept from one rehash to the next
   buffer<std::uint32_t> deferred_;        // growth's deferred cluster per window of 1024 slots, kept too
+  buffer<slot_word> waiting_;             // shrinking's keys a window could not place, kept too
   std::mutex scratch_mutex_;            // stats and inspect run on the sampling thread
 
   // An upper bound on occupied slots decides which launches are guarded. It grows by each batch

@@ -100,7 +100,7 @@ TEST_CASE("rehash in place of a large churned table rebuilds cluster by cluster;
   test::require_gpu();
   const linear_delete_mode mode = GENERATE(linear_delete_mode::value, linear_delete_mode::tombstone);
   CAPTURE(to_string(mode));
-  SECTION("2^22 slots at 0.75 occupied, a third of it dead, in place, then grown by 2 and by 4") {
+  SECTION("2^22 slots at 0.75 occupied, a third of it dead, in place, grown and shrunk by 2 and by 4") {
     const std::uint64_t capacity = 1u << 22;
     test::linear_pair p(capacity, hash_kind::murmur3, test::group_of(1), mode);
     const auto keys = test::random_keys(capacity * 3 / 4, 121);
@@ -108,13 +108,16 @@ TEST_CASE("rehash in place of a large churned table rebuilds cluster by cluster;
     std::vector<key_type> gone;
     for (std::size_t i = 0; i < keys.size(); i += 3) gone.push_back(keys[i]);
     insert_then_erase(p, keys, vals, gone);
-    rehash_both(p, {capacity, capacity * 2, capacity * 8});  // in place, windows by 2 and by 4
+    // In place, grown by 2 and by 4, shrunk by 4 and by 2 (all through windows).
+    rehash_both(p, {capacity, capacity * 2, capacity * 8, capacity * 2, capacity});
   }
-  SECTION("keys piled on one home slot: one cluster over several windows of 1024, grown by 2 and by 4") {
+  SECTION("keys piled on one home slot: one cluster over many windows of 1024, grown and shrunk by 2 and by 4") {
     const std::uint64_t capacity = 1u << 16;
     test::linear_pair p(capacity, hash_kind::identity, test::group_of(1), mode);
     std::vector<key_type> keys;
-    for (key_type k = 1; keys.size() < 5000; ++k) keys.push_back(k * (1u << 16) + 1000);  // home 1000; the copies split them
+    // Home 1000; growth splits them between the copies. Shrinking folds them back onto one or
+    // two windows: far more keys wait than the shrink's buffer holds, so it rebuilds key by key.
+    for (key_type k = 1; keys.size() < 12000; ++k) keys.push_back(k * (1u << 16) + 1000);
     const auto more = test::random_keys(20000, 125);
     keys.insert(keys.end(), more.begin(), more.end());
     const auto vals = test::random_values(keys.size(), 126);
@@ -122,7 +125,7 @@ TEST_CASE("rehash in place of a large churned table rebuilds cluster by cluster;
     for (std::size_t i = 0; i < keys.size(); i += 4) gone.push_back(keys[i]);
     insert_then_erase(p, keys, vals, gone);
     REQUIRE(p.gpu->stats({}).max_displacement > 3 * 1024);
-    rehash_both(p, {capacity * 2, capacity * 8});
+    rehash_both(p, {capacity * 2, capacity * 8, capacity * 2, capacity});
   }
   SECTION("every slot occupied (live or dead): rehash inserts the live keys again") {
     const std::uint64_t capacity = 1u << 12;

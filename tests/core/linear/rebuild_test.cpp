@@ -88,11 +88,62 @@ std::vector<slot_word> grown_by_windows(const std::vector<slot_word>& old, std::
   return out;
 }
 
+// The GPU's shrink through windows, a key at a time: each new window staged and filled from the
+// old windows that fold onto it, written whole, then the keys that waited inserted as any insert
+// (the first empty slot from the home, wrapping). `waited` counts those.
+template <class Hash>
+std::vector<slot_word> shrunk_by_windows(const std::vector<slot_word>& old, std::uint32_t factor, std::size_t& waited) {
+  const std::uint64_t capacity = old.size() / factor;
+  const auto mask = static_cast<std::uint32_t>(capacity - 1);
+  std::vector<slot_word> out(capacity, pack(0x5eed, 0x5eed)), later;
+  for (std::uint32_t base = 0; base < capacity; base += k_window_slots) {
+    std::vector<slot_word> window(k_staged_slots, k_empty_slot);
+    for (std::uint32_t c = 0; c < factor; ++c)
+      for (std::uint32_t k = 0; k < k_window_slots; ++k) {
+        const slot_word w = old[c * capacity + base + k];
+        if (classify(w) != slot_state::live) continue;
+        std::uint32_t from = 0;
+        if (place_in_window<Hash>(window.data(), w, base, mask, from) == k_window_slots) later.push_back(w);
+      }
+    for (std::uint32_t k = 0; k < k_window_slots; ++k) out[base + k] = window[staged_index(k)];
+  }
+  for (slot_word w : later) {
+    std::uint32_t p = home_slot<Hash>(slot_key(w), mask);
+    while (out[p] != k_empty_slot) p = (p + 1) & mask;
+    out[p] = w;
+  }
+  waited = later.size();
+  return out;
+}
+
 std::map<key_type, value_type> live_pairs(std::span<const slot_word> slots) {
   std::map<key_type, value_type> m;
   for (slot_word w : slots)
     if (classify(w) == slot_state::live) m[slot_key(w)] = slot_value(w);
   return m;
+}
+
+// A rebuilt table holds exactly `expect` (no dead slot), passes the checker with `longest` as its
+// probe bound, and fills the slots the model fills inserting the same pairs into empty slots of
+// config `cfg` (linear probing's occupied set does not depend on the order keys go in).
+void check_rebuilt(const std::vector<slot_word>& slots, const std::map<key_type, value_type>& expect, table_config cfg,
+                   std::uint32_t longest) {
+  CHECK(live_pairs(slots) == expect);
+  table_stats st;
+  st.capacity = slots.size();
+  st.live = expect.size();
+  st.occupied = expect.size();
+  st.max_displacement = longest;
+  const invariant_report r = check_invariants(slots, cfg.hash, &st, cfg.deletes);
+  INFO(r.describe());
+  CHECK(r.ok());
+  cfg.capacity = slots.size();
+  linear_model fresh(cfg);
+  for (const auto& [k, v] : expect) fresh.insert_one(k, v);
+  for (std::size_t s = 0; s < slots.size(); ++s) {
+    INFO("slot " << s);
+    REQUIRE(occupies(slots[s]) == occupies(fresh.slots()[s]));
+  }
 }
 
 }  // namespace
@@ -130,7 +181,6 @@ TEST_CASE("a cluster-by-cluster rebuild keeps the live pairs, drops the dead slo
     CHECK(longest == longest_reversed);
     CHECK(placed == expect.size());  // what the kernel counts to check that nothing was lost
     CHECK(placed_reversed == expect.size());
-    CHECK(live_pairs(forward) == expect);
     if (factor > 1) {
       // The GPU's growth through windows of 1024 slots gives the same table, and a cluster ran
       // past a window (the one over the end of the table, and more at this load).
@@ -143,22 +193,47 @@ TEST_CASE("a cluster-by-cluster rebuild keeps the live pairs, drops the dead slo
       CHECK(placed_windows == expect.size());
       CHECK(deferred >= 2);
     }
-    table_stats st;
-    st.capacity = forward.size();
-    st.live = expect.size();
-    st.occupied = expect.size();
-    st.max_displacement = longest;
-    const invariant_report r = check_invariants(forward, hash, &st, mode);
-    INFO(r.describe());
-    CHECK(r.ok());
-    // Linear probing fills the same slots whatever the order keys go in: the model's way.
-    table_config c2 = cfg;
-    c2.capacity = cfg.capacity * factor;
-    linear_model fresh(c2);
-    for (const auto& [k, v] : expect) fresh.insert_one(k, v);
-    for (std::size_t s = 0; s < forward.size(); ++s) {
-      INFO("slot " << s);
-      REQUIRE(occupies(forward[s]) == occupies(fresh.slots()[s]));
-    }
+    check_rebuilt(forward, expect, cfg, longest);
+  });
+}
+
+TEST_CASE("a shrink through windows keeps the live pairs and fills the slots any insertion order fills",
+          "[linear][rehash]") {
+  const linear_delete_mode mode = GENERATE(linear_delete_mode::value, linear_delete_mode::tombstone);
+  const hash_kind hash = GENERATE(hash_kind::murmur3, hash_kind::identity);
+  const std::uint32_t factor = GENERATE(2u, 4u);
+  CAPTURE(to_string(mode), to_string(hash), factor);
+  table_config cfg;
+  cfg.capacity = 1u << 14;
+  cfg.hash = hash;
+  cfg.deletes = mode;
+  const std::uint32_t small = cfg.capacity / factor, small_mask = small - 1;
+  linear_model m(cfg);
+  // Random keys, then keys whose new homes pile up just before a window's end (so the window
+  // fills and keys wait), then every fourth erased: live keys at 0.85 of the smaller table.
+  const auto live_target = static_cast<std::size_t>(0.85 * small);
+  auto keys = test::random_keys(live_target * 4 / 3 - 300, 7);
+  dispatch_hash(hash, [&](auto h) {
+    using H = decltype(h);
+    for (key_type k = 1; keys.size() < live_target * 4 / 3; ++k)
+      if (const key_type key = hash == hash_kind::identity ? 1000 + k * small : k; (H{}(key) & small_mask) % 1024 >= 1000)
+        keys.push_back(key);
+  });
+  for (std::size_t i = 0; i < keys.size(); ++i) m.insert_one(keys[i], static_cast<value_type>(i + 1));
+  for (std::size_t i = 0; i < keys.size(); i += 4) m.erase_one(keys[i]);
+  const std::vector<slot_word> old(m.slots().begin(), m.slots().end());
+  const auto expect = live_pairs(old);
+  REQUIRE(expect.size() <= small);
+
+  dispatch_hash(hash, [&](auto h) {
+    using H = decltype(h);
+    std::size_t waited = 0;
+    const auto shrunk = shrunk_by_windows<H>(old, factor, waited);
+    CHECK(waited > 0);
+    std::uint32_t longest = 0;
+    for (std::uint32_t s = 0; s < small; ++s)
+      if (classify(shrunk[s]) == slot_state::live)
+        longest = std::max(longest, displacement(s, home_slot<H>(slot_key(shrunk[s]), small_mask), small_mask));
+    check_rebuilt(shrunk, expect, cfg, longest);
   });
 }
