@@ -8,8 +8,9 @@
 // each can be rebuilt by one thread, with no atomics and no second table. Growing by 2^j works the
 // same way: a key's new home is its old one plus a multiple of the old capacity, so the cluster's
 // keys land in the 2^j copies of its own range (in slot order, each at or before its old slot in
-// that copy), again disjoint from every other cluster's. Shrinking merges clusters of both halves,
-// and double hashing has no clusters: those rebuilds insert every live key again instead.
+// that copy), again disjoint from every other cluster's. Shrinking merges clusters of both halves
+// (it folds windows instead, at the end of this file), and double hashing has no clusters: its
+// rebuilds insert every live key again.
 #pragma once
 #include <cstdint>
 

@@ -404,8 +404,9 @@ void linear_table::rehash(std::uint64_t capacity, stream_view s) {
   // in place for the same size (scratch: a bit per slot, kept, since allocating and freeing cost
   // more than the pass), into the new slots when growing (by 2 or 4 a window of 1024 slots at a
   // time, with a word per window for the cluster it defers); the census that counts the keys marks
-  // where clusters start in the same read. A shrink, double hashing, or a table with no empty slot
-  // inserts every live key into new slots.
+  // where clusters start in the same read. Shrinking by 2 or 4 folds windows of 1024 new slots
+  // (below). Double hashing, other factors, or a table with no empty slot insert every live key
+  // into new slots.
   const bool clusters_possible = cfg_.probe == probe_policy::linear && capacity >= cfg_.capacity;
   const std::uint64_t start_words = (cfg_.capacity + 31) / 32;
   if (clusters_possible && cluster_starts_.size() != start_words)

@@ -20,14 +20,24 @@ const char* kind_label(int k) {
   return names[k & 3];
 }
 
-/// The batches of each kind as points (xs[k], ys[k]), one scatter series per kind, thinned to the
-/// lowest and highest point of each column of [x0, x1] a marker radius wide (`width` pixels in
-/// all; markers closer than that overlap anyway); the newest batch of each kind is always drawn.
+/// The batches of each kind as points (xs[k], ys[k]), one scatter series per kind, thinned to a
+/// point a marker-sized cell of the plot (point_thinning.hpp) within [x0, x1] and the y axis as
+/// shown; the newest batch of each kind is always drawn.
 void plot_kinds(const std::vector<double> (&xs)[4], const std::vector<double> (&ys)[4], float radius, double x0,
-                double x1, float width) {
+                double x1, bool log_y) {
+  const ImVec2 area = ImPlot::GetPlotSize();
+  const auto shown = current_plot_limits();
+  thinning_grid grid;
+  grid.x0 = x0;
+  grid.x1 = x1;
+  grid.y0 = shown[2];
+  grid.y1 = shown[3];
+  grid.columns = static_cast<std::size_t>(std::max(area.x / (2 * radius), 1.f));
+  grid.rows = static_cast<std::size_t>(std::max(area.y / (2 * radius), 1.f));
+  grid.log_y = log_y;
   for (int k = 0; k < 4; ++k) {
     if (xs[k].empty()) continue;
-    std::vector<std::size_t> keep = thin_to_columns(xs[k], ys[k], x0, x1, static_cast<std::size_t>(std::max(width / radius, 1.f)));
+    std::vector<std::size_t> keep = thin_to_cells(xs[k], ys[k], grid);
     if (keep.empty() || keep.back() != xs[k].size() - 1) keep.push_back(xs[k].size() - 1);
     std::vector<double> x, y;
     x.reserve(keep.size());
@@ -57,8 +67,8 @@ void throughput_view::draw(std::span<const throughput_point> pts, float height) 
   const bool side = avail.x > 2.2f * h;
   const ImVec2 size(side ? avail.x / 2 - ImGui::GetStyle().ItemSpacing.x : avail.x, side ? h : h / 2);
 
-  // Every batch goes in; plot_kinds draws at most two a pixel column (the time axis always fits
-  // every batch; the load axis thins what its zoom shows).
+  // Every batch goes in; plot_kinds draws one a marker-sized cell (the time axis always fits every
+  // batch; the load axis thins what its zoom shows).
   std::vector<double> xs[4], ys[4], ls[4];
   for (const throughput_point& p : pts) {
     xs[p.kind & 3].push_back(p.time_s - pts.front().time_s);
@@ -70,7 +80,7 @@ void throughput_view::draw(std::span<const throughput_point> pts, float height) 
   if (ImPlot::BeginPlot("##rate-time", size)) {
     ImPlot::SetupAxis(ImAxis_X1, "seconds", ImPlotAxisFlags_AutoFit);
     setup_fitted_y("ops/s", log_rate);
-    plot_kinds(xs, ys, 2.f, 0, t_last, size.x);
+    plot_kinds(xs, ys, 2.f, 0, t_last, log_rate);
     ImPlot::EndPlot();
   }
   if (side) ImGui::SameLine();
@@ -80,7 +90,7 @@ void throughput_view::draw(std::span<const throughput_point> pts, float height) 
     ImPlot::SetupAxisLimits(ImAxis_X1, 0, 1);
     setup_fitted_y("ops/s", log_rate);
     const auto shown = current_plot_limits();
-    plot_kinds(ls, ys, 2.5f, shown[0], shown[1], size.x);
+    plot_kinds(ls, ys, 2.5f, shown[0], shown[1], log_rate);
     ImPlot::EndPlot();
   }
 }
