@@ -188,8 +188,9 @@ report linear_churn_suite(const bench_options& opt) {
     if (t->stats(s).live != live) throw gpu_error("bench linear-churn: a rebuild lost keys");
   }
   if (only.wants("rebuild")) r.tables.push_back(std::move(rates));
-  r.notes.push_back("rebuilds: medians after warm-up, each including the new slots' allocation (grow, shrink), the scratch "
-                    "and the count that checks no key was lost");
+  r.notes.push_back("rebuilds: medians after warm-up, each including the new slots' allocation (grow, shrink: from the "
+                    "memory pool, which after warm-up holds what the previous rebuild freed), the scratch and the "
+                    "check that no key was lost");
   return r;
 }
 

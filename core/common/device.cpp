@@ -2,6 +2,7 @@
 #include "core/common/device.hpp"
 
 #include "core/common/error.hpp"
+#include "core/common/memory.hpp"
 #if HS_WITH_CUDA
 #include <cuda_runtime.h>
 #endif
@@ -43,10 +44,11 @@ std::optional<gpu_info> query_gpu(std::string* why_not) {
   info.l2_bytes = p.l2CacheSize;
   info.compute_major = p.major;
   info.compute_minor = p.minor;
-  std::size_t free_b = 0, total_b = 0;
-  if (cudaMemGetInfo(&free_b, &total_b) == cudaSuccess) {
-    info.free_bytes = free_b;
-    info.total_bytes = total_b;
+  try {
+    const device_memory mem = device_memory_now();  // free: including what the allocator keeps for reuse
+    info.free_bytes = mem.free_bytes;
+    info.total_bytes = mem.total_bytes;
+  } catch (const std::exception&) {  // the name and shape are still worth reporting
   }
   return info;
 #else

@@ -1,8 +1,11 @@
 // Allocation and copies in host or device memory. Device paths exist only in CUDA builds.
 #include "core/common/memory.hpp"
 
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <mutex>
 #include <new>
 #include <string>
 
@@ -20,7 +23,75 @@ namespace {
   throw gpu_error("device memory requested, but this build has no CUDA support");
 }
 }  // namespace
+#else
+namespace {
+
+// Device memory comes from the device's stream-ordered pool, told to keep what is freed: a table
+// that grows or shrinks takes its new slots from memory an earlier one gave back, instead of the
+// driver mapping and unmapping it each time. Measured on the H200 (bench linear-churn, 67M keys):
+// cudaMalloc of 2 GiB took 0.30-0.32 ms and cudaFree of 1 GiB 0.72 ms of a 3.6 ms grow; of a
+// 7.8 ms shrink, 1.0 ms allocating 1 GiB and 1.7-1.9 ms freeing 2 GiB. What the pool keeps counts
+// as free memory (device_memory), and an allocation that does not fit gives it back first.
+struct device_pool {
+  cudaMemPool_t pool = nullptr;  // null where the device has no memory pools: cudaMalloc then
+  cudaStream_t stream = nullptr;  // allocations and frees are ordered on it, nothing else runs there
+};
+
+device_pool& pool_of_current_device() {
+  // Never destroyed: buffers in static objects are freed after statics of this file would be.
+  static auto* m = new std::mutex;
+  static auto* pools = new std::map<int, device_pool>;
+  int device = 0;
+  HS_CUDA_CHECK(cudaGetDevice(&device));
+  std::lock_guard lock(*m);
+  auto [it, fresh] = pools->try_emplace(device);
+  if (fresh) {
+    int supported = 0;
+    HS_CUDA_CHECK(cudaDeviceGetAttribute(&supported, cudaDevAttrMemoryPoolsSupported, device));
+    if (supported) {
+      HS_CUDA_CHECK(cudaDeviceGetDefaultMemPool(&it->second.pool, device));
+      std::uint64_t keep_all = UINT64_MAX;
+      HS_CUDA_CHECK(cudaMemPoolSetAttribute(it->second.pool, cudaMemPoolAttrReleaseThreshold, &keep_all));
+      HS_CUDA_CHECK(cudaStreamCreateWithFlags(&it->second.stream, cudaStreamNonBlocking));
+    }
+  }
+  return it->second;
+}
+
+/// Bytes the pool holds that no allocation uses.
+std::uint64_t pool_unused(const device_pool& p) {
+  if (!p.pool) return 0;
+  std::uint64_t reserved = 0, used = 0;
+  HS_CUDA_CHECK(cudaMemPoolGetAttribute(p.pool, cudaMemPoolAttrReservedMemCurrent, &reserved));
+  HS_CUDA_CHECK(cudaMemPoolGetAttribute(p.pool, cudaMemPoolAttrUsedMemCurrent, &used));
+  return reserved > used ? reserved - used : 0;
+}
+
+cudaError_t allocate_from(const device_pool& p, void** out, std::size_t bytes) {
+  if (!p.pool) return cudaMalloc(out, bytes);
+  cudaError_t err = cudaMallocAsync(out, bytes, p.stream);
+  if (err == cudaErrorMemoryAllocation) {  // what the pool keeps may be in pieces: give it back, try again
+    cudaGetLastError();
+    HS_CUDA_CHECK(cudaStreamSynchronize(p.stream));
+    HS_CUDA_CHECK(cudaMemPoolTrimTo(p.pool, 0));
+    err = cudaMallocAsync(out, bytes, p.stream);
+  }
+  if (err == cudaSuccess) err = cudaStreamSynchronize(p.stream);  // usable from any stream on return
+  return err;
+}
+
+}  // namespace
 #endif
+
+device_memory device_memory_now() {
+#if HS_WITH_CUDA
+  std::size_t free_b = 0, total_b = 0;
+  HS_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+  return {free_b + pool_unused(pool_of_current_device()), total_b};
+#else
+  no_device_memory();
+#endif
+}
 
 void* allocate_bytes(memory_space space, std::size_t bytes) {
   if (bytes == 0) return nullptr;
@@ -39,17 +110,17 @@ void* allocate_bytes(memory_space space, std::size_t bytes) {
     HS_CUDA_CHECK(cudaMallocHost(&p, bytes));
     return p;
   }
-  std::size_t free_b = 0, total_b = 0;
-  HS_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+  const device_memory mem = device_memory_now();
+  const std::uint64_t free_b = mem.free_bytes;
   if (bytes > free_b)
     throw user_error("cannot allocate " + format_bytes(bytes) + " on the GPU: only " +
-                     format_bytes(free_b) + " of " + format_bytes(total_b) +
+                     format_bytes(free_b) + " of " + format_bytes(mem.total_bytes) +
                      " are free; choose a smaller capacity");
   void* p = nullptr;
-  cudaError_t err = cudaMalloc(&p, bytes);
+  cudaError_t err = allocate_from(pool_of_current_device(), &p, bytes);
   if (err != cudaSuccess) {
     cudaGetLastError();  // clear the sticky-free error state of a failed allocation
-    throw user_error("cudaMalloc of " + format_bytes(bytes) + " failed (" +
+    throw user_error("allocating " + format_bytes(bytes) + " on the GPU failed (" +
                      cudaGetErrorString(err) + "); " + format_bytes(free_b) + " were reported free");
   }
   return p;
@@ -61,7 +132,20 @@ void* allocate_bytes(memory_space space, std::size_t bytes) {
 void release_bytes(memory_space space, void* p) noexcept {
   if (!p) return;
 #if HS_WITH_CUDA
-  if (space == memory_space::device) cudaFree(p);
+  if (space == memory_space::device) {
+    const device_pool* pool = nullptr;
+    try {
+      pool = &pool_of_current_device();
+    } catch (const std::exception&) {  // the runtime is shutting down: nothing to keep
+    }
+    if (!pool || !pool->pool) {
+      cudaFree(p);
+      return;
+    }
+    // As cudaFree would: what is queued on any stream may still use the memory.
+    cudaDeviceSynchronize();
+    cudaFreeAsync(p, pool->stream);
+  }
   else if (space == memory_space::pinned) cudaFreeHost(p);
   else std::free(p);
 #else

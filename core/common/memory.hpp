@@ -18,6 +18,14 @@ enum class memory_space : std::uint8_t { host, pinned, device };
 /// @brief True for memory the CPU can read directly.
 inline bool host_accessible(memory_space s) { return s != memory_space::device; }
 
+/// @brief The current GPU's memory: free counts what HashScope's allocator keeps for reuse.
+struct device_memory {
+  std::uint64_t free_bytes = 0;
+  std::uint64_t total_bytes = 0;
+};
+/// @brief The current GPU's memory now (throws without CUDA).
+device_memory device_memory_now();
+
 /// @brief Allocates bytes in a space; device allocations report size and free memory on failure.
 void* allocate_bytes(memory_space space, std::size_t bytes);
 void release_bytes(memory_space space, void* p) noexcept;

@@ -27,8 +27,7 @@ hive_table::hive_table(const table_config& cfg) : cfg_(cfg), shape_(resolve_shap
   if (cfg_.capacity == 0) cfg_.capacity = default_capacity(cfg_.backend);
   instrument_ = cfg.hive.instrument;
   geo_ = {shape_.buckets, 0};
-  std::size_t free_b = 0, total_b = 0;
-  HS_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+  const std::uint64_t free_b = device_memory_now().free_bytes;
   const std::uint64_t bytes = bytes_for(shape_.buckets, shape_.slots) + std::uint64_t{shape_.stash_capacity} * 8;
   if (bytes > free_b)
     throw user_error("a hive table of " + format_count(cfg_.capacity) + " slots needs " + format_bytes(bytes) +
@@ -359,8 +358,7 @@ std::uint64_t hive_table::retrieve_all(std::span<key_type> keys, std::span<value
 void hive_table::reserve_round(stream_view s) {
   const std::uint64_t need = 2 * geo_.round;
   if (allocated_ >= need) return;
-  std::size_t free_b = 0, total_b = 0;
-  HS_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+  const std::uint64_t free_b = device_memory_now().free_bytes;
   if (bytes_for(need, shape_.slots) > free_b)
     throw user_error("the hive table cannot grow to " + format_count(need * shape_.slots) + " slots: it needs " +
                      format_bytes(bytes_for(need, shape_.slots)) + " and the GPU has " + format_bytes(free_b) + " free");

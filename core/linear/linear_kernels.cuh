@@ -269,13 +269,23 @@ __global__ void __launch_bounds__(32 * k_shrink_warps) shrink_windows(const slot
       slot_word words[per_lane];
 #pragma unroll
       for (std::uint32_t k = 0; k < per_lane; ++k) words[k] = __ldcs(old + c * capacity + base + lane + 32 * k);
+      // The live words listed in slot order (a row of 32 slots after the rows before it): an old
+      // table being shrunk is at most half full, and a lane walking its own 32 slots skipped the
+      // dead ones while the others placed keys (ncu: 8 of 32 threads active).
+      std::uint32_t listed = 0;
 #pragma unroll
-      for (std::uint32_t k = 0; k < per_lane; ++k) source[staged_index(lane + 32 * k)] = words[k];
-      __syncwarp();
-      // A lane takes 32 consecutive old slots (as the clusters lie), one loop for all lanes.
       for (std::uint32_t k = 0; k < per_lane; ++k) {
-        const slot_word word = source[staged_index(lane * 32 + k)];
-        if (classify(word) != slot_state::live) continue;
+        const bool is_live = classify(words[k]) == slot_state::live;
+        const unsigned row = __ballot_sync(0xffffffffu, is_live);
+        if (is_live) source[staged_index(listed + __popc(row & ((1u << lane) - 1)))] = words[k];
+        listed += __popc(row);
+      }
+      __syncwarp();
+      // A lane places a run of consecutive listed keys (as the clusters lie: neighbouring lanes
+      // racing for the same new slots made the kernel ten times slower), one loop for all lanes.
+      const std::uint32_t each = (listed + 31) / 32;
+      for (std::uint32_t j = lane * each, last = std::min(listed, j + each); j < last; ++j) {
+        const slot_word word = source[staged_index(j)];
         std::uint32_t from = 0;
         const std::uint32_t p = place_in_window<Hash>(window, word, static_cast<std::uint32_t>(base), mask, from);
         if (p < k_window_slots) {
@@ -295,12 +305,16 @@ __global__ void __launch_bounds__(32 * k_shrink_warps) shrink_windows(const slot
 }
 
 /// The keys the windows could not place, by the ordinary insert into the written table.
+/// Adds the keys it inserted to `live`, as the windows did theirs.
 template <class Hash>
-__global__ void __launch_bounds__(k_block) insert_later(const slot_word* later, std::uint64_t n, linear_ref<Hash, 1> t) {
+__global__ void __launch_bounds__(k_block) insert_later(const slot_word* later, std::uint64_t n, linear_ref<Hash, 1> t,
+                                                         unsigned long long* live) {
   const auto g = this_group<1>();
+  unsigned inserted = 0;
   for (std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; i < n;
        i += std::uint64_t{gridDim.x} * blockDim.x)
-    t.template insert<false>(g, slot_key(later[i]), slot_value(later[i]), false);
+    inserted += t.template insert<false>(g, slot_key(later[i]), slot_value(later[i]), false) == op_status::inserted;
+  report_rebuilt(0, inserted, &t.counters->max_displacement, live);
 }
 
 }  // namespace hs::linear::kernels

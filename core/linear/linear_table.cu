@@ -96,7 +96,7 @@ bool shrink_by_windows(const slot_word* old, std::uint64_t capacity, slot_word* 
     const linear_ref<Hash, 1> t{out, static_cast<std::uint32_t>(capacity - 1), capacity, counters};
     const auto grid = static_cast<unsigned>(std::min<std::uint64_t>((waited + kernels::k_block - 1) / kernels::k_block,
                                                                     std::uint64_t(sms) * 16));
-    kernels::insert_later<Hash><<<grid, kernels::k_block, 0, cuda(s)>>>(later.data(), waited, t);
+    kernels::insert_later<Hash><<<grid, kernels::k_block, 0, cuda(s)>>>(later.data(), waited, t, live);
   }
   return true;
 }
@@ -439,6 +439,7 @@ void linear_table::rehash(std::uint64_t capacity, stream_view s) {
   HS_CUDA_CHECK(cudaMemsetAsync(scratch_.data(), 0, sizeof(unsigned long long), cuda(s)));  // live keys placed
   const auto mask = static_cast<std::uint32_t>(capacity - 1);
   slot_word* out = in_place ? slots_.data() : fresh.data();
+  bool counted = by_clusters;  // the cluster and window kernels count what they place
   dispatch_probing(cfg_.hash, cfg_.probe, [&](auto hash) {
     using H = decltype(hash);
     if (by_clusters) {
@@ -460,9 +461,9 @@ void linear_table::rehash(std::uint64_t capacity, stream_view s) {
     if constexpr (!probe_of<H>::type::is_double) {
       if (shrink_windows) {
         const auto fold = shrink == 2 ? shrink_by_windows<H, 2> : shrink_by_windows<H, 4>;
-        if (fold(slots_.data(), capacity, fresh.data(), waiting_, scratch_.data() + 1, counters_.data(),
-                 scratch_.data(), s))
-          return;
+        counted = fold(slots_.data(), capacity, fresh.data(), waiting_, scratch_.data() + 1, counters_.data(),
+                       scratch_.data(), s);
+        if (counted) return;
         // More keys waited than there was room for: this table is rebuilt key by key instead.
         HS_CUDA_CHECK(cudaMemsetAsync(&counters_.data()->max_displacement, 0, sizeof(unsigned), cuda(s)));
         fill_bytes(fresh.data(), memory_space::device, 0xff, capacity * sizeof(slot_word), s);
@@ -474,15 +475,15 @@ void linear_table::rehash(std::uint64_t capacity, stream_view s) {
     kernels::rehash<H><<<grid, kernels::k_block, 0, cuda(s)>>>(slots_.data(), cfg_.capacity, t);
   });
   HS_CUDA_CHECK_LAUNCH();
-  unsigned long long placed = 0;  // the cluster kernels count what they placed
-  if (by_clusters) HS_CUDA_CHECK(cudaMemcpyAsync(&placed, scratch_.data(), sizeof(placed), cudaMemcpyDeviceToHost, cuda(s)));
+  unsigned long long placed = 0;
+  if (counted) HS_CUDA_CHECK(cudaMemcpyAsync(&placed, scratch_.data(), sizeof(placed), cudaMemcpyDeviceToHost, cuda(s)));
   synchronize(s);
   if (!in_place) slots_ = std::move(fresh);
   cfg_.capacity = capacity;
   mask_ = mask;
-  // Reinsertion is checked by a census.
+  // Reinsertion is checked by what the kernels placed, or by a census.
   std::uint64_t moved = placed;
-  if (!by_clusters) {
+  if (!counted) {
     const table_stats after = count(s);
     if (after.failed_full != before.failed_full)
       throw gpu_error("rehash: the new slots refused " + format_count(after.failed_full - before.failed_full) + " keys");

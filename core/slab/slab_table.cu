@@ -41,8 +41,7 @@ slab_table::slab_table(const table_config& cfg) : cfg_(cfg) {
   shape_ = resolve_pool(cfg.slab, buckets);
   tile_ = cfg.slab.tile ? cfg.slab.tile : k_default_tile;
   const std::uint64_t bytes = buckets * k_slab_bytes + shape_.initial_super_blocks * shape_.slabs_per_super() * k_slab_bytes;
-  std::size_t free_b = 0, total_b = 0;
-  HS_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+  const std::uint64_t free_b = device_memory_now().free_bytes;
   if (bytes > free_b)
     throw user_error("a slab table of " + format_count(buckets) + " buckets and a pool of " +
                      format_count(shape_.initial_super_blocks * shape_.slabs_per_super()) + " slabs needs " +
