@@ -67,7 +67,7 @@ struct candidate_bucket {
   hive_ref r;
   int which;
   __device__ std::uint32_t operator()(key_type k) const {
-    return static_cast<std::uint32_t>(r.geo.address(hash_with(r.hashes.fns[which], k)));
+    return static_cast<std::uint32_t>(r.geo.address(hash_with(fn_at(r.hashes, which), k)));
   }
 };
 struct region_of_bucket {

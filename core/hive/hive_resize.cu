@@ -20,7 +20,7 @@ unsigned grid_for(std::uint64_t warps) { return static_cast<unsigned>((warps * 3
 __device__ std::uint32_t placing_hash(const hive_ref& r, const geometry& g, key_type k, std::uint64_t b) {
   std::uint32_t h0 = 0;
   for (int i = 0; i < r.hashes.count; ++i) {
-    const std::uint32_t h = hash_with(r.hashes.fns[i], k);
+    const std::uint32_t h = hash_with(fn_at(r.hashes, i), k);
     if (i == 0) h0 = h;
     if (g.address(h) == b) return h;
   }
