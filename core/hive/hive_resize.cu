@@ -1,4 +1,5 @@
-// Linear-hashing resize kernels (seed 003, IV-C): one warp per bucket pair, a lane per slot.
+// Linear-hashing resize kernels (seed 003, IV-C): a lane per slot of a bucket pair, 32 / slots
+// pairs a warp.
 // They run alone on the table (the host holds it exclusively), so plain loads and stores suffice.
 #include <cuda_runtime.h>
 
@@ -14,7 +15,6 @@ namespace {
 constexpr int k_block = 256;
 cudaStream_t cuda(stream_view s) { return static_cast<cudaStream_t>(s.handle); }
 
-unsigned grid_for(std::uint64_t warps) { return static_cast<unsigned>((warps * 32 + k_block - 1) / k_block); }
 
 /// The candidate that placed w in bucket b under geometry g (the first whose address is b).
 __device__ std::uint32_t placing_hash(const hive_ref& r, const geometry& g, key_type k, std::uint64_t b) {
@@ -27,27 +27,46 @@ __device__ std::uint32_t placing_hash(const hive_ref& r, const geometry& g, key_
   return h0;  // not reachable when the table is consistent
 }
 
+// A bucket of S slots (8, 16 or 32) takes S consecutive lanes, 32 / S buckets a warp: with a warp
+// a bucket, half the lanes of the default 16-slot buckets idled (ncu on the split: compute-bound,
+// 14 of 32 threads active). `slot` is a lane's slot, `first` its bucket's first lane.
+struct bucket_lanes {
+  std::uint64_t w;  ///< the lane's bucket (pair) among the step's
+  unsigned slot, first;
+  __device__ explicit bucket_lanes(int slots) {
+    const std::uint64_t t = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x;
+    w = t / static_cast<unsigned>(slots);
+    slot = static_cast<unsigned>(t % static_cast<unsigned>(slots));
+    first = (threadIdx.x & 31u) - slot;
+  }
+  /// The lanes of this bucket among a warp-wide ballot, as a bucket's slot mask.
+  __device__ std::uint32_t own(unsigned ballot, int slots) const { return (ballot >> first) & all_free(slots); }
+};
+
+unsigned grid_for_buckets(std::uint64_t count, int slots) {
+  return static_cast<unsigned>((count * static_cast<unsigned>(slots) + k_block - 1) / k_block);
+}
+
 // Split: source b = split + w, partner p = b + round. An entry moves when the hash that placed it
-// takes its next bit into the partner; movers are packed into the (empty) partner in lane order.
+// takes its next bit into the partner; movers are packed into the (empty) partner in slot order.
 __global__ void split_kernel(hive_ref r, std::uint64_t count) {
-  const std::uint64_t w = (blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x) / 32;
-  const unsigned lane = threadIdx.x & 31u;
-  if (w >= count) return;
-  const std::uint64_t b = r.geo.split + w, p = b + r.geo.round;
+  const bucket_lanes at(r.slots);
+  const bool mine = at.w < count;  // no early return before the ballot: it needs the whole warp
+  const std::uint64_t b = r.geo.split + at.w, p = b + r.geo.round;
   const geometry after{r.geo.round, b + 1};  // b split: its entries address with one more bit
-  const bool in = lane < static_cast<unsigned>(r.slots);
-  const word_type word = in ? r.words[b * r.slots + lane] : k_empty_word;
+  const word_type word = mine ? r.words[b * r.slots + at.slot] : k_empty_word;
   bool mover = false;
   if (word != k_empty_word) mover = after.address(placing_hash(r, r.geo, key_of(word), b)) == p;
-  const unsigned movers = __ballot_sync(0xffffffffu, mover);
+  const unsigned movers = at.own(__ballot_sync(0xffffffffu, mover), r.slots);
+  if (!mine) return;
   // The partner's slots past the movers start empty (its memory is fresh); movers fill the rest.
-  if (in && lane >= static_cast<unsigned>(__popc(movers))) r.words[p * r.slots + lane] = k_empty_word;
+  if (at.slot >= static_cast<unsigned>(__popc(movers))) r.words[p * r.slots + at.slot] = k_empty_word;
   if (mover) {
-    const int rank = __popc(movers & ((1u << lane) - 1u));
+    const int rank = __popc(movers & ((1u << at.slot) - 1u));
     r.words[p * r.slots + rank] = word;
-    r.words[b * r.slots + lane] = k_empty_word;
+    r.words[b * r.slots + at.slot] = k_empty_word;
   }
-  if (lane == 0) {
+  if (at.slot == 0) {
     r.bucket_meta[b] |= movers;
     // Keys whose first candidate was b may now have p: the partner inherits b's away bit.
     r.bucket_meta[p] = make_meta(all_free(r.slots) & ~((__popc(movers) == 32) ? 0xffffffffu : (1u << __popc(movers)) - 1u),
@@ -59,19 +78,19 @@ __global__ void split_kernel(hive_ref r, std::uint64_t count) {
 // in rank order (the i-th mover the i-th free slot); those past b's free slots go to `overflow`
 // (the host inserts them again: another candidate, an eviction path or the stash).
 __global__ void merge_kernel(hive_ref r, std::uint64_t count, word_type* overflow, unsigned long long* overflowed) {
-  const std::uint64_t w = (blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x) / 32;
-  const unsigned lane = threadIdx.x & 31u;
-  if (w >= count) return;
-  const std::uint64_t b = r.geo.split - 1 - w, p = b + r.geo.round;
-  const bool in = lane < static_cast<unsigned>(r.slots);
-  const word_type word = in ? r.words[p * r.slots + lane] : k_empty_word;
+  const bucket_lanes at(r.slots);
+  const bool mine = at.w < count;  // no early return before the ballot and shuffle: they need the whole warp
+  const std::uint64_t b = r.geo.split - 1 - at.w, p = b + r.geo.round;
+  const word_type word = mine ? r.words[p * r.slots + at.slot] : k_empty_word;
   const bool mover = word != k_empty_word;
-  const unsigned movers = __ballot_sync(0xffffffffu, mover);
-  // Lane 0 reads the mask and writes it back below: the others use its copy, never the memory.
-  std::uint32_t free = __shfl_sync(0xffffffffu, lane == 0 ? mask_of(r.bucket_meta[b]) & all_free(r.slots) : 0u, 0);
+  const unsigned movers = at.own(__ballot_sync(0xffffffffu, mover), r.slots);
+  // The bucket's first lane reads the mask and writes it back below: the others use its copy.
+  const bool reads = mine && at.slot == 0;
+  std::uint32_t free = __shfl_sync(0xffffffffu, reads ? mask_of(r.bucket_meta[b]) & all_free(r.slots) : 0u, at.first);
+  if (!mine) return;
   const int room = __popc(free);
   if (mover) {
-    int rank = __popc(movers & ((1u << lane) - 1u));
+    int rank = __popc(movers & ((1u << at.slot) - 1u));
     if (rank < room) {
       std::uint32_t f = free;
       for (; rank > 0; --rank) f &= f - 1;  // drop the lowest `rank` free slots
@@ -80,9 +99,9 @@ __global__ void merge_kernel(hive_ref r, std::uint64_t count, word_type* overflo
     } else {
       overflow[atomicAdd(overflowed, 1ull)] = word;
     }
-    r.words[p * r.slots + lane] = k_empty_word;
+    r.words[p * r.slots + at.slot] = k_empty_word;
   }
-  if (lane == 0) {
+  if (at.slot == 0) {
     for (int m = min(__popc(movers), room); m > 0; --m) free &= free - 1;
     // Keys whose first candidate was p now have b: b takes p's away bit too.
     r.bucket_meta[b] = (r.bucket_meta[b] & ~meta_word{all_free(r.slots)}) | free | (r.bucket_meta[p] & lock_part(k_away_bit));
@@ -108,14 +127,14 @@ __global__ void clear_hints_kernel(meta_word* meta, std::uint64_t n) {
 
 void launch_split(const hive_ref& t, std::uint64_t count, stream_view s) {
   if (!count) return;
-  split_kernel<<<grid_for(count), k_block, 0, cuda(s)>>>(t, count);
+  split_kernel<<<grid_for_buckets(count, t.slots), k_block, 0, cuda(s)>>>(t, count);
   HS_CUDA_CHECK(cudaGetLastError());
 }
 
 void launch_merge(const hive_ref& t, std::uint64_t count, word_type* overflow, unsigned long long* overflowed,
                   stream_view s) {
   if (!count) return;
-  merge_kernel<<<grid_for(count), k_block, 0, cuda(s)>>>(t, count, overflow, overflowed);
+  merge_kernel<<<grid_for_buckets(count, t.slots), k_block, 0, cuda(s)>>>(t, count, overflow, overflowed);
   HS_CUDA_CHECK(cudaGetLastError());
 }
 

@@ -194,18 +194,22 @@ TEST_CASE("hive: mixed batches agree with the model batch after batch", "[gpu][h
 
 TEST_CASE("hive: resizing in the middle of a workload keeps every key, at every step", "[gpu][hive][resize]") {
   test::require_gpu();
-  auto cfg = test::hive_config(backend::gpu, 1u << 14, 16);
+  // Every bucket size: the resize kernels give a bucket pair `slots` lanes, 32 / slots pairs a warp.
+  const int slots = GENERATE(8, 16, 32);
+  CAPTURE(slots);
+  auto cfg = test::hive_config(backend::gpu, 1u << 14, slots);
   cfg.hive.resize_batch = 64;
   hive_pair p(cfg);
+  const std::uint64_t per_step = 4096 / slots;  // buckets: 4,096 slots a step whatever their size
   const auto keys = test::random_keys(60000, 13);
   const auto values = test::random_values(60000, 14);
   std::vector<key_type> first(keys.begin(), keys.begin() + 14000);  // load 0.85
   std::vector<value_type> fv(values.begin(), values.begin() + 14000);
   test::insert(*p.gpu, first, fv);
   test::insert(*p.model, first, fv);
-  for (int step = 0; step < 6; ++step) {  // 6 x 256 buckets: past one round of 1024
-    CHECK(test::hive_of(*p.gpu).expand(256, {}) == 256);
-    test::hive_of(*p.model).expand(256, {});
+  for (int step = 0; step < 6; ++step) {  // 6 steps of 4,096 slots: past one round of 16,384 slots
+    CHECK(test::hive_of(*p.gpu).expand(per_step, {}) == per_step);
+    test::hive_of(*p.model).expand(per_step, {});
     p.check();
     // Each step adds 4,096 slots and 3,000 keys: the load falls from 0.85 to 0.78.
     const std::vector<key_type> more(keys.begin() + 14000 + step * 3000, keys.begin() + 14000 + (step + 1) * 3000);
@@ -213,14 +217,14 @@ TEST_CASE("hive: resizing in the middle of a workload keeps every key, at every 
     CHECK(test::insert(*p.gpu, more, mv) == test::insert(*p.model, more, mv));
     p.check();
   }
-  CHECK(test::hive_of(*p.gpu).snapshot({}).geo.round == 2048);
+  CHECK(test::hive_of(*p.gpu).snapshot({}).geo.round == 32768u / slots);
   // Delete most, then contract as far as the entries allow.
   std::vector<key_type> gone(keys.begin(), keys.begin() + 28000);
   CHECK(test::erase(*p.gpu, gone) == test::erase(*p.model, gone));
-  // Back to 1,024 buckets (load 0.24): every merge fits, on both.
-  const auto merged = test::hive_of(*p.gpu).contract(1536, {});
-  CHECK(merged == 1536);
-  CHECK(test::hive_of(*p.model).contract(1536, {}) == 1536);
+  // Back to 16,384 slots (load 0.24): every merge fits, on both.
+  const auto merged = test::hive_of(*p.gpu).contract(6 * per_step, {});
+  CHECK(merged == 6 * per_step);
+  CHECK(test::hive_of(*p.model).contract(6 * per_step, {}) == 6 * per_step);
   p.check();
   CHECK(p.gpu->capacity() == p.model->capacity());
 }
