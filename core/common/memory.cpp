@@ -31,7 +31,7 @@ namespace {
 // driver mapping and unmapping it each time. Measured on the H200 (bench linear-churn, 67M keys):
 // cudaMalloc of 2 GiB took 0.30-0.32 ms and cudaFree of 1 GiB 0.72 ms of a 3.6 ms grow; of a
 // 7.8 ms shrink, 1.0 ms allocating 1 GiB and 1.7-1.9 ms freeing 2 GiB. What the pool keeps counts
-// as free memory (device_memory), and an allocation that does not fit gives it back first.
+// as free memory (device_memory_now), and an allocation that does not fit gives it back first.
 struct device_pool {
   cudaMemPool_t pool = nullptr;  // null where the device has no memory pools: cudaMalloc then
   cudaStream_t stream = nullptr;  // allocations and frees are ordered on it, nothing else runs there
