@@ -15,7 +15,6 @@ namespace {
 constexpr int k_block = 256;
 cudaStream_t cuda(stream_view s) { return static_cast<cudaStream_t>(s.handle); }
 
-
 /// The candidate that placed w in bucket b under geometry g (the first whose address is b).
 __device__ std::uint32_t placing_hash(const hive_ref& r, const geometry& g, key_type k, std::uint64_t b) {
   std::uint32_t h0 = 0;
