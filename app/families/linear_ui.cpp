@@ -58,7 +58,7 @@ void draw_controls(table_config& c, session& running, const table_stats&) {
   int probe = static_cast<int>(c.probe);
   if (ImGui::Combo("probing", &probe, "linear (next slot)\0double hashing\0")) {
     c.probe = static_cast<probe_policy>(probe);
-    if (c.probe == probe_policy::double_hash) c.linear.group = 0;  // one slot per probe: one thread
+    if (c.probe == probe_policy::double_hash) c.linear.group = 0;  // one thread per operation
   }
   int del = static_cast<int>(c.deletes);
   if (ImGui::Combo("erase", &del, "empties the value\0leaves a tombstone\0")) c.deletes = static_cast<linear_delete_mode>(del);

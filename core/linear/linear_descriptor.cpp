@@ -22,7 +22,7 @@ std::string check_config(const table_config& cfg) {
   if (cfg.linear.group != 0 && cfg.linear.group != 1 && cfg.linear.group != 4 && cfg.linear.group != 8)
     return "linear probe group must be 0 (auto), 1, 4 or 8 threads";
   if (cfg.probe == probe_policy::double_hash && cfg.linear.group > 1)
-    return "double hashing probes one slot at a time (each probe a new cache line): group must be 1 or auto";
+    return "double hashing runs one thread per operation (each probe a new sector): group must be 1 or auto";
   return {};
 }
 
@@ -91,7 +91,7 @@ void trace_before(table& t, const table_config& cfg, std::uint64_t capacity, ste
     using H = decltype(h);
     const std::uint32_t home = home_slot<H>(op.key, mask);
     if constexpr (probe_of<H>::type::is_double) {
-      for (std::uint64_t i = 0; i < limit; ++i)  // probes far apart: one slot each
+      for (std::uint64_t i = 0; i < limit; ++i)  // slot by slot along its sequence (sectors far apart)
         if (dump(probe_slot<H>(home, op.key, i, mask), 1)) return true;
     } else {
       for (std::uint64_t at = home; op.probe_before.size() < limit;) {  // consecutive slots, in chunks

@@ -39,10 +39,15 @@ struct linear_probing {
   static constexpr bool is_double = false;
   HS_HD static std::uint32_t step(key_type) { return 1; }
 };
-/// @brief Double hashing: a second hash of the key (a mix independent of the home hash) forced
-/// odd, so that with a power-of-two capacity the probe reaches every slot.
+/// @brief Double hashing over aligned sectors of 4 slots (32 bytes, what one L2 access returns):
+/// a probe reads the sector, its slots in order from the home slot's offset, then jumps a step of
+/// sectors, a second hash of the key (a mix independent of the home hash) forced odd, so that with
+/// a power-of-two number of sectors it reaches every sector, and so every slot. One slot per
+/// probe would fetch a new sector for each (2.5 sectors a hit at load 0.9 against 1.4).
 struct double_hashing {
   static constexpr bool is_double = true;
+  static constexpr unsigned width_log2 = 2;
+  static constexpr std::uint32_t width = 1u << width_log2;  ///< slots a probe reads together
   HS_HD static std::uint32_t step(key_type k) {
     std::uint32_t h = k * 0x9e3779b1u;
     h ^= h >> 15;
@@ -66,10 +71,19 @@ struct probe_of<Hash, std::void_t<typename Hash::probe>> {
   using type = typename Hash::probe;
 };
 
-/// @brief The i-th slot a key probes: home + i * step (mod the capacity).
+/// @brief The i-th slot a key probes. Linear probing: home + i. Double hashing: slot i % width of
+/// sector i / width, counted from the home slot's offset within the sector, the sectors being
+/// home's + (i / width) * step (all mod the capacity; capacities are at least 16 slots).
 template <class Hash>
 HS_HD std::uint32_t probe_slot(std::uint32_t home, key_type k, std::uint64_t i, std::uint32_t mask) {
-  return (home + static_cast<std::uint32_t>(i) * probe_of<Hash>::type::step(k)) & mask;
+  using P = typename probe_of<Hash>::type;
+  const auto i32 = static_cast<std::uint32_t>(i);
+  if constexpr (P::is_double) {
+    const std::uint32_t sector = (home >> P::width_log2) + (i32 >> P::width_log2) * P::step(k);
+    return ((sector << P::width_log2) | ((home + i32) & (P::width - 1))) & mask;
+  } else {
+    return (home + i32) & mask;
+  }
 }
 
 /// @brief The inverse of an odd number modulo 2^32 (Newton's iteration: each step doubles the
@@ -81,13 +95,18 @@ HS_HD std::uint32_t odd_inverse(std::uint32_t a) {
 }
 
 /// @brief Which probe of key k lands on `slot`: the probe length (for linear probing, the slot
-/// distance; for double hashing, (slot - home) / step mod the capacity, the step being odd).
+/// distance; for double hashing, the sector's index along the sequence, (sector - home's sector) /
+/// step mod the sector count (the step being odd), times the width, plus the slot's offset past
+/// the home slot's within the sector).
 template <class Hash>
 HS_HD std::uint32_t probe_index(std::uint32_t slot, std::uint32_t home, key_type k, std::uint32_t mask) {
-  if constexpr (probe_of<Hash>::type::is_double)
-    return ((slot - home) * odd_inverse(probe_of<Hash>::type::step(k))) & mask;
-  else
+  using P = typename probe_of<Hash>::type;
+  if constexpr (P::is_double) {
+    const std::uint32_t sectors = ((slot >> P::width_log2) - (home >> P::width_log2)) * odd_inverse(P::step(k));
+    return ((sectors << P::width_log2) | ((slot - home) & (P::width - 1))) & mask;
+  } else {
     return displacement(slot, home, mask);
+  }
 }
 
 /// @brief Calls f(home hash with its probing policy) for a table's hash and probing: a bare hash

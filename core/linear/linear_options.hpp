@@ -18,9 +18,9 @@ std::string_view to_string(linear_delete_mode m);
 std::optional<linear_delete_mode> parse_delete_mode(std::string_view s);
 
 /// @brief How a key's probe moves on from its home slot: `linear`, one slot at a time (seeds 000,
-/// 002), or `double_hash`, by a step that is a second hash of the key forced odd (with a
-/// power-of-two capacity every slot is reached). Double hashing breaks up clusters at the price of
-/// a new cache line per probe.
+/// 002), or `double_hash`, a sector of 4 slots at a time, stepping by a second hash of the key
+/// forced odd (with a power-of-two capacity every slot is reached). Double hashing breaks up
+/// clusters at the price of a new sector per probe.
 enum class probe_policy : std::uint8_t { linear, double_hash };
 std::string_view to_string(probe_policy p);
 std::optional<probe_policy> parse_probe_policy(std::string_view s);

@@ -36,7 +36,7 @@ void dispatch_group(int group, F&& f) {
 }
 
 /// Calls f(hash policy, group constant): the one place kernels are instantiated from. Double
-/// hashing probes one slot at a time: its kernels exist for groups of 1 only.
+/// hashing runs one thread per operation: its kernels exist for groups of 1 only.
 template <class F>
 void dispatch(hash_kind h, probe_policy p, int group, F&& f) {
   dispatch_probing(h, p, [&](auto hash) {

@@ -3,6 +3,7 @@
 // Placement depends on the order of concurrent inserts under double hashing, so the tables are
 // compared by contents, counts and their invariants (each key reachable along its own probes).
 #include <algorithm>
+#include <set>
 
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/generators/catch_generators.hpp>
@@ -98,6 +99,35 @@ TEST_CASE("double hashing: tombstone churn keeps every key once and agrees with 
     p.check();
     CHECK(p.gpu->stats({}).tombstones <= 5000u * (cycle + 1));  // at most the erases made them
   }
+}
+
+TEST_CASE("double hashing: 32 threads inserting each key into a table half tombstones store it once",
+          "[gpu][linear][double][tombstone]") {
+  test::require_gpu();
+  double_pair p(1u << 16, hash_kind::murmur3, linear_delete_mode::tombstone);
+  const auto old = test::random_keys(49152, 95);  // load 0.75, two thirds erased: half the slots tombstones
+  test::insert(*p.gpu, old, test::random_values(old.size(), 96));
+  test::erase(*p.gpu, std::vector<key_type>(old.begin(), old.begin() + 32768));
+  REQUIRE(p.gpu->stats({}).tombstones == 32768u);
+  std::vector<key_type> fresh;  // 2000 keys none of the old ones
+  const std::set<key_type> before(old.begin(), old.end());
+  for (key_type k : test::random_keys(4000, 97))
+    if (fresh.size() < 2000 && !before.count(k)) fresh.push_back(k);
+  std::vector<key_type> keys;
+  std::vector<value_type> values;
+  for (int copy = 0; copy < 32; ++copy)  // copy-major: the 32 inserts of a key sit 2000 apart
+    for (std::size_t i = 0; i < fresh.size(); ++i) {
+      keys.push_back(fresh[i]);
+      values.push_back(static_cast<value_type>(copy * 100000 + i));
+    }
+  const auto st = test::insert(*p.gpu, keys, values);
+  CHECK(count(st, op_status::inserted) == 2000);
+  CHECK(count(st, op_status::replaced) == 2000 * 31);
+  CHECK(describe(family::linear).check_invariants(*p.gpu, {}) == "");  // no key twice, each reachable
+  CHECK(test::contents(*p.gpu).size() == 2000 + 16384);
+  const auto f = test::find(*p.gpu, fresh);
+  CHECK(count(f.status, op_status::found) == 2000);
+  for (std::size_t i = 0; i < fresh.size(); ++i) CHECK(f.values[i] % 100000 == i);  // one of its 32 values
 }
 
 TEST_CASE("double hashing: a full table refuses exactly the excess; mixed batches agree", "[gpu][linear][double]") {
