@@ -217,13 +217,15 @@ __global__ void __launch_bounds__(k_block) scatter(RegionOf region_of, Chunks ch
     }
   }
   __syncthreads();
-  if (threadIdx.x == 0) {  // exclusive scan of at most 512 counts
-    unsigned sum = 0;
-    for (unsigned r = 0; r < regions; ++r) {
-      start[r] = sum;
-      sum += fill[r];
-      fill[r] = start[r];
-    }
+  {  // exclusive scan of at most 512 counts, two a thread (one thread walking them all held the
+     // block for about 512 dependent steps of shared memory)
+    static_assert(k_max_regions == 2 * k_block, "two regions a thread");
+    const unsigned r0 = 2 * threadIdx.x, r1 = r0 + 1;
+    const unsigned c0 = r0 < regions ? fill[r0] : 0, c1 = r1 < regions ? fill[r1] : 0;
+    unsigned all = 0;
+    const unsigned before = block_exclusive_scan<k_block>(c0 + c1, &all);
+    if (r0 < regions) start[r0] = fill[r0] = before;
+    if (r1 < regions) start[r1] = fill[r1] = before + c0;
   }
   __syncthreads();
 #pragma unroll
