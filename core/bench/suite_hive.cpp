@@ -239,11 +239,17 @@ result_table bucket_sizes(const hive_ctx& c, std::uint64_t capacity) {
   return tab;
 }
 
-result_table resize_rates(const hive_ctx& c, std::uint64_t capacity) {
+// A rebuild's share of copy bandwidth counts, as the linear family's rebuilds do, every slot of the
+// table before read and every slot of the table after written: a whole round, from 2^24 slots to
+// 2^25 or back, is (2^24 + 2^25) x 8 bytes either way.
+result_table resize_rates(const hive_ctx& c, std::uint64_t capacity, const roofline& rf) {
   result_table tab;
   tab.name = "resize";
   tab.title = "Linear-hashing resize of a table of " + format_count(capacity) + " slots at load 0.85: one whole round";
-  tab.columns = {"K (buckets per step)", "expand ms", "buckets/s", "entries/s", "contract ms", "buckets/s ", "entries/s "};
+  tab.columns = {"K (buckets per step)", "expand ms", "buckets/s", "entries/s", "% of copy", "contract ms", "buckets/s ",
+                 "entries/s ", "% of copy "};
+  const double bytes = 3.0 * double(capacity) * sizeof(hive::word_type);
+  const auto share = [&](double ms) { return cell(100.0 * bytes / (ms * 1e-3) / rf.copy_bytes_per_s, "%.0f%%"); };
   const auto n = static_cast<std::uint64_t>(0.85 * double(capacity));
   const key_set ks = unique_keys(memory_space::device, n, 6);
   for (std::uint64_t k : {32768ull, 0ull}) {
@@ -269,8 +275,8 @@ result_table resize_rates(const hive_ctx& c, std::uint64_t capacity) {
     }
     tab.add({cell(step), cell(te.median_ms, "%.2f"),
              cell(double(round) / (te.median_ms * 1e-3), "%.3g"), cell(double(n) / (te.median_ms * 1e-3), "%.3g"),
-             cell(tc.median_ms, "%.2f"), cell(double(round) / (tc.median_ms * 1e-3), "%.3g"),
-             cell(double(n) / (tc.median_ms * 1e-3), "%.3g")});
+             share(te.median_ms), cell(tc.median_ms, "%.2f"), cell(double(round) / (tc.median_ms * 1e-3), "%.3g"),
+             cell(double(n) / (tc.median_ms * 1e-3), "%.3g"), share(tc.median_ms)});
   }
   return tab;
 }
@@ -324,7 +330,7 @@ report hive_suite(const bench_options& opt) {
   if (opt.backend != backend::gpu) throw user_error("bench hive measures the GPU table: run it with --backend gpu");
   report r = new_report("hive", opt);
   owned_stream stream(true);
-  measure_for(r, opt, stream.view());
+  const roofline rf = measure_for(r, opt, stream.view());
   const hive_ctx c{opt, stream.view()};
   {
     auto t = c.make(1u << 20);
@@ -348,7 +354,7 @@ report hive_suite(const bench_options& opt) {
   run("mixed", "mixed batches", [&] { return mixed(c, std::uint64_t{1} << 25, std::uint64_t{1} << 24); });
   run("hash-policy", "hash policies", [&] { return policies(c, std::uint64_t{1} << 25); });
   run("bucket-size", "bucket sizes", [&] { return bucket_sizes(c, std::uint64_t{1} << 25); });
-  run("resize", "resize", [&] { return resize_rates(c, std::uint64_t{1} << 24); });
+  run("resize", "resize", [&] { return resize_rates(c, std::uint64_t{1} << 24, rf); });
   run("steps", "insert steps", [&] { return step_breakdown(c, std::uint64_t{1} << 24); });
   run("instrumentation", "instrumentation", [&] { return overhead(c, std::uint64_t{1} << 25); });
   r.notes.push_back("bulk insert: distinct uniform keys into an empty table, no resizing; refused keys found the stash full.");

@@ -100,8 +100,11 @@ std::uint64_t bulk_insert(const hive_ref& t, const key_type* keys, const value_t
 // Resizing (hive_resize.cu): linear hashing, run alone on the table.
 
 /// @brief Splits buckets [t.geo.split, + count) into partners b + round (the geometry passed is
-/// the one before; the caller advances it). `count` <= round - split.
-void launch_split(const hive_ref& t, std::uint64_t count, stream_view s);
+/// the one before; the caller advances it). `count` <= round - split. The buckets are read from
+/// `src_words` / `src_meta`: t's own arrays, or the arrays a new round replaced (then each bucket
+/// is written whole into t's, instead of copied there first).
+void launch_split(const hive_ref& t, std::uint64_t count, const word_type* src_words, const meta_word* src_meta,
+                  stream_view s);
 /// @brief Merges the `count` highest pairs (b, b + round) below the split pointer. A partner's
 /// entries past b's free slots are appended to `overflow` (room for count x slots words), their
 /// number added to *overflowed; the caller inserts them again.

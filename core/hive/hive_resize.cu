@@ -33,9 +33,11 @@ struct bucket_lanes {
   std::uint64_t w;  ///< the lane's bucket (pair) among the step's
   unsigned slot, first;
   __device__ explicit bucket_lanes(int slots) {
+    // Slots are a power of two: a shift, not a 64-bit division (a software routine of about a
+    // hundred instructions, which was a quarter of the split kernel's).
     const std::uint64_t t = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x;
-    w = t / static_cast<unsigned>(slots);
-    slot = static_cast<unsigned>(t % static_cast<unsigned>(slots));
+    w = t >> (__ffs(slots) - 1);
+    slot = static_cast<unsigned>(t) & static_cast<unsigned>(slots - 1);
     first = (threadIdx.x & 31u) - slot;
   }
   /// The lanes of this bucket among a warp-wide ballot, as a bucket's slot mask.
@@ -48,12 +50,15 @@ unsigned grid_for_buckets(std::uint64_t count, int slots) {
 
 // Split: source b = split + w, partner p = b + round. An entry moves when the hash that placed it
 // takes its next bit into the partner; movers are packed into the (empty) partner in slot order.
-__global__ void split_kernel(hive_ref r, std::uint64_t count) {
+// The source bucket is read from `src` (r's own arrays, or the old ones of a new round: then it is
+// written whole into r's).
+__global__ void split_kernel(hive_ref r, std::uint64_t count, const word_type* src_words, const meta_word* src_meta) {
   const bucket_lanes at(r.slots);
   const bool mine = at.w < count;  // no early return before the ballot: it needs the whole warp
+  const bool in_place = src_words == r.words;
   const std::uint64_t b = r.geo.split + at.w, p = b + r.geo.round;
   const geometry after{r.geo.round, b + 1};  // b split: its entries address with one more bit
-  const word_type word = mine ? r.words[b * r.slots + at.slot] : k_empty_word;
+  const word_type word = mine ? src_words[b * r.slots + at.slot] : k_empty_word;
   bool mover = false;
   if (word != k_empty_word) mover = after.address(placing_hash(r, r.geo, key_of(word), b)) == p;
   const unsigned movers = at.own(__ballot_sync(0xffffffffu, mover), r.slots);
@@ -63,19 +68,22 @@ __global__ void split_kernel(hive_ref r, std::uint64_t count) {
   if (mover) {
     const int rank = __popc(movers & ((1u << at.slot) - 1u));
     r.words[p * r.slots + rank] = word;
-    r.words[b * r.slots + at.slot] = k_empty_word;
   }
+  if (mover || !in_place) r.words[b * r.slots + at.slot] = mover ? k_empty_word : word;
   if (at.slot == 0) {
-    r.bucket_meta[b] |= movers;
+    const meta_word m = src_meta[b] | movers;
+    r.bucket_meta[b] = m;
     // Keys whose first candidate was b may now have p: the partner inherits b's away bit.
     r.bucket_meta[p] = make_meta(all_free(r.slots) & ~((__popc(movers) == 32) ? 0xffffffffu : (1u << __popc(movers)) - 1u),
-                                 lock_of(r.bucket_meta[b]) & k_away_bit);
+                                 lock_of(m) & k_away_bit);
   }
 }
 
 // Merge, pair w = (b, b + round) with b = split - 1 - w: the partner's entries take b's free slots
 // in rank order (the i-th mover the i-th free slot); those past b's free slots go to `overflow`
-// (the host inserts them again: another candidate, an eviction path or the stash).
+// (the host inserts them again: another candidate, an eviction path or the stash). The partner is
+// left as it was: past the buckets in use nothing reads it, and a split writes its partner whole,
+// words and metadata (clearing it had been half of a merge's writes).
 __global__ void merge_kernel(hive_ref r, std::uint64_t count, word_type* overflow, unsigned long long* overflowed) {
   const bucket_lanes at(r.slots);
   const bool mine = at.w < count;  // no early return before the ballot and shuffle: they need the whole warp
@@ -89,22 +97,19 @@ __global__ void merge_kernel(hive_ref r, std::uint64_t count, word_type* overflo
   if (!mine) return;
   const int room = __popc(free);
   if (mover) {
-    int rank = __popc(movers & ((1u << at.slot) - 1u));
+    const int rank = __popc(movers & ((1u << at.slot) - 1u));
     if (rank < room) {
-      std::uint32_t f = free;
-      for (; rank > 0; --rank) f &= f - 1;  // drop the lowest `rank` free slots
-      const int slot = __ffs(f) - 1;
-      r.words[b * r.slots + slot] = word;
+      r.words[b * r.slots + __fns(free, 0, rank + 1)] = word;  // the (rank + 1)-th free slot
     } else {
       overflow[atomicAdd(overflowed, 1ull)] = word;
     }
-    r.words[p * r.slots + at.slot] = k_empty_word;
   }
   if (at.slot == 0) {
-    for (int m = min(__popc(movers), room); m > 0; --m) free &= free - 1;
+    // The lowest min(movers, room) free slots are taken now.
+    const int taken = min(__popc(movers), room);
+    free = taken == room ? 0u : free & ~((1u << __fns(free, 0, taken + 1)) - 1u);
     // Keys whose first candidate was p now have b: b takes p's away bit too.
     r.bucket_meta[b] = (r.bucket_meta[b] & ~meta_word{all_free(r.slots)}) | free | (r.bucket_meta[p] & lock_part(k_away_bit));
-    r.bucket_meta[p] = (r.bucket_meta[p] & ~meta_word{all_free(r.slots)}) | all_free(r.slots);
   }
 }
 
@@ -124,9 +129,10 @@ __global__ void clear_hints_kernel(meta_word* meta, std::uint64_t n) {
 
 }  // namespace
 
-void launch_split(const hive_ref& t, std::uint64_t count, stream_view s) {
+void launch_split(const hive_ref& t, std::uint64_t count, const word_type* src_words, const meta_word* src_meta,
+                  stream_view s) {
   if (!count) return;
-  split_kernel<<<grid_for_buckets(count, t.slots), k_block, 0, cuda(s)>>>(t, count);
+  split_kernel<<<grid_for_buckets(count, t.slots), k_block, 0, cuda(s)>>>(t, count, src_words, src_meta);
   HS_CUDA_CHECK(cudaGetLastError());
 }
 

@@ -355,9 +355,9 @@ std::uint64_t hive_table::retrieve_all(std::span<key_type> keys, std::span<value
   return n;
 }
 
-void hive_table::reserve_round(stream_view s) {
+hive_table::old_arrays hive_table::reserve_round(std::uint64_t from, std::uint64_t to, stream_view s) {
   const std::uint64_t need = 2 * geo_.round;
-  if (allocated_ >= need) return;
+  if (allocated_ >= need) return {};
   const std::uint64_t free_b = device_memory_now().free_bytes;
   if (bytes_for(need, shape_.slots) > free_b)
     throw user_error("the hive table cannot grow to " + format_count(need * shape_.slots) + " slots: it needs " +
@@ -365,12 +365,20 @@ void hive_table::reserve_round(stream_view s) {
   buffer<word_type> words(memory_space::device, need * shape_.slots);
   buffer<meta_word> bucket_meta(memory_space::device, need);
   const std::uint64_t used = geo_.buckets();
-  copy_bytes(words.data(), memory_space::device, words_.data(), memory_space::device, used * shape_.slots * sizeof(word_type), s);
-  copy_bytes(bucket_meta.data(), memory_space::device, bucket_meta_.data(), memory_space::device, used * sizeof(meta_word), s);
-  synchronize(s);
+  const auto copy = [&](std::uint64_t lo, std::uint64_t hi) {
+    if (hi <= lo) return;
+    copy_bytes(words.data() + lo * shape_.slots, memory_space::device, words_.data() + lo * shape_.slots,
+               memory_space::device, (hi - lo) * shape_.slots * sizeof(word_type), s);
+    copy_bytes(bucket_meta.data() + lo, memory_space::device, bucket_meta_.data() + lo, memory_space::device,
+               (hi - lo) * sizeof(meta_word), s);
+  };
+  copy(0, std::min(from, used));
+  copy(std::max(to, from), used);
+  old_arrays old{std::move(words_), std::move(bucket_meta_)};
   words_ = std::move(words);
   bucket_meta_ = std::move(bucket_meta);
   allocated_ = need;
+  return old;
 }
 
 std::vector<word_type> hive_table::drain_stash(stream_view s) {
@@ -422,17 +430,20 @@ std::vector<word_type> hive_table::reinsert(const std::vector<word_type>& words,
 std::uint64_t hive_table::expand_locked(std::uint64_t buckets, stream_view s) {
   const auto stashed = drain_stash(s);
   std::uint64_t done = 0;
+  old_arrays old;  // a new round's old arrays, read by this round's splits (freed when replaced or done)
   while (done < buckets) {
-    if (geo_.split == geo_.round) geo_ = {2 * geo_.round, 0};
+    if (geo_.split == geo_.round) geo_ = {2 * geo_.round, 0}, old = {};
     if (2 * geo_.round * shape_.slots > max_capacity()) break;
     try {
-      reserve_round(s);
+      const std::uint64_t to = geo_.split + std::min(buckets - done, geo_.round - geo_.split);
+      if (auto replaced = reserve_round(geo_.split, to, s); replaced.words.data()) old = std::move(replaced);
     } catch (...) {  // no memory for the next round: keep what was split, and the stashed keys
       reinsert(stashed, s);
       throw;
     }
     const std::uint64_t step = std::min({buckets - done, shape_.resize_batch(geo_.round), geo_.round - geo_.split});
-    launch_split(ref(), step, s);
+    launch_split(ref(), step, old.words.data() ? old.words.data() : words_.data(),
+                 old.meta.data() ? old.meta.data() : bucket_meta_.data(), s);
     geo_.split += step;
     splits_ += step;
     done += step;
@@ -459,26 +470,38 @@ std::uint64_t hive_table::contract_locked(std::uint64_t buckets, stream_view s) 
   // As many merges as keep the keys within k_contract_fill of the smaller table (the model
   // decides the same way); every pair of a step merges, what does not fit goes in again.
   const std::uint64_t allowed = mergeable_buckets(live_now(s), geo_.buckets(), shape_.slots, buckets);
+  // Entries that do not fit their merged bucket collect in `overflow_` over up to k_merge_steps
+  // steps before the host reads them (a read synchronizes: once a step, it took a third of a
+  // contraction). Its memory is taken before any merge, so that a refusal changes nothing.
+  constexpr std::uint64_t k_merge_steps = 4;
+  const std::uint64_t room = std::min(allowed, k_merge_steps * shape_.resize_batch(geo_.round)) * shape_.slots;
+  if (overflow_.size() < room) overflow_ = buffer<word_type>(memory_space::device, room);
   auto moved = drain_stash(s);
-  std::uint64_t done = 0;
+  std::uint64_t done = 0, pending = 0;  // pending: slots of pairs merged since the overflow was read
+  const auto read_overflow = [&] {
+    const auto n = overflowed_.download(1, s)[0];
+    if (n) {
+      const auto words = overflow_.download(n, s);
+      moved.insert(moved.end(), words.begin(), words.end());
+    }
+    fill_bytes(overflowed_.data(), memory_space::device, 0, sizeof(unsigned long long), s);
+    pending = 0;
+  };
+  fill_bytes(overflowed_.data(), memory_space::device, 0, sizeof(unsigned long long), s);
   while (done < allowed) {
     if (geo_.split == 0) {
       if (geo_.round == 1) break;
       geo_ = {geo_.round / 2, geo_.round / 2};
     }
     const std::uint64_t step = std::min({allowed - done, shape_.resize_batch(geo_.round), geo_.split});
-    if (overflow_.size() < step * shape_.slots) overflow_ = buffer<word_type>(memory_space::device, step * shape_.slots);
-    fill_bytes(overflowed_.data(), memory_space::device, 0, sizeof(unsigned long long), s);
+    if (pending + step * shape_.slots > overflow_.size()) read_overflow();
     launch_merge(ref(), step, overflow_.data(), overflowed_.data(), s);
-    const auto n = overflowed_.download(1, s)[0];
-    if (n) {
-      const auto words = overflow_.download(n, s);
-      moved.insert(moved.end(), words.begin(), words.end());
-    }
+    pending += step * shape_.slots;
     geo_.split -= step;
     merges_ += step;
     done += step;
   }
+  read_overflow();
   // Should the smaller table refuse some (their candidates, the paths and the stash full), it
   // grows back a step at a time until every key is in: none is lost.
   for (auto failed = reinsert(moved, s); !failed.empty(); failed = reinsert(failed, s)) {
@@ -494,17 +517,14 @@ std::uint64_t hive_table::contract_locked(std::uint64_t buckets, stream_view s) 
 std::uint64_t hive_table::expand(std::uint64_t buckets, stream_view s) {
   std::unique_lock lock(table_mutex_);
   HS_CUDA_CHECK(cudaDeviceSynchronize());  // batches queued on other streams finish first
-  const std::uint64_t n = expand_locked(buckets, s);
-  live_now(s);
-  return n;
+  // No census after: a split moves entries but keeps their number, so the live bound still holds.
+  return expand_locked(buckets, s);
 }
 
 std::uint64_t hive_table::contract(std::uint64_t buckets, stream_view s) {
   std::unique_lock lock(table_mutex_);
   HS_CUDA_CHECK(cudaDeviceSynchronize());  // batches queued on other streams finish first
-  const std::uint64_t n = contract_locked(buckets, s);
-  live_now(s);
-  return n;
+  return contract_locked(buckets, s);  // merges keep the number of entries, as splits do
 }
 
 void hive_table::rehash(std::uint64_t capacity, stream_view s) {

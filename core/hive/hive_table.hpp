@@ -64,8 +64,15 @@ class hive_table final : public hive_family {
   void shrink_after(std::uint64_t erases, stream_view s);
   std::uint64_t expand_locked(std::uint64_t buckets, stream_view s);
   std::uint64_t contract_locked(std::uint64_t buckets, stream_view s);
-  /// Makes room for 2 * round buckets (copying the buckets in use).
-  void reserve_round(stream_view s);
+  /// The arrays a new round replaced, kept until the split steps that read them are queued.
+  struct old_arrays {
+    buffer<word_type> words;
+    buffer<meta_word> meta;
+  };
+  /// Makes room for 2 * round buckets, copying the buckets in use except [from, to): those this
+  /// call splits next, which the split reads from the returned old arrays (a round's whole copy
+  /// was a fifth of an expansion). Returns empty arrays when the room was there.
+  old_arrays reserve_round(std::uint64_t from, std::uint64_t to, stream_view s);
   /// Copies the stash's live words out and empties it (hints too).
   std::vector<word_type> drain_stash(stream_view s);
   /// Inserts moved entries again (not counted as inserts, nor their refusals); returns those refused.
