@@ -28,7 +28,7 @@ std::string usage() {
       "  --backend gpu|cpu|auto   where tables run (auto: the GPU when there is one)\n"
       "  --capacity N             slots, a power of two (e.g. 2^27, 16M)\n"
       "  --hash murmur3|knuth|identity\n"
-      "  --probe linear|double    open addressing's probing: one slot on, or a second hash's step (window, bench linear)\n"
+      "  --probe linear|double    open addressing's probing: one slot on, or a second hash's step over 4-slot sectors (window, bench linear)\n"
       "  --scenario FILE          window: start from a scenario\n"
       "  --frames N               window: exit after N frames\n"
       "  --font-size PX           text size, 8 to 64 (projectors: 24 or more)\n"

@@ -68,7 +68,7 @@ void about_rows(number_rows& n, const session& s, const table_stats&) {
   n.emplace_back("erase", s.config().table.deletes == linear_delete_mode::tombstone ? "tombstone (seed 002)"
                                                                                     : "empties the value (seed 000)");
   n.emplace_back("probing", s.config().table.probe == probe_policy::double_hash
-                                ? "double hashing (step: a second hash, odd; probe length = probe index)"
+                                ? "double hashing (4-slot sectors, step: a second hash, odd; probe length = probe index)"
                                 : "linear (the next slot)");
 }
 
