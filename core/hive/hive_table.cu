@@ -448,6 +448,7 @@ std::uint64_t hive_table::expand_locked(std::uint64_t buckets, stream_view s) {
     splits_ += step;
     done += step;
   }
+  old = {};  // the splits that read it are queued (the free waits for them): its memory counts as free again
   if (geo_.split == geo_.round) geo_ = {2 * geo_.round, 0};
   // The stash keeps its share of the slots as the table grows (it is empty here: drained above).
   const std::uint64_t want = stash_capacity_for(cfg_.hive, geo_.buckets() * shape_.slots);
