@@ -158,9 +158,10 @@ struct linear_ref {
     const std::uint32_t home = home_slot<Hash>(k, mask);
     const std::uint64_t bound = current_max();  // no key lies further from its home
     std::uint64_t d = 0;
-    // The walk reads a 32-byte sector (4 slots) per L2 round trip instead of a slot (linear probing's
-    // next 4 slots, or double hashing's sector of the sequence): the 4 words are read together, as if read one after another in no time, which the walk
-    // allows (each read may be as old as the walk; the claim's CAS is what decides).
+    // The walk reads a 32-byte sector (4 slots) per L2 round trip instead of a slot (linear
+    // probing's next 4 slots, or double hashing's sector of the sequence): the 4 words are read
+    // together, as if read one after another in no time, which the walk allows (each read may be
+    // as old as the walk; the claim's CAS is what decides).
     std::uint32_t sector = ~0u;
     sector_reader<true> words;
     for (;;) {
