@@ -150,7 +150,6 @@ render_result render_scenario(const scenario& sc, const std::string& out_dir, ba
   meta.field("graphics", gl.description());
   meta.field("family", std::string(to_string(cfg.table.family))).field("capacity", cfg.table.capacity);
   meta.field("hash", std::string(to_string(cfg.table.hash)));
-  if (cfg.table.family == family::linear) meta.field("tuning", describe(cfg.table.linear));
   {  // the family's own settings, as its rows in the numbers say them (the hive's shape and hashes, ...)
     number_rows about;
     if (const auto rows = ui_of(cfg.table.family).about_rows) rows(about, s, s.tbl().stats({}));
@@ -158,7 +157,6 @@ render_result render_scenario(const scenario& sc, const std::string& out_dir, ba
     for (const auto& [name, value] : about) meta.field(name, value);
     meta.end_object();
   }
-  meta.field("delete", std::string(to_string(cfg.table.deletes))).field("probe", std::string(to_string(cfg.table.probe)));
   meta.key("maintenance").begin_object().field("grow_above", cfg.maintenance.grow_above);
   meta.field("shrink_below", cfg.maintenance.shrink_below).field("rehash_above", cfg.maintenance.rehash_above).end_object();
   meta.key("workload").begin_object();

@@ -131,18 +131,26 @@ std::optional<scenario_step> parse_say(const std::string& raw, const line_parser
   return s;
 }
 
-// A line of one of the families' own keywords ("hive slots=16", "delete tombstone"): false
-// when no family takes it.
-bool parse_family_line(const line_parser& p, const std::vector<std::string>& w, table_config& cfg) {
+// A line of one of the families' own keywords ("hive slots=16", "delete tombstone"): the family
+// that took it, or none.
+std::optional<family> parse_family_line(const line_parser& p, const std::vector<std::string>& w, table_config& cfg) {
   for (const family_descriptor* f : families()) {
     try {
-      if (f->parse_line && f->parse_line(w, cfg)) return true;
+      if (f->parse_line && f->parse_line(w, cfg)) return f->id;
     } catch (const user_error& e) {
       p.fail(e.what());
     }
   }
-  return false;
+  return std::nullopt;
 }
+
+// A family's line ("probe double") names its family; it must be the scenario's table's, unless
+// the scenario compares tables (each entry then takes the lines of its own family).
+struct family_line {
+  std::vector<std::string> words;
+  family owner;
+  int line;
+};
 
 }  // namespace
 
@@ -154,7 +162,7 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
   std::istringstream in(text);
   std::string raw;
   bool any_capture = false;
-  std::vector<std::vector<std::string>> family_lines;  // replayed after the family's view settings
+  std::vector<family_line> family_lines;  // checked at the end, replayed after the family's view settings
   std::vector<std::string> compare_words;  // resolved at the end, on the scenario's own table settings
   int table_line = 0;                      // where the family was named (config errors point there)
   int compare_line = 0;
@@ -345,8 +353,8 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
                "e.g. compare linear:hash=identity linear:hash=murmur3)");
       compare_words.assign(w.begin() + 1, w.end());
       compare_line = n;
-    } else if (parse_family_line(p, w, sc.config.table)) {
-      family_lines.push_back(w);
+    } else if (const auto owner = parse_family_line(p, w, sc.config.table)) {
+      family_lines.push_back({w, *owner, n});
     } else {
       std::string keywords;
       for (const family_descriptor* f : families()) keywords += ", " + std::string(f->keywords);
@@ -356,11 +364,18 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
     }
   }
   if (!any_capture) throw user_error(file + ": the scenario captures nothing (add a 'capture heatmap' step)");
+  if (compare_words.empty())
+    for (const family_line& l : family_lines)
+      if (l.owner != sc.config.table.family)
+        line_parser{file, l.line}.fail("'" + l.words[0] + "' is an option of the " + std::string(to_string(l.owner)) +
+                                       " family, and this scenario's table is " +
+                                       std::string(to_string(sc.config.table.family)) + " (add 'table " +
+                                       std::string(to_string(l.owner)) + "')");
   // The settings the family's views want (the hive's instrumentation), then the scenario's own
   // family lines again, wherever they stand: what the file says wins.
   if (const auto prepare = ui_of(sc.config.table.family).prepare) {
     prepare(sc.config.table);
-    for (const auto& w : family_lines) parse_family_line(line_parser{file, 0}, w, sc.config.table);
+    for (const family_line& l : family_lines) parse_family_line(line_parser{file, l.line}, l.words, sc.config.table);
   }
   if (sc.config.table.capacity && sc.config.table.capacity < 16)
     throw user_error(file + ": capacity must be at least 16 slots");

@@ -33,7 +33,7 @@ int run_window_command(const cli_options& o) {
   cfg.table.backend = b;
   cfg.table.capacity = o.capacity.value_or(0);
   if (o.hash) cfg.table.hash = *o.hash;
-  if (o.probe) cfg.table.probe = *o.probe;
+  if (o.probe) cfg.table.linear.probe = *o.probe;
   cfg.workload.batch_size = b == backend::gpu ? (1u << 20) : (1u << 16);
   window_options w;
   w.frames = o.frames;

@@ -27,6 +27,8 @@ compare_entry parse_compare_entry(std::string_view text, const table_config& bas
   compare_entry e{std::string(text), base};
   const auto f = parse_family(parts[0]);
   if (!f) throw user_error("compare: unknown table family '" + parts[0] + "' (" + family_names() + ")");
+  // The base's settings of this family stay (a scenario's table line); another family's are
+  // never read by this one's table.
   e.table.family = *f;
   if (const auto prepare = ui_of(*f).prepare) prepare(e.table);  // as its views want it; options follow
   const family_descriptor& d = describe(*f);
@@ -34,21 +36,38 @@ compare_entry parse_compare_entry(std::string_view text, const table_config& bas
     const auto eq = parts[i].find('=');
     if (eq == std::string::npos || eq == 0) throw user_error("compare: '" + parts[i] + "' in '" + e.label + "' should be name=value");
     const std::string name = parts[i].substr(0, eq), value = parts[i].substr(eq + 1);
-    if (name == "hash") {
-      const auto h = parse_hash_kind(value);
-      if (!h) throw user_error("compare: unknown hash '" + value + "' in '" + e.label + "' (murmur3, knuth, identity, universal)");
-      e.table.hash = *h;
-    } else if (name == "capacity") {
-      const auto c = parse_size(value);
-      if (!c) throw user_error("compare: '" + value + "' is not a capacity (examples: 1048576, 1M, 2^20)");
-      e.table.capacity = *c;
-    } else if (!d.parse_line(std::vector<std::string>{std::string(d.name), parts[i]}, e.table) &&
-               !d.parse_line(std::vector<std::string>{name, value}, e.table)) {
-      throw user_error("compare: the " + std::string(d.name) + " family has no option '" + name + "' (hash, capacity, " +
-                       std::string(d.keywords) + ")");
+    try {
+      if (name == "hash") {
+        const auto h = parse_hash_kind(value);
+        if (!h) throw user_error("unknown hash '" + value + "' (murmur3, knuth, identity, universal)");
+        e.table.hash = *h;
+      } else if (name == "capacity") {
+        const auto c = parse_size(value);
+        if (!c) throw user_error("'" + value + "' is not a capacity (examples: 1048576, 1M, 2^20)");
+        e.table.capacity = *c;
+      } else if (const family_option* o = find_option(d.options, name)) {
+        apply_option(*o, e.table, value);
+      } else {
+        throw user_error("the " + std::string(d.name) + " family has no option '" + name + "' (hash, capacity, " +
+                         option_names(d.options) + ")");
+      }
+    } catch (const user_error& err) {
+      throw user_error("compare: " + e.label + ": " + err.what());
     }
   }
   return e;
+}
+
+std::string format_compare_entry(const table_config& cfg, const table_config& base) {
+  table_config plain = base;  // what the bare family name would make
+  plain.family = cfg.family;
+  if (const auto prepare = ui_of(cfg.family).prepare) prepare(plain);
+  std::string text(to_string(cfg.family));
+  if (cfg.hash != plain.hash) text += ":hash=" + std::string(to_string(cfg.hash));
+  if (cfg.capacity != plain.capacity) text += ":capacity=" + format_size(cfg.capacity);
+  for (const family_option& o : describe(cfg.family).options)
+    if (const std::string v = o.get(cfg); v != o.get(plain)) text += ":" + std::string(o.name) + "=" + v;
+  return text;
 }
 
 void check_fits_together(const std::vector<compare_entry>& entries, std::uint64_t free_bytes) {

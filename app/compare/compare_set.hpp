@@ -21,6 +21,9 @@ struct compare_entry {
 /// @brief One entry: a registered family, then `:name=value` options of its own table line, or
 /// `hash=`, `capacity=` (on top of `base`). Throws hs::user_error naming what is wrong.
 compare_entry parse_compare_entry(std::string_view text, const table_config& base);
+/// @brief The entry text that parse_compare_entry reads back to `cfg` on top of `base`: the family,
+/// then the options where they differ from what the bare family name would make.
+std::string format_compare_entry(const table_config& cfg, const table_config& base);
 
 /// @brief Throws hs::user_error unless tables of these configs fit together in `free_bytes` (with a
 /// tenth kept back for the workload's batches and the views), saying how much is missing.

@@ -22,7 +22,7 @@ constexpr std::string_view k_figures[] = {"walk"};
 class linear_views final : public family_views {
  public:
   void plan_sample(const session& s, std::uint64_t, sample_request&) override {
-    walk_.follow_step(s.last_step(), s.config().table.deletes);  // a new traced step shows its first walk
+    walk_.follow_step(s.last_step(), s.config().table.linear.deletes);  // a new traced step shows its first walk
   }
   void draw_window(std::string_view name, view_context& ctx) override {
     if (name == k_probes) {
@@ -38,7 +38,7 @@ class linear_views final : public family_views {
   }
   std::string figure_csv(std::string_view, const session&, const sample_result&) const override { return walk_.csv(); }
   std::optional<fig::figure> paper_figure(std::string_view, const session& s, const sample_result&) const override {
-    return walk_.paper_figure(s.config().table.probe == probe_policy::double_hash ? "Double hashing" : "Linear probing");
+    return walk_.paper_figure(s.config().table.linear.probe == probe_policy::double_hash ? "Double hashing" : "Linear probing");
   }
   const vis::linear_walk_view& walk() const { return walk_; }
 
@@ -53,28 +53,28 @@ class linear_views final : public family_views {
 
 void draw_controls(table_config& c, session& running, const table_stats&) {
   ImGui::TextDisabled("%s of %s memory", format_bytes(c.capacity * 8).c_str(), running.gpu() ? "GPU" : "host");
-  int g = c.linear.group == 0 ? 0 : c.linear.group == 1 ? 1 : c.linear.group == 4 ? 2 : 3;
-  if (ImGui::Combo("threads/op", &g, "auto\0001\0004\0008\0")) c.linear.group = g == 0 ? 0 : g == 1 ? 1 : g == 2 ? 4 : 8;
-  int probe = static_cast<int>(c.probe);
+  int g = c.linear.tuning.group == 0 ? 0 : c.linear.tuning.group == 1 ? 1 : c.linear.tuning.group == 4 ? 2 : 3;
+  if (ImGui::Combo("threads/op", &g, "auto\0001\0004\0008\0")) c.linear.tuning.group = g == 0 ? 0 : g == 1 ? 1 : g == 2 ? 4 : 8;
+  int probe = static_cast<int>(c.linear.probe);
   if (ImGui::Combo("probing", &probe, "linear (next slot)\0double hashing\0")) {
-    c.probe = static_cast<probe_policy>(probe);
-    if (c.probe == probe_policy::double_hash) c.linear.group = 0;  // one thread per operation
+    c.linear.probe = static_cast<probe_policy>(probe);
+    if (c.linear.probe == probe_policy::double_hash) c.linear.tuning.group = 0;  // one thread per operation
   }
-  int del = static_cast<int>(c.deletes);
-  if (ImGui::Combo("erase", &del, "empties the value\0leaves a tombstone\0")) c.deletes = static_cast<linear_delete_mode>(del);
+  int del = static_cast<int>(c.linear.deletes);
+  if (ImGui::Combo("erase", &del, "empties the value\0leaves a tombstone\0")) c.linear.deletes = static_cast<linear_delete_mode>(del);
 }
 
 void about_rows(number_rows& n, const session& s, const table_stats&) {
-  n.emplace_back("erase", s.config().table.deletes == linear_delete_mode::tombstone ? "tombstone (seed 002)"
+  if (s.gpu()) n.emplace_back("tuning", describe(s.config().table.linear.tuning));
+  n.emplace_back("erase", s.config().table.linear.deletes == linear_delete_mode::tombstone ? "tombstone (seed 002)"
                                                                                     : "empties the value (seed 000)");
-  n.emplace_back("probing", s.config().table.probe == probe_policy::double_hash
+  n.emplace_back("probing", s.config().table.linear.probe == probe_policy::double_hash
                                 ? "double hashing (4-slot sectors, step: a second hash, odd; probe length = probe index)"
                                 : "linear (the next slot)");
 }
 
 void count_rows(number_rows& n, const session& s, const sample_result& r) {
   const table_stats& t = r.stats;
-  if (s.gpu()) n.emplace_back("tuning", describe(s.config().table.linear));
   n.emplace_back("load factor (live / slots)", strprintf("%.4f", t.load_factor()));
   n.emplace_back("occupancy (keys in slots / slots)", strprintf("%.4f", t.occupancy()));
   n.emplace_back("live keys", format_count(t.live));
@@ -100,7 +100,7 @@ const family_ui& linear_ui() {
     f.draw_table_controls = draw_controls;
     f.about_rows = about_rows;
     f.count_rows = count_rows;
-    f.explains_tombstone_inserts = [](const table_config& c) { return c.deletes == linear_delete_mode::tombstone; };
+    f.explains_tombstone_inserts = [](const table_config& c) { return c.linear.deletes == linear_delete_mode::tombstone; };
     return f;
   }();
   return u;

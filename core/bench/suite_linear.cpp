@@ -33,7 +33,7 @@ result_table dead_slots_table(const bench_options& opt, table_config cfg, const 
   tab.columns = {"delete mode", "load", "dead slots", "inserted", "insert", "x value mode"};
   double value_rate = 0;
   for (const linear_delete_mode mode : {linear_delete_mode::value, linear_delete_mode::tombstone}) {
-    cfg.deletes = mode;
+    cfg.linear.deletes = mode;
     auto t = make_table(cfg);
     const auto k = keys.keys.cspan(), v = keys.values.cspan();
     const timing tm = measure(s, gpu, opt.warmup, opt.reps,
@@ -70,14 +70,14 @@ report linear_suite(const bench_options& opt) {
   cfg.backend = opt.backend;
   cfg.capacity = opt.capacity ? opt.capacity : default_capacity(opt.backend);
   cfg.hash = opt.hash;
-  cfg.linear = opt.linear;
-  cfg.probe = opt.probe;
+  cfg.linear.tuning = opt.linear;
+  cfg.linear.probe = opt.probe;
   auto t = make_table(cfg);
   r.metadata.emplace_back("table", strprintf("linear, %s slots (%s), hash %s, probing %s, %s, statuses %s",
                                              format_count(cfg.capacity).c_str(),
                                              format_bytes(cfg.capacity * 8).c_str(),
                                              std::string(to_string(cfg.hash)).c_str(),
-                                             std::string(to_string(cfg.probe)).c_str(),
+                                             std::string(to_string(cfg.linear.probe)).c_str(),
                                              describe(opt.linear).c_str(),
                                              opt.statuses ? "written" : "not written"));
 
@@ -102,7 +102,7 @@ report linear_suite(const bench_options& opt) {
         t->clear(s);
         t->insert(k, v, {}, s);
       };
-      const char* probing = cfg.probe == probe_policy::double_hash ? " double" : "";
+      const char* probing = cfg.linear.probe == probe_policy::double_hash ? " double" : "";
       const auto named = [&](const char* what) { return strprintf("linear%s %s load %.2f", probing, what, load); };
       std::optional<profile_row> p(std::in_place, named("insert"));
       const timing ins = measure(s, gpu, opt.warmup, opt.reps, [&] { t->clear(s); }, [&] { t->insert(k, v, st, s); });
@@ -141,7 +141,7 @@ report linear_suite(const bench_options& opt) {
     r.notes.push_back("insert: n distinct random keys into an empty table (\"insert to load L\"); find-hit: the same "
                       "keys; find-miss: n keys known absent; erase: all n keys. Every run is checked afterwards.");
   }
-  if (cfg.probe == probe_policy::linear && only.wants("dead-slots")) {
+  if (cfg.linear.probe == probe_policy::linear && only.wants("dead-slots")) {
     r.tables.push_back(dead_slots_table(opt, cfg, keys, s));
     r.notes.push_back("into dead slots: 0.75 of the slots filled, a third of those keys erased (value mode leaves "
                       "them occupied, tombstone mode leaves tombstones that inserts reuse), then 0.1 of the slots in "

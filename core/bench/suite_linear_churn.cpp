@@ -86,8 +86,8 @@ report linear_churn_suite(const bench_options& opt) {
     cfg.backend = opt.backend;
     cfg.capacity = capacity;
     cfg.hash = opt.hash;
-    cfg.deletes = pol.deletes;
-    cfg.linear = opt.linear;
+    cfg.linear.deletes = pol.deletes;
+    cfg.linear.tuning = opt.linear;
     auto t = make_table(cfg);
     ks.make(0, live, s);
     t->insert(ks.keys.cspan(), ks.values.cspan(), {}, s);
@@ -157,8 +157,8 @@ report linear_churn_suite(const bench_options& opt) {
     cfg.backend = opt.backend;
     cfg.capacity = capacity;
     cfg.hash = opt.hash;
-    cfg.deletes = mode;
-    cfg.linear = opt.linear;
+    cfg.linear.deletes = mode;
+    cfg.linear.tuning = opt.linear;
     auto t = make_table(cfg);
     ks.make(0, live, s);
     t->insert(ks.keys.cspan(), ks.values.cspan(), {}, s);

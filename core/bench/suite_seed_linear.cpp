@@ -35,7 +35,7 @@ std::unique_ptr<table> gpu_table(const bench_options& opt) {
   cfg.backend = backend::gpu;
   cfg.capacity = k_capacity;
   cfg.hash = hash_kind::murmur3;  // the seed's hash
-  cfg.linear = opt.linear;
+  cfg.linear.tuning = opt.linear;
   return make_table(cfg);
 }
 

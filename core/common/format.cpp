@@ -1,6 +1,7 @@
 // Formatting and parsing of sizes, rates and counts.
 #include "core/common/format.hpp"
 
+#include <bit>
 #include <cctype>
 #include <charconv>
 #include <cstdarg>
@@ -56,6 +57,11 @@ std::optional<std::uint64_t> parse_size(std::string_view t) {
   else if (!rest.empty()) return std::nullopt;
   if (shift && v > (~std::uint64_t{0} >> shift)) return std::nullopt;
   return v << shift;
+}
+
+std::string format_size(std::uint64_t n) {
+  if (n && (n & (n - 1)) == 0) return "2^" + std::to_string(std::countr_zero(n));
+  return std::to_string(n);
 }
 
 std::string strprintf(const char* fmt, ...) {

@@ -15,6 +15,8 @@ std::string format_rate(double per_second);
 std::string format_count(std::uint64_t n);
 /// @brief Parses "4M", "2^27", "134217728", "64k" (binary multiples: k = 2^10, M = 2^20, G = 2^30).
 std::optional<std::uint64_t> parse_size(std::string_view text);
+/// @brief A size as parse_size reads it back: "2^20" for a power of two, else its digits.
+std::string format_size(std::uint64_t n);
 /// @brief Printf into a std::string.
 std::string strprintf(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "core/common/error.hpp"
+#include "core/common/format.hpp"
 #include "core/hive/hive_family.hpp"
 #include "core/hive/hive_hash.hpp"
 #include "core/hive/hive_invariants.hpp"
@@ -18,54 +19,63 @@ namespace hs::hive {
 
 namespace {
 
-std::string check_config(const table_config& cfg) {
-  if (cfg.probe != probe_policy::linear)
-    return "probe " + std::string(to_string(cfg.probe)) + ": the hive family has no probing policy (open addressing has: the linear family)";
-  return {};
-}
-
 std::unique_ptr<table> make(const table_config& cfg) {
-  if (const std::string e = check_config(cfg); !e.empty()) throw user_error(e);
   return model_or_gpu<hive_model>(cfg, HS_GPU_TABLE(hive_table));
 }
+
+constexpr std::string_view k_keywords = "hive [slots=8|16|32] [tile=..] [hashes=F+G[+H]] [depth=N] [stash=F] [resize=auto|off] [instrument=on|off]";
+constexpr std::string_view k_slots[] = {"8", "16", "32"};
+constexpr std::string_view k_tiles[] = {"auto", "2", "4", "8", "16", "32"};
+// The policies bench hive compares, the default pair first; any two or three functions are taken.
+constexpr std::string_view k_policies[] = {"bithash1+bithash2", "murmur3+city", "murmur3+bithash1", "crc32+murmur3",
+                                           "bithash1+bithash2+city", "murmur3+city+crc32"};
+constexpr std::string_view k_on_off[] = {"on", "off"};
+constexpr std::string_view k_resize[] = {"auto", "off"};
+
+std::string number_text(double v) { return strprintf("%g", v); }
+
+const family_option k_options[] = {
+    {"slots", "slots per bucket", k_slots, false, 0, 0, true,
+     [](const table_config& c) { return std::to_string(c.hive.bucket_slots ? c.hive.bucket_slots : k_default_slots); },
+     [](table_config& c, const std::string& v) {
+       c.hive.bucket_slots = std::stoi(v);
+       if (c.hive.tile > c.hive.bucket_slots) c.hive.tile = 0;  // a tile never spans two buckets
+     }},
+    {"tile", "threads per operation", k_tiles, false, 0, 0, true,
+     [](const table_config& c) { return c.hive.tile ? std::to_string(c.hive.tile) : std::string("auto"); },
+     [](table_config& c, const std::string& v) { c.hive.tile = v == "auto" ? 0 : std::stoi(v); }},
+    {"hashes", "hash functions", k_policies, true, 0, 0, true,
+     [](const table_config& c) { return c.hive.hashes.empty() ? std::string(k_policies[0]) : c.hive.hashes; },
+     [](table_config& c, const std::string& v) {
+       if (!parse_hash_policy(v))
+         throw user_error("'" + v + "' is not a hash policy: two or three different functions joined by '+' "
+                          "(bithash1, bithash2, murmur3, city, crc32)");
+       c.hive.hashes = v;
+     }},
+    {"depth", "eviction depth", {}, false, 0, k_max_eviction_depth, true,
+     [](const table_config& c) { return std::to_string(c.hive.eviction_depth); },
+     [](table_config& c, const std::string& v) { c.hive.eviction_depth = std::stoi(v); }},
+    {"stash", "stash fraction", {}, false, 0, 0.1, false,
+     [](const table_config& c) { return number_text(c.hive.stash_fraction); },
+     [](table_config& c, const std::string& v) { c.hive.stash_fraction = std::stod(v); }},
+    {"resize", "automatic resizing", k_resize, false, 0, 0, true,
+     [](const table_config& c) { return std::string(c.hive.auto_resize ? "auto" : "off"); },
+     [](table_config& c, const std::string& v) { c.hive.auto_resize = v == "auto"; }},
+    {"instrument", "instrumentation", k_on_off, false, 0, 0, true,
+     [](const table_config& c) { return std::string(c.hive.instrument ? "on" : "off"); },
+     [](table_config& c, const std::string& v) { c.hive.instrument = v == "on"; }},
+};
 
 // `hive [slots=..] [tile=..] [hashes=F+G[+H]] [depth=N] [stash=F] [resize=auto|off] [instrument=on|off]`;
 // the values are checked again when the table is made.
 bool parse_line(const std::vector<std::string>& w, table_config& cfg) {
   if (w[0] != "hive") return false;
-  check_arity(w, 1, 7, "hive [slots=8|16|32] [tile=2|4|8|16|32] [hashes=F+G[+H]] [depth=N] [stash=FRACTION] "
-                       "[resize=auto|off] [instrument=on|off]");
-  hive_options& o = cfg.hive;
+  check_arity(w, 1, std::size(k_options), k_keywords);
   for (std::size_t i = 1; i < w.size(); ++i) {
     const auto [name, val] = split_option(w[i]);
-    if (name == "slots") {
-      const double v = option_number(val, "slots per bucket");
-      if (v != 8 && v != 16 && v != 32) throw user_error("slots must be 8, 16 or 32");
-      o.bucket_slots = static_cast<int>(v);
-    } else if (name == "tile") {
-      const double v = option_number(val, "threads per operation");
-      if (v != 2 && v != 4 && v != 8 && v != 16 && v != 32) throw user_error("tile must be 2, 4, 8, 16 or 32");
-      o.tile = static_cast<int>(v);
-    } else if (name == "hashes") {
-      if (!parse_hash_policy(val))
-        throw user_error("'" + val + "' is not a hash policy: two or three different functions joined by '+' "
-                         "(bithash1, bithash2, murmur3, city, crc32)");
-      o.hashes = val;
-    } else if (name == "depth") {
-      const double v = option_number(val, "eviction depth");
-      if (v < 0 || v > k_max_eviction_depth || v != std::floor(v)) throw user_error("depth must be a whole number from 0 to 32");
-      o.eviction_depth = static_cast<int>(v);
-    } else if (name == "stash") {
-      const double v = option_number(val, "stash fraction");
-      if (!(v >= 0 && v <= 0.1)) throw user_error("stash is a fraction of the slots from 0 to 0.1 (default 0.015)");
-      o.stash_fraction = v;
-    } else if (name == "resize") {
-      o.auto_resize = option_choice(val, "resize", {"auto", "off"}) == "auto";
-    } else if (name == "instrument") {
-      o.instrument = option_choice(val, "instrument", {"on", "off"}) == "on";
-    } else {
-      throw user_error("unknown hive option '" + name + "' (slots, tile, hashes, depth, stash, resize, instrument)");
-    }
+    const family_option* o = find_option(k_options, name);
+    if (!o) throw user_error("unknown hive option '" + name + "' (" + option_names(k_options) + ")");
+    apply_option(*o, cfg, val);
   }
   return true;
 }
@@ -91,13 +101,13 @@ const family_descriptor& registration() {
                 "linear-hashing resize (seed 003)";
     f.max_fill_load = 4.0;
     f.make = make;
-    f.check_config = check_config;
     f.estimate_bytes = [](const table_config& c) -> std::uint64_t {  // words, a meta word per bucket, the stash
       const int slots = c.hive.bucket_slots ? c.hive.bucket_slots : k_default_slots;
       return c.capacity * 8 + c.capacity / slots * 8 + stash_capacity_for(c.hive, c.capacity) * 8;
     };
+    f.options = k_options;
     f.parse_line = parse_line;
-    f.keywords = "hive [slots=8|16|32] [tile=..] [hashes=F+G[+H]] [depth=N] [stash=F] [resize=auto|off] [instrument=on|off]";
+    f.keywords = k_keywords;
     f.check_invariants = check;
     f.full_note = "fill stopped: every candidate bucket and the stash are full (inserts refused, pending the next "
                   "resize); turn on automatic resizing, erase keys, or use a larger capacity";

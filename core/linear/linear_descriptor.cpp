@@ -19,9 +19,9 @@ namespace hs::linear {
 namespace {
 
 std::string check_config(const table_config& cfg) {
-  if (cfg.linear.group != 0 && cfg.linear.group != 1 && cfg.linear.group != 4 && cfg.linear.group != 8)
+  if (cfg.linear.tuning.group != 0 && cfg.linear.tuning.group != 1 && cfg.linear.tuning.group != 4 && cfg.linear.tuning.group != 8)
     return "linear probe group must be 0 (auto), 1, 4 or 8 threads";
-  if (cfg.probe == probe_policy::double_hash && cfg.linear.group > 1)
+  if (cfg.linear.probe == probe_policy::double_hash && cfg.linear.tuning.group > 1)
     return "double hashing runs one thread per operation (each probe a new sector): group must be 1 or auto";
   return {};
 }
@@ -36,36 +36,36 @@ std::unique_ptr<table> make(const table_config& cfg) {
   return model_or_gpu<linear_model>(cfg, HS_GPU_TABLE(linear_table));
 }
 
-// `group N` and `delete value|tombstone`: lines of their own, as the first scenarios wrote them.
+constexpr std::string_view k_probes[] = {"linear", "double"};
+constexpr std::string_view k_deletes[] = {"value", "tombstone"};
+constexpr std::string_view k_groups[] = {"auto", "1", "4", "8"};
+
+const family_option k_options[] = {
+    {"probe", "probing", k_probes, false, 0, 0, true,
+     [](const table_config& c) { return std::string(to_string(c.linear.probe)); },
+     [](table_config& c, const std::string& v) { c.linear.probe = *parse_probe_policy(v); }},
+    {"delete", "delete mode", k_deletes, false, 0, 0, true,
+     [](const table_config& c) { return std::string(to_string(c.linear.deletes)); },
+     [](table_config& c, const std::string& v) { c.linear.deletes = *parse_delete_mode(v); }},
+    {"group", "threads per operation", k_groups, false, 0, 0, true,
+     [](const table_config& c) { return c.linear.tuning.group ? std::to_string(c.linear.tuning.group) : std::string("auto"); },
+     [](table_config& c, const std::string& v) { c.linear.tuning.group = v == "auto" ? 0 : std::stoi(v); }},
+};
+
+// `probe linear|double`, `delete value|tombstone`, `group 1|4|8`: a line each, as the first
+// scenarios wrote them.
 bool parse_line(const std::vector<std::string>& w, table_config& cfg) {
-  if (w[0] == "group") {
-    check_arity(w, 1, 1, "group 1|4|8");
-    const double g = option_number(w[1], "probe group");
-    if (g != 1 && g != 4 && g != 8) throw user_error("group must be 1, 4 or 8");
-    cfg.linear.group = static_cast<int>(g);
-    return true;
-  }
-  if (w[0] == "probe") {
-    check_arity(w, 1, 1, "probe linear|double");
-    const auto p = parse_probe_policy(w[1]);
-    if (!p) throw user_error("unknown probing '" + w[1] + "' (linear, double)");
-    cfg.probe = *p;
-    return true;
-  }
-  if (w[0] == "delete") {
-    check_arity(w, 1, 1, "delete value|tombstone");
-    const auto m = parse_delete_mode(w[1]);
-    if (!m) throw user_error("unknown delete mode '" + w[1] + "' (value, tombstone)");
-    cfg.deletes = *m;
-    return true;
-  }
-  return false;
+  const family_option* o = find_option(k_options, w[0]);
+  if (!o) return false;
+  check_arity(w, 1, 1, std::string(o->name) + " VALUE (" + std::string(o->label) + ")");
+  apply_option(*o, cfg, w[1]);
+  return true;
 }
 
 std::string check(table& t, stream_view s) {
   const table_stats st = t.stats(s);
   const table_config c = t.config();
-  const auto r = check_invariants(copy_slots(t, s), c.hash, &st, c.deletes, c.probe);
+  const auto r = check_invariants(copy_slots(t, s), c.hash, &st, c.linear.deletes, c.linear.probe);
   return r.ok() ? std::string() : r.describe();
 }
 
@@ -87,7 +87,7 @@ void trace_before(table& t, const table_config& cfg, std::uint64_t capacity, ste
     }
     return false;
   };
-  const bool ended = dispatch_probing(cfg.hash, cfg.probe, [&](auto h) {
+  const bool ended = dispatch_probing(cfg.hash, cfg.linear.probe, [&](auto h) {
     using H = decltype(h);
     const std::uint32_t home = home_slot<H>(op.key, mask);
     if constexpr (probe_of<H>::type::is_double) {
@@ -106,7 +106,7 @@ void trace_before(table& t, const table_config& cfg, std::uint64_t capacity, ste
 }
 
 std::string near_full_reason(const table_config& cfg) {
-  return cfg.deletes == linear_delete_mode::value ? "erasing empties only the value, the key keeps its slot"
+  return cfg.linear.deletes == linear_delete_mode::value ? "erasing empties only the value, the key keeps its slot"
                                                   : "live keys with no room left";
 }
 
@@ -122,6 +122,7 @@ const family_descriptor& registration() {
     f.make = make;
     f.check_config = check_config;
     f.estimate_bytes = [](const table_config& c) -> std::uint64_t { return c.capacity * sizeof(slot_word); };
+    f.options = k_options;
     f.parse_line = parse_line;
     f.keywords = "group 1|4|8, delete value|tombstone, probe linear|double";
     f.check_invariants = check;

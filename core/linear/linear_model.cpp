@@ -35,7 +35,7 @@ template <class Hash>
 op_status linear_model::insert_impl(key_type k, value_type v) {
   if (is_reserved_key(k)) return ++rejected_[int(op_kind::insert)], op_status::rejected_key;
   if (is_reserved_value(v)) return ++rejected_[int(op_kind::insert)], op_status::rejected_value;
-  if (cfg_.deletes == linear_delete_mode::tombstone) return insert_reusing<Hash>(k, v);
+  if (cfg_.linear.deletes == linear_delete_mode::tombstone) return insert_reusing<Hash>(k, v);
   const std::uint32_t home = home_slot<Hash>(k, mask_);
   for (std::uint64_t d = 0; d < cfg_.capacity; ++d) {
     const std::uint32_t s = probe_slot<Hash>(home, k, d, mask_);
@@ -111,25 +111,25 @@ op_status linear_model::erase_impl(key_type k) {
   if (slot_value(w) == k_empty) return op_status::missing;
   // seed 000: the key keeps its slot, only the value is emptied; seed 002: the key becomes a
   // tombstone (still walked past by probes, reused by inserts).
-  w = cfg_.deletes == linear_delete_mode::tombstone ? pack(k_tombstone, k_empty) : pack(k, k_empty);
+  w = cfg_.linear.deletes == linear_delete_mode::tombstone ? pack(k_tombstone, k_empty) : pack(k, k_empty);
   return op_status::erased;
 }
 
 op_status linear_model::insert_one(key_type k, value_type v) {
-  return dispatch_probing(cfg_.hash, cfg_.probe, [&](auto h) { return insert_impl<decltype(h)>(k, v); });
+  return dispatch_probing(cfg_.hash, cfg_.linear.probe, [&](auto h) { return insert_impl<decltype(h)>(k, v); });
 }
 op_status linear_model::find_one(key_type k, value_type& out) const {
-  return dispatch_probing(cfg_.hash, cfg_.probe, [&](auto h) { return find_impl<decltype(h)>(k, out); });
+  return dispatch_probing(cfg_.hash, cfg_.linear.probe, [&](auto h) { return find_impl<decltype(h)>(k, out); });
 }
 op_status linear_model::erase_one(key_type k) {
-  return dispatch_probing(cfg_.hash, cfg_.probe, [&](auto h) { return erase_impl<decltype(h)>(k); });
+  return dispatch_probing(cfg_.hash, cfg_.linear.probe, [&](auto h) { return erase_impl<decltype(h)>(k); });
 }
 
 void linear_model::insert(std::span<const key_type> keys, std::span<const value_type> values,
                           std::span<op_status> status, stream_view) {
   hs::detail::check_bulk("insert", keys.size(), values.size(), status.size());
   std::lock_guard lock(mutex_);
-  dispatch_probing(cfg_.hash, cfg_.probe, [&](auto h) {
+  dispatch_probing(cfg_.hash, cfg_.linear.probe, [&](auto h) {
     for (std::size_t i = 0; i < keys.size(); ++i) {
       op_status s = insert_impl<decltype(h)>(keys[i], values[i]);
       if (!status.empty()) status[i] = s;
@@ -141,7 +141,7 @@ void linear_model::find(std::span<const key_type> keys, std::span<value_type> va
                         std::span<op_status> status, stream_view) {
   hs::detail::check_bulk("find", keys.size(), values_out.size(), status.size());
   std::lock_guard lock(mutex_);
-  dispatch_probing(cfg_.hash, cfg_.probe, [&](auto h) {
+  dispatch_probing(cfg_.hash, cfg_.linear.probe, [&](auto h) {
     for (std::size_t i = 0; i < keys.size(); ++i) {
       op_status s = find_impl<decltype(h)>(keys[i], values_out[i]);
       if (s == op_status::rejected_key) ++rejected_[int(op_kind::find)];
@@ -153,7 +153,7 @@ void linear_model::find(std::span<const key_type> keys, std::span<value_type> va
 void linear_model::erase(std::span<const key_type> keys, std::span<op_status> status, stream_view) {
   hs::detail::check_bulk("erase", keys.size(), keys.size(), status.size());
   std::lock_guard lock(mutex_);
-  dispatch_probing(cfg_.hash, cfg_.probe, [&](auto h) {
+  dispatch_probing(cfg_.hash, cfg_.linear.probe, [&](auto h) {
     for (std::size_t i = 0; i < keys.size(); ++i) {
       op_status s = erase_impl<decltype(h)>(keys[i]);
       if (!status.empty()) status[i] = s;
@@ -169,8 +169,8 @@ void linear_model::apply(const op_batch& ops, std::span<value_type> results,
   std::lock_guard lock(mutex_);
   // Tombstone mode runs a mixed batch in two phases, like the GPU table: inserts and lookups,
   // then erases. Value mode runs it in order.
-  const bool phased = cfg_.deletes == linear_delete_mode::tombstone;
-  dispatch_probing(cfg_.hash, cfg_.probe, [&](auto h) {
+  const bool phased = cfg_.linear.deletes == linear_delete_mode::tombstone;
+  dispatch_probing(cfg_.hash, cfg_.linear.probe, [&](auto h) {
     using H = decltype(h);
     for (int pass = 0; pass < (phased ? 2 : 1); ++pass) {
       for (std::size_t i = 0; i < n; ++i) {
@@ -201,7 +201,7 @@ void linear_model::load_slots(std::span<const slot_word> slots) {
   std::copy(slots.begin(), slots.end(), slots_.begin());
   occupied_ = 0;
   max_displacement_ = 0;
-  dispatch_probing(cfg_.hash, cfg_.probe, [&](auto h) {
+  dispatch_probing(cfg_.hash, cfg_.linear.probe, [&](auto h) {
     for (std::uint64_t s = 0; s < slots_.size(); ++s) {
       if (!occupies(slots_[s])) continue;
       ++occupied_;
@@ -240,7 +240,7 @@ table_stats linear_model::stats(stream_view) {
 
 void linear_model::inspect(const inspect_request& req, inspect_result& out, stream_view) {
   std::lock_guard lock(mutex_);
-  dispatch_probing(cfg_.hash, cfg_.probe, [&](auto h) {
+  dispatch_probing(cfg_.hash, cfg_.linear.probe, [&](auto h) {
     using H = decltype(h);
     if (req.occupancy)  // ranges wrap round the table (as in the GPU kernel): no clamp
       fill_occupancy(*req.occupancy, ~std::uint64_t{0}, [&](std::uint64_t lo, std::uint64_t hi) {
@@ -290,7 +290,7 @@ void linear_model::rehash(std::uint64_t capacity, stream_view) {
   mask_ = static_cast<std::uint32_t>(capacity - 1);
   occupied_ = 0;
   max_displacement_ = 0;
-  dispatch_probing(cfg_.hash, cfg_.probe, [&](auto h) {
+  dispatch_probing(cfg_.hash, cfg_.linear.probe, [&](auto h) {
     for (slot_word w : old)
       if (classify(w) == slot_state::live) insert_impl<decltype(h)>(slot_key(w), slot_value(w));
   });

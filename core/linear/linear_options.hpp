@@ -1,4 +1,5 @@
-// The linear family's options: how it deletes and how its GPU kernels run (table_config holds them).
+// The linear family's options: how it deletes, how it probes and how its GPU kernels run
+// (table_config holds them).
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -33,6 +34,14 @@ struct linear_tuning {
   tri partition = tri::automatic; ///< group large insert batches by table region first (automatic:
                                   ///< an eighth of the table or more, tables larger than the L2,
                                   ///< no statuses asked)
+};
+
+/// @brief Everything a linear table is made with beyond the common settings: what it stores and
+/// how (delete mode, probing) and how its kernels run (tuning).
+struct linear_options {
+  linear_delete_mode deletes = linear_delete_mode::value;
+  probe_policy probe = probe_policy::linear;
+  linear_tuning tuning;
 };
 
 /// @brief "group auto, cas-first auto, partition auto".

@@ -141,12 +141,12 @@ int linear_table::group_for(std::uint64_t) const {
   // inserts, hits and erases at every load; groups only help long misses past load 0.9.
   // Tombstone inserts walk one slot at a time and run one thread per operation.
   if (tombstones()) return 1;
-  return cfg_.linear.group ? cfg_.linear.group : 1;
+  return cfg_.linear.tuning.group ? cfg_.linear.tuning.group : 1;
 }
 
 std::uint64_t linear_table::cas_first_ops(std::uint64_t n) const {
-  if (cfg_.linear.cas_first == tri::on) return n;
-  if (cfg_.linear.cas_first == tri::off) return 0;
+  if (cfg_.linear.tuning.cas_first == tri::on) return n;
+  if (cfg_.linear.tuning.cas_first == tri::off) return 0;
   // Measured on the H200 (bench seed-linear with --cas-first on/off, 4M keys per kernel): a blind
   // CAS on the home slot wins below load 0.07 (15.2 vs 14.5 G/s at 0), reading first wins from
   // 0.09 on (14.5 vs 14.1). Inserts run roughly in batch order, so the first (limit - bound)
@@ -156,12 +156,12 @@ std::uint64_t linear_table::cas_first_ops(std::uint64_t n) const {
 }
 
 bool linear_table::use_partition(std::uint64_t n, bool statuses) {
-  if (statuses || cfg_.linear.partition == tri::off || n >= (std::uint64_t{1} << 32)) return false;
+  if (statuses || cfg_.linear.tuning.partition == tri::off || n >= (std::uint64_t{1} << 32)) return false;
   // Automatic: only batches large against the table (an eighth of its slots or more), in tables
   // larger than the L2. Measured on the H200 (bench linear --partition on/off, 2^27 slots): bulk
   // insert to load 0.5 at 18.0 instead of 14.5 G/s, to 0.9 at 11.5 instead of 10.3; on 4M-key
   // batches the reorder's fixed cost outweighs the gain.
-  if (cfg_.linear.partition == tri::automatic &&
+  if (cfg_.linear.tuning.partition == tri::automatic &&
       (n * 8 < cfg_.capacity || cfg_.capacity < (std::uint64_t{1} << 24)))
     return false;
   return partition_.reserve(n, detail::regions_for(cfg_.capacity));  // no room for scratch: insert directly, only slower
@@ -171,7 +171,7 @@ void linear_table::launch_insert(const key_type* keys, const value_type* values,
                                  std::uint64_t n, int group, bool guarded, std::uint64_t first,
                                  stream_view s) {
   const bool reuse = tombstones();
-  dispatch(cfg_.hash, cfg_.probe, group, [&](auto hash, auto gc) {
+  dispatch(cfg_.hash, cfg_.linear.probe, group, [&](auto hash, auto gc) {
     using H = decltype(hash);
     constexpr int G = decltype(gc)::value;
     const linear_ref<H, G> t{slots_.data(), mask_, cfg_.capacity, counters_.data()};
@@ -278,7 +278,7 @@ void linear_table::find(std::span<const key_type> keys, std::span<value_type> va
   if (keys.empty()) return;
   const std::uint64_t n = keys.size();
   std::shared_lock slots_lock(slots_mutex_);
-  dispatch(cfg_.hash, cfg_.probe, current_group(), [&](auto hash, auto gc) {
+  dispatch(cfg_.hash, cfg_.linear.probe, current_group(), [&](auto hash, auto gc) {
     using H = decltype(hash);
     constexpr int G = decltype(gc)::value;
     const linear_ref<H, G> t{slots_.data(), mask_, cfg_.capacity, counters_.data()};
@@ -296,7 +296,7 @@ void linear_table::erase(std::span<const key_type> keys, std::span<op_status> st
   std::lock_guard lock(bound_mutex_);
   order_phase(false, s);
   const bool tomb = tombstones();
-  dispatch(cfg_.hash, cfg_.probe, group_for(bound_), [&](auto hash, auto gc) {
+  dispatch(cfg_.hash, cfg_.linear.probe, group_for(bound_), [&](auto hash, auto gc) {
     using H = decltype(hash);
     constexpr int G = decltype(gc)::value;
     const linear_ref<H, G> t{slots_.data(), mask_, cfg_.capacity, counters_.data()};
@@ -317,7 +317,7 @@ void linear_table::apply(const op_batch& ops, std::span<value_type> results,
   const std::uint64_t first = cas_first_ops(n);
   const bool tomb = tombstones();
   auto launch = [&](kernels::apply_phase phase, bool guarded) {
-    dispatch(cfg_.hash, cfg_.probe, group, [&](auto hash, auto gc) {
+    dispatch(cfg_.hash, cfg_.linear.probe, group, [&](auto hash, auto gc) {
       using H = decltype(hash);
       constexpr int G = decltype(gc)::value;
       const linear_ref<H, G> t{slots_.data(), mask_, cfg_.capacity, counters_.data()};
@@ -407,7 +407,7 @@ void linear_table::rehash(std::uint64_t capacity, stream_view s) {
   // where clusters start in the same read. Shrinking by 2 or 4 folds windows of 1024 new slots
   // (below). Double hashing, other factors, or a table with no empty slot insert every live key
   // into new slots.
-  const bool clusters_possible = cfg_.probe == probe_policy::linear && capacity >= cfg_.capacity;
+  const bool clusters_possible = cfg_.linear.probe == probe_policy::linear && capacity >= cfg_.capacity;
   const std::uint64_t start_words = (cfg_.capacity + 31) / 32;
   if (clusters_possible && cluster_starts_.size() != start_words)
     cluster_starts_ = buffer<std::uint32_t>(memory_space::device, start_words);  // throws, table unchanged
@@ -425,7 +425,7 @@ void linear_table::rehash(std::uint64_t capacity, stream_view s) {
   // Shrinking linear probing by 2 or 4 goes a window of 1024 new slots at a time too; the keys a
   // window cannot place wait in a buffer of an eighth of the live keys (at least 4096; kept).
   const std::uint64_t shrink = cfg_.capacity / capacity;
-  const bool shrink_windows = cfg_.probe == probe_policy::linear && (shrink == 2 || shrink == 4) &&
+  const bool shrink_windows = cfg_.linear.probe == probe_policy::linear && (shrink == 2 || shrink == 4) &&
                               capacity >= k_window_slots;
   const std::uint64_t room = std::max<std::uint64_t>(before.live / 8, 4096);
   if (shrink_windows && waiting_.size() < room) waiting_ = buffer<slot_word>(memory_space::device, room);
@@ -440,7 +440,7 @@ void linear_table::rehash(std::uint64_t capacity, stream_view s) {
   const auto mask = static_cast<std::uint32_t>(capacity - 1);
   slot_word* out = in_place ? slots_.data() : fresh.data();
   bool counted = by_clusters;  // the cluster and window kernels count what they place
-  dispatch_probing(cfg_.hash, cfg_.probe, [&](auto hash) {
+  dispatch_probing(cfg_.hash, cfg_.linear.probe, [&](auto hash) {
     using H = decltype(hash);
     if (by_clusters) {
       if constexpr (!probe_of<H>::type::is_double) {
@@ -501,13 +501,13 @@ void linear_table::inspect(const inspect_request& req, inspect_result& out, stre
     const occupancy_query& q = *req.occupancy;
     if (q.width == 0 || q.height == 0 || q.slot_count == 0 || q.slot_count > cfg_.capacity)
       throw user_error("occupancy: empty image or slot range larger than the table");
-    detail::launch_occupancy(cfg_.hash, cfg_.probe, slots_.data(), mask_, q, s);
+    detail::launch_occupancy(cfg_.hash, cfg_.linear.probe, slots_.data(), mask_, q, s);
   }
   if (req.probe_histogram) {
     std::lock_guard lock(scratch_mutex_);
     if (histogram_.size() == 0) histogram_ = buffer<unsigned char>(memory_space::device, sizeof(detail::device_histogram));
     auto* h = reinterpret_cast<detail::device_histogram*>(histogram_.data());
-    detail::launch_probe_histogram(cfg_.hash, cfg_.probe, slots_.data(), cfg_.capacity, h, s);
+    detail::launch_probe_histogram(cfg_.hash, cfg_.linear.probe, slots_.data(), cfg_.capacity, h, s);
     detail::device_histogram host;
     copy_bytes(&host, memory_space::host, h, memory_space::device, sizeof(host), s);
     synchronize(s);
@@ -524,7 +524,7 @@ void linear_table::inspect(const inspect_request& req, inspect_result& out, stre
     copy_bytes(words.data() + head, memory_space::host, slots_.data(), memory_space::device,
                (count - head) * sizeof(slot_word), s);
     synchronize(s);
-    dispatch_probing(cfg_.hash, cfg_.probe, [&](auto hash) {
+    dispatch_probing(cfg_.hash, cfg_.linear.probe, [&](auto hash) {
       for (std::uint32_t i = 0; i < count; ++i) {
         const auto slot = static_cast<std::uint32_t>((first + i) & mask_);
         out.slots.push_back(make_slot_record<decltype(hash)>(slot, words[i], mask_));

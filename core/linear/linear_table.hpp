@@ -88,7 +88,7 @@ class linear_table final : public table {
   bool counted_pending_ = false;
   /// Tightens bound_ with a finished count (call with bound_mutex_ held).
   void adopt_counted_bound();
-  bool tombstones() const { return cfg_.deletes == linear_delete_mode::tombstone; }
+  bool tombstones() const { return cfg_.linear.deletes == linear_delete_mode::tombstone; }
   /// Tombstone mode: makes s wait for the other phase's latest launch (call with bound_mutex_ held).
   void order_phase(bool inserting, stream_view s);
   void erases_launched(stream_view s);

@@ -15,45 +15,47 @@ namespace hs::slab {
 
 namespace {
 
-std::string check_config(const table_config& cfg) {
-  if (cfg.probe != probe_policy::linear)
-    return "probe " + std::string(to_string(cfg.probe)) + ": the slab family has no probing policy (open addressing has: the linear family)";
-  return {};
-}
-
 std::unique_ptr<table> make(const table_config& cfg) {
-  if (const std::string e = check_config(cfg); !e.empty()) throw user_error(e);
   return model_or_gpu<slab_model>(cfg, HS_GPU_TABLE(slab_table));
 }
 
-// `slab [mode=unique|multi] [buckets=N] [beta=B keys=N] [tile=T]`.
+constexpr std::string_view k_keywords = "slab [mode=unique|multi] [buckets=N] [beta=B keys=N] [tile=2|4|8|16|32]";
+constexpr std::string_view k_modes[] = {"unique", "multi"};
+constexpr std::string_view k_tiles[] = {"auto", "2", "4", "8", "16", "32"};
+
+const family_option k_options[] = {
+    {"mode", "slab mode", k_modes, false, 0, 0, true,
+     [](const table_config& c) { return std::string(to_string(c.slab.mode)); },
+     [](table_config& c, const std::string& v) { c.slab.mode = *parse_slab_mode(v); }},
+    {"tile", "threads per slab", k_tiles, false, 0, 0, true,
+     [](const table_config& c) { return c.slab.tile ? std::to_string(c.slab.tile) : std::string("auto"); },
+     [](table_config& c, const std::string& v) { c.slab.tile = v == "auto" ? 0 : std::stoi(v); }},
+    {"buckets", "buckets (0: capacity / 15)", {}, false, 0, 4294967296.0, true,
+     [](const table_config& c) { return std::to_string(c.slab.buckets); },
+     [](table_config& c, const std::string& v) { c.slab.buckets = option_size(v, "bucket count"); }},
+};
+
+// `slab [mode=unique|multi] [buckets=N] [beta=B keys=N] [tile=T]`: the options, and beta with
+// keys, which together size the buckets (buckets = keys / (15 beta)).
 bool parse_line(const std::vector<std::string>& w, table_config& cfg) {
   if (w[0] != "slab") return false;
-  check_arity(w, 1, 4, "slab [mode=unique|multi] [buckets=N] [beta=B keys=N] [tile=2|4|8|16|32]");
-  slab_options& o = cfg.slab;
+  check_arity(w, 1, 4, k_keywords);
   double beta = 0;
   std::uint64_t keys = 0;
   for (std::size_t i = 1; i < w.size(); ++i) {
     const auto [name, val] = split_option(w[i]);
-    if (name == "mode") {
-      const auto m = parse_slab_mode(val);
-      if (!m) throw user_error("unknown slab mode '" + val + "' (unique, multi)");
-      o.mode = *m;
-    } else if (name == "buckets") {
-      o.buckets = option_size(val, "bucket count");
-    } else if (name == "beta") {
+    if (name == "beta") {
       beta = option_number(val, "beta");
     } else if (name == "keys") {
       keys = option_size(val, "key count");
-    } else if (name == "tile") {
-      o.tile = static_cast<int>(option_number(val, "tile"));
-      if (o.tile == 0 || !valid_tile(o.tile)) throw user_error("tile must be 2, 4, 8, 16 or 32");
+    } else if (const family_option* o = find_option(k_options, name)) {
+      apply_option(*o, cfg, val);
     } else {
-      throw user_error("unknown slab option '" + name + "' (mode, buckets, beta, keys, tile)");
+      throw user_error("unknown slab option '" + name + "' (" + option_names(k_options) + ", beta, keys)");
     }
   }
   if ((beta > 0) != (keys > 0)) throw user_error("beta and keys go together: buckets = keys / (15 beta)");
-  if (beta > 0) o.buckets = buckets_for_beta(keys, beta);
+  if (beta > 0) cfg.slab.buckets = buckets_for_beta(keys, beta);
   return true;
 }
 
@@ -89,14 +91,14 @@ const family_descriptor& registration() {
     f.pow2_capacity = false;
     f.max_fill_load = 8.0;
     f.make = make;
-    f.check_config = check_config;
     f.estimate_bytes = [](const table_config& c) -> std::uint64_t {  // base slabs and SlabAlloc's first pool
       const std::uint64_t buckets = resolve_buckets(c);
       const pool_shape p = resolve_pool(c.slab, buckets);
       return (buckets + p.initial_super_blocks * p.slabs_per_super()) * k_slab_bytes;
     };
+    f.options = k_options;
     f.parse_line = parse_line;
-    f.keywords = "slab [mode=unique|multi] [buckets=N] [beta=B keys=N] [tile=2|4|8|16|32]";
+    f.keywords = k_keywords;
     f.check_invariants = check;
     f.full_note = "fill stopped: SlabAlloc's pool is exhausted (failed_full inserts); erase keys, FLUSH, or allow a larger pool";
     f.trace_before = trace_before;

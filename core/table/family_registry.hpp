@@ -13,6 +13,7 @@
 
 #include "core/common/error.hpp"
 #include "core/common/step_trace.hpp"
+#include "core/table/family_option.hpp"
 #include "core/table/table.hpp"
 
 namespace hs {
@@ -43,6 +44,8 @@ struct family_descriptor {
   /// table): to refuse tables that will not fit together before making any (compare mode).
   std::uint64_t (*estimate_bytes)(const table_config& cfg) = nullptr;
 
+  /// @brief The family's options (scenario lines, compare entries, the Compare setup's widgets).
+  std::span<const family_option> options;
   /// @brief Scenario lines the family owns (e.g. "hive slots=16 depth=2"): returns false when
   /// words[0] is not one of its keywords, applies the line to `cfg` otherwise; throws
   /// hs::user_error (without file and line: the caller adds them) for a bad value.

@@ -38,9 +38,9 @@ struct table_config {
   hs::backend backend = hs::backend::cpu;
   std::uint64_t capacity = 0;  ///< slots; 0 picks default_capacity(backend)
   hash_kind hash = hash_kind::murmur3;
-  linear_delete_mode deletes = linear_delete_mode::value;
-  probe_policy probe = probe_policy::linear;  ///< the linear family's probing (open addressing)
-  linear_tuning linear;
+  // Each family's own options; a family reads only its own, so one config can carry another
+  // family's settings unharmed (compare mode derives every table from one scenario's).
+  linear_options linear;
   slab_options slab;
   hive_options hive;
 };

@@ -82,7 +82,7 @@ TEST_CASE("tombstone, maintenance and timeline settings parse", "[scenario]") {
   const scenario sc = parse_scenario(
       "delete tombstone\nmaintain grow=0.9 shrink=0.2 rehash=0.3\ntimeline on\nfill 0.5\nrehash 2^20\n"
       "rehash\ncapture timeline\n", "t.scn");
-  CHECK(sc.config.table.deletes == linear_delete_mode::tombstone);
+  CHECK(sc.config.table.linear.deletes == linear_delete_mode::tombstone);
   CHECK(sc.config.maintenance.grow_above == 0.9);
   CHECK(sc.config.maintenance.shrink_below == 0.2);
   CHECK(sc.config.maintenance.rehash_above == 0.3);
@@ -146,17 +146,17 @@ TEST_CASE("malformed scenarios name file and line", "[scenario]") {
   fails("rehash 1000\ncapture heatmap\n", "x.scn:1", "not a power of two");
   fails("table slab\nslab mode=triple\ncapture chains\n", "x.scn:2", "unknown slab mode");
   fails("table slab\nslab beta=0.7\ncapture chains\n", "x.scn:2", "beta and keys go together");
-  fails("table slab\nslab tile=12\ncapture chains\n", "x.scn:2", "tile must be");
+  fails("table slab\nslab tile=12\ncapture chains\n", "x.scn:2", "unknown threads per");
   fails("table slab\nstep 0\ncapture chains\n", "x.scn:2", "1 to 64 operations");
   fails("table slab\nstep 65\ncapture chains\n", "x.scn:2", "1 to 64 operations");
   fails("fill 0.5\ncapture chains\n", "x.scn:2", "add 'table slab'");
   fails("table slab\nfill 0.5\ncapture evictions\n", "x.scn:3", "add 'table hive'");
-  fails("table hive\nhive slots=12\ncapture buckets\n", "x.scn:2", "8, 16 or 32");
-  fails("table hive\nhive tile=3\ncapture buckets\n", "x.scn:2", "tile must be");
+  fails("table hive\nhive slots=12\ncapture buckets\n", "x.scn:2", "(8, 16, 32)");
+  fails("table hive\nhive tile=3\ncapture buckets\n", "x.scn:2", "unknown threads per");
   fails("table hive\nhive hashes=md5+city\ncapture buckets\n", "x.scn:2", "not a hash policy");
   fails("table hive\nhive depth=40\ncapture buckets\n", "x.scn:2", "0 to 32");
   fails("table hive\nhive stash=0.5\ncapture buckets\n", "x.scn:2", "fraction");
-  fails("table hive\nhive resize=sometimes\ncapture buckets\n", "x.scn:2", "auto or off");
+  fails("table hive\nhive resize=sometimes\ncapture buckets\n", "x.scn:2", "(auto, off)");
   fails("table hive\nhive colour=blue\ncapture buckets\n", "x.scn:2", "unknown hive option");
   fails("table hive\nfill 5\ncapture buckets\n", "x.scn:2", "between 0 and 4");
   fails("table slab\nfill 9\ncapture chains\n", "x.scn:2", "between 0 and 8");
@@ -166,10 +166,12 @@ TEST_CASE("malformed scenarios name file and line", "[scenario]") {
 TEST_CASE("probe double is open addressing's: a scenario giving it to another family is refused where it is read",
           "[scenario]") {
   using Catch::Matchers::ContainsSubstring;
-  CHECK(parse_scenario("table linear\nprobe double\ncapture heatmap\n", "p.scn").config.table.probe ==
+  CHECK(parse_scenario("table linear\nprobe double\ncapture heatmap\n", "p.scn").config.table.linear.probe ==
         probe_policy::double_hash);
   CHECK_THROWS_WITH(parse_scenario("table hive\nprobe double\ncapture heatmap\n", "p.scn"),
-                    ContainsSubstring("p.scn:1: probe double: the hive family has no probing policy"));
+                    ContainsSubstring("p.scn:2: 'probe' is an option of the linear family, and this scenario's table is hive"));
+  CHECK_THROWS_WITH(parse_scenario("probe double\ntable slab\ncapture heatmap\n", "p.scn"),
+                    ContainsSubstring("p.scn:1: 'probe' is an option of the linear family"));
   CHECK_THROWS_WITH(parse_scenario("table linear\nprobe double\ngroup 4\ncapture heatmap\n", "p.scn"),
                     ContainsSubstring("group must be 1 or auto"));
   CHECK_THROWS_WITH(parse_scenario("probe triple\ncapture heatmap\n", "p.scn"), ContainsSubstring("p.scn:1: unknown probing 'triple'"));

@@ -614,7 +614,7 @@ TEST_CASE("choosing double hashing in the Table section and pressing Apply rebui
     ctx->ComboClick("probing/double hashing");
     ctx->ItemClick("Apply (rebuild the table)");
     ctx->Yield(3);
-    after = ui->frame().sess().config().table.probe;
+    after = ui->frame().sess().config().table.linear.probe;
     IM_CHECK_STR_EQ(ui->frame().error().c_str(), "");
     ctx->SetRef("");
     ctx->ItemClick(fill_button);

@@ -74,8 +74,8 @@ std::unique_ptr<table> make(backend b, std::uint64_t capacity, hash_kind h, line
   cfg.backend = b;
   cfg.capacity = capacity;
   cfg.hash = h;
-  cfg.linear = tuning;
-  cfg.deletes = deletes;
+  cfg.linear.tuning = tuning;
+  cfg.linear.deletes = deletes;
   return make_table(cfg);
 }
 

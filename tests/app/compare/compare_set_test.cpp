@@ -20,7 +20,7 @@ TEST_CASE("compare entries: a family with :name=value options of its own", "[com
   CHECK(a.label == "linear:hash=identity:delete=tombstone");
   CHECK(a.table.family == family::linear);
   CHECK(a.table.hash == hash_kind::identity);
-  CHECK(a.table.deletes == linear_delete_mode::tombstone);
+  CHECK(a.table.linear.deletes == linear_delete_mode::tombstone);
   const compare_entry h = parse_compare_entry("hive:slots=32:depth=4:capacity=2^14", base);
   CHECK(h.table.hive.bucket_slots == 32);
   CHECK(h.table.hive.eviction_depth == 4);
@@ -28,11 +28,45 @@ TEST_CASE("compare entries: a family with :name=value options of its own", "[com
   CHECK(h.table.hive.instrument);  // as the hive's views want it
   CHECK(parse_compare_entry("slab:mode=multi", base).table.slab.mode == slab_mode::multi);
   CHECK_THROWS_WITH(parse_compare_entry("robin", base), ContainsSubstring("unknown table family 'robin'"));
-  CHECK(parse_compare_entry("linear:probe=double", base).table.probe == probe_policy::double_hash);
+  CHECK(parse_compare_entry("linear:probe=double", base).table.linear.probe == probe_policy::double_hash);
   CHECK_THROWS_WITH(parse_compare_entry("linear:slots=16", base), ContainsSubstring("no option 'slots'"));
-  CHECK_THROWS_WITH(parse_compare_entry("hive:probe=double", base), ContainsSubstring("unknown hive option 'probe'"));
-  CHECK_THROWS_WITH(parse_compare_entry("hive:slots=12", base), ContainsSubstring("8, 16 or 32"));
+  CHECK_THROWS_WITH(parse_compare_entry("hive:probe=double", base), ContainsSubstring("the hive family has no option 'probe'"));
+  CHECK_THROWS_WITH(parse_compare_entry("hive:slots=12", base), ContainsSubstring("unknown slots per bucket '12' (8, 16, 32)"));
+  CHECK_THROWS_WITH(parse_compare_entry("hive:depth=40", base), ContainsSubstring("eviction depth must be a whole number from 0 to 32"));
   CHECK_THROWS_WITH(parse_compare_entry("slab:mode", base), ContainsSubstring("should be name=value"));
+}
+
+TEST_CASE("a compare entry takes the scenario's table settings of its own family and ignores another's", "[compare]") {
+  table_config base;  // a scenario's table line: linear with double hashing, tombstones
+  base.capacity = 1u << 12;
+  base.linear.probe = probe_policy::double_hash;
+  base.linear.deletes = linear_delete_mode::tombstone;
+  const compare_entry lin = parse_compare_entry("linear", base);
+  CHECK(lin.table.linear.probe == probe_policy::double_hash);  // the scenario's, for its own family
+  CHECK(parse_compare_entry("linear:probe=linear", base).table.linear.probe == probe_policy::linear);  // the entry's own wins
+  const compare_entry hive = parse_compare_entry("hive", base);
+  CHECK(hive.table.family == family::hive);
+  CHECK(make_table(hive.table)->config().family == family::hive);  // the linear options are not the hive's business
+  CHECK(make_table(parse_compare_entry("slab", base).table)->config().family == family::slab);
+}
+
+TEST_CASE("a compare entry prints back to the text that makes it", "[compare]") {
+  table_config base;
+  base.capacity = 1u << 12;
+  for (const char* text : {"linear", "linear:hash=identity:delete=tombstone", "linear:probe=double:group=auto",
+                           "hive:slots=32:depth=4", "hive:hashes=murmur3+city:resize=auto", "slab:mode=multi:tile=8",
+                           "linear:capacity=2^14", "slab:capacity=1000"}) {
+    const compare_entry e = parse_compare_entry(text, base);
+    const std::string back = format_compare_entry(e.table, base);
+    INFO(text << " -> " << back);
+    const compare_entry again = parse_compare_entry(back, base);
+    CHECK(format_compare_entry(again.table, base) == back);
+    for (const family_option& o : describe(e.table.family).options) CHECK(o.get(again.table) == o.get(e.table));
+    CHECK(again.table.capacity == e.table.capacity);
+    CHECK(again.table.hash == e.table.hash);
+  }
+  CHECK(format_compare_entry(parse_compare_entry("linear:probe=double", base).table, base) == "linear:probe=double");
+  CHECK(format_compare_entry(parse_compare_entry("hive", base).table, base) == "hive");
 }
 
 TEST_CASE("tables that do not fit in GPU memory together are refused before any is made, saying how much is missing",

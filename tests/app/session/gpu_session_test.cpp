@@ -48,7 +48,7 @@ TEST_CASE("a GPU session in tombstone mode rebuilds between batches and keeps ev
   session_config cfg;
   cfg.table.backend = backend::gpu;
   cfg.table.capacity = 1u << 20;
-  cfg.table.deletes = linear_delete_mode::tombstone;
+  cfg.table.linear.deletes = linear_delete_mode::tombstone;
   cfg.workload.batch_size = 1u << 15;
   cfg.workload.mix = {0.4, 0.2, 0.0, 0.4};
   cfg.maintenance = {0.8, 0.0, 0.25};

@@ -125,7 +125,7 @@ TEST_CASE("maintenance rebuilds between batches and the timeline records them", 
 
 TEST_CASE("a rebuild asked for while working happens between batches", "[session][rehash]") {
   auto cfg = cpu_config(1u << 14);
-  cfg.table.deletes = linear_delete_mode::tombstone;
+  cfg.table.linear.deletes = linear_delete_mode::tombstone;
   session s(cfg);
   s.fill_to(0.6);
   s.rehash(1u << 15);  // queued behind the batches in flight, not dropped by them

@@ -21,8 +21,8 @@ struct double_pair {
     table_config c;
     c.capacity = capacity;
     c.hash = h;
-    c.deletes = mode;
-    c.probe = probe_policy::double_hash;
+    c.linear.deletes = mode;
+    c.linear.probe = probe_policy::double_hash;
     model = make_table(c);
     c.backend = backend::gpu;
     gpu = make_table(c);

@@ -24,7 +24,7 @@ struct linear_pair {
     table_config c;
     c.capacity = capacity;
     c.hash = h;
-    c.deletes = mode;
+    c.linear.deletes = mode;
     return c;
   }
 
@@ -34,7 +34,7 @@ struct linear_pair {
   void check_same_contents() {
     const table_stats gst = gpu->stats({});
     const auto slots = linear::copy_slots(*gpu);
-    const linear::invariant_report r = linear::check_invariants(slots, gpu->config().hash, &gst, gpu->config().deletes);
+    const linear::invariant_report r = linear::check_invariants(slots, gpu->config().hash, &gst, gpu->config().linear.deletes);
     INFO(r.describe());
     CHECK(r.ok());
     CHECK(contents(*gpu) == contents(model));

@@ -18,7 +18,7 @@ linear_model tombstone_model(std::uint64_t capacity, hash_kind h = hash_kind::id
   table_config cfg;
   cfg.capacity = capacity;
   cfg.hash = h;
-  cfg.deletes = linear_delete_mode::tombstone;
+  cfg.linear.deletes = linear_delete_mode::tombstone;
   return linear_model(cfg);
 }
 }  // namespace
@@ -85,7 +85,7 @@ TEST_CASE("rehash keeps exactly the live pairs and drops the dead slots", "[line
   CAPTURE(to_string(mode));
   table_config cfg;
   cfg.capacity = 1u << 12;
-  cfg.deletes = mode;
+  cfg.linear.deletes = mode;
   linear_model m(cfg);
   const auto keys = test::random_keys(3000, 5);
   for (std::size_t i = 0; i < keys.size(); ++i) m.insert_one(keys[i], static_cast<value_type>(i));

@@ -134,7 +134,7 @@ void check_rebuilt(const std::vector<slot_word>& slots, const std::map<key_type,
   st.live = expect.size();
   st.occupied = expect.size();
   st.max_displacement = longest;
-  const invariant_report r = check_invariants(slots, cfg.hash, &st, cfg.deletes);
+  const invariant_report r = check_invariants(slots, cfg.hash, &st, cfg.linear.deletes);
   INFO(r.describe());
   CHECK(r.ok());
   cfg.capacity = slots.size();
@@ -157,7 +157,7 @@ TEST_CASE("a cluster-by-cluster rebuild keeps the live pairs, drops the dead slo
   table_config cfg;
   cfg.capacity = 1u << 12;
   cfg.hash = hash;
-  cfg.deletes = mode;
+  cfg.linear.deletes = mode;
   linear_model m(cfg);
   // Random keys to 0.6, then a run of keys whose homes pile up on the last slots (so a cluster
   // wraps past the end), then every third key erased: dead slots inside every cluster.
@@ -206,7 +206,7 @@ TEST_CASE("a shrink through windows keeps the live pairs and fills the slots any
   table_config cfg;
   cfg.capacity = 1u << 14;
   cfg.hash = hash;
-  cfg.deletes = mode;
+  cfg.linear.deletes = mode;
   const std::uint32_t small = cfg.capacity / factor, small_mask = small - 1;
   linear_model m(cfg);
   // Random keys, then keys whose new homes pile up just before a window's end (so the window

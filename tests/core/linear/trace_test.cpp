@@ -23,7 +23,7 @@ probe_walk traced(table& t, stepped_op op) {
   if (op.kind == op_kind::insert) st = test::insert(t, {op.key}, {op.value});
   else if (op.kind == op_kind::find) st = test::find(t, {op.key}).status;
   else st = test::erase(t, {op.key});
-  return replay_walk(op.probe_before, op.kind, op.key, st[0], t.config().deletes, op.probe_truncated);
+  return replay_walk(op.probe_before, op.kind, op.key, st[0], t.config().linear.deletes, op.probe_truncated);
 }
 
 stepped_op op_of(op_kind k, key_type key, value_type v = 1) {
@@ -40,7 +40,7 @@ std::unique_ptr<table> run_of_four(backend b, linear_delete_mode mode) {
   cfg.backend = b;
   cfg.capacity = 16;
   cfg.hash = hash_kind::identity;
-  cfg.deletes = mode;
+  cfg.linear.deletes = mode;
   auto t = make_table(cfg);
   test::insert(*t, {5, 21, 37, 53}, {50, 210, 370, 530});
   return t;
@@ -112,7 +112,7 @@ void check_walks(backend b) {
     describe(family::linear).trace_before(*t, t->config(), 16, op, {});
     CHECK(op.probe_before.size() == 16);
     CHECK_FALSE(op.probe_truncated);
-    const probe_walk full = replay_walk(op.probe_before, op.kind, op.key, op_status::failed_full, t->config().deletes);
+    const probe_walk full = replay_walk(op.probe_before, op.kind, op.key, op_status::failed_full, t->config().linear.deletes);
     CHECK(full.cells.size() == 16);
     CHECK_FALSE(full.decided);
   }
