@@ -37,14 +37,15 @@ std::string histogram_csv(const probe_histogram& h) {
   return s;
 }
 
-std::string throughput_csv(const std::vector<vis::throughput_point>& pts) {
+std::string throughput_csv(const std::vector<batch_point>& pts) {
   std::string s = "time_s,load_before,ops_per_s,ops,batch_kind\n";
-  const char* kinds[] = {"insert", "find", "erase", "mixed"};
-  for (const auto& p : pts) s += strprintf("%.6f,%.6f,%.6g,%llu,%s\n", p.time_s, p.load, p.ops_per_s, (unsigned long long)p.ops, kinds[p.kind & 3]);
+  for (const auto& p : pts)
+    s += strprintf("%.6f,%.6f,%.6g,%llu,%s\n", p.time_s, p.load, p.ops_per_s, (unsigned long long)p.ops,
+                   std::string(to_string(p.kind)).c_str());
   return s;
 }
 
-std::string timeline_csv(const std::vector<vis::churn_point>& pts, const std::vector<vis::churn_event>& events) {
+std::string timeline_csv(const std::vector<census_point>& pts, const std::vector<rebuild_event>& events) {
   std::string s = "batch,capacity,load,tombstones,erased,mean_probe,max_probe,ops_per_s,rebuild\n";
   std::size_t e = 0;
   for (const auto& p : pts) {

@@ -56,15 +56,14 @@ fig::figure histogram_figure(app_frame& f) {
 }
 
 fig::figure throughput_figure(app_frame& f) {
-  static const char* names[] = {"insert batches", "find batches", "erase batches", "mixed batches"};
   fig::panel p;
   p.title = "Throughput per batch";
   p.x = {"load factor before the batch", 0, 1, false, false};
   p.y = {"operations/s"};
   fig::series by_kind[4];
-  for (int k = 0; k < 4; ++k) by_kind[k].kind = fig::series::points, by_kind[k].name = names[k], by_kind[k].color = k;
+  for (int k = 0; k < 4; ++k) by_kind[k].kind = fig::series::points, by_kind[k].name = batch_kind_label(static_cast<batch_kind>(k)), by_kind[k].color = k;
   for (const auto& pt : f.sess().throughput()) {
-    fig::series& s = by_kind[std::min<int>(pt.kind, 3)];
+    fig::series& s = by_kind[static_cast<std::size_t>(pt.kind)];
     s.x.push_back(pt.load), s.y.push_back(pt.ops_per_s);
   }
   for (auto& s : by_kind)

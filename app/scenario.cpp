@@ -62,6 +62,7 @@ std::optional<script_step> as_script_step(const scenario_step& s) {
     case scenario_step::flush: return script_step{script_step::flush, 0, 0};
     case scenario_step::step: return script_step{script_step::step, 0, s.batches};
     case scenario_step::say: return script_step{script_step::say, 0, 0, s.text};
+    case scenario_step::configure: return script_step{script_step::configure, 0, 0, {}, s.configure_to};
     case scenario_step::capture: break;
   }
   return std::nullopt;
@@ -131,6 +132,17 @@ std::optional<scenario_step> parse_say(const std::string& raw, const line_parser
   return s;
 }
 
+// Lines that set the workload, maintenance or timeline: after a step, they change them from there.
+bool is_settings_keyword(std::string_view k) {
+  return k == "distribution" || k == "seed" || k == "batch" || k == "mix" || k == "maintain" || k == "timeline";
+}
+
+// Lines that are steps of the script (a `say` line is found before this check).
+bool is_step_keyword(std::string_view k) {
+  return k == "fill" || k == "drain" || k == "run" || k == "step" || k == "clear" || k == "rehash" || k == "flush" ||
+         k == "capture";
+}
+
 // A line of one of the families' own keywords ("hive slots=16", "delete tombstone"): the family
 // that took it, or none.
 std::optional<family> parse_family_line(const line_parser& p, const std::vector<std::string>& w, table_config& cfg) {
@@ -159,6 +171,24 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
   sc.file = file;
   sc.name = fs::path(file).stem().string();
   sc.config.workload.batch_size = 1u << 20;
+  // The workload, maintenance and timeline lines write into `now`. The first step takes them as
+  // the scenario's settings; lines after a step change them from there on (a configure step).
+  script_step::settings now{sc.config.workload, sc.config.maintenance, sc.config.record_timeline};
+  bool stepped = false, settings_changed = false;
+  const auto settle = [&] {
+    if (!stepped) {
+      sc.config.workload = now.workload;
+      sc.config.maintenance = now.maintenance;
+      sc.config.record_timeline = now.record_timeline;
+    } else if (settings_changed) {
+      scenario_step c;
+      c.kind = scenario_step::configure;
+      c.configure_to = now;
+      sc.steps.push_back(c);
+    }
+    stepped = true;
+    settings_changed = false;
+  };
   std::istringstream in(text);
   std::string raw;
   bool any_capture = false;
@@ -168,6 +198,7 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
   int compare_line = 0;
   for (int n = 1; std::getline(in, raw); ++n) {
     if (auto said = parse_say(raw, line_parser{file, n})) {  // before comments: a caption may hold '#'
+      settle();
       said->line = n;
       sc.steps.push_back(std::move(*said));
       continue;
@@ -177,6 +208,8 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
     if (w.empty()) continue;
     const line_parser p{file, n};
     const std::string& k = w[0];
+    if (is_settings_keyword(k)) settings_changed = true;
+    else if (is_step_keyword(k)) settle();
     if (k == "title") {
       sc.title = line.substr(line.find("title") + 5);
       sc.title.erase(0, sc.title.find_first_not_of(" \t"));
@@ -205,7 +238,7 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
       p.arity(w, 1, 4, "distribution uniform|uniform-dup|sequential|clustered|zipf [universe=N] [cluster=N] [start=N] [zipf=S]");
       const auto d = workload::parse_distribution(w[1]);
       if (!d) p.fail("unknown distribution '" + w[1] + "' (uniform, uniform-dup, sequential, clustered, zipf)");
-      auto& keys = sc.config.workload.keys;
+      auto& keys = now.workload.keys;
       keys.dist = *d;
       for (std::size_t i = 2; i < w.size(); ++i) {
         const auto eq = w[i].find('=');
@@ -219,15 +252,15 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
       }
     } else if (k == "seed") {
       p.arity(w, 1, 1, "seed N");
-      sc.config.workload.keys.seed = p.size(w[1], "seed");
+      now.workload.keys.seed = p.size(w[1], "seed");
     } else if (k == "batch") {
       p.arity(w, 1, 1, "batch OPERATIONS (e.g. 1M)");
-      sc.config.workload.batch_size = p.size(w[1], "batch size");
+      now.workload.batch_size = p.size(w[1], "batch size");
     } else if (k == "mix") {
       p.arity(w, 1, 1, "mix insert:W,find-hit:W,find-miss:W,erase:W");
       const auto m = workload::parse_mix(w[1]);
       if (!m) p.fail("'" + w[1] + "' is not a mix (e.g. insert:0.5,find-hit:0.3,find-miss:0.1,erase:0.1)");
-      sc.config.workload.mix = *m;
+      now.workload.mix = *m;
     } else if (k == "maintain") {
       p.arity(w, 1, 3, "maintain [grow=LOAD] [shrink=LOAD] [rehash=DEAD_FRACTION]");
       for (std::size_t i = 1; i < w.size(); ++i) {
@@ -235,15 +268,15 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
         if (eq == std::string::npos) p.fail("'" + w[i] + "' should be name=value");
         const std::string name = w[i].substr(0, eq);
         const double v = p.load(w[i].substr(eq + 1));
-        if (name == "grow") sc.config.maintenance.grow_above = v;
-        else if (name == "shrink") sc.config.maintenance.shrink_below = v;
-        else if (name == "rehash") sc.config.maintenance.rehash_above = v;
+        if (name == "grow") now.maintenance.grow_above = v;
+        else if (name == "shrink") now.maintenance.shrink_below = v;
+        else if (name == "rehash") now.maintenance.rehash_above = v;
         else p.fail("unknown maintenance threshold '" + name + "' (grow, shrink, rehash)");
       }
     } else if (k == "timeline") {
       p.arity(w, 1, 1, "timeline on|off");
       if (w[1] != "on" && w[1] != "off") p.fail("timeline is on or off");
-      sc.config.record_timeline = w[1] == "on";
+      now.record_timeline = w[1] == "on";
     } else if (k == "rehash") {
       p.arity(w, 0, 1, "rehash [CAPACITY]");
       scenario_step s;
@@ -363,6 +396,7 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
              keywords.substr(2) + ")");
     }
   }
+  settle();  // settings after the last step, or a scenario of settings only
   if (!any_capture) throw user_error(file + ": the scenario captures nothing (add a 'capture heatmap' step)");
   if (compare_words.empty())
     for (const family_line& l : family_lines)
@@ -384,6 +418,8 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
       throw user_error(file + ":" + std::to_string(table_line) + ": " + e);
   try {
     workload::validate(sc.config.workload);
+    for (const scenario_step& st : sc.steps)
+      if (st.configure_to) workload::validate(st.configure_to->workload);
   } catch (const user_error& e) {
     throw user_error(file + ": " + e.what());
   }

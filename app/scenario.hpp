@@ -29,7 +29,7 @@ struct animation_spec {
 };
 
 struct scenario_step {
-  enum kind_t : std::uint8_t { fill, drain, run, clear, capture, rehash, flush, step, say } kind = run;
+  enum kind_t : std::uint8_t { fill, drain, run, clear, capture, rehash, flush, step, say, configure } kind = run;
   double load = 0;
   std::uint64_t batches = 0;                ///< run: batches; rehash: capacity (0: the same); step: operations
   std::vector<std::string> views;          ///< capture: common views and the family's figures, by name
@@ -38,6 +38,7 @@ struct scenario_step {
   std::string text;                        ///< say: the caption of the stage it stands in
   std::optional<animation_spec> animation; ///< capture animation: the stage as a video
   std::optional<std::pair<std::uint64_t, std::uint64_t>> buckets;  ///< capture: a family view's bucket range
+  std::optional<script_step::settings> configure_to;  ///< configure: the workload lines after a step
   int line = 0;
 };
 

@@ -98,7 +98,7 @@ compare_set::compare_set(const std::vector<compare_entry>& entries, const sessio
     cfg.table = e.table;
     cfg.table.backend = base.table.backend;
     try {
-      sessions_.push_back(std::make_unique<session>(cfg));
+      sessions_.push_back(make_session(cfg));
     } catch (const user_error& err) {
       throw user_error("compare: " + e.label + ": " + err.what());
     }

@@ -101,6 +101,8 @@ struct family_ui {
 
 /// @brief The app side of `f` (every registered family has one: checked by a test).
 const family_ui& ui_of(family f);
+/// @brief A session of `cfg` with its family's per-batch recorder (what its views draw from).
+std::unique_ptr<session> make_session(const session_config& cfg);
 /// @brief The family whose figure `view` is, if any.
 std::optional<family> family_of_figure(std::string_view view);
 

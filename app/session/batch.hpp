@@ -30,7 +30,6 @@ struct batch {
   stream_timer timer;
   stream_event done;
   workload::batch_plan plan;
-  std::uint8_t kind = 0;
   double load_before = 0;
   std::shared_ptr<step_trace> trace;  // a traced step: completed by finish_trace()
 };

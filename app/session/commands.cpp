@@ -20,26 +20,38 @@ const char* to_string(activity a) {
   return "?";
 }
 
+void command_state::journal(const script_step& s) {
+  open_run_.reset();
+  journal_.push_back({s, {spec_, maintenance_, record_timeline_}});
+}
+
 void command_state::run() {
   script_.clear();
   held_ = false;
   act_ = activity::running;
+  journal({script_step::run, 0, 0});  // counted as its batches are planned
+  open_run_ = journal_.size() - 1;
 }
 
 void command_state::pause() {
   script_.clear();
   act_ = activity::idle;
+  open_run_.reset();
 }
 
 void command_state::step(std::uint64_t ops) {
   script_.clear();
   act_ = activity::stepping;
   step_ops_ = ops;
+  // A traced step replays as `step OPS`; a step of one batch (or of more operations than a
+  // traced step takes) as the one batch it is.
+  journal(ops > 0 && ops <= k_traced_step_ops ? script_step{script_step::step, 0, ops} : script_step{script_step::run, 0, 1});
 }
 
 void command_state::fill_to(double load, const table_progress& p, double max_load) {
   script_.clear();
   start_fill(load, p, max_load);
+  journal({act_ == activity::filling ? script_step::fill : script_step::drain, target_load_, 0});
 }
 
 void command_state::queue(const std::vector<script_step>& steps) {
@@ -52,6 +64,7 @@ void command_state::continue_script() { held_ = false; }
 void command_state::cancel() {
   script_.clear();
   act_ = activity::idle;
+  open_run_.reset();
 }
 
 void command_state::reset() {
@@ -60,6 +73,8 @@ void command_state::reset() {
   act_ = activity::idle;
   target_load_ = 0;
   cursor_.reset();
+  journal_.clear();
+  open_run_.reset();
 }
 
 // A fill or drain aims at a number of keys fixed now: if the table grows or shrinks on the way,
@@ -81,6 +96,13 @@ std::optional<script_step> command_state::take_script_step(const table_progress&
   while (!script_.empty() && !held_ && act_ == activity::idle) {
     const script_step s = script_.front();
     script_.pop_front();
+    if (s.kind == script_step::configure && s.configure_to) {
+      spec_ = s.configure_to->workload;  // the session takes the rest; entries after it record them
+      maintenance_ = s.configure_to->maintenance;
+      record_timeline_ = s.configure_to->record_timeline;
+    } else if (s.kind != script_step::pause) {
+      journal(s);
+    }
     switch (s.kind) {
       case script_step::fill:
       case script_step::drain: start_fill(s.load, p, max_load); break;
@@ -101,7 +123,8 @@ std::optional<script_step> command_state::take_script_step(const table_progress&
         return s;
       case script_step::rehash:
       case script_step::flush:
-      case script_step::say: return s;
+      case script_step::say:
+      case script_step::configure: return s;
     }
   }
   return std::nullopt;
@@ -111,7 +134,10 @@ std::optional<planned_batch> command_state::next(const table_progress& p, std::s
   planned_batch b;
   switch (act_) {
     case activity::idle: return std::nullopt;
-    case activity::running: b.plan = cursor_.next(spec_); return b;
+    case activity::running:
+      if (open_run_) ++journal_[*open_run_].step.batches;
+      b.plan = cursor_.next(spec_);
+      return b;
     case activity::scripted:
       if (batches_left_ == 0) {
         if (!p.in_flight) finish(note, {});
@@ -131,7 +157,6 @@ std::optional<planned_batch> command_state::next(const table_progress& p, std::s
         if (!p.in_flight) finish(note, strprintf("filled to load %.3f", double(p.live) / double(p.capacity)));
         return std::nullopt;
       }
-      b.kind = 0;
       b.plan = cursor_.next(spec_, std::min(spec_.batch_size, target_keys_ - have), workload::op_mix{1, 0, 0, 0});
       return b;
     }
@@ -144,7 +169,6 @@ std::optional<planned_batch> command_state::next(const table_progress& p, std::s
                                             : std::string("drain stopped: every key this workload inserted is erased"));
         return std::nullopt;
       }
-      b.kind = 2;
       b.plan = cursor_.next(spec_, std::min({spec_.batch_size, have - target_keys_, erasable}), workload::op_mix{0, 0, 0, 1});
       return b;
     }

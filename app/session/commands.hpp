@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/table/table.hpp"
 #include "core/workload/workload.hpp"
 
 namespace hs::app {
@@ -20,11 +21,26 @@ const char* to_string(activity a);
 
 /// @brief One queued command of a script (a scenario's steps, or a preset's).
 struct script_step {
-  enum kind_t : std::uint8_t { fill, drain, run, clear, pause, rehash, flush, step, say } kind = run;
+  enum kind_t : std::uint8_t { fill, drain, run, clear, pause, rehash, flush, step, say, configure } kind = run;
   double load = 0;          ///< fill/drain target (live load factor; above 1 for lists and self-resizing tables)
   std::uint64_t batches = 0;///< run: how many batches of the workload's mix; rehash: capacity (0: same);
                             ///< step: operations in the (traced) step
   std::string text;         ///< say: the stage's caption
+  /// configure: the workload, maintenance and timeline from this step on (a scenario's workload
+  /// lines after its first step)
+  struct settings {
+    workload::workload_spec workload;
+    maintenance_policy maintenance;
+    bool record_timeline = false;
+  };
+  std::optional<settings> configure_to;
+};
+
+/// @brief A command as it ran, with the settings it ran with: what a session saved as a scenario
+/// plays back. A run carries the batches it ran; a one-batch step is a run of 1.
+struct journal_entry {
+  script_step step;
+  script_step::settings settings;
 };
 
 /// @brief Where the table stands, as the planner needs it.
@@ -36,11 +52,9 @@ struct table_progress {
   bool in_flight = false;             ///< batches still in flight
 };
 
-/// @brief A batch to issue: the workload's plan, its kind for the throughput series (0 fill,
-/// 2 drain, 3 the mix), and whether it is a traced step.
+/// @brief A batch to issue: the workload's plan, and whether it is a traced step.
 struct planned_batch {
   workload::batch_plan plan;
-  std::uint8_t kind = 3;
   bool traced = false;
 };
 
@@ -56,6 +70,16 @@ class command_state {
   bool resting() const { return act_ == activity::idle && (script_.empty() || held_); }
   const workload::workload_spec& spec() const { return spec_; }
   void set_spec(const workload::workload_spec& s) { spec_ = s; }
+  /// @brief The settings journal entries record beside the workload (the session's maintenance
+  /// policy and timeline switch, which the state machine itself does not use).
+  void set_journal_settings(const maintenance_policy& m, bool record_timeline) {
+    maintenance_ = m;
+    record_timeline_ = record_timeline;
+  }
+  /// @brief The commands since the last reset, as they ran.
+  const std::vector<journal_entry>& journal() const { return journal_; }
+  /// @brief Journals a command the session carries out itself (a rehash or flush from a button).
+  void journal(const script_step& s);
   const workload::cursor& cursor() const { return cursor_; }
 
   void run();
@@ -74,8 +98,8 @@ class command_state {
   void reset();
 
   /// @brief While idle, starts the script's next steps; returns a step the session does itself
-  /// (clear, rehash, flush with the table, a clear having rewound the cursor; say: the caption),
-  /// or none. A pause holds the script and says so in `note`.
+  /// (clear, rehash, flush with the table, a clear having rewound the cursor; say: the caption;
+  /// configure: the settings, the workload already taken here), or none. A pause holds the script and says so in `note`.
   std::optional<script_step> take_script_step(const table_progress& p, double max_load, std::string& note);
   /// @brief The next batch of the command, or none; a command found done goes idle, with its
   /// note in `note` once nothing of it is in flight.
@@ -95,6 +119,10 @@ class command_state {
   std::uint64_t step_ops_ = 0;      // stepping: operations in the step (0: one batch)
   std::uint64_t batches_left_ = 0;  // a script's run step
   int stalled_ = 0;                 // fill batches in a row that added no key
+  std::vector<journal_entry> journal_;
+  std::optional<std::size_t> open_run_;  // the journal's run entry counting the batches it plans
+  maintenance_policy maintenance_;
+  bool record_timeline_ = false;
   std::deque<script_step> script_;
   bool held_ = false;               // stopped at a pause step
   workload::workload_spec spec_;

@@ -13,9 +13,28 @@ void push_bounded(std::vector<T>& v, T p) {
 }
 }  // namespace
 
-void session_records::add_batch(const vis::throughput_point& p) { push_bounded(series_, p); }
+batch_kind kind_of(const workload::batch_plan& plan) {
+  if (plan.only(op_kind::insert)) return batch_kind::insert;
+  if (plan.only(op_kind::find)) return batch_kind::find;
+  if (plan.only(op_kind::erase)) return batch_kind::erase;
+  return batch_kind::mixed;
+}
 
-void session_records::add_census(const vis::churn_point& p) { push_bounded(timeline_, p); }
+std::string_view to_string(batch_kind k) {
+  switch (k) {
+    case batch_kind::insert: return "insert";
+    case batch_kind::find: return "find";
+    case batch_kind::erase: return "erase";
+    case batch_kind::mixed: return "mixed";
+  }
+  return "?";
+}
+
+std::string batch_kind_label(batch_kind k) { return std::string(to_string(k)) + " batches"; }
+
+void session_records::add_batch(const batch_point& p) { push_bounded(series_, p); }
+
+void session_records::add_census(const census_point& p) { push_bounded(timeline_, p); }
 
 void session_records::add_event(std::uint64_t batch, std::string label) { events_.push_back({batch, std::move(label)}); }
 

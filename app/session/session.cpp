@@ -6,35 +6,34 @@
 #include <algorithm>
 #include <chrono>
 
-#include "app/families/family_ui.hpp"
 #include "app/session/batch.hpp"
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
 
 namespace hs::app {
 
-namespace {
-double now_s() {
+double steady_seconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
-}  // namespace
 
 double max_fill_load(family f) { return describe(f).max_fill_load; }
 
-session::session(session_config cfg)
+session::session(session_config cfg, std::unique_ptr<batch_recorder> recorder)
     : cfg_(std::move(cfg)),
       fam_(describe(cfg_.table.family)),
       work_stream_(cfg_.table.backend == backend::gpu),
       sample_stream_(cfg_.table.backend == backend::gpu) {
   workload::validate(cfg_.workload);
   table_ = make_table(cfg_.table);
-  if (const auto make = ui_of(cfg_.table.family).make_recorder) recorder_ = make();
+  recorder_ = std::move(recorder);
   counters_after_.assign(fam_.batch_counters, 0);
   cfg_.table = table_->config();  // capacity 0 resolved to the default
   capacity_ = cfg_.table.capacity;
+  journal_capacity_ = cfg_.table.capacity;
   backend_label_ = hs::backend_label(cfg_.table.backend);
   commands_.set_spec(cfg_.workload);
-  t0_ = now_s();
+  commands_.set_journal_settings(cfg_.maintenance, cfg_.record_timeline);
+  t0_ = steady_seconds();
   worker_ = std::thread([this] { worker_loop(); });
 }
 
@@ -104,6 +103,7 @@ workload::workload_spec session::workload() const {
 void session::set_maintenance(const maintenance_policy& p) {
   std::lock_guard lock(mutex_);
   cfg_.maintenance = p;
+  commands_.set_journal_settings(cfg_.maintenance, cfg_.record_timeline);
 }
 
 maintenance_policy session::maintenance() const {
@@ -114,6 +114,7 @@ maintenance_policy session::maintenance() const {
 void session::set_record_timeline(bool on) {
   std::lock_guard lock(mutex_);
   cfg_.record_timeline = on;
+  commands_.set_journal_settings(cfg_.maintenance, cfg_.record_timeline);
 }
 
 bool session::recording_timeline() const {
@@ -125,22 +126,35 @@ void session::rehash(std::uint64_t capacity) {
   // Taken between batches, whatever the session is doing: new batches wait until it is done.
   std::lock_guard lock(mutex_);
   pending_rehash_ = capacity ? capacity : capacity_.load();
+  commands_.journal({script_step::rehash, 0, capacity});
   wake_.notify_all();
 }
 
-std::vector<vis::throughput_point> session::throughput() const {
+std::vector<batch_point> session::throughput() const {
   std::lock_guard lock(mutex_);
   return records_.throughput();
 }
 
-std::vector<vis::churn_point> session::timeline() const {
+std::vector<census_point> session::timeline() const {
   std::lock_guard lock(mutex_);
   return records_.timeline();
 }
 
-std::vector<vis::churn_event> session::rebuilds() const {
+std::vector<rebuild_event> session::rebuilds() const {
   std::lock_guard lock(mutex_);
   return records_.events();
+}
+
+session::journal_record session::journal() const {
+  std::lock_guard lock(mutex_);
+  journal_record r{cfg_.table, commands_.journal()};
+  r.table.capacity = journal_capacity_;
+  return r;
+}
+
+bool session::at_rest() const {
+  std::lock_guard lock(mutex_);
+  return commands_.resting() && in_flight_.empty() && !pending_rehash_ && !pending_flush_;
 }
 
 std::shared_ptr<const step_trace> session::last_step() const {
@@ -152,6 +166,7 @@ void session::flush() {
   if (!fam_.flush) throw user_error("FLUSH is not an operation of the " + std::string(fam_.name) + " family");
   std::lock_guard lock(mutex_);
   pending_flush_ = true;
+  commands_.journal({script_step::flush, 0, 0});
   wake_.notify_all();
 }
 
@@ -177,6 +192,7 @@ void session::run_flush(std::unique_lock<std::mutex>& lock) {
     return;
   }
   records_.add_event(st_.batches, "flush");
+  ++version_;
   st_.note = std::string(fam_.flush_note);
 }
 
@@ -194,7 +210,10 @@ void session::reset() {
   st_ = {};
   occupied_bound_ = 0;
   pending_inserts_ = pending_erases_ = 0;
-  t0_ = now_s();
+  t0_ = steady_seconds();
+  commands_.set_journal_settings(cfg_.maintenance, cfg_.record_timeline);
+  journal_capacity_ = capacity_.load();
+  ++version_;
 }
 
 void session::wait_idle() {
@@ -220,6 +239,7 @@ void session::start_next_step() {
         synchronize(work_stream_.view());
         st_.live = 0;
         occupied_bound_ = 0;
+        ++version_;
         break;
       case script_step::rehash:
         pending_rehash_ = s->batches ? s->batches : capacity_.load();
@@ -229,6 +249,10 @@ void session::start_next_step() {
         return;
       case script_step::say:
         st_.caption = s->text;
+        break;
+      case script_step::configure:
+        cfg_.maintenance = s->configure_to->maintenance;
+        cfg_.record_timeline = s->configure_to->record_timeline;
         break;
       default:
         return;
@@ -254,6 +278,7 @@ void session::rebuild(std::uint64_t capacity, std::unique_lock<std::mutex>& lock
   }
   capacity_ = capacity;
   occupied_bound_ = st_.live;
+  ++version_;
   records_.add_event(batch, rebuild_label(from, capacity));
   st_.note = strprintf("rebuilt: %s live keys in %s slots", format_count(st_.live).c_str(), format_count(capacity).c_str());
 }
@@ -305,6 +330,7 @@ void session::after_batch(std::unique_lock<std::mutex>& lock, std::uint64_t inse
     capacity_ = r.to_capacity;
     occupied_bound_ = r.live;
     records_.add_rebuild(batch, r);
+    ++version_;
   }
   if (records) recorder_->record({batch, st_.live, ts.capacity, load_before, counters_after_});
   if (resizes && ts.capacity != capacity_.load() && r.what == maintenance_result::action::none) {
@@ -332,7 +358,6 @@ bool session::issue_next(std::unique_lock<std::mutex>& lock) {
   if (!next || next->plan.size == 0) return false;
   batch& b = free_slot();
   b.plan = next->plan;
-  b.kind = next->kind;
   b.load_before = double(st_.live) / double(capacity_.load());
   pending_inserts_ += b.plan.inserts;
   pending_erases_ += b.plan.erases;
@@ -363,7 +388,9 @@ std::uint64_t session::retire(batch& b) {
   st_.operations += b.plan.size;
   pending_inserts_ -= b.plan.inserts;
   pending_erases_ -= b.plan.erases;
-  records_.add_batch({now_s() - t0_, b.load_before, o.ms > 0 ? b.plan.size / (o.ms * 1e-3) : 0.0, b.plan.size, b.kind});
+  records_.add_batch({steady_seconds() - t0_, b.load_before, o.ms > 0 ? b.plan.size / (o.ms * 1e-3) : 0.0, b.plan.size,
+                      kind_of(b.plan)});
+  ++version_;
   commands_.fill_batch_done(o.inserted, o.failed_full > 0, progress(), fam_.full_note, st_.note);
   return o.inserted;
 }
@@ -444,6 +471,7 @@ void session::sample(const sample_request& req, sample_result& out) { sample(req
 
 void session::sample(const sample_request& req, sample_result& out, buffer<occupancy_pixel>& pixels) {
   const stream_view s = sample_stream_.view();
+  out.version = version_.load();  // before reading: the sample shows this version or a newer one
   inspect_request ir = req;
   if (req.occupancy) {
     occupancy_query q = *req.occupancy;
@@ -456,6 +484,7 @@ void session::sample(const sample_request& req, sample_result& out, buffer<occup
   out.stats = table_->stats(s);
   out.pixels = req.occupancy ? pixels.data() : nullptr;
   out.space = table_->space();
+  out.taken_at = steady_seconds();
 }
 
 }  // namespace hs::app

@@ -23,8 +23,6 @@
 #include "core/table/family_registry.hpp"
 #include "core/table/table.hpp"
 #include "core/workload/workload.hpp"
-#include "visualizers/views/churn_view.hpp"
-#include "visualizers/views/throughput_view.hpp"
 
 namespace hs::app {
 
@@ -63,12 +61,20 @@ struct sample_result {
   inspect_result inspected;
   const occupancy_pixel* pixels = nullptr;  ///< in `space`, valid until the next sample
   memory_space space = memory_space::host;
+  /// @brief The session's version() when the sample began: the table as it was then, or newer.
+  std::uint64_t version = 0;
+  /// @brief When the sample finished (steady clock, seconds; 0: never sampled).
+  double taken_at = 0;
 };
+
+/// @brief Seconds on the steady clock (what sample_result::taken_at counts in).
+double steady_seconds();
 
 class session {
  public:
-  /// @brief Creates the table (throws hs::user_error for an impossible config) and the worker.
-  explicit session(session_config cfg);
+  /// @brief Creates the table (throws hs::user_error for an impossible config) and the worker;
+  /// `recorder` (the family's per-batch record, family_ui::make_recorder) may be null.
+  explicit session(session_config cfg, std::unique_ptr<batch_recorder> recorder = nullptr);
   ~session();
   session(const session&) = delete;
   session& operator=(const session&) = delete;
@@ -105,9 +111,22 @@ class session {
   void sample(const sample_request& req, sample_result& out, buffer<occupancy_pixel>& pixels);
 
   session_status status() const;
-  std::vector<vis::throughput_point> throughput() const;
-  std::vector<vis::churn_point> timeline() const;
-  std::vector<vis::churn_event> rebuilds() const;
+  /// @brief Counts every change of the table's contents (a batch retired, a reset, a clear, a
+  /// rebuild, a compaction): a sample taken at an older version may show a table that is gone.
+  std::uint64_t version() const { return version_.load(); }
+  /// @brief Whether nothing runs or waits to (no command, batch, rebuild or compaction): a table
+  /// that will not change until told.
+  bool at_rest() const;
+  std::vector<batch_point> throughput() const;
+  std::vector<census_point> timeline() const;
+  std::vector<rebuild_event> rebuilds() const;
+  /// @brief The commands run since the table was made or last reset, as they ran, and the table
+  /// they started from (its capacity then: a rehash since may have changed it).
+  struct journal_record {
+    table_config table;
+    std::vector<journal_entry> entries;
+  };
+  journal_record journal() const;
   /// @brief The family's per-batch recorder (family_ui::make_recorder), or null.
   const batch_recorder* recorder() const { return recorder_.get(); }
   /// @brief The last traced step (its operations, outcomes and, for slab tables, each operation's
@@ -167,7 +186,9 @@ class session {
   session_records records_;
   std::vector<std::uint64_t> counters_after_;  // the family's batch counters after the batch retired last
   std::atomic<std::uint64_t> capacity_{0};
+  std::atomic<std::uint64_t> version_{0};
   std::uint64_t pending_rehash_ = 0;  // a rehash asked for: capacity (or 1 for the same)
+  std::uint64_t journal_capacity_ = 0;  // the capacity when the journal began
   bool pending_flush_ = false;        // the family's compaction asked for
   std::shared_ptr<const step_trace> last_step_;
   std::uint64_t traced_steps_ = 0;

@@ -9,6 +9,7 @@
 #include <imgui_internal.h>  // MarkIniSettingsDirty
 
 #include "app/ui/dock_layout.hpp"
+#include "app/ui/record_views.hpp"
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
 
@@ -37,7 +38,7 @@ void app_frame::rebuild(const session_config& cfg) {
   sess_.reset();     // frees the old table first: both may not fit at once
   image_.reset();
   const auto adopt = [&](const session_config& c) {
-    sess_ = std::make_unique<session>(c);
+    sess_ = make_session(c);
     sampler_ = std::make_unique<sampler>(*sess_);
     pending_ = sess_->config();
     image_ = std::make_unique<vis::heatmap_image>(sess_->gpu());
@@ -169,7 +170,7 @@ void app_frame::draw_window() {
   ImGui::End();
   if (ImGui::Begin(window_name::throughput)) {
     const auto pts = sess_->throughput();
-    throughput_.draw(pts);
+    throughput_.draw(throughput_input_of(pts));
   }
   ImGui::End();
   if (ImGui::Begin(window_name::timeline)) {
@@ -177,7 +178,7 @@ void app_frame::draw_window() {
     if (ImGui::Checkbox("record churn timeline (a census per batch)", &record)) sess_->set_record_timeline(record);
     const auto pts = sess_->timeline();
     const auto ev = sess_->rebuilds();
-    churn_.draw(pts, ev, explain_tombstones());
+    churn_.draw(churn_input_of(pts, ev), explain_tombstones());
   }
   ImGui::End();
   draw_family_windows();
@@ -276,13 +277,13 @@ std::array<float, 4> app_frame::draw_figure(std::string_view view, float width, 
           break;
         case view_kind::throughput: {
           const auto pts = sess_->throughput();
-          throughput_.draw(pts, avail.y - 2 * fs);
+          throughput_.draw(throughput_input_of(pts), avail.y - 2 * fs);
           break;
         }
         case view_kind::timeline: {
           const auto pts = sess_->timeline();
           const auto ev = sess_->rebuilds();
-          churn_.draw(pts, ev, explain_tombstones(), avail.y - 6 * fs);
+          churn_.draw(churn_input_of(pts, ev), explain_tombstones(), avail.y - 6 * fs);
           break;
         }
         case view_kind::stats:

@@ -18,6 +18,10 @@ std::optional<backend_choice> parse_backend_choice(std::string_view s) {
   return std::nullopt;
 }
 
+std::string_view to_string(backend_choice c) {
+  return c == backend_choice::gpu ? "gpu" : c == backend_choice::cpu ? "cpu" : "auto";
+}
+
 bool built_with_cuda() { return HS_WITH_CUDA != 0; }
 
 std::optional<gpu_info> query_gpu(std::string* why_not) {

@@ -12,6 +12,8 @@ enum class backend_choice : std::uint8_t { automatic, gpu, cpu };
 
 std::string_view to_string(backend b);
 std::optional<backend_choice> parse_backend_choice(std::string_view s);
+/// @brief "auto", "gpu" or "cpu", as parse_backend_choice reads it.
+std::string_view to_string(backend_choice c);
 
 /// @brief What the CUDA runtime reports about the current device.
 struct gpu_info {

@@ -106,6 +106,7 @@ const family_descriptor& registration() {
       return c.capacity * 8 + c.capacity / slots * 8 + stash_capacity_for(c.hive, c.capacity) * 8;
     };
     f.options = k_options;
+    f.option_line = "hive";
     f.parse_line = parse_line;
     f.keywords = k_keywords;
     f.check_invariants = check;

@@ -97,6 +97,7 @@ const family_descriptor& registration() {
       return (buckets + p.initial_super_blocks * p.slabs_per_super()) * k_slab_bytes;
     };
     f.options = k_options;
+    f.option_line = "slab";
     f.parse_line = parse_line;
     f.keywords = k_keywords;
     f.check_invariants = check;

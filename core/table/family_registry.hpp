@@ -46,6 +46,9 @@ struct family_descriptor {
 
   /// @brief The family's options (scenario lines, compare entries, the Compare setup's widgets).
   std::span<const family_option> options;
+  /// @brief How a scenario writes them: on one line after this keyword ("hive slots=32 depth=4"),
+  /// or, where empty, a line each ("probe double").
+  std::string_view option_line;
   /// @brief Scenario lines the family owns (e.g. "hive slots=16 depth=2"): returns false when
   /// words[0] is not one of its keywords, applies the line to `cfg` otherwise; throws
   /// hs::user_error (without file and line: the caller adds them) for a bad value.

@@ -56,7 +56,8 @@ TEST_CASE("a session records each batch for its family's views: the hive's inser
   cfg.table.capacity = 1u << 14;
   cfg.table.hive.instrument = true;
   cfg.workload.batch_size = 1000;
-  session s(cfg);
+  const auto made = make_session(cfg);  // with the family's recorder, as the window makes it
+  session& s = *made;
   REQUIRE(s.recorder() != nullptr);
   s.fill_to(0.5);
   s.wait_idle();

@@ -15,10 +15,10 @@ namespace hs::vis {
 
 namespace {
 /// The rebuilds as one legend entry of vertical lines, each labelled at the top of the plot.
-void plot_rebuilds(std::span<const churn_event> events) {
+void plot_rebuilds(const std::vector<churn_input::event>& events) {
   if (events.empty()) return;
   std::vector<double> batches;
-  for (const auto& e : events) batches.push_back(static_cast<double>(e.batch));
+  for (const auto& e : events) batches.push_back(e.batch);
   ImPlot::PlotInfLines("rebuilds", batches.data(), static_cast<int>(batches.size()),
                        {ImPlotProp_LineColor, ImVec4(1.f, 0.31f, 0.31f, 0.8f), ImPlotProp_LineWeight, 2.f});
   // PlotText is no item of its own: hide the labels with the lines they name (ImPlot's public API
@@ -27,9 +27,9 @@ void plot_rebuilds(std::span<const churn_event> events) {
   if (lines && !lines->Show) return;
   const double top = ImPlot::GetPlotLimits().Y.Max;
   ImPlot::PushStyleColor(ImPlotCol_InlayText, IM_COL32(255, 120, 120, 255));
-  for (const churn_event& e : events) {
+  for (const churn_input::event& e : events) {
     const ImVec2 size = ImGui::CalcTextSize(e.label.c_str());  // PlotText centres the text on the point
-    ImPlot::PlotText(e.label.c_str(), static_cast<double>(e.batch), top, ImVec2(size.x / 2 + 3, size.y / 2 + 2),
+    ImPlot::PlotText(e.label.c_str(), e.batch, top, ImVec2(size.x / 2 + 3, size.y / 2 + 2),
                      {ImPlotProp_Flags, ImPlotItemFlags_NoFit});
   }
   ImPlot::PopStyleColor();
@@ -46,28 +46,23 @@ const char* tombstone_insert_note() {
          "same key race for the same slot, and the loser sees the winner's key and overwrites its value.";
 }
 
-void churn_view::draw(std::span<const churn_point> pts, std::span<const churn_event> events, bool explain,
-                      float height) {
+void churn_view::draw(const churn_input& in, bool explain, float height) {
   if (explain) {
     ImGui::PushTextWrapPos(0.f);
     ImGui::TextDisabled("%s", tombstone_insert_note());
     ImGui::PopTextWrapPos();
   }
-  if (pts.empty()) {
+  if (in.batch.empty()) {
     ImGui::TextDisabled("no timeline yet: turn on \"record churn timeline\" and run a workload");
     return;
   }
-  std::vector<double> xs, load, tomb, erased, mean, mx, rate;
-  for (const auto& p : pts) {
-    xs.push_back(static_cast<double>(p.batch));
-    load.push_back(p.load);
-    tomb.push_back(p.tombstones);
-    erased.push_back(p.erased);
-    // Floors for the log axis, where zero has no place.
-    mean.push_back(std::max(p.mean_probe, 1e-3));
-    mx.push_back(std::max(p.max_probe, 1.0));
-    rate.push_back(p.ops_per_s);
-  }
+  // Floors for the log axis, where zero has no place.
+  std::vector<double> mean(in.mean_probe), mx(in.max_probe);
+  for (double& v : mean) v = std::max(v, 1e-3);
+  for (double& v : mx) v = std::max(v, 1.0);
+  const std::vector<double>& xs = in.batch;
+  const std::vector<double> &load = in.load, &tomb = in.tombstones, &erased = in.erased, &rate = in.ops_per_s;
+  const auto& events = in.events;
   const int n = static_cast<int>(xs.size());
   const ImVec2 size(-1, (height > 0 ? height : ImGui::GetContentRegionAvail().y) / 3.f - ImGui::GetStyle().ItemSpacing.y);
   if (ImPlot::BeginPlot("##churn-slots", size)) {

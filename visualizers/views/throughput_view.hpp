@@ -2,23 +2,31 @@
 // (seed 000's load sweep, drawn as it happens).
 #pragma once
 #include <cstdint>
-#include <span>
+#include <string>
+#include <vector>
 
 namespace hs::vis {
 
-/// @brief One finished batch.
-struct throughput_point {
-  double time_s = 0;        ///< when it finished, seconds since the session started
-  double load = 0;          ///< live load factor before the batch
-  double ops_per_s = 0;     ///< from CUDA events (or the host clock on the CPU backend)
-  std::uint64_t ops = 0;
-  std::uint8_t kind = 0;    ///< 0 insert-only, 1 find-only, 2 erase-only, 3 mixed
+/// @brief The batches of one kind, as columns: each batch's time (seconds from the first batch),
+/// the load before it, and its rate.
+struct rate_series {
+  std::string name;  ///< "insert batches"
+  int color = 0;     ///< series_color index, the same for a kind in every plot
+  std::vector<double> time_s, load, ops_per_s;
+};
+
+/// @brief What the throughput plots draw: a series per kind of batch, and the last batch.
+struct throughput_input {
+  std::vector<rate_series> series;
+  std::uint64_t last_ops = 0;
+  double last_rate = 0, last_load = 0;
+  bool empty() const { return series.empty(); }
 };
 
 class throughput_view {
  public:
   /// @brief Two plots side by side (or stacked when narrow) in the remaining space.
-  void draw(std::span<const throughput_point> points, float height = 0);
+  void draw(const throughput_input& in, float height = 0);
   bool log_rate = false;
 };
 

@@ -4,6 +4,7 @@
 #include <catch2/matchers/catch_matchers_string.hpp>
 
 #include "app/session/commands.hpp"
+#include "app/session/records.hpp"
 
 using namespace hs;
 using namespace hs::app;
@@ -28,7 +29,7 @@ TEST_CASE("a fill plans insert-only batches up to its target and ends with a not
   std::string note;
   std::uint64_t planned = 0;
   while (auto b = c.next(p, note)) {
-    CHECK(b->kind == 0);
+    CHECK(kind_of(b->plan) == batch_kind::insert);
     CHECK(b->plan.only(op_kind::insert));
     CHECK_FALSE(b->traced);
     planned += b->plan.size;
@@ -54,7 +55,7 @@ TEST_CASE("a drain erases only what the workload inserted, down to its target", 
   CHECK(c.act() == activity::draining);
   std::uint64_t erased = 0;
   while (auto b = c.next(p, note)) {
-    CHECK(b->kind == 2);
+    CHECK(kind_of(b->plan) == batch_kind::erase);
     CHECK(b->plan.only(op_kind::erase));
     erased += b->plan.erases;
     p.live -= b->plan.erases;
@@ -104,7 +105,7 @@ TEST_CASE("run plans batches of the mix until paused", "[session][commands]") {
   for (int i = 0; i < 5; ++i) {
     const auto b = c.next(p, note);
     REQUIRE(b);
-    CHECK(b->kind == 3);
+    CHECK(kind_of(b->plan) == batch_kind::mixed);
     CHECK(b->plan.size == 1000);
     CHECK(b->plan.inserts > 0);
     CHECK(b->plan.inserts < b->plan.size);

@@ -4,6 +4,7 @@
 #pragma once
 #include <catch2/catch_test_macros.hpp>
 
+#include "app/families/family_ui.hpp"
 #include "app/families/hive_ui.hpp"
 #include "app/session/session.hpp"
 
@@ -17,7 +18,8 @@ inline void check_hive_session(backend b) {
   cfg.table.hive.auto_resize = true;
   cfg.table.hive.instrument = true;
   cfg.workload.batch_size = 8192;
-  app::session s(cfg);
+  const auto made = app::make_session(cfg);
+  app::session& s = *made;
   s.fill_to(1.6);
   s.wait_idle();
   const std::uint64_t want = static_cast<std::uint64_t>(1.6 * 65536);
