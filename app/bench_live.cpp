@@ -76,7 +76,7 @@ window_result measure_window(app_frame& f, headless_platform* gl, bool running =
     gl->frame(k_width, k_height, [&] {
       f.draw_window();
       r.draw_ms.push_back(since(start) * 1e3);
-    }, f.font_size, f.ui_theme);
+    }, f.state().font_size, f.state().ui_theme);
     glFinish();  // the frame's GL work counts: interop copies and drawing
     r.frame_ms.push_back(since(start) * 1e3);
     next += std::chrono::duration_cast<clock_type::duration>(std::chrono::duration<double>(k_frame_s));
@@ -132,31 +132,31 @@ int run_live_bench(const cli_options& o) {
   for (const live_case& c : cases) {
     std::cout << "--- " << c.name << ": filling to load " << c.load << "\n" << std::flush;
     app_frame f(c.cfg, backend_choice::gpu, "bench live");
-    f.font_size = 18.f;
-    f.sample_period_s = 0;
-    const double default_share = f.sampling_share;
+    f.state().font_size = 18.f;
+    f.sampling().period_s = 0;
+    const double default_share = f.sampling().share;
     session& s = f.sess();
     s.fill_to(c.load);
     s.wait_idle();
     if (s.status().error) throw gpu_error(std::string(c.name) + ": fill failed: " + s.status().note);
     s.run();
     const auto warm = clock_type::now();
-    while (since(warm) < k_warm_s) gl.frame(k_width, k_height, [&] { f.draw_window(); }, f.font_size, f.ui_theme);
+    while (since(warm) < k_warm_s) gl.frame(k_width, k_height, [&] { f.draw_window(); }, f.state().font_size, f.state().ui_theme);
     std::vector<double> off, on, shared, shared_rate, drawing, frames, draws;
     for (int i = 0; i < k_windows; ++i) {
       off.push_back(measure_window(f, nullptr).ops_per_s);
-      f.sampling_share = 1;  // every frame, as the measurement asks
+      f.sampling().share = 1;  // every frame, as the measurement asks
       window_result w = measure_window(f, &gl);
       on.push_back(w.ops_per_s);
       frames.insert(frames.end(), w.frame_ms.begin(), w.frame_ms.end());
       draws.insert(draws.end(), w.draw_ms.begin(), w.draw_ms.end());
-      f.sampling_share = default_share;
+      f.sampling().share = default_share;
       const window_result d = measure_window(f, &gl);
       shared.push_back(d.ops_per_s);
       shared_rate.push_back(d.samples_per_s);
-      f.sample_period_s = 1e9;  // the frames go on, showing the last sample
+      f.sampling().period_s = 1e9;  // the frames go on, showing the last sample
       drawing.push_back(measure_window(f, &gl).ops_per_s);
-      f.sample_period_s = 0;
+      f.sampling().period_s = 0;
     }
     const double sample_ms = f.last_sample_seconds() * 1e3;
     s.pause();

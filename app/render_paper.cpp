@@ -124,7 +124,8 @@ std::optional<fig::figure> paper_figure(app_frame& frame, const std::string& vie
   const auto v = parse_view_kind(view);
   if (!v) {  // one of the family's figures, where it has a paper version
     frame.sample_now();  // a family view may choose from the first sample what to show (the longest list)
-    if (const family_views* fv = frame.views()) f = fv->paper_figure(view, frame.sess(), frame.last_sample());
+    const view_entry* entry = frame.state().ui().figure(view);
+    if (entry && entry->paper && frame.views()) f = entry->paper(*frame.views(), frame.sess(), frame.last_sample());
     if (f) set_caption(*f, caption);
     return f;
   }

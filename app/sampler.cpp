@@ -32,6 +32,16 @@ bool sampler::busy() const {
   return running_ || asked_.has_value();
 }
 
+bool sampler::running() const {
+  std::lock_guard lock(mutex_);
+  return running_;
+}
+
+bool sampler::pending() const {
+  std::lock_guard lock(mutex_);
+  return asked_.has_value();
+}
+
 double sampler::last_sample_seconds() const {
   std::lock_guard lock(mutex_);
   return last_seconds_;

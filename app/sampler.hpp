@@ -27,6 +27,9 @@ class sampler {
   void request(const sample_request& req, const vis::heatmap_request& tag);
   /// @brief Whether a sample is asked for or running.
   bool busy() const;
+  /// @brief Whether one is being taken now; whether one is asked for and not started yet.
+  bool running() const;
+  bool pending() const;
   /// @brief Wall time the last finished sample took on the sampler thread (0 before the first).
   double last_sample_seconds() const;
   /// @brief Samples finished since the sampler started.

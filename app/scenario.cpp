@@ -43,7 +43,7 @@ namespace {
 std::string view_names() {
   std::string s = "heatmap, histogram, throughput, stats, timeline, compare";
   for (const family_descriptor* f : families()) {
-    const auto figures = ui_of(f->id).figures;
+    const auto figures = ui_of(f->id).figure_names();
     if (figures.empty()) continue;
     for (std::string_view v : figures) s += ", " + std::string(v);
     s += " (" + std::string(f->name) + ")";

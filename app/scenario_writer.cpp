@@ -101,7 +101,7 @@ std::string scenario_text(const session_to_save& s) {
   std::string settings = settings_lines(entries.empty() ? script_step::settings{s.workload, s.maintenance, s.record_timeline}
                                                         : entries.front().settings);
   out += settings;
-  const std::span<const std::string_view> figures = ui_of(t.family).figures;
+  const std::vector<std::string_view> figures = ui_of(t.family).figure_names();
   const std::string capture = comparing ? "capture compare\n" : "capture heatmap histogram stats\n";
   bool captured = false;
   for (const journal_entry& e : entries) {

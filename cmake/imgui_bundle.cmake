@@ -13,7 +13,8 @@ set(HS_IMGUI_BUNDLE_SHA256 10ad1dab8258a6787b4f07bb926b08d0efc648a7906242568c8dd
 set(hs_bundle_download ${CMAKE_BINARY_DIR}/_deps/download)
 set(hs_bundle_archive ${hs_bundle_download}/imgui_bundle-${HS_IMGUI_BUNDLE_VERSION}.tar.gz)
 set(HS_IMGUI_BUNDLE_DIR ${CMAKE_BINARY_DIR}/_deps/imgui-bundle-${HS_IMGUI_BUNDLE_VERSION})
-set(hs_bundle_stamp ${HS_IMGUI_BUNDLE_DIR}/stamp-${HS_IMGUI_BUNDLE_SHA256})
+# The stamp names what is extracted too: a build tree extracted for fewer folders extracts again.
+set(hs_bundle_stamp ${HS_IMGUI_BUNDLE_DIR}/stamp-${HS_IMGUI_BUNDLE_SHA256}-imgui-implot-te-ifd)
 
 function(hs_check_bundle_archive ok_var)
   set(${ok_var} FALSE PARENT_SCOPE)
@@ -50,12 +51,14 @@ if(NOT EXISTS ${hs_bundle_stamp})
   file(REMOVE_RECURSE ${HS_IMGUI_BUNDLE_DIR} ${hs_tmp})
   file(ARCHIVE_EXTRACT INPUT ${hs_bundle_archive} DESTINATION ${hs_tmp}
     PATTERNS ${hs_root}/imgui/imgui/* ${hs_root}/implot/implot/*
-             ${hs_root}/imgui_test_engine/imgui_test_engine/imgui_test_engine/*)
+             ${hs_root}/imgui_test_engine/imgui_test_engine/imgui_test_engine/*
+             ${hs_root}/ImFileDialog/ImFileDialog/*)
   file(MAKE_DIRECTORY ${HS_IMGUI_BUNDLE_DIR})
   file(RENAME ${hs_tmp}/${hs_root}/imgui/imgui ${HS_IMGUI_BUNDLE_DIR}/imgui)
   file(RENAME ${hs_tmp}/${hs_root}/implot/implot ${HS_IMGUI_BUNDLE_DIR}/implot)
   file(RENAME ${hs_tmp}/${hs_root}/imgui_test_engine/imgui_test_engine/imgui_test_engine
               ${HS_IMGUI_BUNDLE_DIR}/imgui_test_engine)
+  file(RENAME ${hs_tmp}/${hs_root}/ImFileDialog/ImFileDialog ${HS_IMGUI_BUNDLE_DIR}/ImFileDialog)
   file(REMOVE_RECURSE ${hs_tmp})
   file(TOUCH ${hs_bundle_stamp})
 endif()
@@ -64,8 +67,9 @@ set(hs_imgui_src ${HS_IMGUI_BUNDLE_DIR}/imgui)
 add_library(hs_imgui STATIC
   ${hs_imgui_src}/imgui.cpp ${hs_imgui_src}/imgui_draw.cpp ${hs_imgui_src}/imgui_tables.cpp
   ${hs_imgui_src}/imgui_widgets.cpp ${hs_imgui_src}/imgui_demo.cpp
-  ${hs_imgui_src}/imgui_stacklayout.cpp)  # imgui-bundle's ImGui calls into its stack layout on error recovery
-target_include_directories(hs_imgui SYSTEM PUBLIC ${hs_imgui_src} ${hs_imgui_src}/backends)
+  ${hs_imgui_src}/imgui_stacklayout.cpp  # imgui-bundle's ImGui calls into its stack layout on error recovery
+  ${hs_imgui_src}/misc/cpp/imgui_stdlib.cpp)  # InputText on std::string
+target_include_directories(hs_imgui SYSTEM PUBLIC ${hs_imgui_src} ${hs_imgui_src}/backends ${hs_imgui_src}/misc/cpp)
 target_compile_definitions(hs_imgui PUBLIC IMGUI_ENABLE_TEST_ENGINE IMGUI_DISABLE_OBSOLETE_FUNCTIONS)
 target_compile_options(hs_imgui PRIVATE -w)
 set_target_properties(hs_imgui PROPERTIES POSITION_INDEPENDENT_CODE ON)
@@ -82,6 +86,16 @@ add_library(hs_implot STATIC ${hs_implot_src}/implot.cpp ${hs_implot_src}/implot
 target_include_directories(hs_implot SYSTEM PUBLIC ${hs_implot_src})
 target_compile_options(hs_implot PRIVATE -w)
 target_link_libraries(hs_implot PUBLIC hs_imgui)
+
+# ImFileDialog: the File menu's dialogs, drawn by Dear ImGui (so they work wherever the window
+# does, under Xvfb and with the Test Engine). Its file previews decode images with stb_image.
+set(hs_ifd_src ${HS_IMGUI_BUNDLE_DIR}/ImFileDialog)
+add_library(hs_imfiledialog STATIC ${hs_ifd_src}/ImFileDialog.cpp)
+target_include_directories(hs_imfiledialog SYSTEM PUBLIC ${hs_ifd_src})
+target_include_directories(hs_imfiledialog SYSTEM PRIVATE ${HS_IMGUI_BUNDLE_DIR} ${HS_STB_INCLUDE})
+target_compile_options(hs_imfiledialog PRIVATE -w)
+set_target_properties(hs_imfiledialog PROPERTIES CXX_STANDARD 17)  # written for C++17 (u8string as std::string)
+target_link_libraries(hs_imfiledialog PUBLIC hs_imgui hs_stb Threads::Threads)
 
 # Tests only (see above). Coroutines on std::thread; test functions as std::function (lambdas
 # that capture the test's state).

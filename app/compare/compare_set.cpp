@@ -121,6 +121,12 @@ bool compare_set::held() const {
   return false;
 }
 
+bool compare_set::running() const {
+  for (const auto& s : sessions_)
+    if (s->running()) return true;
+  return false;
+}
+
 std::string compare_set::error() const {
   for (std::size_t i = 0; i < sessions_.size(); ++i)
     if (const session_status st = sessions_[i]->status(); st.error) return labels_[i] + ": " + st.note;

@@ -51,6 +51,8 @@ class compare_set {
   void wait_idle();
   /// @brief Whether any table's script waits at a pause (all hold at the same stage).
   bool held() const;
+  /// @brief Whether any table is doing something (running, filling, stepping, a script).
+  bool running() const;
   /// @brief The first table's status note that is an error, or empty.
   std::string error() const;
 

@@ -2,7 +2,6 @@
 #include "app/compare/compare_view.hpp"
 
 #include <algorithm>
-#include <chrono>
 
 #include <imgui.h>
 #include <implot.h>
@@ -15,11 +14,7 @@
 namespace hs::app {
 
 namespace {
-constexpr int k_image_w = 256, k_image_h = 128;
 constexpr std::size_t k_cost_points_max = 4000;
-double seconds() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
 // What one operation reads, from the family's measure: probe length + 1 slots, slab position + 1
 // slabs, candidate index + 1 buckets.
 const char* cost_unit(family f) {
@@ -40,8 +35,9 @@ compare_view::compare_view(compare_set& set) : set_(set), cmap_(vis::load_colorm
 
 compare_view::~compare_view() = default;
 
-void compare_view::adopt(column& c) {
-  c.image->update(c.last.pixels, c.last.space, k_image_w, k_image_h, cmap_, vis::heatmap_style{}, {});
+void compare_view::adopt(column& c, const vis::heatmap_request& tag) {
+  c.image->update(c.last.pixels, c.last.space, static_cast<int>(tag.occupancy.width), static_cast<int>(tag.occupancy.height),
+                  cmap_, vis::heatmap_style{}, {});
   const probe_histogram& h = c.last.inspected.histogram;
   if (h.total) {
     c.cost.push_back({c.last.stats.load_factor(), h.mean() + 1.0});
@@ -50,61 +46,57 @@ void compare_view::adopt(column& c) {
 }
 
 void compare_view::sample(bool force) {
-  const double now = seconds();
-  const bool due = now - last_sample_ >= period_s;
-  if (force || due) last_sample_ = now;
+  const double now = steady_seconds();
   for (std::size_t i = 0; i < cols_.size(); ++i) {
     column& c = cols_[i];
     session& s = set_.at(i);
     sample_request req;
-    req.occupancy = occupancy_query{0, s.capacity(), k_image_w, k_image_h, nullptr};
+    const auto w = static_cast<std::uint32_t>(c.image_w), h = static_cast<std::uint32_t>(c.image_h);
+    req.occupancy = occupancy_query{0, s.capacity(), w, h, nullptr};
     req.probe_histogram = true;
+    vis::heatmap_request tag;
+    tag.occupancy = *req.occupancy;
     if (force) {  // a figure: this table as it is now
       s.sample(req, c.last, c.pixels);
-      adopt(c);
+      adopt(c, tag);
       continue;
     }
-    vis::heatmap_request tag;
-    if (c.background->take(c.last, tag)) adopt(c);
-    if (due && !c.background->busy()) c.background->request(req, tag);
+    if (c.background->take(c.last, tag)) adopt(c, tag);
+    // As the window's own table: a table that changed and rests is sampled at once (behind a
+    // sample already running), else every period_s.
+    const bool changed = s.version() != c.asked_version, at_rest = s.at_rest();
+    if (c.background->pending() || (c.background->running() && !(changed && at_rest))) continue;
+    if (!(changed && at_rest) && now - c.asked_at < period_s) continue;
+    c.asked_version = s.version();
+    c.asked_at = now;
+    tag.occupancy = *req.occupancy;
+    c.background->request(req, tag);
   }
 }
 
 void compare_view::sample_now() { sample(true); }
 
-void compare_view::draw_controls() {
-  ImGui::PushID("compare-controls");
-  if (ImGui::Button("Run")) set_.run();
-  ImGui::SameLine();
-  if (ImGui::Button("Pause")) set_.pause();
-  ImGui::SameLine();
-  if (ImGui::Button("Step")) set_.step(static_cast<std::uint64_t>(step_ops_));
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(6 * ImGui::GetFontSize());
-  ImGui::SliderFloat("target", &target_load_, 0.f, 1.f, "%.2f");
-  ImGui::SameLine();
-  if (ImGui::Button("Fill or drain")) set_.fill_to(target_load_);
-  ImGui::SameLine();
-  if (ImGui::Button("Reset")) set_.reset();
-  if (set_.held()) {
-    ImGui::SameLine();
-    if (ImGui::Button("Next stage")) set_.continue_script();
-  }
-  if (const std::string e = set_.error(); !e.empty()) ImGui::TextColored(ImVec4(1.f, 0.4f, 0.4f, 1.f), "%s", e.c_str());
-  ImGui::PopID();
-}
-
 void compare_view::draw_column(std::size_t i, float width, float height) {
-  const column& c = cols_[i];
+  column& c = cols_[i];
   const session& s = set_.at(i);
   const table_stats& st = c.last.stats;
   const family f = s.config().table.family;
   const float top = ImGui::GetCursorPosY();
   ImGui::TextColored(vis::series_color(static_cast<int>(i)), "%s", set_.label(i).c_str());
   ImGui::TextDisabled("%s slots, %s", format_count(st.capacity).c_str(), s.gpu() ? s.backend_label().c_str() : "CPU model");
-  const float image_h = std::min(height * 0.38f, width * k_image_h / k_image_w);
+  const bool never = c.last.taken_at == 0, old = never || c.last.version < s.version(), at_rest = s.at_rest();
+  if (never || (old && at_rest))
+    ImGui::TextColored(ImVec4(0.95f, 0.6f, 0.2f, 1.f), "%s",
+                       never ? "sampling..." : "showing the table before its last change: sampling...");
+  // The heatmap fills the column's width; the next sample is taken at that size (a pixel a
+  // screen pixel, up to what a sample should copy).
+  const float image_h = std::max(height * 0.34f, 2 * ImGui::GetFontSize());
+  c.image_w = std::clamp(static_cast<int>(width), 64, 2048);
+  c.image_h = std::clamp(static_cast<int>(image_h), 32, 1024);
   if (c.image->texture())
-    ImGui::Image(static_cast<ImTextureID>(static_cast<std::intptr_t>(c.image->texture())), ImVec2(image_h * k_image_w / k_image_h, image_h));
+    ImGui::Image(static_cast<ImTextureID>(static_cast<std::intptr_t>(c.image->texture())), ImVec2(width, image_h));
+  else
+    ImGui::Dummy(ImVec2(width, image_h));
   ImGui::Text("load %.4f, %s live", st.load_factor(), format_count(st.live).c_str());
   const probe_histogram& h = c.last.inspected.histogram;
   ImGui::Text("%s: mean %.3f, max %u", std::string(ui_of(f).histogram_measure).c_str(), h.mean(), h.max);
@@ -113,7 +105,8 @@ void compare_view::draw_column(std::size_t i, float width, float height) {
   if (!pts.empty()) ImGui::Text("last batch: %s", format_rate(pts.back().ops_per_s).c_str());
   if (st.failed_full) ImGui::TextColored(ImVec4(1.f, 0.4f, 0.4f, 1.f), "%s inserts failed for room", format_count(st.failed_full).c_str());
   const float used = ImGui::GetCursorPosY() - top;
-  const_cast<vis::histogram_view&>(c.histogram).draw(h, std::max(height - used - ImGui::GetStyle().ItemSpacing.y, 60.f));
+  c.histogram.draw(h, std::max(height - used - ImGui::GetStyle().ItemSpacing.y, 60.f));
+  c.drawn = {c.last.version, st.load_factor(), st.live, old && at_rest};
 }
 
 void compare_view::draw_overlays(float height) {
@@ -150,9 +143,8 @@ void compare_view::draw_overlays(float height) {
   }
 }
 
-void compare_view::draw(bool controls, float height) {
+void compare_view::draw(float height) {
   sample(false);
-  if (controls) draw_controls();
   const float total = height > 0 ? height : ImGui::GetContentRegionAvail().y;
   const float columns_h = total * 0.6f, plots_h = std::max(total - columns_h - 2 * ImGui::GetFrameHeightWithSpacing(), 120.f);
   if (ImGui::BeginTable("compare-columns", static_cast<int>(cols_.size()), ImGuiTableFlags_BordersInnerV, ImVec2(0, columns_h))) {

@@ -1,8 +1,9 @@
 // Compare mode's window and figure: a column per table (its name, its slot heatmap, its family's
 // measure as a histogram, its numbers), and below them one throughput-against-load plot and one
 // cost plot (slots, slabs or buckets read per operation against load) overlaying every table on
-// the same axes. Each table is sampled on a sampler thread of its own, at most every `period_s`
-// (figures sample at once, on the caller's thread), so a frame never waits for a table.
+// the same axes. Each table is sampled on a sampler thread of its own, so a frame never waits for
+// a table: at once when the table changed and rests (a reset, a step, a fill that ended), else at
+// most every `period_s`; figures sample at once, on the caller's thread.
 #pragma once
 #include <memory>
 #include <string>
@@ -20,8 +21,8 @@ class compare_view {
  public:
   explicit compare_view(compare_set& set);
   ~compare_view();
-  /// @brief The window's contents: with `controls`, a row of buttons driving every table first.
-  void draw(bool controls, float height = 0);
+  /// @brief The columns and the overlaid plots, filling `height` (0: what the window has left).
+  void draw(float height = 0);
   /// @brief Samples every table now (figures).
   void sample_now();
   /// @brief Per table: label, family, load, live keys, cost, throughput (the figure's numbers).
@@ -30,6 +31,14 @@ class compare_view {
   double load(std::size_t i) const { return i < cols_.size() ? cols_[i].last.stats.load_factor() : 0.0; }
   /// @brief Table i's (load, reads per operation) at each sample so far.
   std::vector<std::pair<double, double>> cost_points(std::size_t i) const;
+  /// @brief What table i's column drew last: the sample's version and whether it was marked old.
+  struct drawn_column {
+    std::uint64_t version = 0;
+    double load = 0;
+    std::uint64_t live = 0;
+    bool marked_old = false;
+  };
+  drawn_column drawn(std::size_t i) const { return i < cols_.size() ? cols_[i].drawn : drawn_column{}; }
   double period_s = 0.25;
 
  private:
@@ -43,20 +52,20 @@ class compare_view {
     sample_result last;
     vis::histogram_view histogram;
     std::vector<cost_point> cost;
+    std::uint64_t asked_version = ~0ull;  // the table's version when the newest sample was asked for
+    double asked_at = -1e9;
+    int image_w = 256, image_h = 128;  // fitted to the column as last drawn
+    drawn_column drawn;
   };
   void sample(bool force);
   /// Takes in a column's finished sample: its image and its cost point.
-  void adopt(column& c);
-  void draw_controls();
+  void adopt(column& c, const vis::heatmap_request& tag);
   void draw_column(std::size_t i, float width, float height);
   void draw_overlays(float height);
 
   compare_set& set_;
   std::vector<column> cols_;
   vis::colormap cmap_;
-  double last_sample_ = -1e9;
-  float target_load_ = 0.5f;
-  int step_ops_ = 16;
 };
 
 }  // namespace hs::app

@@ -18,10 +18,29 @@ std::unique_ptr<session> make_session(const session_config& cfg) {
   return std::make_unique<session>(cfg, make ? make() : nullptr);
 }
 
+std::vector<const char*> family_ui::window_titles() const {
+  std::vector<const char*> out;
+  for (const view_entry& v : views)
+    if (v.title) out.push_back(v.title);
+  return out;
+}
+
+const view_entry* family_ui::figure(std::string_view capture) const {
+  for (const view_entry& v : views)
+    if (!v.capture.empty() && v.capture == capture) return &v;
+  return nullptr;
+}
+
+std::vector<std::string_view> family_ui::figure_names() const {
+  std::vector<std::string_view> out;
+  for (const view_entry& v : views)
+    if (!v.capture.empty()) out.push_back(v.capture);
+  return out;
+}
+
 std::optional<family> family_of_figure(std::string_view view) {
   for (const family_ui* u : detail::registered_uis())
-    for (std::string_view v : u->figures)
-      if (v == view) return u->id;
+    if (u->figure(view)) return u->id;
   return std::nullopt;
 }
 

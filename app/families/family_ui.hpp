@@ -41,7 +41,7 @@ struct view_context {
 };
 
 /// @brief A family's views and the state they keep from frame to frame (a picked bucket, a step
-/// being replayed). Made once per table.
+/// being replayed). Made once per table; its views are drawn through the family's view entries.
 class family_views {
  public:
   virtual ~family_views() = default;
@@ -50,30 +50,37 @@ class family_views {
   /// @brief A new sample is shown: views that choose what to show from it (the slab's longest
   /// list) do so here, so windows and figures alike see the choice.
   virtual void sampled(const sample_result& r) { (void)r; }
-  /// @brief Draws the window `name` (one of the family's windows) inside its ImGui window.
-  virtual void draw_window(std::string_view name, view_context& ctx) = 0;
-  /// @brief Draws the figure `name` (one of the family's figures).
-  virtual void draw_figure(std::string_view name, view_context& ctx) = 0;
-  /// @brief The numbers behind figure `name`, as the CSV written beside its PNG.
-  virtual std::string figure_csv(std::string_view name, const session& s, const sample_result& r) const = 0;
   /// @brief A figure's bucket range from its scenario (`capture evictions buckets=FIRST:COUNT`);
   /// families without bucket views ignore it.
   virtual void set_bucket_range(std::uint64_t first, std::uint64_t count) { (void)first, (void)count; }
-  /// @brief Figure `name` in paper style (render --style paper), or nothing where the family has
-  /// none yet (it is then drawn in screen style).
-  virtual std::optional<fig::figure> paper_figure(std::string_view name, const session& s, const sample_result& r) const {
-    (void)name, (void)s, (void)r;
-    return std::nullopt;
-  }
+};
+
+/// @brief One of a family's views: a dockable window, a figure scenarios capture, or both. The
+/// functions take the family's own family_views (each family casts to its class).
+struct view_entry {
+  const char* title = nullptr;  ///< the window's title ("Probe walk"); null: a figure only
+  std::string_view capture;     ///< its name in scenarios ("walk"); empty: a window only
+  /// @brief Draws the view: in its window (ctx.height 0) or as a figure filling ctx.height.
+  void (*draw)(family_views& v, view_context& ctx) = nullptr;
+  /// @brief The numbers behind the figure, as the CSV written beside its PNG.
+  std::string (*csv)(const family_views& v, const session& s, const sample_result& r) = nullptr;
+  /// @brief The figure in paper style (render --style paper); null: drawn in screen style.
+  std::optional<fig::figure> (*paper)(const family_views& v, const session& s, const sample_result& r) = nullptr;
 };
 
 struct family_ui {
   family id = family::linear;
-  /// @brief The family's dockable windows, the first in front in its default layout.
-  std::span<const char* const> windows;
-  /// @brief The views a scenario may capture from this family ("capture chains").
-  std::span<const std::string_view> figures;
+  /// @brief The family's views: windows (the first in front in its default layout) and the
+  /// figures a scenario may capture ("capture chains").
+  std::span<const view_entry> views;
   std::unique_ptr<family_views> (*make_views)() = nullptr;
+
+  /// @brief The titles of the views that are windows, in order.
+  std::vector<const char*> window_titles() const;
+  /// @brief The entry of figure `capture`, or null.
+  const view_entry* figure(std::string_view capture) const;
+  /// @brief The capture names, in order ("chains", "allocator").
+  std::vector<std::string_view> figure_names() const;
 
   /// @brief Settings a table of the family gets when it is picked for the window or a scenario
   /// (the hive: instrumentation on, its views draw the counters); explicit options come after.

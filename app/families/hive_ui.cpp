@@ -10,6 +10,7 @@
 #include "app/session/session.hpp"
 #include "core/common/format.hpp"
 #include "core/hive/hive_family.hpp"
+#include "core/table/family_registry.hpp"
 #include "visualizers/views/heatmap_view.hpp"
 #include "visualizers/views/hive_figures.hpp"
 
@@ -17,13 +18,6 @@ namespace hs::app {
 
 namespace {
 
-constexpr const char* k_buckets = "Buckets";
-constexpr const char* k_evictions = "Evictions";
-constexpr const char* k_steps = "Insert steps";
-constexpr const char* k_stash = "Stash";
-constexpr const char* k_resize = "Resize";
-constexpr const char* k_windows[] = {k_buckets, k_evictions, k_steps, k_stash, k_resize};
-constexpr std::string_view k_figures[] = {"buckets", "evictions", "steps", "stash", "resize"};
 constexpr std::size_t k_points_max = 20000;  // then the oldest quarter goes
 constexpr double k_steps_bin = 0.02;         // load bins of the steps figure's CSV
 
@@ -36,52 +30,62 @@ class hive_views final : public family_views {
     const int slots = s.config().table.hive.bucket_slots ? s.config().table.hive.bucket_slots : hive::k_default_slots;
     req.strip = bucket_strip_query{0, capacity / static_cast<std::uint64_t>(slots), view_.strip_width()};  // every bucket in use
   }
-  void draw_window(std::string_view name, view_context& ctx) override {
-    const sample_result& s = ctx.sample;
-    if (name == k_buckets) {
-      if (const auto b = view_.take_pick()) {  // a bucket clicked last frame: its slots, one cell each
-        const std::uint64_t slots = std::max<std::uint32_t>(s.stats.hive.slots_per_bucket, 1), cap = ctx.sess.capacity();
-        ctx.heatmap.set_range(*b * slots, std::min(cap - *b * slots, 16 * slots), cap);
-      }
-    }
-    draw(name == k_buckets ? "buckets" : name == k_evictions ? "evictions" : name == k_steps ? "steps" : name == k_stash ? "stash" : "resize",
-         ctx);
-  }
-  void draw_figure(std::string_view name, view_context& ctx) override { draw(name, ctx); }
-  std::string figure_csv(std::string_view name, const session& s, const sample_result& r) const override {
-    if (name == "buckets") return vis::bucket_fill_csv(r.inspected.bucket_fill);
-    if (name == "evictions") return vis::paths_csv(r.inspected.paths);
-    if (name == "steps") return vis::steps_csv(hive_steps(s), k_steps_bin);
-    if (name == "stash") return vis::stash_csv(r.inspected.stash);
-    return vis::resize_csv(r.inspected, r.stats);
-  }
-  std::optional<fig::figure> paper_figure(std::string_view name, const session& s, const sample_result& r) const override {
-    if (name == "buckets") return vis::hive_buckets_figure(r.inspected.bucket_fill, r.stats);
-    if (name == "steps") return vis::hive_steps_figure(hive_steps(s), k_steps_bin);
-    if (name == "evictions") return vis::hive_evictions_figure(r.inspected.paths, r.stats, view_.arc_range().first, view_.arc_range().second,
-                                                                vis::stepped_path(r.inspected.paths, s.last_step().get()));
-    if (name == "stash") return vis::hive_stash_figure(r.inspected.stash, r.stats);
-    return vis::hive_resize_figure(r.inspected.strip, r.stats, view_.cmap());
-  }
   void set_bucket_range(std::uint64_t first, std::uint64_t count) override { view_.set_arc_range(first, count); }
+  vis::hive_view& view() { return view_; }
   const vis::hive_view& view() const { return view_; }
 
  private:
-  void draw(std::string_view name, view_context& ctx) {
-    const sample_result& s = ctx.sample;
-    if (name == "buckets") view_.draw_buckets(s.inspected, s.stats, ctx.height);
-    else if (name == "evictions")
-      view_.draw_evictions(s.inspected, s.inspected.paths, s.stats, ctx.sess.last_step(), ctx.time_s, ctx.height);
-    else if (name == "steps") view_.draw_steps(hive_steps(ctx.sess), s.stats, ctx.height);
-    else if (name == "stash") view_.draw_stash(s.inspected, s.stats, ctx.height);
-    else view_.draw_resize(s.inspected, s.stats, ctx.height);
-  }
   vis::hive_view view_;
 };
 
-// The policies bench hive compares: the default pair first.
-constexpr const char* k_policies[] = {"bithash1+bithash2", "murmur3+city", "murmur3+bithash1", "crc32+murmur3",
-                                      "bithash1+bithash2+city", "murmur3+city+crc32"};
+vis::hive_view& view_of(family_views& v) { return static_cast<hive_views&>(v).view(); }
+const vis::hive_view& view_of(const family_views& v) { return static_cast<const hive_views&>(v).view(); }
+
+void draw_buckets(family_views& v, view_context& ctx) {
+  const sample_result& s = ctx.sample;
+  if (const auto b = view_of(v).take_pick()) {  // a bucket clicked last frame: its slots, one cell each
+    const std::uint64_t slots = std::max<std::uint32_t>(s.stats.hive.slots_per_bucket, 1), cap = ctx.sess.capacity();
+    ctx.heatmap.set_range(*b * slots, std::min(cap - *b * slots, 16 * slots), cap);
+  }
+  view_of(v).draw_buckets(s.inspected, s.stats, ctx.height);
+}
+
+const view_entry k_views[] = {
+    {"Buckets", "buckets", draw_buckets,
+     [](const family_views&, const session&, const sample_result& r) { return vis::bucket_fill_csv(r.inspected.bucket_fill); },
+     [](const family_views&, const session&, const sample_result& r) -> std::optional<fig::figure> {
+       return vis::hive_buckets_figure(r.inspected.bucket_fill, r.stats);
+     }},
+    {"Evictions", "evictions",
+     [](family_views& v, view_context& ctx) {
+       const sample_result& s = ctx.sample;
+       view_of(v).draw_evictions(s.inspected, s.inspected.paths, s.stats, ctx.sess.last_step(), ctx.time_s, ctx.height);
+     },
+     [](const family_views&, const session&, const sample_result& r) { return vis::paths_csv(r.inspected.paths); },
+     [](const family_views& v, const session& s, const sample_result& r) -> std::optional<fig::figure> {
+       const auto range = view_of(v).arc_range();
+       return vis::hive_evictions_figure(r.inspected.paths, r.stats, range.first, range.second,
+                                         vis::stepped_path(r.inspected.paths, s.last_step().get()));
+     }},
+    {"Insert steps", "steps",
+     [](family_views& v, view_context& ctx) { view_of(v).draw_steps(hive_steps(ctx.sess), ctx.sample.stats, ctx.height); },
+     [](const family_views&, const session& s, const sample_result&) { return vis::steps_csv(hive_steps(s), k_steps_bin); },
+     [](const family_views&, const session& s, const sample_result&) -> std::optional<fig::figure> {
+       return vis::hive_steps_figure(hive_steps(s), k_steps_bin);
+     }},
+    {"Stash", "stash",
+     [](family_views& v, view_context& ctx) { view_of(v).draw_stash(ctx.sample.inspected, ctx.sample.stats, ctx.height); },
+     [](const family_views&, const session&, const sample_result& r) { return vis::stash_csv(r.inspected.stash); },
+     [](const family_views&, const session&, const sample_result& r) -> std::optional<fig::figure> {
+       return vis::hive_stash_figure(r.inspected.stash, r.stats);
+     }},
+    {"Resize", "resize",
+     [](family_views& v, view_context& ctx) { view_of(v).draw_resize(ctx.sample.inspected, ctx.sample.stats, ctx.height); },
+     [](const family_views&, const session&, const sample_result& r) { return vis::resize_csv(r.inspected, r.stats); },
+     [](const family_views& v, const session&, const sample_result& r) -> std::optional<fig::figure> {
+       return vis::hive_resize_figure(r.inspected.strip, r.stats, view_of(v).cmap());
+     }},
+};
 
 void prepare(table_config& c) { c.hive.instrument = true; }  // its views draw the counters
 
@@ -99,10 +103,11 @@ void draw_controls(table_config& c, session& running, const table_stats& latest)
   }
   int t = o.tile == 0 ? 0 : o.tile == 2 ? 1 : o.tile == 4 ? 2 : o.tile == 8 ? 3 : o.tile == 16 ? 4 : 5;
   if (ImGui::Combo("threads/op", &t, "auto\0002\0004\0008\00016\00032 (paper)\0")) o.tile = t == 0 ? 0 : 1 << t;
-  const std::string policy = o.hashes.empty() ? k_policies[0] : o.hashes;
+  const family_option& hashes = *find_option(describe(family::hive).options, "hashes");
+  const std::string policy = hashes.get(c);
   if (ImGui::BeginCombo("hashes", policy.c_str())) {
-    for (const char* p : k_policies)
-      if (ImGui::Selectable(p, policy == p)) o.hashes = p;
+    for (std::string_view p : hashes.choices)
+      if (ImGui::Selectable(std::string(p).c_str(), policy == p)) hashes.set(c, std::string(p));
     ImGui::EndCombo();
   }
   ImGui::SliderInt("eviction depth", &o.eviction_depth, 0, hive::k_max_eviction_depth);
@@ -121,7 +126,8 @@ void draw_controls(table_config& c, session& running, const table_stats& latest)
 void about_rows(number_rows& n, const session& s, const table_stats& t) {
   const hive_options& o = s.config().table.hive;
   n.emplace_back("hive", strprintf("%u slots/bucket, %s, depth %d, stash %.1f%%, %s, instrumentation %s", t.hive.slots_per_bucket,
-                                   o.hashes.empty() ? "bithash1+bithash2" : o.hashes.c_str(), o.eviction_depth,
+                                   find_option(describe(family::hive).options, "hashes")->get(s.config().table).c_str(),
+                                   o.eviction_depth,
                                    100 * o.stash_fraction, o.auto_resize ? "resizes itself" : "fixed size",
                                    t.hive.instrumented ? "on" : "off"));
 }
@@ -184,8 +190,7 @@ const family_ui& hive_ui() {
   static const family_ui u = [] {
     family_ui f;
     f.id = family::hive;
-    f.windows = k_windows;
-    f.figures = k_figures;
+    f.views = k_views;
     f.make_views = [] { return std::unique_ptr<family_views>(new hive_views); };
     f.prepare = prepare;
     f.draw_table_controls = draw_controls;

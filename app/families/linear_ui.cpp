@@ -14,41 +14,34 @@ namespace hs::app {
 
 namespace {
 
-constexpr const char* k_probes = "Probe lengths";
-constexpr const char* k_walk = "Probe walk";
-constexpr const char* k_windows[] = {k_probes, k_walk};
-constexpr std::string_view k_figures[] = {"walk"};
-
 class linear_views final : public family_views {
  public:
   void plan_sample(const session& s, std::uint64_t, sample_request&) override {
     walk_.follow_step(s.last_step(), s.config().table.linear.deletes);  // a new traced step shows its first walk
   }
-  void draw_window(std::string_view name, view_context& ctx) override {
-    if (name == k_probes) {
-      ctx.histogram.draw(ctx.sample.inspected.histogram);
-      return;
-    }
-    follow_on_heatmap(ctx);
-    walk_.draw();
-  }
-  void draw_figure(std::string_view, view_context& ctx) override {
-    follow_on_heatmap(ctx);
+  // The heatmap zooms to the shown walk (one cell per slot) and outlines its slots.
+  void draw_walk(view_context& ctx) {
+    if (const auto f = walk_.take_focus()) ctx.heatmap.set_range(f->first, f->second, ctx.sess.capacity());
+    ctx.heatmap.set_marks(walk_.marks());
     walk_.draw(ctx.height);
-  }
-  std::string figure_csv(std::string_view, const session&, const sample_result&) const override { return walk_.csv(); }
-  std::optional<fig::figure> paper_figure(std::string_view, const session& s, const sample_result&) const override {
-    return walk_.paper_figure(s.config().table.linear.probe == probe_policy::double_hash ? "Double hashing" : "Linear probing");
   }
   const vis::linear_walk_view& walk() const { return walk_; }
 
  private:
-  // The heatmap zooms to the shown walk (one cell per slot) and outlines its slots.
-  void follow_on_heatmap(view_context& ctx) {
-    if (const auto f = walk_.take_focus()) ctx.heatmap.set_range(f->first, f->second, ctx.sess.capacity());
-    ctx.heatmap.set_marks(walk_.marks());
-  }
   vis::linear_walk_view walk_;
+};
+
+linear_views& self(family_views& v) { return static_cast<linear_views&>(v); }
+const linear_views& self(const family_views& v) { return static_cast<const linear_views&>(v); }
+
+const view_entry k_views[] = {
+    {"Probe lengths", {}, [](family_views&, view_context& ctx) { ctx.histogram.draw(ctx.sample.inspected.histogram, ctx.height); }},
+    {"Probe walk", "walk", [](family_views& v, view_context& ctx) { self(v).draw_walk(ctx); },
+     [](const family_views& v, const session&, const sample_result&) { return self(v).walk().csv(); },
+     [](const family_views& v, const session& s, const sample_result&) -> std::optional<fig::figure> {
+       return self(v).walk().paper_figure(s.config().table.linear.probe == probe_policy::double_hash ? "Double hashing"
+                                                                                                     : "Linear probing");
+     }},
 };
 
 void draw_controls(table_config& c, session& running, const table_stats&) {
@@ -94,8 +87,7 @@ const family_ui& linear_ui() {
   static const family_ui u = [] {
     family_ui f;
     f.id = family::linear;
-    f.windows = k_windows;
-    f.figures = k_figures;
+    f.views = k_views;
     f.make_views = [] { return std::unique_ptr<family_views>(new linear_views); };
     f.draw_table_controls = draw_controls;
     f.about_rows = about_rows;

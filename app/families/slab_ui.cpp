@@ -16,12 +16,6 @@ namespace hs::app {
 
 namespace {
 
-constexpr const char* k_lists = "Slab lists";
-constexpr const char* k_alloc = "SlabAlloc";
-constexpr const char* k_positions = "Key positions";
-constexpr const char* k_windows[] = {k_lists, k_alloc, k_positions};
-constexpr std::string_view k_figures[] = {"chains", "allocator"};
-
 class slab_views final : public family_views {
  public:
   void plan_sample(const session& s, std::uint64_t capacity, sample_request& req) override {
@@ -34,38 +28,38 @@ class slab_views final : public family_views {
     req.allocator = true;
   }
   void sampled(const sample_result& r) override { view_.follow_longest(r.inspected, r.stats); }
-  void draw_window(std::string_view name, view_context& ctx) override {
-    const sample_result& s = ctx.sample;
-    if (name == k_lists) {
-      view_.draw_chains(s.inspected, s.stats, ctx.sess.config().table.hash);
-    } else if (name == k_alloc) {
-      view_.draw_allocator(s.inspected.allocator, s.stats);
-    } else {
-      ImGui::TextUnformatted("x: the slab of its list a live key sits in (0 = the base slab)");
-      ctx.histogram.draw(s.inspected.histogram);
-    }
-  }
-  void draw_figure(std::string_view name, view_context& ctx) override {
-    const sample_result& s = ctx.sample;
-    if (name == "chains") view_.draw_chains(s.inspected, s.stats, ctx.sess.config().table.hash, ctx.height);
-    else view_.draw_allocator(s.inspected.allocator, s.stats, ctx.height);
-  }
-  std::string figure_csv(std::string_view name, const session&, const sample_result& r) const override {
-    return name == "chains" ? vis::chain_lengths_csv(r.inspected.chains) : vis::allocator_csv(r.inspected.allocator);
-  }
-  std::optional<fig::figure> paper_figure(std::string_view name, const session& s, const sample_result& r) const override {
-    if (name == "chains") {
-      std::vector<key_type> stepped;  // a traced step's keys: framed where they sit in the list shown
-      if (const auto step = s.last_step())
-        for (const stepped_op& op : step->ops) stepped.push_back(op.key);
-      return vis::slab_lists_figure(r.inspected.chain, r.inspected.chains, stepped);
-    }
-    return vis::slab_allocator_figure(r.inspected.allocator);
-  }
+  vis::slab_view& view() { return view_; }
   const vis::slab_view& view() const { return view_; }
 
  private:
   vis::slab_view view_;
+};
+
+vis::slab_view& view_of(family_views& v) { return static_cast<slab_views&>(v).view(); }
+
+const view_entry k_views[] = {
+    {"Slab lists", "chains",
+     [](family_views& v, view_context& ctx) {
+       view_of(v).draw_chains(ctx.sample.inspected, ctx.sample.stats, ctx.sess.config().table.hash, ctx.height);
+     },
+     [](const family_views&, const session&, const sample_result& r) { return vis::chain_lengths_csv(r.inspected.chains); },
+     [](const family_views&, const session& s, const sample_result& r) -> std::optional<fig::figure> {
+       std::vector<key_type> stepped;  // a traced step's keys: framed where they sit in the list shown
+       if (const auto step = s.last_step())
+         for (const stepped_op& op : step->ops) stepped.push_back(op.key);
+       return vis::slab_lists_figure(r.inspected.chain, r.inspected.chains, stepped);
+     }},
+    {"SlabAlloc", "allocator",
+     [](family_views& v, view_context& ctx) { view_of(v).draw_allocator(ctx.sample.inspected.allocator, ctx.sample.stats, ctx.height); },
+     [](const family_views&, const session&, const sample_result& r) { return vis::allocator_csv(r.inspected.allocator); },
+     [](const family_views&, const session&, const sample_result& r) -> std::optional<fig::figure> {
+       return vis::slab_allocator_figure(r.inspected.allocator);
+     }},
+    {"Key positions", {},
+     [](family_views&, view_context& ctx) {
+       ImGui::TextUnformatted("x: the slab of its list a live key sits in (0 = the base slab)");
+       ctx.histogram.draw(ctx.sample.inspected.histogram, ctx.height);
+     }},
 };
 
 void prepare(table_config& c) { c.slab.buckets = 0; }  // from the capacity, unless a line says otherwise
@@ -119,8 +113,7 @@ const family_ui& slab_ui() {
   static const family_ui u = [] {
     family_ui f;
     f.id = family::slab;
-    f.windows = k_windows;
-    f.figures = k_figures;
+    f.views = k_views;
     f.make_views = [] { return std::unique_ptr<family_views>(new slab_views); };
     f.prepare = prepare;
     f.draw_table_controls = draw_controls;

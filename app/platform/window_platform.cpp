@@ -140,18 +140,18 @@ int run_window(const std::function<std::unique_ptr<app_frame>(bool)>& make, cons
     io.ConfigFlags |= ImGuiConfigFlags_ViewportsEnable;  // used where the platform supports it
     ImGui_ImplGlfw_InitForOpenGL(window, true);
     std::unique_ptr<app_frame> frame = make(first_launch);
-    frame->settings = persisted;
+    frame->state().settings = persisted;
     const bool presenting = frame->presenting();  // --present: its text size on top of this one
     frame->set_presenting(false);
-    frame->font_size = size;
+    frame->state().font_size = size;
     frame->set_presenting(presenting);
-    frame->ui_theme = t;
+    frame->state().ui_theme = t;
     if (!ini_notice.empty()) frame->notify(ini_notice);
     if (!size_notice.empty()) frame->notify(size_notice);
     const double started = glfwGetTime();
     while (!glfwWindowShouldClose(window) && !frame->quit_requested && (opt.frames == 0 || frames < opt.frames)) {
       glfwPollEvents();
-      renderer.set_style(frame->font_size, frame->ui_theme);
+      renderer.set_style(frame->state().font_size, frame->state().ui_theme);
       renderer.new_frame();
       ImGui_ImplGlfw_NewFrame();
       ImGui::NewFrame();
@@ -179,9 +179,9 @@ int run_window(const std::function<std::unique_ptr<app_frame>(bool)>& make, cons
         toggle_fullscreen(window, restore);
       }
       // What persists: the frame's settings and, unless full screen, where the window is.
-      persisted = frame->settings;
+      persisted = frame->state().settings;
       persisted.font_size = frame->remembered_font_size();
-      persisted.ui_theme = frame->ui_theme;
+      persisted.ui_theme = frame->state().ui_theme;
       if (!glfwGetWindowMonitor(window)) {
         glfwGetWindowPos(window, &place[0], &place[1]);
         glfwGetWindowSize(window, &place[2], &place[3]);

@@ -67,6 +67,14 @@ void command_state::cancel() {
   open_run_.reset();
 }
 
+void command_state::guard_stop() {
+  if (act_ == activity::scripted && batches_left_ == 0) {
+    act_ = activity::idle;
+    return;
+  }
+  cancel();
+}
+
 void command_state::reset() {
   script_.clear();
   held_ = false;

@@ -92,6 +92,10 @@ class command_state {
   void continue_script();
   /// @brief Stops the command and drops the script (an error, or a guard that stopped the work).
   void cancel();
+  /// @brief The occupancy guard stopped the work: the command and the script stop, unless the
+  /// command was a script's run that had planned all its batches (a saved session replays a run
+  /// the guard ended as that many batches, and its later steps still follow).
+  void guard_stop();
   /// @brief Drops the script, the command goes on.
   void drop_script() { script_.clear(); }
   /// @brief Idle, no script, the cursor back at the workload's start (the table was emptied).

@@ -323,7 +323,7 @@ void session::after_batch(std::unique_lock<std::mutex>& lock, std::uint64_t inse
     return;
   }
   if (!stop.empty()) {
-    commands_.cancel();
+    commands_.guard_stop();
     st_.note = stop;
   }
   if (r.what != maintenance_result::action::none) {

@@ -111,6 +111,9 @@ class session {
   void sample(const sample_request& req, sample_result& out, buffer<occupancy_pixel>& pixels);
 
   session_status status() const;
+  /// @brief Whether a command runs (status().act is not idle); whether a script waits at a pause.
+  bool running() const { return status().act != activity::idle; }
+  bool held() const { return status().script_held; }
   /// @brief Counts every change of the table's contents (a batch retired, a reset, a clear, a
   /// rebuild, a compaction): a sample taken at an older version may show a table that is gone.
   std::uint64_t version() const { return version_.load(); }

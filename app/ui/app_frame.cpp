@@ -1,53 +1,68 @@
-// Frame layout and sampling. Panels never launch kernels: they read what sample() gathered.
+// The frame: the table's lifecycle, sampling, the commands, and the panels drawn in order.
+// Panels never launch kernels: they read what a sample gathered.
 #include "app/ui/app_frame.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
+#include <utility>
 
 #include <imgui.h>
 #include <imgui_internal.h>  // MarkIniSettingsDirty
 
 #include "app/ui/dock_layout.hpp"
-#include "app/ui/record_views.hpp"
 #include "core/common/error.hpp"
-#include "core/common/format.hpp"
 
 namespace hs::app {
 
 namespace {
-double seconds() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+// Whether two requests read the table the same way; a zoom, a pan or a picked bucket asks anew.
+// The hovered slot's dump is left out: the mouse would ask for a whole sample every frame.
+bool same_reading(const sample_request& a, const sample_request& b) {
+  const auto same_occupancy = [](const std::optional<occupancy_query>& x, const std::optional<occupancy_query>& y) {
+    if (x.has_value() != y.has_value()) return false;
+    return !x || (x->first_slot == y->first_slot && x->slot_count == y->slot_count && x->width == y->width &&
+                  x->height == y->height);
+  };
+  const auto same_strip = [](const std::optional<bucket_strip_query>& x, const std::optional<bucket_strip_query>& y) {
+    if (x.has_value() != y.has_value()) return false;
+    return !x || (x->first_bucket == y->first_bucket && x->bucket_count == y->bucket_count && x->width == y->width);
+  };
+  return same_occupancy(a.occupancy, b.occupancy) && same_strip(a.strip, b.strip) && a.chain_bucket == b.chain_bucket;
 }
 }  // namespace
 
-app_frame::app_frame(session_config cfg, backend_choice choice, std::string backend_note)
-    : choice_(choice), backend_note_(std::move(backend_note)), pending_(cfg) {
+app_frame::app_frame(session_config cfg, backend_choice choice, std::string backend_note) {
+  state_.choice = choice;
+  state_.backend_note = std::move(backend_note);
+  state_.actions = this;
+  panels_ = common_panels();
   rebuild(cfg);
-  try {
-    presets_ = shipped_scenarios();
-  } catch (const std::exception&) {
-  }
 }
 
-app_frame::~app_frame() = default;
+app_frame::~app_frame() {
+  stop_compare();
+  sampler_.reset();  // it samples the session
+}
 
 void app_frame::rebuild(const session_config& cfg) {
-  const std::optional<session_config> before = sess_ ? std::optional(sess_->config()) : std::nullopt;
-  sampler_.reset();  // it samples the old session
-  sess_.reset();     // frees the old table first: both may not fit at once
-  image_.reset();
+  const std::optional<session_config> before = state_.sess ? std::optional(state_.sess->config()) : std::nullopt;
+  sampler_.reset();     // it samples the old session
+  state_.sess.reset();  // frees the old table first: both may not fit at once
+  state_.image.reset();
   const auto adopt = [&](const session_config& c) {
-    sess_ = make_session(c);
-    sampler_ = std::make_unique<sampler>(*sess_);
-    pending_ = sess_->config();
-    image_ = std::make_unique<vis::heatmap_image>(sess_->gpu());
-    views_ = ui().make_views();
-    heatmap_.set_marks({});  // a step's walk belongs to the table it was traced on
-    last_ = {};
-    last_sample_time_ = -1e9;
-    // The CPU model samples a whole table per frame on one core: keep that to a few times a second.
-    sample_period_s = sess_->gpu() ? 0.0 : 0.2;
+    state_.sess = make_session(c);
+    sampler_ = std::make_unique<sampler>(*state_.sess);
+    state_.image = std::make_unique<vis::heatmap_image>(state_.sess->gpu());
+    state_.views = state_.ui().make_views();
+    ++state_.table_serial;
+    state_.heatmap.set_marks({});  // a step's walk belongs to the table it was traced on
+    state_.sample = {};
+    state_.freshness = {};
+    state_.freshness.never = true;
+    asked_version_ = ~0ull;
+    asked_at_ = -1e9;
+    // The CPU model samples on one core what the GPU samples in parallel: a few times a second.
+    state_.sampling.period_s = state_.sess->gpu() ? 0.0 : 0.2;
   };
   try {
     adopt(cfg);
@@ -62,253 +77,232 @@ void app_frame::rebuild(const session_config& cfg) {
 
 void app_frame::load_preset(const scenario& sc) {
   session_config cfg = sc.config;
-  cfg.table.backend = sess_->config().table.backend;
+  cfg.table.backend = state_.sess->config().table.backend;
   if (sc.backend == backend_choice::cpu) cfg.table.backend = backend::cpu;
   if (cfg.table.capacity == 0) cfg.table.capacity = default_capacity(cfg.table.backend);
-  rebuild(cfg);
-  heatmap_.set_colormap(sc.colormap);
-  heatmap_.set_mode(sc.heatmap_mode);
-  stop_compare();
-  if (sc.compare.empty()) {
-    sess_->queue(sc.script());
-    return;
-  }
   std::vector<compare_entry> entries = sc.compare;
   for (compare_entry& e : entries) {
     e.table.backend = cfg.table.backend;
     if (e.table.capacity == 0) e.table.capacity = cfg.table.capacity;
   }
+  rebuild(cfg);
+  state_.heatmap.set_colormap(sc.colormap);
+  state_.heatmap.set_mode(sc.heatmap_mode);
+  stop_compare();
+  if (entries.empty()) {
+    state_.sess->queue(sc.script());
+    return;
+  }
   start_compare(entries);
-  compare_->queue(sc.script());
+  state_.compare->queue(sc.script());
+}
+
+void app_frame::start_compare(const std::vector<compare_entry>& entries) {
+  session_config base = state_.sess->config();
+  base.workload = state_.sess->workload();
+  auto set = std::make_unique<compare_set>(entries, base);  // throws before anything changes
+  stop_compare();
+  state_.compare = std::move(set);
+  state_.compare_figure = std::make_unique<compare_view>(*state_.compare);
+  if (!state_.sess->gpu()) state_.compare_figure->period_s = 0.3;  // the CPU models sample on one core each
+  state_.compare_focused = true;  // the keys drive what was just made, and its window comes to the front
+  focus_compare_ = true;
+}
+
+void app_frame::stop_compare() {
+  state_.compare_figure.reset();
+  state_.compare.reset();
+  state_.compare_focused = false;
 }
 
 sample_request app_frame::plan_sample(vis::heatmap_request& plan) {
-  const std::uint64_t cap = sess_->capacity();
-  plan = heatmap_.plan(cap);
+  const std::uint64_t cap = state_.sess->capacity();
+  plan = state_.heatmap.plan(cap);
   sample_request req;
   req.occupancy = plan.occupancy;
   req.probe_histogram = true;
   req.dump_first = plan.dump_first;
   req.dump_count = plan.dump_count;
-  views_->plan_sample(*sess_, cap, req);
+  state_.views->plan_sample(*state_.sess, cap, req);
   return req;
 }
 
 void app_frame::show_sample() {
-  if (views_) views_->sampled(last_);
-  image_->update(last_.pixels, last_.space, static_cast<int>(last_req_.occupancy.width),
-                 static_cast<int>(last_req_.occupancy.height), heatmap_.cmap(), heatmap_.style(), {});
+  if (state_.views) state_.views->sampled(state_.sample);
+  state_.image->update(state_.sample.pixels, state_.sample.space, static_cast<int>(state_.request.occupancy.width),
+                       static_cast<int>(state_.request.occupancy.height), state_.heatmap.cmap(), state_.heatmap.style(), {});
+}
+
+void app_frame::update_freshness() {
+  sample_freshness& fr = state_.freshness;
+  const double now = steady_seconds();
+  fr.never = state_.sample.taken_at == 0;
+  fr.age_s = fr.never ? 0 : now - state_.sample.taken_at;
+  fr.sampling = sampler_ && sampler_->busy();
+  // Old: the table changed since the sample began and rests, so a newer one is on its way (while
+  // batches run, every sample is a few batches behind, which is no news).
+  fr.old = !fr.never && state_.sample.version < state_.sess->version() && state_.sess->at_rest();
 }
 
 void app_frame::sample(bool force) {
-  const double now = seconds();
-  if (!force && now - last_sample_time_ < sample_period_s) return;
-  last_sample_time_ = now;
-  const sample_request req = plan_sample(last_req_);
-  sess_->sample(req, last_);
+  const double now = steady_seconds();
+  if (!force && now - last_figure_sample_ < state_.sampling.period_s) return;
+  last_figure_sample_ = now;
+  const sample_request req = plan_sample(state_.request);
+  state_.sess->sample(req, state_.sample);
   show_sample();
+  update_freshness();
 }
 
 // The window's path: never waits for the table. The newest finished sample is drawn; the next is
-// asked for when the sampler is free (one at a time, so a slow sample delays the next rather than
-// queueing them), the sample period has passed, and sampling stays within its share of the time:
-// a sample of a huge table reads it whole several times, and every frame of those would slow the
-// table's own work (bench live measures both).
+// asked for as sampling_policy says: at once when the table changed and rests (behind a sample
+// already running, if one is), else within the share of the time, capped.
 void app_frame::sample_in_background() {
-  if (sampler_->take(last_, last_req_)) show_sample();
-  const double now = seconds();
-  const double share = std::clamp(sampling_share, 0.01, 1.0);
-  const double gap = std::max(sample_period_s, sampler_->last_sample_seconds() / share);
-  if (sampler_->busy() || now - last_sample_time_ < gap) return;
-  last_sample_time_ = now;
+  if (sampler_->take(state_.sample, state_.request)) {
+    show_sample();
+    state_.sample_seconds = sampler_->last_sample_seconds();
+  }
+  session& s = *state_.sess;
   vis::heatmap_request plan;
   const sample_request req = plan_sample(plan);
-  sampler_->request(req, plan);
+  const bool changed = s.version() != asked_version_ || !same_reading(req, asked_);
+  const bool at_rest = s.at_rest();
+  const bool now_please = changed && at_rest;
+  const double now = steady_seconds();
+  if (!sampler_->pending() && (!sampler_->running() || now_please) &&
+      state_.sampling.due(now - asked_at_, sampler_->last_sample_seconds(), changed, at_rest)) {
+    asked_version_ = s.version();
+    asked_at_ = now;
+    asked_ = req;
+    sampler_->request(req, plan);
+  }
+  update_freshness();
 }
 
 void app_frame::sample_now() {
   sample(true);
-  if (compare_view_) compare_view_->sample_now();
+  if (state_.compare_figure) state_.compare_figure->sample_now();
+}
+
+const panel* app_frame::find_panel(std::string_view title) const {
+  for (auto* list : {&panels_, &family_panels_})
+    for (const auto& p : *list)
+      if (title == p->title()) return p.get();
+  if (title == compare_panel_.title()) return &compare_panel_;
+  return nullptr;
+}
+
+void app_frame::execute(command c, key_target t) {
+  if (drives_tables(c)) {
+    // The same command on one table or on every compared one.
+    const auto drive = [&](auto& tables) {
+      switch (c) {
+        case command::run_pause: tables.running() ? tables.pause() : tables.run(); break;
+        case command::step: tables.step(static_cast<std::uint64_t>(state_.step_ops)); break;
+        case command::fill: tables.fill_to(state_.target_load); break;
+        case command::reset: tables.reset(); break;
+        case command::next_stage:
+          if (tables.held()) tables.continue_script();
+          else notify("no stage waits: load a preset (Controls > Run, or File > Open scenario) to step through its stages");
+          break;
+        default: break;
+      }
+    };
+    if (t == key_target::compared_tables && state_.compare) drive(*state_.compare);
+    else drive(*state_.sess);
+    return;
+  }
+  switch (c) {
+    case command::text_bigger: change_font_size(+2.f); break;
+    case command::text_smaller: change_font_size(-2.f); break;
+    case command::fullscreen: fullscreen_requested = true; break;
+    case command::screenshot: screenshot_requested = true; break;
+    case command::help: help_open_ = !help_open_; break;
+    case command::present: set_presenting(!state_.presenting); break;
+    case command::leave_present: set_presenting(false); break;
+    case command::open_scenario:
+    case command::save_scenario:
+    case command::export_figures: files_.ask(c); break;
+    case command::quit: quit_requested = true; break;
+    default: break;
+  }
+}
+
+void app_frame::change_font_size(float delta) {
+  std::string why;
+  state_.font_size = clamp_font_size(std::round(state_.font_size + delta), &why);
+  if (!why.empty()) notify(why);
+}
+
+void app_frame::handle_shortcuts() {
+  const auto c = pressed_command();
+  if (!c) return;
+  // Presenting, Space tells the story on: the next stage, as N does.
+  execute(state_.presenting && *c == command::run_pause ? command::next_stage : *c, state_.keys_drive());
+}
+
+void app_frame::draw_panels() {
+  // A panel may make a new table (Apply, a preset): the family's windows are made for it before
+  // the next frame, and this frame draws no panel of the old one.
+  if (family_panels_serial_ != state_.table_serial) {
+    family_panels_ = family_panels(state_.ui());
+    family_panels_serial_ = state_.table_serial;
+  }
+  const std::uint64_t serial = state_.table_serial;
+  for (auto* list : {&panels_, &family_panels_})
+    for (const auto& p : *list) {
+      if (state_.table_serial != serial) return;
+      if (!p->shown(state_)) continue;
+      if (ImGui::Begin(p->title(), nullptr, p->flags())) p->draw(state_);
+      ImGui::End();
+    }
+  if (!compare_panel_.shown(state_)) return;
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  ImGui::SetNextWindowSize(ImVec2(vp->WorkSize.x * 0.8f, vp->WorkSize.y * 0.8f), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x * 0.1f, vp->WorkPos.y + vp->WorkSize.y * 0.1f), ImGuiCond_FirstUseEver);
+  bool open = true;
+  if (std::exchange(focus_compare_, false)) ImGui::SetNextWindowFocus();
+  if (ImGui::Begin(compare_panel_.title(), &open)) compare_panel_.draw(state_);
+  else state_.compare_focused = false;
+  ImGui::End();
+  if (!open) stop_compare();
 }
 
 void app_frame::draw_window() {
   try {
     sample_in_background();
-    if (error_.rfind("sampling failed", 0) == 0) error_.clear();  // e.g. a frame planned before a shrink
+    if (state_.error.rfind("sampling failed", 0) == 0) state_.error.clear();  // e.g. a frame planned before a shrink
   } catch (const std::exception& e) {
-    error_ = std::string("sampling failed: ") + e.what();
+    state_.error = std::string("sampling failed: ") + e.what();
   }
   handle_shortcuts();
   draw_menu_bar();
   draw_caption_bar();
   draw_status_bar();
 
-  const family fam = sess_->config().table.family;
-  const std::uint32_t bit = 1u << static_cast<unsigned>(fam);
+  const std::uint32_t bit = 1u << static_cast<unsigned>(state_.sess->config().table.family);
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   const ImGuiID dockspace = ImGui::GetID("hashscope-dockspace");
-  const bool lay_out = !(settings.layouts_built & bit);
-  if (lay_out) {
-    build_default_layout(dockspace, vp->WorkSize, ui().windows);
-    settings.layouts_built |= bit;
+  const std::vector<const char*> family_windows = state_.ui().window_titles();
+  if (!(state_.settings.layouts_built & bit)) {
+    build_default_layout(dockspace, vp->WorkSize, family_windows);
+    state_.settings.layouts_built |= bit;
     ImGui::MarkIniSettingsDirty();
     tabs_forward_in_ = 2;
     tabs_forward_frame_ = 0;
   }
   ImGui::DockSpaceOverViewport(dockspace, vp);
-
-  if (!presenting_) {  // presenting: the views and the story only
-    if (ImGui::Begin(window_name::controls)) draw_controls();
-    ImGui::End();
-  }
-  if (ImGui::Begin(window_name::numbers)) draw_stats();
-  ImGui::End();
-  if (ImGui::Begin(window_name::heatmap, nullptr, ImGuiWindowFlags_NoScrollbar)) {
-    draw_status_line();
-    heatmap_.draw(*image_, last_req_, last_.inspected.slots, sess_->capacity());
-  }
-  ImGui::End();
-  if (ImGui::Begin(window_name::throughput)) {
-    const auto pts = sess_->throughput();
-    throughput_.draw(throughput_input_of(pts));
-  }
-  ImGui::End();
-  if (ImGui::Begin(window_name::timeline)) {
-    bool record = sess_->recording_timeline();
-    if (ImGui::Checkbox("record churn timeline (a census per batch)", &record)) sess_->set_record_timeline(record);
-    const auto pts = sess_->timeline();
-    const auto ev = sess_->rebuilds();
-    churn_.draw(churn_input_of(pts, ev), explain_tombstones());
-  }
-  ImGui::End();
-  draw_family_windows();
-  draw_compare_window();
-  draw_compare_dialog();
+  draw_panels();
+  compare_setup_.draw(state_);
+  files_.draw_dialogs(*this);
   draw_help_overlay();
   if (tabs_forward_in_ > 0) --tabs_forward_in_;
-  else if (tabs_forward_frame_ >= 0 && bring_default_tabs_forward(ui().windows, tabs_forward_frame_++)) tabs_forward_frame_ = -1;
+  else if (tabs_forward_frame_ >= 0 && bring_default_tabs_forward(family_windows, tabs_forward_frame_++)) tabs_forward_frame_ = -1;
 }
 
-bool app_frame::explain_tombstones() const {
-  const auto explains = ui().explains_tombstone_inserts;
-  return explains && explains(sess_->config().table);
-}
-
-std::string app_frame::figure_csv(std::string_view view) const { return views_->figure_csv(view, *sess_, last_); }
-
-view_context app_frame::context(float height, double time_s) {
-  return view_context{*sess_, last_, heatmap_, histogram_, height, time_s};
-}
-
-void app_frame::draw_family_windows() {
-  view_context ctx = context(0, ImGui::GetTime());
-  for (const char* name : ui().windows) {
-    if (ImGui::Begin(name)) views_->draw_window(name, ctx);
-    ImGui::End();
-  }
-}
-
-void app_frame::draw_backend_label() {
-  const bool cpu = !sess_->gpu();
-  ImGui::TextColored(role_color(cpu ? ui_role::cpu_backend : ui_role::gpu_backend, ui_theme), "%s",
-                     cpu ? "CPU model backend" : sess_->backend_label().c_str());
-}
-
-void app_frame::draw_note(const session_status& st, const char* prefix) {
-  if (st.note.empty()) return;
-  const ImVec4 c = st.error ? role_color(ui_role::error, ui_theme) : ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled);
-  ImGui::TextColored(c, "%s%s", prefix, st.note.c_str());
-}
-
-void app_frame::draw_status_line() {
-  const session_status st = sess_->status();
-  draw_backend_label();
-  ImGui::SameLine();
-  ImGui::Text("| %s | load %.4f | %s", to_string(st.act), last_.stats.load_factor(),
-              format_count(last_.stats.capacity).c_str());
-  if (!st.note.empty()) ImGui::SameLine();
-  draw_note(st, "| ");
-}
-
-std::array<float, 4> app_frame::draw_figure(std::string_view view, float width, float height, const std::string& title) {
-  const std::optional<view_kind> common = parse_view_kind(view);  // else one of the family's figures
-  const bool stats_only = common == view_kind::stats || common == view_kind::compare;  // compare: numbers per column
-  const float fs = ImGui::GetFontSize();
-  const float side = stats_only ? 0.f : std::min(26.f * fs, width * 0.34f);
-  const float view_w = width - side;
-  ImGui::SetNextWindowPos(ImVec2(0, 0), ImGuiCond_Always);
-  ImGui::SetNextWindowSize(ImVec2(width, height), ImGuiCond_Always);
-  std::array<float, 4> rect{};
-  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoSavedSettings |
-                                 ImGuiWindowFlags_NoScrollbar;
-  if (ImGui::Begin("figure", nullptr, flags)) {
-    ImGui::TextUnformatted(title.c_str());
-    if (common != view_kind::compare) draw_status_line();  // compare: each column says its own
-    ImGui::Separator();
-    // The stage's caption (a scenario's `say`) goes under the view and the numbers.
-    const std::string caption = sess_->status().caption;
-    const float caption_h = caption.empty() ? 0.f
-                                            : ImGui::CalcTextSize(caption.c_str(), nullptr, false,
-                                                                  width - 2 * ImGui::GetStyle().WindowPadding.x).y +
-                                                  2 * ImGui::GetStyle().ItemSpacing.y;
-    ImGui::BeginChild("view", ImVec2(view_w - 2 * ImGui::GetStyle().WindowPadding.x, -caption_h), ImGuiChildFlags_None,
-                      ImGuiWindowFlags_NoScrollbar);
-    const ImVec2 origin = ImGui::GetCursorScreenPos();
-    const ImVec2 avail = ImGui::GetContentRegionAvail();
-    rect = {origin.x, origin.y, avail.x, avail.y};  // the view's area; the heatmap narrows it to its image
-    if (!common) {
-      view_context ctx = context(avail.y - fs, -1.0);
-      views_->draw_figure(view, ctx);
-    } else {
-      switch (*common) {
-        case view_kind::heatmap: {
-          const float legend_w = heatmap_.legend_width(), gap = ImGui::GetStyle().ItemSpacing.x;
-          heatmap_.set_area(static_cast<int>(avail.x - legend_w - gap), static_cast<int>(avail.y));
-          const ImVec2 at = ImGui::GetCursorScreenPos();
-          heatmap_.draw_figure(*image_, last_.inspected.slots, sess_->capacity());
-          const ImVec2 end = ImGui::GetItemRectMax();
-          rect = {at.x, at.y, end.x - at.x, end.y - at.y};
-          ImGui::SameLine();
-          heatmap_.draw_legend(ImVec2(legend_w, end.y - at.y));
-          break;
-        }
-        case view_kind::histogram:
-          histogram_.draw(last_.inspected.histogram, avail.y - 2 * fs);
-          break;
-        case view_kind::throughput: {
-          const auto pts = sess_->throughput();
-          throughput_.draw(throughput_input_of(pts), avail.y - 2 * fs);
-          break;
-        }
-        case view_kind::timeline: {
-          const auto pts = sess_->timeline();
-          const auto ev = sess_->rebuilds();
-          churn_.draw(churn_input_of(pts, ev), explain_tombstones(), avail.y - 6 * fs);
-          break;
-        }
-        case view_kind::stats:
-          draw_stats();
-          break;
-        case view_kind::compare:
-          if (compare_view_) compare_view_->draw(false, avail.y);
-          break;
-      }
-    }
-    ImGui::EndChild();
-    if (!stats_only) {
-      ImGui::SameLine();
-      ImGui::BeginChild("numbers", ImVec2(0, -caption_h), ImGuiChildFlags_Borders);
-      draw_stats();
-      ImGui::EndChild();
-    }
-    if (!caption.empty()) {
-      ImGui::PushTextWrapPos(0.f);
-      ImGui::TextUnformatted(caption.c_str());
-      ImGui::PopTextWrapPos();
-    }
-  }
-  ImGui::End();
-  return rect;
+std::string app_frame::figure_csv(std::string_view view) const {
+  const view_entry* v = state_.ui().figure(view);
+  return v && v->csv ? v->csv(*state_.views, *state_.sess, state_.sample) : std::string();
 }
 
 }  // namespace hs::app

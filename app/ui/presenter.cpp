@@ -14,22 +14,22 @@ constexpr float k_present_font_size = 28.f;  // read from the back of a lecture 
 }
 
 void app_frame::set_presenting(bool on) {
-  if (on == presenting_) return;
-  presenting_ = on;
+  if (on == state_.presenting) return;
+  state_.presenting = on;
   if (on) {
-    font_before_present_ = font_size;
-    font_size = std::max(font_size, k_present_font_size);  // the status bar says which keys do what
+    font_before_present_ = state_.font_size;
+    state_.font_size = std::max(state_.font_size, k_present_font_size);  // the status bar says which keys do what
   } else {
-    font_size = font_before_present_;
+    state_.font_size = font_before_present_;
     notify("presenter mode left");
   }
 }
 
 void app_frame::draw_caption_bar() {
-  const std::string caption = sess_->status().caption;
+  const std::string caption = state_.sess->status().caption;
   if (caption.empty()) return;
   ImGuiViewport* vp = ImGui::GetMainViewport();
-  const float size = ImGui::GetFontSize() * (presenting_ ? 1.5f : 1.25f);
+  const float size = ImGui::GetFontSize() * (state_.presenting ? 1.5f : 1.25f);
   const ImVec2 pad = ImGui::GetStyle().WindowPadding;
   const float wrap = std::max(100.f, vp->WorkSize.x - 2 * pad.x);
   ImGui::PushFont(nullptr, size);

@@ -12,7 +12,7 @@
 
 namespace hs::app {
 
-std::string numbers_csv(const std::vector<std::pair<std::string, std::string>>& rows) {
+std::string numbers_csv(const number_rows& rows) {
   const auto quoted = [](const std::string& s) {
     std::string q = "\"";
     for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);

@@ -20,6 +20,12 @@ constexpr shortcut k_shortcuts[] = {
     {command::fullscreen, {ImGuiKey_F11, none, none}, "F11", "full screen on or off"},
     {command::screenshot, {ImGuiMod_Ctrl | ImGuiKey_S, none, none}, "Ctrl+S",
      "screenshot: a PNG named by date and time, the numbers' CSV beside it"},
+    {command::open_scenario, {ImGuiMod_Ctrl | ImGuiKey_O, none, none}, "Ctrl+O", "open a scenario file"},
+    {command::save_scenario, {ImGuiMod_Ctrl | ImGuiMod_Shift | ImGuiKey_S, none, none}, "Ctrl+Shift+S",
+     "save what you did since the last reset as a scenario"},
+    {command::export_figures, {ImGuiMod_Ctrl | ImGuiKey_E, none, none}, "Ctrl+E",
+     "export the views shown as paper figures (PNG, SVG, PDF)"},
+    {command::quit, {ImGuiMod_Ctrl | ImGuiKey_Q, none, none}, "Ctrl+Q", "quit"},
     {command::help, {ImGuiKey_F1, ImGuiMod_Shift | ImGuiKey_Slash, none}, "F1 or ?", "this list of shortcuts"},
     {command::present, {ImGuiKey_F5, none, none}, "F5", "presenter mode: controls hidden, large text, the caption on "
                                                        "top; Space or N the next stage"},
@@ -28,6 +34,11 @@ constexpr shortcut k_shortcuts[] = {
 }  // namespace
 
 std::span<const shortcut> shortcuts() { return k_shortcuts; }
+
+bool drives_tables(command c) {
+  return c == command::run_pause || c == command::step || c == command::fill || c == command::reset ||
+         c == command::next_stage;
+}
 
 const char* keys_for(command c) {
   for (const shortcut& s : k_shortcuts)

@@ -24,6 +24,7 @@ void read_settings_line(const char* line, ui_settings& s) {
   else if (std::sscanf(line, "Theme=%15s", word) == 1) s.ui_theme = parse_theme(word);
   else if (std::sscanf(line, "Window=%d,%d,%d,%d", &a, &b, &c, &d) == 4 && c > 0 && d > 0) s.window = std::array{a, b, c, d};
   else if (std::sscanf(line, "Layouts=%u", &u) == 1) s.layouts_built = u;
+  else if (std::strncmp(line, "Recent=", 7) == 0 && line[7] && s.recent.size() < 8) s.recent.emplace_back(line + 7);
 }
 
 std::string settings_text(const ui_settings& s) {
@@ -31,7 +32,10 @@ std::string settings_text(const ui_settings& s) {
   if (s.font_size) t += strprintf("FontSize=%.0f\n", *s.font_size);
   if (s.ui_theme) t += "Theme=" + std::string(to_string(*s.ui_theme)) + "\n";
   if (s.window) t += strprintf("Window=%d,%d,%d,%d\n", (*s.window)[0], (*s.window)[1], (*s.window)[2], (*s.window)[3]);
-  t += strprintf("Layouts=%u\n\n", s.layouts_built);
+  t += strprintf("Layouts=%u\n", s.layouts_built);
+  for (const std::string& r : s.recent)
+    if (r.find_first_of("\r\n") == std::string::npos) t += "Recent=" + r + "\n";  // a line each
+  t += "\n";
   return t;
 }
 

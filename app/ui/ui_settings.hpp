@@ -1,12 +1,13 @@
 // The window's own settings, kept in the imgui.ini that also holds the dock layout (section
-// [HashScope][Settings]): text size, theme, window placement, and which families' default layouts
-// were laid out. A file that is corrupt, or from another version, is set aside with a notice
+// [HashScope][Settings]): text size, theme, window placement, which families' default layouts
+// were laid out, and the recent scenario files. A file that is corrupt, or from another version, is set aside with a notice
 // instead of being read.
 #pragma once
 #include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "app/ui/style.hpp"
 
@@ -20,6 +21,7 @@ struct ui_settings {
   std::optional<theme> ui_theme;
   std::optional<std::array<int, 4>> window;  ///< x, y, width, height
   std::uint32_t layouts_built = 0;           ///< bit per family: its default layout was laid out
+  std::vector<std::string> recent;           ///< File > Open recent, newest first
   int version = 0;                           ///< as read (0: no settings section)
 };
 

@@ -24,19 +24,24 @@ TEST_CASE("every registered family has views, and windows and figures of its own
     CHECK(u.id == d->id);
     REQUIRE(u.make_views);
     CHECK(u.make_views() != nullptr);
-    CHECK_FALSE(u.windows.empty());
-    for (const char* w : u.windows) CHECK(windows.insert(w).second);
-    for (std::string_view f : u.figures) {
-      CHECK(figures.insert(f).second);
-      CHECK_FALSE(parse_view_kind(f));  // no family figure shadows a common view
-      CHECK(family_of_figure(f) == d->id);
+    CHECK_FALSE(u.window_titles().empty());
+    for (const char* w : u.window_titles()) CHECK(windows.insert(w).second);
+    for (const view_entry& v : u.views) {
+      CHECK((v.title || !v.capture.empty()));  // a window, a figure, or both
+      REQUIRE(v.draw);
+      if (v.capture.empty()) continue;
+      CHECK(v.csv);  // every figure writes its numbers
+      CHECK(figures.insert(v.capture).second);
+      CHECK_FALSE(parse_view_kind(v.capture));  // no family figure shadows a common view
+      CHECK(family_of_figure(v.capture) == d->id);
+      CHECK(u.figure(v.capture) == &v);
     }
   }
 }
 
 TEST_CASE("a family's figures are capture names for its own scenarios only", "[app][registry][scenario]") {
   for (const family_descriptor* d : families()) {
-    for (std::string_view f : ui_of(d->id).figures) {
+    for (std::string_view f : ui_of(d->id).figure_names()) {
       const std::string fig(f);
       const auto sc = parse_scenario("table " + std::string(d->name) + "\ncapture " + fig + " heatmap\n", "f.scn");
       CHECK(sc.steps.at(0).views == std::vector<std::string>{fig, "heatmap"});

@@ -92,6 +92,7 @@ TEST_CASE("a session saved as a scenario plays back to the same table", "[scenar
 
   const auto again = make_session(sc.config);
   play(*again, sc);
+  INFO("played back: " << again->status().note << ", script left " << again->status().script_left);
   CHECK(again->capacity() == s.capacity());
   CHECK(again->status().live == s.status().live);
   CHECK(again->status().batches == s.status().batches);

@@ -79,6 +79,7 @@ void run_pause_step(backend b) {
     step_after = s.status().batches;
   });
   INFO(log);
+  INFO("session: " << to_string(s.status().act) << ", " << s.status().batches << " batches, note: " << s.status().note);
   REQUIRE(log.empty());
   CHECK(while_running == activity::running);
   CHECK(live_running > 0);
@@ -222,7 +223,7 @@ TEST_CASE("the text-size control changes the font", "[ui]") {
   INFO(log);
   REQUIRE(log.empty());
   CHECK(before == 16.f);
-  CHECK(ui->frame().font_size == 30.f);
+  CHECK(ui->frame().state().font_size == 30.f);
   CHECK(after == 30.f);
 }
 
@@ -268,11 +269,11 @@ TEST_CASE("keyboard shortcuts drive the session, and wait while a text field is 
     after_f = double(s.status().live) / double(s.capacity());
     ctx->KeyPress(ImGuiMod_Ctrl | ImGuiKey_Equal);
     ctx->Yield(2);
-    bigger = f.font_size;
+    bigger = f.state().font_size;
     ctx->KeyPress(ImGuiMod_Ctrl | ImGuiKey_Minus);
     ctx->KeyPress(ImGuiMod_Ctrl | ImGuiKey_Minus);
     ctx->Yield(2);
-    smaller = f.font_size;
+    smaller = f.state().font_size;
     ctx->KeyPress(ImGuiKey_F1);
     ctx->Yield(2);
     help_on = f.help_open();
@@ -470,7 +471,7 @@ TEST_CASE("View > Light theme switches the theme, and View > Reset layout docks 
   });
   INFO(log);
   REQUIRE(log.empty());
-  CHECK(f.ui_theme == theme::light);
+  CHECK(f.state().ui_theme == theme::light);
   CHECK(background_dark < 0.3f);
   CHECK(background_light > 0.8f);
   CHECK(docked_before != 0);
@@ -482,7 +483,7 @@ TEST_CASE("presenter mode: F5 hides the controls and enlarges the text, Space te
           "[ui][present]") {
   auto ui = harness_or_skip(small_table());
   app_frame& f = ui->frame();
-  const float normal = f.font_size;
+  const float normal = f.state().font_size;
   bool controls_hidden = false, controls_back = false;
   float present_font = 0;
   std::string first_caption, second_caption;
@@ -501,7 +502,7 @@ TEST_CASE("presenter mode: F5 hides the controls and enlarges the text, Space te
     ctx->Yield(3);
     ImGuiWindow* controls = ImGui::FindWindowByName("Controls");
     controls_hidden = f.presenting() && controls && !controls->Active;
-    present_font = f.font_size;
+    present_font = f.state().font_size;
     ctx->KeyPress(ImGuiKey_Space);  // presenting: the next stage, not run
     test::wait_until(ctx, [&] { return s.status().caption != first_caption; });
     s.wait_idle();
@@ -522,7 +523,7 @@ TEST_CASE("presenter mode: F5 hides the controls and enlarges the text, Space te
   CHECK(left_after < left_before);
   CHECK(f.sess().status().act != activity::running);  // Space did not start a run
   CHECK(controls_back);
-  CHECK(f.font_size == normal);
+  CHECK(f.state().font_size == normal);
 }
 
 TEST_CASE("linear step mode: a traced step's walks, the arrows move through them, the heatmap zooms to each",

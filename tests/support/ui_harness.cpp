@@ -15,11 +15,11 @@ ui_harness::ui_harness(const app::session_config& cfg, int width, int height) : 
   platform_ = std::make_unique<app::headless_platform>(16.f);
   ImGui::GetIO().IniFilename = nullptr;  // tests never read or write a layout file
   frame_ = std::make_unique<app::app_frame>(cfg, backend_choice::cpu, "UI test");
-  frame_->font_size = 16.f;
+  frame_->state().font_size = 16.f;
   // Every frame sees the table as it is (the window samples the model at 5 Hz, and a large table
   // within its share of the time).
-  frame_->sample_period_s = 0;
-  frame_->sampling_share = 1;
+  frame_->sampling().period_s = 0;
+  frame_->sampling().share = 1;
   engine_ = ImGuiTestEngine_CreateContext();
   ImGuiTestEngineIO& io = ImGuiTestEngine_GetIO(engine_);
   io.ConfigRunSpeed = ImGuiTestRunSpeed_Fast;
@@ -40,7 +40,7 @@ ui_harness::~ui_harness() {
 }
 
 void ui_harness::one_frame() {
-  platform_->frame(width_, height_, [&] { frame_->draw_window(); }, frame_->font_size, frame_->ui_theme);
+  platform_->frame(width_, height_, [&] { frame_->draw_window(); }, frame_->state().font_size, frame_->state().ui_theme);
   if (frame_->screenshot_requested) {  // as the window platform does after rendering
     frame_->screenshot_requested = false;
     frame_->save_screenshot(platform_->read_frame(), width_, height_);

@@ -170,3 +170,65 @@ TEST_CASE("a fill stops, and its script with it, when inserts fail for room or k
   CHECK(c.act() == activity::idle);
   CHECK_THAT(note, ContainsSubstring("fill stopped at load 0.400: the workload's keys repeat"));
 }
+
+TEST_CASE("the occupancy guard stops a run and its script, but not a script's run that planned all its batches",
+          "[session][commands]") {
+  std::string note;
+  const table_progress p{0, 0, 0, 10000, false};
+  command_state mid(spec_of(100));
+  mid.queue({{script_step::run, 0, 3}, {script_step::fill, 0.5, 0}});
+  CHECK_FALSE(mid.take_script_step(p, 1.0, note));
+  REQUIRE(mid.next(p, note));  // one of three batches planned
+  mid.guard_stop();
+  CHECK(mid.act() == activity::idle);
+  CHECK(mid.script_left() == 0);  // the rest of the script goes with it
+
+  command_state done(spec_of(100));
+  done.queue({{script_step::run, 0, 2}, {script_step::fill, 0.5, 0}});
+  CHECK_FALSE(done.take_script_step(p, 1.0, note));
+  REQUIRE(done.next(p, note));
+  REQUIRE(done.next(p, note));  // both planned: the run is done whatever the guard says
+  done.guard_stop();
+  CHECK(done.act() == activity::idle);
+  CHECK(done.script_left() == 1);  // the fill still follows
+
+  command_state user(spec_of(100));
+  user.run();
+  REQUIRE(user.next(p, note));
+  user.guard_stop();
+  CHECK(user.act() == activity::idle);
+}
+
+TEST_CASE("the journal records each command as it ran: a run with the batches it planned, a step, a fill, the script's steps",
+          "[session][commands]") {
+  std::string note;
+  table_progress p{0, 0, 0, 10000, false};
+  command_state c(spec_of(100));
+  c.fill_to(0.25, p, 1.0);
+  c.run();
+  for (int i = 0; i < 4; ++i) REQUIRE(c.next(p, note));
+  c.pause();
+  REQUIRE_FALSE(c.next(p, note));  // paused: no more batches, none counted
+  c.step(16);
+  REQUIRE(c.next(p, note));
+  c.step(0);
+  REQUIRE(c.next(p, note));
+  c.queue({{script_step::say, 0, 0, "hello"}, {script_step::clear, 0, 0}, {script_step::pause, 0, 0}});
+  while (c.take_script_step(p, 1.0, note)) {
+  }
+  const auto& j = c.journal();
+  REQUIRE(j.size() == 6);
+  CHECK(j[0].step.kind == script_step::fill);
+  CHECK(j[0].step.load == 0.25);
+  CHECK(j[1].step.kind == script_step::run);
+  CHECK(j[1].step.batches == 4);
+  CHECK(j[2].step.kind == script_step::step);
+  CHECK(j[2].step.batches == 16);
+  CHECK(j[3].step.kind == script_step::run);  // a one-batch step replays as one batch
+  CHECK(j[3].step.batches == 1);
+  CHECK(j[4].step.kind == script_step::say);
+  CHECK(j[5].step.kind == script_step::clear);  // pauses are not commands
+  CHECK(j[5].settings.workload.batch_size == 100);
+  c.reset();
+  CHECK(c.journal().empty());
+}

@@ -1,33 +1,34 @@
 // The numbers behind every view: one list, drawn in the window and written beside figures.
+#include "app/ui/panels/numbers_panel.hpp"
+
 #include <algorithm>
 
-#include <imgui.h>
-
-#include "app/ui/app_frame.hpp"
 #include "core/bench/timing.hpp"
 #include "core/common/format.hpp"
 
 namespace hs::app {
 
-std::vector<std::pair<std::string, std::string>> app_frame::numbers() const {
-  const table_stats& t = last_.stats;
-  const session_config& c = sess_->config();
-  const session_status st = sess_->status();
-  const auto wl = sess_->workload();
-  std::vector<std::pair<std::string, std::string>> n;
-  n.emplace_back("backend", sess_->gpu() ? sess_->backend_label() : "CPU model (" + backend_note_ + ")");
+number_rows numbers(const frame_state& f) {
+  const session& s = *f.sess;
+  const table_stats& t = f.sample.stats;
+  const session_config& c = s.config();
+  const session_status st = s.status();
+  const auto wl = s.workload();
+  number_rows n;
+  if (const std::string fresh = f.freshness.label(); !fresh.empty()) n.emplace_back("sample", fresh);
+  n.emplace_back("backend", s.gpu() ? s.backend_label() : "CPU model (" + f.backend_note + ")");
   n.emplace_back("table", strprintf("%s, %s slots, %s", std::string(to_string(c.table.family)).c_str(),
                                     format_count(t.capacity).c_str(), format_bytes(t.bytes).c_str()));
   n.emplace_back("hash", std::string(to_string(c.table.hash)));
-  const family_ui& fu = ui();
-  if (fu.about_rows) fu.about_rows(n, *sess_, t);
-  const maintenance_policy mp = sess_->maintenance();
+  const family_ui& fu = f.ui();
+  if (fu.about_rows) fu.about_rows(n, s, t);
+  const maintenance_policy mp = s.maintenance();
   if (mp.active())
     n.emplace_back("maintenance", strprintf("grow above %.2f, shrink below %.2f, rehash above %.2f dead", mp.grow_above,
                                             mp.shrink_below, mp.rehash_above));
-  if (const auto rb = sess_->rebuilds(); !rb.empty()) n.emplace_back("rebuilds", std::to_string(rb.size()) + ", last: " + rb.back().label);
-  if (fu.count_rows) fu.count_rows(n, *sess_, last_);
-  const probe_histogram& h = last_.inspected.histogram;
+  if (const auto rb = s.rebuilds(); !rb.empty()) n.emplace_back("rebuilds", std::to_string(rb.size()) + ", last: " + rb.back().label);
+  if (fu.count_rows) fu.count_rows(n, s, f.sample);
+  const probe_histogram& h = f.sample.inspected.histogram;
   auto q = [&](double p) {
     const quantile v = h.percentile(p);
     return strprintf("%s%.0f", v.exact ? "" : "~", v.value);
@@ -41,7 +42,7 @@ std::vector<std::pair<std::string, std::string>> app_frame::numbers() const {
                      format_count(t.rejected[int(op_kind::erase)]));
   n.emplace_back(std::string(fu.failed_label), format_count(t.failed_full));
   n.emplace_back("batches / operations", format_count(st.batches) + " / " + format_count(st.operations));
-  const auto pts = sess_->throughput();
+  const auto pts = s.throughput();
   if (!pts.empty()) {
     std::vector<double> rates;
     for (std::size_t i = pts.size() > 32 ? pts.size() - 32 : 0; i < pts.size(); ++i) rates.push_back(pts[i].ops_per_s);
@@ -51,13 +52,14 @@ std::vector<std::pair<std::string, std::string>> app_frame::numbers() const {
   n.emplace_back("workload", strprintf("%s, seed %llu, batch %s", std::string(workload::to_string(wl.keys.dist)).c_str(),
                                        static_cast<unsigned long long>(wl.keys.seed), format_count(wl.batch_size).c_str()));
   n.emplace_back("operation mix", workload::to_string(wl.mix));
-  if (const double t = last_sample_seconds(); t > 0)
-    n.emplace_back("views sampled", strprintf("%.1f ms a sample, at most %.0f%% of the time", t * 1e3, 100.0 * sampling_share));
-  const auto& q0 = last_req_.occupancy;
+  if (f.sample_seconds > 0)
+    n.emplace_back("views sampled", strprintf("%.1f ms a sample; while batches run at most %.0f%% of the time", f.sample_seconds * 1e3,
+                                              100.0 * f.sampling.share));
+  const auto& q0 = f.request.occupancy;
   if (q0.width)
     n.emplace_back("heatmap", strprintf("slots %s-%s on %ux%u pixels (%s)", format_count(q0.first_slot).c_str(),
                                         format_count(q0.first_slot + q0.slot_count).c_str(), q0.width, q0.height,
-                                        image_->path().c_str()));
+                                        f.image->path().c_str()));
   return n;
 }
 
@@ -89,8 +91,7 @@ void text_wrapped_at_spaces(const std::string& text) {
 }
 }  // namespace
 
-void app_frame::draw_stats() {
-  const auto rows = numbers();
+void draw_number_rows(const number_rows& rows) {
   // The name column as wide as its longest name; values take the rest and wrap there. Where that
   // leaves values too little room (a narrow dock, large text), each value goes under its name.
   float name_w = 0;
@@ -112,6 +113,13 @@ void app_frame::draw_stats() {
     if (stacked) ImGui::Unindent();
   }
   ImGui::EndTable();
+}
+
+const char* numbers_panel::title() const { return "Numbers"; }
+
+void numbers_panel::draw(frame_state& f) {
+  drawn_ = numbers(f);
+  draw_number_rows(drawn_);
 }
 
 }  // namespace hs::app

@@ -1,0 +1,230 @@
+// The File menu and its dialogs.
+#include "app/ui/file_menu.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include <ImFileDialog.h>
+#include <imgui.h>
+
+#include "app/figure_numbers.hpp"
+#include "app/render_paper.hpp"
+#include "app/scenario_writer.hpp"
+#include "app/ui/app_frame.hpp"
+#include "core/common/error.hpp"
+#include "core/common/format.hpp"
+#include "visualizers/gl/gl.hpp"
+
+namespace hs::app {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* k_open_key = "hashscope-open-scenario";
+constexpr const char* k_save_key = "hashscope-save-scenario";
+constexpr const char* k_export_key = "hashscope-export-figures";
+
+// ImFileDialog draws file icons and previews as textures: made and freed through the GL the
+// window draws with (the dialogs only exist inside a frame, with its context current).
+void install_textures() {
+  ifd::FileDialog& d = ifd::FileDialog::Instance();
+  if (d.CreateTexture) return;
+  d.CreateTexture = [](std::uint8_t* data, int w, int h, char fmt) -> ImTextureID {
+    GLuint tex = 0;
+    glGenTextures(1, &tex);
+    glBindTexture(GL_TEXTURE_2D, tex);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, w, h, 0, fmt == 0 ? GL_BGRA : GL_RGBA, GL_UNSIGNED_BYTE, data);
+    glBindTexture(GL_TEXTURE_2D, 0);
+    return static_cast<ImTextureID>(tex);
+  };
+  d.DeleteTexture = [](ImTextureID t) {
+    const auto tex = static_cast<GLuint>(t);
+    glDeleteTextures(1, &tex);
+  };
+}
+
+std::string start_dir(const app_frame& frame) {
+  const auto& recent = frame.state().settings.recent;
+  std::error_code ec;
+  if (!recent.empty() && fs::is_directory(fs::path(recent.front()).parent_path(), ec))
+    return fs::path(recent.front()).parent_path().string();
+  return fs::current_path(ec).string();
+}
+
+// The views a window shows that have a paper figure: the common ones, the family's figures, and
+// the compare figure in compare mode.
+std::vector<std::string> shown_views(app_frame& frame) {
+  if (frame.comparing()) return {"compare"};
+  std::vector<std::string> v = {"heatmap", "histogram"};
+  if (!frame.sess().throughput().empty()) v.push_back("throughput");
+  if (!frame.sess().timeline().empty()) v.push_back("timeline");
+  for (std::string_view name : frame.state().ui().figure_names()) v.emplace_back(name);
+  return v;
+}
+
+}  // namespace
+
+void remember_recent(std::vector<std::string>& recent, const std::string& path) {
+  std::error_code ec;
+  const std::string abs = fs::absolute(path, ec).lexically_normal().string();
+  recent.erase(std::remove(recent.begin(), recent.end(), abs), recent.end());
+  recent.insert(recent.begin(), abs);
+  if (recent.size() > k_recent_max) recent.resize(k_recent_max);
+}
+
+void write_file_atomically(const std::string& path, const std::string& text) {
+  const fs::path target(path);
+  fs::path tmp = target;
+  tmp += strprintf(".tmp-%d", static_cast<int>(::getpid()));
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    if (!f) throw user_error("cannot write " + target.string() + ": the folder " + target.parent_path().string() +
+                             " cannot be written to (or does not exist)");
+    f << text;
+    f.flush();
+    if (!f) {
+      f.close();
+      std::error_code ec;
+      fs::remove(tmp, ec);
+      throw user_error("cannot write " + target.string() + ": writing failed (is the disk full?)");
+    }
+  }
+  std::error_code ec;
+  fs::rename(tmp, target, ec);
+  if (ec) {
+    fs::remove(tmp, ec);
+    throw user_error("cannot write " + target.string() + ": " + ec.message());
+  }
+}
+
+bool file_menu::open_scenario(app_frame& frame, const std::string& path) {
+  auto& recent = frame.state().settings.recent;
+  std::error_code ec;
+  if (!fs::exists(path, ec)) {
+    const bool was_recent = std::find(recent.begin(), recent.end(), path) != recent.end();
+    recent.erase(std::remove(recent.begin(), recent.end(), path), recent.end());
+    frame.set_error("cannot open " + path + ": the file does not exist" +
+                    (was_recent ? " (any more: taken off the recent files)" : ""));
+    return false;
+  }
+  try {
+    const scenario sc = load_scenario(path);  // parsed whole before anything changes
+    frame.load_preset(sc);
+    remember_recent(recent, path);
+    frame.set_error({});
+    frame.notify("opened " + path + (sc.title.empty() ? "" : ": " + sc.title));
+    return true;
+  } catch (const std::exception& e) {
+    frame.set_error(std::string("cannot open the scenario: ") + e.what());
+    return false;
+  }
+}
+
+bool file_menu::save_scenario(app_frame& frame, const std::string& path) {
+  fs::path p(path);
+  if (!p.has_extension()) p += ".scn";
+  try {
+    session_to_save s;
+    s.journal = frame.sess().journal();
+    s.workload = frame.sess().workload();
+    s.maintenance = frame.sess().maintenance();
+    s.record_timeline = frame.sess().recording_timeline();
+    s.backend = frame.state().choice;
+    if (const compare_set* c = frame.comparing()) {
+      s.journal = c->at(0).journal();  // every compared table ran the same commands
+      for (std::size_t i = 0; i < c->size(); ++i) s.compare.push_back({c->label(i), c->at(i).config().table});
+    }
+    s.title = p.stem().string();
+    write_file_atomically(p.string(), scenario_text(s));
+    remember_recent(frame.state().settings.recent, p.string());
+    frame.set_error({});
+    frame.notify("saved " + p.string() + strprintf(": %zu commands, a stage each", s.journal.entries.size()));
+    return true;
+  } catch (const std::exception& e) {
+    frame.set_error(std::string("not saved: ") + e.what());
+    return false;
+  }
+}
+
+bool file_menu::export_figures(app_frame& frame, const std::string& dir) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) {
+    frame.set_error("not exported: " + dir + " is not a folder");
+    return false;
+  }
+  try {
+    const std::string caption = frame.sess().status().caption;
+    std::size_t written = 0;
+    for (const std::string& v : shown_views(frame)) {
+      const auto figure = paper_figure(frame, v, caption);
+      if (!figure) continue;
+      fig::page pg;
+      pg.width_in *= double(std::max<std::size_t>(figure->panels.size(), 1));
+      fig::write_figure(*figure, pg, (fs::path(dir) / ("hashscope-" + v)).string());
+      write_file_atomically((fs::path(dir) / ("hashscope-" + v + ".csv")).string(), figure_numbers(frame, v));
+      ++written;
+    }
+    write_file_atomically((fs::path(dir) / "hashscope-numbers.csv").string(), numbers_csv(frame.numbers()));
+    frame.set_error({});
+    frame.notify(strprintf("exported %zu figures (PNG, SVG, PDF) and their numbers into %s", written, dir.c_str()));
+    return true;
+  } catch (const std::exception& e) {
+    frame.set_error(std::string("not exported: ") + e.what());
+    return false;
+  }
+}
+
+void file_menu::ask(command c) {
+  if (c == command::open_scenario) asked_ = dialog::open;
+  if (c == command::save_scenario) asked_ = dialog::save;
+  if (c == command::export_figures) asked_ = dialog::export_to;
+}
+
+void file_menu::draw_menu(app_frame& frame) {
+  if (ImGui::MenuItem("Open scenario...", keys_for(command::open_scenario))) frame.execute(command::open_scenario);
+  auto& recent = frame.state().settings.recent;
+  if (ImGui::BeginMenu("Open recent", !recent.empty())) {
+    const std::vector<std::string> list = recent;  // opening one reorders the list
+    for (const std::string& r : list)
+      if (ImGui::MenuItem(r.c_str())) open_scenario(frame, r);
+    ImGui::Separator();
+    if (ImGui::MenuItem("Clear the list")) recent.clear();
+    ImGui::EndMenu();
+  }
+  if (ImGui::MenuItem("Save session as scenario...", keys_for(command::save_scenario))) frame.execute(command::save_scenario);
+  ImGui::SetItemTooltip("The commands run since the last reset, a stage each: opened again, it plays back to the same table.");
+  if (ImGui::MenuItem("Export figures...", keys_for(command::export_figures))) frame.execute(command::export_figures);
+  ImGui::SetItemTooltip("The views shown, as paper figures (PNG, SVG, PDF) with their numbers, into a folder.");
+  if (ImGui::MenuItem("Screenshot", keys_for(command::screenshot))) frame.execute(command::screenshot);
+  ImGui::Separator();
+  if (ImGui::MenuItem("Quit", keys_for(command::quit))) frame.execute(command::quit);
+}
+
+void file_menu::draw_dialogs(app_frame& frame) {
+  ifd::FileDialog& d = ifd::FileDialog::Instance();
+  if (asked_ != dialog::none && shown_ == dialog::none) {
+    install_textures();
+    const std::string from = start_dir(frame);
+    if (asked_ == dialog::open) d.Open(k_open_key, "Open scenario", "Scenario (*.scn){.scn},.*", false, from);
+    if (asked_ == dialog::save) d.Save(k_save_key, "Save session as scenario", "Scenario (*.scn){.scn}", from);
+    if (asked_ == dialog::export_to) d.Open(k_export_key, "Export figures into a folder", "", false, from);
+    shown_ = asked_;
+  }
+  asked_ = dialog::none;
+  const auto done = [&](const char* key, auto&& then) {
+    if (!d.IsDone(key)) return;
+    if (d.HasResult()) then(d.GetResult().string());  // a cancelled dialog changes nothing
+    d.Close();
+    shown_ = dialog::none;
+  };
+  if (shown_ == dialog::open) done(k_open_key, [&](const std::string& p) { open_scenario(frame, p); });
+  if (shown_ == dialog::save) done(k_save_key, [&](const std::string& p) { save_scenario(frame, p); });
+  if (shown_ == dialog::export_to) done(k_export_key, [&](const std::string& p) { export_figures(frame, p); });
+}
+
+}  // namespace hs::app

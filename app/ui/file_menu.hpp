@@ -1,0 +1,49 @@
+// The File menu: open a scenario (a file dialog, and the recent files), save what was done since
+// the last reset as a scenario, export the views shown as paper figures, screenshot, quit. The
+// dialogs are ImFileDialog's (drawn by Dear ImGui, so they work on every platform the window does,
+// under Xvfb, and with the Test Engine). Every failure says what and where, and changes nothing:
+// a scenario that does not parse leaves the session as it was; files are written to a temporary
+// name and renamed.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "app/ui/shortcuts.hpp"
+
+namespace hs::app {
+
+class app_frame;
+
+/// @brief How many recent scenario files the menu keeps.
+inline constexpr std::size_t k_recent_max = 8;
+
+class file_menu {
+ public:
+  /// @brief The menu's items (call inside the menu bar).
+  void draw_menu(app_frame& frame);
+  /// @brief The dialogs asked for (call every frame).
+  void draw_dialogs(app_frame& frame);
+  /// @brief Opens the dialog of a File command (open_scenario, save_scenario, export_figures).
+  void ask(command c);
+
+  /// @brief Opens a scenario as a preset; on failure the error names file and line, and the
+  /// session is unchanged. Returns whether it opened.
+  bool open_scenario(app_frame& frame, const std::string& path);
+  /// @brief Saves the session as a scenario at `path` (".scn" added when it has no extension).
+  bool save_scenario(app_frame& frame, const std::string& path);
+  /// @brief Writes each view shown as a paper figure (PNG, SVG, PDF) and its numbers into `dir`.
+  bool export_figures(app_frame& frame, const std::string& dir);
+
+ private:
+  enum class dialog : std::uint8_t { none, open, save, export_to };
+  dialog asked_ = dialog::none, shown_ = dialog::none;
+};
+
+/// @brief `path` put first in `recent` (once), the list cut to k_recent_max.
+void remember_recent(std::vector<std::string>& recent, const std::string& path);
+
+/// @brief Writes `text` to `path` through a temporary file renamed into place; throws
+/// hs::user_error naming the path and why (a folder that cannot be written, a disk full).
+void write_file_atomically(const std::string& path, const std::string& text);
+
+}  // namespace hs::app
