@@ -39,6 +39,8 @@ class compare_view {
     bool marked_old = false;
   };
   drawn_column drawn(std::size_t i) const { return i < cols_.size() ? cols_[i].drawn : drawn_column{}; }
+  /// @brief Table i's version when its newest sample was asked for.
+  std::uint64_t asked_version(std::size_t i) const { return i < cols_.size() ? cols_[i].asked_version : 0; }
   double period_s = 0.25;
 
  private:

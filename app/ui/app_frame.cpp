@@ -296,8 +296,11 @@ void app_frame::draw_window() {
   compare_setup_.draw(state_);
   files_.draw_dialogs(*this);
   draw_help_overlay();
+  // The default layout's front tabs come forward by taking focus, which the Compare window keeps
+  // while it is open (its keys drive the compared tables).
   if (tabs_forward_in_ > 0) --tabs_forward_in_;
-  else if (tabs_forward_frame_ >= 0 && bring_default_tabs_forward(family_windows, tabs_forward_frame_++)) tabs_forward_frame_ = -1;
+  else if (tabs_forward_frame_ >= 0 && (state_.compare || bring_default_tabs_forward(family_windows, tabs_forward_frame_++)))
+    tabs_forward_frame_ = -1;
 }
 
 std::string app_frame::figure_csv(std::string_view view) const {

@@ -61,6 +61,8 @@ class app_frame final : public frame_actions {
   /// @brief The panel titled `title` this frame, or null (tests read what a panel drew).
   const panel* find_panel(std::string_view title) const;
   sampling_policy& sampling() { return state_.sampling; }
+  /// @brief The session's version when the newest background sample was asked for.
+  std::uint64_t asked_version() const { return asked_version_; }
   /// @brief Seconds the last background sample took (0 before the first).
   double last_sample_seconds() const { return sampler_ ? sampler_->last_sample_seconds() : 0.0; }
   /// @brief Background samples finished since the table was built.

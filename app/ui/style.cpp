@@ -60,6 +60,9 @@ void apply_style(float size, theme t) {
     ps = ImPlotStyle();
     if (t == theme::light) ImPlot::StyleColorsLight(&ps);
     else ImPlot::StyleColorsDark(&ps);
+    // Fitted axes leave a margin: a point at the highest rate (or the only point) is drawn whole
+    // inside the plot, not halved on its edge.
+    ps.FitPadding = ImVec2(0.02f, 0.06f);
   }
 }
 

@@ -24,6 +24,7 @@ std::string histogram_stats_line(const probe_histogram& h) {
 }
 
 void histogram_view::draw(const probe_histogram& h, float height) {
+  drawn_total_ = h.total;
   ImGui::TextUnformatted(histogram_stats_line(h).c_str());
   ImGui::SameLine();
   ImGui::Checkbox("log counts", &log_counts);

@@ -18,9 +18,12 @@ class histogram_view {
   /// @brief The plot's axis limits as last drawn (x min, x max, y min, y max): the user's pan
   /// and zoom show here.
   const std::array<double, 4>& shown_limits() const { return shown_; }
+  /// @brief The keys (or slots) the histogram last drawn counted: what a person saw.
+  std::uint64_t drawn_total() const { return drawn_total_; }
 
  private:
   std::array<double, 4> shown_{};
+  std::uint64_t drawn_total_ = 0;
 };
 
 /// @brief The statistics line shown above the histogram and written beside figures.

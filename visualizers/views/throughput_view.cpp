@@ -80,7 +80,7 @@ void throughput_view::draw(const throughput_input& in, float height) {
   if (restart) ImPlot::SetNextAxisLimits(ImAxis_Y1, 0, rmax, ImPlotCond_Always);
   if (ImPlot::BeginPlot("##rate-load", size)) {
     ImPlot::SetupAxis(ImAxis_X1, "load factor before the batch");
-    ImPlot::SetupAxisLimits(ImAxis_X1, 0, 1);
+    ImPlot::SetupAxisLimits(ImAxis_X1, -0.02, 1.02);  // a batch at load 0 or 1 shows whole
     setup_fitted_y("ops/s", log_rate);
     const auto shown = current_plot_limits();
     plot_series(in, &rate_series::load, 2.5f, shown[0], shown[1], log_rate);
