@@ -6,6 +6,7 @@
 
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
+#include "core/table/model_batches.hpp"
 
 namespace hs::hive {
 
@@ -239,46 +240,51 @@ void hive_model::shrink_after(std::uint64_t ops) {
 void hive_model::insert(std::span<const key_type> keys, std::span<const value_type> values,
                         std::span<op_status> status, stream_view) {
   detail::check_bulk("insert", keys.size(), values.size(), status.size());
-  std::lock_guard lock(mutex_);
-  ++seed_;
-  grow_for(keys.size());
-  live_bound_ += keys.size();
-  for (std::size_t i = 0; i < keys.size(); ++i) {
+  {
+    std::lock_guard lock(mutex_);
+    ++seed_;
+    grow_for(keys.size());
+    live_bound_ += keys.size();
+  }
+  for_each_op_locked(mutex_, keys.size(), [&](std::size_t i) {
     const op_status st = insert_unlocked(keys[i], values[i], true);
     if (!status.empty()) status[i] = st;
-  }
+  });
 }
 
 void hive_model::find(std::span<const key_type> keys, std::span<value_type> values_out,
                       std::span<op_status> status, stream_view) {
   detail::check_bulk("find", keys.size(), values_out.size(), status.size());
-  std::lock_guard lock(mutex_);
-  for (std::size_t i = 0; i < keys.size(); ++i) {
+  for_each_op_locked(mutex_, keys.size(), [&](std::size_t i) {
     const op_status st = find_one(keys[i], values_out[i]);
     if (st == op_status::rejected_key) ++rejected_[int(op_kind::find)];
     if (!status.empty()) status[i] = st;
-  }
+  });
 }
 
 void hive_model::erase(std::span<const key_type> keys, std::span<op_status> status, stream_view) {
   detail::check_bulk("erase", keys.size(), keys.size(), status.size());
-  std::lock_guard lock(mutex_);
-  for (std::size_t i = 0; i < keys.size(); ++i) {
+  for_each_op_locked(mutex_, keys.size(), [&](std::size_t i) {
     const op_status st = erase_one(keys[i]);
     if (st == op_status::rejected_key) ++rejected_[int(op_kind::erase)];
     if (!status.empty()) status[i] = st;
+  });
+  {
+    std::lock_guard lock(mutex_);
+    shrink_after(keys.size());
   }
-  shrink_after(keys.size());
 }
 
 void hive_model::apply(const op_batch& ops, std::span<value_type> results, std::span<op_status> status,
                        stream_view) {
   detail::check_apply(ops, results.size(), status.size());
-  std::lock_guard lock(mutex_);
-  ++seed_;
-  grow_for(ops.keys.size());  // as the GPU table, which cannot read the kinds: every operation may insert
-  live_bound_ += ops.keys.size();
-  for (std::size_t i = 0; i < ops.keys.size(); ++i) {
+  {
+    std::lock_guard lock(mutex_);
+    ++seed_;
+    grow_for(ops.keys.size());  // as the GPU table, which cannot read the kinds: every operation may insert
+    live_bound_ += ops.keys.size();
+  }
+  for_each_op_locked(mutex_, ops.keys.size(), [&](std::size_t i) {
     value_type out = k_empty;
     op_status st;
     switch (ops.kinds[i]) {
@@ -289,8 +295,11 @@ void hive_model::apply(const op_batch& ops, std::span<value_type> results, std::
     if (ops.kinds[i] != op_kind::insert && st == op_status::rejected_key) ++rejected_[int(ops.kinds[i])];
     if (!results.empty()) results[i] = out;
     if (!status.empty()) status[i] = st;
+  });
+  {
+    std::lock_guard lock(mutex_);
+    shrink_after(ops.keys.size());
   }
-  shrink_after(ops.keys.size());
 }
 
 void hive_model::clear(stream_view) {

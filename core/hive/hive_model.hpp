@@ -6,6 +6,7 @@
 #include <mutex>
 
 #include "core/hive/hive_family.hpp"
+#include "core/table/model_batches.hpp"
 
 namespace hs::hive {
 
@@ -71,7 +72,7 @@ class hive_model final : public hive_family {
   std::uint64_t steps_[4] = {}, moves_ = 0, restarts_ = 0, path_lengths_[k_max_eviction_depth + 1] = {};
   std::vector<path_record> paths_;  // ring of k_path_ring, oldest first after rotation
   std::uint64_t path_head_ = 0;
-  mutable std::mutex mutex_;        // a session's worker mutates while the UI thread inspects
+  mutable model_mutex mutex_;        // a session's worker mutates while the UI thread inspects
 };
 
 }  // namespace hs::hive

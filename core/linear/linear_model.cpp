@@ -6,6 +6,7 @@
 
 #include "core/common/bit_math.hpp"
 #include "core/common/error.hpp"
+#include "core/table/model_batches.hpp"
 
 namespace hs::linear {
 
@@ -128,36 +129,33 @@ op_status linear_model::erase_one(key_type k) {
 void linear_model::insert(std::span<const key_type> keys, std::span<const value_type> values,
                           std::span<op_status> status, stream_view) {
   hs::detail::check_bulk("insert", keys.size(), values.size(), status.size());
-  std::lock_guard lock(mutex_);
   dispatch_probing(cfg_.hash, cfg_.linear.probe, [&](auto h) {
-    for (std::size_t i = 0; i < keys.size(); ++i) {
+    for_each_op_locked(mutex_, keys.size(), [&](std::size_t i) {
       op_status s = insert_impl<decltype(h)>(keys[i], values[i]);
       if (!status.empty()) status[i] = s;
-    }
+    });
   });
 }
 
 void linear_model::find(std::span<const key_type> keys, std::span<value_type> values_out,
                         std::span<op_status> status, stream_view) {
   hs::detail::check_bulk("find", keys.size(), values_out.size(), status.size());
-  std::lock_guard lock(mutex_);
   dispatch_probing(cfg_.hash, cfg_.linear.probe, [&](auto h) {
-    for (std::size_t i = 0; i < keys.size(); ++i) {
+    for_each_op_locked(mutex_, keys.size(), [&](std::size_t i) {
       op_status s = find_impl<decltype(h)>(keys[i], values_out[i]);
       if (s == op_status::rejected_key) ++rejected_[int(op_kind::find)];
       if (!status.empty()) status[i] = s;
-    }
+    });
   });
 }
 
 void linear_model::erase(std::span<const key_type> keys, std::span<op_status> status, stream_view) {
   hs::detail::check_bulk("erase", keys.size(), keys.size(), status.size());
-  std::lock_guard lock(mutex_);
   dispatch_probing(cfg_.hash, cfg_.linear.probe, [&](auto h) {
-    for (std::size_t i = 0; i < keys.size(); ++i) {
+    for_each_op_locked(mutex_, keys.size(), [&](std::size_t i) {
       op_status s = erase_impl<decltype(h)>(keys[i]);
       if (!status.empty()) status[i] = s;
-    }
+    });
   });
 }
 
@@ -166,16 +164,15 @@ void linear_model::apply(const op_batch& ops, std::span<value_type> results,
   const std::size_t n = ops.kinds.size();
   hs::detail::check_bulk("apply", n, ops.keys.size(), status.size());
   hs::detail::check_bulk("apply", n, ops.values.size(), results.empty() ? 0 : results.size());
-  std::lock_guard lock(mutex_);
   // Tombstone mode runs a mixed batch in two phases, like the GPU table: inserts and lookups,
   // then erases. Value mode runs it in order.
   const bool phased = cfg_.linear.deletes == linear_delete_mode::tombstone;
   dispatch_probing(cfg_.hash, cfg_.linear.probe, [&](auto h) {
     using H = decltype(h);
     for (int pass = 0; pass < (phased ? 2 : 1); ++pass) {
-      for (std::size_t i = 0; i < n; ++i) {
+      for_each_op_locked(mutex_, n, [&](std::size_t i) {
         const op_kind kind = ops.kinds[i];
-        if (phased && (kind == op_kind::erase) != (pass == 1)) continue;
+        if (phased && (kind == op_kind::erase) != (pass == 1)) return;
         value_type found = k_empty;
         op_status s = op_status::none;
         switch (kind) {
@@ -188,7 +185,7 @@ void linear_model::apply(const op_batch& ops, std::span<value_type> results,
         }
         if (!results.empty()) results[i] = found;
         if (!status.empty()) status[i] = s;
-      }
+      });
     }
   });
 }

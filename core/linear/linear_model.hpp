@@ -5,8 +5,9 @@
 #include <span>
 #include <vector>
 
-#include "core/table/table.hpp"
 #include "core/linear/linear_layout.hpp"
+#include "core/table/model_batches.hpp"
+#include "core/table/table.hpp"
 
 namespace hs::linear {
 
@@ -59,7 +60,7 @@ class linear_model final : public table {
   std::uint64_t occupied_ = 0;  // slots whose key is not empty (tombstones included)
   std::uint32_t max_displacement_ = 0;
   std::uint64_t rejected_[k_op_kind_count] = {}, failed_full_ = 0;
-  mutable std::mutex mutex_;  // a session's worker mutates while the UI thread inspects
+  mutable model_mutex mutex_;  // a session's worker mutates while the UI thread inspects
 };
 
 }  // namespace hs::linear

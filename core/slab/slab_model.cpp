@@ -8,6 +8,7 @@
 #include <bit>
 
 #include "core/common/error.hpp"
+#include "core/table/model_batches.hpp"
 
 namespace hs::slab {
 
@@ -161,38 +162,34 @@ std::uint32_t slab_model::count_one(key_type k) const {
 void slab_model::insert(std::span<const key_type> keys, std::span<const value_type> values,
                         std::span<op_status> status, stream_view) {
   detail::check_bulk("insert", keys.size(), values.size(), status.size());
-  std::lock_guard lock(mutex_);
-  for (std::size_t i = 0; i < keys.size(); ++i) {
+  for_each_op_locked(mutex_, keys.size(), [&](std::size_t i) {
     const op_status st = insert_one(keys[i], values[i]);
     if (!status.empty()) status[i] = st;
-  }
+  });
 }
 
 void slab_model::find(std::span<const key_type> keys, std::span<value_type> values_out,
                       std::span<op_status> status, stream_view) {
   detail::check_bulk("find", keys.size(), values_out.size(), status.size());
-  std::lock_guard lock(mutex_);
-  for (std::size_t i = 0; i < keys.size(); ++i) {
+  for_each_op_locked(mutex_, keys.size(), [&](std::size_t i) {
     const op_status st = find_one(keys[i], values_out[i]);
     if (st == op_status::rejected_key) ++rejected_[int(op_kind::find)];
     if (!status.empty()) status[i] = st;
-  }
+  });
 }
 
 void slab_model::erase(std::span<const key_type> keys, std::span<op_status> status, stream_view) {
   detail::check_bulk("erase", keys.size(), keys.size(), status.size());
-  std::lock_guard lock(mutex_);
-  for (std::size_t i = 0; i < keys.size(); ++i) {
+  for_each_op_locked(mutex_, keys.size(), [&](std::size_t i) {
     const op_status st = erase_one(keys[i]);
     if (!status.empty()) status[i] = st;
-  }
+  });
 }
 
 void slab_model::apply(const op_batch& ops, std::span<value_type> results, std::span<op_status> status, stream_view) {
   const std::size_t n = ops.keys.size();
   detail::check_apply(ops, results.size(), status.size());
-  std::lock_guard lock(mutex_);
-  for (std::size_t i = 0; i < n; ++i) {
+  for_each_op_locked(mutex_, n, [&](std::size_t i) {
     value_type out = k_empty;
     op_status st = op_status::none;
     switch (ops.kinds[i]) {
@@ -205,7 +202,7 @@ void slab_model::apply(const op_batch& ops, std::span<value_type> results, std::
     }
     if (!results.empty()) results[i] = out;
     if (!status.empty()) status[i] = st;
-  }
+  });
 }
 
 void slab_model::erase_all(std::span<const key_type> keys, std::span<std::uint32_t> removed, stream_view) {

@@ -7,6 +7,7 @@
 
 #include "core/slab/slab_family.hpp"
 #include "core/slab/slab_sizing.hpp"
+#include "core/table/model_batches.hpp"
 
 namespace hs::slab {
 
@@ -60,7 +61,7 @@ class slab_model final : public slab_family {
   slab_image img_;
   std::uint64_t next_fit_ = 0;  // slab index where the allocator's scan resumes
   std::uint64_t rejected_[k_op_kind_count] = {}, failed_full_ = 0, alloc_failures_ = 0;
-  mutable std::mutex mutex_;  // a session's worker mutates while the UI thread inspects
+  mutable model_mutex mutex_;  // a session's worker mutates while the UI thread inspects
 };
 
 }  // namespace hs::slab
