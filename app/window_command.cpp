@@ -51,7 +51,17 @@ int run_window_command(const cli_options& o) {
         std::cout << "hashscope: first launch: the " << k_demo << " preset plays its first stage (Space runs, N goes "
                   << "on, F1 lists the keys)\n";
       }
-      if (!preset.empty()) frame->load_preset(load_scenario(preset));
+      // A scenario that cannot be opened (a file gone since a desktop launcher named it, a
+      // malformed one) leaves the window open on its table, saying why.
+      if (!preset.empty()) {
+        try {
+          frame->load_preset(load_scenario(preset));
+        } catch (const std::exception& e) {
+          frame->set_error(std::string("cannot open the scenario: ") + e.what());
+          frame->notify("the scenario could not be opened: see the Controls");
+          std::cerr << "hashscope: cannot open the scenario: " << e.what() << "\n";
+        }
+      }
       if (o.present) frame->set_presenting(true);
       return frame;
     }, w);

@@ -271,9 +271,9 @@ void app_frame::draw_panels() {
 void app_frame::draw_window() {
   try {
     sample_in_background();
-    if (state_.error.rfind("sampling failed", 0) == 0) state_.error.clear();  // e.g. a frame planned before a shrink
+    state_.sampling_error.clear();  // e.g. a frame planned before a shrink: the next one is fine
   } catch (const std::exception& e) {
-    state_.error = std::string("sampling failed: ") + e.what();
+    state_.sampling_error = std::string("sampling failed: ") + e.what();
   }
   handle_shortcuts();
   draw_menu_bar();

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <utility>
 
 #include <ImFileDialog.h>
 #include <imgui.h>
@@ -179,6 +180,10 @@ bool file_menu::export_figures(app_frame& frame, const std::string& dir) {
   }
 }
 
+file_menu::~file_menu() {
+  if (shown_ != dialog::none || close_pending_) ifd::FileDialog::Instance().Close();
+}
+
 void file_menu::ask(command c) {
   if (c == command::open_scenario) asked_ = dialog::open;
   if (c == command::save_scenario) asked_ = dialog::save;
@@ -207,19 +212,25 @@ void file_menu::draw_menu(app_frame& frame) {
 
 void file_menu::draw_dialogs(app_frame& frame) {
   ifd::FileDialog& d = ifd::FileDialog::Instance();
+  // A finished dialog is closed (its icon textures freed) a frame later: the frame it finished in
+  // still draws them.
+  if (std::exchange(close_pending_, false)) d.Close();
   if (asked_ != dialog::none && shown_ == dialog::none) {
     install_textures();
     const std::string from = start_dir(frame);
-    if (asked_ == dialog::open) d.Open(k_open_key, "Open scenario", "Scenario (*.scn){.scn},.*", false, from);
-    if (asked_ == dialog::save) d.Save(k_save_key, "Save session as scenario", "Scenario (*.scn){.scn}", from);
-    if (asked_ == dialog::export_to) d.Open(k_export_key, "Export figures into a folder", "", false, from);
-    shown_ = asked_;
+    d.Close();  // one dialog at a time: one left open by a frame that is gone must not block this
+    bool opened = false;
+    if (asked_ == dialog::open) opened = d.Open(k_open_key, "Open scenario", "Scenario (*.scn){.scn},.*", false, from);
+    if (asked_ == dialog::save) opened = d.Save(k_save_key, "Save session as scenario", "Scenario (*.scn){.scn}", from);
+    if (asked_ == dialog::export_to) opened = d.Open(k_export_key, "Export figures into a folder", "", false, from);
+    if (opened) shown_ = asked_;
+    else frame.set_error("the file dialog could not open");
   }
   asked_ = dialog::none;
   const auto done = [&](const char* key, auto&& then) {
     if (!d.IsDone(key)) return;
     if (d.HasResult()) then(d.GetResult().string());  // a cancelled dialog changes nothing
-    d.Close();
+    close_pending_ = true;
     shown_ = dialog::none;
   };
   if (shown_ == dialog::open) done(k_open_key, [&](const std::string& p) { open_scenario(frame, p); });

@@ -19,6 +19,10 @@ inline constexpr std::size_t k_recent_max = 8;
 
 class file_menu {
  public:
+  file_menu() = default;
+  file_menu(const file_menu&) = delete;
+  file_menu& operator=(const file_menu&) = delete;
+  ~file_menu();  ///< closes a dialog it left open (ImFileDialog's is one for the process)
   /// @brief The menu's items (call inside the menu bar).
   void draw_menu(app_frame& frame);
   /// @brief The dialogs asked for (call every frame).
@@ -37,6 +41,7 @@ class file_menu {
  private:
   enum class dialog : std::uint8_t { none, open, save, export_to };
   dialog asked_ = dialog::none, shown_ = dialog::none;
+  bool close_pending_ = false;
 };
 
 /// @brief `path` put first in `recent` (once), the list cut to k_recent_max.

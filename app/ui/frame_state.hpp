@@ -72,6 +72,7 @@ struct frame_state {
   ui_settings settings;
   std::string notice;  ///< the status bar's line (screenshot saved, settings set aside)
   std::string error;   ///< the last error of a control, shown under the controls
+  std::string sampling_error;  ///< why the last sample failed (shown with the sampled views)
   frame_actions* actions = nullptr;
 
   const family_ui& ui() const { return ui_of(sess->config().table.family); }

@@ -78,3 +78,27 @@ TEST_CASE("a first launch fills the screen and plays the demo; a later one resto
   unsetenv("XDG_CONFIG_HOME");
   CHECK(second.find("first launch") == std::string::npos);
 }
+
+TEST_CASE("a launch naming a scenario file that is gone opens the window and says why", "[window]") {
+  test::xvfb server(1280, 800);
+  if (!server.ok()) SKIP("window test skipped: " + server.error());
+  const auto config = std::filesystem::temp_directory_path() / "hashscope-missing-scenario";
+  std::filesystem::remove_all(config);
+  setenv("XDG_CONFIG_HOME", config.c_str(), 1);
+  cli_options o;
+  o.backend = backend_choice::cpu;
+  o.frames = 3;
+  o.scenario = (config / "no-such-lesson.scn").string();
+  std::ostringstream out, err;
+  std::streambuf* old_out = std::cout.rdbuf(out.rdbuf());
+  std::streambuf* old_err = std::cerr.rdbuf(err.rdbuf());
+  const int rc = run_window_command(o);
+  std::cout.rdbuf(old_out);
+  std::cerr.rdbuf(old_err);
+  unsetenv("XDG_CONFIG_HOME");
+  INFO(out.str() << err.str());
+  CHECK(rc == 0);
+  CHECK(out.str().find("3 frames") != std::string::npos);  // the window opened and drew
+  CHECK(err.str().find("cannot open the scenario") != std::string::npos);
+  CHECK(err.str().find("no-such-lesson.scn") != std::string::npos);
+}

@@ -30,6 +30,7 @@ void draw_status_line(const frame_state& f) {
 }
 
 void draw_freshness(const frame_state& f) {
+  if (!f.sampling_error.empty()) ImGui::TextColored(role_color(ui_role::error, f.ui_theme), "%s", f.sampling_error.c_str());
   const std::string label = f.freshness.label();
   if (label.empty()) return;
   ImGui::TextColored(role_color(ui_role::cpu_backend, f.ui_theme), "%s", label.c_str());
