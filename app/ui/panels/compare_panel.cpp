@@ -72,8 +72,7 @@ void compare_setup::draw_entry(frame_state& f, std::size_t i) {
     if (ImGui::Combo("hash", &h, "murmur3\0knuth\0identity\0universal\0")) t.hash = static_cast<hash_kind>(h), changed = true;
   }
   // The family's options as its registration describes them: a combo for choices, a number field.
-  for (const family_option& o : d.options) {
-    ImGui::PushID(o.name.data());
+  for (const family_option& o : d.options) {  // labels are unique within a family: they are the IDs
     const std::string now = o.get(t);
     ImGui::SetNextItemWidth(10 * ImGui::GetFontSize());
     if (!o.choices.empty()) {
@@ -94,7 +93,6 @@ void compare_setup::draw_entry(frame_state& f, std::size_t i) {
         }
       }
     }
-    ImGui::PopID();
   }
   if (changed) {
     texts_[i] = format_compare_entry(t, f.sess->config().table);
@@ -135,8 +133,9 @@ void compare_setup::draw(frame_state& f) {
                      "or type its entry (family, then :name=value options, e.g. linear:probe=double or hive:slots=32) "
                      "and press Enter.");
   for (std::size_t i = 0; i < texts_.size(); ++i) {
-    ImGui::PushID(static_cast<int>(i));
-    ImGui::SeparatorText(("table " + std::to_string(i + 1)).c_str());
+    const std::string name = "table " + std::to_string(i + 1);
+    ImGui::PushID(name.c_str());
+    ImGui::SeparatorText(name.c_str());
     if (i == texts_.size() - 1) ImGui::Checkbox("compare a third table", &used_[i]);
     if (used_[i]) draw_entry(f, i);
     ImGui::PopID();
