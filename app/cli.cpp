@@ -1,186 +1,270 @@
-// Parsing of the three commands and their options, with errors that say what to type instead.
+// The command line through CLI11: each option defined once (its name, its value's check, its help
+// line), so `hashscope COMMAND --help` is generated from the same definitions that parse.
 #include "app/cli.hpp"
 
-#include "visualizers/figure/figure.hpp"
-
+#include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <sstream>
+
+#include <CLI/CLI.hpp>
+
+#include "app/scenario.hpp"
 
 #include "core/bench/table_filter.hpp"
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
 #include "core/slab/slab_sizing.hpp"
+#include "visualizers/figure/figure.hpp"
 
 namespace hs::app {
 
-std::string usage() {
-  std::string s =
-      "HashScope: GPU hash tables, live and at full scale.\n"
-      "\n"
-      "usage:\n"
-      "  hashscope [options]                 open the window (without a display: render the demo headless)\n"
-      "  hashscope render SCENARIO [--out DIR] [--size WxH]\n"
-      "                                      render a scenario's views to PNG, with CSV/JSON numbers and metadata\n"
-      "  hashscope bench SUITE [--out DIR] [--figures]   run a benchmark suite (tables on stdout, CSV/JSON in DIR)\n"
-      "  hashscope plot RESULTS_DIR [--out DIR] [--dpi N] [--size 3.5x2.4in]   the seed documents' figures from bench results\n"
-      "\n"
-      "options:\n"
-      "  --backend gpu|cpu|auto   where tables run (auto: the GPU when there is one)\n"
-      "  --capacity N             slots, a power of two (e.g. 2^27, 16M)\n"
-      "  --hash murmur3|knuth|identity\n"
-      "  --probe linear|double    open addressing's probing: one slot on, or a second hash's step over 4-slot sectors (window, bench linear)\n"
-      "  --scenario FILE          window: start from a scenario\n"
-      "  --frames N               window: exit after N frames\n"
-      "  --font-size PX           text size, 8 to 64 (projectors: 24 or more)\n"
-      "  --theme dark|light       window colours (light for projectors and print); remembered\n"
-      "  --present                window: start in presenter mode (F5; Esc leaves)\n"
-      "  --style paper|screen     render: figures for print (white, axes, PNG+SVG+PDF) or the window's look\n"
-      "  --dpi N                  render --style paper: PNG resolution (default 300)\n"
-      "  --animate                render: each stage also as a 4-second MP4 of its first view (ffmpeg)\n"
-      "  --size 3.5x2.4in         render: a panel's page (in, cm, mm; paper style; n panels: n times as wide)\n"
-      "                           or WIDTHxHEIGHT pixels (screen)\n"
-      "  --headless               window: render the default demo to PNG instead of opening a window\n"
-      "  --screenshot FILE        window: save the last frame (with --frames) as PNG\n"
-      "  bench: --reps N  --warmup N  --statuses  --no-cpu-baseline  --only TABLE[,TABLE] (hive, slab, linear, linear-churn)\n"
-      "         --group 1|4|8  --cas-first auto|on|off  --partition auto|on|off   (linear table tuning)\n"
-      "         --tile 2|4|8|16|32 (threads sharing a slab, slab table; threads per operation, hive: 4-32)\n"
-      "         --slots 8|16|32 --hashes F+G[+H] (hive: slots per bucket; bithash1, bithash2, murmur3, city, crc32)\n"
-      "         --bulk auto|on|off (hive: large batches without statuses by grouped rounds)\n"
-      "  --help\n"
-      "\nbench suites:\n";
-  for (const auto& suite : bench::suites()) s += "  " + std::string(suite.name) + ": " + std::string(suite.summary) + "\n";
-  s += "  live: the window's views sampling at 60 Hz (interop into EGL) against none, on linear 2^28, hive 2^27 and "
-       "slab 10^8 keys: throughput cost, frame p50/p99\n";
-  return s;
-}
-
 namespace {
 
-struct arg_reader {
-  const std::vector<std::string>& args;
-  std::size_t i = 0;
-  bool done() const { return i >= args.size(); }
-  const std::string& next() { return args[i++]; }
-  std::string value(const std::string& flag) {
-    if (done()) throw user_error(flag + " needs a value");
-    return next();
-  }
-};
+// Each value is read through a function that says what is wrong in the terms of the option;
+// CLI11 reports the message with the option's name.
+template <class T, class Parse>
+CLI::Option* add_parsed(CLI::App& app, const std::string& name, T& target, Parse parse, const std::string& help,
+                        const std::string& type) {
+  CLI::Option* o = app.add_option_function<std::string>(
+      name,
+      [&target, parse, name](const std::string& v) {
+        try {
+          target = parse(v);
+        } catch (const user_error& e) {
+          throw CLI::ValidationError(name, e.what());
+        }
+      },
+      help);
+  o->type_name(type);
+  return o;
+}
 
 template <class T>
-T parse_number(const std::string& flag, const std::string& text, T lo, T hi) {
+T number_between(const std::string& text, T lo, T hi) {
   T v{};
-  auto r = std::from_chars(text.data(), text.data() + text.size(), v);
+  const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
   if (r.ec != std::errc{} || r.ptr != text.data() + text.size() || v < lo || v > hi)
-    throw user_error(flag + ": '" + text + "' is not a number between " + std::to_string(lo) + " and " +
-                     std::to_string(hi));
+    throw user_error("'" + text + "' is not a number between " + std::to_string(lo) + " and " + std::to_string(hi));
   return v;
+}
+
+template <class T>
+auto between(T lo, T hi) {
+  return [lo, hi](const std::string& v) { return number_between<T>(v, lo, hi); };
+}
+
+backend_choice backend_of(const std::string& v) {
+  const auto b = parse_backend_choice(v);
+  if (!b) throw user_error("'" + v + "' is not gpu, cpu or auto");
+  return *b;
+}
+
+std::optional<std::uint64_t> size_of(const std::string& v) {
+  const auto c = parse_size(v);
+  if (!c) throw user_error("'" + v + "' is not a size (examples: 2^27, 16M, 1048576)");
+  return c;
+}
+
+std::optional<hash_kind> hash_of(const std::string& v) {
+  const auto h = parse_hash_kind(v);
+  if (!h) throw user_error("'" + v + "' is not murmur3, knuth, identity or universal");
+  return h;
+}
+
+tri tri_of(const std::string& v) {
+  const auto t = parse_tri(v);
+  if (!t) throw user_error("'" + v + "' is not auto, on or off");
+  return *t;
+}
+
+void add_table_options(CLI::App& app, cli_options& o) {
+  add_parsed(app, "--backend", o.backend, backend_of, "where tables run: the GPU, the CPU model, or the GPU when there is one",
+             "gpu|cpu|auto");
+  add_parsed(app, "--capacity", o.capacity, size_of, "slots, a power of two (e.g. 2^27, 16M)", "N");
+}
+
+void add_window_options(CLI::App& app, cli_options& o) {
+  add_table_options(app, o);
+  add_parsed(app, "--hash", o.hash, hash_of, "the hash of the table's keys", "murmur3|knuth|identity|universal");
+  add_parsed(app, "--probe", o.probe,
+             [](const std::string& v) -> std::optional<probe_policy> {
+               const auto p = parse_probe_policy(v);
+               if (!p) throw user_error("'" + v + "' is not linear or double");
+               return p;
+             },
+             "open addressing's probing: one slot on, or a second hash's step over 4-slot sectors", "linear|double");
+  app.add_option("--scenario", o.scenario, "a scenario to start from (a file, or a shipped scenario's name)")->type_name("SCENARIO");
+  app.add_option("FILE.scn", o.scenario, "a scenario file to open (what a desktop launcher passes)");
+  add_parsed(app, "--frames", o.frames, between<int>(1, 1000000), "exit after this many frames", "N");
+  add_parsed(app, "--font-size", o.font_size,
+             [](const std::string& v) { return static_cast<float>(number_between<int>(v, 1, 4096)); },
+             "text size in pixels, 8 to 64 (projectors: 24 or more)", "PX");
+  add_parsed(app, "--theme", o.ui_theme,
+             [](const std::string& v) {
+               const auto t = parse_theme(v);
+               if (!t) throw user_error("'" + v + "' is not dark or light");
+               return t;
+             },
+             "window colours (light for projectors and print); remembered", "dark|light");
+  app.add_flag("--present", o.present, "start in presenter mode (F5; Esc leaves)");
+  app.add_flag("--headless", o.headless, "render the default demo to PNG instead of opening a window");
+  app.add_option("--screenshot", o.screenshot, "with --frames: save the last frame as this PNG");
+}
+
+// --size is a page for paper figures (3.5x2.4in, 9x6cm) or WIDTHxHEIGHT pixels for the screen.
+void read_size(const std::string& v, cli_options& o) {
+  if (!v.empty() && std::isalpha(static_cast<unsigned char>(v.back()))) {
+    if (!fig::parse_page_size(v, 300))
+      throw user_error("'" + v + "' is not WIDTHxHEIGHT pixels nor a page such as 3.5x2.4in or 9x6cm");
+    o.page_size = v;
+    return;
+  }
+  const auto x = v.find('x');
+  if (x == std::string::npos) throw user_error("'" + v + "' is not WIDTHxHEIGHT");
+  o.width = number_between<std::uint32_t>(v.substr(0, x), 320, 8192);
+  o.height = number_between<std::uint32_t>(v.substr(x + 1), 240, 8192);
+}
+
+void add_render(CLI::App& root, cli_options& o) {
+  CLI::App* r = root.add_subcommand("render", "render a scenario's views to PNG, with CSV/JSON numbers and metadata");
+  r->add_option("SCENARIO", o.scenario, "the scenario: a file, or a shipped scenario's name")->required();
+  add_table_options(*r, o);
+  r->add_option("--out", o.out_dir, "the folder for the figures (default: out/render/NAME)");
+  add_parsed(*r, "--size", o.page_size, [&o](const std::string& v) { read_size(v, o); return o.page_size; },
+             "a panel's page in paper style (3.5x2.4in, cm, mm), or WIDTHxHEIGHT pixels on screen", "SIZE");
+  add_parsed(*r, "--style", o.style,
+             [](const std::string& v) -> std::optional<std::string> {
+               if (v != "paper" && v != "screen") throw user_error("'" + v + "' is not paper or screen");
+               return v;
+             },
+             "figures for print (white, axes, PNG+SVG+PDF) or the window's look", "paper|screen");
+  add_parsed(*r, "--dpi", o.dpi, between<int>(72, 1200), "paper style: the PNG's resolution (default 300)", "N");
+  r->add_flag_callback("--animate", [&o] { o.animate_seconds = 4; }, "each stage also as a 4-second MP4 of its first view");
+  add_parsed(*r, "--font-size", o.font_size,
+             [](const std::string& v) { return static_cast<float>(number_between<int>(v, 1, 4096)); },
+             "text size in pixels on screen-style figures", "PX");
+  r->callback([&o] { o.command = command_kind::render; });
+}
+
+void add_bench(CLI::App& root, cli_options& o) {
+  std::string suites = "suites:\n";
+  for (const auto& s : bench::suites()) suites += "  " + std::string(s.name) + ": " + std::string(s.summary) + "\n";
+  suites += "  live: the window's views sampling at 60 Hz (interop into EGL) against none, on linear 2^28, hive 2^27 "
+            "and slab 10^8 keys: throughput cost, frame p50/p99\n";
+  CLI::App* b = root.add_subcommand("bench", "run a benchmark suite (tables on stdout, CSV/JSON in --out)");
+  b->footer(suites);
+  b->add_option("SUITE", o.suite, "the suite (listed below)")->required();
+  add_table_options(*b, o);
+  add_parsed(*b, "--hash", o.hash, hash_of, "the hash of the tables' keys", "murmur3|knuth|identity|universal");
+  b->add_option("--out", o.out_dir, "a folder for CSV and JSON results");
+  b->add_flag("--figures", o.figures, "also plot the suite's figures into --out");
+  add_parsed(*b, "--dpi", o.dpi, between<int>(72, 1200), "--figures: the PNGs' resolution", "N");
+  add_parsed(*b, "--reps", o.bench.reps, between<int>(1, 1000), "timed repetitions (the median is reported)", "N");
+  add_parsed(*b, "--warmup", o.bench.warmup, between<int>(0, 100), "untimed repetitions first", "N");
+  add_parsed(*b, "--only", o.bench.only, [](const std::string& v) { return bench::parse_table_names(v); },
+             "only these tables or rows of the suite", "TABLE[,TABLE]");
+  add_parsed(*b, "--probe", o.bench.probe,
+             [&o](const std::string& v) {
+               const auto p = parse_probe_policy(v);
+               if (!p) throw user_error("'" + v + "' is not linear or double");
+               o.probe = *p;
+               return *p;
+             },
+             "the linear table's probing", "linear|double");
+  add_parsed(*b, "--group", o.bench.linear.group,
+             [](const std::string& v) {
+               const int g = number_between<int>(v, 0, 8);
+               if (g != 0 && g != 1 && g != 4 && g != 8) throw user_error("must be 1, 4 or 8 (0 chooses automatically)");
+               return g;
+             },
+             "linear table: threads per operation", "1|4|8");
+  add_parsed(*b, "--cas-first", o.bench.linear.cas_first, tri_of, "linear table: claim the home slot blindly first",
+             "auto|on|off");
+  add_parsed(*b, "--partition", o.bench.linear.partition, tri_of, "linear table: group large inserts by region first",
+             "auto|on|off");
+  add_parsed(*b, "--bulk", o.bench.hive_bulk, tri_of, "hive: large batches without statuses by grouped rounds",
+             "auto|on|off");
+  add_parsed(*b, "--tile", o.bench.slab_tile,
+             [&o](const std::string& v) {
+               const int t = number_between<int>(v, 0, 32);
+               if (!slab::valid_tile(t)) throw user_error(std::string("must be ") + slab::k_tile_choices);
+               o.bench.hive_tile = t;  // the hive table checks its own choices (4 to 32)
+               return t;
+             },
+             "threads sharing a slab (slab), threads per operation (hive)", "2|4|8|16|32");
+  add_parsed(*b, "--slots", o.bench.hive_slots, between<int>(8, 32), "hive: slots per bucket", "8|16|32");
+  b->add_option("--hashes", o.bench.hive_hashes, "hive: its hash functions (bithash1, bithash2, murmur3, city, crc32)")
+      ->type_name("F+G[+H]");
+  b->add_flag("--statuses", o.bench.statuses, "ask every operation for its status");
+  b->add_flag_callback("--no-cpu-baseline", [&o] { o.bench.cpu_baseline = false; }, "skip the CPU model's rates");
+  b->callback([&o] { o.command = command_kind::bench; });
+}
+
+void add_plot(CLI::App& root, cli_options& o) {
+  CLI::App* p = root.add_subcommand("plot", "the seed documents' figures from the JSON reports bench wrote");
+  p->add_option("RESULTS_DIR", o.scenario, "the folder bench wrote its results to (bench SUITE --out DIR)")->required();
+  p->add_option("--out", o.out_dir, "the folder for the figures (default: the results folder)");
+  add_parsed(*p, "--dpi", o.dpi, between<int>(72, 1200), "the PNGs' resolution", "N");
+  add_parsed(*p, "--size", o.page_size, [&o](const std::string& v) { read_size(v, o); return o.page_size; },
+             "a panel's page (3.5x2.4in, cm, mm)", "SIZE");
+  p->callback([&o] { o.command = command_kind::plot; });
+}
+
+// The parser with every command and option bound to `o`.
+std::unique_ptr<CLI::App> make_parser(cli_options& o) {
+  auto app = std::make_unique<CLI::App>(
+      "HashScope: GPU hash tables, live and at full scale. Without a command it opens the window (without a display "
+      "it renders the default demo headless).",
+      "hashscope");
+  app->set_version_flag("--version", version_text());
+  app->require_subcommand(0, 1);
+  add_window_options(*app, o);
+  add_render(*app, o);
+  add_bench(*app, o);
+  add_plot(*app, o);
+  app->footer("hashscope COMMAND --help: a command's options.");
+  return app;
 }
 
 }  // namespace
 
+std::string version_text() { return "hashscope " HS_VERSION; }
+
+std::string usage() {
+  cli_options o;
+  return make_parser(o)->help();
+}
+
 cli_options parse_cli(const std::vector<std::string>& args) {
   cli_options o;
-  arg_reader in{args};
-  if (!in.done() && args[0].rfind("--", 0) != 0) {
-    const std::string cmd = in.next();
-    if (cmd == "render") o.command = command_kind::render;
-    else if (cmd == "bench") o.command = command_kind::bench;
-    else if (cmd == "plot") o.command = command_kind::plot;
-    else if (cmd == "help") o.command = command_kind::help;
-    else throw user_error("unknown command '" + cmd + "' (commands: render, bench, plot; see --help)");
-    if (o.command == command_kind::render) {
-      if (in.done()) throw user_error("render needs a scenario file (e.g. assets/scenarios/linear-clustering.scn)");
-      o.scenario = in.next();
-    }
-    if (o.command == command_kind::plot) {
-      if (in.done()) throw user_error("plot needs the folder bench wrote its results to (hashscope bench SUITE --out DIR)");
-      o.scenario = in.next();  // the results folder
-    }
-    if (o.command == command_kind::bench) {
-      if (in.done()) throw user_error("bench needs a suite name (see --help for the list)");
-      o.suite = in.next();
-    }
+  auto app = make_parser(o);
+  std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them last first
+  if (!args.empty() && args.front() == "help") reversed.back() = "--help";
+  try {
+    app->parse(reversed);
+  } catch (const CLI::CallForHelp& e) {  // --help, of the command it follows
+    std::ostringstream out, err;
+    app->exit(e, out, err);
+    o.command = command_kind::help;
+    o.help_text = out.str();
+  } catch (const CLI::CallForVersion& e) {
+    std::ostringstream out, err;
+    app->exit(e, out, err);
+    o.command = command_kind::help;
+    o.help_text = out.str();
+  } catch (const CLI::ParseError& e) {
+    std::string where;
+    for (const CLI::App* sub : app->get_subcommands()) where = std::string(sub->get_name()) + " ";
+    throw user_error(std::string(e.what()) + " (see hashscope " + where + "--help)");
   }
-  while (!in.done()) {
-    const std::string a = in.next();
-    if (a == "--help" || a == "-h") o.command = command_kind::help;
-    else if (a == "--backend") {
-      const std::string v = in.value(a);
-      auto b = parse_backend_choice(v);
-      if (!b) throw user_error("--backend: '" + v + "' is not gpu, cpu or auto");
-      o.backend = *b;
-    } else if (a == "--capacity") {
-      const std::string v = in.value(a);
-      auto c = parse_size(v);
-      if (!c) throw user_error("--capacity: '" + v + "' is not a size (examples: 2^27, 16M, 1048576)");
-      o.capacity = *c;
-    } else if (a == "--hash") {
-      const std::string v = in.value(a);
-      auto h = parse_hash_kind(v);
-      if (!h) throw user_error("--hash: '" + v + "' is not murmur3, knuth or identity");
-      o.hash = *h;
-    } else if (a == "--scenario") o.scenario = in.value(a);
-    else if (a == "--out") o.out_dir = in.value(a);
-    else if (a == "--frames") o.frames = parse_number<int>(a, in.value(a), 1, 1000000);
-    else if (a == "--font-size") o.font_size = static_cast<float>(parse_number<int>(a, in.value(a), 1, 4096));  // clamped to 8-64 with a notice
-    else if (a == "--theme") {
-      const std::string v = in.value(a);
-      o.ui_theme = parse_theme(v);
-      if (!o.ui_theme) throw user_error("--theme: '" + v + "' is not dark or light");
-    }
-    else if (a == "--headless") o.headless = true;
-    else if (a == "--present") o.present = true;
-    else if (a == "--figures") o.figures = true;
-    else if (a == "--animate") o.animate_seconds = 4;
-    else if (a == "--style") {
-      const std::string v = in.value(a);
-      if (v != "paper" && v != "screen") throw user_error("--style: '" + v + "' is not paper or screen");
-      o.style = v;
-    } else if (a == "--dpi") o.dpi = parse_number<int>(a, in.value(a), 72, 1200);
-    else if (a == "--screenshot") o.screenshot = in.value(a);
-    else if (a == "--size") {
-      const std::string v = in.value(a);
-      if (!v.empty() && std::isalpha(static_cast<unsigned char>(v.back()))) {  // 3.5x2.4in: a paper page
-        if (!fig::parse_page_size(v, 300))
-          throw user_error("--size: '" + v + "' is not WIDTHxHEIGHT pixels nor a page such as 3.5x2.4in or 9x6cm");
-        o.page_size = v;
-        continue;
-      }
-      const auto x = v.find('x');
-      if (x == std::string::npos) throw user_error("--size: '" + v + "' is not WIDTHxHEIGHT");
-      o.width = parse_number<std::uint32_t>(a, v.substr(0, x), 320, 8192);
-      o.height = parse_number<std::uint32_t>(a, v.substr(x + 1), 240, 8192);
-    } else if (a == "--reps") o.bench.reps = parse_number<int>(a, in.value(a), 1, 1000);
-    else if (a == "--warmup") o.bench.warmup = parse_number<int>(a, in.value(a), 0, 100);
-    else if (a == "--only") o.bench.only = bench::parse_table_names(in.value(a));
-    else if (a == "--probe") {
-      const std::string v = in.value(a);
-      const auto p = parse_probe_policy(v);
-      if (!p) throw user_error("--probe: '" + v + "' is not linear or double");
-      o.probe = *p;
-      o.bench.probe = *p;
-    } else if (a == "--group") {
-      o.bench.linear.group = parse_number<int>(a, in.value(a), 0, 8);
-      if (o.bench.linear.group != 0 && o.bench.linear.group != 1 && o.bench.linear.group != 4 &&
-          o.bench.linear.group != 8)
-        throw user_error("--group: must be 1, 4 or 8 (0 chooses automatically)");
-    } else if (a == "--cas-first" || a == "--partition" || a == "--bulk") {
-      const std::string v = in.value(a);
-      const auto t = parse_tri(v);
-      if (!t) throw user_error(a + ": '" + v + "' is not auto, on or off");
-      (a == "--partition" ? o.bench.linear.partition : a == "--bulk" ? o.bench.hive_bulk : o.bench.linear.cas_first) = *t;
-    } else if (a == "--tile") {
-      o.bench.slab_tile = parse_number<int>(a, in.value(a), 0, 32);
-      if (!slab::valid_tile(o.bench.slab_tile)) throw user_error(std::string("--tile: must be ") + slab::k_tile_choices);
-      o.bench.hive_tile = o.bench.slab_tile;  // the hive table checks its own choices (4 to 32)
-    } else if (a == "--slots") {
-      o.bench.hive_slots = parse_number<int>(a, in.value(a), 8, 32);
-    } else if (a == "--hashes") {
-      o.bench.hive_hashes = in.value(a);
-    } else if (a == "--statuses") o.bench.statuses = true;
-    else if (a == "--no-cpu-baseline") o.bench.cpu_baseline = false;
-    else throw user_error("unknown option '" + a + "' (see --help)");
+  // A word where a command or a scenario file goes: a file path opens the window (which says
+  // why, should the file be gone), a shipped scenario's name plays it, anything else is a typo.
+  if (o.command == command_kind::window && !args.empty() && args.front() == o.scenario &&
+      o.scenario.find('/') == std::string::npos && o.scenario.find(".scn") == std::string::npos) {
+    const auto shipped = shipped_scenarios();
+    if (std::find(shipped.begin(), shipped.end(), o.scenario) == shipped.end())
+      throw user_error("unknown command '" + o.scenario + "' (commands: render, bench, plot; or a scenario file; see --help)");
   }
   return o;
 }

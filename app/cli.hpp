@@ -1,4 +1,5 @@
-// Command-line parsing: `hashscope` (window), `hashscope render SCENARIO`, `hashscope bench SUITE`.
+// Command-line parsing: `hashscope` (window), `hashscope render SCENARIO`, `hashscope bench SUITE`,
+// `hashscope plot RESULTS`, each with --help.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -36,10 +37,15 @@ struct cli_options {
   std::string screenshot;        ///< window: write the last frame (with --frames) to this PNG
   std::uint32_t width = 1600, height = 1000;  ///< render: image size
   bench::bench_options bench;
+  std::string help_text;         ///< help: what --help or --version prints
 };
 
-/// @brief Parses argv; throws hs::user_error with a message naming the bad argument.
+/// @brief Parses argv; throws hs::user_error with a message naming the bad argument. `--help`
+/// (of the whole program or of a command) and `--version` give command_kind::help with the text.
 cli_options parse_cli(const std::vector<std::string>& args);
+/// @brief The whole program's help.
 std::string usage();
+/// @brief "hashscope 0.1.0".
+std::string version_text();
 
 }  // namespace hs::app

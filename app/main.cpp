@@ -16,7 +16,7 @@ int main(int argc, char** argv) {
   try {
     const app::cli_options o = app::parse_cli(std::vector<std::string>(argv + 1, argv + argc));
     switch (o.command) {
-      case app::command_kind::help: std::cout << app::usage(); return 0;
+      case app::command_kind::help: std::cout << o.help_text; return 0;
       case app::command_kind::bench: return app::run_bench(o);
       case app::command_kind::render: return app::run_render(o);
       case app::command_kind::plot: return app::run_plot(o);

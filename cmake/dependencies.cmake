@@ -7,6 +7,8 @@ find_package(glfw3 3.3 REQUIRED)
 pkg_check_modules(CAIRO REQUIRED IMPORTED_TARGET cairo)
 # nlohmann's JSON reads the bench reports back for `hashscope plot` (header-only).
 find_package(nlohmann_json 3 REQUIRED)
+# CLI11 parses the command line: every option defined once, with its check and its help line.
+find_package(CLI11 2 REQUIRED)
 find_package(Catch2 3 QUIET)
 
 # stb_image_write: declarations in /usr/include/stb, implementation in libstb.

@@ -10,7 +10,7 @@ packages=(
   libglfw3-dev libstb-dev
   libegl-dev libgl-dev libglvnd-dev libegl-mesa0 libgl1-mesa-dri
   xvfb xauth fonts-dejavu-core
-  libcairo2-dev poppler-utils nlohmann-json3-dev ffmpeg
+  libcairo2-dev poppler-utils nlohmann-json3-dev libcli11-dev ffmpeg
   catch2
 )
 

@@ -31,7 +31,6 @@ TEST_CASE("the three commands parse with their options", "[cli]") {
   CHECK(b.bench.only.empty());
   CHECK(parse_cli({"bench", "hive", "--only", "bulk-insert,lookup-hit-ratio"}).bench.only ==
         std::vector<std::string>{"bulk-insert", "lookup-hit-ratio"});
-  CHECK(parse_cli({"--help"}).command == command_kind::help);
 }
 
 TEST_CASE("render takes a paper style, a DPI and a page size in inches or centimetres", "[cli][paper]") {
@@ -48,21 +47,40 @@ TEST_CASE("render takes a paper style, a DPI and a page size in inches or centim
   CHECK(parse_cli({"render", "x.scn"}).animate_seconds == 0);
 }
 
-TEST_CASE("bad arguments say what is wrong", "[cli]") {
+TEST_CASE("bad arguments say what is wrong, and which command's help to read", "[cli]") {
   CHECK_THROWS_WITH(parse_cli({"frobnicate"}), ContainsSubstring("unknown command 'frobnicate'"));
-  CHECK_THROWS_WITH(parse_cli({"--backend", "tpu"}), ContainsSubstring("'tpu' is not gpu, cpu or auto"));
+  CHECK_THROWS_WITH(parse_cli({"--backend", "tpu"}), ContainsSubstring("--backend: 'tpu' is not gpu, cpu or auto"));
   CHECK_THROWS_WITH(parse_cli({"--capacity", "lots"}), ContainsSubstring("not a size"));
-  CHECK_THROWS_WITH(parse_cli({"--frames"}), ContainsSubstring("needs a value"));
+  CHECK_THROWS_WITH(parse_cli({"--frames"}), ContainsSubstring("--frames: 1 required N missing"));
   CHECK_THROWS_WITH(parse_cli({"--frames", "-2"}), ContainsSubstring("between 1 and"));
-  CHECK_THROWS_WITH(parse_cli({"render"}), ContainsSubstring("needs a scenario"));
-  CHECK_THROWS_WITH(parse_cli({"bench"}), ContainsSubstring("needs a suite"));
-  CHECK_THROWS_WITH(parse_cli({"bench", "linear", "--group", "3"}), ContainsSubstring("1, 4 or 8"));
-  CHECK_THROWS_WITH(parse_cli({"--size", "big"}), ContainsSubstring("WIDTHxHEIGHT"));
-  CHECK_THROWS_WITH(parse_cli({"--verbose"}), ContainsSubstring("unknown option '--verbose'"));
+  CHECK_THROWS_WITH(parse_cli({"render"}), ContainsSubstring("SCENARIO is required (see hashscope render --help)"));
+  CHECK_THROWS_WITH(parse_cli({"bench"}), ContainsSubstring("SUITE is required (see hashscope bench --help)"));
+  CHECK_THROWS_WITH(parse_cli({"bench", "linear", "--group", "3"}), ContainsSubstring("--group: must be 1, 4 or 8"));
+  CHECK_THROWS_WITH(parse_cli({"render", "x.scn", "--size", "big"}), ContainsSubstring("WIDTHxHEIGHT"));
+  CHECK_THROWS_WITH(parse_cli({"--verbose"}), ContainsSubstring("not expected: --verbose"));
+  CHECK_THROWS_WITH(parse_cli({"render", "x.scn", "--reps", "3"}), ContainsSubstring("not expected: 3 --reps"));  // a bench option
   CHECK_THROWS_AS(parse_cli({"--hash", "sha1"}), user_error);
 }
 
-TEST_CASE("usage lists every bench suite", "[cli]") {
-  const std::string u = usage();
-  for (const auto& s : bench::suites()) CHECK(u.find(std::string(s.name)) != std::string::npos);
+TEST_CASE("every command has --help from its options' definitions, and --version says which HashScope", "[cli]") {
+  const cli_options top = parse_cli({"--help"});
+  CHECK(top.command == command_kind::help);
+  CHECK_THAT(top.help_text, ContainsSubstring("--font-size PX"));
+  CHECK_THAT(top.help_text, ContainsSubstring("render"));
+  CHECK(parse_cli({"help"}).help_text == top.help_text);
+  const cli_options render = parse_cli({"render", "--help"});  // not a scenario named --help
+  CHECK(render.command == command_kind::help);
+  CHECK_THAT(render.help_text, ContainsSubstring("hashscope render [OPTIONS] SCENARIO"));
+  CHECK_THAT(render.help_text, ContainsSubstring("--style paper|screen"));
+  const std::string bench = parse_cli({"bench", "--help"}).help_text;
+  CHECK_THAT(bench, ContainsSubstring("--cas-first auto|on|off"));
+  for (const auto& s : bench::suites()) CHECK_THAT(bench, ContainsSubstring(std::string(s.name) + ": "));
+  CHECK_THAT(parse_cli({"plot", "--help"}).help_text, ContainsSubstring("hashscope plot [OPTIONS] RESULTS_DIR"));
+  CHECK_THAT(parse_cli({"--version"}).help_text, ContainsSubstring("hashscope 0."));
+}
+
+TEST_CASE("a scenario file as the only argument opens the window on it, as a desktop launcher passes it", "[cli]") {
+  CHECK(parse_cli({"/home/teacher/lesson.scn"}).scenario == "/home/teacher/lesson.scn");
+  CHECK(parse_cli({"/home/teacher/lesson.scn"}).command == command_kind::window);
+  CHECK(parse_cli({"linear-clustering"}).scenario == "linear-clustering");  // a shipped one by name
 }

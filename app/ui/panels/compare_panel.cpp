@@ -99,8 +99,12 @@ void compare_setup::draw_entry(frame_state& f, std::size_t i) {
     text_errors_[i].clear();
   }
   // The text form: typed entries parse into the widgets above when Enter is pressed.
-  ImGui::SetNextItemWidth(-1);
-  if (ImGui::InputText("##text", &texts_[i], ImGuiInputTextFlags_EnterReturnsTrue)) {
+  ImGui::SetNextItemWidth(-6 * ImGui::GetFontSize());
+  const bool typed = ImGui::InputText("##text", &texts_[i], ImGuiInputTextFlags_EnterReturnsTrue);
+  ImGui::SameLine();
+  ImGui::TextDisabled("entry");
+  ImGui::SetItemTooltip("The table as a compare entry: type one and press Enter to set the widgets above");
+  if (typed) {
     try {
       tables_[i] = parse_compare_entry(texts_[i], f.sess->config().table).table;
       text_errors_[i].clear();
