@@ -12,6 +12,7 @@
 #include "app/scenario.hpp"
 
 #include "core/bench/table_filter.hpp"
+#include "core/common/assets.hpp"
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
 #include "core/slab/slab_sizing.hpp"
@@ -229,7 +230,15 @@ std::unique_ptr<CLI::App> make_parser(cli_options& o) {
 
 }  // namespace
 
-std::string version_text() { return "hashscope " HS_VERSION; }
+std::string version_text() {
+  std::string where;
+  try {
+    where = assets_dir().string();
+  } catch (const user_error& e) {
+    where = e.what();
+  }
+  return "hashscope " HS_VERSION "\nassets: " + where;
+}
 
 std::string usage() {
   cli_options o;

@@ -1,4 +1,5 @@
-// Asset lookup: environment first, then places relative to the executable, then the source tree.
+// Asset lookup: environment first, then places relative to the executable (installed, or a build
+// tree), then the source tree.
 #include "core/common/assets.hpp"
 
 #include <cstdlib>
@@ -16,6 +17,7 @@ fs::path assets_dir() {
   std::error_code ec;
   const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
   if (!ec) {
+    candidates.push_back(exe.parent_path().parent_path() / "share" / "hashscope");  // installed: bin/../share/hashscope
     candidates.push_back(exe.parent_path().parent_path() / "assets");
     candidates.push_back(exe.parent_path().parent_path().parent_path() / "assets");
   }
