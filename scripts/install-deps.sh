@@ -38,8 +38,9 @@ if [[ ${ID} == debian && ${VERSION_CODENAME} == bookworm ]]; then
   fi
   $sudo apt-get update -qq
   others=("${missing[@]/catch2}")
-  [[ -n "${others[*]// }" ]] && $sudo "${apt_install[@]}" ${others[@]}
-  [[ " ${missing[*]} " == *" catch2 "* ]] && $sudo "${apt_install[@]}" -t bookworm-backports catch2
+  # `if`, not `[[ ]] &&`: a false test as the script's last command would fail the whole set-up.
+  if [[ -n "${others[*]// }" ]]; then $sudo "${apt_install[@]}" ${others[@]}; fi
+  if [[ " ${missing[*]} " == *" catch2 "* ]]; then $sudo "${apt_install[@]}" -t bookworm-backports catch2; fi
 else
   $sudo apt-get update -qq
   $sudo "${apt_install[@]}" "${missing[@]}"

@@ -33,15 +33,6 @@ session_config small_table() {
   return cfg;
 }
 
-std::unique_ptr<test::ui_harness> harness_or_skip(const session_config& cfg) {
-  try {
-    return std::make_unique<test::ui_harness>(cfg);
-  } catch (const graphics_error& e) {
-    SKIP(std::string("UI test skipped: no headless OpenGL (") + e.what() + ")");
-  }
-  return nullptr;
-}
-
 fs::path fresh_dir(const char* name) {
   const fs::path d = fs::temp_directory_path() / name;
   fs::remove_all(d);
@@ -69,7 +60,7 @@ TEST_CASE("File > Open scenario opens a file as a preset; a malformed one names 
   const fs::path dir = fresh_dir("hashscope-open-test");
   write(dir / "good.scn", "title A lesson\ncapacity 2^13\nbatch 512\nmix insert:1\nfill 0.25\ncapture heatmap\n");
   write(dir / "bad.scn", "capacity 2^13\nfill lots\ncapture heatmap\n");
-  auto ui = harness_or_skip(small_table());
+  auto ui = test::harness_or_skip(small_table());
   app_frame& f = ui->frame();
   std::uint64_t capacity_after_good = 0, live_after_good = 0, serial_after_good = 0, serial_after_bad = 0;
   std::string error_after_bad, error_after_cancel = "x";
@@ -107,7 +98,7 @@ TEST_CASE("File > Open scenario opens a file as a preset; a malformed one names 
 TEST_CASE("Open recent on a file that has gone says so and takes it off the list, the session unchanged", "[ui][file]") {
   const fs::path dir = fresh_dir("hashscope-recent-test");
   write(dir / "kept.scn", "capacity 2^12\nbatch 256\nfill 0.5\ncapture heatmap\n");
-  auto ui = harness_or_skip(small_table());
+  auto ui = test::harness_or_skip(small_table());
   app_frame& f = ui->frame();
   file_menu& files = f.files();
   REQUIRE(files.open_scenario(f, (dir / "kept.scn").string()));
@@ -135,7 +126,7 @@ TEST_CASE("File > Save session as scenario writes what was done, which opens aga
           "[ui][file]") {
   const fs::path dir = fresh_dir("hashscope-save-test");
   write(dir / "not-a-folder", "a file where a folder should be");
-  auto ui = harness_or_skip(small_table());
+  auto ui = test::harness_or_skip(small_table());
   app_frame& f = ui->frame();
   std::uint64_t live = 0, live_again = 0;
   std::string refused;
@@ -178,7 +169,7 @@ TEST_CASE("File > Save session as scenario writes what was done, which opens aga
 
 TEST_CASE("File > Export figures writes each view shown as PNG, SVG and PDF with its numbers", "[ui][file]") {
   const fs::path dir = fresh_dir("hashscope-export-test");
-  auto ui = harness_or_skip(small_table());
+  auto ui = test::harness_or_skip(small_table());
   app_frame& f = ui->frame();
   f.sess().fill_to(0.5);
   f.sess().wait_idle();

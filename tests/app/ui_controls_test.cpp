@@ -44,20 +44,11 @@ workload::workload_spec endless(const session_config& cfg) {
   return w;
 }
 
-std::unique_ptr<test::ui_harness> harness_or_skip(const session_config& cfg) {
-  try {
-    return std::make_unique<test::ui_harness>(cfg);
-  } catch (const graphics_error& e) {
-    SKIP(std::string("UI test skipped: no headless OpenGL (") + e.what() + ")");
-  }
-  return nullptr;
-}
-
 // One test per backend: the CPU model here, the GPU table under [gpu] where there is a device.
 void run_pause_step(backend b) {
   session_config cfg = small_table(b);
   cfg.workload = endless(cfg);
-  auto ui = harness_or_skip(cfg);
+  auto ui = test::harness_or_skip(cfg);
   session& s = ui->frame().sess();
   activity while_running = activity::idle;
   std::uint64_t live_running = 0, batches_paused = 0, batches_later = 0, step_before = 0, step_after = 0;
@@ -97,7 +88,7 @@ TEST_CASE("Run, Pause and Step drive the GPU table", "[ui][gpu]") {
 }
 
 TEST_CASE("Fill and drain reach the target, Reset empties the table", "[ui]") {
-  auto ui = harness_or_skip(small_table());
+  auto ui = test::harness_or_skip(small_table());
   session& s = ui->frame().sess();
   double filled = 0, drained = 0;
   std::uint64_t after_reset = 1;
@@ -128,7 +119,7 @@ TEST_CASE("Fill and drain reach the target, Reset empties the table", "[ui]") {
 }
 
 TEST_CASE("changing the family and pressing Apply rebuilds the table", "[ui]") {
-  auto ui = harness_or_skip(small_table());
+  auto ui = test::harness_or_skip(small_table());
   family after_slab = family::linear, after_hive = family::linear;
   std::uint64_t live_after_fill = 0, live_after_apply = 1;
   const std::string log = ui->run([&](ImGuiTestContext* ctx) {
@@ -164,7 +155,7 @@ TEST_CASE("changing the family and pressing Apply rebuilds the table", "[ui]") {
 }
 
 TEST_CASE("every shipped preset loads and runs stage by stage to its end", "[ui][presets]") {
-  auto ui = harness_or_skip(small_table());
+  auto ui = test::harness_or_skip(small_table());
   const auto presets = shipped_scenarios();
   REQUIRE(presets.size() >= 9);
   for (const std::string& name : presets) {
@@ -210,7 +201,7 @@ TEST_CASE("every shipped preset loads and runs stage by stage to its end", "[ui]
 }
 
 TEST_CASE("the text-size control changes the font", "[ui]") {
-  auto ui = harness_or_skip(small_table());
+  auto ui = test::harness_or_skip(small_table());
   float before = 0, after = 0;
   const std::string log = ui->run([&](ImGuiTestContext* ctx) {
     before = ImGui::GetFontSize();
@@ -230,7 +221,7 @@ TEST_CASE("the text-size control changes the font", "[ui]") {
 TEST_CASE("keyboard shortcuts drive the session, and wait while a text field is edited", "[ui][shortcuts]") {
   session_config cfg = small_table();
   cfg.workload = endless(cfg);
-  auto ui = harness_or_skip(cfg);
+  auto ui = test::harness_or_skip(cfg);
   app_frame& f = ui->frame();
   session& s = f.sess();
   const auto screenshots = std::filesystem::temp_directory_path() / "hashscope-ui-shots";
@@ -329,7 +320,7 @@ TEST_CASE("wheel zoom on the heatmap reaches single slots and the tooltip shows 
   session_config cfg = small_table();
   cfg.table.capacity = 1u << 20;  // more slots than the heatmap has pixels
   cfg.workload.batch_size = 1u << 16;
-  auto ui = harness_or_skip(cfg);
+  auto ui = test::harness_or_skip(cfg);
   app_frame& f = ui->frame();
   f.sess().fill_to(0.9);
   f.sess().wait_idle();
@@ -391,7 +382,7 @@ TEST_CASE("clicking a bucket in the slab strip shows its list; in the hive strip
   session_config cfg = small_table();
   cfg.table.family = family::slab;
   cfg.table.capacity = 15 * 4000;
-  auto ui = harness_or_skip(cfg);
+  auto ui = test::harness_or_skip(cfg);
   std::uint64_t slab_bucket = 0;
   std::string log = ui->run([&](ImGuiTestContext* ctx) {
     click_strip(ctx, ui->frame(), 0.7, "Slab lists", "strip", 0.75f);
@@ -405,7 +396,7 @@ TEST_CASE("clicking a bucket in the slab strip shows its list; in the hive strip
   ui.reset();  // one ImGui context at a time
   cfg.table.family = family::hive;
   cfg.table.capacity = 1u << 14;
-  auto hive = harness_or_skip(cfg);
+  auto hive = test::harness_or_skip(cfg);
   std::optional<std::uint64_t> picked;
   std::uint64_t first_shown = 0;
   log = hive->run([&](ImGuiTestContext* ctx) {
@@ -423,7 +414,7 @@ TEST_CASE("clicking a bucket in the slab strip shows its list; in the hive strip
 }
 
 TEST_CASE("the probe histogram zooms with the wheel and keeps the zoom while its bars stay", "[ui][plots]") {
-  auto ui = harness_or_skip(small_table());
+  auto ui = test::harness_or_skip(small_table());
   app_frame& f = ui->frame();
   f.sess().fill_to(0.7);
   f.sess().wait_idle();
@@ -448,7 +439,7 @@ TEST_CASE("the probe histogram zooms with the wheel and keeps the zoom while its
 
 TEST_CASE("View > Light theme switches the theme, and View > Reset layout docks every view again",
           "[ui][layout]") {
-  auto ui = harness_or_skip(small_table());
+  auto ui = test::harness_or_skip(small_table());
   app_frame& f = ui->frame();
   float background_dark = 0, background_light = 0;
   ImGuiID docked_before = 0, undocked = 1, docked_after = 0;
@@ -481,7 +472,7 @@ TEST_CASE("View > Light theme switches the theme, and View > Reset layout docks 
 
 TEST_CASE("presenter mode: F5 hides the controls and enlarges the text, Space tells the next stage, Esc leaves",
           "[ui][present]") {
-  auto ui = harness_or_skip(small_table());
+  auto ui = test::harness_or_skip(small_table());
   app_frame& f = ui->frame();
   const float normal = f.state().font_size;
   bool controls_hidden = false, controls_back = false;
@@ -528,7 +519,7 @@ TEST_CASE("presenter mode: F5 hides the controls and enlarges the text, Space te
 
 TEST_CASE("linear step mode: a traced step's walks, the arrows move through them, the heatmap zooms to each",
           "[ui][step]") {
-  auto ui = harness_or_skip(small_table());
+  auto ui = test::harness_or_skip(small_table());
   app_frame& f = ui->frame();
   std::size_t ops = 0, shown_after_next = 0, shown_after_prev = 9;
   bool marked = false;
@@ -568,7 +559,7 @@ TEST_CASE("linear step mode: a traced step's walks, the arrows move through them
 
 TEST_CASE("Compare > Compare tables starts three tables side by side; the Compare window's Fill drives them all",
           "[ui][compare]") {
-  auto ui = harness_or_skip(small_table());
+  auto ui = test::harness_or_skip(small_table());
   app_frame& f = ui->frame();
   std::size_t tables = 0;
   std::vector<std::uint64_t> live;
@@ -607,7 +598,7 @@ TEST_CASE("Compare > Compare tables starts three tables side by side; the Compar
 
 TEST_CASE("choosing double hashing in the Table section and pressing Apply rebuilds a double-hashing table",
           "[ui][double]") {
-  auto ui = harness_or_skip(small_table());
+  auto ui = test::harness_or_skip(small_table());
   probe_policy after = probe_policy::linear;
   std::string check;
   const std::string log = ui->run([&](ImGuiTestContext* ctx) {
@@ -634,7 +625,7 @@ TEST_CASE("the slab view shows the longest list until a bucket is chosen", "[ui]
   session_config cfg = small_table();
   cfg.table.family = family::slab;
   cfg.table.capacity = 15 * 500;
-  auto ui = harness_or_skip(cfg);
+  auto ui = test::harness_or_skip(cfg);
   app_frame& f = ui->frame();
   f.sess().fill_to(2.5);
   f.sess().wait_idle();
@@ -657,7 +648,7 @@ TEST_CASE("the slab view shows the longest list until a bucket is chosen", "[ui]
 
 TEST_CASE("the Compare setup offers each family's options as widgets, kept in step with the typed entry",
           "[ui][compare]") {
-  auto ui = harness_or_skip(small_table());
+  auto ui = test::harness_or_skip(small_table());
   app_frame& f = ui->frame();
   std::vector<std::string> started;
   const std::string log = ui->run([&](ImGuiTestContext* ctx) {

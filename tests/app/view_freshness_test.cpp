@@ -32,15 +32,6 @@ session_config linear_table(std::uint64_t capacity = 1u << 16) {
   return cfg;
 }
 
-std::unique_ptr<test::ui_harness> harness_or_skip(const session_config& cfg) {
-  try {
-    return std::make_unique<test::ui_harness>(cfg);
-  } catch (const graphics_error& e) {
-    SKIP(std::string("UI test skipped: no headless OpenGL (") + e.what() + ")");
-  }
-  return nullptr;
-}
-
 // What the common views drew in the last frame.
 struct shown {
   std::uint64_t version = 0;
@@ -89,7 +80,7 @@ int frames_to_show(ImGuiTestContext* ctx, app_frame& f, std::uint64_t v, bool& a
 
 TEST_CASE("after Reset of a full table every view shows the empty table at once, an old sample marked as old",
           "[ui][freshness]") {
-  auto ui = harness_or_skip(linear_table());
+  auto ui = test::harness_or_skip(linear_table());
   app_frame& f = ui->frame();
   session& s = f.sess();
   shown full, after;
@@ -122,7 +113,7 @@ TEST_CASE("after Reset of a full table every view shows the empty table at once,
 }
 
 TEST_CASE("after Step the views show the batch it ran", "[ui][freshness]") {
-  auto ui = harness_or_skip(linear_table());
+  auto ui = test::harness_or_skip(linear_table());
   app_frame& f = ui->frame();
   session& s = f.sess();
   shown after;
@@ -147,7 +138,7 @@ TEST_CASE("after Step the views show the batch it ran", "[ui][freshness]") {
 }
 
 TEST_CASE("after Apply the views show the new table, never the old one's numbers", "[ui][freshness]") {
-  auto ui = harness_or_skip(linear_table());
+  auto ui = test::harness_or_skip(linear_table());
   app_frame& f = ui->frame();
   bool old_capacity_drawn = false;
   shown after;
@@ -177,7 +168,7 @@ TEST_CASE("after Apply the views show the new table, never the old one's numbers
 }
 
 TEST_CASE("after Next stage the views show the stage's table", "[ui][freshness]") {
-  auto ui = harness_or_skip(linear_table());
+  auto ui = test::harness_or_skip(linear_table());
   app_frame& f = ui->frame();
   shown first, second;
   bool asked_at_once = false, unmarked_old = false;
@@ -207,7 +198,7 @@ TEST_CASE("after Next stage the views show the stage's table", "[ui][freshness]"
 
 TEST_CASE("in compare mode Reset shows every compared table empty at once, and the keys drive the compared tables",
           "[ui][freshness][compare]") {
-  auto ui = harness_or_skip(linear_table(1u << 14));
+  auto ui = test::harness_or_skip(linear_table(1u << 14));
   app_frame& f = ui->frame();
   bool compared_run = false, main_ran = false, marked = true, asked_keys_compare = false, asked_at_once = false;
   std::vector<compare_view::drawn_column> filled, emptied;

@@ -1,6 +1,7 @@
 // The Test Engine bound to a headless frame loop.
 #include "tests/support/ui_harness.hpp"
 
+#include <catch2/catch_test_macros.hpp>
 #include <imgui.h>
 #include <imgui_te_context.h>
 #include <imgui_te_engine.h>
@@ -8,6 +9,7 @@
 
 #include "app/platform/headless_platform.hpp"
 #include "app/ui/app_frame.hpp"
+#include "core/common/error.hpp"
 
 namespace hs::test {
 
@@ -61,6 +63,15 @@ std::string ui_harness::run(const std::function<void(ImGuiTestContext*)>& script
   std::string log = "test status " + std::to_string(static_cast<int>(t->Output.Status)) + "\n";
   log += t->Output.Log.Buffer.c_str();
   return log;
+}
+
+std::unique_ptr<ui_harness> harness_or_skip(const app::session_config& cfg) {
+  try {
+    return std::make_unique<ui_harness>(cfg);
+  } catch (const graphics_error& e) {
+    SKIP(std::string("UI test skipped: no headless OpenGL (") + e.what() + ")");
+  }
+  return nullptr;
 }
 
 void wait_until(ImGuiTestContext* ctx, const std::function<bool()>& done, int max_frames) {

@@ -41,6 +41,9 @@ class ui_harness {
   int width_, height_, frames_ = 0, tests_ = 0;
 };
 
+/// @brief A harness on `cfg`, or a SKIP (with the reason) where no EGL display offers OpenGL.
+std::unique_ptr<ui_harness> harness_or_skip(const app::session_config& cfg);
+
 /// @brief Yields frames until `done()` holds (at most `max_frames`, so nothing hangs); the
 /// caller checks the condition afterwards.
 void wait_until(ImGuiTestContext* ctx, const std::function<bool()>& done, int max_frames = 3000);
