@@ -15,12 +15,9 @@ namespace hs::app {
 
 namespace {
 constexpr std::size_t k_cost_points_max = 4000;
-// What one operation reads, from the family's measure: probe length + 1 slots, slab position + 1
-// slabs, candidate index + 1 buckets.
-const char* cost_unit(family f) {
-  const std::string_view m = ui_of(f).histogram_measure;
-  return m == "probe length" ? "slots" : m == "slab position of a key" ? "slabs" : "buckets";
-}
+// What one operation reads: the family's measure + 1 of its read unit (probe length + 1 slots,
+// slab position + 1 slabs, candidate index + 1 buckets).
+const char* cost_unit(family f) { return ui_of(f).read_unit.data(); }
 }  // namespace
 
 compare_view::compare_view(compare_set& set) : set_(set), cmap_(vis::load_colormap("viridis")) {

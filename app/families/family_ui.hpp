@@ -98,6 +98,9 @@ struct family_ui {
   void (*count_rows)(number_rows& rows, const session& s, const sample_result& r) = nullptr;
   /// @brief What the histogram measures ("probe length") and what a failed_full insert means.
   std::string_view histogram_measure = "probe length";
+  /// @brief What an operation reads, counted as the histogram's measure + 1 ("slots"): compare
+  /// mode's reads per operation.
+  std::string_view read_unit = "slots";
   std::string_view failed_label = "failed (table full)";
   /// @brief Whether the churn timeline explains how inserts reuse tombstones (the linear
   /// family in tombstone mode).

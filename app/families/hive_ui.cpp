@@ -197,6 +197,7 @@ const family_ui& hive_ui() {
     f.common_hash = false;
     f.about_rows = about_rows;
     f.count_rows = count_rows;
+    f.read_unit = "buckets";
     f.histogram_measure = "candidate index";
     f.failed_label = "refused (stash full)";
     f.make_recorder = [] { return std::unique_ptr<batch_recorder>(new hive_steps_recorder); };

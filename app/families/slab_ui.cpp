@@ -120,6 +120,7 @@ const family_ui& slab_ui() {
     f.draw_maintenance = draw_maintenance;
     f.about_rows = about_rows;
     f.count_rows = count_rows;
+    f.read_unit = "slabs";
     f.histogram_measure = "slab position of a key";
     f.failed_label = "failed (SlabAlloc exhausted)";
     return f;

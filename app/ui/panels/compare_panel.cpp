@@ -40,7 +40,12 @@ void compare_panel::draw(frame_state& f) {
   f.compare_figure->draw();
 }
 
-compare_setup::compare_setup() { texts_ = {"linear", "hive", "slab"}; }
+// The first entries offered: the registered families, one a table (the first again where there
+// are fewer families than tables).
+compare_setup::compare_setup() {
+  const auto registered = families();
+  for (std::size_t i = 0; i < texts_.size(); ++i) texts_[i] = std::string(registered[i % registered.size()]->name);
+}
 
 void compare_setup::draw_entry(frame_state& f, std::size_t i) {
   table_config& t = tables_[i];
@@ -127,8 +132,8 @@ void compare_setup::draw(frame_state& f) {
       try {
         tables_[i] = parse_compare_entry(texts_[i], f.sess->config().table).table;
       } catch (const user_error&) {
-        tables_[i] = parse_compare_entry("linear", f.sess->config().table).table;
-        texts_[i] = "linear";
+        texts_[i] = std::string(to_string(f.sess->config().table.family));  // the window's family
+        tables_[i] = parse_compare_entry(texts_[i], f.sess->config().table).table;
       }
     }
     primed_ = true;
