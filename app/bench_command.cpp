@@ -19,7 +19,9 @@ int run_bench(const cli_options& o) {
   opt.backend = resolve_backend(o.backend, &note);
   if (o.capacity) opt.capacity = *o.capacity;
   if (o.hash) opt.hash = *o.hash;
-  std::cout << (opt.backend == backend::gpu ? "GPU backend: " : "CPU model backend: ") << note << "\n" << std::flush;
+  std::cout << (opt.backend == backend::gpu ? "GPU backend: " : "CPU model backend: ") << note
+            << "\n"
+            << std::flush;
   const bench::report r = bench::run_suite(o.suite, opt);
   publish_report(r, o);
   return 0;

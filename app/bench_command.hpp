@@ -7,4 +7,4 @@ namespace hs::app {
 int run_bench(const cli_options& o);
 /// @brief Prints the report and writes its CSV/JSON into --out (default out/bench), saying where.
 void publish_report(const bench::report& r, const cli_options& o);
-}
+}  // namespace hs::app

@@ -1,7 +1,8 @@
 // The live benchmark: alternating windows of the session running alone and running while frames
 // are drawn at 60 Hz (sampling every frame, within the default share, and not at all, which tells
-// what drawing costs from what sampling costs), throughput from the session's own operation count over wall time (what a
-// user gets), frame times from the frame's start to the GPU finishing its drawing.
+// what drawing costs from what sampling costs), throughput from the session's own operation count
+// over wall time (what a user gets), frame times from the frame's start to the GPU finishing its
+// drawing.
 #include "app/bench_live.hpp"
 
 #include "app/families/family_ui.hpp"
@@ -11,7 +12,6 @@
 #include <iostream>
 #include <thread>
 
-#include "visualizers/gl/gl.hpp"
 #include "app/bench_command.hpp"
 #include "app/platform/headless_platform.hpp"
 #include "app/ui/app_frame.hpp"
@@ -20,6 +20,7 @@
 #include "core/bench/timing.hpp"
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
+#include "visualizers/gl/gl.hpp"
 
 namespace hs::app {
 
@@ -30,7 +31,9 @@ constexpr double k_window_s = 3.0, k_warm_s = 1.0, k_frame_s = 1.0 / 60.0;
 constexpr int k_windows = 3;  // of each kind, alternating
 constexpr int k_width = 1920, k_height = 1080;
 
-double since(clock_type::time_point t) { return std::chrono::duration<double>(clock_type::now() - t).count(); }
+double since(clock_type::time_point t) {
+  return std::chrono::duration<double>(clock_type::now() - t).count();
+}
 
 struct live_case {
   const char* name;
@@ -73,15 +76,21 @@ window_result measure_window(app_frame& f, headless_platform* gl, bool running =
       continue;
     }
     const auto start = clock_type::now();
-    gl->frame(k_width, k_height, [&] {
-      f.draw_window();
-      r.draw_ms.push_back(since(start) * 1e3);
-    }, f.state().font_size, f.state().ui_theme);
+    gl->frame(
+        k_width, k_height,
+        [&] {
+          f.draw_window();
+          r.draw_ms.push_back(since(start) * 1e3);
+        },
+        f.state().font_size, f.state().ui_theme);
     glFinish();  // the frame's GL work counts: interop copies and drawing
     r.frame_ms.push_back(since(start) * 1e3);
-    next += std::chrono::duration_cast<clock_type::duration>(std::chrono::duration<double>(k_frame_s));
-    if (next > clock_type::now()) std::this_thread::sleep_until(next);
-    else next = clock_type::now();  // a late frame does not make the next ones hurry
+    next +=
+        std::chrono::duration_cast<clock_type::duration>(std::chrono::duration<double>(k_frame_s));
+    if (next > clock_type::now())
+      std::this_thread::sleep_until(next);
+    else
+      next = clock_type::now();  // a late frame does not make the next ones hurry
   }
   const double seconds = since(t0);
   const session_status st = s.status();
@@ -95,7 +104,8 @@ window_result measure_window(app_frame& f, headless_platform* gl, bool running =
 double percentile(std::vector<double> v, double p) {
   if (v.empty()) return 0;
   std::sort(v.begin(), v.end());
-  return v[std::min(v.size() - 1, static_cast<std::size_t>(p * static_cast<double>(v.size() - 1) + 0.5))];
+  return v[std::min(v.size() - 1,
+                    static_cast<std::size_t>(p * static_cast<double>(v.size() - 1) + 0.5))];
 }
 
 }  // namespace
@@ -105,30 +115,53 @@ int run_live_bench(const cli_options& o) {
   if (!query_gpu(&why)) throw user_error("bench live needs a CUDA device: " + why);
   headless_platform gl(18.f);
   std::cout << "graphics: " << gl.description() << "\n" << std::flush;
-  const auto scaled = [&](std::uint64_t full) { return o.capacity ? std::min(full, *o.capacity) : full; };
+  const auto scaled = [&](std::uint64_t full) {
+    return o.capacity ? std::min(full, *o.capacity) : full;
+  };
   const std::uint64_t slab_pairs = scaled(1ull << 27);
   const live_case cases[] = {
       make_case("linear", family::linear, scaled(1ull << 28), 0.5),
       make_case("hive", family::hive, scaled(1ull << 27), 0.5),
       // 10^8 keys in 2^27 pairs of base slabs (beta 0.75), as in the slab case.
-      make_case("slab", family::slab, slab_pairs, std::min(0.745, 1e8 / static_cast<double>(slab_pairs))),
+      make_case("slab", family::slab, slab_pairs,
+                std::min(0.745, 1e8 / static_cast<double>(slab_pairs))),
   };
   bench::bench_options bo;
   bo.backend = backend::gpu;
   bench::report rep = bench::detail::new_report("live", bo);
   rep.metadata.emplace_back("graphics", gl.description());
-  rep.metadata.emplace_back("method", strprintf("%d rounds, after %.0f s running, of four %.0f s windows: no frames, "
-                                                "frames sampling every frame, frames sampling within the default "
-                                                "share, frames without sampling; frames of %dx%d at 60 Hz; throughput = operations retired / "
-                                                "wall time; medians",
-                                                k_windows, k_warm_s, k_window_s, k_width, k_height));
-  bench::result_table t{"live", "Throughput while the window draws at 60 Hz, sampling every frame and within the "
-                                "default share of the time, against no frames",
-                        {"table", "slots", "live keys", "no frames (G ops/s)", "sampling every frame (G ops/s)",
-                         "cost every frame", "default share (G ops/s)", "cost default share", "drawing only (G ops/s)",
-                         "cost drawing only", "samples/s", "ms a sample", "batches alone (G ops/s)",
-                         "frame p50 (ms)", "frame p99 (ms)", "frame max (ms)", "draw p50 (ms)", "idle frame p50 (ms)",
-                         "idle frame p99 (ms)", "frames", "heatmap path"}};
+  rep.metadata.emplace_back(
+      "method", strprintf("%d rounds, after %.0f s running, of four %.0f s windows: no frames, "
+                          "frames sampling every frame, frames sampling within the default "
+                          "share, frames without sampling; frames of %dx%d at 60 Hz; throughput = "
+                          "operations retired / "
+                          "wall time; medians",
+                          k_windows, k_warm_s, k_window_s, k_width, k_height));
+  bench::result_table t{
+      "live",
+      "Throughput while the window draws at 60 Hz, sampling every frame and within the "
+      "default share of the time, against no frames",
+      {"table",
+       "slots",
+       "live keys",
+       "no frames (G ops/s)",
+       "sampling every frame (G ops/s)",
+       "cost every frame",
+       "default share (G ops/s)",
+       "cost default share",
+       "drawing only (G ops/s)",
+       "cost drawing only",
+       "samples/s",
+       "ms a sample",
+       "batches alone (G ops/s)",
+       "frame p50 (ms)",
+       "frame p99 (ms)",
+       "frame max (ms)",
+       "draw p50 (ms)",
+       "idle frame p50 (ms)",
+       "idle frame p99 (ms)",
+       "frames",
+       "heatmap path"}};
   for (const live_case& c : cases) {
     std::cout << "--- " << c.name << ": filling to load " << c.load << "\n" << std::flush;
     app_frame f(c.cfg, backend_choice::gpu, "bench live");
@@ -138,10 +171,13 @@ int run_live_bench(const cli_options& o) {
     session& s = f.sess();
     s.fill_to(c.load);
     s.wait_idle();
-    if (s.status().error) throw gpu_error(std::string(c.name) + ": fill failed: " + s.status().note);
+    if (s.status().error)
+      throw gpu_error(std::string(c.name) + ": fill failed: " + s.status().note);
     s.run();
     const auto warm = clock_type::now();
-    while (since(warm) < k_warm_s) gl.frame(k_width, k_height, [&] { f.draw_window(); }, f.state().font_size, f.state().ui_theme);
+    while (since(warm) < k_warm_s)
+      gl.frame(
+          k_width, k_height, [&] { f.draw_window(); }, f.state().font_size, f.state().ui_theme);
     std::vector<double> off, on, shared, shared_rate, drawing, frames, draws;
     for (int i = 0; i < k_windows; ++i) {
       off.push_back(measure_window(f, nullptr).ops_per_s);
@@ -168,24 +204,40 @@ int run_live_bench(const cli_options& o) {
     // nothing but the batches ran, to tell GPU time from time lost between batches.
     std::vector<double> alone;
     for (const auto& p : s.throughput()) alone.push_back(p.ops_per_s);
-    t.add({c.name, format_count(s.capacity()), format_count(s.status().live), bench::cell(a / 1e9, "%.2f"),
-           bench::cell(b / 1e9, "%.2f"), bench::cell(100.0 * (1.0 - b / a), "%.1f%%"),
-           bench::cell(bench::median(shared) / 1e9, "%.2f"), bench::cell(100.0 * (1.0 - bench::median(shared) / a), "%.1f%%"),
-           bench::cell(bench::median(drawing) / 1e9, "%.2f"), bench::cell(100.0 * (1.0 - bench::median(drawing) / a), "%.1f%%"),
-           bench::cell(bench::median(shared_rate), "%.1f"), bench::cell(sample_ms, "%.2f"),
-           bench::cell(bench::median(alone) / 1e9, "%.2f"), bench::cell(percentile(frames, 0.5), "%.2f"), bench::cell(percentile(frames, 0.99), "%.2f"),
-           bench::cell(percentile(frames, 1.0), "%.2f"), bench::cell(percentile(draws, 0.5), "%.2f"),
-           bench::cell(percentile(idle.frame_ms, 0.5), "%.2f"), bench::cell(percentile(idle.frame_ms, 0.99), "%.2f"),
+    t.add({c.name,
+           format_count(s.capacity()),
+           format_count(s.status().live),
+           bench::cell(a / 1e9, "%.2f"),
+           bench::cell(b / 1e9, "%.2f"),
+           bench::cell(100.0 * (1.0 - b / a), "%.1f%%"),
+           bench::cell(bench::median(shared) / 1e9, "%.2f"),
+           bench::cell(100.0 * (1.0 - bench::median(shared) / a), "%.1f%%"),
+           bench::cell(bench::median(drawing) / 1e9, "%.2f"),
+           bench::cell(100.0 * (1.0 - bench::median(drawing) / a), "%.1f%%"),
+           bench::cell(bench::median(shared_rate), "%.1f"),
+           bench::cell(sample_ms, "%.2f"),
+           bench::cell(bench::median(alone) / 1e9, "%.2f"),
+           bench::cell(percentile(frames, 0.5), "%.2f"),
+           bench::cell(percentile(frames, 0.99), "%.2f"),
+           bench::cell(percentile(frames, 1.0), "%.2f"),
+           bench::cell(percentile(draws, 0.5), "%.2f"),
+           bench::cell(percentile(idle.frame_ms, 0.5), "%.2f"),
+           bench::cell(percentile(idle.frame_ms, 0.99), "%.2f"),
            bench::cell(static_cast<double>(frames.size()), "%.0f"),
            f.image().path()});
-    std::cout << "    no frames " << strprintf("%.2f", a / 1e9) << ", sampling every frame " << strprintf("%.2f", b / 1e9)
-              << ", within the default share " << strprintf("%.2f", bench::median(shared) / 1e9) << " G ops/s\n" << std::flush;
+    std::cout << "    no frames " << strprintf("%.2f", a / 1e9) << ", sampling every frame "
+              << strprintf("%.2f", b / 1e9) << ", within the default share "
+              << strprintf("%.2f", bench::median(shared) / 1e9) << " G ops/s\n"
+              << std::flush;
   }
   rep.tables.push_back(std::move(t));
-  rep.notes.push_back("cost = 1 - with frames / without; the default share lets sampling take at most that share of the "
-                      "time (Display > sampling share); a frame draws the whole window (every view of the family) after sampling "
-                      "the table: occupancy, histograms, the family's inspections, through CUDA-GL interop where "
-                      "the GL context is on the CUDA device");
+  rep.notes.push_back(
+      "cost = 1 - with frames / without; the default share lets sampling take at most that share "
+      "of the "
+      "time (Display > sampling share); a frame draws the whole window (every view of the family) "
+      "after sampling "
+      "the table: occupancy, histograms, the family's inspections, through CUDA-GL interop where "
+      "the GL context is on the CUDA device");
   publish_report(rep, o);
   return 0;
 }

@@ -25,8 +25,8 @@ namespace {
 // Each value is read through a function that says what is wrong in the terms of the option;
 // CLI11 reports the message with the option's name.
 template <class T, class Parse>
-CLI::Option* add_parsed(CLI::App& app, const std::string& name, T& target, Parse parse, const std::string& help,
-                        const std::string& type) {
+CLI::Option* add_parsed(CLI::App& app, const std::string& name, T& target, Parse parse,
+                        const std::string& help, const std::string& type) {
   CLI::Option* o = app.add_option_function<std::string>(
       name,
       [&target, parse, name](const std::string& v) {
@@ -46,7 +46,8 @@ T number_between(const std::string& text, T lo, T hi) {
   T v{};
   const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
   if (r.ec != std::errc{} || r.ptr != text.data() + text.size() || v < lo || v > hi)
-    throw user_error("'" + text + "' is not a number between " + std::to_string(lo) + " and " + std::to_string(hi));
+    throw user_error("'" + text + "' is not a number between " + std::to_string(lo) + " and " +
+                     std::to_string(hi));
   return v;
 }
 
@@ -80,36 +81,47 @@ tri tri_of(const std::string& v) {
 }
 
 void add_table_options(CLI::App& app, cli_options& o) {
-  add_parsed(app, "--backend", o.backend, backend_of, "where tables run: the GPU, the CPU model, or the GPU when there is one",
+  add_parsed(app, "--backend", o.backend, backend_of,
+             "where tables run: the GPU, the CPU model, or the GPU when there is one",
              "gpu|cpu|auto");
   add_parsed(app, "--capacity", o.capacity, size_of, "slots, a power of two (e.g. 2^27, 16M)", "N");
 }
 
 void add_window_options(CLI::App& app, cli_options& o) {
   add_table_options(app, o);
-  add_parsed(app, "--hash", o.hash, hash_of, "the hash of the table's keys", "murmur3|knuth|identity|universal");
-  add_parsed(app, "--probe", o.probe,
-             [](const std::string& v) -> std::optional<probe_policy> {
-               const auto p = parse_probe_policy(v);
-               if (!p) throw user_error("'" + v + "' is not linear or double");
-               return p;
-             },
-             "open addressing's probing: one slot on, or a second hash's step over 4-slot sectors", "linear|double");
-  app.add_option("--scenario", o.scenario, "a scenario to start from (a file, or a shipped scenario's name)")->type_name("SCENARIO");
-  app.add_option("FILE.scn", o.scenario, "a scenario file to open (what a desktop launcher passes)");
-  add_parsed(app, "--frames", o.frames, between<int>(1, 1000000), "exit after this many frames", "N");
-  add_parsed(app, "--font-size", o.font_size,
-             [](const std::string& v) { return static_cast<float>(number_between<int>(v, 1, 4096)); },
-             "text size in pixels, 8 to 64 (projectors: 24 or more)", "PX");
-  add_parsed(app, "--theme", o.ui_theme,
-             [](const std::string& v) {
-               const auto t = parse_theme(v);
-               if (!t) throw user_error("'" + v + "' is not dark or light");
-               return t;
-             },
-             "window colours (light for projectors and print); remembered", "dark|light");
+  add_parsed(app, "--hash", o.hash, hash_of, "the hash of the table's keys",
+             "murmur3|knuth|identity|universal");
+  add_parsed(
+      app, "--probe", o.probe,
+      [](const std::string& v) -> std::optional<probe_policy> {
+        const auto p = parse_probe_policy(v);
+        if (!p) throw user_error("'" + v + "' is not linear or double");
+        return p;
+      },
+      "open addressing's probing: one slot on, or a second hash's step over 4-slot sectors",
+      "linear|double");
+  app.add_option("--scenario", o.scenario,
+                 "a scenario to start from (a file, or a shipped scenario's name)")
+      ->type_name("SCENARIO");
+  app.add_option("FILE.scn", o.scenario,
+                 "a scenario file to open (what a desktop launcher passes)");
+  add_parsed(app, "--frames", o.frames, between<int>(1, 1000000), "exit after this many frames",
+             "N");
+  add_parsed(
+      app, "--font-size", o.font_size,
+      [](const std::string& v) { return static_cast<float>(number_between<int>(v, 1, 4096)); },
+      "text size in pixels, 8 to 64 (projectors: 24 or more)", "PX");
+  add_parsed(
+      app, "--theme", o.ui_theme,
+      [](const std::string& v) {
+        const auto t = parse_theme(v);
+        if (!t) throw user_error("'" + v + "' is not dark or light");
+        return t;
+      },
+      "window colours (light for projectors and print); remembered", "dark|light");
   app.add_flag("--present", o.present, "start in presenter mode (F5; Esc leaves)");
-  app.add_flag("--headless", o.headless, "render the default demo to PNG instead of opening a window");
+  app.add_flag("--headless", o.headless,
+               "render the default demo to PNG instead of opening a window");
   app.add_option("--screenshot", o.screenshot, "with --frames: save the last frame as this PNG");
 }
 
@@ -117,7 +129,8 @@ void add_window_options(CLI::App& app, cli_options& o) {
 void read_size(const std::string& v, cli_options& o) {
   if (!v.empty() && std::isalpha(static_cast<unsigned char>(v.back()))) {
     if (!fig::parse_page_size(v, 300))
-      throw user_error("'" + v + "' is not WIDTHxHEIGHT pixels nor a page such as 3.5x2.4in or 9x6cm");
+      throw user_error("'" + v +
+                       "' is not WIDTHxHEIGHT pixels nor a page such as 3.5x2.4in or 9x6cm");
     o.page_size = v;
     return;
   }
@@ -128,94 +141,131 @@ void read_size(const std::string& v, cli_options& o) {
 }
 
 void add_render(CLI::App& root, cli_options& o) {
-  CLI::App* r = root.add_subcommand("render", "render a scenario's views to PNG, with CSV/JSON numbers and metadata");
-  r->add_option("SCENARIO", o.scenario, "the scenario: a file, or a shipped scenario's name")->required();
+  CLI::App* r = root.add_subcommand(
+      "render", "render a scenario's views to PNG, with CSV/JSON numbers and metadata");
+  r->add_option("SCENARIO", o.scenario, "the scenario: a file, or a shipped scenario's name")
+      ->required();
   add_table_options(*r, o);
   r->add_option("--out", o.out_dir, "the folder for the figures (default: out/render/NAME)");
-  add_parsed(*r, "--size", o.page_size, [&o](const std::string& v) { read_size(v, o); return o.page_size; },
-             "a panel's page in paper style (3.5x2.4in, cm, mm), or WIDTHxHEIGHT pixels on screen", "SIZE");
-  add_parsed(*r, "--style", o.style,
-             [](const std::string& v) -> std::optional<std::string> {
-               if (v != "paper" && v != "screen") throw user_error("'" + v + "' is not paper or screen");
-               return v;
-             },
-             "figures for print (white, axes, PNG+SVG+PDF) or the window's look", "paper|screen");
-  add_parsed(*r, "--dpi", o.dpi, between<int>(72, 1200), "paper style: the PNG's resolution (default 300)", "N");
-  r->add_flag_callback("--animate", [&o] { o.animate_seconds = 4; }, "each stage also as a 4-second MP4 of its first view");
-  add_parsed(*r, "--font-size", o.font_size,
-             [](const std::string& v) { return static_cast<float>(number_between<int>(v, 1, 4096)); },
-             "text size in pixels on screen-style figures", "PX");
+  add_parsed(
+      *r, "--size", o.page_size,
+      [&o](const std::string& v) {
+        read_size(v, o);
+        return o.page_size;
+      },
+      "a panel's page in paper style (3.5x2.4in, cm, mm), or WIDTHxHEIGHT pixels on screen",
+      "SIZE");
+  add_parsed(
+      *r, "--style", o.style,
+      [](const std::string& v) -> std::optional<std::string> {
+        if (v != "paper" && v != "screen") throw user_error("'" + v + "' is not paper or screen");
+        return v;
+      },
+      "figures for print (white, axes, PNG+SVG+PDF) or the window's look", "paper|screen");
+  add_parsed(*r, "--dpi", o.dpi, between<int>(72, 1200),
+             "paper style: the PNG's resolution (default 300)", "N");
+  r->add_flag_callback(
+      "--animate", [&o] { o.animate_seconds = 4; },
+      "each stage also as a 4-second MP4 of its first view");
+  add_parsed(
+      *r, "--font-size", o.font_size,
+      [](const std::string& v) { return static_cast<float>(number_between<int>(v, 1, 4096)); },
+      "text size in pixels on screen-style figures", "PX");
   r->callback([&o] { o.command = command_kind::render; });
 }
 
 void add_bench(CLI::App& root, cli_options& o) {
   std::string suites = "suites:\n";
-  for (const auto& s : bench::suites()) suites += "  " + std::string(s.name) + ": " + std::string(s.summary) + "\n";
-  suites += "  live: the window's views sampling at 60 Hz (interop into EGL) against none, on linear 2^28, hive 2^27 "
-            "and slab 10^8 keys: throughput cost, frame p50/p99\n";
-  CLI::App* b = root.add_subcommand("bench", "run a benchmark suite (tables on stdout, CSV/JSON in --out)");
+  for (const auto& s : bench::suites())
+    suites += "  " + std::string(s.name) + ": " + std::string(s.summary) + "\n";
+  suites +=
+      "  live: the window's views sampling at 60 Hz (interop into EGL) against none, on linear "
+      "2^28, hive 2^27 "
+      "and slab 10^8 keys: throughput cost, frame p50/p99\n";
+  CLI::App* b =
+      root.add_subcommand("bench", "run a benchmark suite (tables on stdout, CSV/JSON in --out)");
   b->footer(suites);
   b->add_option("SUITE", o.suite, "the suite (listed below)")->required();
   add_table_options(*b, o);
-  add_parsed(*b, "--hash", o.hash, hash_of, "the hash of the tables' keys", "murmur3|knuth|identity|universal");
+  add_parsed(*b, "--hash", o.hash, hash_of, "the hash of the tables' keys",
+             "murmur3|knuth|identity|universal");
   b->add_option("--out", o.out_dir, "a folder for CSV and JSON results");
   b->add_flag("--figures", o.figures, "also plot the suite's figures into --out");
   add_parsed(*b, "--dpi", o.dpi, between<int>(72, 1200), "--figures: the PNGs' resolution", "N");
-  add_parsed(*b, "--reps", o.bench.reps, between<int>(1, 1000), "timed repetitions (the median is reported)", "N");
-  add_parsed(*b, "--warmup", o.bench.warmup, between<int>(0, 100), "untimed repetitions first", "N");
-  add_parsed(*b, "--only", o.bench.only, [](const std::string& v) { return bench::parse_table_names(v); },
-             "only these tables or rows of the suite", "TABLE[,TABLE]");
-  add_parsed(*b, "--probe", o.bench.probe,
-             [&o](const std::string& v) {
-               const auto p = parse_probe_policy(v);
-               if (!p) throw user_error("'" + v + "' is not linear or double");
-               o.probe = *p;
-               return *p;
-             },
-             "the linear table's probing", "linear|double");
-  add_parsed(*b, "--group", o.bench.linear.group,
-             [](const std::string& v) {
-               const int g = number_between<int>(v, 0, 8);
-               if (g != 0 && g != 1 && g != 4 && g != 8) throw user_error("must be 1, 4 or 8 (0 chooses automatically)");
-               return g;
-             },
-             "linear table: threads per operation", "1|4|8");
-  add_parsed(*b, "--cas-first", o.bench.linear.cas_first, tri_of, "linear table: claim the home slot blindly first",
-             "auto|on|off");
-  add_parsed(*b, "--partition", o.bench.linear.partition, tri_of, "linear table: group large inserts by region first",
-             "auto|on|off");
-  add_parsed(*b, "--bulk", o.bench.hive_bulk, tri_of, "hive: large batches without statuses by grouped rounds",
-             "auto|on|off");
-  add_parsed(*b, "--tile", o.bench.slab_tile,
-             [&o](const std::string& v) {
-               const int t = number_between<int>(v, 0, 32);
-               if (!slab::valid_tile(t)) throw user_error(std::string("must be ") + slab::k_tile_choices);
-               o.bench.hive_tile = t;  // the hive table checks its own choices (4 to 32)
-               return t;
-             },
-             "threads sharing a slab (slab), threads per operation (hive)", "2|4|8|16|32");
-  add_parsed(*b, "--slots", o.bench.hive_slots, between<int>(8, 32), "hive: slots per bucket", "8|16|32");
-  b->add_option("--hashes", o.bench.hive_hashes, "hive: its hash functions (bithash1, bithash2, murmur3, city, crc32)")
+  add_parsed(*b, "--reps", o.bench.reps, between<int>(1, 1000),
+             "timed repetitions (the median is reported)", "N");
+  add_parsed(*b, "--warmup", o.bench.warmup, between<int>(0, 100), "untimed repetitions first",
+             "N");
+  add_parsed(
+      *b, "--only", o.bench.only, [](const std::string& v) { return bench::parse_table_names(v); },
+      "only these tables or rows of the suite", "TABLE[,TABLE]");
+  add_parsed(
+      *b, "--probe", o.bench.probe,
+      [&o](const std::string& v) {
+        const auto p = parse_probe_policy(v);
+        if (!p) throw user_error("'" + v + "' is not linear or double");
+        o.probe = *p;
+        return *p;
+      },
+      "the linear table's probing", "linear|double");
+  add_parsed(
+      *b, "--group", o.bench.linear.group,
+      [](const std::string& v) {
+        const int g = number_between<int>(v, 0, 8);
+        if (g != 0 && g != 1 && g != 4 && g != 8)
+          throw user_error("must be 1, 4 or 8 (0 chooses automatically)");
+        return g;
+      },
+      "linear table: threads per operation", "1|4|8");
+  add_parsed(*b, "--cas-first", o.bench.linear.cas_first, tri_of,
+             "linear table: claim the home slot blindly first", "auto|on|off");
+  add_parsed(*b, "--partition", o.bench.linear.partition, tri_of,
+             "linear table: group large inserts by region first", "auto|on|off");
+  add_parsed(*b, "--bulk", o.bench.hive_bulk, tri_of,
+             "hive: large batches without statuses by grouped rounds", "auto|on|off");
+  add_parsed(
+      *b, "--tile", o.bench.slab_tile,
+      [&o](const std::string& v) {
+        const int t = number_between<int>(v, 0, 32);
+        if (!slab::valid_tile(t)) throw user_error(std::string("must be ") + slab::k_tile_choices);
+        o.bench.hive_tile = t;  // the hive table checks its own choices (4 to 32)
+        return t;
+      },
+      "threads sharing a slab (slab), threads per operation (hive)", "2|4|8|16|32");
+  add_parsed(*b, "--slots", o.bench.hive_slots, between<int>(8, 32), "hive: slots per bucket",
+             "8|16|32");
+  b->add_option("--hashes", o.bench.hive_hashes,
+                "hive: its hash functions (bithash1, bithash2, murmur3, city, crc32)")
       ->type_name("F+G[+H]");
   b->add_flag("--statuses", o.bench.statuses, "ask every operation for its status");
-  b->add_flag_callback("--no-cpu-baseline", [&o] { o.bench.cpu_baseline = false; }, "skip the CPU model's rates");
+  b->add_flag_callback(
+      "--no-cpu-baseline", [&o] { o.bench.cpu_baseline = false; }, "skip the CPU model's rates");
   b->callback([&o] { o.command = command_kind::bench; });
 }
 
 void add_plot(CLI::App& root, cli_options& o) {
-  CLI::App* p = root.add_subcommand("plot", "the seed documents' figures from the JSON reports bench wrote");
-  p->add_option("RESULTS_DIR", o.scenario, "the folder bench wrote its results to (bench SUITE --out DIR)")->required();
+  CLI::App* p =
+      root.add_subcommand("plot", "the seed documents' figures from the JSON reports bench wrote");
+  p->add_option("RESULTS_DIR", o.scenario,
+                "the folder bench wrote its results to (bench SUITE --out DIR)")
+      ->required();
   p->add_option("--out", o.out_dir, "the folder for the figures (default: the results folder)");
   add_parsed(*p, "--dpi", o.dpi, between<int>(72, 1200), "the PNGs' resolution", "N");
-  add_parsed(*p, "--size", o.page_size, [&o](const std::string& v) { read_size(v, o); return o.page_size; },
-             "a panel's page (3.5x2.4in, cm, mm)", "SIZE");
+  add_parsed(
+      *p, "--size", o.page_size,
+      [&o](const std::string& v) {
+        read_size(v, o);
+        return o.page_size;
+      },
+      "a panel's page (3.5x2.4in, cm, mm)", "SIZE");
   p->callback([&o] { o.command = command_kind::plot; });
 }
 
 // The parser with every command and option bound to `o`.
 std::unique_ptr<CLI::App> make_parser(cli_options& o) {
   auto app = std::make_unique<CLI::App>(
-      "HashScope: GPU hash tables, live and at full scale. Without a command it opens the window (without a display "
+      "HashScope: GPU hash tables, live and at full scale. Without a command it opens the window "
+      "(without a display "
       "it renders the default demo headless).",
       "hashscope");
   app->set_version_flag("--version", version_text());
@@ -273,7 +323,8 @@ cli_options parse_cli(const std::vector<std::string>& args) {
       o.scenario.find('/') == std::string::npos && o.scenario.find(".scn") == std::string::npos) {
     const auto shipped = shipped_scenarios();
     if (std::find(shipped.begin(), shipped.end(), o.scenario) == shipped.end())
-      throw user_error("unknown command '" + o.scenario + "' (commands: render, bench, plot; or a scenario file; see --help)");
+      throw user_error("unknown command '" + o.scenario +
+                       "' (commands: render, bench, plot; or a scenario file; see --help)");
   }
   return o;
 }

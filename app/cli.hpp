@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "app/ui/style.hpp"
 #include "core/bench/suites.hpp"
 #include "core/common/device.hpp"
 #include "core/common/hash.hpp"
-#include "app/ui/style.hpp"
 
 namespace hs::app {
 
@@ -21,23 +21,23 @@ struct cli_options {
   std::optional<std::uint64_t> capacity;
   std::optional<hash_kind> hash;
   std::optional<probe_policy> probe;  ///< window and bench: the linear family's probing
-  std::string scenario;          ///< window: a scenario to load; render: the scenario to render
-  std::string out_dir;           ///< render/bench output folder
-  std::string suite;             ///< bench suite
-  int frames = 0;                ///< window: exit after this many frames (0: run until closed)
-  float font_size = 0;           ///< 0: chosen from the monitor (or remembered)
-  std::optional<theme> ui_theme; ///< window: unset means the remembered theme
-  bool present = false;          ///< window: start in presenter mode
+  std::string scenario;              ///< window: a scenario to load; render: the scenario to render
+  std::string out_dir;               ///< render/bench output folder
+  std::string suite;                 ///< bench suite
+  int frames = 0;                    ///< window: exit after this many frames (0: run until closed)
+  float font_size = 0;               ///< 0: chosen from the monitor (or remembered)
+  std::optional<theme> ui_theme;     ///< window: unset means the remembered theme
+  bool present = false;              ///< window: start in presenter mode
   std::optional<std::string> style;  ///< render: "paper" or "screen" (unset: the scenario's)
-  double animate_seconds = 0;    ///< render --animate: each stage also as a video of this length
-  double dpi = 300;              ///< render --style paper: the PNG's resolution
-  std::string page_size;         ///< render --style paper, plot: "3.5x2.4in" (empty: the default page)
-  bool figures = false;          ///< bench: also plot the figures of its results (needs --out)
-  bool headless = false;         ///< window command without a window: render the demo headless
-  std::string screenshot;        ///< window: write the last frame (with --frames) to this PNG
+  double animate_seconds = 0;  ///< render --animate: each stage also as a video of this length
+  double dpi = 300;            ///< render --style paper: the PNG's resolution
+  std::string page_size;   ///< render --style paper, plot: "3.5x2.4in" (empty: the default page)
+  bool figures = false;    ///< bench: also plot the figures of its results (needs --out)
+  bool headless = false;   ///< window command without a window: render the demo headless
+  std::string screenshot;  ///< window: write the last frame (with --frames) to this PNG
   std::uint32_t width = 1600, height = 1000;  ///< render: image size
   bench::bench_options bench;
-  std::string help_text;         ///< help: what --help or --version prints
+  std::string help_text;  ///< help: what --help or --version prints
 };
 
 /// @brief Parses argv; throws hs::user_error with a message naming the bad argument. `--help`

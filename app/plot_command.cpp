@@ -43,7 +43,8 @@ struct recipe {
   std::vector<panel_recipe> panels;
 };
 
-const json* find_table(const std::map<std::string, report_file>& reports, const std::string& suite, const std::string& table) {
+const json* find_table(const std::map<std::string, report_file>& reports, const std::string& suite,
+                       const std::string& table) {
   const auto r = reports.find(suite);
   if (r == reports.end() || !r->second.doc.contains("tables")) return nullptr;
   for (const json& t : r->second.doc["tables"])
@@ -61,7 +62,8 @@ bool number_of(const json& row, const std::string& col, double& out) {
   }
   if (!c.is_string()) return false;
   const std::string t = c.get<std::string>();
-  if (t.rfind("2^", 0) != 0 || t.size() < 3 || t.size() > 4 || t.find_first_not_of("0123456789", 2) != std::string::npos)
+  if (t.rfind("2^", 0) != 0 || t.size() < 3 || t.size() > 4 ||
+      t.find_first_not_of("0123456789", 2) != std::string::npos)
     return false;
   out = std::ldexp(1.0, std::stoi(t.substr(2)));
   return true;
@@ -87,46 +89,106 @@ std::vector<recipe> recipes(const probing_words& pw) {
   const auto pts = fig::series::line;
   return {
       {"seed000-load-sweep",
-       {{"Insert rate against load (seed 000, Experiment 2)", "load factor", "inserts/s (G)", false, false,
+       {{"Insert rate against load (seed 000, Experiment 2)",
+         "load factor",
+         "inserts/s (G)",
+         false,
+         false,
          {S{"seed-linear", "experiment2", "load", "HashScope G/s", "HashScope", "", {}, pts},
-          S{"seed-linear", "experiment2", "load", "seed G/s", "seed 000's algorithm", "", {}, pts}}},
-        {"Probe length against load", "load factor", "mean probe length (slots)", false, true,
+          S{"seed-linear",
+            "experiment2",
+            "load",
+            "seed G/s",
+            "seed 000's algorithm",
+            "",
+            {},
+            pts}}},
+        {"Probe length against load",
+         "load factor",
+         "mean probe length (slots)",
+         false,
+         true,
          {S{"seed-linear", "probe_lengths", "load", "mean", "mean", "", {}, pts}}}}},
       {"linear-bulk",
-       {{pw.name + ": bulk rates against load", "load factor", "operations/s (G)", false, false,
-         {S{"linear", "bulk", "load", "insert", "insert"}, S{"linear", "bulk", "load", "find-hit", "find (hit)"},
-          S{"linear", "bulk", "load", "find-miss", "find (miss)"}, S{"linear", "bulk", "load", "erase", "erase"}}},
-        {"Probe length", "load factor", "mean probe length (" + pw.unit + ")", false, true,
+       {{pw.name + ": bulk rates against load",
+         "load factor",
+         "operations/s (G)",
+         false,
+         false,
+         {S{"linear", "bulk", "load", "insert", "insert"},
+          S{"linear", "bulk", "load", "find-hit", "find (hit)"},
+          S{"linear", "bulk", "load", "find-miss", "find (miss)"},
+          S{"linear", "bulk", "load", "erase", "erase"}}},
+        {"Probe length",
+         "load factor",
+         "mean probe length (" + pw.unit + ")",
+         false,
+         true,
          {S{"linear", "bulk", "load", "probe mean", "mean"}}}}},
       {"seed004-fig4",
-       {{"Build and search against memory utilization (seed 004, Fig. 4)", "memory utilization", "operations/s (G)",
-         false, false,
+       {{"Build and search against memory utilization (seed 004, Fig. 4)",
+         "memory utilization",
+         "operations/s (G)",
+         false,
+         false,
          {S{"slab", "fig4-utilization", "utilization", "build", "build"},
           S{"slab", "fig4-utilization", "utilization", "search-all", "search (all present)"},
           S{"slab", "fig4-utilization", "utilization", "search-none", "search (none present)"}}}}},
       {"seed004-fig5",
-       {{"Build and search against the number of keys (seed 004, Fig. 5)", "keys", "operations/s (G)", true, false,
-         {S{"slab", "fig5-size", "n", "build", "build"}, S{"slab", "fig5-size", "n", "search-all", "search (all present)"},
+       {{"Build and search against the number of keys (seed 004, Fig. 5)",
+         "keys",
+         "operations/s (G)",
+         true,
+         false,
+         {S{"slab", "fig5-size", "n", "build", "build"},
+          S{"slab", "fig5-size", "n", "search-all", "search (all present)"},
           S{"slab", "fig5-size", "n", "search-none", "search (none present)"}}}}},
       {"seed004-fig7",
-       {{"Concurrent mixed batches (seed 004, Fig. 7a)", "initial memory utilization", "operations/s (G)", false, false,
+       {{"Concurrent mixed batches (seed 004, Fig. 7a)",
+         "initial memory utilization",
+         "operations/s (G)",
+         false,
+         false,
          {S{"slab", "fig7a-concurrent", "initial utilization", "*", ""}}}}},
       {"seed003-fig9",
-       {{"Inserts completed by each step (seed 003, Fig. 9)", "load factor", "share of the inserts", false, false,
-         {S{"hive", "steps", "load", "1 replace", "1: replace"}, S{"hive", "steps", "load", "2 claim", "2: claim"},
-          S{"hive", "steps", "load", "3 evict", "3: evict"}, S{"hive", "steps", "load", "4 stash", "4: stash"}}}}},
+       {{"Inserts completed by each step (seed 003, Fig. 9)",
+         "load factor",
+         "share of the inserts",
+         false,
+         false,
+         {S{"hive", "steps", "load", "1 replace", "1: replace"},
+          S{"hive", "steps", "load", "2 claim", "2: claim"},
+          S{"hive", "steps", "load", "3 evict", "3: evict"},
+          S{"hive", "steps", "load", "4 stash", "4: stash"}}}}},
       {"seed003-throughput",
-       {{"Bulk insert against load (seed 003)", "load factor", "inserts/s (G)", false, false,
+       {{"Bulk insert against load (seed 003)",
+         "load factor",
+         "inserts/s (G)",
+         false,
+         false,
          {S{"hive", "bulk-insert", "load", "insert", "2^25 slots", "slots", "2^25"},
           S{"hive", "bulk-insert", "load", "insert", "2^27 slots", "slots", "2^27"}}},
-        {"Lookups after the fill", "load factor", "lookups/s (G)", false, false,
+        {"Lookups after the fill",
+         "load factor",
+         "lookups/s (G)",
+         false,
+         false,
          {S{"hive", "bulk-insert", "load", "find (all hit)", "2^25 slots", "slots", "2^25"},
           S{"hive", "bulk-insert", "load", "find (all hit)", "2^27 slots", "slots", "2^27"}}}}},
       {"families-against-load",
-       {{"Inserts against load, every family", "load factor (slab: keys / 15 per bucket)", "inserts/s (G)", false, false,
-         {S{"linear", "bulk", "load", "insert", pw.legend}, S{"hive", "bulk-insert", "load", "insert", "hive (2^27)", "slots", "2^27"},
+       {{"Inserts against load, every family",
+         "load factor (slab: keys / 15 per bucket)",
+         "inserts/s (G)",
+         false,
+         false,
+         {S{"linear", "bulk", "load", "insert", pw.legend},
+          S{"hive", "bulk-insert", "load", "insert", "hive (2^27)", "slots", "2^27"},
           S{"slab", "fig4-utilization", "beta", "build", "slab hash"}}},
-        {"Finds against load, every family", "load factor", "finds/s (G)", false, false,
+        {"Finds against load, every family",
+         "load factor",
+         "finds/s (G)",
+         false,
+         false,
          {S{"linear", "bulk", "load", "find-hit", pw.legend},
           S{"hive", "bulk-insert", "load", "find (all hit)", "hive (2^27)", "slots", "2^27"},
           S{"slab", "fig4-utilization", "beta", "search-all", "slab hash"}}}}},
@@ -134,14 +196,16 @@ std::vector<recipe> recipes(const probing_words& pw) {
 }
 
 // The series of one source (a '*' y takes every numeric column but x, one series each).
-std::vector<fig::series> series_of(const std::map<std::string, report_file>& reports, const source& s, int& color) {
+std::vector<fig::series> series_of(const std::map<std::string, report_file>& reports,
+                                   const source& s, int& color) {
   std::vector<fig::series> out;
   const json* t = find_table(reports, s.suite, s.table);
   if (!t) return out;
   std::vector<std::string> ys;
   if (s.y == "*") {
     for (const json& c : (*t)["columns"])
-      if (c.get<std::string>() != s.x && !(*t)["rows"].empty() && (*t)["rows"][0].contains(c.get<std::string>()) &&
+      if (c.get<std::string>() != s.x && !(*t)["rows"].empty() &&
+          (*t)["rows"][0].contains(c.get<std::string>()) &&
           (*t)["rows"][0][c.get<std::string>()].is_number() && c.get<std::string>() != "buckets")
         ys.push_back(c.get<std::string>());
   } else {
@@ -163,28 +227,34 @@ std::vector<fig::series> series_of(const std::map<std::string, report_file>& rep
 }
 
 // "NVIDIA H200, 2026-11-23 13:42; hashscope bench hive" for the suites a figure used.
-std::string provenance(const std::map<std::string, report_file>& reports, const recipe& r, const probing_words& pw) {
+std::string provenance(const std::map<std::string, report_file>& reports, const recipe& r,
+                       const probing_words& pw) {
   std::vector<std::string> suites;
   for (const auto& p : r.panels)
     for (const auto& s : p.series)
-      if (find_table(reports, s.suite, s.table) && std::find(suites.begin(), suites.end(), s.suite) == suites.end())
+      if (find_table(reports, s.suite, s.table) &&
+          std::find(suites.begin(), suites.end(), s.suite) == suites.end())
         suites.push_back(s.suite);
   std::string out;
   for (const std::string& s : suites) {
     const json& m = reports.at(s).doc["metadata"];
-    out += (out.empty() ? "" : "; ") + m.value("backend", std::string("?")) + ", " + m.value("date", std::string("?")) +
-           ": hashscope bench " + s + (s == "linear" ? pw.switch_ : "");
+    out += (out.empty() ? "" : "; ") + m.value("backend", std::string("?")) + ", " +
+           m.value("date", std::string("?")) + ": hashscope bench " + s +
+           (s == "linear" ? pw.switch_ : "");
   }
   return out;
 }
 
 }  // namespace
 
-std::vector<std::string> plot_results(const std::string& results_dir, const std::string& out_dir, const fig::page& page) {
+std::vector<std::string> plot_results(const std::string& results_dir, const std::string& out_dir,
+                                      const fig::page& page) {
   std::map<std::string, report_file> reports;
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(results_dir, ec)) {
-    if (e.path().extension() != ".json" || e.path().filename().string().find("metadata") != std::string::npos) continue;
+    if (e.path().extension() != ".json" ||
+        e.path().filename().string().find("metadata") != std::string::npos)
+      continue;
     std::ifstream in(e.path());
     report_file rf{e.path().string(), json::parse(in, nullptr, false)};
     if (rf.doc.is_discarded()) throw user_error("plot: " + rf.path + " is not valid JSON");
@@ -192,7 +262,9 @@ std::vector<std::string> plot_results(const std::string& results_dir, const std:
     reports[rf.doc["suite"].get<std::string>()] = std::move(rf);
   }
   if (ec) throw user_error("plot: cannot read " + results_dir + ": " + ec.message());
-  if (reports.empty()) throw user_error("plot: " + results_dir + " holds no bench report (run hashscope bench SUITE --out DIR)");
+  if (reports.empty())
+    throw user_error("plot: " + results_dir +
+                     " holds no bench report (run hashscope bench SUITE --out DIR)");
   fs::create_directories(out_dir, ec);
   if (ec) throw user_error("plot: cannot create " + out_dir + ": " + ec.message());
   std::vector<std::string> written;
@@ -213,7 +285,8 @@ std::vector<std::string> plot_results(const std::string& results_dir, const std:
     f.caption = provenance(reports, r, pw);
     fig::page pg = page;
     pg.width_in = page.width_in * static_cast<double>(f.panels.size());
-    for (const auto& file : fig::write_figure(f, pg, (fs::path(out_dir) / r.file).string())) written.push_back(file);
+    for (const auto& file : fig::write_figure(f, pg, (fs::path(out_dir) / r.file).string()))
+      written.push_back(file);
   }
   return written;
 }
@@ -226,7 +299,8 @@ int run_plot(const cli_options& o) {
     if (!in) throw user_error("--size: '" + o.page_size + "' is not a page such as 3.5x2.4in");
     page.width_in = in->first, page.height_in = in->second;
   }
-  const std::string out = o.out_dir.empty() ? (fs::path(o.scenario) / "figures").string() : o.out_dir;
+  const std::string out =
+      o.out_dir.empty() ? (fs::path(o.scenario) / "figures").string() : o.out_dir;
   const auto files = plot_results(o.scenario, out, page);
   if (files.empty()) {
     std::cout << "plot: the reports in " << o.scenario << " hold none of the figures' numbers\n";

@@ -15,7 +15,8 @@ namespace hs::app {
 /// @brief Writes every figure the reports in `results_dir` have the numbers for into `out_dir`;
 /// returns the files written. Throws hs::user_error when the folder holds no report or a report
 /// cannot be read (naming the file).
-std::vector<std::string> plot_results(const std::string& results_dir, const std::string& out_dir, const fig::page& page);
+std::vector<std::string> plot_results(const std::string& results_dir, const std::string& out_dir,
+                                      const fig::page& page);
 
 int run_plot(const cli_options& o);
 

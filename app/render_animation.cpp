@@ -35,12 +35,14 @@ struct step_progress {
 
 // Whether a step spreads over frames (fills, drains, runs) or happens at once (the others).
 bool gradual(const scenario_step& st) {
-  return st.kind == scenario_step::fill || st.kind == scenario_step::drain || st.kind == scenario_step::run;
+  return st.kind == scenario_step::fill || st.kind == scenario_step::drain ||
+         st.kind == scenario_step::run;
 }
 
 // Advances the stage to fraction t (0..1): each gradual step takes an equal share of the frames,
 // the others happen when the steps before them are done.
-void advance(session& s, const std::vector<scenario_step>& stage, std::vector<step_progress>& prog, double t) {
+void advance(session& s, const std::vector<scenario_step>& stage, std::vector<step_progress>& prog,
+             double t) {
   double shares = 0;
   for (const scenario_step& st : stage) shares += gradual(st) ? 1 : 0;
   double before = 0;  // shares of the steps before j
@@ -59,12 +61,11 @@ void advance(session& s, const std::vector<scenario_step>& stage, std::vector<st
     }
     switch (st.kind) {
       case scenario_step::fill:
-      case scenario_step::drain:
-        s.fill_to(p.start_load + (st.load - p.start_load) * f);
-        break;
+      case scenario_step::drain: s.fill_to(p.start_load + (st.load - p.start_load) * f); break;
       case scenario_step::run: {
         const auto want = static_cast<std::uint64_t>(std::llround(double(st.batches) * f));
-        if (want > p.batches_done) s.queue({script_step{script_step::run, 0, want - p.batches_done}});
+        if (want > p.batches_done)
+          s.queue({script_step{script_step::run, 0, want - p.batches_done}});
         p.batches_done = std::max(p.batches_done, want);
         break;
       }
@@ -74,15 +75,17 @@ void advance(session& s, const std::vector<scenario_step>& stage, std::vector<st
         break;
     }
     s.wait_idle();
-    if (s.status().error) throw gpu_error(strprintf("line %d: %s", st.line, s.status().note.c_str()));
+    if (s.status().error)
+      throw gpu_error(strprintf("line %d: %s", st.line, s.status().note.c_str()));
     if (f >= 1.0) p.done = true;
   }
 }
 
 }  // namespace
 
-animation_result record_animation(app_frame& frame, headless_platform& gl, const std::vector<scenario_step>& stage,
-                                  const animation_spec& a, const std::string& base, int width, int height,
+animation_result record_animation(app_frame& frame, headless_platform& gl,
+                                  const std::vector<scenario_step>& stage, const animation_spec& a,
+                                  const std::string& base, int width, int height,
                                   const std::string& title) {
   animation_result r;
   r.frames = a.frames();
@@ -91,12 +94,15 @@ animation_result record_animation(app_frame& frame, headless_platform& gl, const
   const std::string tmp = base + ".mp4.tmp";
   if (program_exists(ffmpeg)) {
     // Raw RGBA frames in, H.264 out (yuv420p: what players and slide software take).
-    const std::string cmd = strprintf("'%s' -loglevel error -y -f rawvideo -pix_fmt rgba -s %dx%d -r %d -i - -c:v libx264 "
-                                      "-pix_fmt yuv420p -f mp4 '%s'",
-                                      ffmpeg.c_str(), width & ~1, height & ~1, a.fps, tmp.c_str());
+    const std::string cmd = strprintf(
+        "'%s' -loglevel error -y -f rawvideo -pix_fmt rgba -s %dx%d -r %d -i - -c:v libx264 "
+        "-pix_fmt yuv420p -f mp4 '%s'",
+        ffmpeg.c_str(), width & ~1, height & ~1, a.fps, tmp.c_str());
     pipe = popen(cmd.c_str(), "w");
   }
-  if (!pipe) r.error = "ffmpeg (" + ffmpeg + ") is not installed (apt-get install ffmpeg): the frames are kept as PNGs";
+  if (!pipe)
+    r.error = "ffmpeg (" + ffmpeg +
+              ") is not installed (apt-get install ffmpeg): the frames are kept as PNGs";
   session& s = frame.sess();
   std::vector<step_progress> prog(stage.size());
   const int w = width & ~1, h = height & ~1;  // H.264 wants even sizes

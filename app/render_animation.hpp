@@ -13,7 +13,7 @@
 namespace hs::app {
 
 struct animation_result {
-  std::string file;   ///< the MP4, or the first PNG frame without ffmpeg
+  std::string file;  ///< the MP4, or the first PNG frame without ffmpeg
   int frames = 0;
   bool video = false;
   std::string error;  ///< why there is no video (ffmpeg missing or failing)
@@ -21,8 +21,9 @@ struct animation_result {
 
 /// @brief Runs `stage` (the steps since the previous capture) over the animation's frames and
 /// records each frame of `a.view`; writes base.mp4 (through a temporary name).
-animation_result record_animation(app_frame& frame, headless_platform& gl, const std::vector<scenario_step>& stage,
-                                  const animation_spec& a, const std::string& base, int width, int height,
+animation_result record_animation(app_frame& frame, headless_platform& gl,
+                                  const std::vector<scenario_step>& stage, const animation_spec& a,
+                                  const std::string& base, int width, int height,
                                   const std::string& title);
 
 }  // namespace hs::app

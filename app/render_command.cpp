@@ -8,9 +8,9 @@
 #include <fstream>
 #include <iostream>
 
+#include "app/figure_numbers.hpp"
 #include "app/platform/headless_platform.hpp"
 #include "app/platform/png.hpp"
-#include "app/figure_numbers.hpp"
 #include "app/render_animation.hpp"
 #include "app/render_paper.hpp"
 #include "app/ui/app_frame.hpp"
@@ -73,12 +73,15 @@ render_result render_scenario(const scenario& sc, const std::string& out_dir, ba
 
   json_writer meta;
   meta.begin_object().field("scenario", sc.name).field("file", sc.file).field("title", title);
-  meta.field("date", now_text()).field("backend", s.gpu() ? s.backend_label() : "CPU model (" + note + ")");
+  meta.field("date", now_text())
+      .field("backend", s.gpu() ? s.backend_label() : "CPU model (" + note + ")");
   if (auto g = query_gpu(); g && s.gpu()) meta.field("gpu", g->name);
   meta.field("graphics", gl.description());
-  meta.field("family", std::string(to_string(cfg.table.family))).field("capacity", cfg.table.capacity);
+  meta.field("family", std::string(to_string(cfg.table.family)))
+      .field("capacity", cfg.table.capacity);
   meta.field("hash", std::string(to_string(cfg.table.hash)));
-  {  // the family's own settings, as its rows in the numbers say them (the hive's shape and hashes, ...)
+  {  // the family's own settings, as its rows in the numbers say them (the hive's shape and hashes,
+     // ...)
     number_rows about;
     if (const auto rows = ui_of(cfg.table.family).about_rows) rows(about, s, s.tbl().stats({}));
     meta.key("family_settings").begin_object();
@@ -86,11 +89,14 @@ render_result render_scenario(const scenario& sc, const std::string& out_dir, ba
     meta.end_object();
   }
   meta.key("maintenance").begin_object().field("grow_above", cfg.maintenance.grow_above);
-  meta.field("shrink_below", cfg.maintenance.shrink_below).field("rehash_above", cfg.maintenance.rehash_above).end_object();
+  meta.field("shrink_below", cfg.maintenance.shrink_below)
+      .field("rehash_above", cfg.maintenance.rehash_above)
+      .end_object();
   meta.key("workload").begin_object();
   meta.field("distribution", std::string(workload::to_string(cfg.workload.keys.dist)));
   meta.field("seed", cfg.workload.keys.seed).field("universe", cfg.workload.keys.universe);
-  meta.field("cluster", static_cast<std::uint64_t>(cfg.workload.keys.cluster)).field("zipf_s", cfg.workload.keys.zipf_s);
+  meta.field("cluster", static_cast<std::uint64_t>(cfg.workload.keys.cluster))
+      .field("zipf_s", cfg.workload.keys.zipf_s);
   meta.field("batch", cfg.workload.batch_size).field("mix", workload::to_string(cfg.workload.mix));
   meta.end_object();
   meta.key("captures").begin_array();
@@ -98,8 +104,10 @@ render_result render_scenario(const scenario& sc, const std::string& out_dir, ba
   // Steps of a stage that ends in `capture animation` wait for it: it spreads them over its frames.
   std::vector<bool> animated(sc.steps.size(), false);
   for (std::size_t i = sc.steps.size(), next_capture_animated = 0; i-- > 0;) {
-    if (sc.steps[i].kind == scenario_step::capture) next_capture_animated = sc.steps[i].animation.has_value();
-    else animated[i] = next_capture_animated;
+    if (sc.steps[i].kind == scenario_step::capture)
+      next_capture_animated = sc.steps[i].animation.has_value();
+    else
+      animated[i] = next_capture_animated;
   }
   std::vector<scenario_step> stage;
   int capture = 0;
@@ -111,24 +119,35 @@ render_result render_scenario(const scenario& sc, const std::string& out_dir, ba
     }
     if (step.animation && !frame->comparing()) {
       ++capture;
-      const std::string base = (fs::path(out_dir) / strprintf("%s-%02d-animation", sc.name.c_str(), capture)).string();
-      const animation_result a = record_animation(*frame, gl, stage, *step.animation, base, width, height,
-                                                  strprintf("%s  |  capture %d", title.c_str(), capture));
+      const std::string base =
+          (fs::path(out_dir) / strprintf("%s-%02d-animation", sc.name.c_str(), capture)).string();
+      const animation_result a =
+          record_animation(*frame, gl, stage, *step.animation, base, width, height,
+                           strprintf("%s  |  capture %d", title.c_str(), capture));
       stage.clear();
-      if (!a.error.empty()) std::cerr << "hashscope: " << sc.file << ":" << step.line << ": " << a.error << "\n";
-      meta.begin_object().field("capture", capture).field("line", step.line).field("animation", a.file);
-      meta.field("frames", static_cast<std::uint64_t>(a.frames)).field("fps", static_cast<std::uint64_t>(step.animation->fps));
+      if (!a.error.empty())
+        std::cerr << "hashscope: " << sc.file << ":" << step.line << ": " << a.error << "\n";
+      meta.begin_object()
+          .field("capture", capture)
+          .field("line", step.line)
+          .field("animation", a.file);
+      meta.field("frames", static_cast<std::uint64_t>(a.frames))
+          .field("fps", static_cast<std::uint64_t>(step.animation->fps));
       if (!a.error.empty()) meta.field("error", a.error);
       meta.field("load", frame->last_sample().stats.load_factor()).end_object();
-      out.figures.push_back({a.file, step.animation->view, capture, {}, frame->last_sample().stats.load_factor()});
+      out.figures.push_back(
+          {a.file, step.animation->view, capture, {}, frame->last_sample().stats.load_factor()});
       continue;
     }
-    if (step.kind != scenario_step::capture && frame->comparing()) {  // compare mode: every table takes the step
+    if (step.kind != scenario_step::capture &&
+        frame->comparing()) {  // compare mode: every table takes the step
       compare_set& c = *frame->comparing();
       c.queue({*as_script_step(step)});
       c.wait_idle();
-      if (const std::string e = c.error(); !e.empty()) throw gpu_error(sc.file + ":" + std::to_string(step.line) + ": " + e);
-      if (step.kind == scenario_step::say) s.queue({*as_script_step(step)}), s.wait_idle();  // the caption under the figure
+      if (const std::string e = c.error(); !e.empty())
+        throw gpu_error(sc.file + ":" + std::to_string(step.line) + ": " + e);
+      if (step.kind == scenario_step::say)
+        s.queue({*as_script_step(step)}), s.wait_idle();  // the caption under the figure
       continue;
     }
     if (step.kind != scenario_step::capture) {
@@ -141,11 +160,16 @@ render_result render_scenario(const scenario& sc, const std::string& out_dir, ba
     }
     ++capture;
     const std::string stem = strprintf("%s-%02d", sc.name.c_str(), capture);
-    if (step.range_first) frame->heatmap().set_range(*step.range_first, step.range_count, s.capacity());
-    else frame->heatmap().set_range(0, 0, s.capacity());
-    if (family_views* fv = frame->views()) fv->set_bucket_range(step.buckets ? step.buckets->first : 0, step.buckets ? step.buckets->second : 0);
+    if (step.range_first)
+      frame->heatmap().set_range(*step.range_first, step.range_count, s.capacity());
+    else
+      frame->heatmap().set_range(0, 0, s.capacity());
+    if (family_views* fv = frame->views())
+      fv->set_bucket_range(step.buckets ? step.buckets->first : 0,
+                           step.buckets ? step.buckets->second : 0);
     meta.begin_object().field("capture", capture).field("line", step.line);
-    if (const std::string caption = s.status().caption; !caption.empty()) meta.field("caption", caption);
+    if (const std::string caption = s.status().caption; !caption.empty())
+      meta.field("caption", caption);
     meta.key("views").begin_array();
     double load = 0;
     // The load a figure shows: in compare mode the compared tables' (they share one workload),
@@ -158,34 +182,49 @@ render_result render_scenario(const scenario& sc, const std::string& out_dir, ba
       if (style.paper) {
         if (const auto paper = paper_figure(*frame, v, s.status().caption)) {
           const std::string base = (fs::path(out_dir) / (stem + "-" + v)).string();
-          fig::page pg = style.page;  // --size is one panel's: a figure of two panels is twice as wide, as in plot
+          fig::page pg = style.page;  // --size is one panel's: a figure of two panels is twice as
+                                      // wide, as in plot
           pg.width_in *= double(std::max<std::size_t>(paper->panels.size(), 1));
           const auto files = fig::write_figure(*paper, pg, base);
           out.figures.push_back({files.front(), v, capture, {}, shown_load(v)});
           const fs::path data = fs::path(out_dir) / (stem + "-" + v + ".csv");
           save(data, figure_numbers(*frame, v), out.data_files);
-          meta.begin_object().field("view", v).field("style", "paper").field("png", fs::path(files[0]).filename().string());
-          meta.field("svg", fs::path(files[2]).filename().string()).field("pdf", fs::path(files[1]).filename().string());
+          meta.begin_object()
+              .field("view", v)
+              .field("style", "paper")
+              .field("png", fs::path(files[0]).filename().string());
+          meta.field("svg", fs::path(files[2]).filename().string())
+              .field("pdf", fs::path(files[1]).filename().string());
           meta.field("numbers", data.filename().string()).end_object();
           continue;
         }
         if (v == "stats") {  // in paper style the numbers are their CSV, not a picture
           const fs::path data = fs::path(out_dir) / (stem + "-" + v + ".csv");
           save(data, figure_numbers(*frame, v), out.data_files);
-          meta.begin_object().field("view", v).field("style", "paper").field("numbers", data.filename().string()).end_object();
+          meta.begin_object()
+              .field("view", v)
+              .field("style", "paper")
+              .field("numbers", data.filename().string())
+              .end_object();
           continue;
         }
       }
       const std::string fig_title = strprintf("%s  |  capture %d", title.c_str(), capture);
       // A first frame lays the view out (the heatmap learns its area), then sample, then draw.
-      gl.render(width, height, [&] { frame->draw_figure(v, float(width), float(height), fig_title); }, 1);
+      gl.render(
+          width, height, [&] { frame->draw_figure(v, float(width), float(height), fig_title); }, 1);
       frame->sample_now();
-      if (!parse_view_kind(v)) {  // a family view may choose from that sample what to show (the longest list)
-        gl.render(width, height, [&] { frame->draw_figure(v, float(width), float(height), fig_title); }, 1);
+      if (!parse_view_kind(
+              v)) {  // a family view may choose from that sample what to show (the longest list)
+        gl.render(
+            width, height, [&] { frame->draw_figure(v, float(width), float(height), fig_title); },
+            1);
         frame->sample_now();
       }
       std::array<float, 4> rect{};
-      const auto px = gl.render(width, height, [&] { rect = frame->draw_figure(v, float(width), float(height), fig_title); });
+      const auto px = gl.render(width, height, [&] {
+        rect = frame->draw_figure(v, float(width), float(height), fig_title);
+      });
       const fs::path png = fs::path(out_dir) / (stem + "-" + v + ".png");
       write_png(png.string(), width, height, px);
       load = shown_load(v);
@@ -195,7 +234,13 @@ render_result render_scenario(const scenario& sc, const std::string& out_dir, ba
       meta.begin_object().field("view", v).field("png", png.filename().string());
       if (style.paper) meta.field("style", "screen (this view has no paper figure yet)");
       meta.field("numbers", data.filename().string());
-      meta.key("view_rect").begin_array().value(double(rect[0])).value(double(rect[1])).value(double(rect[2])).value(double(rect[3])).end_array();
+      meta.key("view_rect")
+          .begin_array()
+          .value(double(rect[0]))
+          .value(double(rect[1]))
+          .value(double(rect[2]))
+          .value(double(rect[3]))
+          .end_array();
       meta.end_object();
     }
     meta.end_array();
@@ -225,17 +270,22 @@ int run_render(const cli_options& o) {
     style.page.dpi = o.dpi;
     if (!o.page_size.empty()) {
       const auto in = fig::parse_page_size(o.page_size, o.dpi);
-      if (!in) throw user_error("--size: '" + o.page_size + "' is not WxH with in, cm, mm or px (3.5x2.4in, 9x6cm)");
+      if (!in)
+        throw user_error("--size: '" + o.page_size +
+                         "' is not WxH with in, cm, mm or px (3.5x2.4in, 9x6cm)");
       style.page.width_in = in->first, style.page.height_in = in->second;
     }
     if (style.page.width_in * o.dpi > 16384 || style.page.height_in * o.dpi > 16384)
-      throw user_error(strprintf("--size %.2fx%.2f in at --dpi %.0f is over 16,384 pixels a side", style.page.width_in,
-                                 style.page.height_in, o.dpi));
+      throw user_error(strprintf("--size %.2fx%.2f in at --dpi %.0f is over 16,384 pixels a side",
+                                 style.page.width_in, style.page.height_in, o.dpi));
   }
-  const render_result r = render_scenario(sc, dir, o.backend, o.capacity.value_or(0), static_cast<int>(o.width),
-                                          static_cast<int>(o.height), font_size, style);
-  std::cout << "rendered " << r.figures.size() << " figures of " << sc.name << " into " << r.dir << ":\n";
-  for (const auto& f : r.figures) std::cout << "  " << f.png << "  (load " << strprintf("%.3f", f.load) << ")\n";
+  const render_result r =
+      render_scenario(sc, dir, o.backend, o.capacity.value_or(0), static_cast<int>(o.width),
+                      static_cast<int>(o.height), font_size, style);
+  std::cout << "rendered " << r.figures.size() << " figures of " << sc.name << " into " << r.dir
+            << ":\n";
+  for (const auto& f : r.figures)
+    std::cout << "  " << f.png << "  (load " << strprintf("%.3f", f.load) << ")\n";
   std::cout << "numbers and metadata: " << r.metadata << "\n";
   return 0;
 }

@@ -13,10 +13,10 @@ namespace hs::app {
 
 struct rendered_figure {
   std::string png;
-  std::string view;  ///< the view's scenario name
-  int capture = 0;                  ///< capture number in the scenario
-  std::array<float, 4> view_rect{}; ///< x, y, w, h of the view inside the PNG
-  double load = 0;                  ///< live load factor when captured
+  std::string view;                  ///< the view's scenario name
+  int capture = 0;                   ///< capture number in the scenario
+  std::array<float, 4> view_rect{};  ///< x, y, w, h of the view inside the PNG
+  double load = 0;                   ///< live load factor when captured
 };
 
 struct render_result {

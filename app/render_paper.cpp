@@ -19,7 +19,9 @@ fig::figure heatmap_figure(app_frame& f) {
   const vis::heatmap_request& req = f.last_request();
   const int w = static_cast<int>(req.occupancy.width), h = static_cast<int>(req.occupancy.height);
   std::vector<occupancy_pixel> px(static_cast<std::size_t>(w) * h);
-  if (s.pixels && !px.empty()) copy_bytes(px.data(), memory_space::host, s.pixels, s.space, px.size() * sizeof(occupancy_pixel), {});
+  if (s.pixels && !px.empty())
+    copy_bytes(px.data(), memory_space::host, s.pixels, s.space,
+               px.size() * sizeof(occupancy_pixel), {});
   fig::panel p;
   fig::image_panel im;
   im.width = w, im.height = h;
@@ -27,11 +29,14 @@ fig::figure heatmap_figure(app_frame& f) {
   const vis::colormap& cmap = f.heatmap().cmap();
   for (std::size_t i = 0; i < px.size(); ++i) {
     const vis::rgba8 c = vis::heatmap_color(px[i], cmap.lut.data(), f.heatmap().style());
-    im.rgba[4 * i] = c.r, im.rgba[4 * i + 1] = c.g, im.rgba[4 * i + 2] = c.b, im.rgba[4 * i + 3] = 255;
+    im.rgba[4 * i] = c.r, im.rgba[4 * i + 1] = c.g, im.rgba[4 * i + 2] = c.b,
+                im.rgba[4 * i + 3] = 255;
   }
-  im.x_label = strprintf("slots %s to %s, row by row", format_count(req.occupancy.first_slot).c_str(),
-                         format_count(req.occupancy.first_slot + req.occupancy.slot_count).c_str());
-  im.bar_label = f.heatmap().style().mode == vis::heatmap_mode::occupancy ? "live fraction of slots" : "probe length (log)";
+  im.x_label =
+      strprintf("slots %s to %s, row by row", format_count(req.occupancy.first_slot).c_str(),
+                format_count(req.occupancy.first_slot + req.occupancy.slot_count).c_str());
+  im.bar_label = f.heatmap().style().mode == vis::heatmap_mode::occupancy ? "live fraction of slots"
+                                                                          : "probe length (log)";
   im.cmap = cmap;
   p.image = std::move(im);
   p.title = strprintf("Slot occupancy, load %.3f", s.stats.load_factor());
@@ -41,7 +46,8 @@ fig::figure heatmap_figure(app_frame& f) {
 fig::figure histogram_figure(app_frame& f) {
   const probe_histogram& h = f.last_sample().inspected.histogram;
   fig::panel p;
-  p.title = strprintf("%s: mean %.3f, max %u", std::string(ui_of(f.sess().config().table.family).histogram_measure).c_str(),
+  p.title = strprintf("%s: mean %.3f, max %u",
+                      std::string(ui_of(f.sess().config().table.family).histogram_measure).c_str(),
                       h.mean(), h.max);
   p.x = {std::string(ui_of(f.sess().config().table.family).histogram_measure)};
   p.y = {"keys", 0, 1, true};
@@ -61,7 +67,9 @@ fig::figure throughput_figure(app_frame& f) {
   p.x = {"load factor before the batch", 0, 1, false, false};
   p.y = {"operations/s"};
   fig::series by_kind[4];
-  for (int k = 0; k < 4; ++k) by_kind[k].kind = fig::series::points, by_kind[k].name = batch_kind_label(static_cast<batch_kind>(k)), by_kind[k].color = k;
+  for (int k = 0; k < 4; ++k)
+    by_kind[k].kind = fig::series::points,
+    by_kind[k].name = batch_kind_label(static_cast<batch_kind>(k)), by_kind[k].color = k;
   for (const auto& pt : f.sess().throughput()) {
     fig::series& s = by_kind[static_cast<std::size_t>(pt.kind)];
     s.x.push_back(pt.load), s.y.push_back(pt.ops_per_s);
@@ -77,7 +85,8 @@ fig::figure timeline_figure(app_frame& f) {
   p.x = {"batch"};
   p.y = {"fraction of the slots", 0, 1, false, false};
   fig::series live, tomb, erased;
-  live.name = "live keys", tomb.name = "tombstones", tomb.color = 5, erased.name = "erased values", erased.color = 1;
+  live.name = "live keys", tomb.name = "tombstones", tomb.color = 5, erased.name = "erased values",
+  erased.color = 1;
   for (const auto& c : f.sess().timeline()) {
     live.x.push_back(double(c.batch)), live.y.push_back(c.load);
     tomb.x.push_back(double(c.batch)), tomb.y.push_back(c.tombstones);
@@ -99,11 +108,13 @@ fig::figure compare_figure(app_frame& f) {
   for (std::size_t i = 0; i < set.size(); ++i) {
     fig::series r;
     r.kind = fig::series::points, r.name = set.label(i), r.color = static_cast<int>(i);
-    for (const auto& pt : set.at(i).throughput()) r.x.push_back(pt.load), r.y.push_back(pt.ops_per_s);
+    for (const auto& pt : set.at(i).throughput())
+      r.x.push_back(pt.load), r.y.push_back(pt.ops_per_s);
     rates.data.push_back(std::move(r));
     fig::series c;
     c.kind = fig::series::line, c.name = set.label(i), c.color = static_cast<int>(i);
-    for (const auto& [load, cost] : f.compare_figure()->cost_points(i)) c.x.push_back(load), c.y.push_back(cost);
+    for (const auto& [load, cost] : f.compare_figure()->cost_points(i))
+      c.x.push_back(load), c.y.push_back(cost);
     reads.data.push_back(std::move(c));
   }
   return {{rates, reads}, {}};
@@ -118,14 +129,17 @@ void set_caption(fig::figure& f, const std::string& caption) {
 
 }  // namespace
 
-std::optional<fig::figure> paper_figure(app_frame& frame, const std::string& view, const std::string& caption) {
+std::optional<fig::figure> paper_figure(app_frame& frame, const std::string& view,
+                                        const std::string& caption) {
   std::optional<fig::figure> f;
   frame.sample_now();  // the table as the stage left it (the family's inspections included)
   const auto v = parse_view_kind(view);
-  if (!v) {  // one of the family's figures, where it has a paper version
-    frame.sample_now();  // a family view may choose from the first sample what to show (the longest list)
+  if (!v) {              // one of the family's figures, where it has a paper version
+    frame.sample_now();  // a family view may choose from the first sample what to show (the longest
+                         // list)
     const view_entry* entry = frame.state().ui().figure(view);
-    if (entry && entry->paper && frame.views()) f = entry->paper(*frame.views(), frame.sess(), frame.last_sample());
+    if (entry && entry->paper && frame.views())
+      f = entry->paper(*frame.views(), frame.sess(), frame.last_sample());
     if (f) set_caption(*f, caption);
     return f;
   }

@@ -18,6 +18,7 @@ struct render_style {
 
 /// @brief The paper figure of `view` from the frame's latest sample and the session's records, or
 /// nothing when the view has none yet (the caller renders it in screen style).
-std::optional<fig::figure> paper_figure(app_frame& frame, const std::string& view, const std::string& caption);
+std::optional<fig::figure> paper_figure(app_frame& frame, const std::string& view,
+                                        const std::string& caption);
 
 }  // namespace hs::app

@@ -57,8 +57,9 @@ bool sampler::take(sample_result& out, vis::heatmap_request& tag) {
   if (!error_.empty()) throw gpu_error(std::exchange(error_, {}));
   if (!ready_) return false;
   ready_ = false;
-  std::swap(front_, ready_slot_);  // the previous front goes back to the sampler through ready_slot_
-  out = front_.result;             // its pixels stay in front_.pixels, untouched until the next take()
+  std::swap(front_,
+            ready_slot_);  // the previous front goes back to the sampler through ready_slot_
+  out = front_.result;     // its pixels stay in front_.pixels, untouched until the next take()
   tag = front_.tag;
   return true;
 }
@@ -79,7 +80,8 @@ void sampler::loop() {
     } catch (const std::exception& e) {
       error = e.what();
     }
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     lock.lock();
     running_ = false;
     last_seconds_ = seconds;

@@ -32,8 +32,8 @@ std::string_view to_string(view_kind v) {
 }
 
 std::optional<view_kind> parse_view_kind(std::string_view s) {
-  for (auto v : {view_kind::heatmap, view_kind::histogram, view_kind::throughput, view_kind::stats, view_kind::timeline,
-                 view_kind::compare})
+  for (auto v : {view_kind::heatmap, view_kind::histogram, view_kind::throughput, view_kind::stats,
+                 view_kind::timeline, view_kind::compare})
     if (to_string(v) == s) return v;
   return std::nullopt;
 }
@@ -62,7 +62,8 @@ std::optional<script_step> as_script_step(const scenario_step& s) {
     case scenario_step::flush: return script_step{script_step::flush, 0, 0};
     case scenario_step::step: return script_step{script_step::step, 0, s.batches};
     case scenario_step::say: return script_step{script_step::say, 0, 0, s.text};
-    case scenario_step::configure: return script_step{script_step::configure, 0, 0, {}, s.configure_to};
+    case scenario_step::configure:
+      return script_step{script_step::configure, 0, 0, {}, s.configure_to};
     case scenario_step::capture: break;
   }
   return std::nullopt;
@@ -70,7 +71,8 @@ std::optional<script_step> as_script_step(const scenario_step& s) {
 
 std::vector<script_step> scenario::script() const {
   std::vector<script_step> out;
-  for (const scenario_step& s : steps) out.push_back(as_script_step(s).value_or(script_step{script_step::pause, 0, 0}));
+  for (const scenario_step& s : steps)
+    out.push_back(as_script_step(s).value_or(script_step{script_step::pause, 0, 0}));
   return out;
 }
 
@@ -97,10 +99,12 @@ struct line_parser {
   double number(const std::string& w, const char* what) const {
     double v = 0;
     auto r = std::from_chars(w.data(), w.data() + w.size(), v);
-    if (r.ec != std::errc{} || r.ptr != w.data() + w.size()) fail("'" + w + "' is not a number (" + what + ")");
+    if (r.ec != std::errc{} || r.ptr != w.data() + w.size())
+      fail("'" + w + "' is not a number (" + what + ")");
     return v;
   }
-  void arity(const std::vector<std::string>& w, std::size_t lo, std::size_t hi, const char* usage) const {
+  void arity(const std::vector<std::string>& w, std::size_t lo, std::size_t hi,
+             const char* usage) const {
     if (w.size() - 1 < lo || w.size() - 1 > hi) fail(std::string("usage: ") + usage);
   }
 };
@@ -118,13 +122,16 @@ std::optional<scenario_step> parse_say(const std::string& raw, const line_parser
   const auto first = raw.find_first_not_of(" \t");
   if (first == std::string::npos || raw.compare(first, 3, "say") != 0) return std::nullopt;
   const auto after = first + 3;
-  if (after < raw.size() && raw[after] != ' ' && raw[after] != '\t' && raw[after] != '"') return std::nullopt;  // "sayings"
+  if (after < raw.size() && raw[after] != ' ' && raw[after] != '\t' && raw[after] != '"')
+    return std::nullopt;  // "sayings"
   const auto open = raw.find_first_not_of(" \t", after);
-  if (open == std::string::npos || raw[open] != '"') p.fail("usage: say \"CAPTION\" (the text in double quotes)");
+  if (open == std::string::npos || raw[open] != '"')
+    p.fail("usage: say \"CAPTION\" (the text in double quotes)");
   const auto close = raw.find('"', open + 1);
   if (close == std::string::npos) p.fail("say: the caption has no closing quote");
   const auto rest = raw.find_first_not_of(" \t\r", close + 1);
-  if (rest != std::string::npos && raw[rest] != '#') p.fail("say: nothing may follow the closing quote but a comment");
+  if (rest != std::string::npos && raw[rest] != '#')
+    p.fail("say: nothing may follow the closing quote but a comment");
   scenario_step s;
   s.kind = scenario_step::say;
   s.text = raw.substr(open + 1, close - open - 1);
@@ -134,18 +141,20 @@ std::optional<scenario_step> parse_say(const std::string& raw, const line_parser
 
 // Lines that set the workload, maintenance or timeline: after a step, they change them from there.
 bool is_settings_keyword(std::string_view k) {
-  return k == "distribution" || k == "seed" || k == "batch" || k == "mix" || k == "maintain" || k == "timeline";
+  return k == "distribution" || k == "seed" || k == "batch" || k == "mix" || k == "maintain" ||
+         k == "timeline";
 }
 
 // Lines that are steps of the script (a `say` line is found before this check).
 bool is_step_keyword(std::string_view k) {
-  return k == "fill" || k == "drain" || k == "run" || k == "step" || k == "clear" || k == "rehash" || k == "flush" ||
-         k == "capture";
+  return k == "fill" || k == "drain" || k == "run" || k == "step" || k == "clear" ||
+         k == "rehash" || k == "flush" || k == "capture";
 }
 
 // A line of one of the families' own keywords ("hive slots=16", "delete tombstone"): the family
 // that took it, or none.
-std::optional<family> parse_family_line(const line_parser& p, const std::vector<std::string>& w, table_config& cfg) {
+std::optional<family> parse_family_line(const line_parser& p, const std::vector<std::string>& w,
+                                        table_config& cfg) {
   for (const family_descriptor* f : families()) {
     try {
       if (f->parse_line && f->parse_line(w, cfg)) return f->id;
@@ -192,12 +201,15 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
   std::istringstream in(text);
   std::string raw;
   bool any_capture = false;
-  std::vector<family_line> family_lines;  // checked at the end, replayed after the family's view settings
-  std::vector<std::string> compare_words;  // resolved at the end, on the scenario's own table settings
-  int table_line = 0;                      // where the family was named (config errors point there)
+  std::vector<family_line>
+      family_lines;  // checked at the end, replayed after the family's view settings
+  std::vector<std::string>
+      compare_words;   // resolved at the end, on the scenario's own table settings
+  int table_line = 0;  // where the family was named (config errors point there)
   int compare_line = 0;
   for (int n = 1; std::getline(in, raw); ++n) {
-    if (auto said = parse_say(raw, line_parser{file, n})) {  // before comments: a caption may hold '#'
+    if (auto said =
+            parse_say(raw, line_parser{file, n})) {  // before comments: a caption may hold '#'
       settle();
       said->line = n;
       sc.steps.push_back(std::move(*said));
@@ -208,8 +220,10 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
     if (w.empty()) continue;
     const line_parser p{file, n};
     const std::string& k = w[0];
-    if (is_settings_keyword(k)) settings_changed = true;
-    else if (is_step_keyword(k)) settle();
+    if (is_settings_keyword(k))
+      settings_changed = true;
+    else if (is_step_keyword(k))
+      settle();
     if (k == "title") {
       sc.title = line.substr(line.find("title") + 5);
       sc.title.erase(0, sc.title.find_first_not_of(" \t"));
@@ -235,20 +249,29 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
       if (!b) p.fail("unknown backend '" + w[1] + "' (gpu, cpu, auto)");
       sc.backend = *b;
     } else if (k == "distribution") {
-      p.arity(w, 1, 4, "distribution uniform|uniform-dup|sequential|clustered|zipf [universe=N] [cluster=N] [start=N] [zipf=S]");
+      p.arity(w, 1, 4,
+              "distribution uniform|uniform-dup|sequential|clustered|zipf [universe=N] [cluster=N] "
+              "[start=N] [zipf=S]");
       const auto d = workload::parse_distribution(w[1]);
-      if (!d) p.fail("unknown distribution '" + w[1] + "' (uniform, uniform-dup, sequential, clustered, zipf)");
+      if (!d)
+        p.fail("unknown distribution '" + w[1] +
+               "' (uniform, uniform-dup, sequential, clustered, zipf)");
       auto& keys = now.workload.keys;
       keys.dist = *d;
       for (std::size_t i = 2; i < w.size(); ++i) {
         const auto eq = w[i].find('=');
         if (eq == std::string::npos) p.fail("'" + w[i] + "' should be name=value");
         const std::string name = w[i].substr(0, eq), val = w[i].substr(eq + 1);
-        if (name == "universe") keys.universe = p.size(val, "universe size");
-        else if (name == "cluster") keys.cluster = static_cast<std::uint32_t>(p.size(val, "cluster length"));
-        else if (name == "start") keys.start = static_cast<std::uint32_t>(p.size(val, "start key"));
-        else if (name == "zipf") keys.zipf_s = p.number(val, "zipf exponent");
-        else p.fail("unknown distribution option '" + name + "' (universe, cluster, start, zipf)");
+        if (name == "universe")
+          keys.universe = p.size(val, "universe size");
+        else if (name == "cluster")
+          keys.cluster = static_cast<std::uint32_t>(p.size(val, "cluster length"));
+        else if (name == "start")
+          keys.start = static_cast<std::uint32_t>(p.size(val, "start key"));
+        else if (name == "zipf")
+          keys.zipf_s = p.number(val, "zipf exponent");
+        else
+          p.fail("unknown distribution option '" + name + "' (universe, cluster, start, zipf)");
       }
     } else if (k == "seed") {
       p.arity(w, 1, 1, "seed N");
@@ -259,7 +282,9 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
     } else if (k == "mix") {
       p.arity(w, 1, 1, "mix insert:W,find-hit:W,find-miss:W,erase:W");
       const auto m = workload::parse_mix(w[1]);
-      if (!m) p.fail("'" + w[1] + "' is not a mix (e.g. insert:0.5,find-hit:0.3,find-miss:0.1,erase:0.1)");
+      if (!m)
+        p.fail("'" + w[1] +
+               "' is not a mix (e.g. insert:0.5,find-hit:0.3,find-miss:0.1,erase:0.1)");
       now.workload.mix = *m;
     } else if (k == "maintain") {
       p.arity(w, 1, 3, "maintain [grow=LOAD] [shrink=LOAD] [rehash=DEAD_FRACTION]");
@@ -268,10 +293,14 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
         if (eq == std::string::npos) p.fail("'" + w[i] + "' should be name=value");
         const std::string name = w[i].substr(0, eq);
         const double v = p.load(w[i].substr(eq + 1));
-        if (name == "grow") now.maintenance.grow_above = v;
-        else if (name == "shrink") now.maintenance.shrink_below = v;
-        else if (name == "rehash") now.maintenance.rehash_above = v;
-        else p.fail("unknown maintenance threshold '" + name + "' (grow, shrink, rehash)");
+        if (name == "grow")
+          now.maintenance.grow_above = v;
+        else if (name == "shrink")
+          now.maintenance.shrink_below = v;
+        else if (name == "rehash")
+          now.maintenance.rehash_above = v;
+        else
+          p.fail("unknown maintenance threshold '" + name + "' (grow, shrink, rehash)");
       }
     } else if (k == "timeline") {
       p.arity(w, 1, 1, "timeline on|off");
@@ -282,19 +311,24 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
       scenario_step s;
       s.kind = scenario_step::rehash;
       s.batches = w.size() > 1 ? p.size(w[1], "capacity") : 0;
-      if (s.batches && !is_pow2(s.batches)) p.fail("rehash capacity " + w[1] + " is not a power of two");
+      if (s.batches && !is_pow2(s.batches))
+        p.fail("rehash capacity " + w[1] + " is not a power of two");
       s.line = n;
       sc.steps.push_back(s);
     } else if (k == "colormap") {
       p.arity(w, 1, 1, "colormap viridis|cividis");
       const auto& names = vis::colormap_names();
-      if (std::find(names.begin(), names.end(), w[1]) == names.end()) p.fail("unknown colormap '" + w[1] + "' (viridis, cividis)");
+      if (std::find(names.begin(), names.end(), w[1]) == names.end())
+        p.fail("unknown colormap '" + w[1] + "' (viridis, cividis)");
       sc.colormap = w[1];
     } else if (k == "heatmap-mode") {
       p.arity(w, 1, 1, "heatmap-mode occupancy|probe-length");
-      if (w[1] == "occupancy") sc.heatmap_mode = vis::heatmap_mode::occupancy;
-      else if (w[1] == "probe-length") sc.heatmap_mode = vis::heatmap_mode::displacement;
-      else p.fail("unknown heatmap mode '" + w[1] + "' (occupancy, probe-length)");
+      if (w[1] == "occupancy")
+        sc.heatmap_mode = vis::heatmap_mode::occupancy;
+      else if (w[1] == "probe-length")
+        sc.heatmap_mode = vis::heatmap_mode::displacement;
+      else
+        p.fail("unknown heatmap mode '" + w[1] + "' (occupancy, probe-length)");
     } else if (k == "fill" || k == "drain") {
       p.arity(w, 1, 1, "fill LOAD | drain LOAD (a load factor between 0 and 1)");
       scenario_step s;
@@ -330,24 +364,34 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
       s.line = n;
       sc.steps.push_back(s);
     } else if (k == "capture") {
-      if (w.size() < 2) p.fail("usage: capture VIEW... [range=FIRST:COUNT] [buckets=FIRST:COUNT] (views: " + view_names() + ")");
+      if (w.size() < 2)
+        p.fail("usage: capture VIEW... [range=FIRST:COUNT] [buckets=FIRST:COUNT] (views: " +
+               view_names() + ")");
       scenario_step s;
       s.kind = scenario_step::capture;
       s.line = n;
-      if (w[1] == "animation") {  // the stage as a video: capture animation [seconds=S] [fps=F] [view=V]
+      if (w[1] ==
+          "animation") {  // the stage as a video: capture animation [seconds=S] [fps=F] [view=V]
         animation_spec a;
         for (std::size_t i = 2; i < w.size(); ++i) {
           const auto eq = w[i].find('=');
-          if (eq == std::string::npos) p.fail("'" + w[i] + "' should be name=value (seconds, fps, view)");
+          if (eq == std::string::npos)
+            p.fail("'" + w[i] + "' should be name=value (seconds, fps, view)");
           const std::string name = w[i].substr(0, eq), val = w[i].substr(eq + 1);
-          if (name == "seconds") a.seconds = p.number(val, "seconds");
-          else if (name == "fps") a.fps = static_cast<int>(p.number(val, "frames per second"));
-          else if (name == "view") a.view = val;
-          else p.fail("unknown animation option '" + name + "' (seconds, fps, view)");
+          if (name == "seconds")
+            a.seconds = p.number(val, "seconds");
+          else if (name == "fps")
+            a.fps = static_cast<int>(p.number(val, "frames per second"));
+          else if (name == "view")
+            a.view = val;
+          else
+            p.fail("unknown animation option '" + name + "' (seconds, fps, view)");
         }
-        if (!(a.seconds > 0) || a.seconds > 600) p.fail("an animation lasts more than 0 and at most 600 seconds (10 minutes)");
+        if (!(a.seconds > 0) || a.seconds > 600)
+          p.fail("an animation lasts more than 0 and at most 600 seconds (10 minutes)");
         if (a.fps < 1 || a.fps > 60) p.fail("fps is 1 to 60");
-        if (!parse_view_kind(a.view) && !family_of_figure(a.view)) p.fail("unknown view '" + a.view + "' (" + view_names() + ")");
+        if (!parse_view_kind(a.view) && !family_of_figure(a.view))
+          p.fail("unknown view '" + a.view + "' (" + view_names() + ")");
         s.views.push_back(a.view);
         s.animation = a;
         any_capture = true;
@@ -367,23 +411,29 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
           const std::string r = w[i].substr(8);
           const auto colon = r.find(':');
           if (colon == std::string::npos) p.fail("buckets should be FIRST:COUNT");
-          s.buckets = std::pair{p.size(r.substr(0, colon), "first bucket"), p.size(r.substr(colon + 1), "bucket count")};
+          s.buckets = std::pair{p.size(r.substr(0, colon), "first bucket"),
+                                p.size(r.substr(colon + 1), "bucket count")};
           continue;
         }
-        if (!parse_view_kind(w[i]) && !family_of_figure(w[i])) p.fail("unknown view '" + w[i] + "' (" + view_names() + ")");
+        if (!parse_view_kind(w[i]) && !family_of_figure(w[i]))
+          p.fail("unknown view '" + w[i] + "' (" + view_names() + ")");
         s.views.push_back(w[i]);
       }
-      if (s.views.empty()) p.fail("capture names no view (heatmap, histogram, throughput, stats, timeline)");
+      if (s.views.empty())
+        p.fail("capture names no view (heatmap, histogram, throughput, stats, timeline)");
       any_capture = true;
       sc.steps.push_back(s);
     } else if (k == "style") {
       p.arity(w, 1, 1, "style paper|screen");
-      if (w[1] != "paper" && w[1] != "screen") p.fail("unknown style '" + w[1] + "' (paper, screen)");
+      if (w[1] != "paper" && w[1] != "screen")
+        p.fail("unknown style '" + w[1] + "' (paper, screen)");
       sc.paper_style = w[1] == "paper";
     } else if (k == "compare") {
       if (w.size() < 3 || w.size() > 1 + compare_set::k_max_tables)
-        p.fail("usage: compare TABLE TABLE [TABLE] (2 or 3 tables, each a family with :name=value options, "
-               "e.g. compare linear:hash=identity linear:hash=murmur3)");
+        p.fail(
+            "usage: compare TABLE TABLE [TABLE] (2 or 3 tables, each a family with :name=value "
+            "options, "
+            "e.g. compare linear:hash=identity linear:hash=murmur3)");
       compare_words.assign(w.begin() + 1, w.end());
       compare_line = n;
     } else if (const auto owner = parse_family_line(p, w, sc.config.table)) {
@@ -391,25 +441,30 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
     } else {
       std::string keywords;
       for (const family_descriptor* f : families()) keywords += ", " + std::string(f->keywords);
-      p.fail("unknown keyword '" + k + "' (title, table, capacity, hash, backend, maintain, timeline, distribution, seed, "
-             "batch, mix, colormap, heatmap-mode, fill, drain, run, step, clear, rehash, flush, say, compare, style, capture; the families': " +
+      p.fail("unknown keyword '" + k +
+             "' (title, table, capacity, hash, backend, maintain, timeline, distribution, seed, "
+             "batch, mix, colormap, heatmap-mode, fill, drain, run, step, clear, rehash, flush, "
+             "say, compare, style, capture; the families': " +
              keywords.substr(2) + ")");
     }
   }
   settle();  // settings after the last step, or a scenario of settings only
-  if (!any_capture) throw user_error(file + ": the scenario captures nothing (add a 'capture heatmap' step)");
+  if (!any_capture)
+    throw user_error(file + ": the scenario captures nothing (add a 'capture heatmap' step)");
   if (compare_words.empty())
     for (const family_line& l : family_lines)
       if (l.owner != sc.config.table.family)
-        line_parser{file, l.line}.fail("'" + l.words[0] + "' is an option of the " + std::string(to_string(l.owner)) +
+        line_parser{file, l.line}.fail("'" + l.words[0] + "' is an option of the " +
+                                       std::string(to_string(l.owner)) +
                                        " family, and this scenario's table is " +
-                                       std::string(to_string(sc.config.table.family)) + " (add 'table " +
-                                       std::string(to_string(l.owner)) + "')");
+                                       std::string(to_string(sc.config.table.family)) +
+                                       " (add 'table " + std::string(to_string(l.owner)) + "')");
   // The settings the family's views want (the hive's instrumentation), then the scenario's own
   // family lines again, wherever they stand: what the file says wins.
   if (const auto prepare = ui_of(sc.config.table.family).prepare) {
     prepare(sc.config.table);
-    for (const family_line& l : family_lines) parse_family_line(line_parser{file, l.line}, l.words, sc.config.table);
+    for (const family_line& l : family_lines)
+      parse_family_line(line_parser{file, l.line}, l.words, sc.config.table);
   }
   if (sc.config.table.capacity && sc.config.table.capacity < 16)
     throw user_error(file + ": capacity must be at least 16 slots");
@@ -434,16 +489,19 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
     for (const std::string& v : s.views) {
       if ((v == "compare") != !sc.compare.empty())
         throw user_error(file + ":" + std::to_string(s.line) +
-                         (sc.compare.empty() ? ": the compare view needs a 'compare TABLE TABLE' line"
-                                             : ": a compare scenario captures 'compare' figures only"));
+                         (sc.compare.empty()
+                              ? ": the compare view needs a 'compare TABLE TABLE' line"
+                              : ": a compare scenario captures 'compare' figures only"));
     }
   for (const scenario_step& s : sc.steps)
     for (const std::string& v : s.views)
       if (const auto f = family_of_figure(v); f && *f != sc.config.table.family)
-        throw user_error(file + ":" + std::to_string(s.line) + ": the " + v + " view belongs to the " +
-                         std::string(to_string(*f)) + " family: add 'table " + std::string(to_string(*f)) + "'");
+        throw user_error(file + ":" + std::to_string(s.line) + ": the " + v +
+                         " view belongs to the " + std::string(to_string(*f)) +
+                         " family: add 'table " + std::string(to_string(*f)) + "'");
   for (const scenario_step& s : sc.steps)
-    if (s.range_first && sc.config.table.capacity && *s.range_first + s.range_count > sc.config.table.capacity)
+    if (s.range_first && sc.config.table.capacity &&
+        *s.range_first + s.range_count > sc.config.table.capacity)
       throw user_error(file + ":" + std::to_string(s.line) + ": the range goes past the table's " +
                        format_count(sc.config.table.capacity) + " slots");
   return sc;
@@ -454,11 +512,12 @@ scenario load_scenario(const std::string& path_or_name) {
   if (!fs::exists(p) && p.extension().empty() && p.parent_path().empty())
     p = assets_dir() / "scenarios" / (path_or_name + ".scn");
   std::ifstream f(p);
-  if (!f) throw user_error("cannot read scenario " + p.string() + " (shipped scenarios: " + [] {
-          std::string s;
-          for (const auto& n : shipped_scenarios()) s += (s.empty() ? "" : ", ") + n;
-          return s;
-        }() + ")");
+  if (!f)
+    throw user_error("cannot read scenario " + p.string() + " (shipped scenarios: " + [] {
+      std::string s;
+      for (const auto& n : shipped_scenarios()) s += (s.empty() ? "" : ", ") + n;
+      return s;
+    }() + ")");
   std::stringstream text;
   text << f.rdbuf();
   return parse_scenario(text.str(), p.string());
@@ -475,7 +534,8 @@ std::vector<std::string> shipped_scenarios() {
 
 void animate_every_stage(scenario& sc, double seconds) {
   if (!sc.compare.empty())
-    throw user_error(sc.file + ": --animate records one table's views; compare mode has no animation");
+    throw user_error(sc.file +
+                     ": --animate records one table's views; compare mode has no animation");
   std::vector<scenario_step> out;
   for (const scenario_step& st : sc.steps) {
     if (st.kind == scenario_step::capture && !st.animation) {

@@ -29,21 +29,34 @@ struct animation_spec {
 };
 
 struct scenario_step {
-  enum kind_t : std::uint8_t { fill, drain, run, clear, capture, rehash, flush, step, say, configure } kind = run;
+  enum kind_t : std::uint8_t {
+    fill,
+    drain,
+    run,
+    clear,
+    capture,
+    rehash,
+    flush,
+    step,
+    say,
+    configure
+  } kind = run;
   double load = 0;
-  std::uint64_t batches = 0;                ///< run: batches; rehash: capacity (0: the same); step: operations
-  std::vector<std::string> views;          ///< capture: common views and the family's figures, by name
-  std::optional<std::uint64_t> range_first;///< capture: heatmap slot range
+  std::uint64_t batches = 0;  ///< run: batches; rehash: capacity (0: the same); step: operations
+  std::vector<std::string> views;  ///< capture: common views and the family's figures, by name
+  std::optional<std::uint64_t> range_first;  ///< capture: heatmap slot range
   std::uint64_t range_count = 0;
-  std::string text;                        ///< say: the caption of the stage it stands in
-  std::optional<animation_spec> animation; ///< capture animation: the stage as a video
-  std::optional<std::pair<std::uint64_t, std::uint64_t>> buckets;  ///< capture: a family view's bucket range
-  std::optional<script_step::settings> configure_to;  ///< configure: the workload lines after a step
+  std::string text;                         ///< say: the caption of the stage it stands in
+  std::optional<animation_spec> animation;  ///< capture animation: the stage as a video
+  std::optional<std::pair<std::uint64_t, std::uint64_t>>
+      buckets;  ///< capture: a family view's bucket range
+  std::optional<script_step::settings>
+      configure_to;  ///< configure: the workload lines after a step
   int line = 0;
 };
 
 struct scenario {
-  std::string name;   ///< file name without extension
+  std::string name;  ///< file name without extension
   std::string title;
   std::string file;
   session_config config;

@@ -25,8 +25,10 @@ std::string table_lines(const table_config& t, backend_choice b) {
   for (const family_option& o : d.options) {
     const std::string v = o.get(t);
     if (v == o.get(plain)) continue;
-    if (d.option_line.empty()) s += std::string(o.name) + " " + v + "\n";
-    else options += " " + std::string(o.name) + "=" + v;
+    if (d.option_line.empty())
+      s += std::string(o.name) + " " + v + "\n";
+    else
+      options += " " + std::string(o.name) + "=" + v;
   }
   if (!options.empty()) s += std::string(d.option_line) + options + "\n";
   return s;
@@ -36,8 +38,10 @@ std::string command_line(const script_step& c) {
   switch (c.kind) {
     case script_step::fill: return strprintf("fill %.6g", c.load);
     case script_step::drain: return strprintf("drain %.6g", c.load);
-    case script_step::run: return c.batches ? strprintf("run %llu", static_cast<unsigned long long>(c.batches)) : "";
-    case script_step::step: return strprintf("step %llu", static_cast<unsigned long long>(c.batches));
+    case script_step::run:
+      return c.batches ? strprintf("run %llu", static_cast<unsigned long long>(c.batches)) : "";
+    case script_step::step:
+      return strprintf("step %llu", static_cast<unsigned long long>(c.batches));
     case script_step::clear: return "clear";
     case script_step::rehash: return c.batches ? "rehash " + format_size(c.batches) : "rehash";
     case script_step::flush: return "flush";
@@ -64,7 +68,9 @@ std::string settings_lines(const script_step::settings& s) {
   std::string out = "distribution " + std::string(workload::to_string(k.dist));
   switch (k.dist) {
     case workload::distribution::uniform_dup: out += " universe=" + format_size(k.universe); break;
-    case workload::distribution::zipf: out += " universe=" + format_size(k.universe) + strprintf(" zipf=%.6g", k.zipf_s); break;
+    case workload::distribution::zipf:
+      out += " universe=" + format_size(k.universe) + strprintf(" zipf=%.6g", k.zipf_s);
+      break;
     case workload::distribution::clustered: out += " cluster=" + std::to_string(k.cluster); break;
     case workload::distribution::sequential: out += " start=" + std::to_string(k.start); break;
     default: break;
@@ -98,8 +104,9 @@ std::string scenario_text(const session_to_save& s) {
     out += "\n";
   }
   const auto& entries = s.journal.entries;
-  std::string settings = settings_lines(entries.empty() ? script_step::settings{s.workload, s.maintenance, s.record_timeline}
-                                                        : entries.front().settings);
+  std::string settings = settings_lines(
+      entries.empty() ? script_step::settings{s.workload, s.maintenance, s.record_timeline}
+                      : entries.front().settings);
   out += settings;
   const std::vector<std::string_view> figures = ui_of(t.family).figure_names();
   const std::string capture = comparing ? "capture compare\n" : "capture heatmap histogram stats\n";

@@ -15,7 +15,8 @@ namespace {
 constexpr const char* k_demo = "linear-clustering";
 
 int render_demo(const cli_options& o, const std::string& why) {
-  std::cout << "hashscope: " << why << ": rendering the default demo (" << k_demo << ") headless instead\n";
+  std::cout << "hashscope: " << why << ": rendering the default demo (" << k_demo
+            << ") headless instead\n";
   cli_options r = o;
   r.scenario = o.scenario.empty() ? k_demo : o.scenario;
   if (r.out_dir.empty()) r.out_dir = "out/demo";
@@ -25,10 +26,12 @@ int render_demo(const cli_options& o, const std::string& why) {
 
 int run_window_command(const cli_options& o) {
   if (o.headless) return render_demo(o, "--headless given");
-  if (!display_available()) return render_demo(o, "no display ($DISPLAY and $WAYLAND_DISPLAY are unset)");
+  if (!display_available())
+    return render_demo(o, "no display ($DISPLAY and $WAYLAND_DISPLAY are unset)");
   std::string note;
   const backend b = resolve_backend(o.backend, &note);
-  std::cout << "hashscope: " << (b == backend::gpu ? "GPU backend: " : "CPU model backend: ") << note << "\n";
+  std::cout << "hashscope: " << (b == backend::gpu ? "GPU backend: " : "CPU model backend: ")
+            << note << "\n";
   session_config cfg;
   cfg.table.backend = b;
   cfg.table.capacity = o.capacity.value_or(0);
@@ -41,30 +44,33 @@ int run_window_command(const cli_options& o) {
   w.ui_theme = o.ui_theme;
   w.screenshot = o.screenshot;
   try {
-    run_window([&](bool first_launch) {
-      auto frame = std::make_unique<app_frame>(cfg, o.backend, note);
-      // A first launch welcomes with the demo preset's first stage rather than an empty table,
-      // unless the command line asked for a scenario or a table of its own.
-      std::string preset = o.scenario;
-      if (preset.empty() && first_launch && !o.capacity && !o.hash && !o.probe) {
-        preset = k_demo;
-        std::cout << "hashscope: first launch: the " << k_demo << " preset plays its first stage (Space runs, N goes "
-                  << "on, F1 lists the keys)\n";
-      }
-      // A scenario that cannot be opened (a file gone since a desktop launcher named it, a
-      // malformed one) leaves the window open on its table, saying why.
-      if (!preset.empty()) {
-        try {
-          frame->load_preset(load_scenario(preset));
-        } catch (const std::exception& e) {
-          frame->set_error(std::string("cannot open the scenario: ") + e.what());
-          frame->notify("the scenario could not be opened: see the Controls");
-          std::cerr << "hashscope: cannot open the scenario: " << e.what() << "\n";
-        }
-      }
-      if (o.present) frame->set_presenting(true);
-      return frame;
-    }, w);
+    run_window(
+        [&](bool first_launch) {
+          auto frame = std::make_unique<app_frame>(cfg, o.backend, note);
+          // A first launch welcomes with the demo preset's first stage rather than an empty table,
+          // unless the command line asked for a scenario or a table of its own.
+          std::string preset = o.scenario;
+          if (preset.empty() && first_launch && !o.capacity && !o.hash && !o.probe) {
+            preset = k_demo;
+            std::cout << "hashscope: first launch: the " << k_demo
+                      << " preset plays its first stage (Space runs, N goes "
+                      << "on, F1 lists the keys)\n";
+          }
+          // A scenario that cannot be opened (a file gone since a desktop launcher named it, a
+          // malformed one) leaves the window open on its table, saying why.
+          if (!preset.empty()) {
+            try {
+              frame->load_preset(load_scenario(preset));
+            } catch (const std::exception& e) {
+              frame->set_error(std::string("cannot open the scenario: ") + e.what());
+              frame->notify("the scenario could not be opened: see the Controls");
+              std::cerr << "hashscope: cannot open the scenario: " << e.what() << "\n";
+            }
+          }
+          if (o.present) frame->set_presenting(true);
+          return frame;
+        },
+        w);
   } catch (const graphics_error& e) {
     return render_demo(o, std::string("no window (") + e.what() + ")");
   }

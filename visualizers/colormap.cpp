@@ -49,7 +49,8 @@ colormap parse_colormap(const std::string& name, const std::string& text, const 
     unsigned v = 0;
     char extra = 0;
     if (hex.size() != 6 || std::sscanf(hex.c_str(), "%6x%c", &v, &extra) != 1)
-      throw user_error(file + ":" + std::to_string(n) + ": '" + hex + "' is not a colour (6 hex digits, e.g. 440154)");
+      throw user_error(file + ":" + std::to_string(n) + ": '" + hex +
+                       "' is not a colour (6 hex digits, e.g. 440154)");
     anchors.push_back({static_cast<std::uint8_t>(v >> 16), static_cast<std::uint8_t>(v >> 8),
                        static_cast<std::uint8_t>(v), 255});
   }
@@ -77,7 +78,8 @@ int implot_colormap(const colormap& m) {
   const ImPlotColormap found = ImPlot::GetColormapIndex(name.c_str());
   if (found >= 0) return found;
   std::array<ImU32, k_colormap_size> cols{};
-  for (std::size_t i = 0; i < cols.size(); ++i) cols[i] = IM_COL32(m.lut[i].r, m.lut[i].g, m.lut[i].b, m.lut[i].a);
+  for (std::size_t i = 0; i < cols.size(); ++i)
+    cols[i] = IM_COL32(m.lut[i].r, m.lut[i].g, m.lut[i].b, m.lut[i].a);
   return ImPlot::AddColormap(name.c_str(), cols.data(), k_colormap_size, false);
 }
 

@@ -9,7 +9,7 @@
 namespace hs::vis::detail {
 
 /// Writes n colours to `out` (device memory, e.g. a mapped GL buffer); `lut` is a device copy.
-void colorize_on_device(const occupancy_pixel* pixels, rgba8* out, std::uint64_t n, const rgba8* lut,
-                        const heatmap_style& style, stream_view s);
+void colorize_on_device(const occupancy_pixel* pixels, rgba8* out, std::uint64_t n,
+                        const rgba8* lut, const heatmap_style& style, stream_view s);
 
 }  // namespace hs::vis::detail

@@ -11,13 +11,13 @@
 namespace hs::vis {
 
 enum class heatmap_mode : std::uint8_t {
-  occupancy,     ///< colormap of the live fraction; erased values and tombstones in their own colours
+  occupancy,  ///< colormap of the live fraction; erased values and tombstones in their own colours
   displacement,  ///< colormap of the mean probe length (log scale); empty pixels dark
 };
 
 struct heatmap_style {
   heatmap_mode mode = heatmap_mode::occupancy;
-  float displacement_max = 64.f;  ///< mean probe length at the top of the colormap
+  float displacement_max = 64.f;     ///< mean probe length at the top of the colormap
   rgba8 erased{230, 97, 1, 255};     ///< value erased, key still holding the slot (orange)
   rgba8 tombstone{202, 0, 32, 255};  ///< tombstone (red)
   rgba8 empty{24, 24, 28, 255};      ///< displacement mode: a pixel with no keys
@@ -25,7 +25,8 @@ struct heatmap_style {
 };
 
 HS_HD std::uint8_t blend_channel(std::uint8_t a, std::uint8_t b, float t) {
-  return static_cast<std::uint8_t>(static_cast<float>(a) + (static_cast<float>(b) - static_cast<float>(a)) * t + 0.5f);
+  return static_cast<std::uint8_t>(static_cast<float>(a) +
+                                   (static_cast<float>(b) - static_cast<float>(a)) * t + 0.5f);
 }
 
 HS_HD rgba8 blend(rgba8 a, rgba8 b, float t) {
@@ -51,7 +52,9 @@ HS_HD rgba8 heatmap_color(const occupancy_pixel& p, const rgba8* lut, const heat
   const float other = p.erased + p.tombstone;
   rgba8 c = lut[lut_index(p.live)];
   if (other > 0.f) {
-    const rgba8 deleted = p.tombstone > 0.f ? blend(style.erased, style.tombstone, p.tombstone / other) : style.erased;
+    const rgba8 deleted = p.tombstone > 0.f
+                              ? blend(style.erased, style.tombstone, p.tombstone / other)
+                              : style.erased;
     c = blend(c, deleted, other);
   }
   return c;

@@ -24,8 +24,8 @@ void heatmap_image::resize(int w, int h) {
   interop_tried_ = false;
 }
 
-void heatmap_image::update(const occupancy_pixel* pixels, memory_space space, int w, int h, const colormap& cmap,
-                           const heatmap_style& style, stream_view s) {
+void heatmap_image::update(const occupancy_pixel* pixels, memory_space space, int w, int h,
+                           const colormap& cmap, const heatmap_style& style, stream_view s) {
   if (w <= 0 || h <= 0) return;
   resize(w, h);
 #if HS_WITH_CUDA
@@ -57,7 +57,8 @@ void heatmap_image::update(const occupancy_pixel* pixels, memory_space space, in
         rgba8* ptr;
         ~mapping() { b.unmap(s); }  // orders the CUDA writes before the GL upload below
       } m{*interop_, s, static_cast<rgba8*>(interop_->map(s))};
-      detail::colorize_on_device(pixels, m.ptr, static_cast<std::uint64_t>(w) * h, device_lut_.data(), style, s);
+      detail::colorize_on_device(pixels, m.ptr, static_cast<std::uint64_t>(w) * h,
+                                 device_lut_.data(), style, s);
     }
     glBindBuffer(GL_PIXEL_UNPACK_BUFFER, pbo_.id());
     glBindTexture(GL_TEXTURE_2D, tex_.id());
@@ -72,13 +73,15 @@ void heatmap_image::update(const occupancy_pixel* pixels, memory_space space, in
   update_via_host(pixels, space, cmap, style, s);
 }
 
-void heatmap_image::update_via_host(const occupancy_pixel* pixels, memory_space space, const colormap& cmap,
-                                    const heatmap_style& style, stream_view s) {
+void heatmap_image::update_via_host(const occupancy_pixel* pixels, memory_space space,
+                                    const colormap& cmap, const heatmap_style& style,
+                                    stream_view s) {
   const std::size_t n = static_cast<std::size_t>(w_) * h_;
   const occupancy_pixel* src = pixels;
   if (space == memory_space::device) {
     host_pixels_.resize(n);
-    copy_bytes(host_pixels_.data(), memory_space::host, pixels, space, n * sizeof(occupancy_pixel), s);
+    copy_bytes(host_pixels_.data(), memory_space::host, pixels, space, n * sizeof(occupancy_pixel),
+               s);
     synchronize(s);
     src = host_pixels_.data();
   }

@@ -1,4 +1,5 @@
-// Colours for plot series, shared by every view so that a series kind keeps its colour across plots.
+// Colours for plot series, shared by every view so that a series kind keeps its colour across
+// plots.
 #pragma once
 #include <imgui.h>
 

@@ -26,20 +26,24 @@ compare_entry parse_compare_entry(std::string_view text, const table_config& bas
   const auto parts = split(text, ':');
   compare_entry e{std::string(text), base};
   const auto f = parse_family(parts[0]);
-  if (!f) throw user_error("compare: unknown table family '" + parts[0] + "' (" + family_names() + ")");
+  if (!f)
+    throw user_error("compare: unknown table family '" + parts[0] + "' (" + family_names() + ")");
   // The base's settings of this family stay (a scenario's table line); another family's are
   // never read by this one's table.
   e.table.family = *f;
-  if (const auto prepare = ui_of(*f).prepare) prepare(e.table);  // as its views want it; options follow
+  if (const auto prepare = ui_of(*f).prepare)
+    prepare(e.table);  // as its views want it; options follow
   const family_descriptor& d = describe(*f);
   for (std::size_t i = 1; i < parts.size(); ++i) {
     const auto eq = parts[i].find('=');
-    if (eq == std::string::npos || eq == 0) throw user_error("compare: '" + parts[i] + "' in '" + e.label + "' should be name=value");
+    if (eq == std::string::npos || eq == 0)
+      throw user_error("compare: '" + parts[i] + "' in '" + e.label + "' should be name=value");
     const std::string name = parts[i].substr(0, eq), value = parts[i].substr(eq + 1);
     try {
       if (name == "hash") {
         const auto h = parse_hash_kind(value);
-        if (!h) throw user_error("unknown hash '" + value + "' (murmur3, knuth, identity, universal)");
+        if (!h)
+          throw user_error("unknown hash '" + value + "' (murmur3, knuth, identity, universal)");
         e.table.hash = *h;
       } else if (name == "capacity") {
         const auto c = parse_size(value);
@@ -48,8 +52,8 @@ compare_entry parse_compare_entry(std::string_view text, const table_config& bas
       } else if (const family_option* o = find_option(d.options, name)) {
         apply_option(*o, e.table, value);
       } else {
-        throw user_error("the " + std::string(d.name) + " family has no option '" + name + "' (hash, capacity, " +
-                         option_names(d.options) + ")");
+        throw user_error("the " + std::string(d.name) + " family has no option '" + name +
+                         "' (hash, capacity, " + option_names(d.options) + ")");
       }
     } catch (const user_error& err) {
       throw user_error("compare: " + e.label + ": " + err.what());
@@ -66,7 +70,8 @@ std::string format_compare_entry(const table_config& cfg, const table_config& ba
   if (cfg.hash != plain.hash) text += ":hash=" + std::string(to_string(cfg.hash));
   if (cfg.capacity != plain.capacity) text += ":capacity=" + format_size(cfg.capacity);
   for (const family_option& o : describe(cfg.family).options)
-    if (const std::string v = o.get(cfg); v != o.get(plain)) text += ":" + std::string(o.name) + "=" + v;
+    if (const std::string v = o.get(cfg); v != o.get(plain))
+      text += ":" + std::string(o.name) + "=" + v;
   return text;
 }
 
@@ -80,10 +85,11 @@ void check_fits_together(const std::vector<compare_entry>& entries, std::uint64_
   }
   const std::uint64_t usable = free_bytes - free_bytes / 10;
   if (need > usable)
-    throw user_error(strprintf("compare: the %zu tables need about %s together, the GPU has %s free (%s kept for batches "
-                               "and views): %s missing; use smaller capacities or compare fewer tables",
-                               entries.size(), format_bytes(need).c_str(), format_bytes(free_bytes).c_str(),
-                               format_bytes(free_bytes / 10).c_str(), format_bytes(need - usable).c_str()));
+    throw user_error(strprintf(
+        "compare: the %zu tables need about %s together, the GPU has %s free (%s kept for batches "
+        "and views): %s missing; use smaller capacities or compare fewer tables",
+        entries.size(), format_bytes(need).c_str(), format_bytes(free_bytes).c_str(),
+        format_bytes(free_bytes / 10).c_str(), format_bytes(need - usable).c_str()));
 }
 
 compare_set::compare_set(const std::vector<compare_entry>& entries, const session_config& base) {
@@ -106,14 +112,30 @@ compare_set::compare_set(const std::vector<compare_entry>& entries, const sessio
   }
 }
 
-void compare_set::run() { for (auto& s : sessions_) s->run(); }
-void compare_set::pause() { for (auto& s : sessions_) s->pause(); }
-void compare_set::step(std::uint64_t ops) { for (auto& s : sessions_) s->step(ops); }
-void compare_set::fill_to(double load) { for (auto& s : sessions_) s->fill_to(load); }
-void compare_set::reset() { for (auto& s : sessions_) s->reset(); }
-void compare_set::queue(const std::vector<script_step>& steps) { for (auto& s : sessions_) s->queue(steps); }
-void compare_set::continue_script() { for (auto& s : sessions_) s->continue_script(); }
-void compare_set::wait_idle() { for (auto& s : sessions_) s->wait_idle(); }
+void compare_set::run() {
+  for (auto& s : sessions_) s->run();
+}
+void compare_set::pause() {
+  for (auto& s : sessions_) s->pause();
+}
+void compare_set::step(std::uint64_t ops) {
+  for (auto& s : sessions_) s->step(ops);
+}
+void compare_set::fill_to(double load) {
+  for (auto& s : sessions_) s->fill_to(load);
+}
+void compare_set::reset() {
+  for (auto& s : sessions_) s->reset();
+}
+void compare_set::queue(const std::vector<script_step>& steps) {
+  for (auto& s : sessions_) s->queue(steps);
+}
+void compare_set::continue_script() {
+  for (auto& s : sessions_) s->continue_script();
+}
+void compare_set::wait_idle() {
+  for (auto& s : sessions_) s->wait_idle();
+}
 
 bool compare_set::held() const {
   for (const auto& s : sessions_)
@@ -129,7 +151,8 @@ bool compare_set::running() const {
 
 std::string compare_set::error() const {
   for (std::size_t i = 0; i < sessions_.size(); ++i)
-    if (const session_status st = sessions_[i]->status(); st.error) return labels_[i] + ": " + st.note;
+    if (const session_status st = sessions_[i]->status(); st.error)
+      return labels_[i] + ": " + st.note;
   return {};
 }
 

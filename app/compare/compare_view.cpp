@@ -33,12 +33,13 @@ compare_view::compare_view(compare_set& set) : set_(set), cmap_(vis::load_colorm
 compare_view::~compare_view() = default;
 
 void compare_view::adopt(column& c, const vis::heatmap_request& tag) {
-  c.image->update(c.last.pixels, c.last.space, static_cast<int>(tag.occupancy.width), static_cast<int>(tag.occupancy.height),
-                  cmap_, vis::heatmap_style{}, {});
+  c.image->update(c.last.pixels, c.last.space, static_cast<int>(tag.occupancy.width),
+                  static_cast<int>(tag.occupancy.height), cmap_, vis::heatmap_style{}, {});
   const probe_histogram& h = c.last.inspected.histogram;
   if (h.total) {
     c.cost.push_back({c.last.stats.load_factor(), h.mean() + 1.0});
-    if (c.cost.size() > k_cost_points_max) c.cost.erase(c.cost.begin(), c.cost.begin() + k_cost_points_max / 4);
+    if (c.cost.size() > k_cost_points_max)
+      c.cost.erase(c.cost.begin(), c.cost.begin() + k_cost_points_max / 4);
   }
 }
 
@@ -80,36 +81,45 @@ void compare_view::draw_column(std::size_t i, float width, float height) {
   const family f = s.config().table.family;
   const float top = ImGui::GetCursorPosY();
   ImGui::TextColored(vis::series_color(static_cast<int>(i)), "%s", set_.label(i).c_str());
-  ImGui::TextDisabled("%s slots, %s", format_count(st.capacity).c_str(), s.gpu() ? s.backend_label().c_str() : "CPU model");
-  const bool never = c.last.taken_at == 0, old = never || c.last.version < s.version(), at_rest = s.at_rest();
+  ImGui::TextDisabled("%s slots, %s", format_count(st.capacity).c_str(),
+                      s.gpu() ? s.backend_label().c_str() : "CPU model");
+  const bool never = c.last.taken_at == 0, old = never || c.last.version < s.version(),
+             at_rest = s.at_rest();
   if (never || (old && at_rest))
-    ImGui::TextColored(ImVec4(0.95f, 0.6f, 0.2f, 1.f), "%s",
-                       never ? "sampling..." : "showing the table before its last change: sampling...");
+    ImGui::TextColored(
+        ImVec4(0.95f, 0.6f, 0.2f, 1.f), "%s",
+        never ? "sampling..." : "showing the table before its last change: sampling...");
   // The heatmap fills the column's width; the next sample is taken at that size (a pixel a
   // screen pixel, up to what a sample should copy).
   const float image_h = std::max(height * 0.34f, 2 * ImGui::GetFontSize());
   c.image_w = std::clamp(static_cast<int>(width), 64, 2048);
   c.image_h = std::clamp(static_cast<int>(image_h), 32, 1024);
   if (c.image->texture())
-    ImGui::Image(static_cast<ImTextureID>(static_cast<std::intptr_t>(c.image->texture())), ImVec2(width, image_h));
+    ImGui::Image(static_cast<ImTextureID>(static_cast<std::intptr_t>(c.image->texture())),
+                 ImVec2(width, image_h));
   else
     ImGui::Dummy(ImVec2(width, image_h));
   ImGui::Text("load %.4f, %s live", st.load_factor(), format_count(st.live).c_str());
   const probe_histogram& h = c.last.inspected.histogram;
-  ImGui::Text("%s: mean %.3f, max %u", std::string(ui_of(f).histogram_measure).c_str(), h.mean(), h.max);
+  ImGui::Text("%s: mean %.3f, max %u", std::string(ui_of(f).histogram_measure).c_str(), h.mean(),
+              h.max);
   ImGui::Text("reads per operation: %.3f %s", h.total ? h.mean() + 1.0 : 0.0, cost_unit(f));
   const auto pts = s.throughput();
   if (!pts.empty()) ImGui::Text("last batch: %s", format_rate(pts.back().ops_per_s).c_str());
-  if (st.failed_full) ImGui::TextColored(ImVec4(1.f, 0.4f, 0.4f, 1.f), "%s inserts failed for room", format_count(st.failed_full).c_str());
+  if (st.failed_full)
+    ImGui::TextColored(ImVec4(1.f, 0.4f, 0.4f, 1.f), "%s inserts failed for room",
+                       format_count(st.failed_full).c_str());
   const float used = ImGui::GetCursorPosY() - top;
   c.histogram.draw(h, std::max(height - used - ImGui::GetStyle().ItemSpacing.y, 60.f));
   c.drawn = {c.last.version, st.load_factor(), st.live, old && at_rest};
 }
 
 void compare_view::draw_overlays(float height) {
-  const ImVec2 size(ImGui::GetContentRegionAvail().x * 0.5f - ImGui::GetStyle().ItemSpacing.x, height);
+  const ImVec2 size(ImGui::GetContentRegionAvail().x * 0.5f - ImGui::GetStyle().ItemSpacing.x,
+                    height);
   if (ImPlot::BeginPlot("throughput against load##compare", size)) {
-    ImPlot::SetupAxes("load factor before the batch", "operations/s", ImPlotAxisFlags_None, ImPlotAxisFlags_AutoFit);
+    ImPlot::SetupAxes("load factor before the batch", "operations/s", ImPlotAxisFlags_None,
+                      ImPlotAxisFlags_AutoFit);
     ImPlot::SetupAxisFormat(ImAxis_Y1, vis::format_tick);  // 12M, not 1.2e+07
     ImPlot::SetupAxisLimits(ImAxis_X1, 0, 1, ImPlotCond_Once);
     for (std::size_t i = 0; i < cols_.size(); ++i) {
@@ -118,23 +128,26 @@ void compare_view::draw_overlays(float height) {
       for (const auto& p : pts) x.push_back(p.load), y.push_back(p.ops_per_s);
       const ImVec4 col = vis::series_color(static_cast<int>(i));
       ImPlot::PlotScatter(set_.label(i).c_str(), x.data(), y.data(), static_cast<int>(x.size()),
-                          {ImPlotProp_Marker, ImPlotMarker_Circle, ImPlotProp_MarkerSize, 3.f, ImPlotProp_MarkerLineColor, col,
-                           ImPlotProp_MarkerFillColor, col});
+                          {ImPlotProp_Marker, ImPlotMarker_Circle, ImPlotProp_MarkerSize, 3.f,
+                           ImPlotProp_MarkerLineColor, col, ImPlotProp_MarkerFillColor, col});
     }
     ImPlot::EndPlot();
   }
   ImGui::SameLine();
   if (ImPlot::BeginPlot("reads per operation against load##compare", size)) {
-    ImPlot::SetupAxes("load factor", "slots / slabs / buckets read", ImPlotAxisFlags_None, ImPlotAxisFlags_AutoFit);
+    ImPlot::SetupAxes("load factor", "slots / slabs / buckets read", ImPlotAxisFlags_None,
+                      ImPlotAxisFlags_AutoFit);
     ImPlot::SetupAxisLimits(ImAxis_X1, 0, 1, ImPlotCond_Once);
     for (std::size_t i = 0; i < cols_.size(); ++i) {
       std::vector<double> x, y;
       for (const auto& p : cols_[i].cost) x.push_back(p.load), y.push_back(p.cost);
       const ImVec4 col = vis::series_color(static_cast<int>(i));
-      ImPlot::PlotLine((set_.label(i) + " (" + cost_unit(set_.at(i).config().table.family) + ")").c_str(), x.data(),
-                       y.data(), static_cast<int>(x.size()),
-                       {ImPlotProp_LineColor, col, ImPlotProp_LineWeight, 2.f, ImPlotProp_Marker, ImPlotMarker_Circle,
-                        ImPlotProp_MarkerSize, 3.f, ImPlotProp_MarkerLineColor, col, ImPlotProp_MarkerFillColor, col});
+      ImPlot::PlotLine(
+          (set_.label(i) + " (" + cost_unit(set_.at(i).config().table.family) + ")").c_str(),
+          x.data(), y.data(), static_cast<int>(x.size()),
+          {ImPlotProp_LineColor, col, ImPlotProp_LineWeight, 2.f, ImPlotProp_Marker,
+           ImPlotMarker_Circle, ImPlotProp_MarkerSize, 3.f, ImPlotProp_MarkerLineColor, col,
+           ImPlotProp_MarkerFillColor, col});
     }
     ImPlot::EndPlot();
   }
@@ -143,8 +156,10 @@ void compare_view::draw_overlays(float height) {
 void compare_view::draw(float height) {
   sample(false);
   const float total = height > 0 ? height : ImGui::GetContentRegionAvail().y;
-  const float columns_h = total * 0.6f, plots_h = std::max(total - columns_h - 2 * ImGui::GetFrameHeightWithSpacing(), 120.f);
-  if (ImGui::BeginTable("compare-columns", static_cast<int>(cols_.size()), ImGuiTableFlags_BordersInnerV, ImVec2(0, columns_h))) {
+  const float columns_h = total * 0.6f,
+              plots_h = std::max(total - columns_h - 2 * ImGui::GetFrameHeightWithSpacing(), 120.f);
+  if (ImGui::BeginTable("compare-columns", static_cast<int>(cols_.size()),
+                        ImGuiTableFlags_BordersInnerV, ImVec2(0, columns_h))) {
     for (std::size_t i = 0; i < cols_.size(); ++i) {
       ImGui::TableNextColumn();
       ImGui::PushID(static_cast<int>(i));
@@ -163,17 +178,18 @@ std::vector<std::pair<double, double>> compare_view::cost_points(std::size_t i) 
 }
 
 std::string compare_view::csv() const {
-  std::string s = "table,family,capacity,load,live,cost,cost_unit,failed_full,last_batch_ops_per_s\n";
+  std::string s =
+      "table,family,capacity,load,live,cost,cost_unit,failed_full,last_batch_ops_per_s\n";
   for (std::size_t i = 0; i < cols_.size(); ++i) {
     const session& ss = set_.at(i);
     const table_stats& st = cols_[i].last.stats;
     const probe_histogram& h = cols_[i].last.inspected.histogram;
     const auto pts = ss.throughput();
     s += strprintf("\"%s\",%s,%llu,%.6f,%llu,%.6f,%s,%llu,%.0f\n", set_.label(i).c_str(),
-                   std::string(to_string(ss.config().table.family)).c_str(), (unsigned long long)st.capacity,
-                   st.load_factor(), (unsigned long long)st.live, h.total ? h.mean() + 1.0 : 0.0,
-                   cost_unit(ss.config().table.family), (unsigned long long)st.failed_full,
-                   pts.empty() ? 0.0 : pts.back().ops_per_s);
+                   std::string(to_string(ss.config().table.family)).c_str(),
+                   (unsigned long long)st.capacity, st.load_factor(), (unsigned long long)st.live,
+                   h.total ? h.mean() + 1.0 : 0.0, cost_unit(ss.config().table.family),
+                   (unsigned long long)st.failed_full, pts.empty() ? 0.0 : pts.back().ops_per_s);
   }
   return s;
 }

@@ -28,7 +28,9 @@ class compare_view {
   /// @brief Per table: label, family, load, live keys, cost, throughput (the figure's numbers).
   std::string csv() const;
   /// @brief Table i's load factor in its latest sample (0 before the first).
-  double load(std::size_t i) const { return i < cols_.size() ? cols_[i].last.stats.load_factor() : 0.0; }
+  double load(std::size_t i) const {
+    return i < cols_.size() ? cols_[i].last.stats.load_factor() : 0.0;
+  }
   /// @brief Table i's (load, reads per operation) at each sample so far.
   std::vector<std::pair<double, double>> cost_points(std::size_t i) const;
   /// @brief What table i's column drew last: the sample's version and whether it was marked old.
@@ -38,9 +40,13 @@ class compare_view {
     std::uint64_t live = 0;
     bool marked_old = false;
   };
-  drawn_column drawn(std::size_t i) const { return i < cols_.size() ? cols_[i].drawn : drawn_column{}; }
+  drawn_column drawn(std::size_t i) const {
+    return i < cols_.size() ? cols_[i].drawn : drawn_column{};
+  }
   /// @brief Table i's version when its newest sample was asked for.
-  std::uint64_t asked_version(std::size_t i) const { return i < cols_.size() ? cols_[i].asked_version : 0; }
+  std::uint64_t asked_version(std::size_t i) const {
+    return i < cols_.size() ? cols_[i].asked_version : 0;
+  }
   double period_s = 0.25;
 
  private:
@@ -54,7 +60,8 @@ class compare_view {
     sample_result last;
     vis::histogram_view histogram;
     std::vector<cost_point> cost;
-    std::uint64_t asked_version = ~0ull;  // the table's version when the newest sample was asked for
+    std::uint64_t asked_version =
+        ~0ull;  // the table's version when the newest sample was asked for
     double asked_at = -1e9;
     int image_w = 256, image_h = 128;  // fitted to the column as last drawn
     drawn_column drawn;

@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "app/session/batch_recorder.hpp"
-#include "visualizers/figure/figure.hpp"
 #include "core/table/table.hpp"
+#include "visualizers/figure/figure.hpp"
 
 namespace hs::vis {
 class heatmap_view;
@@ -52,7 +52,9 @@ class family_views {
   virtual void sampled(const sample_result& r) { (void)r; }
   /// @brief A figure's bucket range from its scenario (`capture evictions buckets=FIRST:COUNT`);
   /// families without bucket views ignore it.
-  virtual void set_bucket_range(std::uint64_t first, std::uint64_t count) { (void)first, (void)count; }
+  virtual void set_bucket_range(std::uint64_t first, std::uint64_t count) {
+    (void)first, (void)count;
+  }
 };
 
 /// @brief One of a family's views: a dockable window, a figure scenarios capture, or both. The
@@ -65,7 +67,8 @@ struct view_entry {
   /// @brief The numbers behind the figure, as the CSV written beside its PNG.
   std::string (*csv)(const family_views& v, const session& s, const sample_result& r) = nullptr;
   /// @brief The figure in paper style (render --style paper); null: drawn in screen style.
-  std::optional<fig::figure> (*paper)(const family_views& v, const session& s, const sample_result& r) = nullptr;
+  std::optional<fig::figure> (*paper)(const family_views& v, const session& s,
+                                      const sample_result& r) = nullptr;
 };
 
 struct family_ui {
@@ -87,7 +90,8 @@ struct family_ui {
   void (*prepare)(table_config& cfg) = nullptr;
   /// @brief The Table section's controls beyond family, capacity, hash, backend and Apply; the
   /// running session and its latest counters for settings that apply at once.
-  void (*draw_table_controls)(table_config& pending, session& running, const table_stats& latest) = nullptr;
+  void (*draw_table_controls)(table_config& pending, session& running,
+                              const table_stats& latest) = nullptr;
   /// @brief Whether the common hash choice applies (the hive has its own hash policies).
   bool common_hash = true;
   /// @brief The Maintenance section's extra buttons (the slab's FLUSH).

@@ -27,10 +27,14 @@ class hive_views final : public family_views {
     req.bucket_fill = true;
     req.stash = true;
     req.paths = true;
-    const int slots = s.config().table.hive.bucket_slots ? s.config().table.hive.bucket_slots : hive::k_default_slots;
-    req.strip = bucket_strip_query{0, capacity / static_cast<std::uint64_t>(slots), view_.strip_width()};  // every bucket in use
+    const int slots = s.config().table.hive.bucket_slots ? s.config().table.hive.bucket_slots
+                                                         : hive::k_default_slots;
+    req.strip = bucket_strip_query{0, capacity / static_cast<std::uint64_t>(slots),
+                                   view_.strip_width()};  // every bucket in use
   }
-  void set_bucket_range(std::uint64_t first, std::uint64_t count) override { view_.set_arc_range(first, count); }
+  void set_bucket_range(std::uint64_t first, std::uint64_t count) override {
+    view_.set_arc_range(first, count);
+  }
   vis::hive_view& view() { return view_; }
   const vis::hive_view& view() const { return view_; }
 
@@ -39,12 +43,16 @@ class hive_views final : public family_views {
 };
 
 vis::hive_view& view_of(family_views& v) { return static_cast<hive_views&>(v).view(); }
-const vis::hive_view& view_of(const family_views& v) { return static_cast<const hive_views&>(v).view(); }
+const vis::hive_view& view_of(const family_views& v) {
+  return static_cast<const hive_views&>(v).view();
+}
 
 void draw_buckets(family_views& v, view_context& ctx) {
   const sample_result& s = ctx.sample;
-  if (const auto b = view_of(v).take_pick()) {  // a bucket clicked last frame: its slots, one cell each
-    const std::uint64_t slots = std::max<std::uint32_t>(s.stats.hive.slots_per_bucket, 1), cap = ctx.sess.capacity();
+  if (const auto b =
+          view_of(v).take_pick()) {  // a bucket clicked last frame: its slots, one cell each
+    const std::uint64_t slots = std::max<std::uint32_t>(s.stats.hive.slots_per_bucket, 1),
+                        cap = ctx.sess.capacity();
     ctx.heatmap.set_range(*b * slots, std::min(cap - *b * slots, 16 * slots), cap);
   }
   view_of(v).draw_buckets(s.inspected, s.stats, ctx.height);
@@ -52,37 +60,56 @@ void draw_buckets(family_views& v, view_context& ctx) {
 
 const view_entry k_views[] = {
     {"Buckets", "buckets", draw_buckets,
-     [](const family_views&, const session&, const sample_result& r) { return vis::bucket_fill_csv(r.inspected.bucket_fill); },
+     [](const family_views&, const session&, const sample_result& r) {
+       return vis::bucket_fill_csv(r.inspected.bucket_fill);
+     },
      [](const family_views&, const session&, const sample_result& r) -> std::optional<fig::figure> {
        return vis::hive_buckets_figure(r.inspected.bucket_fill, r.stats);
      }},
     {"Evictions", "evictions",
      [](family_views& v, view_context& ctx) {
        const sample_result& s = ctx.sample;
-       view_of(v).draw_evictions(s.inspected, s.inspected.paths, s.stats, ctx.sess.last_step(), ctx.time_s, ctx.height);
+       view_of(v).draw_evictions(s.inspected, s.inspected.paths, s.stats, ctx.sess.last_step(),
+                                 ctx.time_s, ctx.height);
      },
-     [](const family_views&, const session&, const sample_result& r) { return vis::paths_csv(r.inspected.paths); },
-     [](const family_views& v, const session& s, const sample_result& r) -> std::optional<fig::figure> {
+     [](const family_views&, const session&, const sample_result& r) {
+       return vis::paths_csv(r.inspected.paths);
+     },
+     [](const family_views& v, const session& s,
+        const sample_result& r) -> std::optional<fig::figure> {
        const auto range = view_of(v).arc_range();
        return vis::hive_evictions_figure(r.inspected.paths, r.stats, range.first, range.second,
                                          vis::stepped_path(r.inspected.paths, s.last_step().get()));
      }},
     {"Insert steps", "steps",
-     [](family_views& v, view_context& ctx) { view_of(v).draw_steps(hive_steps(ctx.sess), ctx.sample.stats, ctx.height); },
-     [](const family_views&, const session& s, const sample_result&) { return vis::steps_csv(hive_steps(s), k_steps_bin); },
+     [](family_views& v, view_context& ctx) {
+       view_of(v).draw_steps(hive_steps(ctx.sess), ctx.sample.stats, ctx.height);
+     },
+     [](const family_views&, const session& s, const sample_result&) {
+       return vis::steps_csv(hive_steps(s), k_steps_bin);
+     },
      [](const family_views&, const session& s, const sample_result&) -> std::optional<fig::figure> {
        return vis::hive_steps_figure(hive_steps(s), k_steps_bin);
      }},
     {"Stash", "stash",
-     [](family_views& v, view_context& ctx) { view_of(v).draw_stash(ctx.sample.inspected, ctx.sample.stats, ctx.height); },
-     [](const family_views&, const session&, const sample_result& r) { return vis::stash_csv(r.inspected.stash); },
+     [](family_views& v, view_context& ctx) {
+       view_of(v).draw_stash(ctx.sample.inspected, ctx.sample.stats, ctx.height);
+     },
+     [](const family_views&, const session&, const sample_result& r) {
+       return vis::stash_csv(r.inspected.stash);
+     },
      [](const family_views&, const session&, const sample_result& r) -> std::optional<fig::figure> {
        return vis::hive_stash_figure(r.inspected.stash, r.stats);
      }},
     {"Resize", "resize",
-     [](family_views& v, view_context& ctx) { view_of(v).draw_resize(ctx.sample.inspected, ctx.sample.stats, ctx.height); },
-     [](const family_views&, const session&, const sample_result& r) { return vis::resize_csv(r.inspected, r.stats); },
-     [](const family_views& v, const session&, const sample_result& r) -> std::optional<fig::figure> {
+     [](family_views& v, view_context& ctx) {
+       view_of(v).draw_resize(ctx.sample.inspected, ctx.sample.stats, ctx.height);
+     },
+     [](const family_views&, const session&, const sample_result& r) {
+       return vis::resize_csv(r.inspected, r.stats);
+     },
+     [](const family_views& v, const session&,
+        const sample_result& r) -> std::optional<fig::figure> {
        return vis::hive_resize_figure(r.inspected.strip, r.stats, view_of(v).cmap());
      }},
 };
@@ -94,15 +121,22 @@ void prepare(table_config& c) { c.hive.instrument = true; }  // its views draw t
 void draw_controls(table_config& c, session& running, const table_stats& latest) {
   hive_options& o = c.hive;
   const int slots = o.bucket_slots ? o.bucket_slots : hive::k_default_slots;
-  ImGui::TextDisabled("%s buckets of %d slots, %s of buckets", format_count(c.capacity / slots).c_str(), slots,
+  ImGui::TextDisabled("%s buckets of %d slots, %s of buckets",
+                      format_count(c.capacity / slots).c_str(), slots,
                       format_bytes(c.capacity * 8).c_str());
   int s = slots == 8 ? 0 : slots == 16 ? 1 : 2;
   if (ImGui::Combo("slots/bucket", &s, "8\00016 (fastest)\00032 (paper)\0")) {
     o.bucket_slots = 8 << s;
     if (o.tile > o.bucket_slots) o.tile = 0;
   }
-  int t = o.tile == 0 ? 0 : o.tile == 2 ? 1 : o.tile == 4 ? 2 : o.tile == 8 ? 3 : o.tile == 16 ? 4 : 5;
-  if (ImGui::Combo("threads/op", &t, "auto\0002\0004\0008\00016\00032 (paper)\0")) o.tile = t == 0 ? 0 : 1 << t;
+  int t = o.tile == 0    ? 0
+          : o.tile == 2  ? 1
+          : o.tile == 4  ? 2
+          : o.tile == 8  ? 3
+          : o.tile == 16 ? 4
+                         : 5;
+  if (ImGui::Combo("threads/op", &t, "auto\0002\0004\0008\00016\00032 (paper)\0"))
+    o.tile = t == 0 ? 0 : 1 << t;
   const family_option& hashes = *find_option(describe(family::hive).options, "hashes");
   const std::string policy = hashes.get(c);
   if (ImGui::BeginCombo("hashes", policy.c_str())) {
@@ -112,7 +146,8 @@ void draw_controls(table_config& c, session& running, const table_stats& latest)
   }
   ImGui::SliderInt("eviction depth", &o.eviction_depth, 0, hive::k_max_eviction_depth);
   float stash = static_cast<float>(o.stash_fraction * 100);
-  if (ImGui::SliderFloat("stash", &stash, 0.f, 5.f, "%.1f%% of slots")) o.stash_fraction = stash / 100.0;
+  if (ImGui::SliderFloat("stash", &stash, 0.f, 5.f, "%.1f%% of slots"))
+    o.stash_fraction = stash / 100.0;
   ImGui::Checkbox("resize itself (linear hashing, 0.25 .. 0.9)", &o.auto_resize);
   if (auto* h = hive::as_hive(running.tbl())) {
     bool on = latest.hive.instrumented;
@@ -125,26 +160,33 @@ void draw_controls(table_config& c, session& running, const table_stats& latest)
 
 void about_rows(number_rows& n, const session& s, const table_stats& t) {
   const hive_options& o = s.config().table.hive;
-  n.emplace_back("hive", strprintf("%u slots/bucket, %s, depth %d, stash %.1f%%, %s, instrumentation %s", t.hive.slots_per_bucket,
-                                   find_option(describe(family::hive).options, "hashes")->get(s.config().table).c_str(),
-                                   o.eviction_depth,
-                                   100 * o.stash_fraction, o.auto_resize ? "resizes itself" : "fixed size",
-                                   t.hive.instrumented ? "on" : "off"));
+  n.emplace_back(
+      "hive",
+      strprintf(
+          "%u slots/bucket, %s, depth %d, stash %.1f%%, %s, instrumentation %s",
+          t.hive.slots_per_bucket,
+          find_option(describe(family::hive).options, "hashes")->get(s.config().table).c_str(),
+          o.eviction_depth, 100 * o.stash_fraction, o.auto_resize ? "resizes itself" : "fixed size",
+          t.hive.instrumented ? "on" : "off"));
 }
 
 void count_rows(number_rows& n, const session&, const sample_result& r) {
   const hive_counters& h = r.stats.hive;
-  n.emplace_back("buckets (round+split)", strprintf("%s (%s + %s)", format_count(h.buckets).c_str(),
-                                                      format_count(h.round).c_str(), format_count(h.split).c_str()));
-  n.emplace_back("stash (live / slots)", format_count(h.stash_live) + " / " + format_count(h.stash_capacity));
+  n.emplace_back("buckets (round+split)",
+                 strprintf("%s (%s + %s)", format_count(h.buckets).c_str(),
+                           format_count(h.round).c_str(), format_count(h.split).c_str()));
+  n.emplace_back("stash (live / slots)",
+                 format_count(h.stash_live) + " / " + format_count(h.stash_capacity));
   if (h.steps[0] + h.steps[1] + h.steps[2] + h.steps[3])
-    n.emplace_back("inserts by step", strprintf("replace %s, claim %s, evict %s, stash %s", format_count(h.steps[0]).c_str(),
-                                                format_count(h.steps[1]).c_str(), format_count(h.steps[2]).c_str(),
-                                                format_count(h.steps[3]).c_str()));
-  n.emplace_back("evictions", "moves " + format_count(h.moves) + ", locks " + format_count(h.locks) + ", restarts " +
-                                  format_count(h.restarts));
-  n.emplace_back("splits / merges (refused)", format_count(h.splits) + " / " + format_count(h.merges) + " (" +
-                                                   format_count(h.merges_refused) + ")");
+    n.emplace_back("inserts by step",
+                   strprintf("replace %s, claim %s, evict %s, stash %s",
+                             format_count(h.steps[0]).c_str(), format_count(h.steps[1]).c_str(),
+                             format_count(h.steps[2]).c_str(), format_count(h.steps[3]).c_str()));
+  n.emplace_back("evictions", "moves " + format_count(h.moves) + ", locks " +
+                                  format_count(h.locks) + ", restarts " + format_count(h.restarts));
+  n.emplace_back("splits / merges (refused)", format_count(h.splits) + " / " +
+                                                  format_count(h.merges) + " (" +
+                                                  format_count(h.merges_refused) + ")");
   n.emplace_back("load factor (live / slots)", strprintf("%.4f", r.stats.load_factor()));
 }
 
@@ -162,7 +204,8 @@ void hive_steps_recorder::record(const batch_record& b) {
   p.moves = after(4) - std::min(after(4), before_[4]);
   for (int i = 0; i < 5; ++i) before_[i] = after(i);
   points_.push_back(p);
-  if (points_.size() > k_points_max) points_.erase(points_.begin(), points_.begin() + k_points_max / 4);
+  if (points_.size() > k_points_max)
+    points_.erase(points_.begin(), points_.begin() + k_points_max / 4);
 }
 
 void hive_steps_recorder::clear() {

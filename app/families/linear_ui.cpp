@@ -17,11 +17,13 @@ namespace {
 class linear_views final : public family_views {
  public:
   void plan_sample(const session& s, std::uint64_t, sample_request&) override {
-    walk_.follow_step(s.last_step(), s.config().table.linear.deletes);  // a new traced step shows its first walk
+    walk_.follow_step(s.last_step(),
+                      s.config().table.linear.deletes);  // a new traced step shows its first walk
   }
   // The heatmap zooms to the shown walk (one cell per slot) and outlines its slots.
   void draw_walk(view_context& ctx) {
-    if (const auto f = walk_.take_focus()) ctx.heatmap.set_range(f->first, f->second, ctx.sess.capacity());
+    if (const auto f = walk_.take_focus())
+      ctx.heatmap.set_range(f->first, f->second, ctx.sess.capacity());
     ctx.heatmap.set_marks(walk_.marks());
     walk_.draw(ctx.height);
   }
@@ -35,35 +37,53 @@ linear_views& self(family_views& v) { return static_cast<linear_views&>(v); }
 const linear_views& self(const family_views& v) { return static_cast<const linear_views&>(v); }
 
 const view_entry k_views[] = {
-    {"Probe lengths", {}, [](family_views&, view_context& ctx) { ctx.histogram.draw(ctx.sample.inspected.histogram, ctx.height); }},
+    {"Probe lengths",
+     {},
+     [](family_views&, view_context& ctx) {
+       ctx.histogram.draw(ctx.sample.inspected.histogram, ctx.height);
+     }},
     {"Probe walk", "walk", [](family_views& v, view_context& ctx) { self(v).draw_walk(ctx); },
-     [](const family_views& v, const session&, const sample_result&) { return self(v).walk().csv(); },
-     [](const family_views& v, const session& s, const sample_result&) -> std::optional<fig::figure> {
-       return self(v).walk().paper_figure(s.config().table.linear.probe == probe_policy::double_hash ? "Double hashing"
-                                                                                                     : "Linear probing");
+     [](const family_views& v, const session&, const sample_result&) {
+       return self(v).walk().csv();
+     },
+     [](const family_views& v, const session& s,
+        const sample_result&) -> std::optional<fig::figure> {
+       return self(v).walk().paper_figure(s.config().table.linear.probe == probe_policy::double_hash
+                                              ? "Double hashing"
+                                              : "Linear probing");
      }},
 };
 
 void draw_controls(table_config& c, session& running, const table_stats&) {
-  ImGui::TextDisabled("%s of %s memory", format_bytes(c.capacity * 8).c_str(), running.gpu() ? "GPU" : "host");
-  int g = c.linear.tuning.group == 0 ? 0 : c.linear.tuning.group == 1 ? 1 : c.linear.tuning.group == 4 ? 2 : 3;
-  if (ImGui::Combo("threads/op", &g, "auto\0001\0004\0008\0")) c.linear.tuning.group = g == 0 ? 0 : g == 1 ? 1 : g == 2 ? 4 : 8;
+  ImGui::TextDisabled("%s of %s memory", format_bytes(c.capacity * 8).c_str(),
+                      running.gpu() ? "GPU" : "host");
+  int g = c.linear.tuning.group == 0   ? 0
+          : c.linear.tuning.group == 1 ? 1
+          : c.linear.tuning.group == 4 ? 2
+                                       : 3;
+  if (ImGui::Combo("threads/op", &g, "auto\0001\0004\0008\0"))
+    c.linear.tuning.group = g == 0 ? 0 : g == 1 ? 1 : g == 2 ? 4 : 8;
   int probe = static_cast<int>(c.linear.probe);
   if (ImGui::Combo("probing", &probe, "linear (next slot)\0double hashing\0")) {
     c.linear.probe = static_cast<probe_policy>(probe);
-    if (c.linear.probe == probe_policy::double_hash) c.linear.tuning.group = 0;  // one thread per operation
+    if (c.linear.probe == probe_policy::double_hash)
+      c.linear.tuning.group = 0;  // one thread per operation
   }
   int del = static_cast<int>(c.linear.deletes);
-  if (ImGui::Combo("erase", &del, "empties the value\0leaves a tombstone\0")) c.linear.deletes = static_cast<linear_delete_mode>(del);
+  if (ImGui::Combo("erase", &del, "empties the value\0leaves a tombstone\0"))
+    c.linear.deletes = static_cast<linear_delete_mode>(del);
 }
 
 void about_rows(number_rows& n, const session& s, const table_stats&) {
   if (s.gpu()) n.emplace_back("tuning", describe(s.config().table.linear.tuning));
-  n.emplace_back("erase", s.config().table.linear.deletes == linear_delete_mode::tombstone ? "tombstone (seed 002)"
-                                                                                    : "empties the value (seed 000)");
-  n.emplace_back("probing", s.config().table.linear.probe == probe_policy::double_hash
-                                ? "double hashing (4-slot sectors, step: a second hash, odd; probe length = probe index)"
-                                : "linear (the next slot)");
+  n.emplace_back("erase", s.config().table.linear.deletes == linear_delete_mode::tombstone
+                              ? "tombstone (seed 002)"
+                              : "empties the value (seed 000)");
+  n.emplace_back(
+      "probing",
+      s.config().table.linear.probe == probe_policy::double_hash
+          ? "double hashing (4-slot sectors, step: a second hash, odd; probe length = probe index)"
+          : "linear (the next slot)");
 }
 
 void count_rows(number_rows& n, const session& s, const sample_result& r) {
@@ -92,7 +112,9 @@ const family_ui& linear_ui() {
     f.draw_table_controls = draw_controls;
     f.about_rows = about_rows;
     f.count_rows = count_rows;
-    f.explains_tombstone_inserts = [](const table_config& c) { return c.linear.deletes == linear_delete_mode::tombstone; };
+    f.explains_tombstone_inserts = [](const table_config& c) {
+      return c.linear.deletes == linear_delete_mode::tombstone;
+    };
     return f;
   }();
   return u;

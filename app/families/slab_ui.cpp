@@ -40,38 +40,54 @@ vis::slab_view& view_of(family_views& v) { return static_cast<slab_views&>(v).vi
 const view_entry k_views[] = {
     {"Slab lists", "chains",
      [](family_views& v, view_context& ctx) {
-       view_of(v).draw_chains(ctx.sample.inspected, ctx.sample.stats, ctx.sess.config().table.hash, ctx.height);
+       view_of(v).draw_chains(ctx.sample.inspected, ctx.sample.stats, ctx.sess.config().table.hash,
+                              ctx.height);
      },
-     [](const family_views&, const session&, const sample_result& r) { return vis::chain_lengths_csv(r.inspected.chains); },
-     [](const family_views&, const session& s, const sample_result& r) -> std::optional<fig::figure> {
-       std::vector<key_type> stepped;  // a traced step's keys: framed where they sit in the list shown
+     [](const family_views&, const session&, const sample_result& r) {
+       return vis::chain_lengths_csv(r.inspected.chains);
+     },
+     [](const family_views&, const session& s,
+        const sample_result& r) -> std::optional<fig::figure> {
+       std::vector<key_type>
+           stepped;  // a traced step's keys: framed where they sit in the list shown
        if (const auto step = s.last_step())
          for (const stepped_op& op : step->ops) stepped.push_back(op.key);
        return vis::slab_lists_figure(r.inspected.chain, r.inspected.chains, stepped);
      }},
     {"SlabAlloc", "allocator",
-     [](family_views& v, view_context& ctx) { view_of(v).draw_allocator(ctx.sample.inspected.allocator, ctx.sample.stats, ctx.height); },
-     [](const family_views&, const session&, const sample_result& r) { return vis::allocator_csv(r.inspected.allocator); },
+     [](family_views& v, view_context& ctx) {
+       view_of(v).draw_allocator(ctx.sample.inspected.allocator, ctx.sample.stats, ctx.height);
+     },
+     [](const family_views&, const session&, const sample_result& r) {
+       return vis::allocator_csv(r.inspected.allocator);
+     },
      [](const family_views&, const session&, const sample_result& r) -> std::optional<fig::figure> {
        return vis::slab_allocator_figure(r.inspected.allocator);
      }},
-    {"Key positions", {},
+    {"Key positions",
+     {},
      [](family_views&, view_context& ctx) {
        ImGui::TextUnformatted("x: the slab of its list a live key sits in (0 = the base slab)");
        ctx.histogram.draw(ctx.sample.inspected.histogram, ctx.height);
      }},
 };
 
-void prepare(table_config& c) { c.slab.buckets = 0; }  // from the capacity, unless a line says otherwise
+void prepare(table_config& c) {
+  c.slab.buckets = 0;
+}  // from the capacity, unless a line says otherwise
 
 void draw_controls(table_config& c, session&, const table_stats&) {
   c.slab.buckets = 0;
   ImGui::TextDisabled("%s buckets, %s of base slabs (lists grow from a pool)",
-                      format_count((c.capacity + 14) / 15).c_str(), format_bytes((c.capacity + 14) / 15 * 128).c_str());
+                      format_count((c.capacity + 14) / 15).c_str(),
+                      format_bytes((c.capacity + 14) / 15 * 128).c_str());
   int mode = static_cast<int>(c.slab.mode);
-  if (ImGui::Combo("keys", &mode, "unique (REPLACE)\0multi (duplicates)\0")) c.slab.mode = static_cast<slab_mode>(mode);
-  int t = c.slab.tile == 0 ? 0 : std::countr_zero(static_cast<unsigned>(c.slab.tile));  // 2^t threads
-  if (ImGui::Combo("threads/slab", &t, "auto\0002\0004\0008\00016\00032 (paper)\0")) c.slab.tile = t == 0 ? 0 : 1 << t;
+  if (ImGui::Combo("keys", &mode, "unique (REPLACE)\0multi (duplicates)\0"))
+    c.slab.mode = static_cast<slab_mode>(mode);
+  int t =
+      c.slab.tile == 0 ? 0 : std::countr_zero(static_cast<unsigned>(c.slab.tile));  // 2^t threads
+  if (ImGui::Combo("threads/slab", &t, "auto\0002\0004\0008\00016\00032 (paper)\0"))
+    c.slab.tile = t == 0 ? 0 : 1 << t;
 }
 
 void draw_maintenance(session& s) {
@@ -88,18 +104,25 @@ void count_rows(number_rows& n, const session&, const sample_result& r) {
   const table_stats& t = r.stats;
   n.emplace_back("buckets (base slabs)", format_count(t.slab.buckets));
   n.emplace_back("load (live / 15 per bucket = beta)", strprintf("%.4f", t.load_factor()));
-  n.emplace_back("memory utilization", strprintf("%.4f (stored bytes / slab memory in use)", t.slab.utilization));
-  n.emplace_back("chained slabs / longest list", format_count(t.slab.chained_slabs) + " / " + format_count(t.slab.longest_chain));
-  n.emplace_back("slabs allocated by SlabAlloc", format_count(t.slab.allocated_slabs) +
-                                                     (t.slab.allocated_slabs == t.slab.chained_slabs ? " (all in lists)" : " (some in no list)"));
-  n.emplace_back("SlabAlloc pool", strprintf("%s slabs in %s super blocks", format_count(t.slab.pool_slabs).c_str(),
-                                             format_count(t.slab.super_blocks).c_str()));
-  n.emplace_back("resident changes / failed allocations",
-                 format_count(t.slab.resident_changes) + " / " + format_count(t.slab.alloc_failures));
+  n.emplace_back("memory utilization",
+                 strprintf("%.4f (stored bytes / slab memory in use)", t.slab.utilization));
+  n.emplace_back("chained slabs / longest list",
+                 format_count(t.slab.chained_slabs) + " / " + format_count(t.slab.longest_chain));
+  n.emplace_back("slabs allocated by SlabAlloc",
+                 format_count(t.slab.allocated_slabs) +
+                     (t.slab.allocated_slabs == t.slab.chained_slabs ? " (all in lists)"
+                                                                     : " (some in no list)"));
+  n.emplace_back("SlabAlloc pool",
+                 strprintf("%s slabs in %s super blocks", format_count(t.slab.pool_slabs).c_str(),
+                           format_count(t.slab.super_blocks).c_str()));
+  n.emplace_back(
+      "resident changes / failed allocations",
+      format_count(t.slab.resident_changes) + " / " + format_count(t.slab.alloc_failures));
   n.emplace_back("live pairs", format_count(t.live));
   n.emplace_back("tombstones", format_count(t.tombstones));
   const probe_histogram& ch = r.inspected.chains;
-  if (ch.total) n.emplace_back("list length mean / max (slabs)", strprintf("%.4f / %u", ch.mean(), ch.max));
+  if (ch.total)
+    n.emplace_back("list length mean / max (slabs)", strprintf("%.4f / %u", ch.mean(), ch.max));
 }
 
 }  // namespace

@@ -3,9 +3,9 @@
 
 #include <cfloat>
 
-#include "visualizers/gl/gl.hpp"
 #include <glad/egl.h>
 #include <imgui.h>
+#include "visualizers/gl/gl.hpp"
 
 #include "app/platform/imgui_renderer.hpp"
 #include "core/common/device.hpp"
@@ -46,7 +46,8 @@ struct headless_platform::egl {
     EGLConfig config = nullptr;
     EGLint count = 0;
     for (EGLint surface : {EGLint{EGL_PBUFFER_BIT}, EGLint{0}}) {
-      const EGLint config_attribs[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_SURFACE_TYPE, surface, EGL_NONE};
+      const EGLint config_attribs[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_SURFACE_TYPE,
+                                       surface, EGL_NONE};
       if (eglChooseConfig(dpy, config_attribs, &config, 1, &count) && count > 0) break;
     }
     if (count == 0) {
@@ -55,8 +56,13 @@ struct headless_platform::egl {
       return false;
     }
     for (auto [maj, min] : {std::pair{4, 5}, std::pair{3, 3}}) {
-      const EGLint ctx_attribs[] = {EGL_CONTEXT_MAJOR_VERSION, maj, EGL_CONTEXT_MINOR_VERSION, min,
-                                    EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
+      const EGLint ctx_attribs[] = {EGL_CONTEXT_MAJOR_VERSION,
+                                    maj,
+                                    EGL_CONTEXT_MINOR_VERSION,
+                                    min,
+                                    EGL_CONTEXT_OPENGL_PROFILE_MASK,
+                                    EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+                                    EGL_NONE};
       EGLContext ctx = eglCreateContext(dpy, config, EGL_NO_CONTEXT, ctx_attribs);
       if (ctx == EGL_NO_CONTEXT) continue;
       if (eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, ctx)) {
@@ -73,7 +79,9 @@ struct headless_platform::egl {
 
   void open() {
     if (!gladLoaderLoadEGL(EGL_NO_DISPLAY))
-      throw graphics_error("headless rendering needs libEGL.so.1 (Debian: libegl1, with libegl-mesa0 or the NVIDIA driver)");
+      throw graphics_error(
+          "headless rendering needs libEGL.so.1 (Debian: libegl1, with libegl-mesa0 or the NVIDIA "
+          "driver)");
     std::string why;
     if (GLAD_EGL_EXT_device_enumeration && GLAD_EGL_EXT_platform_device) {
       EGLDeviceEXT devices[16];
@@ -86,12 +94,15 @@ struct headless_platform::egl {
         for (int i = 0; i < n; ++i) {
           EGLAttrib attr = -1;
           const char* exts = eglQueryDeviceStringEXT(devices[i], EGL_EXTENSIONS);
-          const bool cuda = exts && std::string(exts).find("EGL_NV_device_cuda") != std::string::npos &&
-                            eglQueryDeviceAttribEXT(devices[i], EGL_CUDA_DEVICE_NV, &attr) && attr == cuda_ordinal;
+          const bool cuda = exts &&
+                            std::string(exts).find("EGL_NV_device_cuda") != std::string::npos &&
+                            eglQueryDeviceAttribEXT(devices[i], EGL_CUDA_DEVICE_NV, &attr) &&
+                            attr == cuda_ordinal;
           order.insert(cuda ? order.begin() : order.end(), i);
         }
         for (int i : order) {
-          if (try_display(eglGetPlatformDisplayEXT(EGL_PLATFORM_DEVICE_EXT, devices[i], nullptr), why)) {
+          if (try_display(eglGetPlatformDisplayEXT(EGL_PLATFORM_DEVICE_EXT, devices[i], nullptr),
+                          why)) {
             platform = strprintf("EGL device platform (device %d of %d)", i, n);
             return;
           }
@@ -101,7 +112,9 @@ struct headless_platform::egl {
       }
     }
     if (GLAD_EGL_MESA_platform_surfaceless &&
-        try_display(eglGetPlatformDisplayEXT(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr), why)) {
+        try_display(
+            eglGetPlatformDisplayEXT(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr),
+            why)) {
       platform = "EGL surfaceless platform (Mesa)";
       return;
     }
@@ -122,11 +135,14 @@ headless_platform::~headless_platform() {
   imgui_.reset();
 }
 
-void headless_platform::set_font_size(float size) { imgui_->set_style(size, imgui_->current_theme()); }
+void headless_platform::set_font_size(float size) {
+  imgui_->set_style(size, imgui_->current_theme());
+}
 
 float headless_platform::font_size() const { return imgui_->font_size(); }
 
-std::vector<std::uint8_t> headless_platform::render(int width, int height, const std::function<void()>& draw, int frames) {
+std::vector<std::uint8_t> headless_platform::render(int width, int height,
+                                                    const std::function<void()>& draw, int frames) {
   gl::render_target target(width, height);
   ImGuiIO& io = ImGui::GetIO();
   for (int f = 0; f < frames; ++f) {
@@ -147,7 +163,8 @@ std::vector<std::uint8_t> headless_platform::render(int width, int height, const
   return px;
 }
 
-void headless_platform::frame(int width, int height, const std::function<void()>& draw, float font_size, theme t) {
+void headless_platform::frame(int width, int height, const std::function<void()>& draw,
+                              float font_size, theme t) {
   imgui_->set_style(font_size, t);
   if (!frame_target_ || frame_target_->width() != width || frame_target_->height() != height)
     frame_target_ = std::make_unique<gl::render_target>(width, height);

@@ -34,7 +34,8 @@ class headless_platform {
 
   /// @brief Draws `frames` ImGui frames of width x height with `draw` and returns the last one's
   /// pixels (RGBA8, top row first). ImGui needs a frame or two to size windows.
-  std::vector<std::uint8_t> render(int width, int height, const std::function<void()>& draw, int frames = 3);
+  std::vector<std::uint8_t> render(int width, int height, const std::function<void()>& draw,
+                                   int frames = 3);
   /// @brief One frame with whatever input ImGui's queue holds (UI tests feed it), nothing read
   /// back; the style follows `font_size` and `t` when they changed.
   void frame(int width, int height, const std::function<void()>& draw, float font_size, theme t);

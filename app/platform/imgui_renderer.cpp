@@ -9,13 +9,15 @@
 
 namespace hs::app {
 
-imgui_renderer::imgui_renderer(float font_size, theme t, const char* ini_file) : font_size_(font_size), theme_(t) {
+imgui_renderer::imgui_renderer(float font_size, theme t, const char* ini_file)
+    : font_size_(font_size), theme_(t) {
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImPlot::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
   io.IniFilename = ini_file;
-  io.ConfigFlags |= ImGuiConfigFlags_DockingEnable;  // no keyboard navigation: Space and arrows are shortcuts
+  io.ConfigFlags |=
+      ImGuiConfigFlags_DockingEnable;  // no keyboard navigation: Space and arrows are shortcuts
   font_ = load_ui_font();
   apply_style(font_size_, theme_);
   if (!ImGui_ImplOpenGL3_Init("#version 330 core")) {

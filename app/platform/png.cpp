@@ -8,7 +8,8 @@
 
 namespace hs::app {
 
-void write_png(const std::string& path, int width, int height, const std::vector<std::uint8_t>& rgba) {
+void write_png(const std::string& path, int width, int height,
+               const std::vector<std::uint8_t>& rgba) {
   if (!stbi_write_png(path.c_str(), width, height, 4, rgba.data(), width * 4))
     throw user_error("cannot write " + path);
 }
@@ -16,7 +17,9 @@ void write_png(const std::string& path, int width, int height, const std::vector
 std::vector<std::uint8_t> read_png(const std::string& path, int& width, int& height) {
   int channels = 0;
   unsigned char* data = stbi_load(path.c_str(), &width, &height, &channels, 4);
-  if (!data) throw user_error("cannot read " + path + ": " + (stbi_failure_reason() ? stbi_failure_reason() : "?"));
+  if (!data)
+    throw user_error("cannot read " + path + ": " +
+                     (stbi_failure_reason() ? stbi_failure_reason() : "?"));
   std::vector<std::uint8_t> out(data, data + static_cast<std::size_t>(width) * height * 4);
   stbi_image_free(data);
   return out;

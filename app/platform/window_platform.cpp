@@ -24,12 +24,15 @@ namespace hs::app {
 namespace {
 
 std::string glfw_error_text;
-void on_glfw_error(int code, const char* text) { glfw_error_text = std::to_string(code) + ": " + text; }
+void on_glfw_error(int code, const char* text) {
+  glfw_error_text = std::to_string(code) + ": " + text;
+}
 
 struct glfw_session {
   glfw_session() {
     glfwSetErrorCallback(on_glfw_error);
-    if (!glfwInit()) throw graphics_error("cannot open a window: GLFW could not start (" + glfw_error_text + ")");
+    if (!glfwInit())
+      throw graphics_error("cannot open a window: GLFW could not start (" + glfw_error_text + ")");
   }
   ~glfw_session() { glfwTerminate(); }
 };
@@ -60,7 +63,8 @@ GLFWwindow* open_window(const std::array<int, 4>& place) {
         return w;
       }
     }
-    tried += std::string(tried.empty() ? "" : "; ") + (api == GLFW_EGL_CONTEXT_API ? "EGL: " : "native: ") + glfw_error_text;
+    tried += std::string(tried.empty() ? "" : "; ") +
+             (api == GLFW_EGL_CONTEXT_API ? "EGL: " : "native: ") + glfw_error_text;
   }
   throw graphics_error("cannot open a window with OpenGL 3.3 or later (" + tried + ")");
 }
@@ -68,7 +72,8 @@ GLFWwindow* open_window(const std::array<int, 4>& place) {
 std::string default_ini_path() {
   const char* xdg = std::getenv("XDG_CONFIG_HOME");
   const char* home = std::getenv("HOME");
-  std::filesystem::path dir = xdg && *xdg ? std::filesystem::path(xdg) : std::filesystem::path(home ? home : ".") / ".config";
+  std::filesystem::path dir = xdg && *xdg ? std::filesystem::path(xdg)
+                                          : std::filesystem::path(home ? home : ".") / ".config";
   dir /= "hashscope";
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
@@ -96,7 +101,8 @@ std::vector<std::uint8_t> read_back(int w, int h) {
   glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, px.data());
   const std::size_t row = static_cast<std::size_t>(w) * 4;
   for (int y = 0; y < h / 2; ++y)
-    std::swap_ranges(px.begin() + y * row, px.begin() + (y + 1) * row, px.begin() + (h - 1 - y) * row);
+    std::swap_ranges(px.begin() + y * row, px.begin() + (y + 1) * row,
+                     px.begin() + (h - 1 - y) * row);
   return px;
 }
 
@@ -108,7 +114,8 @@ bool display_available() {
   return (x && *x) || (w && *w);
 }
 
-int run_window(const std::function<std::unique_ptr<app_frame>(bool)>& make, const window_options& opt) {
+int run_window(const std::function<std::unique_ptr<app_frame>(bool)>& make,
+               const window_options& opt) {
   const std::string ini = opt.ini_file.empty() ? default_ini_path() : opt.ini_file;
   std::string ini_notice;
   bool first_launch = false;
@@ -149,7 +156,8 @@ int run_window(const std::function<std::unique_ptr<app_frame>(bool)>& make, cons
     if (!ini_notice.empty()) frame->notify(ini_notice);
     if (!size_notice.empty()) frame->notify(size_notice);
     const double started = glfwGetTime();
-    while (!glfwWindowShouldClose(window) && !frame->quit_requested && (opt.frames == 0 || frames < opt.frames)) {
+    while (!glfwWindowShouldClose(window) && !frame->quit_requested &&
+           (opt.frames == 0 || frames < opt.frames)) {
       glfwPollEvents();
       renderer.set_style(frame->state().font_size, frame->state().ui_theme);
       renderer.new_frame();
@@ -167,7 +175,8 @@ int run_window(const std::function<std::unique_ptr<app_frame>(bool)>& make, cons
         frame->screenshot_requested = false;
         frame->save_screenshot(read_back(w, h), w, h);
       }
-      if (!opt.screenshot.empty() && opt.frames && frames == opt.frames) write_png(opt.screenshot, w, h, read_back(w, h));
+      if (!opt.screenshot.empty() && opt.frames && frames == opt.frames)
+        write_png(opt.screenshot, w, h, read_back(w, h));
       if (io.ConfigFlags & ImGuiConfigFlags_ViewportsEnable) {  // views dragged out of the window
         ImGui::UpdatePlatformWindows();
         ImGui::RenderPlatformWindowsDefault();
@@ -188,9 +197,12 @@ int run_window(const std::function<std::unique_ptr<app_frame>(bool)>& make, cons
       }
       persisted.window = place;
     }
-    if (opt.frames)  // a scripted run (checks, screenshots): say how it went and which heatmap path ran
-      std::cout << "hashscope: " << frames << " frames in " << strprintf("%.2f", glfwGetTime() - started)
-                << " s, GL: " << gl::describe_context() << ", heatmap: " << frame->image().path() << "\n";
+    if (opt.frames)  // a scripted run (checks, screenshots): say how it went and which heatmap path
+                     // ran
+      std::cout << "hashscope: " << frames << " frames in "
+                << strprintf("%.2f", glfwGetTime() - started)
+                << " s, GL: " << gl::describe_context() << ", heatmap: " << frame->image().path()
+                << "\n";
     frame.reset();  // GL objects go while the context lives
     ImGui::SaveIniSettingsToDisk(ini.c_str());
     ImGui_ImplGlfw_Shutdown();

@@ -7,7 +7,8 @@ batch::batch(memory_space s, bool gpu, std::size_t family_counters)
     : space(s),
       scratch(s, k_op_status_count),
       counts(gpu ? memory_space::pinned : memory_space::host, k_op_status_count),
-      family_counts(gpu ? memory_space::pinned : memory_space::host, std::max<std::size_t>(family_counters, 1)),
+      family_counts(gpu ? memory_space::pinned : memory_space::host,
+                    std::max<std::size_t>(family_counters, 1)),
       timer(gpu),
       done(gpu) {}
 
@@ -24,7 +25,8 @@ void batch::reserve(std::uint64_t n) {
 namespace {
 // The step's operations as generated, each with what it will find (stream-ordered after every
 // earlier batch, before this one).
-std::shared_ptr<step_trace> trace_before(batch& b, std::uint64_t n, const launch_context& c, stream_view s) {
+std::shared_ptr<step_trace> trace_before(batch& b, std::uint64_t n, const launch_context& c,
+                                         stream_view s) {
   auto t = std::make_shared<step_trace>();
   const auto kinds = b.kinds.download(n, s);
   const auto keys = b.keys.download(n, s);
@@ -41,7 +43,8 @@ std::shared_ptr<step_trace> trace_before(batch& b, std::uint64_t n, const launch
 }
 }  // namespace
 
-void launch(batch& b, const workload::workload_spec& spec, bool traced, const launch_context& c, stream_view s) {
+void launch(batch& b, const workload::workload_spec& spec, bool traced, const launch_context& c,
+            stream_view s) {
   table& t = c.tbl;
   const std::uint64_t n = b.plan.size;
   b.reserve(n);
@@ -50,10 +53,15 @@ void launch(batch& b, const workload::workload_spec& spec, bool traced, const la
   const auto keys = b.keys.cspan().first(n);
   const auto st = b.status.span().first(n);
   b.timer.start(s);
-  if (b.plan.only(op_kind::insert)) t.insert(keys, b.values.cspan().first(n), st, s);
-  else if (b.plan.only(op_kind::erase)) t.erase(keys, st, s);
-  else if (b.plan.only(op_kind::find)) t.find(keys, b.results.span().first(n), st, s);
-  else t.apply({b.kinds.cspan().first(n), keys, b.values.cspan().first(n)}, b.results.span().first(n), st, s);
+  if (b.plan.only(op_kind::insert))
+    t.insert(keys, b.values.cspan().first(n), st, s);
+  else if (b.plan.only(op_kind::erase))
+    t.erase(keys, st, s);
+  else if (b.plan.only(op_kind::find))
+    t.find(keys, b.results.span().first(n), st, s);
+  else
+    t.apply({b.kinds.cspan().first(n), keys, b.values.cspan().first(n)}, b.results.span().first(n),
+            st, s);
   b.timer.stop(s);
   count_statuses(st, t.space(), b.scratch.data(), b.counts.data(), b.counts.space(), s);
   if (c.fam.copy_batch_counters) c.fam.copy_batch_counters(t, b.family_counts.data(), s);
@@ -77,7 +85,8 @@ batch_outcome finish(batch& b, std::uint64_t serial) {
   o.inserted = c[static_cast<int>(op_status::inserted)];
   o.erased = c[static_cast<int>(op_status::erased)];
   o.failed_full = c[static_cast<int>(op_status::failed_full)];
-  o.rejected = c[static_cast<int>(op_status::rejected_key)] + c[static_cast<int>(op_status::rejected_value)];
+  o.rejected =
+      c[static_cast<int>(op_status::rejected_key)] + c[static_cast<int>(op_status::rejected_value)];
   return o;
 }
 

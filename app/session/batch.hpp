@@ -45,7 +45,8 @@ struct launch_context {
 /// @brief Generates b.plan's operations and runs them on the table on stream `s`; a traced batch
 /// first records its operations and what each will find (the family's trace_before). Only the
 /// generation and the trace run on the calling thread; the rest is queued on the stream.
-void launch(batch& b, const workload::workload_spec& spec, bool traced, const launch_context& c, stream_view s);
+void launch(batch& b, const workload::workload_spec& spec, bool traced, const launch_context& c,
+            stream_view s);
 
 /// @brief A retired batch's statuses, counted.
 struct batch_outcome {

@@ -11,7 +11,7 @@ struct batch_record {
   std::uint64_t batch = 0;     ///< batches retired so far, this one included
   std::uint64_t live = 0;      ///< live keys after it, exact
   std::uint64_t capacity = 0;  ///< the table's capacity after it (a table may resize itself)
-  double load_before = 0;     ///< the live load factor before it
+  double load_before = 0;      ///< the live load factor before it
   /// The family's batch counters after it (family_descriptor::batch_counters values).
   std::span<const std::uint64_t> counters;
 };

@@ -45,7 +45,8 @@ void command_state::step(std::uint64_t ops) {
   step_ops_ = ops;
   // A traced step replays as `step OPS`; a step of one batch (or of more operations than a
   // traced step takes) as the one batch it is.
-  journal(ops > 0 && ops <= k_traced_step_ops ? script_step{script_step::step, 0, ops} : script_step{script_step::run, 0, 1});
+  journal(ops > 0 && ops <= k_traced_step_ops ? script_step{script_step::step, 0, ops}
+                                              : script_step{script_step::run, 0, 1});
 }
 
 void command_state::fill_to(double load, const table_progress& p, double max_load) {
@@ -100,7 +101,8 @@ void command_state::finish(std::string& note, std::string text) {
   act_ = activity::idle;
 }
 
-std::optional<script_step> command_state::take_script_step(const table_progress& p, double max_load, std::string& note) {
+std::optional<script_step> command_state::take_script_step(const table_progress& p, double max_load,
+                                                           std::string& note) {
   while (!script_.empty() && !held_ && act_ == activity::idle) {
     const script_step s = script_.front();
     script_.pop_front();
@@ -126,9 +128,7 @@ std::optional<script_step> command_state::take_script_step(const table_progress&
         held_ = true;
         note = "stage finished: continue to run the next one";
         break;
-      case script_step::clear:
-        cursor_.reset();
-        return s;
+      case script_step::clear: cursor_.reset(); return s;
       case script_step::rehash:
       case script_step::flush:
       case script_step::say:
@@ -162,10 +162,12 @@ std::optional<planned_batch> command_state::next(const table_progress& p, std::s
     case activity::filling: {
       const std::uint64_t have = p.live + p.pending_inserts;
       if (have >= target_keys_) {
-        if (!p.in_flight) finish(note, strprintf("filled to load %.3f", double(p.live) / double(p.capacity)));
+        if (!p.in_flight)
+          finish(note, strprintf("filled to load %.3f", double(p.live) / double(p.capacity)));
         return std::nullopt;
       }
-      b.plan = cursor_.next(spec_, std::min(spec_.batch_size, target_keys_ - have), workload::op_mix{1, 0, 0, 0});
+      b.plan = cursor_.next(spec_, std::min(spec_.batch_size, target_keys_ - have),
+                            workload::op_mix{1, 0, 0, 0});
       return b;
     }
     case activity::draining: {
@@ -173,19 +175,23 @@ std::optional<planned_batch> command_state::next(const table_progress& p, std::s
       const std::uint64_t erasable = cursor_.inserted() - cursor_.erased();
       if (have <= target_keys_ || erasable == 0) {
         if (!p.in_flight)
-          finish(note, have <= target_keys_ ? strprintf("drained to load %.3f", double(p.live) / double(p.capacity))
-                                            : std::string("drain stopped: every key this workload inserted is erased"));
+          finish(note,
+                 have <= target_keys_
+                     ? strprintf("drained to load %.3f", double(p.live) / double(p.capacity))
+                     : std::string("drain stopped: every key this workload inserted is erased"));
         return std::nullopt;
       }
-      b.plan = cursor_.next(spec_, std::min({spec_.batch_size, have - target_keys_, erasable}), workload::op_mix{0, 0, 0, 1});
+      b.plan = cursor_.next(spec_, std::min({spec_.batch_size, have - target_keys_, erasable}),
+                            workload::op_mix{0, 0, 0, 1});
       return b;
     }
   }
   return std::nullopt;
 }
 
-void command_state::fill_batch_done(std::uint64_t inserted, bool failed_full, const table_progress& p,
-                                    std::string_view full_note, std::string& note) {
+void command_state::fill_batch_done(std::uint64_t inserted, bool failed_full,
+                                    const table_progress& p, std::string_view full_note,
+                                    std::string& note) {
   if (act_ != activity::filling) return;
   if (failed_full) {
     script_.clear();
@@ -195,9 +201,12 @@ void command_state::fill_batch_done(std::uint64_t inserted, bool failed_full, co
   stalled_ = inserted == 0 ? stalled_ + 1 : 0;
   if (stalled_ >= 3) {
     script_.clear();
-    finish(note, strprintf("fill stopped at load %.3f: the workload's keys repeat (universe %s), so inserts only "
-                           "overwrite; choose a larger universe or another distribution",
-                           double(p.live) / double(p.capacity), format_count(spec_.keys.universe).c_str()));
+    finish(
+        note,
+        strprintf(
+            "fill stopped at load %.3f: the workload's keys repeat (universe %s), so inserts only "
+            "overwrite; choose a larger universe or another distribution",
+            double(p.live) / double(p.capacity), format_count(spec_.keys.universe).c_str()));
   }
 }
 

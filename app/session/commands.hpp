@@ -21,11 +21,23 @@ const char* to_string(activity a);
 
 /// @brief One queued command of a script (a scenario's steps, or a preset's).
 struct script_step {
-  enum kind_t : std::uint8_t { fill, drain, run, clear, pause, rehash, flush, step, say, configure } kind = run;
-  double load = 0;          ///< fill/drain target (live load factor; above 1 for lists and self-resizing tables)
-  std::uint64_t batches = 0;///< run: how many batches of the workload's mix; rehash: capacity (0: same);
-                            ///< step: operations in the (traced) step
-  std::string text;         ///< say: the stage's caption
+  enum kind_t : std::uint8_t {
+    fill,
+    drain,
+    run,
+    clear,
+    pause,
+    rehash,
+    flush,
+    step,
+    say,
+    configure
+  } kind = run;
+  double load =
+      0;  ///< fill/drain target (live load factor; above 1 for lists and self-resizing tables)
+  std::uint64_t batches = 0;  ///< run: how many batches of the workload's mix; rehash: capacity (0:
+                              ///< same); step: operations in the (traced) step
+  std::string text;  ///< say: the stage's caption
   /// configure: the workload, maintenance and timeline from this step on (a scenario's workload
   /// lines after its first step)
   struct settings {
@@ -49,7 +61,7 @@ struct table_progress {
   std::uint64_t pending_inserts = 0;  ///< planned inserts in flight
   std::uint64_t pending_erases = 0;
   std::uint64_t capacity = 1;
-  bool in_flight = false;             ///< batches still in flight
+  bool in_flight = false;  ///< batches still in flight
 };
 
 /// @brief A batch to issue: the workload's plan, and whether it is a traced step.
@@ -103,8 +115,10 @@ class command_state {
 
   /// @brief While idle, starts the script's next steps; returns a step the session does itself
   /// (clear, rehash, flush with the table, a clear having rewound the cursor; say: the caption;
-  /// configure: the settings, the workload already taken here), or none. A pause holds the script and says so in `note`.
-  std::optional<script_step> take_script_step(const table_progress& p, double max_load, std::string& note);
+  /// configure: the settings, the workload already taken here), or none. A pause holds the script
+  /// and says so in `note`.
+  std::optional<script_step> take_script_step(const table_progress& p, double max_load,
+                                              std::string& note);
   /// @brief The next batch of the command, or none; a command found done goes idle, with its
   /// note in `note` once nothing of it is in flight.
   std::optional<planned_batch> next(const table_progress& p, std::string& note);
@@ -128,7 +142,7 @@ class command_state {
   maintenance_policy maintenance_;
   bool record_timeline_ = false;
   std::deque<script_step> script_;
-  bool held_ = false;               // stopped at a pause step
+  bool held_ = false;  // stopped at a pause step
   workload::workload_spec spec_;
   workload::cursor cursor_;
 };

@@ -36,13 +36,16 @@ void session_records::add_batch(const batch_point& p) { push_bounded(series_, p)
 
 void session_records::add_census(const census_point& p) { push_bounded(timeline_, p); }
 
-void session_records::add_event(std::uint64_t batch, std::string label) { events_.push_back({batch, std::move(label)}); }
+void session_records::add_event(std::uint64_t batch, std::string label) {
+  events_.push_back({batch, std::move(label)});
+}
 
 void session_records::add_rebuild(std::uint64_t batch, const maintenance_result& r) {
   if (r.what == maintenance_result::action::none) return;
   add_event(batch, r.what == maintenance_result::action::rehash
                        ? std::string("rehash")
-                       : strprintf("%s to %s", std::string(to_string(r.what)).c_str(), format_count(r.to_capacity).c_str()));
+                       : strprintf("%s to %s", std::string(to_string(r.what)).c_str(),
+                                   format_count(r.to_capacity).c_str()));
 }
 
 void session_records::clear() {

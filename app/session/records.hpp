@@ -27,9 +27,9 @@ std::string batch_kind_label(batch_kind k);
 
 /// @brief One retired batch.
 struct batch_point {
-  double time_s = 0;      ///< when it retired, seconds since the session started (or was reset)
-  double load = 0;        ///< live load factor before the batch
-  double ops_per_s = 0;   ///< from CUDA events (the host clock on the CPU backend)
+  double time_s = 0;     ///< when it retired, seconds since the session started (or was reset)
+  double load = 0;       ///< live load factor before the batch
+  double ops_per_s = 0;  ///< from CUDA events (the host clock on the CPU backend)
   std::uint64_t ops = 0;
   batch_kind kind = batch_kind::mixed;
 };

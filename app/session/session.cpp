@@ -47,7 +47,8 @@ session::~session() {
 }
 
 table_progress session::progress() const {
-  return {st_.live, pending_inserts_, pending_erases_, std::max<std::uint64_t>(capacity_.load(), 1), !in_flight_.empty()};
+  return {st_.live, pending_inserts_, pending_erases_, std::max<std::uint64_t>(capacity_.load(), 1),
+          !in_flight_.empty()};
 }
 
 void session::run() {
@@ -163,7 +164,8 @@ std::shared_ptr<const step_trace> session::last_step() const {
 }
 
 void session::flush() {
-  if (!fam_.flush) throw user_error("FLUSH is not an operation of the " + std::string(fam_.name) + " family");
+  if (!fam_.flush)
+    throw user_error("FLUSH is not an operation of the " + std::string(fam_.name) + " family");
   std::lock_guard lock(mutex_);
   pending_flush_ = true;
   commands_.journal({script_step::flush, 0, 0});
@@ -218,7 +220,9 @@ void session::reset() {
 
 void session::wait_idle() {
   std::unique_lock lock(mutex_);
-  idle_cv_.wait(lock, [&] { return commands_.resting() && in_flight_.empty() && !pending_rehash_ && !pending_flush_; });
+  idle_cv_.wait(lock, [&] {
+    return commands_.resting() && in_flight_.empty() && !pending_rehash_ && !pending_flush_;
+  });
 }
 
 session_status session::status() const {
@@ -244,18 +248,13 @@ void session::start_next_step() {
       case script_step::rehash:
         pending_rehash_ = s->batches ? s->batches : capacity_.load();
         return;  // the worker rebuilds outside the lock
-      case script_step::flush:
-        pending_flush_ = true;
-        return;
-      case script_step::say:
-        st_.caption = s->text;
-        break;
+      case script_step::flush: pending_flush_ = true; return;
+      case script_step::say: st_.caption = s->text; break;
       case script_step::configure:
         cfg_.maintenance = s->configure_to->maintenance;
         cfg_.record_timeline = s->configure_to->record_timeline;
         break;
-      default:
-        return;
+      default: return;
     }
   }
 }
@@ -280,16 +279,19 @@ void session::rebuild(std::uint64_t capacity, std::unique_lock<std::mutex>& lock
   occupied_bound_ = st_.live;
   ++version_;
   records_.add_event(batch, rebuild_label(from, capacity));
-  st_.note = strprintf("rebuilt: %s live keys in %s slots", format_count(st_.live).c_str(), format_count(capacity).c_str());
+  st_.note = strprintf("rebuilt: %s live keys in %s slots", format_count(st_.live).c_str(),
+                       format_count(capacity).c_str());
 }
 
-void session::after_batch(std::unique_lock<std::mutex>& lock, std::uint64_t inserted, double ops_per_s) {
+void session::after_batch(std::unique_lock<std::mutex>& lock, std::uint64_t inserted,
+                          double ops_per_s) {
   const maintenance_policy policy = cfg_.maintenance;
   const bool record = cfg_.record_timeline;
   occupied_bound_ += inserted;
   // Churn can fill every slot at a steady load factor; fills stop at their target by themselves.
   const activity act = commands_.act();
-  const bool churn = act == activity::running || act == activity::scripted || act == activity::stepping;
+  const bool churn =
+      act == activity::running || act == activity::scripted || act == activity::stepping;
   // The family's recorder takes every batch (with the counters the batch copied back and the
   // exact live count); a table may have resized itself during the batch (its capacity says so).
   const bool records = recorder_ != nullptr;
@@ -304,7 +306,8 @@ void session::after_batch(std::unique_lock<std::mutex>& lock, std::uint64_t inse
   std::string error, stop;
   std::uint64_t exact = bound;
   try {
-    if (churn && !policy.active() && fam_.near_full_reason) stop = guard_occupancy(bound, pending, exact);
+    if (churn && !policy.active() && fam_.near_full_reason)
+      stop = guard_occupancy(bound, pending, exact);
     if (policy.active()) r = table_->maintain(policy, work_stream_.view());
     if (record) ts = table_->stats(work_stream_.view());
     if (resizes) ts.capacity = table_->config().capacity;
@@ -334,19 +337,22 @@ void session::after_batch(std::unique_lock<std::mutex>& lock, std::uint64_t inse
   }
   if (records) recorder_->record({batch, st_.live, ts.capacity, load_before, counters_after_});
   if (resizes && ts.capacity != capacity_.load() && r.what == maintenance_result::action::none) {
-    records_.add_event(batch, strprintf("%s to %s", ts.capacity > capacity_.load() ? "grew" : "shrank",
-                                        format_count(ts.capacity).c_str()));
+    records_.add_event(batch,
+                       strprintf("%s to %s", ts.capacity > capacity_.load() ? "grew" : "shrank",
+                                 format_count(ts.capacity).c_str()));
     capacity_ = ts.capacity;  // the table resized itself during the batch
   }
   if (record) {
     const double cap = double(ts.capacity);
-    records_.add_census({batch, ts.live / cap, ts.tombstones / cap, ts.erased / cap, hist.histogram.mean(),
-                         double(hist.histogram.max), ops_per_s, ts.capacity});
+    records_.add_census({batch, ts.live / cap, ts.tombstones / cap, ts.erased / cap,
+                         hist.histogram.mean(), double(hist.histogram.max), ops_per_s,
+                         ts.capacity});
   }
 }
 
 batch& session::free_slot() {
-  if (spare_.empty()) spare_.push_back(std::make_unique<batch>(table_->space(), gpu(), fam_.batch_counters));
+  if (spare_.empty())
+    spare_.push_back(std::make_unique<batch>(table_->space(), gpu(), fam_.batch_counters));
   in_flight_.push_back(std::move(spare_.back()));
   spare_.pop_back();
   return *in_flight_.back();
@@ -388,27 +394,30 @@ std::uint64_t session::retire(batch& b) {
   st_.operations += b.plan.size;
   pending_inserts_ -= b.plan.inserts;
   pending_erases_ -= b.plan.erases;
-  records_.add_batch({steady_seconds() - t0_, b.load_before, o.ms > 0 ? b.plan.size / (o.ms * 1e-3) : 0.0, b.plan.size,
-                      kind_of(b.plan)});
+  records_.add_batch({steady_seconds() - t0_, b.load_before,
+                      o.ms > 0 ? b.plan.size / (o.ms * 1e-3) : 0.0, b.plan.size, kind_of(b.plan)});
   ++version_;
   commands_.fill_batch_done(o.inserted, o.failed_full > 0, progress(), fam_.full_note, st_.note);
   return o.inserted;
 }
 
-std::string session::guard_occupancy(std::uint64_t bound, std::uint64_t pending, std::uint64_t& exact) {
+std::string session::guard_occupancy(std::uint64_t bound, std::uint64_t pending,
+                                     std::uint64_t& exact) {
   // Stop before 98% of the slots are taken: what is in flight and the next batch still fit.
   // Taken slots hold keys; erased values keep theirs, tombstones are free for inserts.
   const std::uint64_t cap = capacity_.load(), limit = cap - cap / 50;
   const workload::workload_spec spec = workload();
-  const auto inserts = static_cast<std::uint64_t>(static_cast<double>(spec.batch_size) * spec.mix.insert / spec.mix.total());
+  const auto inserts = static_cast<std::uint64_t>(static_cast<double>(spec.batch_size) *
+                                                  spec.mix.insert / spec.mix.total());
   const std::uint64_t margin = std::min(inserts, cap / 10);
   if (bound + pending + margin < limit) return {};
   const table_stats st = table_->stats(work_stream_.view());  // includes the batches in flight
   exact = st.occupied - st.tombstones;
   if (exact + margin < limit) return {};
-  return strprintf("stopped: %.1f%% of the slots hold keys (%s), and probes crawl near full; "
-                   "Reset to start over, rehash, or rebuild with a larger capacity",
-                   100.0 * double(exact) / double(cap), fam_.near_full_reason(cfg_.table).c_str());
+  return strprintf(
+      "stopped: %.1f%% of the slots hold keys (%s), and probes crawl near full; "
+      "Reset to start over, rehash, or rebuild with a larger capacity",
+      100.0 * double(exact) / double(cap), fam_.near_full_reason(cfg_.table).c_str());
 }
 
 void session::worker_loop() {
@@ -461,22 +470,27 @@ void session::worker_loop() {
       fail(e.what());
     }
     const bool work = !commands_.resting() || pending_rehash_ || pending_flush_;
-    if (commands_.act() != activity::idle || pending_rehash_ || pending_flush_ || (in_flight_.empty() && work)) continue;
+    if (commands_.act() != activity::idle || pending_rehash_ || pending_flush_ ||
+        (in_flight_.empty() && work))
+      continue;
     idle_cv_.notify_all();
-    wake_.wait(lock, [&] { return stop_ || !commands_.resting() || pending_rehash_ || pending_flush_; });
+    wake_.wait(lock,
+               [&] { return stop_ || !commands_.resting() || pending_rehash_ || pending_flush_; });
   }
 }
 
 void session::sample(const sample_request& req, sample_result& out) { sample(req, out, pixels_); }
 
-void session::sample(const sample_request& req, sample_result& out, buffer<occupancy_pixel>& pixels) {
+void session::sample(const sample_request& req, sample_result& out,
+                     buffer<occupancy_pixel>& pixels) {
   const stream_view s = sample_stream_.view();
   out.version = version_.load();  // before reading: the sample shows this version or a newer one
   inspect_request ir = req;
   if (req.occupancy) {
     occupancy_query q = *req.occupancy;
     const std::uint64_t n = std::uint64_t{q.width} * q.height;
-    if (pixels.size() < n || pixels.space() != table_->space()) pixels = buffer<occupancy_pixel>(table_->space(), n);
+    if (pixels.size() < n || pixels.space() != table_->space())
+      pixels = buffer<occupancy_pixel>(table_->space(), n);
     q.out = pixels.data();
     ir.occupancy = q;
   }

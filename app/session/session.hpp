@@ -32,21 +32,21 @@ struct session_config {
   table_config table;
   workload::workload_spec workload;
   maintenance_policy maintenance;  ///< applied between batches (grow, shrink, rehash in place)
-  bool record_timeline = false;    ///< record the churn timeline (a census and a histogram per batch)
+  bool record_timeline = false;  ///< record the churn timeline (a census and a histogram per batch)
 };
 
 /// @brief A snapshot of the session for panels.
 struct session_status {
   activity act = activity::idle;
-  std::uint64_t live = 0;       ///< live keys, exact (counted from every batch's statuses)
+  std::uint64_t live = 0;  ///< live keys, exact (counted from every batch's statuses)
   std::uint64_t batches = 0, operations = 0;
   std::uint64_t failed_full = 0, rejected = 0;
   double target_load = 0;
   std::size_t script_left = 0;
-  std::string note;             ///< the last message for the user (errors, why a fill stopped)
+  std::string note;  ///< the last message for the user (errors, why a fill stopped)
   bool error = false;
-  bool script_held = false;     ///< a script waits at a pause step
-  std::string caption;          ///< the current stage's caption (a scenario's `say`), empty if none
+  bool script_held = false;  ///< a script waits at a pause step
+  std::string caption;       ///< the current stage's caption (a scenario's `say`), empty if none
 };
 
 /// @brief What the UI wants sampled this frame: an inspection (the occupancy query's `out` is
@@ -163,8 +163,10 @@ class session {
   /// Stops running work before the table is so full that probes crawl (the family says whether
   /// they do: erase may keep keys in their slots, so a churning workload fills the table even at
   /// a steady load factor). Returns the note to stop with, or empty (worker, without the lock).
-  std::string guard_occupancy(std::uint64_t occupied_bound, std::uint64_t pending, std::uint64_t& exact);
-  /// Starts the script's next steps, doing with the table what they ask (worker, nothing in flight).
+  std::string guard_occupancy(std::uint64_t occupied_bound, std::uint64_t pending,
+                              std::uint64_t& exact);
+  /// Starts the script's next steps, doing with the table what they ask (worker, nothing in
+  /// flight).
   void start_next_step();
   /// Stops the command with an error note.
   void fail(std::string note);
@@ -187,12 +189,13 @@ class session {
   command_state commands_;
   session_status st_;
   session_records records_;
-  std::vector<std::uint64_t> counters_after_;  // the family's batch counters after the batch retired last
+  std::vector<std::uint64_t>
+      counters_after_;  // the family's batch counters after the batch retired last
   std::atomic<std::uint64_t> capacity_{0};
   std::atomic<std::uint64_t> version_{0};
-  std::uint64_t pending_rehash_ = 0;  // a rehash asked for: capacity (or 1 for the same)
+  std::uint64_t pending_rehash_ = 0;    // a rehash asked for: capacity (or 1 for the same)
   std::uint64_t journal_capacity_ = 0;  // the capacity when the journal began
-  bool pending_flush_ = false;        // the family's compaction asked for
+  bool pending_flush_ = false;          // the family's compaction asked for
   std::shared_ptr<const step_trace> last_step_;
   std::uint64_t traced_steps_ = 0;
   std::uint64_t pending_inserts_ = 0, pending_erases_ = 0;  // in flight, not yet counted

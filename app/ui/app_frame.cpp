@@ -18,16 +18,20 @@ namespace {
 // Whether two requests read the table the same way; a zoom, a pan or a picked bucket asks anew.
 // The hovered slot's dump is left out: the mouse would ask for a whole sample every frame.
 bool same_reading(const sample_request& a, const sample_request& b) {
-  const auto same_occupancy = [](const std::optional<occupancy_query>& x, const std::optional<occupancy_query>& y) {
+  const auto same_occupancy = [](const std::optional<occupancy_query>& x,
+                                 const std::optional<occupancy_query>& y) {
     if (x.has_value() != y.has_value()) return false;
-    return !x || (x->first_slot == y->first_slot && x->slot_count == y->slot_count && x->width == y->width &&
-                  x->height == y->height);
+    return !x || (x->first_slot == y->first_slot && x->slot_count == y->slot_count &&
+                  x->width == y->width && x->height == y->height);
   };
-  const auto same_strip = [](const std::optional<bucket_strip_query>& x, const std::optional<bucket_strip_query>& y) {
+  const auto same_strip = [](const std::optional<bucket_strip_query>& x,
+                             const std::optional<bucket_strip_query>& y) {
     if (x.has_value() != y.has_value()) return false;
-    return !x || (x->first_bucket == y->first_bucket && x->bucket_count == y->bucket_count && x->width == y->width);
+    return !x || (x->first_bucket == y->first_bucket && x->bucket_count == y->bucket_count &&
+                  x->width == y->width);
   };
-  return same_occupancy(a.occupancy, b.occupancy) && same_strip(a.strip, b.strip) && a.chain_bucket == b.chain_bucket;
+  return same_occupancy(a.occupancy, b.occupancy) && same_strip(a.strip, b.strip) &&
+         a.chain_bucket == b.chain_bucket;
 }
 }  // namespace
 
@@ -45,7 +49,8 @@ app_frame::~app_frame() {
 }
 
 void app_frame::rebuild(const session_config& cfg) {
-  const std::optional<session_config> before = state_.sess ? std::optional(state_.sess->config()) : std::nullopt;
+  const std::optional<session_config> before =
+      state_.sess ? std::optional(state_.sess->config()) : std::nullopt;
   sampler_.reset();     // it samples the old session
   state_.sess.reset();  // frees the old table first: both may not fit at once
   state_.image.reset();
@@ -104,8 +109,10 @@ void app_frame::start_compare(const std::vector<compare_entry>& entries) {
   stop_compare();
   state_.compare = std::move(set);
   state_.compare_figure = std::make_unique<compare_view>(*state_.compare);
-  if (!state_.sess->gpu()) state_.compare_figure->period_s = 0.3;  // the CPU models sample on one core each
-  state_.compare_focused = true;  // the keys drive what was just made, and its window comes to the front
+  if (!state_.sess->gpu())
+    state_.compare_figure->period_s = 0.3;  // the CPU models sample on one core each
+  state_.compare_focused =
+      true;  // the keys drive what was just made, and its window comes to the front
   focus_compare_ = true;
 }
 
@@ -129,8 +136,10 @@ sample_request app_frame::plan_sample(vis::heatmap_request& plan) {
 
 void app_frame::show_sample() {
   if (state_.views) state_.views->sampled(state_.sample);
-  state_.image->update(state_.sample.pixels, state_.sample.space, static_cast<int>(state_.request.occupancy.width),
-                       static_cast<int>(state_.request.occupancy.height), state_.heatmap.cmap(), state_.heatmap.style(), {});
+  state_.image->update(state_.sample.pixels, state_.sample.space,
+                       static_cast<int>(state_.request.occupancy.width),
+                       static_cast<int>(state_.request.occupancy.height), state_.heatmap.cmap(),
+                       state_.heatmap.style(), {});
 }
 
 void app_frame::update_freshness() {
@@ -202,14 +211,20 @@ void app_frame::execute(command c, key_target t) {
         case command::fill: tables.fill_to(state_.target_load); break;
         case command::reset: tables.reset(); break;
         case command::next_stage:
-          if (tables.held()) tables.continue_script();
-          else notify("no stage waits: load a preset (Controls > Run, or File > Open scenario) to step through its stages");
+          if (tables.held())
+            tables.continue_script();
+          else
+            notify(
+                "no stage waits: load a preset (Controls > Run, or File > Open scenario) to step "
+                "through its stages");
           break;
         default: break;
       }
     };
-    if (t == key_target::compared_tables && state_.compare) drive(*state_.compare);
-    else drive(*state_.sess);
+    if (t == key_target::compared_tables && state_.compare)
+      drive(*state_.compare);
+    else
+      drive(*state_.sess);
     return;
   }
   switch (c) {
@@ -238,7 +253,8 @@ void app_frame::handle_shortcuts() {
   const auto c = pressed_command();
   if (!c) return;
   // Presenting, Space tells the story on: the next stage, as N does.
-  execute(state_.presenting && *c == command::run_pause ? command::next_stage : *c, state_.keys_drive());
+  execute(state_.presenting && *c == command::run_pause ? command::next_stage : *c,
+          state_.keys_drive());
 }
 
 void app_frame::draw_panels() {
@@ -258,12 +274,17 @@ void app_frame::draw_panels() {
     }
   if (!compare_panel_.shown(state_)) return;
   const ImGuiViewport* vp = ImGui::GetMainViewport();
-  ImGui::SetNextWindowSize(ImVec2(vp->WorkSize.x * 0.8f, vp->WorkSize.y * 0.8f), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x * 0.1f, vp->WorkPos.y + vp->WorkSize.y * 0.1f), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(vp->WorkSize.x * 0.8f, vp->WorkSize.y * 0.8f),
+                           ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowPos(
+      ImVec2(vp->WorkPos.x + vp->WorkSize.x * 0.1f, vp->WorkPos.y + vp->WorkSize.y * 0.1f),
+      ImGuiCond_FirstUseEver);
   bool open = true;
   if (std::exchange(focus_compare_, false)) ImGui::SetNextWindowFocus();
-  if (ImGui::Begin(compare_panel_.title(), &open)) compare_panel_.draw(state_);
-  else state_.compare_focused = false;
+  if (ImGui::Begin(compare_panel_.title(), &open))
+    compare_panel_.draw(state_);
+  else
+    state_.compare_focused = false;
   ImGui::End();
   if (!open) stop_compare();
 }
@@ -298,8 +319,10 @@ void app_frame::draw_window() {
   draw_help_overlay();
   // The default layout's front tabs come forward by taking focus, which the Compare window keeps
   // while it is open (its keys drive the compared tables).
-  if (tabs_forward_in_ > 0) --tabs_forward_in_;
-  else if (tabs_forward_frame_ >= 0 && (state_.compare || bring_default_tabs_forward(family_windows, tabs_forward_frame_++)))
+  if (tabs_forward_in_ > 0)
+    --tabs_forward_in_;
+  else if (tabs_forward_frame_ >= 0 &&
+           (state_.compare || bring_default_tabs_forward(family_windows, tabs_forward_frame_++)))
     tabs_forward_frame_ = -1;
 }
 

@@ -31,7 +31,8 @@ class app_frame final : public frame_actions {
   void draw_window();
   /// @brief One view filling the area (a common view or one of the family's figures, by its
   /// scenario name), with the numbers beside it; returns the view's rectangle (x, y, w, h).
-  std::array<float, 4> draw_figure(std::string_view view, float width, float height, const std::string& title);
+  std::array<float, 4> draw_figure(std::string_view view, float width, float height,
+                                   const std::string& title);
   /// @brief The numbers behind a family's figure, as the CSV written beside it.
   std::string figure_csv(std::string_view view) const;
   /// @brief Samples now, for the heatmap area the last draw_figure() laid out.
@@ -93,7 +94,9 @@ class app_frame final : public frame_actions {
   void set_presenting(bool on);
   bool presenting() const { return state_.presenting; }
   /// @brief The text size to remember: the user's, not presenter mode's.
-  float remembered_font_size() const { return state_.presenting ? font_before_present_ : state_.font_size; }
+  float remembered_font_size() const {
+    return state_.presenting ? font_before_present_ : state_.font_size;
+  }
   compare_set* comparing() { return state_.compare.get(); }
   const compare_view* compare_figure() const { return state_.compare_figure.get(); }
   /// @brief The File menu's dialogs, recent files and what they do.
@@ -124,9 +127,10 @@ class app_frame final : public frame_actions {
   compare_panel compare_panel_;
   compare_setup compare_setup_;
   file_menu files_;
-  std::uint64_t asked_version_ = ~0ull;  // the session's version when the newest sample was asked for
+  std::uint64_t asked_version_ =
+      ~0ull;  // the session's version when the newest sample was asked for
   double asked_at_ = -1e9;
-  sample_request asked_;                 // what it asked for (a zoom asks again at once)
+  sample_request asked_;  // what it asked for (a zoom asks again at once)
   double last_figure_sample_ = -1e9;
   bool focus_compare_ = false;  // bring the Compare window forward next frame
   bool help_open_ = false;

@@ -12,12 +12,14 @@ constexpr const char* k_common[] = {controls, numbers, heatmap, throughput, time
 
 std::span<const char* const> common_windows() { return k_common; }
 
-void build_default_layout(ImGuiID dockspace, ImVec2 size, std::span<const char* const> family_windows) {
+void build_default_layout(ImGuiID dockspace, ImVec2 size,
+                          std::span<const char* const> family_windows) {
   ImGui::DockBuilderRemoveNode(dockspace);
   ImGui::DockBuilderAddNode(dockspace, ImGuiDockNodeFlags_DockSpace);
   ImGui::DockBuilderSetNodeSize(dockspace, size);
   ImGuiID right = 0, left_top = 0, left_bottom = 0, top = 0, bottom = 0, views = 0, rates = 0;
-  const ImGuiID left = ImGui::DockBuilderSplitNode(dockspace, ImGuiDir_Left, 0.24f, nullptr, &right);
+  const ImGuiID left =
+      ImGui::DockBuilderSplitNode(dockspace, ImGuiDir_Left, 0.24f, nullptr, &right);
   ImGui::DockBuilderSplitNode(left, ImGuiDir_Up, 0.62f, &left_top, &left_bottom);
   ImGui::DockBuilderSplitNode(right, ImGuiDir_Up, 0.56f, &top, &bottom);
   ImGui::DockBuilderSplitNode(bottom, ImGuiDir_Left, 0.5f, &views, &rates);

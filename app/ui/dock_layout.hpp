@@ -7,7 +7,6 @@
 
 #include <imgui.h>
 
-
 namespace hs::app {
 
 namespace window_name {
@@ -24,7 +23,8 @@ std::span<const char* const> common_windows();
 /// @brief Lays out the default arrangement with the family's windows `family_windows` (the first
 /// in front) in the dock space `dockspace` of `size` pixels (call before the dock space is
 /// submitted in the frame).
-void build_default_layout(ImGuiID dockspace, ImVec2 size, std::span<const char* const> family_windows);
+void build_default_layout(ImGuiID dockspace, ImVec2 size,
+                          std::span<const char* const> family_windows);
 /// @brief Puts the family's first view and then the throughput in front of their tab neighbours,
 /// one per frame (`frame` 0, then 1), once the windows exist (a new dock node shows its last
 /// tab). Returns true when done.

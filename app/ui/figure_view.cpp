@@ -13,10 +13,13 @@
 
 namespace hs::app {
 
-std::array<float, 4> app_frame::draw_figure(std::string_view view, float width, float height, const std::string& title) {
+std::array<float, 4> app_frame::draw_figure(std::string_view view, float width, float height,
+                                            const std::string& title) {
   frame_state& f = state_;
-  const std::optional<view_kind> common = parse_view_kind(view);  // else one of the family's figures
-  const bool stats_only = common == view_kind::stats || common == view_kind::compare;  // compare: numbers per column
+  const std::optional<view_kind> common =
+      parse_view_kind(view);  // else one of the family's figures
+  const bool stats_only =
+      common == view_kind::stats || common == view_kind::compare;  // compare: numbers per column
   const float fs = ImGui::GetFontSize();
   const float side = stats_only ? 0.f : std::min(26.f * fs, width * 0.34f);
   const float view_w = width - side;
@@ -33,13 +36,16 @@ std::array<float, 4> app_frame::draw_figure(std::string_view view, float width, 
     const std::string caption = f.sess->status().caption;
     const ImGuiStyle& style = ImGui::GetStyle();
     const float caption_h = caption.empty() ? 0.f
-                                            : ImGui::CalcTextSize(caption.c_str(), nullptr, false, width - 2 * style.WindowPadding.x).y +
+                                            : ImGui::CalcTextSize(caption.c_str(), nullptr, false,
+                                                                  width - 2 * style.WindowPadding.x)
+                                                      .y +
                                                   2 * style.ItemSpacing.y;
-    ImGui::BeginChild("view", ImVec2(view_w - 2 * style.WindowPadding.x, -caption_h), ImGuiChildFlags_None,
-                      ImGuiWindowFlags_NoScrollbar);
+    ImGui::BeginChild("view", ImVec2(view_w - 2 * style.WindowPadding.x, -caption_h),
+                      ImGuiChildFlags_None, ImGuiWindowFlags_NoScrollbar);
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    rect = {origin.x, origin.y, avail.x, avail.y};  // the view's area; the heatmap narrows it to its image
+    rect = {origin.x, origin.y, avail.x,
+            avail.y};  // the view's area; the heatmap narrows it to its image
     if (!common) {
       view_context ctx = f.context(avail.y - fs, -1.0);
       if (const view_entry* v = f.ui().figure(view)) v->draw(*f.views, ctx);
@@ -56,7 +62,9 @@ std::array<float, 4> app_frame::draw_figure(std::string_view view, float width, 
           f.heatmap.draw_legend(ImVec2(legend_w, end.y - at.y));
           break;
         }
-        case view_kind::histogram: f.histogram.draw(f.sample.inspected.histogram, avail.y - 2 * fs); break;
+        case view_kind::histogram:
+          f.histogram.draw(f.sample.inspected.histogram, avail.y - 2 * fs);
+          break;
         case view_kind::throughput: {
           vis::throughput_view v;
           v.draw(throughput_input_of(f.sess->throughput()), avail.y - 2 * fs);
@@ -65,8 +73,8 @@ std::array<float, 4> app_frame::draw_figure(std::string_view view, float width, 
         case view_kind::timeline: {
           const auto explains = f.ui().explains_tombstone_inserts;
           vis::churn_view v;
-          v.draw(churn_input_of(f.sess->timeline(), f.sess->rebuilds()), explains && explains(f.sess->config().table),
-                 avail.y - 6 * fs);
+          v.draw(churn_input_of(f.sess->timeline(), f.sess->rebuilds()),
+                 explains && explains(f.sess->config().table), avail.y - 6 * fs);
           break;
         }
         case view_kind::stats: draw_number_rows(numbers()); break;

@@ -39,7 +39,8 @@ void install_textures() {
     glBindTexture(GL_TEXTURE_2D, tex);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, w, h, 0, fmt == 0 ? GL_BGRA : GL_RGBA, GL_UNSIGNED_BYTE, data);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, w, h, 0, fmt == 0 ? GL_BGRA : GL_RGBA, GL_UNSIGNED_BYTE,
+                 data);
     glBindTexture(GL_TEXTURE_2D, 0);
     return static_cast<ImTextureID>(tex);
   };
@@ -84,8 +85,9 @@ void write_file_atomically(const std::string& path, const std::string& text) {
   tmp += strprintf(".tmp-%d", static_cast<int>(::getpid()));
   {
     std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    if (!f) throw user_error("cannot write " + target.string() + ": the folder " + target.parent_path().string() +
-                             " cannot be written to (or does not exist)");
+    if (!f)
+      throw user_error("cannot write " + target.string() + ": the folder " +
+                       target.parent_path().string() + " cannot be written to (or does not exist)");
     f << text;
     f.flush();
     if (!f) {
@@ -138,13 +140,15 @@ bool file_menu::save_scenario(app_frame& frame, const std::string& path) {
     s.backend = frame.state().choice;
     if (const compare_set* c = frame.comparing()) {
       s.journal = c->at(0).journal();  // every compared table ran the same commands
-      for (std::size_t i = 0; i < c->size(); ++i) s.compare.push_back({c->label(i), c->at(i).config().table});
+      for (std::size_t i = 0; i < c->size(); ++i)
+        s.compare.push_back({c->label(i), c->at(i).config().table});
     }
     s.title = p.stem().string();
     write_file_atomically(p.string(), scenario_text(s));
     remember_recent(frame.state().settings.recent, p.string());
     frame.set_error({});
-    frame.notify("saved " + p.string() + strprintf(": %zu commands, a stage each", s.journal.entries.size()));
+    frame.notify("saved " + p.string() +
+                 strprintf(": %zu commands, a stage each", s.journal.entries.size()));
     return true;
   } catch (const std::exception& e) {
     frame.set_error(std::string("not saved: ") + e.what());
@@ -167,12 +171,15 @@ bool file_menu::export_figures(app_frame& frame, const std::string& dir) {
       fig::page pg;
       pg.width_in *= double(std::max<std::size_t>(figure->panels.size(), 1));
       fig::write_figure(*figure, pg, (fs::path(dir) / ("hashscope-" + v)).string());
-      write_file_atomically((fs::path(dir) / ("hashscope-" + v + ".csv")).string(), figure_numbers(frame, v));
+      write_file_atomically((fs::path(dir) / ("hashscope-" + v + ".csv")).string(),
+                            figure_numbers(frame, v));
       ++written;
     }
-    write_file_atomically((fs::path(dir) / "hashscope-numbers.csv").string(), numbers_csv(frame.numbers()));
+    write_file_atomically((fs::path(dir) / "hashscope-numbers.csv").string(),
+                          numbers_csv(frame.numbers()));
     frame.set_error({});
-    frame.notify(strprintf("exported %zu figures (PNG, SVG, PDF) and their numbers into %s", written, dir.c_str()));
+    frame.notify(strprintf("exported %zu figures (PNG, SVG, PDF) and their numbers into %s",
+                           written, dir.c_str()));
     return true;
   } catch (const std::exception& e) {
     frame.set_error(std::string("not exported: ") + e.what());
@@ -191,7 +198,8 @@ void file_menu::ask(command c) {
 }
 
 void file_menu::draw_menu(app_frame& frame) {
-  if (ImGui::MenuItem("Open scenario...", keys_for(command::open_scenario))) frame.execute(command::open_scenario);
+  if (ImGui::MenuItem("Open scenario...", keys_for(command::open_scenario)))
+    frame.execute(command::open_scenario);
   auto& recent = frame.state().settings.recent;
   if (ImGui::BeginMenu("Open recent", !recent.empty())) {
     const std::vector<std::string> list = recent;  // opening one reorders the list
@@ -201,11 +209,17 @@ void file_menu::draw_menu(app_frame& frame) {
     if (ImGui::MenuItem("Clear the list")) recent.clear();
     ImGui::EndMenu();
   }
-  if (ImGui::MenuItem("Save session as scenario...", keys_for(command::save_scenario))) frame.execute(command::save_scenario);
-  ImGui::SetItemTooltip("The commands run since the last reset, a stage each: opened again, it plays back to the same table.");
-  if (ImGui::MenuItem("Export figures...", keys_for(command::export_figures))) frame.execute(command::export_figures);
-  ImGui::SetItemTooltip("The views shown, as paper figures (PNG, SVG, PDF) with their numbers, into a folder.");
-  if (ImGui::MenuItem("Screenshot", keys_for(command::screenshot))) frame.execute(command::screenshot);
+  if (ImGui::MenuItem("Save session as scenario...", keys_for(command::save_scenario)))
+    frame.execute(command::save_scenario);
+  ImGui::SetItemTooltip(
+      "The commands run since the last reset, a stage each: opened again, it plays back to the "
+      "same table.");
+  if (ImGui::MenuItem("Export figures...", keys_for(command::export_figures)))
+    frame.execute(command::export_figures);
+  ImGui::SetItemTooltip(
+      "The views shown, as paper figures (PNG, SVG, PDF) with their numbers, into a folder.");
+  if (ImGui::MenuItem("Screenshot", keys_for(command::screenshot)))
+    frame.execute(command::screenshot);
   ImGui::Separator();
   if (ImGui::MenuItem("Quit", keys_for(command::quit))) frame.execute(command::quit);
 }
@@ -220,11 +234,16 @@ void file_menu::draw_dialogs(app_frame& frame) {
     const std::string from = start_dir(frame);
     d.Close();  // one dialog at a time: one left open by a frame that is gone must not block this
     bool opened = false;
-    if (asked_ == dialog::open) opened = d.Open(k_open_key, "Open scenario", "Scenario (*.scn){.scn},.*", false, from);
-    if (asked_ == dialog::save) opened = d.Save(k_save_key, "Save session as scenario", "Scenario (*.scn){.scn}", from);
-    if (asked_ == dialog::export_to) opened = d.Open(k_export_key, "Export figures into a folder", "", false, from);
-    if (opened) shown_ = asked_;
-    else frame.set_error("the file dialog could not open");
+    if (asked_ == dialog::open)
+      opened = d.Open(k_open_key, "Open scenario", "Scenario (*.scn){.scn},.*", false, from);
+    if (asked_ == dialog::save)
+      opened = d.Save(k_save_key, "Save session as scenario", "Scenario (*.scn){.scn}", from);
+    if (asked_ == dialog::export_to)
+      opened = d.Open(k_export_key, "Export figures into a folder", "", false, from);
+    if (opened)
+      shown_ = asked_;
+    else
+      frame.set_error("the file dialog could not open");
   }
   asked_ = dialog::none;
   const auto done = [&](const char* key, auto&& then) {
@@ -233,9 +252,12 @@ void file_menu::draw_dialogs(app_frame& frame) {
     close_pending_ = true;
     shown_ = dialog::none;
   };
-  if (shown_ == dialog::open) done(k_open_key, [&](const std::string& p) { open_scenario(frame, p); });
-  if (shown_ == dialog::save) done(k_save_key, [&](const std::string& p) { save_scenario(frame, p); });
-  if (shown_ == dialog::export_to) done(k_export_key, [&](const std::string& p) { export_figures(frame, p); });
+  if (shown_ == dialog::open)
+    done(k_open_key, [&](const std::string& p) { open_scenario(frame, p); });
+  if (shown_ == dialog::save)
+    done(k_save_key, [&](const std::string& p) { save_scenario(frame, p); });
+  if (shown_ == dialog::export_to)
+    done(k_export_key, [&](const std::string& p) { export_figures(frame, p); });
 }
 
 }  // namespace hs::app

@@ -70,16 +70,20 @@ struct frame_state {
   theme ui_theme = theme::dark;
   bool presenting = false;
   ui_settings settings;
-  std::string notice;  ///< the status bar's line (screenshot saved, settings set aside)
-  std::string error;   ///< the last error of a control, shown under the controls
+  std::string notice;          ///< the status bar's line (screenshot saved, settings set aside)
+  std::string error;           ///< the last error of a control, shown under the controls
   std::string sampling_error;  ///< why the last sample failed (shown with the sampled views)
   frame_actions* actions = nullptr;
 
   const family_ui& ui() const { return ui_of(sess->config().table.family); }
   /// @brief The tables the keys drive now: the compared ones while the Compare window has focus.
-  key_target keys_drive() const { return compare && compare_focused ? key_target::compared_tables : key_target::main_table; }
+  key_target keys_drive() const {
+    return compare && compare_focused ? key_target::compared_tables : key_target::main_table;
+  }
   /// @brief The family's views' context for drawing (height 0: in a window).
-  view_context context(float height, double time_s) { return view_context{*sess, sample, heatmap, histogram, height, time_s}; }
+  view_context context(float height, double time_s) {
+    return view_context{*sess, sample, heatmap, histogram, height, time_s};
+  }
 };
 
 /// @brief The freshness line above a sampled view ("sample 3.2 s old: sampling..."), in the

@@ -18,7 +18,8 @@ void app_frame::set_presenting(bool on) {
   state_.presenting = on;
   if (on) {
     font_before_present_ = state_.font_size;
-    state_.font_size = std::max(state_.font_size, k_present_font_size);  // the status bar says which keys do what
+    state_.font_size =
+        std::max(state_.font_size, k_present_font_size);  // the status bar says which keys do what
   } else {
     state_.font_size = font_before_present_;
     notify("presenter mode left");

@@ -28,7 +28,8 @@ vis::throughput_input throughput_input_of(std::span<const batch_point> points) {
   return in;
 }
 
-vis::churn_input churn_input_of(std::span<const census_point> points, std::span<const rebuild_event> events) {
+vis::churn_input churn_input_of(std::span<const census_point> points,
+                                std::span<const rebuild_event> events) {
   vis::churn_input in;
   for (const census_point& p : points) {
     in.batch.push_back(static_cast<double>(p.batch));
@@ -39,7 +40,8 @@ vis::churn_input churn_input_of(std::span<const census_point> points, std::span<
     in.max_probe.push_back(p.max_probe);
     in.ops_per_s.push_back(p.ops_per_s);
   }
-  for (const rebuild_event& e : events) in.events.push_back({static_cast<double>(e.batch), e.label});
+  for (const rebuild_event& e : events)
+    in.events.push_back({static_cast<double>(e.batch), e.label});
   return in;
 }
 

@@ -12,6 +12,7 @@ namespace hs::app {
 /// @brief A series per kind of batch that ran (times from the first batch), and the last batch.
 vis::throughput_input throughput_input_of(std::span<const batch_point> points);
 /// @brief The timeline's columns and its rebuilds.
-vis::churn_input churn_input_of(std::span<const census_point> points, std::span<const rebuild_event> events);
+vis::churn_input churn_input_of(std::span<const census_point> points,
+                                std::span<const rebuild_event> events);
 
 }  // namespace hs::app

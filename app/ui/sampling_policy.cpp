@@ -12,7 +12,8 @@ double sampling_policy::wait_after(double last_seconds) const {
   return std::max(period_s, std::min(by_share, max_wait_s));
 }
 
-bool sampling_policy::due(double since_request, double last_seconds, bool changed, bool at_rest) const {
+bool sampling_policy::due(double since_request, double last_seconds, bool changed,
+                          bool at_rest) const {
   if (changed && at_rest) return true;  // nothing to slow down: show the change now
   return since_request >= wait_after(last_seconds);
 }
@@ -20,8 +21,10 @@ bool sampling_policy::due(double since_request, double last_seconds, bool change
 std::string sample_freshness::label() const {
   if (never) return "sampling...";
   std::string s;
-  if (old) s = "showing the table before its last change";
-  else if (age_s > k_stale_after_s) s = strprintf("sample %.1f s old", age_s);
+  if (old)
+    s = "showing the table before its last change";
+  else if (age_s > k_stale_after_s)
+    s = strprintf("sample %.1f s old", age_s);
   if (!s.empty() && sampling) s += ": sampling...";
   return s;
 }

@@ -23,7 +23,8 @@ std::string numbers_csv(const number_rows& rows) {
   return csv;
 }
 
-std::string app_frame::save_screenshot(const std::vector<std::uint8_t>& rgba, int width, int height) {
+std::string app_frame::save_screenshot(const std::vector<std::uint8_t>& rgba, int width,
+                                       int height) {
   namespace fs = std::filesystem;
   const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   std::tm local{};
@@ -33,7 +34,8 @@ std::string app_frame::save_screenshot(const std::vector<std::uint8_t>& rgba, in
   // Two shots in one second get a suffix instead of overwriting the first.
   fs::path png;
   for (int n = 0; n < 100; ++n) {
-    png = fs::path(screenshot_dir) / (std::string("hashscope-") + stamp + (n ? strprintf("-%d", n) : "") + ".png");
+    png = fs::path(screenshot_dir) /
+          (std::string("hashscope-") + stamp + (n ? strprintf("-%d", n) : "") + ".png");
     if (!fs::exists(png)) break;
   }
   fs::path csv = png;

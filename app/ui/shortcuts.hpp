@@ -10,8 +10,22 @@
 namespace hs::app {
 
 enum class command : std::uint8_t {
-  run_pause, step, fill, reset, next_stage, text_bigger, text_smaller, fullscreen, screenshot, help, present,
-  leave_present, open_scenario, save_scenario, export_figures, quit
+  run_pause,
+  step,
+  fill,
+  reset,
+  next_stage,
+  text_bigger,
+  text_smaller,
+  fullscreen,
+  screenshot,
+  help,
+  present,
+  leave_present,
+  open_scenario,
+  save_scenario,
+  export_figures,
+  quit
 };
 /// @brief Whether the command drives tables (and so goes to the tables the keys drive).
 bool drives_tables(command c);

@@ -19,19 +19,27 @@ void read_settings_line(const char* line, ui_settings& s) {
   unsigned u = 0;
   float f = 0;
   char word[16] = {};
-  if (std::sscanf(line, "Version=%d", &a) == 1) s.version = a;
-  else if (std::sscanf(line, "FontSize=%f", &f) == 1) s.font_size = f;
-  else if (std::sscanf(line, "Theme=%15s", word) == 1) s.ui_theme = parse_theme(word);
-  else if (std::sscanf(line, "Window=%d,%d,%d,%d", &a, &b, &c, &d) == 4 && c > 0 && d > 0) s.window = std::array{a, b, c, d};
-  else if (std::sscanf(line, "Layouts=%u", &u) == 1) s.layouts_built = u;
-  else if (std::strncmp(line, "Recent=", 7) == 0 && line[7] && s.recent.size() < 8) s.recent.emplace_back(line + 7);
+  if (std::sscanf(line, "Version=%d", &a) == 1)
+    s.version = a;
+  else if (std::sscanf(line, "FontSize=%f", &f) == 1)
+    s.font_size = f;
+  else if (std::sscanf(line, "Theme=%15s", word) == 1)
+    s.ui_theme = parse_theme(word);
+  else if (std::sscanf(line, "Window=%d,%d,%d,%d", &a, &b, &c, &d) == 4 && c > 0 && d > 0)
+    s.window = std::array{a, b, c, d};
+  else if (std::sscanf(line, "Layouts=%u", &u) == 1)
+    s.layouts_built = u;
+  else if (std::strncmp(line, "Recent=", 7) == 0 && line[7] && s.recent.size() < 8)
+    s.recent.emplace_back(line + 7);
 }
 
 std::string settings_text(const ui_settings& s) {
   std::string t = "[HashScope][Settings]\n" + strprintf("Version=%d\n", k_settings_version);
   if (s.font_size) t += strprintf("FontSize=%.0f\n", *s.font_size);
   if (s.ui_theme) t += "Theme=" + std::string(to_string(*s.ui_theme)) + "\n";
-  if (s.window) t += strprintf("Window=%d,%d,%d,%d\n", (*s.window)[0], (*s.window)[1], (*s.window)[2], (*s.window)[3]);
+  if (s.window)
+    t += strprintf("Window=%d,%d,%d,%d\n", (*s.window)[0], (*s.window)[1], (*s.window)[2],
+                   (*s.window)[3]);
   t += strprintf("Layouts=%u\n", s.layouts_built);
   for (const std::string& r : s.recent)
     if (r.find_first_of("\r\n") == std::string::npos) t += "Recent=" + r + "\n";  // a line each
@@ -56,7 +64,8 @@ bool looks_like_ini(const std::string& text, std::string& why) {
         why = strprintf("line %d holds control characters", n);
         return false;
       }
-    const bool header = line.front() == '[' && line.back() == ']' && line.find("][") != std::string::npos;
+    const bool header =
+        line.front() == '[' && line.back() == ']' && line.find("][") != std::string::npos;
     if (!header && line.find('=') == std::string::npos) {
       why = strprintf("line %d is neither a [section] nor key=value", n);
       return false;
@@ -69,10 +78,11 @@ void set_aside(const std::string& path, const std::string& why, std::string& not
   const std::string aside = path + ".ignored";
   std::error_code ec;
   std::filesystem::rename(path, aside, ec);
-  notice = ec ? strprintf("settings file %s ignored (%s); it could not be renamed: %s", path.c_str(), why.c_str(),
-                          ec.message().c_str())
-              : strprintf("settings file %s ignored (%s): kept as %s, starting with the default layout", path.c_str(),
-                          why.c_str(), aside.c_str());
+  notice =
+      ec ? strprintf("settings file %s ignored (%s); it could not be renamed: %s", path.c_str(),
+                     why.c_str(), ec.message().c_str())
+         : strprintf("settings file %s ignored (%s): kept as %s, starting with the default layout",
+                     path.c_str(), why.c_str(), aside.c_str());
 }
 
 }  // namespace
@@ -92,10 +102,12 @@ std::string unusable_because(const std::string& path, ui_settings& s) {
     std::istringstream in(text.substr(at));
     std::string line;
     std::getline(in, line);
-    while (std::getline(in, line) && !line.empty() && line.front() != '[') read_settings_line(line.c_str(), s);
+    while (std::getline(in, line) && !line.empty() && line.front() != '[')
+      read_settings_line(line.c_str(), s);
   }
   if (s.version == 0) return "written by an older HashScope";
-  if (s.version != k_settings_version) return strprintf("settings version %d, this is %d", s.version, k_settings_version);
+  if (s.version != k_settings_version)
+    return strprintf("settings version %d, this is %d", s.version, k_settings_version);
   return {};
 }
 }  // namespace

@@ -1,7 +1,7 @@
 // The window's own settings, kept in the imgui.ini that also holds the dock layout (section
 // [HashScope][Settings]): text size, theme, window placement, which families' default layouts
-// were laid out, and the recent scenario files. A file that is corrupt, or from another version, is set aside with a notice
-// instead of being read.
+// were laid out, and the recent scenario files. A file that is corrupt, or from another version, is
+// set aside with a notice instead of being read.
 #pragma once
 #include <array>
 #include <cstdint>

@@ -15,7 +15,8 @@ namespace {
 thread_local std::string current_row;
 }  // namespace
 
-profile_row::profile_row(std::string name) : previous_(std::exchange(current_row, std::move(name))) {}
+profile_row::profile_row(std::string name)
+    : previous_(std::exchange(current_row, std::move(name))) {}
 
 profile_row::~profile_row() { current_row = std::move(previous_); }
 

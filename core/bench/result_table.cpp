@@ -17,7 +17,8 @@ void result_table::print(std::ostream& os) const {
   std::vector<std::size_t> width(columns.size(), 0);
   for (std::size_t c = 0; c < columns.size(); ++c) width[c] = columns[c].size();
   for (const auto& r : rows)
-    for (std::size_t c = 0; c < r.size() && c < width.size(); ++c) width[c] = std::max(width[c], r[c].text.size());
+    for (std::size_t c = 0; c < r.size() && c < width.size(); ++c)
+      width[c] = std::max(width[c], r[c].text.size());
   os << "\n" << title << "\n";
   auto line = [&](auto get) {
     for (std::size_t c = 0; c < columns.size(); ++c) {
@@ -28,7 +29,8 @@ void result_table::print(std::ostream& os) const {
   };
   line([&](std::size_t c) { return columns[c]; });
   line([&](std::size_t c) { return std::string(width[c], '-'); });
-  for (const auto& r : rows) line([&](std::size_t c) { return c < r.size() ? r[c].text : std::string(); });
+  for (const auto& r : rows)
+    line([&](std::size_t c) { return c < r.size() ? r[c].text : std::string(); });
 }
 
 std::string result_table::csv() const {
@@ -59,8 +61,10 @@ void result_table::to_json(json_writer& j) const {
     j.begin_object();
     for (std::size_t c = 0; c < r.size() && c < columns.size(); ++c) {
       j.key(columns[c]);
-      if (r[c].number) j.value(*r[c].number);
-      else j.value(r[c].text);
+      if (r[c].number)
+        j.value(*r[c].number);
+      else
+        j.value(r[c].text);
     }
     j.end_object();
   }

@@ -35,8 +35,9 @@ __global__ void random_cas_kernel(unsigned long long* table, std::uint64_t mask,
 
 namespace {
 /// Median rates of random reads and random CAS over the first `bytes` of the table.
-void random_rates(buffer<unsigned long long>& table, std::uint64_t bytes, buffer<std::uint32_t>& out, int reps,
-                  stream_view s, double& reads_per_s, double& cas_per_s) {
+void random_rates(buffer<unsigned long long>& table, std::uint64_t bytes,
+                  buffer<std::uint32_t>& out, int reps, stream_view s, double& reads_per_s,
+                  double& cas_per_s) {
   auto* cs = static_cast<cudaStream_t>(s.handle);
   const std::uint64_t words = bytes / 8, n = out.size();
   const unsigned block = 256, grid = static_cast<unsigned>(n / block);
@@ -46,12 +47,12 @@ void random_rates(buffer<unsigned long long>& table, std::uint64_t bytes, buffer
     HS_CUDA_CHECK_LAUNCH();
   });
   reads_per_s = n / (reads.median_ms * 1e-3);
-  const timing cas = measure(s, true, 2, reps,
-                             [&] { fill_bytes(table.data(), memory_space::device, 0xff, words * 8, s); },
-                             [&] {
-                               random_cas_kernel<<<grid, block, 0, cs>>>(table.data(), words - 1, n, salt += n);
-                               HS_CUDA_CHECK_LAUNCH();
-                             });
+  const timing cas = measure(
+      s, true, 2, reps, [&] { fill_bytes(table.data(), memory_space::device, 0xff, words * 8, s); },
+      [&] {
+        random_cas_kernel<<<grid, block, 0, cs>>>(table.data(), words - 1, n, salt += n);
+        HS_CUDA_CHECK_LAUNCH();
+      });
   cas_per_s = n / (cas.median_ms * 1e-3);
 }
 }  // namespace

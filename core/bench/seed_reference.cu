@@ -18,7 +18,7 @@ __global__ void seed_insert_kernel(seed_key_value* table, std::uint32_t mask, co
   const std::uint64_t tid = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x;
   if (tid >= n) return;
   const std::uint32_t key = keys[tid], value = values[tid];
-  std::uint32_t slot = murmur3_hash{}(key) & mask;
+  std::uint32_t slot = murmur3_hash{}(key)&mask;
   while (true) {
     const std::uint32_t prev = atomicCAS(&table[slot].key, k_empty, key);
     if (prev == k_empty || prev == key) {

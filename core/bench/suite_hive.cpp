@@ -51,7 +51,8 @@ struct hive_ctx {
 
 double grate(std::uint64_t n, const timing& t) { return n / (t.median_ms * 1e-3) / 1e9; }
 
-std::uint64_t count_status(const buffer<op_status>& st, std::uint64_t n, op_status want, stream_view s) {
+std::uint64_t count_status(const buffer<op_status>& st, std::uint64_t n, op_status want,
+                           stream_view s) {
   const auto h = st.download(n, s);
   return static_cast<std::uint64_t>(std::count(h.begin(), h.end(), want));
 }
@@ -70,7 +71,8 @@ struct fill_result {
   std::uint64_t stashed = 0, pending = 0;
 };
 
-fill_result fill_and_find(const hive_ctx& c, std::uint64_t capacity, double load, const shape& sh = {}) {
+fill_result fill_and_find(const hive_ctx& c, std::uint64_t capacity, double load,
+                          const shape& sh = {}) {
   auto t = c.make(capacity, sh);
   const auto n = static_cast<std::uint64_t>(load * double(capacity));
   const key_set ks = unique_keys(memory_space::device, n, 1);
@@ -80,19 +82,22 @@ fill_result fill_and_find(const hive_ctx& c, std::uint64_t capacity, double load
   timing ti;
   {
     const profile_row row(row_name("insert", capacity, load, sh));
-    ti = c.time([&] { t->clear(c.s); }, [&] { t->insert(ks.keys.cspan(), ks.values.cspan(), {}, c.s); });
+    ti = c.time([&] { t->clear(c.s); },
+                [&] { t->insert(ks.keys.cspan(), ks.values.cspan(), {}, c.s); });
   }
   const table_stats after = t->stats(c.s);
   if (after.live + after.failed_full != n)
-    throw gpu_error(strprintf("bench hive: %llu keys stored and %llu refused of %llu", (unsigned long long)after.live,
-                              (unsigned long long)after.failed_full, (unsigned long long)n));
+    throw gpu_error(strprintf("bench hive: %llu keys stored and %llu refused of %llu",
+                              (unsigned long long)after.live, (unsigned long long)after.failed_full,
+                              (unsigned long long)n));
   timing tf;
   {
     const profile_row row(row_name("find", capacity, load, sh));
     tf = c.time(nullptr, [&] { t->find(ks.keys.cspan(), out.span(), {}, c.s); });
   }
   t->find(ks.keys.cspan(), out.span(), st.span(), c.s);
-  if (count_status(st, n, op_status::found, c.s) != after.live) throw gpu_error("bench hive: a stored key was not found");
+  if (count_status(st, n, op_status::found, c.s) != after.live)
+    throw gpu_error("bench hive: a stored key was not found");
   r.insert = grate(n, ti);
   r.find = grate(n, tf);
   r.stashed = after.hive.stash_live;
@@ -103,13 +108,16 @@ fill_result fill_and_find(const hive_ctx& c, std::uint64_t capacity, double load
 result_table bulk_insert(const hive_ctx& c, const std::vector<int>& logs) {
   result_table tab;
   tab.name = "bulk-insert";
-  tab.title = "Bulk insert into an empty table up to a load, then lookups of every key (G ops/s; stashed / refused keys)";
+  tab.title =
+      "Bulk insert into an empty table up to a load, then lookups of every key (G ops/s; stashed / "
+      "refused keys)";
   tab.columns = {"slots", "load", "insert", "find (all hit)", "stashed", "refused"};
   for (int e : logs)
     for (double load : {0.9, 0.95, 0.97, 0.99}) {
       const fill_result r = fill_and_find(c, std::uint64_t{1} << e, load);
-      tab.add({cell("2^" + std::to_string(e)), cell(load, "%.2f"), cell(r.insert, "%.2f"), cell(r.find, "%.2f"),
-               cell(double(r.stashed), "%.0f"), cell(double(r.pending), "%.0f")});
+      tab.add({cell("2^" + std::to_string(e)), cell(load, "%.2f"), cell(r.insert, "%.2f"),
+               cell(r.find, "%.2f"), cell(double(r.stashed), "%.0f"),
+               cell(double(r.pending), "%.0f")});
     }
   return tab;
 }
@@ -140,20 +148,26 @@ result_table hit_ratio(const hive_ctx& c, const std::vector<int>& logs) {
       q.upload(mix, c.s);
       const profile_row row(strprintf("hive find 2^%d load 0.90 hits %d%%", e, pct));
       const timing tm = c.time(nullptr, [&] { t->find(q.cspan(), out.span(), {}, c.s); });
-      tab.add({cell("2^" + std::to_string(e)), cell(std::to_string(pct) + "%"), cell(grate(n, tm), "%.2f")});
+      tab.add({cell("2^" + std::to_string(e)), cell(std::to_string(pct) + "%"),
+               cell(grate(n, tm), "%.2f")});
     }
   }
   return tab;
 }
 
 result_table mixed(const hive_ctx& c, std::uint64_t capacity, std::uint64_t ops) {
-  struct mix { const char* name; double ins, look, del; };
+  struct mix {
+    const char* name;
+    double ins, look, del;
+  };
   const mix mixes[] = {{"0.5:0.3:0.2", 0.5, 0.3, 0.2}, {"0.5:0.4:0.1", 0.5, 0.4, 0.1}};
   result_table tab;
   tab.name = "mixed";
-  tab.title = "Mixed batches of " + format_count(ops) + " operations (insert:lookup:delete, each key once, shuffled) on " +
+  tab.title = "Mixed batches of " + format_count(ops) +
+              " operations (insert:lookup:delete, each key once, shuffled) on " +
               format_count(capacity) + " slots, against the load before the batch (G ops/s)";
-  tab.columns = {"initial load", mixes[0].name, "wrong / refused", mixes[1].name, "wrong / refused "};
+  tab.columns = {"initial load", mixes[0].name, "wrong / refused", mixes[1].name,
+                 "wrong / refused "};
   auto t = c.make(capacity);
   for (double load : {0.3, 0.5, 0.7}) {
     const auto n0 = static_cast<std::uint64_t>(load * double(capacity));
@@ -161,13 +175,16 @@ result_table mixed(const hive_ctx& c, std::uint64_t capacity, std::uint64_t ops)
     const auto hp = present.keys.download(n0 + ops, c.s);
     std::vector<cell> row{cell(load, "%.2f")};
     for (const mix& m : mixes) {
-      const auto ni = static_cast<std::uint64_t>(m.ins * ops), nl = static_cast<std::uint64_t>(m.look * ops);
+      const auto ni = static_cast<std::uint64_t>(m.ins * ops),
+                 nl = static_cast<std::uint64_t>(m.look * ops);
       const std::uint64_t nd = ops - ni - nl;
       std::vector<op_kind> kinds;
       std::vector<key_type> keys;
-      for (std::uint64_t i = 0; i < ni; ++i) kinds.push_back(op_kind::insert), keys.push_back(hp[n0 + i]);
+      for (std::uint64_t i = 0; i < ni; ++i)
+        kinds.push_back(op_kind::insert), keys.push_back(hp[n0 + i]);
       for (std::uint64_t i = 0; i < nl; ++i) kinds.push_back(op_kind::find), keys.push_back(hp[i]);
-      for (std::uint64_t i = 0; i < nd; ++i) kinds.push_back(op_kind::erase), keys.push_back(hp[n0 - 1 - i]);
+      for (std::uint64_t i = 0; i < nd; ++i)
+        kinds.push_back(op_kind::erase), keys.push_back(hp[n0 - 1 - i]);
       std::vector<std::size_t> order(ops);
       std::iota(order.begin(), order.end(), 0);
       std::shuffle(order.begin(), order.end(), std::mt19937_64(5));
@@ -193,12 +210,17 @@ result_table mixed(const hive_ctx& c, std::uint64_t capacity, std::uint64_t ops)
       const auto h = st.download(ops, c.s);
       std::uint64_t wrong = 0, refused = 0;
       for (std::uint64_t i = 0; i < ops; ++i) {
-        const op_status want = k2[i] == op_kind::insert ? op_status::inserted : k2[i] == op_kind::find ? op_status::found : op_status::erased;
-        if (h[i] == op_status::failed_full) ++refused;
-        else if (h[i] != want) ++wrong;
+        const op_status want = k2[i] == op_kind::insert ? op_status::inserted
+                               : k2[i] == op_kind::find ? op_status::found
+                                                        : op_status::erased;
+        if (h[i] == op_status::failed_full)
+          ++refused;
+        else if (h[i] != want)
+          ++wrong;
       }
       row.push_back(cell(grate(ops, tm), "%.2f"));
-      row.push_back(cell(strprintf("%llu / %llu", (unsigned long long)wrong, (unsigned long long)refused)));
+      row.push_back(
+          cell(strprintf("%llu / %llu", (unsigned long long)wrong, (unsigned long long)refused)));
     }
     tab.add(std::move(row));
   }
@@ -208,14 +230,16 @@ result_table mixed(const hive_ctx& c, std::uint64_t capacity, std::uint64_t ops)
 result_table policies(const hive_ctx& c, std::uint64_t capacity) {
   result_table tab;
   tab.name = "hash-policy";
-  tab.title = "Hash functions: bulk insert to load 0.9 and lookups on " + format_count(capacity) + " slots (G ops/s)";
+  tab.title = "Hash functions: bulk insert to load 0.9 and lookups on " + format_count(capacity) +
+              " slots (G ops/s)";
   tab.columns = {"functions", "insert", "find", "stashed"};
-  for (const char* p : {"bithash1+bithash2", "murmur3+city", "murmur3+bithash1", "crc32+murmur3", "city+crc32",
-                        "bithash1+bithash2+city", "murmur3+city+crc32"}) {
+  for (const char* p : {"bithash1+bithash2", "murmur3+city", "murmur3+bithash1", "crc32+murmur3",
+                        "city+crc32", "bithash1+bithash2+city", "murmur3+city+crc32"}) {
     shape sh;
     sh.hashes = p;
     const fill_result r = fill_and_find(c, capacity, 0.9, sh);
-    tab.add({cell(p), cell(r.insert, "%.2f"), cell(r.find, "%.2f"), cell(double(r.stashed), "%.0f")});
+    tab.add(
+        {cell(p), cell(r.insert, "%.2f"), cell(r.find, "%.2f"), cell(double(r.stashed), "%.0f")});
   }
   return tab;
 }
@@ -223,8 +247,10 @@ result_table policies(const hive_ctx& c, std::uint64_t capacity) {
 result_table bucket_sizes(const hive_ctx& c, std::uint64_t capacity) {
   result_table tab;
   tab.name = "bucket-size";
-  tab.title = "Bucket size and threads per operation: bulk insert to load 0.9 and 0.97, lookups at 0.9, on " +
-              format_count(capacity) + " slots (G ops/s)";
+  tab.title =
+      "Bucket size and threads per operation: bulk insert to load 0.9 and 0.97, lookups at 0.9, "
+      "on " +
+      format_count(capacity) + " slots (G ops/s)";
   tab.columns = {"slots", "threads", "insert 0.9", "find 0.9", "insert 0.97"};
   for (int slots : {8, 16, 32})
     for (int tile : {2, 4, 8, 16, 32}) {
@@ -232,9 +258,10 @@ result_table bucket_sizes(const hive_ctx& c, std::uint64_t capacity) {
       shape sh;
       sh.slots = slots;
       sh.tile = tile;
-      const fill_result a = fill_and_find(c, capacity, 0.9, sh), b = fill_and_find(c, capacity, 0.97, sh);
-      tab.add({cell(double(slots), "%.0f"), cell(double(tile), "%.0f"), cell(a.insert, "%.2f"), cell(a.find, "%.2f"),
-               cell(b.insert, "%.2f")});
+      const fill_result a = fill_and_find(c, capacity, 0.9, sh),
+                        b = fill_and_find(c, capacity, 0.97, sh);
+      tab.add({cell(double(slots), "%.0f"), cell(double(tile), "%.0f"), cell(a.insert, "%.2f"),
+               cell(a.find, "%.2f"), cell(b.insert, "%.2f")});
     }
   return tab;
 }
@@ -245,11 +272,14 @@ result_table bucket_sizes(const hive_ctx& c, std::uint64_t capacity) {
 result_table resize_rates(const hive_ctx& c, std::uint64_t capacity, const roofline& rf) {
   result_table tab;
   tab.name = "resize";
-  tab.title = "Linear-hashing resize of a table of " + format_count(capacity) + " slots at load 0.85: one whole round";
-  tab.columns = {"K (buckets per step)", "expand ms", "buckets/s", "entries/s", "% of copy", "contract ms", "buckets/s ",
-                 "entries/s ", "% of copy "};
+  tab.title = "Linear-hashing resize of a table of " + format_count(capacity) +
+              " slots at load 0.85: one whole round";
+  tab.columns = {"K (buckets per step)", "expand ms",  "buckets/s",  "entries/s", "% of copy",
+                 "contract ms",          "buckets/s ", "entries/s ", "% of copy "};
   const double bytes = 3.0 * double(capacity) * sizeof(hive::word_type);
-  const auto share = [&](double ms) { return cell(100.0 * bytes / (ms * 1e-3) / rf.copy_bytes_per_s, "%.0f%%"); };
+  const auto share = [&](double ms) {
+    return cell(100.0 * bytes / (ms * 1e-3) / rf.copy_bytes_per_s, "%.0f%%");
+  };
   const auto n = static_cast<std::uint64_t>(0.85 * double(capacity));
   const key_set ks = unique_keys(memory_space::device, n, 6);
   for (std::uint64_t k : {32768ull, 0ull}) {
@@ -266,16 +296,24 @@ result_table resize_rates(const hive_ctx& c, std::uint64_t capacity, const roofl
     const std::string named = k ? step : std::string("default");  // NVTX filters split names at '/'
     timing te, tc;
     {
-      const profile_row row("hive expand 2^" + std::to_string(std::countr_zero(capacity)) + " K " + named);
+      const profile_row row("hive expand 2^" + std::to_string(std::countr_zero(capacity)) + " K " +
+                            named);
       te = c.time(fresh, [&] { hive::as_hive(*t)->expand(round, c.s); });
     }
     {
-      const profile_row row("hive contract 2^" + std::to_string(std::countr_zero(capacity)) + " K " + named);
-      tc = c.time([&] { fresh(); hive::as_hive(*t)->expand(round, c.s); }, [&] { hive::as_hive(*t)->contract(round, c.s); });
+      const profile_row row("hive contract 2^" + std::to_string(std::countr_zero(capacity)) +
+                            " K " + named);
+      tc = c.time(
+          [&] {
+            fresh();
+            hive::as_hive(*t)->expand(round, c.s);
+          },
+          [&] { hive::as_hive(*t)->contract(round, c.s); });
     }
     tab.add({cell(step), cell(te.median_ms, "%.2f"),
-             cell(double(round) / (te.median_ms * 1e-3), "%.3g"), cell(double(n) / (te.median_ms * 1e-3), "%.3g"),
-             share(te.median_ms), cell(tc.median_ms, "%.2f"), cell(double(round) / (tc.median_ms * 1e-3), "%.3g"),
+             cell(double(round) / (te.median_ms * 1e-3), "%.3g"),
+             cell(double(n) / (te.median_ms * 1e-3), "%.3g"), share(te.median_ms),
+             cell(tc.median_ms, "%.2f"), cell(double(round) / (tc.median_ms * 1e-3), "%.3g"),
              cell(double(n) / (tc.median_ms * 1e-3), "%.3g"), share(tc.median_ms)});
   }
   return tab;
@@ -289,20 +327,27 @@ result_table step_breakdown(const hive_ctx& c, std::uint64_t capacity) {
   const key_set ks = unique_keys(memory_space::device, total, 7);
   result_table tab;
   tab.name = "steps";
-  tab.title = "Fig. 9: which step completed the inserts that raised the load to each value (share of inserts; moves per eviction)";
-  tab.columns = {"load", "inserts", "1 replace", "2 claim", "3 evict", "4 stash", "moves/eviction", "locks", "restarts"};
+  tab.title =
+      "Fig. 9: which step completed the inserts that raised the load to each value (share of "
+      "inserts; moves per eviction)";
+  tab.columns = {"load",    "inserts",        "1 replace", "2 claim", "3 evict",
+                 "4 stash", "moves/eviction", "locks",     "restarts"};
   std::uint64_t done = static_cast<std::uint64_t>(0.52 * double(capacity));
   t->insert(ks.keys.cspan().first(done), ks.values.cspan().first(done), {}, c.s);
   hive_counters before = t->stats(c.s).hive;
   for (int pct = 55; pct <= 97; pct += 3) {
     const auto upto = std::min(total, static_cast<std::uint64_t>(pct / 100.0 * double(capacity)));
-    t->insert(ks.keys.cspan().subspan(done, upto - done), ks.values.cspan().subspan(done, upto - done), {}, c.s);
+    t->insert(ks.keys.cspan().subspan(done, upto - done),
+              ks.values.cspan().subspan(done, upto - done), {}, c.s);
     const hive_counters now = t->stats(c.s).hive;
     const double n = double(upto - done);
     const double ev = double(now.steps[2] - before.steps[2]);
-    tab.add({cell(pct / 100.0, "%.2f"), cell(n, "%.0f"), cell((now.steps[0] - before.steps[0]) / n, "%.4f"),
-             cell((now.steps[1] - before.steps[1]) / n, "%.4f"), cell(ev / n, "%.4f"), cell((now.steps[3] - before.steps[3]) / n, "%.5f"),
-             cell(ev ? (now.moves - before.moves) / ev : 0.0, "%.2f"), cell(double(now.locks - before.locks), "%.0f"),
+    tab.add({cell(pct / 100.0, "%.2f"), cell(n, "%.0f"),
+             cell((now.steps[0] - before.steps[0]) / n, "%.4f"),
+             cell((now.steps[1] - before.steps[1]) / n, "%.4f"), cell(ev / n, "%.4f"),
+             cell((now.steps[3] - before.steps[3]) / n, "%.5f"),
+             cell(ev ? (now.moves - before.moves) / ev : 0.0, "%.2f"),
+             cell(double(now.locks - before.locks), "%.0f"),
              cell(double(now.restarts - before.restarts), "%.0f")});
     before = now;
     done = upto;
@@ -313,7 +358,8 @@ result_table step_breakdown(const hive_ctx& c, std::uint64_t capacity) {
 result_table overhead(const hive_ctx& c, std::uint64_t capacity) {
   result_table tab;
   tab.name = "instrumentation";
-  tab.title = "Instrumentation's cost: bulk insert to load 0.9 on " + format_count(capacity) + " slots (G keys/s)";
+  tab.title = "Instrumentation's cost: bulk insert to load 0.9 on " + format_count(capacity) +
+              " slots (G keys/s)";
   tab.columns = {"instrumentation", "insert", "find"};
   for (bool on : {false, true}) {
     shape sh;
@@ -327,7 +373,8 @@ result_table overhead(const hive_ctx& c, std::uint64_t capacity) {
 }  // namespace
 
 report hive_suite(const bench_options& opt) {
-  if (opt.backend != backend::gpu) throw user_error("bench hive measures the GPU table: run it with --backend gpu");
+  if (opt.backend != backend::gpu)
+    throw user_error("bench hive measures the GPU table: run it with --backend gpu");
   report r = new_report("hive", opt);
   owned_stream stream(true);
   const roofline rf = measure_for(r, opt, stream.view());
@@ -335,15 +382,18 @@ report hive_suite(const bench_options& opt) {
   {
     auto t = c.make(1u << 20);
     const table_config cfg = t->config();
-    r.metadata.emplace_back("table", strprintf("hive, %d slots per bucket, %d threads per operation, hashes %s, eviction depth %d, bulk inserts %s",
-                                               cfg.hive.bucket_slots ? cfg.hive.bucket_slots : hive::k_default_slots,
-                                               cfg.hive.tile ? cfg.hive.tile : hive::k_default_tile,
-                                               cfg.hive.hashes.empty() ? hive::to_string(hive::hash_policy{}).c_str()
-                                                                       : cfg.hive.hashes.c_str(),
-                                               cfg.hive.eviction_depth, std::string(to_string(cfg.hive.bulk)).c_str()));
+    r.metadata.emplace_back(
+        "table", strprintf("hive, %d slots per bucket, %d threads per operation, hashes %s, "
+                           "eviction depth %d, bulk inserts %s",
+                           cfg.hive.bucket_slots ? cfg.hive.bucket_slots : hive::k_default_slots,
+                           cfg.hive.tile ? cfg.hive.tile : hive::k_default_tile,
+                           cfg.hive.hashes.empty() ? hive::to_string(hive::hash_policy{}).c_str()
+                                                   : cfg.hive.hashes.c_str(),
+                           cfg.hive.eviction_depth, std::string(to_string(cfg.hive.bulk)).c_str()));
   }
-  const table_filter only("hive", opt.only, {"bulk-insert", "lookup-hit-ratio", "mixed", "hash-policy", "bucket-size",
-                                             "resize", "steps", "instrumentation"});
+  const table_filter only("hive", opt.only,
+                          {"bulk-insert", "lookup-hit-ratio", "mixed", "hash-policy", "bucket-size",
+                           "resize", "steps", "instrumentation"});
   const auto run = [&](const char* name, const char* what, auto&& make) {
     if (!only.wants(name)) return;
     std::fprintf(stderr, "bench hive: %s\n", what);
@@ -351,14 +401,19 @@ report hive_suite(const bench_options& opt) {
   };
   run("bulk-insert", "bulk insert", [&] { return bulk_insert(c, {22, 25, 27}); });
   run("lookup-hit-ratio", "lookups by hit ratio", [&] { return hit_ratio(c, {25, 27}); });
-  run("mixed", "mixed batches", [&] { return mixed(c, std::uint64_t{1} << 25, std::uint64_t{1} << 24); });
+  run("mixed", "mixed batches",
+      [&] { return mixed(c, std::uint64_t{1} << 25, std::uint64_t{1} << 24); });
   run("hash-policy", "hash policies", [&] { return policies(c, std::uint64_t{1} << 25); });
   run("bucket-size", "bucket sizes", [&] { return bucket_sizes(c, std::uint64_t{1} << 25); });
   run("resize", "resize", [&] { return resize_rates(c, std::uint64_t{1} << 24, rf); });
   run("steps", "insert steps", [&] { return step_breakdown(c, std::uint64_t{1} << 24); });
   run("instrumentation", "instrumentation", [&] { return overhead(c, std::uint64_t{1} << 25); });
-  r.notes.push_back("bulk insert: distinct uniform keys into an empty table, no resizing; refused keys found the stash full.");
-  r.notes.push_back("mixed: inserts of new keys, lookups and deletes of stored keys; the table is refilled before every timed batch.");
+  r.notes.push_back(
+      "bulk insert: distinct uniform keys into an empty table, no resizing; refused keys found the "
+      "stash full.");
+  r.notes.push_back(
+      "mixed: inserts of new keys, lookups and deletes of stored keys; the table is refilled "
+      "before every timed batch.");
   return r;
 }
 

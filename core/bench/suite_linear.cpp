@@ -23,7 +23,8 @@ std::uint64_t count_status(const buffer<op_status>& st, std::uint64_t n, op_stat
 // Inserts into a table at load 0.5 whose slots also hold 0.25 of dead keys: erased values (value
 // mode) or tombstones (tombstone mode, where inserts walk on to the key or an empty slot and then
 // reuse the first tombstone they passed). Same keys, same occupancy: the cost of reusing.
-result_table dead_slots_table(const bench_options& opt, table_config cfg, const key_set& keys, stream_view s) {
+result_table dead_slots_table(const bench_options& opt, table_config cfg, const key_set& keys,
+                              stream_view s) {
   const bool gpu = opt.backend == backend::gpu;
   const auto filled = static_cast<std::uint64_t>(0.75 * cfg.capacity), live = cfg.capacity / 2;
   const auto fresh = static_cast<std::uint64_t>(0.1 * cfg.capacity);
@@ -36,21 +37,25 @@ result_table dead_slots_table(const bench_options& opt, table_config cfg, const 
     cfg.linear.deletes = mode;
     auto t = make_table(cfg);
     const auto k = keys.keys.cspan(), v = keys.values.cspan();
-    const timing tm = measure(s, gpu, opt.warmup, opt.reps,
-                              [&] {
-                                t->clear(s);
-                                t->insert(k.first(filled), v.first(filled), {}, s);
-                                t->erase(k.subspan(live, filled - live), {}, s);
-                              },
-                              [&] { t->insert(k.subspan(filled, fresh), v.subspan(filled, fresh), {}, s); });
+    const timing tm = measure(
+        s, gpu, opt.warmup, opt.reps,
+        [&] {
+          t->clear(s);
+          t->insert(k.first(filled), v.first(filled), {}, s);
+          t->erase(k.subspan(live, filled - live), {}, s);
+        },
+        [&] { t->insert(k.subspan(filled, fresh), v.subspan(filled, fresh), {}, s); });
     const table_stats st = t->stats(s);
     if (st.live != live + fresh || st.failed_full)
-      throw gpu_error(strprintf("bench linear: inserting into dead slots left %llu live keys of %llu",
-                                (unsigned long long)st.live, (unsigned long long)(live + fresh)));
+      throw gpu_error(
+          strprintf("bench linear: inserting into dead slots left %llu live keys of %llu",
+                    (unsigned long long)st.live, (unsigned long long)(live + fresh)));
     const double rate = fresh / (tm.median_ms * 1e-3);
     if (mode == linear_delete_mode::value) value_rate = rate;
-    tab.add({cell(mode == linear_delete_mode::value ? "value (erased keys stay)" : "tombstone (reused)"), cell(0.5, "%.2f"),
-             cell(0.25, "%.2f"), cell(double(fresh), "%.0f"), cell(rate / 1e9, "%.2f"), cell(rate / value_rate, "%.2f")});
+    tab.add({cell(mode == linear_delete_mode::value ? "value (erased keys stay)"
+                                                    : "tombstone (reused)"),
+             cell(0.5, "%.2f"), cell(0.25, "%.2f"), cell(double(fresh), "%.0f"),
+             cell(rate / 1e9, "%.2f"), cell(rate / value_rate, "%.2f")});
   }
   return tab;
 }
@@ -73,13 +78,12 @@ report linear_suite(const bench_options& opt) {
   cfg.linear.tuning = opt.linear;
   cfg.linear.probe = opt.probe;
   auto t = make_table(cfg);
-  r.metadata.emplace_back("table", strprintf("linear, %s slots (%s), hash %s, probing %s, %s, statuses %s",
-                                             format_count(cfg.capacity).c_str(),
-                                             format_bytes(cfg.capacity * 8).c_str(),
-                                             std::string(to_string(cfg.hash)).c_str(),
-                                             std::string(to_string(cfg.linear.probe)).c_str(),
-                                             describe(opt.linear).c_str(),
-                                             opt.statuses ? "written" : "not written"));
+  r.metadata.emplace_back(
+      "table", strprintf("linear, %s slots (%s), hash %s, probing %s, %s, statuses %s",
+                         format_count(cfg.capacity).c_str(), format_bytes(cfg.capacity * 8).c_str(),
+                         std::string(to_string(cfg.hash)).c_str(),
+                         std::string(to_string(cfg.linear.probe)).c_str(),
+                         describe(opt.linear).c_str(), opt.statuses ? "written" : "not written"));
 
   const double loads[] = {0.5, 0.8, 0.9, 0.95};
   const std::uint64_t max_n = static_cast<std::uint64_t>(0.95 * cfg.capacity);
@@ -91,21 +95,27 @@ report linear_suite(const bench_options& opt) {
   if (only.wants("bulk")) {
     result_table tab;
     tab.name = "bulk";
-    tab.title = "Bulk operations on " + format_count(cfg.capacity) + " slots (G ops/s; % of the roofline ceiling)";
-    tab.columns = {"load", "keys", "probe mean", "probe max", "insert", "%CAS", "find-hit", "%read", "find-miss", "%read", "erase", "%read"};
+    tab.title = "Bulk operations on " + format_count(cfg.capacity) +
+                " slots (G ops/s; % of the roofline ceiling)";
+    tab.columns = {"load",     "keys",  "probe mean", "probe max", "insert", "%CAS",
+                   "find-hit", "%read", "find-miss",  "%read",     "erase",  "%read"};
     for (double load : loads) {
       const auto n = static_cast<std::uint64_t>(load * cfg.capacity);
       const auto k = keys.keys.cspan().first(n);
       const auto v = keys.values.cspan().first(n);
-      const std::span<op_status> st = opt.statuses ? status.span().first(n) : std::span<op_status>{};
+      const std::span<op_status> st =
+          opt.statuses ? status.span().first(n) : std::span<op_status>{};
       auto fill = [&] {
         t->clear(s);
         t->insert(k, v, {}, s);
       };
       const char* probing = cfg.linear.probe == probe_policy::double_hash ? " double" : "";
-      const auto named = [&](const char* what) { return strprintf("linear%s %s load %.2f", probing, what, load); };
+      const auto named = [&](const char* what) {
+        return strprintf("linear%s %s load %.2f", probing, what, load);
+      };
       std::optional<profile_row> p(std::in_place, named("insert"));
-      const timing ins = measure(s, gpu, opt.warmup, opt.reps, [&] { t->clear(s); }, [&] { t->insert(k, v, st, s); });
+      const timing ins = measure(
+          s, gpu, opt.warmup, opt.reps, [&] { t->clear(s); }, [&] { t->insert(k, v, st, s); });
       p.reset();
       const table_stats after = t->stats(s);
       inspect_request probes;  // how long the probes are: what the rates below are the price of
@@ -113,39 +123,54 @@ report linear_suite(const bench_options& opt) {
       inspect_result ph;
       t->inspect(probes, ph, s);
       if (after.live != n || after.failed_full)
-        throw gpu_error(strprintf("bench linear: after inserting %llu keys the table holds %llu (failed %llu)",
-                                  (unsigned long long)n, (unsigned long long)after.live,
-                                  (unsigned long long)after.failed_full));
+        throw gpu_error(
+            strprintf("bench linear: after inserting %llu keys the table holds %llu (failed %llu)",
+                      (unsigned long long)n, (unsigned long long)after.live,
+                      (unsigned long long)after.failed_full));
       p.emplace(named("find-hit"));
-      const timing hit = measure(s, gpu, opt.warmup, opt.reps, nullptr,
-                                 [&] { t->find(k, found.span().first(n), status.span().first(n), s); });
-      if (count_status(status, n, op_status::found) != n) throw gpu_error("bench linear: a find-hit missed");
+      const timing hit = measure(s, gpu, opt.warmup, opt.reps, nullptr, [&] {
+        t->find(k, found.span().first(n), status.span().first(n), s);
+      });
+      if (count_status(status, n, op_status::found) != n)
+        throw gpu_error("bench linear: a find-hit missed");
       p.emplace(named("find-miss"));
-      const timing miss = measure(s, gpu, opt.warmup, opt.reps, nullptr,
-                                  [&] { t->find(misses.cspan().first(n), found.span().first(n), status.span().first(n), s); });
-      if (count_status(status, n, op_status::missing) != n) throw gpu_error("bench linear: a find-miss hit");
+      const timing miss = measure(s, gpu, opt.warmup, opt.reps, nullptr, [&] {
+        t->find(misses.cspan().first(n), found.span().first(n), status.span().first(n), s);
+      });
+      if (count_status(status, n, op_status::missing) != n)
+        throw gpu_error("bench linear: a find-miss hit");
       p.emplace(named("erase"));
       const timing era = measure(s, gpu, opt.warmup, opt.reps, fill, [&] { t->erase(k, st, s); });
       p.reset();
       if (t->stats(s).live != 0) throw gpu_error("bench linear: erase left live keys");
 
       auto rate = [&](const timing& tm) { return n / (tm.median_ms * 1e-3); };
-      auto pct = [&](double v, double ceiling) { return gpu ? cell(100.0 * v / ceiling, "%.0f%%") : cell("-"); };
-      tab.add({cell(load, "%.2f"), cell(static_cast<double>(n), "%.0f"), cell(ph.histogram.mean(), "%.3f"),
+      auto pct = [&](double v, double ceiling) {
+        return gpu ? cell(100.0 * v / ceiling, "%.0f%%") : cell("-");
+      };
+      tab.add({cell(load, "%.2f"), cell(static_cast<double>(n), "%.0f"),
+               cell(ph.histogram.mean(), "%.3f"),
                cell(static_cast<double>(ph.histogram.max), "%.0f"), cell(rate(ins) / 1e9, "%.2f"),
-               pct(rate(ins), rf.random_cas_per_s), cell(rate(hit) / 1e9, "%.2f"), pct(rate(hit), rf.random_reads_per_s),
-               cell(rate(miss) / 1e9, "%.2f"), pct(rate(miss), rf.random_reads_per_s), cell(rate(era) / 1e9, "%.2f"),
+               pct(rate(ins), rf.random_cas_per_s), cell(rate(hit) / 1e9, "%.2f"),
+               pct(rate(hit), rf.random_reads_per_s), cell(rate(miss) / 1e9, "%.2f"),
+               pct(rate(miss), rf.random_reads_per_s), cell(rate(era) / 1e9, "%.2f"),
                pct(rate(era), rf.random_reads_per_s)});
     }
     r.tables.push_back(std::move(tab));
-    r.notes.push_back("insert: n distinct random keys into an empty table (\"insert to load L\"); find-hit: the same "
-                      "keys; find-miss: n keys known absent; erase: all n keys. Every run is checked afterwards.");
+    r.notes.push_back(
+        "insert: n distinct random keys into an empty table (\"insert to load L\"); find-hit: the "
+        "same "
+        "keys; find-miss: n keys known absent; erase: all n keys. Every run is checked "
+        "afterwards.");
   }
   if (cfg.linear.probe == probe_policy::linear && only.wants("dead-slots")) {
     r.tables.push_back(dead_slots_table(opt, cfg, keys, s));
-    r.notes.push_back("into dead slots: 0.75 of the slots filled, a third of those keys erased (value mode leaves "
-                      "them occupied, tombstone mode leaves tombstones that inserts reuse), then 0.1 of the slots in "
-                      "new keys inserted.");
+    r.notes.push_back(
+        "into dead slots: 0.75 of the slots filled, a third of those keys erased (value mode "
+        "leaves "
+        "them occupied, tombstone mode leaves tombstones that inserts reuse), then 0.1 of the "
+        "slots in "
+        "new keys inserted.");
   }
   return r;
 }

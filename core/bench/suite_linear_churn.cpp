@@ -19,8 +19,8 @@ namespace hs::bench::detail {
 
 namespace {
 
-constexpr double k_load = 0.5;        // live keys kept at half the slots
-constexpr double k_cycle = 0.04;      // each cycle erases and inserts 4% of the slots
+constexpr double k_load = 0.5;    // live keys kept at half the slots
+constexpr double k_cycle = 0.04;  // each cycle erases and inserts 4% of the slots
 constexpr int k_cycles = 24;
 constexpr double k_rehash_at = 0.25;  // dead slots that trigger a rebuild in the third policy
 
@@ -31,7 +31,8 @@ struct key_stream {
   buffer<op_kind> kinds;
   buffer<key_type> keys;
   buffer<value_type> values;
-  key_stream(memory_space sp, std::uint64_t room) : space(sp), kinds(sp, room), keys(sp, room), values(sp, room) {
+  key_stream(memory_space sp, std::uint64_t room)
+      : space(sp), kinds(sp, room), keys(sp, room), values(sp, room) {
     spec.keys.dist = workload::distribution::uniform_unique;
     spec.keys.seed = 2026;
   }
@@ -56,7 +57,8 @@ struct policy {
 
 report linear_churn_suite(const bench_options& opt) {
   report r = new_report("linear-churn", opt);
-  const table_filter only("linear-churn", opt.only, {"summary", "value", "tombstone", "tombstone-rehash", "rebuild"});
+  const table_filter only("linear-churn", opt.only,
+                          {"summary", "value", "tombstone", "tombstone-rehash", "rebuild"});
   const bool gpu = opt.backend == backend::gpu;
   owned_stream stream(gpu);
   const stream_view s = stream.view();
@@ -67,20 +69,24 @@ report linear_churn_suite(const bench_options& opt) {
   const memory_space space = gpu ? memory_space::device : memory_space::host;
   key_stream ks(space, live);
   buffer<value_type> found(space, live);
-  r.metadata.emplace_back("churn", strprintf("%s slots, %s live keys (load %.2f); each cycle erases the oldest %s and "
-                                             "inserts as many new ones; %d cycles",
-                                             format_count(capacity).c_str(), format_count(live).c_str(), k_load,
-                                             format_count(step).c_str(), k_cycles));
+  r.metadata.emplace_back(
+      "churn", strprintf("%s slots, %s live keys (load %.2f); each cycle erases the oldest %s and "
+                         "inserts as many new ones; %d cycles",
+                         format_count(capacity).c_str(), format_count(live).c_str(), k_load,
+                         format_count(step).c_str(), k_cycles));
 
   result_table summary;
   summary.name = "summary";
   summary.title = "Churn: last cycle of each policy";
-  summary.columns = {"policy", "cycles", "rebuilds", "dead slots", "mean probe", "longest", "insert G/s", "erase G/s",
-                     "find G/s"};
-  for (const policy pol : {policy{"erase by value (seed 000)", linear_delete_mode::value, false},
-                           policy{"tombstones (seed 002)", linear_delete_mode::tombstone, false},
-                           policy{"tombstones, rehash at 25% dead", linear_delete_mode::tombstone, true}}) {
-    const char* name = pol.deletes == linear_delete_mode::value ? "value" : pol.rehash ? "tombstone-rehash" : "tombstone";
+  summary.columns = {"policy",  "cycles",     "rebuilds",  "dead slots", "mean probe",
+                     "longest", "insert G/s", "erase G/s", "find G/s"};
+  for (const policy pol :
+       {policy{"erase by value (seed 000)", linear_delete_mode::value, false},
+        policy{"tombstones (seed 002)", linear_delete_mode::tombstone, false},
+        policy{"tombstones, rehash at 25% dead", linear_delete_mode::tombstone, true}}) {
+    const char* name = pol.deletes == linear_delete_mode::value ? "value"
+                       : pol.rehash                             ? "tombstone-rehash"
+                                                                : "tombstone";
     if (!only.wants(name) && !only.wants("summary")) continue;
     table_config cfg;
     cfg.backend = opt.backend;
@@ -96,8 +102,8 @@ report linear_churn_suite(const bench_options& opt) {
     result_table tab;
     tab.name = name;
     tab.title = std::string("Churn, ") + pol.name;
-    tab.columns = {"cycle", "dead slots", "occupied", "erase G/s", "insert G/s", "find G/s", "mean probe", "longest",
-                   "rebuild ms"};
+    tab.columns = {"cycle",    "dead slots", "occupied", "erase G/s", "insert G/s",
+                   "find G/s", "mean probe", "longest",  "rebuild ms"};
     int rebuilds = 0, cycle = 0;
     table_stats st;
     probe_histogram h;
@@ -107,14 +113,24 @@ report linear_churn_suite(const bench_options& opt) {
       er = step / (time_once(s, gpu, [&] { t->erase(ks.keys.cspan().first(step), {}, s); }) * 1e-3);
       oldest += step;
       ks.make(next, step, s);
-      ir = step / (time_once(s, gpu, [&] { t->insert(ks.keys.cspan().first(step), ks.values.cspan().first(step), {}, s); }) * 1e-3);
+      ir = step / (time_once(s, gpu,
+                             [&] {
+                               t->insert(ks.keys.cspan().first(step), ks.values.cspan().first(step),
+                                         {}, s);
+                             }) *
+                   1e-3);
       next += step;
       ks.make(oldest, step, s);  // the oldest live keys: the longest-standing positions
-      fr = step / (time_once(s, gpu, [&] { t->find(ks.keys.cspan().first(step), found.span().first(step), {}, s); }) * 1e-3);
+      fr = step /
+           (time_once(
+                s, gpu,
+                [&] { t->find(ks.keys.cspan().first(step), found.span().first(step), {}, s); }) *
+            1e-3);
       st = t->stats(s);
       if (st.live != live || st.failed_full)
-        throw gpu_error(strprintf("bench linear-churn: cycle %d holds %llu live keys (failed %llu)", cycle,
-                                  (unsigned long long)st.live, (unsigned long long)st.failed_full));
+        throw gpu_error(strprintf("bench linear-churn: cycle %d holds %llu live keys (failed %llu)",
+                                  cycle, (unsigned long long)st.live,
+                                  (unsigned long long)st.failed_full));
       double rebuild_ms = 0;
       const double dead = double(st.erased + st.tombstones) / capacity;
       if (pol.rehash && dead > k_rehash_at) {
@@ -126,8 +142,9 @@ report linear_churn_suite(const bench_options& opt) {
       inspect_result ins;
       t->inspect(req, ins, s);
       h = ins.histogram;
-      tab.add({cell(double(cycle), "%.0f"), cell(dead, "%.3f"), cell(st.occupancy(), "%.3f"), cell(er / 1e9, "%.2f"),
-               cell(ir / 1e9, "%.2f"), cell(fr / 1e9, "%.2f"), cell(h.mean(), "%.3f"), cell(double(h.max), "%.0f"),
+      tab.add({cell(double(cycle), "%.0f"), cell(dead, "%.3f"), cell(st.occupancy(), "%.3f"),
+               cell(er / 1e9, "%.2f"), cell(ir / 1e9, "%.2f"), cell(fr / 1e9, "%.2f"),
+               cell(h.mean(), "%.3f"), cell(double(h.max), "%.0f"),
                rebuild_ms > 0 ? cell(rebuild_ms, "%.2f") : cell("-")});
       // Erase by value keeps every key in its slot: stop before the table is full.
       if (st.occupancy() + k_cycle > 0.97) {
@@ -136,9 +153,11 @@ report linear_churn_suite(const bench_options& opt) {
         break;
       }
     }
-    summary.add({pol.name, cell(double(std::min(cycle, k_cycles)), "%.0f"), cell(double(rebuilds), "%.0f"),
+    summary.add({pol.name, cell(double(std::min(cycle, k_cycles)), "%.0f"),
+                 cell(double(rebuilds), "%.0f"),
                  cell(double(st.erased + st.tombstones) / capacity, "%.3f"), cell(h.mean(), "%.3f"),
-                 cell(double(h.max), "%.0f"), cell(ir / 1e9, "%.2f"), cell(er / 1e9, "%.2f"), cell(fr / 1e9, "%.2f")});
+                 cell(double(h.max), "%.0f"), cell(ir / 1e9, "%.2f"), cell(er / 1e9, "%.2f"),
+                 cell(fr / 1e9, "%.2f")});
     if (only.wants(name)) r.tables.push_back(std::move(tab));
   }
   if (only.wants("summary")) r.tables.insert(r.tables.begin(), std::move(summary));
@@ -163,12 +182,15 @@ report linear_churn_suite(const bench_options& opt) {
     ks.make(0, live, s);
     t->insert(ks.keys.cspan(), ks.values.cspan(), {}, s);
     const std::string m = mode == linear_delete_mode::tombstone ? " (tombstones)" : " (value)";
-    auto add = [&](const std::string& name, std::uint64_t from, std::uint64_t to, const std::vector<double>& times) {
+    auto add = [&](const std::string& name, std::uint64_t from, std::uint64_t to,
+                   const std::vector<double>& times) {
       const double ms = median(times);
       const double bytes = double(from + to) * sizeof(std::uint64_t);
-      rates.add({name + m, cell(double(from), "%.0f"), cell(double(to), "%.0f"), cell(double(live), "%.0f"), cell(ms, "%.2f"),
-                 cell(live / (ms * 1e-3) / 1e9, "%.2f G"), cell(bytes / (ms * 1e-3) / 1e12, "%.3f T"),
-                 gpu ? cell(100.0 * bytes / (ms * 1e-3) / rf.copy_bytes_per_s, "%.0f%%") : cell("-")});
+      rates.add(
+          {name + m, cell(double(from), "%.0f"), cell(double(to), "%.0f"),
+           cell(double(live), "%.0f"), cell(ms, "%.2f"), cell(live / (ms * 1e-3) / 1e9, "%.2f G"),
+           cell(bytes / (ms * 1e-3) / 1e12, "%.3f T"),
+           gpu ? cell(100.0 * bytes / (ms * 1e-3) / rf.copy_bytes_per_s, "%.0f%%") : cell("-")});
     };
     std::vector<double> in_place, grow, shrink;
     for (int i = 0; i < opt.warmup + opt.reps; ++i) {
@@ -188,9 +210,12 @@ report linear_churn_suite(const bench_options& opt) {
     if (t->stats(s).live != live) throw gpu_error("bench linear-churn: a rebuild lost keys");
   }
   if (only.wants("rebuild")) r.tables.push_back(std::move(rates));
-  r.notes.push_back("rebuilds: medians after warm-up, each including the new slots' allocation (grow, shrink: from the "
-                    "memory pool, which after warm-up holds what the previous rebuild freed), the scratch and the "
-                    "check that no key was lost");
+  r.notes.push_back(
+      "rebuilds: medians after warm-up, each including the new slots' allocation (grow, shrink: "
+      "from the "
+      "memory pool, which after warm-up holds what the previous rebuild freed), the scratch and "
+      "the "
+      "check that no key was lost");
   return r;
 }
 

@@ -8,27 +8,28 @@
 #include "core/bench/roofline.hpp"
 #include "core/bench/suites.hpp"
 #include "core/bench/timing.hpp"
-#include "core/common/cuda_check.hpp"
 #include "core/common/bit_math.hpp"
+#include "core/common/cuda_check.hpp"
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
-#include "core/table/table.hpp"
 #include "core/linear/linear_layout.hpp"
+#include "core/table/table.hpp"
 
 namespace hs::bench::detail {
 
 namespace {
 
-__global__ void home_kernel(const key_type* keys, std::uint64_t n, std::uint32_t mask, std::uint32_t* homes,
-                            std::uint32_t* idx) {
+__global__ void home_kernel(const key_type* keys, std::uint64_t n, std::uint32_t mask,
+                            std::uint32_t* homes, std::uint32_t* idx) {
   const std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x;
   if (i >= n) return;
   homes[i] = linear::home_slot<murmur3_hash>(keys[i], mask);
   idx[i] = static_cast<std::uint32_t>(i);
 }
 
-__global__ void gather_kernel(const std::uint32_t* perm, std::uint64_t n, const key_type* keys, const value_type* values,
-                              key_type* out_keys, value_type* out_values) {
+__global__ void gather_kernel(const std::uint32_t* perm, std::uint64_t n, const key_type* keys,
+                              const value_type* values, key_type* out_keys,
+                              value_type* out_values) {
   const std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x;
   if (i >= n) return;
   out_keys[i] = keys[perm[i]];
@@ -47,7 +48,8 @@ report locality_suite(const bench_options& opt) {
   cfg.backend = backend::gpu;
   cfg.capacity = opt.capacity ? opt.capacity : default_capacity(backend::gpu);
   cfg.linear.tuning = opt.linear;
-  cfg.linear.tuning.partition = tri::off;  // the order given is the order inserted: no reordering inside
+  cfg.linear.tuning.partition =
+      tri::off;  // the order given is the order inserted: no reordering inside
   auto t = make_table(cfg);
   const std::uint64_t n = cfg.capacity / 2;
   const std::uint32_t mask = static_cast<std::uint32_t>(cfg.capacity - 1);
@@ -58,21 +60,23 @@ report locality_suite(const bench_options& opt) {
   buffer<key_type> keys2(memory_space::device, n);
   buffer<value_type> values2(memory_space::device, n);
   std::size_t temp_bytes = 0;
-  cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, homes.data(), homes_out.data(), idx.data(), perm.data(),
-                                  static_cast<int>(n), 0, 32, cs);
+  cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, homes.data(), homes_out.data(), idx.data(),
+                                  perm.data(), static_cast<int>(n), 0, 32, cs);
   buffer<unsigned char> temp(memory_space::device, temp_bytes);
   const int region_bit = 21, top_bit = floor_log2_64(cfg.capacity);
 
   result_table tab;
   tab.name = "order";
-  tab.title = "Inserting " + format_count(n) + " keys into " + format_count(cfg.capacity) + " slots (to load 0.5) in three orders";
+  tab.title = "Inserting " + format_count(n) + " keys into " + format_count(cfg.capacity) +
+              " slots (to load 0.5) in three orders";
   tab.columns = {"key order", "reorder ms", "insert ms", "insert G/s", "%CAS", "with reorder G/s"};
   struct order {
     const char* name;
     int begin_bit, end_bit;  // sort bits of the home slot; empty range: as generated
   };
-  for (const order& o : {order{"random (as generated)", 0, 0}, order{"by 16 MiB region", region_bit, top_bit},
-                         order{"by home slot", 0, top_bit}}) {
+  for (const order& o :
+       {order{"random (as generated)", 0, 0}, order{"by 16 MiB region", region_bit, top_bit},
+        order{"by home slot", 0, top_bit}}) {
     const key_type* k = ks.keys.data();
     const value_type* v = ks.values.data();
     double prep_ms = 0;
@@ -80,25 +84,30 @@ report locality_suite(const bench_options& opt) {
       auto reorder = [&] {
         const unsigned grid = static_cast<unsigned>((n + 255) / 256);
         home_kernel<<<grid, 256, 0, cs>>>(ks.keys.data(), n, mask, homes.data(), idx.data());
-        HS_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp.data(), temp_bytes, homes.data(), homes_out.data(), idx.data(),
-                                                      perm.data(), static_cast<int>(n), o.begin_bit, o.end_bit, cs));
-        gather_kernel<<<grid, 256, 0, cs>>>(perm.data(), n, ks.keys.data(), ks.values.data(), keys2.data(), values2.data());
+        HS_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
+            temp.data(), temp_bytes, homes.data(), homes_out.data(), idx.data(), perm.data(),
+            static_cast<int>(n), o.begin_bit, o.end_bit, cs));
+        gather_kernel<<<grid, 256, 0, cs>>>(perm.data(), n, ks.keys.data(), ks.values.data(),
+                                            keys2.data(), values2.data());
         HS_CUDA_CHECK_LAUNCH();
       };
       prep_ms = measure(s, true, opt.warmup, opt.reps, nullptr, reorder).median_ms;
       k = keys2.data();
       v = values2.data();
     }
-    const timing ins = measure(s, true, opt.warmup, opt.reps, [&] { t->clear(s); },
-                               [&] { t->insert({k, n}, {v, n}, {}, s); });
+    const timing ins = measure(
+        s, true, opt.warmup, opt.reps, [&] { t->clear(s); },
+        [&] { t->insert({k, n}, {v, n}, {}, s); });
     if (t->stats(s).live != n) throw gpu_error("bench locality: the table lost keys");
     const double rate = n / (ins.median_ms * 1e-3);
-    tab.add({o.name, o.end_bit > o.begin_bit ? cell(prep_ms, "%.3f") : cell("-"), cell(ins.median_ms, "%.3f"),
-             cell(rate / 1e9, "%.2f"), cell(100.0 * rate / rf.random_cas_per_s, "%.0f%%"),
+    tab.add({o.name, o.end_bit > o.begin_bit ? cell(prep_ms, "%.3f") : cell("-"),
+             cell(ins.median_ms, "%.3f"), cell(rate / 1e9, "%.2f"),
+             cell(100.0 * rate / rf.random_cas_per_s, "%.0f%%"),
              cell(n / ((ins.median_ms + prep_ms) * 1e-3) / 1e9, "%.2f")});
   }
   r.tables.push_back(std::move(tab));
-  r.notes.push_back("reorder: home slots, a device radix sort on their bits, and a gather of keys and values");
+  r.notes.push_back(
+      "reorder: home slots, a device radix sort on their bits, and a gather of keys and values");
   return r;
 }
 

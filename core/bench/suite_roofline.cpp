@@ -12,13 +12,16 @@ report roofline_suite(const bench_options& opt) {
   const roofline rf = measure_roofline(k_roofline_bytes, opt.reps, stream.view());
   result_table t;
   t.name = "ceilings";
-  t.title = "Random-access roofline (" + format_bytes(rf.table_bytes) + " table, far larger than L2)";
+  t.title =
+      "Random-access roofline (" + format_bytes(rf.table_bytes) + " table, far larger than L2)";
   t.columns = {"access", "rate", "unit"};
   t.add({"random 8-byte read", cell(rf.random_reads_per_s / 1e9, "%.2f"), "G/s"});
   t.add({"random 64-bit CAS", cell(rf.random_cas_per_s / 1e9, "%.2f"), "G/s"});
   t.add({"sequential copy (read + write)", cell(rf.copy_bytes_per_s / 1e12, "%.3f"), "TB/s"});
-  t.add({"random 8-byte read, " + format_bytes(rf.l2_table_bytes) + " (in L2)", cell(rf.l2_reads_per_s / 1e9, "%.2f"), "G/s"});
-  t.add({"random 64-bit CAS, " + format_bytes(rf.l2_table_bytes) + " (in L2)", cell(rf.l2_cas_per_s / 1e9, "%.2f"), "G/s"});
+  t.add({"random 8-byte read, " + format_bytes(rf.l2_table_bytes) + " (in L2)",
+         cell(rf.l2_reads_per_s / 1e9, "%.2f"), "G/s"});
+  t.add({"random 64-bit CAS, " + format_bytes(rf.l2_table_bytes) + " (in L2)",
+         cell(rf.l2_cas_per_s / 1e9, "%.2f"), "G/s"});
   r.tables.push_back(std::move(t));
   return r;
 }

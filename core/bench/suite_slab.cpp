@@ -46,7 +46,8 @@ struct bench_ctx {
     synchronize(s);
     return b;
   }
-  std::unique_ptr<table> make(std::uint64_t buckets, std::uint64_t max_keys, slab_mode mode = slab_mode::unique) const {
+  std::unique_ptr<table> make(std::uint64_t buckets, std::uint64_t max_keys,
+                              slab_mode mode = slab_mode::unique) const {
     table_config c;
     c.family = family::slab;
     c.backend = opt.backend;
@@ -65,7 +66,8 @@ struct bench_ctx {
 
 double rate(std::uint64_t n, const timing& t) { return n / (t.median_ms * 1e-3) / 1e9; }
 
-std::uint64_t count_of(const buffer<op_status>& st, std::uint64_t n, op_status want, stream_view s) {
+std::uint64_t count_of(const buffer<op_status>& st, std::uint64_t n, op_status want,
+                       stream_view s) {
   const auto h = st.download(n, s);
   return static_cast<std::uint64_t>(std::count(h.begin(), h.end(), want));
 }
@@ -83,14 +85,18 @@ build_search run_build_search(const bench_ctx& c, std::uint64_t n, std::uint64_t
   buffer<value_type> out(c.space, n);
   buffer<op_status> st(c.space, n);
   build_search r{};
-  const timing b = c.time([&] { t->clear(c.s); }, [&] { t->insert(keys.cspan(), values.cspan(), {}, c.s); });
+  const timing b =
+      c.time([&] { t->clear(c.s); }, [&] { t->insert(keys.cspan(), values.cspan(), {}, c.s); });
   const table_stats after = t->stats(c.s);
   if (after.live != n || after.failed_full)
-    throw gpu_error(strprintf("bench slab: the build stored %llu of %llu keys", (unsigned long long)after.live, (unsigned long long)n));
+    throw gpu_error(strprintf("bench slab: the build stored %llu of %llu keys",
+                              (unsigned long long)after.live, (unsigned long long)n));
   const timing h = c.time(nullptr, [&] { t->find(keys.cspan(), out.span(), st.span(), c.s); });
-  if (count_of(st, n, op_status::found, c.s) != n) throw gpu_error("bench slab: a present key was not found");
+  if (count_of(st, n, op_status::found, c.s) != n)
+    throw gpu_error("bench slab: a present key was not found");
   const timing m = c.time(nullptr, [&] { t->find(misses.cspan(), out.span(), st.span(), c.s); });
-  if (count_of(st, n, op_status::missing, c.s) != n) throw gpu_error("bench slab: an absent key was found");
+  if (count_of(st, n, op_status::missing, c.s) != n)
+    throw gpu_error("bench slab: an absent key was found");
   r.utilization = after.slab.utilization;
   r.chained = after.slab.chained_slabs;
   r.build = rate(n, b);
@@ -102,13 +108,16 @@ build_search run_build_search(const bench_ctx& c, std::uint64_t n, std::uint64_t
 result_table fig4(const bench_ctx& c, std::uint64_t n) {
   result_table tab;
   tab.name = "fig4-utilization";
-  tab.title = "Fig. 4: build and search of " + format_count(n) + " keys against memory utilization (G ops/s)";
-  tab.columns = {"beta", "buckets", "utilization", "chained slabs", "build", "search-all", "search-none"};
+  tab.title = "Fig. 4: build and search of " + format_count(n) +
+              " keys against memory utilization (G ops/s)";
+  tab.columns = {"beta",  "buckets",    "utilization", "chained slabs",
+                 "build", "search-all", "search-none"};
   for (double beta : {0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.2, 1.5, 2.0, 3.0, 5.0}) {
     const std::uint64_t b = slab::buckets_for_beta(n, beta);
     const build_search r = run_build_search(c, n, b);
-    tab.add({cell(beta, "%.1f"), cell(double(b), "%.0f"), cell(r.utilization, "%.3f"), cell(double(r.chained), "%.0f"),
-             cell(r.build, "%.2f"), cell(r.hit, "%.2f"), cell(r.miss, "%.2f")});
+    tab.add({cell(beta, "%.1f"), cell(double(b), "%.0f"), cell(r.utilization, "%.3f"),
+             cell(double(r.chained), "%.0f"), cell(r.build, "%.2f"), cell(r.hit, "%.2f"),
+             cell(r.miss, "%.2f")});
   }
   return tab;
 }
@@ -117,14 +126,15 @@ result_table fig5(const bench_ctx& c, int lo_log, int hi_log) {
   const double beta = slab::beta_for_utilization(0.6);
   result_table tab;
   tab.name = "fig5-size";
-  tab.title = strprintf("Fig. 5: build and search against n at 60%% expected utilization (beta %.3f; G ops/s)", beta);
+  tab.title = strprintf(
+      "Fig. 5: build and search against n at 60%% expected utilization (beta %.3f; G ops/s)", beta);
   tab.columns = {"n", "buckets", "utilization", "build", "search-all", "search-none"};
   for (int e = lo_log; e <= hi_log; e += 2) {
     const std::uint64_t n = std::uint64_t{1} << e;
     const std::uint64_t b = slab::buckets_for_beta(n, beta);
     const build_search r = run_build_search(c, n, b);
-    tab.add({cell("2^" + std::to_string(e)), cell(double(b), "%.0f"), cell(r.utilization, "%.3f"), cell(r.build, "%.2f"),
-             cell(r.hit, "%.2f"), cell(r.miss, "%.2f")});
+    tab.add({cell("2^" + std::to_string(e)), cell(double(b), "%.0f"), cell(r.utilization, "%.3f"),
+             cell(r.build, "%.2f"), cell(r.hit, "%.2f"), cell(r.miss, "%.2f")});
   }
   return tab;
 }
@@ -137,7 +147,8 @@ result_table target(const bench_ctx& c, std::uint64_t n) {
   tab.name = "target";
   tab.title = "The issue's point: " + format_count(n) + " keys at utilization about 0.55 (G ops/s)";
   tab.columns = {"buckets", "utilization", "build", "search-all", "search-none"};
-  tab.add({cell(double(b), "%.0f"), cell(r.utilization, "%.3f"), cell(r.build, "%.2f"), cell(r.hit, "%.2f"), cell(r.miss, "%.2f")});
+  tab.add({cell(double(b), "%.0f"), cell(r.utilization, "%.3f"), cell(r.build, "%.2f"),
+           cell(r.hit, "%.2f"), cell(r.miss, "%.2f")});
   return tab;
 }
 
@@ -149,65 +160,87 @@ result_table fig6(const bench_ctx& c) {
   auto t = c.make(b, total);
   result_table tab;
   tab.name = "fig6-incremental";
-  tab.title = "Fig. 6: batches inserted until 2M keys are stored, final utilization about 0.65 (total ms)";
-  tab.columns = {"batch", "batches", "incremental ms", "rebuild-each-time ms", "speedup", "final utilization"};
+  tab.title =
+      "Fig. 6: batches inserted until 2M keys are stored, final utilization about 0.65 (total ms)";
+  tab.columns = {"batch",   "batches",          "incremental ms", "rebuild-each-time ms",
+                 "speedup", "final utilization"};
   for (std::uint64_t batch : {32768ull, 65536ull, 131072ull}) {
     const std::uint64_t batches = (total + batch - 1) / batch;
-    const timing inc = c.time([&] { t->clear(c.s); }, [&] {
-      for (std::uint64_t i = 0; i < batches; ++i) {
-        const std::uint64_t lo = i * batch, n = std::min(batch, total - lo);
-        t->insert(keys.cspan().subspan(lo, n), keys.cspan().subspan(lo, n), {}, c.s);
-      }
-    });
+    const timing inc =
+        c.time([&] { t->clear(c.s); },
+               [&] {
+                 for (std::uint64_t i = 0; i < batches; ++i) {
+                   const std::uint64_t lo = i * batch, n = std::min(batch, total - lo);
+                   t->insert(keys.cspan().subspan(lo, n), keys.cspan().subspan(lo, n), {}, c.s);
+                 }
+               });
     const double util = t->stats(c.s).slab.utilization;
-    const timing rebuild = c.time(nullptr, [&] {  // what a static table must do: build everything again
-      for (std::uint64_t i = 0; i < batches; ++i) {
-        const std::uint64_t n = std::min(total, (i + 1) * batch);
-        t->clear(c.s);
-        t->insert(keys.cspan().first(n), keys.cspan().first(n), {}, c.s);
-      }
-    });
-    tab.add({cell(double(batch), "%.0f"), cell(double(batches), "%.0f"), cell(inc.median_ms, "%.2f"),
-             cell(rebuild.median_ms, "%.2f"), cell(rebuild.median_ms / inc.median_ms, "%.1fx"), cell(util, "%.3f")});
+    const timing rebuild =
+        c.time(nullptr, [&] {  // what a static table must do: build everything again
+          for (std::uint64_t i = 0; i < batches; ++i) {
+            const std::uint64_t n = std::min(total, (i + 1) * batch);
+            t->clear(c.s);
+            t->insert(keys.cspan().first(n), keys.cspan().first(n), {}, c.s);
+          }
+        });
+    tab.add({cell(double(batch), "%.0f"), cell(double(batches), "%.0f"),
+             cell(inc.median_ms, "%.2f"), cell(rebuild.median_ms, "%.2f"),
+             cell(rebuild.median_ms / inc.median_ms, "%.1fx"), cell(util, "%.3f")});
   }
   return tab;
 }
 
 result_table fig7(const bench_ctx& c, std::uint64_t initial, std::uint64_t batch) {
-  struct gamma { const char* name; double a, b, cc, d; };
-  const gamma gammas[] = {{"G0 (0.5,0.5,0,0)", 0.5, 0.5, 0, 0}, {"G1 (0.2,0.2,0.3,0.3)", 0.2, 0.2, 0.3, 0.3},
+  struct gamma {
+    const char* name;
+    double a, b, cc, d;
+  };
+  const gamma gammas[] = {{"G0 (0.5,0.5,0,0)", 0.5, 0.5, 0, 0},
+                          {"G1 (0.2,0.2,0.3,0.3)", 0.2, 0.2, 0.3, 0.3},
                           {"G2 (0.1,0.1,0.4,0.4)", 0.1, 0.1, 0.4, 0.4}};
-  const auto present = keys_from(0, initial), fresh = keys_from(initial, batch), absent = keys_from(initial + batch, batch);
+  const auto present = keys_from(0, initial), fresh = keys_from(initial, batch),
+             absent = keys_from(initial + batch, batch);
   auto init_keys = c.upload(present);
   // One batch per mix: new inserts, deletes and searches of present keys, searches of absent
   // keys, each key once, in random order (every warp holds every kind).
-  struct mixed { buffer<op_kind> kinds; buffer<key_type> keys; buffer<value_type> values; };
+  struct mixed {
+    buffer<op_kind> kinds;
+    buffer<key_type> keys;
+    buffer<value_type> values;
+  };
   std::vector<mixed> batches;
   std::mt19937_64 rng(7);
   for (const gamma& g : gammas) {
     std::vector<op_kind> kinds;
     std::vector<key_type> keys;
-    const auto na = static_cast<std::uint64_t>(g.a * batch), nb = static_cast<std::uint64_t>(g.b * batch);
+    const auto na = static_cast<std::uint64_t>(g.a * batch),
+               nb = static_cast<std::uint64_t>(g.b * batch);
     const auto nc = static_cast<std::uint64_t>(g.cc * batch), nd = batch - na - nb - nc;
-    for (std::uint64_t i = 0; i < na; ++i) kinds.push_back(op_kind::insert), keys.push_back(fresh[i]);
-    for (std::uint64_t i = 0; i < nb; ++i) kinds.push_back(op_kind::erase), keys.push_back(present[i]);
-    for (std::uint64_t i = 0; i < nc; ++i) kinds.push_back(op_kind::find), keys.push_back(present[initial - 1 - i]);
-    for (std::uint64_t i = 0; i < nd; ++i) kinds.push_back(op_kind::find), keys.push_back(absent[i]);
+    for (std::uint64_t i = 0; i < na; ++i)
+      kinds.push_back(op_kind::insert), keys.push_back(fresh[i]);
+    for (std::uint64_t i = 0; i < nb; ++i)
+      kinds.push_back(op_kind::erase), keys.push_back(present[i]);
+    for (std::uint64_t i = 0; i < nc; ++i)
+      kinds.push_back(op_kind::find), keys.push_back(present[initial - 1 - i]);
+    for (std::uint64_t i = 0; i < nd; ++i)
+      kinds.push_back(op_kind::find), keys.push_back(absent[i]);
     std::vector<std::size_t> order(keys.size());
     std::iota(order.begin(), order.end(), 0);
     std::shuffle(order.begin(), order.end(), rng);
     std::vector<op_kind> k2(order.size());
     std::vector<key_type> keys2(order.size());
-    for (std::size_t i = 0; i < order.size(); ++i) k2[i] = kinds[order[i]], keys2[i] = keys[order[i]];
+    for (std::size_t i = 0; i < order.size(); ++i)
+      k2[i] = kinds[order[i]], keys2[i] = keys[order[i]];
     batches.push_back({c.upload(k2), c.upload(keys2), c.upload(keys2)});
   }
   buffer<value_type> results(c.space, batch);
   buffer<op_status> st(c.space, batch);
   result_table tab;
   tab.name = "fig7a-concurrent";
-  tab.title = "Fig. 7a: concurrent mixed batches of " + format_count(batch) + " operations on " + format_count(initial) +
-              " stored keys, against initial utilization (G ops/s)";
-  tab.columns = {"beta", "buckets", "initial utilization", gammas[0].name, gammas[1].name, gammas[2].name};
+  tab.title = "Fig. 7a: concurrent mixed batches of " + format_count(batch) + " operations on " +
+              format_count(initial) + " stored keys, against initial utilization (G ops/s)";
+  tab.columns = {"beta",         "buckets",      "initial utilization",
+                 gammas[0].name, gammas[1].name, gammas[2].name};
   for (double beta : {0.1, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0}) {
     const std::uint64_t b = slab::buckets_for_beta(initial, beta);
     auto t = c.make(b, initial + batch);
@@ -223,7 +256,8 @@ result_table fig7(const bench_ctx& c, std::uint64_t initial, std::uint64_t batch
       const op_batch ops{m.kinds.cspan(), m.keys.cspan(), m.values.cspan()};
       const profile_row named(strprintf("slab mixed beta %.2f G%zu", beta, g));
       const timing tm = c.time(fill, [&] { t->apply(ops, results.span(), st.span(), c.s); });
-      if (count_of(st, batch, op_status::failed_full, c.s) || count_of(st, batch, op_status::none, c.s))
+      if (count_of(st, batch, op_status::failed_full, c.s) ||
+          count_of(st, batch, op_status::none, c.s))
         throw gpu_error("bench slab: a concurrent batch left an operation undone");
       row.push_back(cell(rate(batch, tm), "%.2f"));
     }
@@ -236,7 +270,8 @@ result_table fig7(const bench_ctx& c, std::uint64_t initial, std::uint64_t batch
 result_table allocator(const bench_ctx& c, std::uint64_t n) {
   result_table tab;
   tab.name = "slaballoc";
-  tab.title = "SlabAlloc: " + format_count(n) + " allocations, one per thread, then as many frees (M slabs/s)";
+  tab.title = "SlabAlloc: " + format_count(n) +
+              " allocations, one per thread, then as many frees (M slabs/s)";
   tab.columns = {"threads per slab", "allocate", "free"};
   for (int tile : {32, 16, 8, 4, 2}) {
     table_config cfg;
@@ -249,11 +284,15 @@ result_table allocator(const bench_ctx& c, std::uint64_t n) {
     auto& st = static_cast<slab::slab_table&>(*t);
     buffer<std::uint32_t> addresses(memory_space::device, n);
     fill_bytes(addresses.data(), memory_space::device, 0xff, n * 4, c.s);
-    const timing a = c.time([&] { st.free_slabs(addresses.cspan(), c.s); }, [&] { st.allocate_slabs(addresses.span(), c.s); });
+    const timing a = c.time([&] { st.free_slabs(addresses.cspan(), c.s); },
+                            [&] { st.allocate_slabs(addresses.span(), c.s); });
     const auto got = addresses.download(n, c.s);
-    if (std::count(got.begin(), got.end(), slab::k_null_address)) throw gpu_error("bench slab: SlabAlloc failed an allocation");
-    const timing f = c.time([&] { st.allocate_slabs(addresses.span(), c.s); }, [&] { st.free_slabs(addresses.cspan(), c.s); });
-    tab.add({cell(double(tile), "%.0f"), cell(n / (a.median_ms * 1e-3) / 1e6, "%.0f"), cell(n / (f.median_ms * 1e-3) / 1e6, "%.0f")});
+    if (std::count(got.begin(), got.end(), slab::k_null_address))
+      throw gpu_error("bench slab: SlabAlloc failed an allocation");
+    const timing f = c.time([&] { st.allocate_slabs(addresses.span(), c.s); },
+                            [&] { st.free_slabs(addresses.cspan(), c.s); });
+    tab.add({cell(double(tile), "%.0f"), cell(n / (a.median_ms * 1e-3) / 1e6, "%.0f"),
+             cell(n / (f.median_ms * 1e-3) / 1e6, "%.0f")});
   }
   return tab;
 }
@@ -266,26 +305,35 @@ report slab_suite(const bench_options& opt) {
   const bool gpu = opt.backend == backend::gpu;
   owned_stream stream(gpu);
   const bench_ctx c{opt, gpu, gpu ? memory_space::device : memory_space::host, stream.view()};
-  r.metadata.emplace_back("table", strprintf("slab, unique keys (REPLACE), universal hash, %s threads per slab",
-                                             opt.slab_tile ? std::to_string(opt.slab_tile).c_str() : "default"));
+  r.metadata.emplace_back(
+      "table", strprintf("slab, unique keys (REPLACE), universal hash, %s threads per slab",
+                         opt.slab_tile ? std::to_string(opt.slab_tile).c_str() : "default"));
   if (gpu) measure_for(r, opt, c.s);
   // The CPU model runs the same experiments on smaller tables.
   const std::uint64_t n = gpu ? std::uint64_t{1} << 22 : std::uint64_t{1} << 17;
-  const table_filter only("slab", opt.only, {"fig4-utilization", "target", "fig5-size", "fig6-incremental",
-                                             "fig7a-concurrent", "slaballoc"});
+  const table_filter only("slab", opt.only,
+                          {"fig4-utilization", "target", "fig5-size", "fig6-incremental",
+                           "fig7a-concurrent", "slaballoc"});
   if (only.wants("fig4-utilization")) r.tables.push_back(fig4(c, n));
-  if (only.wants("target")) r.tables.push_back(target(c, gpu ? std::uint64_t{1} << 25 : std::uint64_t{1} << 18));
+  if (only.wants("target"))
+    r.tables.push_back(target(c, gpu ? std::uint64_t{1} << 25 : std::uint64_t{1} << 18));
   if (only.wants("fig5-size")) r.tables.push_back(gpu ? fig5(c, 18, 26) : fig5(c, 14, 18));
   if (gpu && only.wants("fig6-incremental")) r.tables.push_back(fig6(c));
-  if (only.wants("fig7a-concurrent")) r.tables.push_back(fig7(c, n, gpu ? std::uint64_t{1} << 22 : std::uint64_t{1} << 16));
+  if (only.wants("fig7a-concurrent"))
+    r.tables.push_back(fig7(c, n, gpu ? std::uint64_t{1} << 22 : std::uint64_t{1} << 16));
 #if HS_WITH_CUDA
   if (gpu && only.wants("slaballoc")) r.tables.push_back(allocator(c, std::uint64_t{1} << 22));
 #endif
-  r.notes.push_back("build: REPLACE of n distinct keys into an empty table; search-all: the same keys; search-none: n "
-                    "absent keys; utilization: stored bytes over the memory of base and chained slabs (the paper's "
-                    "definition); every run is checked afterwards.");
-  r.notes.push_back("Fig. 7a: each batch inserts new keys, deletes and searches stored keys and searches absent keys "
-                    "(each key once, in random order); the table is rebuilt before every timed batch.");
+  r.notes.push_back(
+      "build: REPLACE of n distinct keys into an empty table; search-all: the same keys; "
+      "search-none: n "
+      "absent keys; utilization: stored bytes over the memory of base and chained slabs (the "
+      "paper's "
+      "definition); every run is checked afterwards.");
+  r.notes.push_back(
+      "Fig. 7a: each batch inserts new keys, deletes and searches stored keys and searches absent "
+      "keys "
+      "(each key once, in random order); the table is rebuilt before every timed batch.");
   return r;
 }
 
@@ -295,16 +343,18 @@ report slab_tile_suite(const bench_options& opt) {
   measure_for(r, opt, stream.view());
   result_table tab;
   tab.name = "tile";
-  tab.title = "Threads sharing a slab: 2^25 keys at utilization about 0.55, and 2^22 at beta 2 (G ops/s)";
+  tab.title =
+      "Threads sharing a slab: 2^25 keys at utilization about 0.55, and 2^22 at beta 2 (G ops/s)";
   tab.columns = {"threads", "keys", "utilization", "build", "search-all", "search-none"};
   for (int tile : {32, 16, 8, 4, 2}) {
     bench_options o = opt;
     o.slab_tile = tile;
     const bench_ctx c{o, true, memory_space::device, stream.view()};
-    for (auto [n, beta] : {std::pair{std::uint64_t{1} << 25, slab::beta_for_utilization(0.55)}, std::pair{std::uint64_t{1} << 22, 2.0}}) {
+    for (auto [n, beta] : {std::pair{std::uint64_t{1} << 25, slab::beta_for_utilization(0.55)},
+                           std::pair{std::uint64_t{1} << 22, 2.0}}) {
       const build_search b = run_build_search(c, n, slab::buckets_for_beta(n, beta));
-      tab.add({cell(double(tile), "%.0f"), cell(double(n), "%.0f"), cell(b.utilization, "%.3f"), cell(b.build, "%.2f"),
-               cell(b.hit, "%.2f"), cell(b.miss, "%.2f")});
+      tab.add({cell(double(tile), "%.0f"), cell(double(n), "%.0f"), cell(b.utilization, "%.3f"),
+               cell(b.build, "%.2f"), cell(b.hit, "%.2f"), cell(b.miss, "%.2f")});
     }
   }
   r.tables.push_back(std::move(tab));

@@ -12,14 +12,33 @@ namespace hs::bench {
 
 const std::vector<suite_info>& suites() {
   static const std::vector<suite_info> list = {
-      {"roofline", "random 8-byte reads, random 64-bit CAS and sequential copy on a 2 GiB table", true},
-      {"linear", "bulk insert / find-hit / find-miss / erase at load 0.5, 0.8, 0.9, 0.95 on 2^27 slots", false},
-      {"seed-linear", "seed 000's experiments: 64M inserts + 32M deletes, the 4M-per-kernel load sweep, probe lengths", true},
-      {"locality", "bulk insert to load 0.5 with keys in random order, grouped by table region, sorted by home slot", true},
-      {"linear-churn", "a table kept at load 0.5 through erase/insert cycles: by value, tombstones, tombstones + rehash; rebuild rates", false},
-      {"slab", "seed 004's experiments: build/search vs memory utilization and vs n, incremental batches, concurrent mixes, SlabAlloc", false},
-      {"slab-tile", "the slab table's build and search with 2, 4, 8, 16 and 32 threads sharing a slab", true},
-      {"hive", "seed 003's experiments: bulk insert to 0.9-0.99 by size, lookups by hit ratio, mixed workloads, hash and bucket policies, resize rates, insert steps", true},
+      {"roofline", "random 8-byte reads, random 64-bit CAS and sequential copy on a 2 GiB table",
+       true},
+      {"linear",
+       "bulk insert / find-hit / find-miss / erase at load 0.5, 0.8, 0.9, 0.95 on 2^27 slots",
+       false},
+      {"seed-linear",
+       "seed 000's experiments: 64M inserts + 32M deletes, the 4M-per-kernel load sweep, probe "
+       "lengths",
+       true},
+      {"locality",
+       "bulk insert to load 0.5 with keys in random order, grouped by table region, sorted by home "
+       "slot",
+       true},
+      {"linear-churn",
+       "a table kept at load 0.5 through erase/insert cycles: by value, tombstones, tombstones + "
+       "rehash; rebuild rates",
+       false},
+      {"slab",
+       "seed 004's experiments: build/search vs memory utilization and vs n, incremental batches, "
+       "concurrent mixes, SlabAlloc",
+       false},
+      {"slab-tile",
+       "the slab table's build and search with 2, 4, 8, 16 and 32 threads sharing a slab", true},
+      {"hive",
+       "seed 003's experiments: bulk insert to 0.9-0.99 by size, lookups by hit ratio, mixed "
+       "workloads, hash and bucket policies, resize rates, insert steps",
+       true},
   };
   return list;
 }
@@ -27,9 +46,11 @@ const std::vector<suite_info>& suites() {
 report run_suite(std::string_view name, const bench_options& opt) {
   for (const suite_info& s : suites()) {
     if (s.name != name) continue;
-    const bool filters = name == "hive" || name == "slab" || name == "linear" || name == "linear-churn";
+    const bool filters =
+        name == "hive" || name == "slab" || name == "linear" || name == "linear-churn";
     if (!opt.only.empty() && !filters)
-      throw user_error("bench " + std::string(name) + " runs as a whole: --only is for hive, slab, linear and linear-churn");
+      throw user_error("bench " + std::string(name) +
+                       " runs as a whole: --only is for hive, slab, linear and linear-churn");
     if (opt.backend == backend::gpu || s.needs_gpu) {
       std::string why;
       if (!query_gpu(&why))
@@ -60,17 +81,20 @@ report new_report(std::string suite, const bench_options& opt) {
   r.metadata.emplace_back("date", date);
   r.metadata.emplace_back("backend", backend_label(opt.backend));
   if (auto g = query_gpu(); g && opt.backend == backend::gpu)
-    r.metadata.emplace_back("gpu", strprintf("%s, %d SMs, %s memory, sm_%d%d", g->name.c_str(), g->sm_count,
-                                             format_bytes(g->total_bytes).c_str(), g->compute_major, g->compute_minor));
-  r.metadata.emplace_back("timing", strprintf("median of %d runs after %d warm-up (%s)", opt.reps, opt.warmup,
-                                              opt.backend == backend::gpu ? "CUDA events" : "host clock"));
+    r.metadata.emplace_back(
+        "gpu", strprintf("%s, %d SMs, %s memory, sm_%d%d", g->name.c_str(), g->sm_count,
+                         format_bytes(g->total_bytes).c_str(), g->compute_major, g->compute_minor));
+  r.metadata.emplace_back("timing",
+                          strprintf("median of %d runs after %d warm-up (%s)", opt.reps, opt.warmup,
+                                    opt.backend == backend::gpu ? "CUDA events" : "host clock"));
   return r;
 }
 roofline measure_for(report& r, const bench_options& opt, stream_view s) {
   const roofline rf = measure_roofline(k_roofline_bytes, opt.reps, s);
-  r.metadata.emplace_back("roofline", strprintf("random read %.2f G/s, random CAS %.2f G/s, copy %.2f TB/s",
-                                                rf.random_reads_per_s / 1e9, rf.random_cas_per_s / 1e9,
-                                                rf.copy_bytes_per_s / 1e12));
+  r.metadata.emplace_back("roofline",
+                          strprintf("random read %.2f G/s, random CAS %.2f G/s, copy %.2f TB/s",
+                                    rf.random_reads_per_s / 1e9, rf.random_cas_per_s / 1e9,
+                                    rf.copy_bytes_per_s / 1e12));
   return rf;
 }
 }  // namespace detail

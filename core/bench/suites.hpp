@@ -20,14 +20,15 @@ struct bench_options {
   linear_tuning linear;        ///< execution choices of the linear table
   hash_kind hash = hash_kind::murmur3;
   probe_policy probe = probe_policy::linear;  ///< the linear suites' probing (open addressing)
-  bool statuses = false;       ///< also write a status per operation in timed runs
-  bool cpu_baseline = true;    ///< seed-linear: run std::unordered_map like the seed did
-  int slab_tile = 0;           ///< threads sharing a slab in the slab suites (0: the table's default)
-  int hive_slots = 0;          ///< slots per bucket in the hive suite (0: the table's default)
-  int hive_tile = 0;           ///< threads per operation in the hive suite (0: the table's default)
-  std::string hive_hashes;     ///< hash functions in the hive suite (empty: the table's default)
+  bool statuses = false;                      ///< also write a status per operation in timed runs
+  bool cpu_baseline = true;  ///< seed-linear: run std::unordered_map like the seed did
+  int slab_tile = 0;         ///< threads sharing a slab in the slab suites (0: the table's default)
+  int hive_slots = 0;        ///< slots per bucket in the hive suite (0: the table's default)
+  int hive_tile = 0;         ///< threads per operation in the hive suite (0: the table's default)
+  std::string hive_hashes;   ///< hash functions in the hive suite (empty: the table's default)
   tri hive_bulk = tri::automatic;  ///< the hive table's bulk inserts (hive_options::bulk)
-  std::vector<std::string> only;   ///< --only: the tables to run (empty: all; hive, slab, linear, linear-churn)
+  std::vector<std::string>
+      only;  ///< --only: the tables to run (empty: all; hive, slab, linear, linear-churn)
 };
 
 struct suite_info {

@@ -11,7 +11,8 @@ class table_filter {
  public:
   /// @brief `only` empty: every table. Throws hs::user_error naming the suite's tables when a name
   /// in `only` is not one of `tables`.
-  table_filter(std::string_view suite, const std::vector<std::string>& only, std::vector<std::string_view> tables);
+  table_filter(std::string_view suite, const std::vector<std::string>& only,
+               std::vector<std::string_view> tables);
   bool wants(std::string_view table) const;
 
  private:

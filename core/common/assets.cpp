@@ -17,7 +17,8 @@ fs::path assets_dir() {
   std::error_code ec;
   const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
   if (!ec) {
-    candidates.push_back(exe.parent_path().parent_path() / "share" / "hashscope");  // installed: bin/../share/hashscope
+    candidates.push_back(exe.parent_path().parent_path() / "share" /
+                         "hashscope");  // installed: bin/../share/hashscope
     candidates.push_back(exe.parent_path().parent_path() / "assets");
     candidates.push_back(exe.parent_path().parent_path().parent_path() / "assets");
   }
@@ -27,7 +28,8 @@ fs::path assets_dir() {
 #endif
   for (const fs::path& c : candidates)
     if (fs::is_directory(c / "colormaps", ec)) return c;
-  throw user_error("cannot find the assets folder (colormaps, scenarios); set HASHSCOPE_ASSETS to it");
+  throw user_error(
+      "cannot find the assets folder (colormaps, scenarios); set HASHSCOPE_ASSETS to it");
 }
 
 fs::path asset_path(const std::string& relative) {

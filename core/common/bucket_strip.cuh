@@ -9,13 +9,18 @@
 namespace hs {
 
 /// @brief The grid's warps, numbered across blocks.
-__device__ inline std::uint64_t grid_warp_id() { return (blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x) / 32; }
-__device__ inline std::uint64_t grid_warp_count() { return std::uint64_t{gridDim.x} * (blockDim.x / 32); }
+__device__ inline std::uint64_t grid_warp_id() {
+  return (blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x) / 32;
+}
+__device__ inline std::uint64_t grid_warp_count() {
+  return std::uint64_t{gridDim.x} * (blockDim.x / 32);
+}
 
 /// @brief Every pixel of q: sum_max[2p] the mean and sum_max[2p + 1] the largest measure(b) over
 /// its buckets (every lane of the grid calls; the grid needs no particular size).
 template <class MeasureOf>
-__device__ void strip_pixels(const bucket_strip_query& q, std::uint64_t buckets, MeasureOf measure, float* sum_max) {
+__device__ void strip_pixels(const bucket_strip_query& q, std::uint64_t buckets, MeasureOf measure,
+                             float* sum_max) {
   const unsigned lane = threadIdx.x & 31u;
   for (std::uint64_t p = grid_warp_id(); p < q.width; p += grid_warp_count()) {
     const bucket_range r = strip_pixel_buckets(q, buckets, p);

@@ -7,12 +7,15 @@ namespace hs {
 
 template <int G>
 struct coop_group {
-  static_assert(G == 2 || G == 4 || G == 8 || G == 16 || G == 32, "group size must be a power of two <= 32");
+  static_assert(G == 2 || G == 4 || G == 8 || G == 16 || G == 32,
+                "group size must be a power of two <= 32");
   cooperative_groups::thread_block_tile<G> tile;
   __device__ unsigned rank() const { return tile.thread_rank(); }
   __device__ unsigned ballot(bool p) const { return tile.ballot(p); }
   template <class T>
-  __device__ T shfl(T v, unsigned src) const { return tile.shfl(v, src); }
+  __device__ T shfl(T v, unsigned src) const {
+    return tile.shfl(v, src);
+  }
 };
 
 template <>
@@ -20,7 +23,9 @@ struct coop_group<1> {
   __device__ unsigned rank() const { return 0; }
   __device__ unsigned ballot(bool p) const { return p ? 1u : 0u; }
   template <class T>
-  __device__ T shfl(T v, unsigned) const { return v; }
+  __device__ T shfl(T v, unsigned) const {
+    return v;
+  }
 };
 
 /// @brief The group of the calling thread: consecutive threads of the block, G at a time.

@@ -1,5 +1,5 @@
-// Checks every CUDA runtime call and kernel launch; failures become hs::gpu_error with the call site.
-// Include only from CUDA-aware translation units (built when HS_WITH_CUDA is on).
+// Checks every CUDA runtime call and kernel launch; failures become hs::gpu_error with the call
+// site. Include only from CUDA-aware translation units (built when HS_WITH_CUDA is on).
 #pragma once
 #include <cuda_runtime.h>
 
@@ -11,11 +11,11 @@ namespace hs::detail {
 [[noreturn]] void throw_cuda_error(cudaError_t err, const char* what, const char* file, int line);
 }  // namespace hs::detail
 
-#define HS_CUDA_CHECK(expr)                                                   \
-  do {                                                                        \
-    cudaError_t hs_err_ = (expr);                                             \
-    if (hs_err_ != cudaSuccess)                                               \
-      ::hs::detail::throw_cuda_error(hs_err_, #expr, __FILE__, __LINE__);     \
+#define HS_CUDA_CHECK(expr)                                               \
+  do {                                                                    \
+    cudaError_t hs_err_ = (expr);                                         \
+    if (hs_err_ != cudaSuccess)                                           \
+      ::hs::detail::throw_cuda_error(hs_err_, #expr, __FILE__, __LINE__); \
   } while (0)
 
 /// Checks the launch just made (configuration errors surface here; faults at the next sync).

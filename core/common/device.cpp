@@ -30,8 +30,9 @@ std::optional<gpu_info> query_gpu(std::string* why_not) {
   cudaError_t err = cudaGetDeviceCount(&count);
   if (err != cudaSuccess || count == 0) {
     if (why_not)
-      *why_not = err != cudaSuccess ? std::string("no CUDA device (") + cudaGetErrorString(err) + ")"
-                                    : std::string("no CUDA device");
+      *why_not = err != cudaSuccess
+                     ? std::string("no CUDA device (") + cudaGetErrorString(err) + ")"
+                     : std::string("no CUDA device");
     cudaGetLastError();
     return std::nullopt;
   }
@@ -49,7 +50,8 @@ std::optional<gpu_info> query_gpu(std::string* why_not) {
   info.compute_major = p.major;
   info.compute_minor = p.minor;
   try {
-    const device_memory mem = device_memory_now();  // free: including what the allocator keeps for reuse
+    const device_memory mem =
+        device_memory_now();  // free: including what the allocator keeps for reuse
     info.free_bytes = mem.free_bytes;
     info.total_bytes = mem.total_bytes;
   } catch (const std::exception&) {  // the name and shape are still worth reporting

@@ -23,6 +23,8 @@ void require_device(std::string_view call, std::span<T> span) {
 }
 
 template <class T>
-T* ptr_or_null(std::span<T> s) { return s.empty() ? nullptr : s.data(); }
+T* ptr_or_null(std::span<T> s) {
+  return s.empty() ? nullptr : s.data();
+}
 
 }  // namespace hs

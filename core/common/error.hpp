@@ -5,12 +5,14 @@
 
 namespace hs {
 
-/// @brief Bad input from the user (arguments, scenario files, sizes): the message says what to change.
+/// @brief Bad input from the user (arguments, scenario files, sizes): the message says what to
+/// change.
 struct user_error : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// @brief A failure of the CUDA runtime or a GPU resource (no device, out of memory, launch failure).
+/// @brief A failure of the CUDA runtime or a GPU resource (no device, out of memory, launch
+/// failure).
 struct gpu_error : std::runtime_error {
   using std::runtime_error::runtime_error;
 };

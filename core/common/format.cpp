@@ -51,10 +51,14 @@ std::optional<std::uint64_t> parse_size(std::string_view t) {
   if (r.ec != std::errc{}) return std::nullopt;
   std::string_view rest(r.ptr, t.data() + t.size() - r.ptr);
   unsigned shift = 0;
-  if (rest == "k" || rest == "K") shift = 10;
-  else if (rest == "M" || rest == "m") shift = 20;
-  else if (rest == "G" || rest == "g") shift = 30;
-  else if (!rest.empty()) return std::nullopt;
+  if (rest == "k" || rest == "K")
+    shift = 10;
+  else if (rest == "M" || rest == "m")
+    shift = 20;
+  else if (rest == "G" || rest == "g")
+    shift = 30;
+  else if (!rest.empty())
+    return std::nullopt;
   if (shift && v > (~std::uint64_t{0} >> shift)) return std::nullopt;
   return v << shift;
 }

@@ -6,7 +6,8 @@
 namespace hs {
 
 namespace {
-constexpr std::array k_hashes{hash_kind::murmur3, hash_kind::knuth, hash_kind::identity, hash_kind::universal};
+constexpr std::array k_hashes{hash_kind::murmur3, hash_kind::knuth, hash_kind::identity,
+                              hash_kind::universal};
 }
 
 std::string_view to_string(hash_kind h) {

@@ -22,12 +22,14 @@ struct murmur3_hash {
 };
 
 /// @brief Knuth's multiplicative hash with the golden-ratio constant. The table uses the low bits,
-/// which depend only on the key's low bits: a teaching example of a weak hash for power-of-two tables.
+/// which depend only on the key's low bits: a teaching example of a weak hash for power-of-two
+/// tables.
 struct knuth_hash {
   HS_HD std::uint32_t operator()(std::uint32_t k) const { return k * 2654435761u; }
 };
 
-/// @brief The key itself: sequential keys fill the table without collisions, clustered keys pile up.
+/// @brief The key itself: sequential keys fill the table without collisions, clustered keys pile
+/// up.
 struct identity_hash {
   HS_HD std::uint32_t operator()(std::uint32_t k) const { return k; }
 };
@@ -39,7 +41,7 @@ struct universal_hash {
   static constexpr std::uint64_t p = 4294967291ull;
   static constexpr std::uint64_t a = 2246822519ull, b = 3266489917ull;
   HS_HD std::uint32_t operator()(std::uint32_t k) const {
-    std::uint64_t x = a * k + b;          // < 2^64: a, b < 2^32
+    std::uint64_t x = a * k + b;              // < 2^64: a, b < 2^32
     x = (x >> 32) * 5 + (x & 0xffffffffull);  // < 5 * 2^32 + 2^32
     x = (x >> 32) * 5 + (x & 0xffffffffull);  // < 2^32 + 25
     if (x >= p) x -= p;

@@ -56,8 +56,10 @@ void fill_occupancy(const occupancy_query& q, std::uint64_t slots, PixelOf pixel
     pixel_slot_range(q, p, lo, hi);
     hi = hi < slots ? hi : slots;
     occupancy_pixel px;
-    if (lo >= hi) px.mean_displacement = k_no_slot;
-    else px = pixel_of(lo, hi);
+    if (lo >= hi)
+      px.mean_displacement = k_no_slot;
+    else
+      px = pixel_of(lo, hi);
     q.out[p] = px;
   }
 }
@@ -84,7 +86,8 @@ struct bucket_strip_query {
 struct bucket_range {
   std::uint64_t lo = 0, hi = 0;
 };
-HS_HD bucket_range strip_pixel_buckets(const bucket_strip_query& q, std::uint64_t buckets, std::uint64_t p) {
+HS_HD bucket_range strip_pixel_buckets(const bucket_strip_query& q, std::uint64_t buckets,
+                                       std::uint64_t p) {
   const std::uint64_t first = q.first_bucket < buckets ? q.first_bucket : buckets;
   const std::uint64_t count = q.bucket_count < buckets - first ? q.bucket_count : buckets - first;
   if (count == 0 || q.width == 0) return {first, first};
@@ -102,7 +105,8 @@ struct strip_pixel {
 /// @brief The strip on the host (the CPU models and images): measure(b) of each bucket, as the
 /// mean and largest per pixel.
 template <class MeasureOf>
-std::vector<strip_pixel> fill_strip(const bucket_strip_query& q, std::uint64_t buckets, MeasureOf measure) {
+std::vector<strip_pixel> fill_strip(const bucket_strip_query& q, std::uint64_t buckets,
+                                    MeasureOf measure) {
   std::vector<strip_pixel> out(q.width);
   for (std::uint32_t p = 0; p < q.width; ++p) {
     const bucket_range r = strip_pixel_buckets(q, buckets, p);
@@ -135,7 +139,8 @@ struct slab_chain {
   std::uint64_t total = 0;
 };
 
-/// @brief SlabAlloc's state: allocated slabs per memory block (0..1024), blocks in super-block order.
+/// @brief SlabAlloc's state: allocated slabs per memory block (0..1024), blocks in super-block
+/// order.
 struct allocator_image {
   std::uint32_t blocks_per_super = 0, super_blocks = 0;
   std::vector<std::uint16_t> block_fill;
@@ -172,15 +177,15 @@ struct inspect_request {
   bool probe_histogram = false;             ///< slab family: the slab index holding each live key
   std::optional<std::uint64_t> dump_first;  ///< first slot of a dump of `dump_count` slots
   std::uint32_t dump_count = 0;
-  bool chain_lengths = false;                ///< slab: histogram of slabs per bucket
-  std::optional<bucket_strip_query> strip;   ///< slab: chain lengths along the buckets
-  std::optional<std::uint64_t> chain_bucket; ///< slab: the slab list of one bucket
-  std::uint32_t chain_limit = 64;            ///< slab: most slabs of that list to copy
-  bool allocator = false;                    ///< slab: SlabAlloc's memory blocks
-  bool bucket_fill = false;                  ///< hive: histogram of live slots per bucket
-  bool stash = false;                        ///< hive: the stash's live words
-  std::uint32_t stash_limit = 512;           ///< hive: most stash words to copy
-  bool paths = false;                        ///< hive: the recent eviction paths (instrumented)
+  bool chain_lengths = false;                 ///< slab: histogram of slabs per bucket
+  std::optional<bucket_strip_query> strip;    ///< slab: chain lengths along the buckets
+  std::optional<std::uint64_t> chain_bucket;  ///< slab: the slab list of one bucket
+  std::uint32_t chain_limit = 64;             ///< slab: most slabs of that list to copy
+  bool allocator = false;                     ///< slab: SlabAlloc's memory blocks
+  bool bucket_fill = false;                   ///< hive: histogram of live slots per bucket
+  bool stash = false;                         ///< hive: the stash's live words
+  std::uint32_t stash_limit = 512;            ///< hive: most stash words to copy
+  bool paths = false;                         ///< hive: the recent eviction paths (instrumented)
 };
 
 struct inspect_result {
@@ -190,9 +195,9 @@ struct inspect_result {
   std::vector<strip_pixel> strip;
   slab_chain chain;
   allocator_image allocator;
-  hs::probe_histogram bucket_fill;  ///< live slots per bucket, 0..slots (hive family)
-  std::vector<stash_entry> stash;   ///< hive: live stash words, oldest first (at most stash_limit)
-  std::vector<eviction_path> paths; ///< hive: the recent eviction paths, oldest first
+  hs::probe_histogram bucket_fill;   ///< live slots per bucket, 0..slots (hive family)
+  std::vector<stash_entry> stash;    ///< hive: live stash words, oldest first (at most stash_limit)
+  std::vector<eviction_path> paths;  ///< hive: the recent eviction paths, oldest first
 };
 
 }  // namespace hs

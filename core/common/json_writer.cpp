@@ -18,8 +18,10 @@ std::string json_escape(std::string_view s) {
       case '\t': out += "\\t"; break;
       case '\r': out += "\\r"; break;
       default:
-        if (static_cast<unsigned char>(c) < 0x20) out += strprintf("\\u%04x", c);
-        else out += c;
+        if (static_cast<unsigned char>(c) < 0x20)
+          out += strprintf("\\u%04x", c);
+        else
+          out += c;
     }
   }
   return out;

@@ -24,7 +24,9 @@ class json_writer {
   json_writer& value(bool b);
   json_writer& null();
   template <class T>
-  json_writer& field(std::string_view k, const T& v) { return key(k).value(v); }
+  json_writer& field(std::string_view k, const T& v) {
+    return key(k).value(v);
+  }
   const std::string& str() const { return out_; }
 
  private:

@@ -34,7 +34,8 @@ namespace {
 // as free memory (device_memory_now), and an allocation that does not fit gives it back first.
 struct device_pool {
   cudaMemPool_t pool = nullptr;  // null where the device has no memory pools: cudaMalloc then
-  cudaStream_t stream = nullptr;  // allocations and frees are ordered on it, nothing else runs there
+  cudaStream_t stream =
+      nullptr;  // allocations and frees are ordered on it, nothing else runs there
 };
 
 device_pool& pool_of_current_device() {
@@ -51,7 +52,8 @@ device_pool& pool_of_current_device() {
     if (supported) {
       HS_CUDA_CHECK(cudaDeviceGetDefaultMemPool(&it->second.pool, device));
       std::uint64_t keep_all = UINT64_MAX;
-      HS_CUDA_CHECK(cudaMemPoolSetAttribute(it->second.pool, cudaMemPoolAttrReleaseThreshold, &keep_all));
+      HS_CUDA_CHECK(
+          cudaMemPoolSetAttribute(it->second.pool, cudaMemPoolAttrReleaseThreshold, &keep_all));
       HS_CUDA_CHECK(cudaStreamCreateWithFlags(&it->second.stream, cudaStreamNonBlocking));
     }
   }
@@ -70,13 +72,15 @@ std::uint64_t pool_unused(const device_pool& p) {
 cudaError_t allocate_from(const device_pool& p, void** out, std::size_t bytes) {
   if (!p.pool) return cudaMalloc(out, bytes);
   cudaError_t err = cudaMallocAsync(out, bytes, p.stream);
-  if (err == cudaErrorMemoryAllocation) {  // what the pool keeps may be in pieces: give it back, try again
+  if (err ==
+      cudaErrorMemoryAllocation) {  // what the pool keeps may be in pieces: give it back, try again
     cudaGetLastError();
     HS_CUDA_CHECK(cudaStreamSynchronize(p.stream));
     HS_CUDA_CHECK(cudaMemPoolTrimTo(p.pool, 0));
     err = cudaMallocAsync(out, bytes, p.stream);
   }
-  if (err == cudaSuccess) err = cudaStreamSynchronize(p.stream);  // usable from any stream on return
+  if (err == cudaSuccess)
+    err = cudaStreamSynchronize(p.stream);  // usable from any stream on return
   return err;
 }
 
@@ -121,7 +125,8 @@ void* allocate_bytes(memory_space space, std::size_t bytes) {
   if (err != cudaSuccess) {
     cudaGetLastError();  // clear the sticky-free error state of a failed allocation
     throw user_error("allocating " + format_bytes(bytes) + " on the GPU failed (" +
-                     cudaGetErrorString(err) + "); " + format_bytes(free_b) + " were reported free");
+                     cudaGetErrorString(err) + "); " + format_bytes(free_b) +
+                     " were reported free");
   }
   return p;
 #else
@@ -145,9 +150,10 @@ void release_bytes(memory_space space, void* p) noexcept {
     // As cudaFree would: what is queued on any stream may still use the memory.
     cudaDeviceSynchronize();
     cudaFreeAsync(p, pool->stream);
-  }
-  else if (space == memory_space::pinned) cudaFreeHost(p);
-  else std::free(p);
+  } else if (space == memory_space::pinned)
+    cudaFreeHost(p);
+  else
+    std::free(p);
 #else
   (void)space;
   std::free(p);

@@ -41,7 +41,8 @@ class buffer {
  public:
   buffer() = default;
   buffer(memory_space space, std::size_t count)
-      : space_(space), size_(count),
+      : space_(space),
+        size_(count),
         data_(count ? static_cast<T*>(allocate_bytes(space, count * sizeof(T))) : nullptr) {}
   buffer(buffer&& o) noexcept { swap(o); }
   buffer& operator=(buffer&& o) noexcept {

@@ -18,8 +18,9 @@ inline constexpr std::uint32_t k_probe_bins = k_probe_exact_bins + k_probe_log_b
 
 /// @brief The fine bin of a displacement.
 HS_HD std::uint32_t probe_bin(std::uint32_t d) {
-  return d < k_probe_exact_bins ? d
-                                : k_probe_exact_bins + static_cast<std::uint32_t>(floor_log2(d)) - 12u;
+  return d < k_probe_exact_bins
+             ? d
+             : k_probe_exact_bins + static_cast<std::uint32_t>(floor_log2(d)) - 12u;
 }
 
 /// @brief Inclusive lower and exclusive upper displacement of a fine bin.
@@ -36,7 +37,8 @@ struct display_bin {
   std::uint64_t count = 0;
 };
 
-/// @brief A percentile, exact when it falls in the exact range, interpolated in a log bin otherwise.
+/// @brief A percentile, exact when it falls in the exact range, interpolated in a log bin
+/// otherwise.
 struct quantile {
   double value = 0;
   bool exact = true;
@@ -55,7 +57,9 @@ struct probe_histogram {
     sum += d;
     if (d > max) max = d;
   }
-  double mean() const { return total ? static_cast<double>(sum) / static_cast<double>(total) : 0.0; }
+  double mean() const {
+    return total ? static_cast<double>(sum) / static_cast<double>(total) : 0.0;
+  }
   /// @brief Smallest displacement d with at least q*total slots at or below d (0 <= q <= 1).
   quantile percentile(double q) const;
   /// @brief Bars for display: exact bins 0..64, then power-of-two bins up to the maximum.

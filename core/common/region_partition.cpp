@@ -20,8 +20,8 @@ std::uint64_t nested_offsets_size(std::uint64_t n, std::uint32_t regions, std::u
   return c.matrix + 3 * std::uint64_t{regions} + 1 + 2 * std::uint64_t{regions} * subs;
 }
 
-nested_view nested_layout(unsigned* offsets, std::uint64_t n, std::uint32_t regions, std::uint32_t subs,
-                          std::uint64_t* mid_words, std::uint64_t* out_words) {
+nested_view nested_layout(unsigned* offsets, std::uint64_t n, std::uint32_t regions,
+                          std::uint32_t subs, std::uint64_t* mid_words, std::uint64_t* out_words) {
   const nested_counts c = nested_counts_for(n, regions, subs);
   nested_view v;
   v.mid_words = mid_words;

@@ -23,7 +23,9 @@ struct split_source {
   const key_type* keys;
   const value_type* values;
   __device__ key_type key(std::uint64_t i) const { return keys[i]; }
-  __device__ void load(std::uint64_t i, key_type& k, value_type& v) const { k = keys[i], v = values[i]; }
+  __device__ void load(std::uint64_t i, key_type& k, value_type& v) const {
+    k = keys[i], v = values[i];
+  }
 };
 struct word_source {
   const std::uint64_t* words;
@@ -37,7 +39,9 @@ struct word_source {
 struct split_sink {
   key_type* keys;
   value_type* values;
-  __device__ void store(std::uint64_t i, key_type k, value_type v) const { keys[i] = k, values[i] = v; }
+  __device__ void store(std::uint64_t i, key_type k, value_type v) const {
+    keys[i] = k, values[i] = v;
+  }
 };
 struct word_sink {
   std::uint64_t* words;
@@ -73,7 +77,8 @@ struct flat_chunks {
     const std::uint64_t have = n_now && *n_now < n ? *n_now : n;
     const std::uint64_t begin = std::uint64_t{c} * k_partition_chunk;
     if (begin >= have) return {};
-    const unsigned count = static_cast<unsigned>(have - begin < k_partition_chunk ? have - begin : k_partition_chunk);
+    const unsigned count =
+        static_cast<unsigned>(have - begin < k_partition_chunk ? have - begin : k_partition_chunk);
     return {begin, count, bases, c, chunks};
   }
 };
@@ -91,20 +96,24 @@ struct nested_chunks {
     std::uint32_t lo = 0, hi = regions;  // the last r with chunk_start[r] <= c
     while (hi - lo > 1) {
       const std::uint32_t mid = (lo + hi) / 2;
-      if (chunk_start[mid] <= c) lo = mid;
-      else hi = mid;
+      if (chunk_start[mid] <= c)
+        lo = mid;
+      else
+        hi = mid;
     }
     const unsigned local = (c - chunk_start[lo]) * k_partition_chunk;
     const unsigned left = outer_totals[lo] - local;
-    return {std::uint64_t{outer_bases[lo]} + local, left < k_partition_chunk ? left : k_partition_chunk,
+    return {std::uint64_t{outer_bases[lo]} + local,
+            left < k_partition_chunk ? left : k_partition_chunk,
             sub_bases + std::uint64_t{lo} * subs, std::uint64_t{c} * subs, 1};
   }
 };
 
 /// One block per chunk: the chunk's count per region, into the offsets matrix.
 template <class RegionOf, class Chunks, class Source>
-__global__ void __launch_bounds__(k_block) chunk_histogram(RegionOf region_of, Chunks chunks, Source in,
-                                                           std::uint32_t regions, unsigned* counts) {
+__global__ void __launch_bounds__(k_block)
+    chunk_histogram(RegionOf region_of, Chunks chunks, Source in, std::uint32_t regions,
+                    unsigned* counts) {
   __shared__ unsigned hist[k_max_regions];
   const chunk_span span = chunks(blockIdx.x);
   if (span.count == 0) return;  // past the pairs: no scan reads this row
@@ -121,10 +130,13 @@ __global__ void __launch_bounds__(k_block) chunk_histogram(RegionOf region_of, C
 
 /// One block per region: exclusive prefix of the region's column over chunks (in place), and the
 /// region's total. With n_now, only the chunks that hold its first *n_now pairs.
-static __global__ void __launch_bounds__(k_block) column_scan(unsigned* counts, std::uint32_t chunks, std::uint32_t regions,
-                                                      unsigned* totals, const unsigned long long* n_now = nullptr) {
+static __global__ void __launch_bounds__(k_block)
+    column_scan(unsigned* counts, std::uint32_t chunks, std::uint32_t regions, unsigned* totals,
+                const unsigned long long* n_now = nullptr) {
   const std::uint32_t stride = chunks;  // region-major (flat_chunks)
-  if (n_now) chunks = static_cast<std::uint32_t>(std::min<unsigned long long>(chunks, (*n_now + k_partition_chunk - 1) / k_partition_chunk));
+  if (n_now)
+    chunks = static_cast<std::uint32_t>(
+        std::min<unsigned long long>(chunks, (*n_now + k_partition_chunk - 1) / k_partition_chunk));
   const unsigned r = blockIdx.x;
   unsigned carry = 0;
   for (std::uint32_t base = 0; base < chunks; base += k_block) {
@@ -140,15 +152,17 @@ static __global__ void __launch_bounds__(k_block) column_scan(unsigned* counts, 
 
 /// One block: region bases (exclusive scan of the totals, at most k_max_regions) and, for a
 /// nested partition, where each region's chunks of the second pass start (regions + 1 entries).
-static __global__ void __launch_bounds__(k_block) region_bases(const unsigned* totals, std::uint32_t regions,
-                                                       unsigned* bases, unsigned* chunk_start) {
+static __global__ void __launch_bounds__(k_block)
+    region_bases(const unsigned* totals, std::uint32_t regions, unsigned* bases,
+                 unsigned* chunk_start) {
   unsigned carry = 0, chunk_carry = 0;
   for (std::uint32_t base = 0; base < regions; base += k_block) {
     const std::uint32_t r = base + threadIdx.x;
     const unsigned v = r < regions ? totals[r] : 0;
     unsigned all = 0, chunks_all = 0;
     const unsigned before = block_exclusive_scan<k_block>(v, &all);
-    const unsigned chunks_before = block_exclusive_scan<k_block>((v + k_partition_chunk - 1) / k_partition_chunk, &chunks_all);
+    const unsigned chunks_before =
+        block_exclusive_scan<k_block>((v + k_partition_chunk - 1) / k_partition_chunk, &chunks_all);
     if (r < regions) {
       bases[r] = carry + before;
       if (chunk_start) chunk_start[r] = chunk_carry + chunks_before;
@@ -161,9 +175,9 @@ static __global__ void __launch_bounds__(k_block) region_bases(const unsigned* t
 
 /// Nested pass, one block per region: each sub-region's column over the region's chunks (in
 /// place), its total, and its base (the region's base + the sub-regions before it).
-static __global__ void __launch_bounds__(k_block) nested_column_scan(unsigned* counts, const unsigned* chunk_start,
-                                                             const unsigned* outer_bases, std::uint32_t subs,
-                                                             unsigned* sub_totals, unsigned* sub_bases) {
+static __global__ void __launch_bounds__(k_block)
+    nested_column_scan(unsigned* counts, const unsigned* chunk_start, const unsigned* outer_bases,
+                       std::uint32_t subs, unsigned* sub_totals, unsigned* sub_bases) {
   const unsigned r = blockIdx.x;
   unsigned carry = outer_bases[r];
   for (std::uint32_t base = 0; base < subs; base += k_block) {
@@ -174,7 +188,8 @@ static __global__ void __launch_bounds__(k_block) nested_column_scan(unsigned* c
       for (unsigned c = chunk_start[r]; c < end; c += 8) {  // 8 loads in flight, not one
         unsigned v[8];
 #pragma unroll
-        for (unsigned i = 0; i < 8; ++i) v[i] = c + i < end ? counts[std::uint64_t{c + i} * subs + sub] : 0;
+        for (unsigned i = 0; i < 8; ++i)
+          v[i] = c + i < end ? counts[std::uint64_t{c + i} * subs + sub] : 0;
 #pragma unroll
         for (unsigned i = 0; i < 8; ++i) {
           if (c + i < end) counts[std::uint64_t{c + i} * subs + sub] = total;
@@ -193,8 +208,9 @@ static __global__ void __launch_bounds__(k_block) nested_column_scan(unsigned* c
 /// One block per chunk: a counting sort of the chunk's pairs by region in shared memory, then each
 /// region's run is copied to bases[r] + offset[c][r] by consecutive threads (coalesced stores).
 template <class RegionOf, class Chunks, class Source, class Sink>
-__global__ void __launch_bounds__(k_block) scatter(RegionOf region_of, Chunks chunks, Source in, std::uint32_t regions,
-                                                   const unsigned* offsets, Sink out) {
+__global__ void __launch_bounds__(k_block)
+    scatter(RegionOf region_of, Chunks chunks, Source in, std::uint32_t regions,
+            const unsigned* offsets, Sink out) {
   __shared__ key_type sk[k_partition_chunk];
   __shared__ value_type sv[k_partition_chunk];
   __shared__ unsigned short sr[k_partition_chunk];
@@ -251,8 +267,9 @@ __global__ void __launch_bounds__(k_block) scatter(RegionOf region_of, Chunks ch
 /// @brief Writes the n pairs (n < 2^32) grouped by region into the scratch (reserved for n pairs
 /// and `regions` regions); order within a region follows the input, chunk by chunk.
 template <class RegionOf>
-void partition_by_region(RegionOf region_of, std::uint32_t regions, const key_type* keys, const value_type* values,
-                         std::uint64_t n, partition_scratch& scratch, stream_view s) {
+void partition_by_region(RegionOf region_of, std::uint32_t regions, const key_type* keys,
+                         const value_type* values, std::uint64_t n, partition_scratch& scratch,
+                         stream_view s) {
   using namespace partition_kernels;
   const auto stream = static_cast<cudaStream_t>(s.handle);
   const auto chunks = static_cast<std::uint32_t>((n + k_partition_chunk - 1) / k_partition_chunk);
@@ -260,10 +277,12 @@ void partition_by_region(RegionOf region_of, std::uint32_t regions, const key_ty
   unsigned* totals = counts + std::uint64_t{chunks} * regions;
   unsigned* bases = totals + regions;
   const split_source in{keys, values};
-  chunk_histogram<<<chunks, k_block, 0, stream>>>(region_of, flat_chunks{n, chunks, nullptr}, in, regions, counts);
+  chunk_histogram<<<chunks, k_block, 0, stream>>>(region_of, flat_chunks{n, chunks, nullptr}, in,
+                                                  regions, counts);
   column_scan<<<regions, k_block, 0, stream>>>(counts, chunks, regions, totals);
   region_bases<<<1, k_block, 0, stream>>>(totals, regions, bases, nullptr);
-  scatter<<<chunks, k_block, 0, stream>>>(region_of, flat_chunks{n, chunks, bases}, in, regions, counts,
+  scatter<<<chunks, k_block, 0, stream>>>(region_of, flat_chunks{n, chunks, bases}, in, regions,
+                                          counts,
                                           split_sink{scratch.keys.data(), scratch.values.data()});
   HS_CUDA_CHECK_LAUNCH();
 }
@@ -274,22 +293,26 @@ void partition_by_region(RegionOf region_of, std::uint32_t regions, const key_ty
 /// u], + group_totals[...]) (nested_view). With n_now, only the first *n_now pairs (at most n,
 /// counted on the device by work queued before) are grouped: no host wait between the two.
 template <class RegionOf, class SubOf, class Source>
-void partition_nested(RegionOf region_of, std::uint32_t regions, SubOf sub_of, std::uint32_t subs, Source in,
-                      std::uint64_t n, const unsigned long long* n_now, const nested_view& v, stream_view s) {
+void partition_nested(RegionOf region_of, std::uint32_t regions, SubOf sub_of, std::uint32_t subs,
+                      Source in, std::uint64_t n, const unsigned long long* n_now,
+                      const nested_view& v, stream_view s) {
   using namespace partition_kernels;
   const auto stream = static_cast<cudaStream_t>(s.handle);
-  chunk_histogram<<<v.chunks, k_block, 0, stream>>>(region_of, flat_chunks{n, v.chunks, nullptr, n_now}, in, regions,
-                                                    v.counts);
+  chunk_histogram<<<v.chunks, k_block, 0, stream>>>(
+      region_of, flat_chunks{n, v.chunks, nullptr, n_now}, in, regions, v.counts);
   column_scan<<<regions, k_block, 0, stream>>>(v.counts, v.chunks, regions, v.outer_totals, n_now);
   region_bases<<<1, k_block, 0, stream>>>(v.outer_totals, regions, v.outer_bases, v.chunk_start);
-  scatter<<<v.chunks, k_block, 0, stream>>>(region_of, flat_chunks{n, v.chunks, v.outer_bases, n_now}, in, regions,
-                                            v.counts, word_sink{v.mid_words});
-  const nested_chunks inner{v.chunk_start, v.outer_totals, v.outer_bases, v.group_bases, regions, subs};
+  scatter<<<v.chunks, k_block, 0, stream>>>(region_of,
+                                            flat_chunks{n, v.chunks, v.outer_bases, n_now}, in,
+                                            regions, v.counts, word_sink{v.mid_words});
+  const nested_chunks inner{v.chunk_start, v.outer_totals, v.outer_bases,
+                            v.group_bases, regions,        subs};
   const word_source mid{v.mid_words};
   chunk_histogram<<<v.inner_chunks, k_block, 0, stream>>>(sub_of, inner, mid, subs, v.counts);
-  nested_column_scan<<<regions, k_block, 0, stream>>>(v.counts, v.chunk_start, v.outer_bases, subs, v.group_totals,
-                                                      v.group_bases);
-  scatter<<<v.inner_chunks, k_block, 0, stream>>>(sub_of, inner, mid, subs, v.counts, word_sink{v.out_words});
+  nested_column_scan<<<regions, k_block, 0, stream>>>(v.counts, v.chunk_start, v.outer_bases, subs,
+                                                      v.group_totals, v.group_bases);
+  scatter<<<v.inner_chunks, k_block, 0, stream>>>(sub_of, inner, mid, subs, v.counts,
+                                                  word_sink{v.out_words});
   HS_CUDA_CHECK_LAUNCH();
 }
 

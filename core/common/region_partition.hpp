@@ -50,7 +50,7 @@ struct nested_view {
 /// Offsets (unsigned) a nested partition of n pairs into regions x subs groups needs.
 std::uint64_t nested_offsets_size(std::uint64_t n, std::uint32_t regions, std::uint32_t subs);
 /// The nested view of `offsets` (nested_offsets_size entries) and the given copies (n words each).
-nested_view nested_layout(unsigned* offsets, std::uint64_t n, std::uint32_t regions, std::uint32_t subs,
-                          std::uint64_t* mid_words, std::uint64_t* out_words);
+nested_view nested_layout(unsigned* offsets, std::uint64_t n, std::uint32_t regions,
+                          std::uint32_t subs, std::uint64_t* mid_words, std::uint64_t* out_words);
 
 }  // namespace hs::detail

@@ -9,7 +9,8 @@ void count_statuses(std::span<const op_status> status, memory_space space, std::
                     std::uint64_t* out, memory_space out_space, stream_view s) {
   if (host_accessible(space)) {
     status_counts c{};
-    for (op_status st : status) ++c[static_cast<std::size_t>(st) < c.size() ? static_cast<std::size_t>(st) : 0];
+    for (op_status st : status)
+      ++c[static_cast<std::size_t>(st) < c.size() ? static_cast<std::size_t>(st) : 0];
     copy_bytes(out, out_space, c.data(), memory_space::host, sizeof(c), s);
     return;
   }

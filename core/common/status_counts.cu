@@ -20,7 +20,8 @@ __global__ void count_kernel(const op_status* status, std::uint64_t n, unsigned 
 }
 }  // namespace
 
-void count_statuses_on_device(const op_status* status, std::uint64_t n, std::uint64_t* counts, stream_view s) {
+void count_statuses_on_device(const op_status* status, std::uint64_t n, std::uint64_t* counts,
+                              stream_view s) {
   if (n == 0) return;
   const unsigned block = 256;
   const auto grid = static_cast<unsigned>(std::min<std::uint64_t>((n + block - 1) / block, 1024));

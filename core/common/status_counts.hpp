@@ -20,7 +20,8 @@ void count_statuses(std::span<const op_status> status, memory_space space, std::
                     std::uint64_t* out, memory_space out_space, stream_view s);
 
 namespace detail {
-void count_statuses_on_device(const op_status* status, std::uint64_t n, std::uint64_t* counts, stream_view s);
+void count_statuses_on_device(const op_status* status, std::uint64_t n, std::uint64_t* counts,
+                              stream_view s);
 }
 
 }  // namespace hs

@@ -18,9 +18,9 @@ inline constexpr std::uint32_t k_traced_walk_slots = 512;
 struct stepped_op {
   op_kind kind = op_kind::find;
   key_type key = 0;
-  value_type value = 0;   ///< the value an insert stores
+  value_type value = 0;  ///< the value an insert stores
   op_status status = op_status::none;
-  value_type result = 0;  ///< what a find returned
+  value_type result = 0;                  ///< what a find returned
   std::optional<slab_chain> list_before;  ///< slab family: the key's bucket list before the step
   std::vector<slot_record> probe_before;  ///< open addressing: the slots from the home slot on, to
                                           ///< where the walk must end (at most k_traced_walk_slots)

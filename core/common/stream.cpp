@@ -41,7 +41,8 @@ owned_stream::owned_stream(bool gpu) {
 #endif
 }
 
-owned_stream::owned_stream(owned_stream&& o) noexcept : handle_(std::exchange(o.handle_, nullptr)) {}
+owned_stream::owned_stream(owned_stream&& o) noexcept
+    : handle_(std::exchange(o.handle_, nullptr)) {}
 
 owned_stream& owned_stream::operator=(owned_stream&& o) noexcept {
   std::swap(handle_, o.handle_);
@@ -116,8 +117,11 @@ stream_timer::stream_timer(bool gpu) : gpu_(gpu) {
 }
 
 stream_timer::stream_timer(stream_timer&& o) noexcept
-    : begin_(std::exchange(o.begin_, nullptr)), end_(std::exchange(o.end_, nullptr)),
-      gpu_(o.gpu_), host_begin_(o.host_begin_), host_end_(o.host_end_) {}
+    : begin_(std::exchange(o.begin_, nullptr)),
+      end_(std::exchange(o.end_, nullptr)),
+      gpu_(o.gpu_),
+      host_begin_(o.host_begin_),
+      host_end_(o.host_end_) {}
 
 stream_timer& stream_timer::operator=(stream_timer&& o) noexcept {
   std::swap(begin_, o.begin_);

@@ -34,7 +34,8 @@ std::string_view explain(op_status s) {
     case op_status::rejected_value:
       return "value rejected: 0xffffffff is the reserved empty-value sentinel";
     case op_status::failed_full:
-      return "insert failed: the table is full (no free slot); clear it, erase keys or use a larger capacity";
+      return "insert failed: the table is full (no free slot); clear it, erase keys or use a "
+             "larger capacity";
     default: return {};
   }
 }

@@ -28,15 +28,15 @@ inline constexpr int k_op_kind_count = 3;
 
 /// @brief Outcome of one operation; every bulk call can report one per element.
 enum class op_status : std::uint8_t {
-  none = 0,          ///< not written (the operation was not run)
-  inserted = 1,      ///< a new key, or a key whose value had been erased, now holds the value
-  replaced = 2,      ///< the key was live; its value was overwritten
-  found = 3,         ///< lookup hit; the value was written to the output
-  missing = 4,       ///< lookup or erase of a key that is not live
-  erased = 5,        ///< the key was live and is now erased
-  rejected_key = 6,  ///< the key is a reserved sentinel
-  rejected_value = 7,///< the value is the reserved empty sentinel
-  failed_full = 8,   ///< no free slot: the table is full
+  none = 0,            ///< not written (the operation was not run)
+  inserted = 1,        ///< a new key, or a key whose value had been erased, now holds the value
+  replaced = 2,        ///< the key was live; its value was overwritten
+  found = 3,           ///< lookup hit; the value was written to the output
+  missing = 4,         ///< lookup or erase of a key that is not live
+  erased = 5,          ///< the key was live and is now erased
+  rejected_key = 6,    ///< the key is a reserved sentinel
+  rejected_value = 7,  ///< the value is the reserved empty sentinel
+  failed_full = 8,     ///< no free slot: the table is full
 };
 inline constexpr int k_op_status_count = 9;
 

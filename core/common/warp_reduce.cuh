@@ -1,4 +1,5 @@
-// Warp- and block-wide reductions with shuffles (no sm_80-only intrinsics, so the compute_75 PTX builds).
+// Warp- and block-wide reductions with shuffles (no sm_80-only intrinsics, so the compute_75 PTX
+// builds).
 #pragma once
 #include <cstdint>
 

@@ -7,10 +7,11 @@ namespace hs {
 
 template <int T>
 struct warp_tile {
-  static_assert(T == 2 || T == 4 || T == 8 || T == 16 || T == 32, "a tile is 2, 4, 8, 16 or 32 lanes");
-  unsigned lane;  ///< rank in the tile
-  unsigned first; ///< the tile's first lane in the warp
-  unsigned mask;  ///< the tile's lanes in the warp
+  static_assert(T == 2 || T == 4 || T == 8 || T == 16 || T == 32,
+                "a tile is 2, 4, 8, 16 or 32 lanes");
+  unsigned lane;   ///< rank in the tile
+  unsigned first;  ///< the tile's first lane in the warp
+  unsigned mask;   ///< the tile's lanes in the warp
 
   __device__ warp_tile() {
     const unsigned wl = threadIdx.x & 31u;
@@ -23,7 +24,9 @@ struct warp_tile {
     return T == 32 ? b : (b >> first) & ((1u << T) - 1u);
   }
   template <class X>
-  __device__ X shfl(X v, int src) const { return __shfl_sync(mask, v, src, T); }
+  __device__ X shfl(X v, int src) const {
+    return __shfl_sync(mask, v, src, T);
+  }
   // The same, for code that every lane of the warp runs together (all tiles in step): one
   // full-warp instruction, no waiting for the tile's lanes to gather after a divergent branch.
   __device__ unsigned ballot_all(bool p) const {
@@ -31,7 +34,9 @@ struct warp_tile {
     return T == 32 ? b : (b >> first) & ((1u << T) - 1u);
   }
   template <class X>
-  __device__ X shfl_all(X v, int src) const { return __shfl_sync(0xffffffffu, v, src, T); }
+  __device__ X shfl_all(X v, int src) const {
+    return __shfl_sync(0xffffffffu, v, src, T);
+  }
 };
 
 }  // namespace hs

@@ -28,7 +28,8 @@ namespace hs::hive {
 namespace {
 
 constexpr int k_place_block = 256;
-constexpr unsigned k_group_room = 2048;  // keys a block sorts in shared memory; more: the insert kernels
+constexpr unsigned k_group_room =
+    2048;  // keys a block sorts in shared memory; more: the insert kernels
 // A block's groups: 1024 slots in the first round (at 0.9, ~920 keys a block, and the group's
 // words fit in shared memory for the presence check); 8192 in later rounds (at most 512 buckets),
 // whose keys are fewer (a block per group costs its latency however few keys it has).
@@ -54,7 +55,8 @@ grouping grouping_of(const hive_ref& t, int slots_log) {
   const std::uint64_t buckets = t.geo.buckets();
   const int bits = floor_log2_64(2 * buckets - 1);  // ceil(log2 buckets)
   grouping g;
-  const int per_group = std::min(slots_log - floor_log2(static_cast<std::uint32_t>(t.slots)), k_max_group_buckets_log);
+  const int per_group = std::min(slots_log - floor_log2(static_cast<std::uint32_t>(t.slots)),
+                                 k_max_group_buckets_log);
   g.group_shift = std::max(per_group, bits - 18);
   const int group_bits = std::max(0, bits - g.group_shift);
   // Both passes as even as the 512-bin limit allows: a scatter's runs are its chunk over its bins.
@@ -98,7 +100,8 @@ struct place_args {
   int candidate;     // which of the keys' candidates the round fills
   bool first_round;  // presence checked (later rounds' keys are known absent), away bits set
   int cap;           // fill a bucket up to this many live slots
-  word_list lists[2];  // to_next: first round, keys past the cap; to_general: for the insert kernels
+  word_list
+      lists[2];  // to_next: first round, keys past the cap; to_general: for the insert kernels
 };
 
 /// What a block knows: its keys sorted by bucket, per position what becomes of it, per bucket
@@ -106,11 +109,12 @@ struct place_args {
 /// staged so that each list costs one global atomic per block, not one per key).
 template <int S, bool First>
 struct block_state {
-  static constexpr unsigned k_buckets =
-      std::min((1u << (First ? k_group_slots_log : k_later_slots_log)) / S, 1u << k_max_group_buckets_log);
+  static constexpr unsigned k_buckets = std::min(
+      (1u << (First ? k_group_slots_log : k_later_slots_log)) / S, 1u << k_max_group_buckets_log);
   word_type sorted[k_group_room];
-  word_type words[First ? 1u << k_group_slots_log : 1];  // the group's slots (buckets with keys to look for)
-  unsigned short bucket_at[k_group_room];    // local bucket of each sorted position
+  word_type words[First ? 1u << k_group_slots_log
+                        : 1];              // the group's slots (buckets with keys to look for)
+  unsigned short bucket_at[k_group_room];  // local bucket of each sorted position
   unsigned char fate[k_group_room];
   unsigned short fresh_before[k_group_room + 1];  // new keys before each position (block scan)
   unsigned short staged[2][k_group_room];
@@ -127,7 +131,8 @@ enum fate_of : unsigned char { fate_drop, fate_replaced, fate_fresh, fate_genera
 
 /// Index of the n-th (from 0) set bit of m; n < popcount(m).
 __device__ int nth_set_bit(std::uint32_t m, int n) {
-  if (((m + (m & (0u - m))) & m) == 0) return __ffs(m) - 1 + n;  // one run of set bits (the usual free mask)
+  if (((m + (m & (0u - m))) & m) == 0)
+    return __ffs(m) - 1 + n;  // one run of set bits (the usual free mask)
   int pos = 0;
   for (int half = 16; half > 0; half /= 2) {
     const std::uint32_t low = m & ((1u << half) - 1u);
@@ -171,7 +176,8 @@ __global__ void __launch_bounds__(k_place_block, 6) place_groups(hive_ref r, pla
       const bool want = at < total;
       const unsigned mask = __ballot_sync(k_full, want);
       unsigned long long b0 = 0;
-      if (lane == 0 && mask) b0 = atomicAdd(out.count, static_cast<unsigned long long>(__popc(mask)));
+      if (lane == 0 && mask)
+        b0 = atomicAdd(out.count, static_cast<unsigned long long>(__popc(mask)));
       b0 = __shfl_sync(k_full, b0, 0);
       if (want) out.words[b0 + __popc(mask & ((1u << lane) - 1u))] = a.words[base + at];
     }
@@ -260,21 +266,23 @@ __global__ void __launch_bounds__(k_place_block, 6) place_groups(hive_ref r, pla
     const unsigned lb = st.bucket_at[p];
     const unsigned s0 = st.start[lb], s1 = st.start[lb + 1];
     unsigned char f = fate_fresh;
-    if (s1 - s0 > 32 || (a.first_round && (st.lock_word[lb] & (k_lock_bit | k_hint_bits | k_intent_bit | k_away_bit)))) {
+    if (s1 - s0 > 32 || (a.first_round && (st.lock_word[lb] & (k_lock_bit | k_hint_bits |
+                                                               k_intent_bit | k_away_bit)))) {
       f = fate_general;  // a pile of keys on one bucket, or keys that may sit elsewhere
     } else {
       const key_type k = key_of(st.sorted[p]);  // the last of equal keys stays
       for (unsigned q = p + 1; q < s1; ++q)
         if (key_of(st.sorted[q]) == k) f = fate_drop;
-      if constexpr (First) if (f == fate_fresh) {
-        for (std::uint32_t live = ~st.free_mask[lb] & all_free(S); live; live &= live - 1) {
-          const int j = __ffs(live) - 1;
-          if (key_of(st.words[lb * S + j]) == k) {
-            r.words[(first + lb) * S + j] = st.sorted[p];
-            f = fate_replaced;
+      if constexpr (First)
+        if (f == fate_fresh) {
+          for (std::uint32_t live = ~st.free_mask[lb] & all_free(S); live; live &= live - 1) {
+            const int j = __ffs(live) - 1;
+            if (key_of(st.words[lb * S + j]) == k) {
+              r.words[(first + lb) * S + j] = st.sorted[p];
+              f = fate_replaced;
+            }
           }
         }
-      }
     }
     st.fate[p] = f;
   }
@@ -282,7 +290,8 @@ __global__ void __launch_bounds__(k_place_block, 6) place_groups(hive_ref r, pla
   // New keys before each position: a thread sums k_per_thread consecutive fates, one block scan.
   const unsigned mine = threadIdx.x * k_per_thread;
   unsigned fresh_here = 0;
-  for (unsigned p = mine; p < mine + k_per_thread && p < valid; ++p) fresh_here += st.fate[p] == fate_fresh;
+  for (unsigned p = mine; p < mine + k_per_thread && p < valid; ++p)
+    fresh_here += st.fate[p] == fate_fresh;
   unsigned all = 0;
   unsigned before = block_exclusive_scan<k_place_block>(fresh_here, &all);
   for (unsigned p = mine; p < mine + k_per_thread && p < valid; ++p) {
@@ -304,8 +313,10 @@ __global__ void __launch_bounds__(k_place_block, 6) place_groups(hive_ref r, pla
     } else if (f == fate_fresh) {
       const std::uint32_t free = st.free_mask[lb];
       const int i = st.fresh_before[p] - st.fresh_before[st.start[lb]];
-      if (i < room_of<S>(a, free)) r.words[(first + lb) * S + nth_set_bit(free, i)] = st.sorted[p];
-      else list = a.lists[to_next].words ? to_next : to_general;
+      if (i < room_of<S>(a, free))
+        r.words[(first + lb) * S + nth_set_bit(free, i)] = st.sorted[p];
+      else
+        list = a.lists[to_next].words ? to_next : to_general;
     }
     // Staged with one shared atomic per warp and list (one per key serializes the warp on it).
     const unsigned active = __activemask(), lane_now = threadIdx.x & 31u;
@@ -317,7 +328,8 @@ __global__ void __launch_bounds__(k_place_block, 6) place_groups(hive_ref r, pla
       unsigned at = 0;
       if (lane_now == unsigned(leader)) at = atomicAdd(&st.staged_count[l], unsigned(__popc(mask)));
       at = __shfl_sync(active, at, leader);
-      if (list == l) st.staged[l][at + __popc(mask & ((1u << lane_now) - 1u))] = static_cast<unsigned short>(p);
+      if (list == l)
+        st.staged[l][at + __popc(mask & ((1u << lane_now) - 1u))] = static_cast<unsigned short>(p);
     }
   }
   if (replaced) atomicAdd(&st.tally[0], replaced);
@@ -342,9 +354,11 @@ __global__ void __launch_bounds__(k_place_block, 6) place_groups(hive_ref r, pla
 
   // Hand on: one atomic per list, then coalesced copies.
   __syncthreads();
-  if (threadIdx.x < 2 && st.staged_count[threadIdx.x]) {  // (no indexing of a by thread: that copies it to the stack)
+  if (threadIdx.x < 2 &&
+      st.staged_count[threadIdx.x]) {  // (no indexing of a by thread: that copies it to the stack)
     unsigned long long* count = threadIdx.x == 0 ? a.lists[0].count : a.lists[1].count;
-    st.staged_base[threadIdx.x] = atomicAdd(count, static_cast<unsigned long long>(st.staged_count[threadIdx.x]));
+    st.staged_base[threadIdx.x] =
+        atomicAdd(count, static_cast<unsigned long long>(st.staged_count[threadIdx.x]));
   }
   __syncthreads();
 #pragma unroll
@@ -363,8 +377,9 @@ void round_of(const hive_ref& t, const grouping& gr, place_args a, Source in, st
               const unsigned long long* n_now, const detail::nested_view& v, stream_view s) {
   const candidate_bucket bucket{t, a.candidate};
   const int region_shift = gr.group_shift + gr.sub_shift;
-  detail::partition_nested(region_of_bucket{bucket, region_shift}, gr.regions, sub_of_bucket{bucket, gr.group_shift, gr.subs() - 1},
-                           gr.subs(), in, n, n_now, v, s);
+  detail::partition_nested(region_of_bucket{bucket, region_shift}, gr.regions,
+                           sub_of_bucket{bucket, gr.group_shift, gr.subs() - 1}, gr.subs(), in, n,
+                           n_now, v, s);
   a.words = v.out_words;
   a.group_bases = v.group_bases;
   a.group_totals = v.group_totals;
@@ -372,21 +387,27 @@ void round_of(const hive_ref& t, const grouping& gr, place_args a, Source in, st
   const unsigned grid = gr.groups();
   const cudaStream_t st = cuda(s);
   if (a.first_round) {
-    if (t.slots == 8) place_groups<8, true><<<grid, k_place_block, 0, st>>>(t, a);
-    else if (t.slots == 16) place_groups<16, true><<<grid, k_place_block, 0, st>>>(t, a);
-    else place_groups<32, true><<<grid, k_place_block, 0, st>>>(t, a);
+    if (t.slots == 8)
+      place_groups<8, true><<<grid, k_place_block, 0, st>>>(t, a);
+    else if (t.slots == 16)
+      place_groups<16, true><<<grid, k_place_block, 0, st>>>(t, a);
+    else
+      place_groups<32, true><<<grid, k_place_block, 0, st>>>(t, a);
   } else {
-    if (t.slots == 8) place_groups<8, false><<<grid, k_place_block, 0, st>>>(t, a);
-    else if (t.slots == 16) place_groups<16, false><<<grid, k_place_block, 0, st>>>(t, a);
-    else place_groups<32, false><<<grid, k_place_block, 0, st>>>(t, a);
+    if (t.slots == 8)
+      place_groups<8, false><<<grid, k_place_block, 0, st>>>(t, a);
+    else if (t.slots == 16)
+      place_groups<16, false><<<grid, k_place_block, 0, st>>>(t, a);
+    else
+      place_groups<32, false><<<grid, k_place_block, 0, st>>>(t, a);
   }
   HS_CUDA_CHECK_LAUNCH();
 }
 
 /// out[(i * stride) % n] = words[i], unpacked: the rounds hand their rest on sorted by bucket, and
 /// keys of one bucket side by side would contend for its claims and lock in the insert kernels.
-__global__ void spread(const word_type* words, std::uint64_t n, std::uint64_t stride, key_type* out_keys,
-                       value_type* out_values) {
+__global__ void spread(const word_type* words, std::uint64_t n, std::uint64_t stride,
+                       key_type* out_keys, value_type* out_values) {
   const std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x;
   if (i >= n) return;
   const std::uint64_t at = i * stride % n;
@@ -404,8 +425,8 @@ std::uint64_t stride_for(std::uint64_t n) {
 /// The rest through the per-key insert kernels, with tiles of 2 threads whatever the table's
 /// tile: most of these keys evict, and a tile serves its threads' keys one after another, so
 /// fewer per tile finish sooner (H200, 2^25 slots: the whole fill 2.84 ms against 2.89 with 4).
-void insert_kernels(const hive_ref& t, const key_type* keys, const value_type* values, std::uint64_t n,
-                    stream_view s) {
+void insert_kernels(const hive_ref& t, const key_type* keys, const value_type* values,
+                    std::uint64_t n, stream_view s) {
   batch_io io;
   io.op = batch_op::insert;
   io.keys = keys;
@@ -419,12 +440,15 @@ void insert_kernels(const hive_ref& t, const key_type* keys, const value_type* v
 }  // namespace
 
 bool bulk_possible(const hive_ref& t, std::uint64_t n) {
-  const int group_slots_log = grouping_of(t, k_group_slots_log).group_shift + floor_log2(static_cast<std::uint32_t>(t.slots));
-  return n < (std::uint64_t{1} << 32) && t.hashes.count >= 2 && group_slots_log <= k_group_slots_log;
+  const int group_slots_log = grouping_of(t, k_group_slots_log).group_shift +
+                              floor_log2(static_cast<std::uint32_t>(t.slots));
+  return n < (std::uint64_t{1} << 32) && t.hashes.count >= 2 &&
+         group_slots_log <= k_group_slots_log;
 }
 
 bool bulk_scratch::reserve(const hive_ref& t, std::uint64_t n) {
-  const grouping gr = grouping_of(t, k_group_slots_log);  // the later rounds' coarser groups need less
+  const grouping gr =
+      grouping_of(t, k_group_slots_log);  // the later rounds' coarser groups need less
   const std::uint64_t offsets_needed = detail::nested_offsets_size(n, gr.regions, gr.subs());
   if (capacity >= n && offsets.size() >= offsets_needed) return true;
   try {
@@ -442,9 +466,10 @@ bool bulk_scratch::reserve(const hive_ref& t, std::uint64_t n) {
   }
 }
 
-std::uint64_t bulk_insert(const hive_ref& t, const key_type* keys, const value_type* values, std::uint64_t n, bulk_scratch& sc,
-                 stream_view s) {
-  const grouping first_groups = grouping_of(t, k_group_slots_log), later_groups = grouping_of(t, k_later_slots_log);
+std::uint64_t bulk_insert(const hive_ref& t, const key_type* keys, const value_type* values,
+                          std::uint64_t n, bulk_scratch& sc, stream_view s) {
+  const grouping first_groups = grouping_of(t, k_group_slots_log),
+                 later_groups = grouping_of(t, k_later_slots_log);
   const int S = t.slots;
   struct round_plan {
     int candidate, cap;
@@ -472,10 +497,12 @@ std::uint64_t bulk_insert(const hive_ref& t, const key_type* keys, const value_t
     if (r < 3) a.lists[to_next] = {sc.words[other].data(), counts + 1 + r};
     a.lists[to_general] = {rest, counts};
     const grouping& gr = r == 0 ? first_groups : later_groups;
-    const auto view = detail::nested_layout(sc.offsets.data(), n, gr.regions, gr.subs(), sc.words[other].data(),
-                                            sc.words[cur].data());
-    if (r == 0) round_of(t, gr, a, detail::split_source{keys, values}, n, nullptr, view, s);
-    else round_of(t, gr, a, detail::word_source{sc.words[cur].data()}, n, counts + r, view, s);
+    const auto view = detail::nested_layout(sc.offsets.data(), n, gr.regions, gr.subs(),
+                                            sc.words[other].data(), sc.words[cur].data());
+    if (r == 0)
+      round_of(t, gr, a, detail::split_source{keys, values}, n, nullptr, view, s);
+    else
+      round_of(t, gr, a, detail::word_source{sc.words[cur].data()}, n, counts + r, view, s);
     std::swap(cur, other);
   }
   unsigned long long left = 0;
@@ -488,8 +515,8 @@ std::uint64_t bulk_insert(const hive_ref& t, const key_type* keys, const value_t
   if (left == 0) return 0;
   auto* left_keys = reinterpret_cast<key_type*>(sc.words[0].data());
   value_type* left_values = left_keys + n;
-  spread<<<static_cast<unsigned>((left + 255) / 256), 256, 0, cuda(s)>>>(rest, left, stride_for(left), left_keys,
-                                                                          left_values);
+  spread<<<static_cast<unsigned>((left + 255) / 256), 256, 0, cuda(s)>>>(
+      rest, left, stride_for(left), left_keys, left_values);
   HS_CUDA_CHECK_LAUNCH();
   insert_kernels(t, left_keys, left_values, left, s);
   return left;

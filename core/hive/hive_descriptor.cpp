@@ -23,11 +23,14 @@ std::unique_ptr<table> make(const table_config& cfg) {
   return model_or_gpu<hive_model>(cfg, HS_GPU_TABLE(hive_table));
 }
 
-constexpr std::string_view k_keywords = "hive [slots=8|16|32] [tile=..] [hashes=F+G[+H]] [depth=N] [stash=F] [resize=auto|off] [instrument=on|off]";
+constexpr std::string_view k_keywords =
+    "hive [slots=8|16|32] [tile=..] [hashes=F+G[+H]] [depth=N] [stash=F] [resize=auto|off] "
+    "[instrument=on|off]";
 constexpr std::string_view k_slots[] = {"8", "16", "32"};
 constexpr std::string_view k_tiles[] = {"auto", "2", "4", "8", "16", "32"};
 // The policies bench hive compares, the default pair first; any two or three functions are taken.
-constexpr std::string_view k_policies[] = {"bithash1+bithash2", "murmur3+city", "murmur3+bithash1", "crc32+murmur3",
+constexpr std::string_view k_policies[] = {"bithash1+bithash2",      "murmur3+city",
+                                           "murmur3+bithash1",       "crc32+murmur3",
                                            "bithash1+bithash2+city", "murmur3+city+crc32"};
 constexpr std::string_view k_on_off[] = {"on", "off"};
 constexpr std::string_view k_resize[] = {"auto", "off"};
@@ -36,26 +39,45 @@ std::string number_text(double v) { return strprintf("%g", v); }
 
 const family_option k_options[] = {
     {"slots", "slots per bucket", k_slots, false, 0, 0, true,
-     [](const table_config& c) { return std::to_string(c.hive.bucket_slots ? c.hive.bucket_slots : k_default_slots); },
+     [](const table_config& c) {
+       return std::to_string(c.hive.bucket_slots ? c.hive.bucket_slots : k_default_slots);
+     },
      [](table_config& c, const std::string& v) {
        c.hive.bucket_slots = std::stoi(v);
        if (c.hive.tile > c.hive.bucket_slots) c.hive.tile = 0;  // a tile never spans two buckets
      }},
     {"tile", "threads per operation", k_tiles, false, 0, 0, true,
-     [](const table_config& c) { return c.hive.tile ? std::to_string(c.hive.tile) : std::string("auto"); },
+     [](const table_config& c) {
+       return c.hive.tile ? std::to_string(c.hive.tile) : std::string("auto");
+     },
      [](table_config& c, const std::string& v) { c.hive.tile = v == "auto" ? 0 : std::stoi(v); }},
     {"hashes", "hash functions", k_policies, true, 0, 0, true,
-     [](const table_config& c) { return c.hive.hashes.empty() ? std::string(k_policies[0]) : c.hive.hashes; },
+     [](const table_config& c) {
+       return c.hive.hashes.empty() ? std::string(k_policies[0]) : c.hive.hashes;
+     },
      [](table_config& c, const std::string& v) {
        if (!parse_hash_policy(v))
-         throw user_error("'" + v + "' is not a hash policy: two or three different functions joined by '+' "
+         throw user_error("'" + v +
+                          "' is not a hash policy: two or three different functions joined by '+' "
                           "(bithash1, bithash2, murmur3, city, crc32)");
        c.hive.hashes = v;
      }},
-    {"depth", "eviction depth", {}, false, 0, k_max_eviction_depth, true,
+    {"depth",
+     "eviction depth",
+     {},
+     false,
+     0,
+     k_max_eviction_depth,
+     true,
      [](const table_config& c) { return std::to_string(c.hive.eviction_depth); },
      [](table_config& c, const std::string& v) { c.hive.eviction_depth = std::stoi(v); }},
-    {"stash", "stash fraction", {}, false, 0, 0.1, false,
+    {"stash",
+     "stash fraction",
+     {},
+     false,
+     0,
+     0.1,
+     false,
      [](const table_config& c) { return number_text(c.hive.stash_fraction); },
      [](table_config& c, const std::string& v) { c.hive.stash_fraction = std::stod(v); }},
     {"resize", "automatic resizing", k_resize, false, 0, 0, true,
@@ -66,15 +88,16 @@ const family_option k_options[] = {
      [](table_config& c, const std::string& v) { c.hive.instrument = v == "on"; }},
 };
 
-// `hive [slots=..] [tile=..] [hashes=F+G[+H]] [depth=N] [stash=F] [resize=auto|off] [instrument=on|off]`;
-// the values are checked again when the table is made.
+// `hive [slots=..] [tile=..] [hashes=F+G[+H]] [depth=N] [stash=F] [resize=auto|off]
+// [instrument=on|off]`; the values are checked again when the table is made.
 bool parse_line(const std::vector<std::string>& w, table_config& cfg) {
   if (w[0] != "hive") return false;
   check_arity(w, 1, std::size(k_options), k_keywords);
   for (std::size_t i = 1; i < w.size(); ++i) {
     const auto [name, val] = split_option(w[i]);
     const family_option* o = find_option(k_options, name);
-    if (!o) throw user_error("unknown hive option '" + name + "' (" + option_names(k_options) + ")");
+    if (!o)
+      throw user_error("unknown hive option '" + name + "' (" + option_names(k_options) + ")");
     apply_option(*o, cfg, val);
   }
   return true;
@@ -86,7 +109,9 @@ std::string check(table& t, stream_view s) {
   return r.ok() ? std::string() : r.describe();
 }
 
-void copy_batch_counters(table& t, std::uint64_t* out, stream_view s) { as_hive(t)->copy_step_counters(out, s); }
+void copy_batch_counters(table& t, std::uint64_t* out, stream_view s) {
+  as_hive(t)->copy_step_counters(out, s);
+}
 
 bool resizes_itself(const table_config& cfg) { return cfg.hive.auto_resize; }
 
@@ -97,11 +122,14 @@ const family_descriptor& registration() {
     family_descriptor f;
     f.id = family::hive;
     f.name = "hive";
-    f.summary = "bucketed warp-cooperative cuckoo hashing: packed words, free masks, bounded evictions, a stash, "
-                "linear-hashing resize (seed 003)";
+    f.summary =
+        "bucketed warp-cooperative cuckoo hashing: packed words, free masks, bounded evictions, a "
+        "stash, "
+        "linear-hashing resize (seed 003)";
     f.max_fill_load = 4.0;
     f.make = make;
-    f.estimate_bytes = [](const table_config& c) -> std::uint64_t {  // words, a meta word per bucket, the stash
+    f.estimate_bytes =
+        [](const table_config& c) -> std::uint64_t {  // words, a meta word per bucket, the stash
       const int slots = c.hive.bucket_slots ? c.hive.bucket_slots : k_default_slots;
       return c.capacity * 8 + c.capacity / slots * 8 + stash_capacity_for(c.hive, c.capacity) * 8;
     };
@@ -110,8 +138,10 @@ const family_descriptor& registration() {
     f.parse_line = parse_line;
     f.keywords = k_keywords;
     f.check_invariants = check;
-    f.full_note = "fill stopped: every candidate bucket and the stash are full (inserts refused, pending the next "
-                  "resize); turn on automatic resizing, erase keys, or use a larger capacity";
+    f.full_note =
+        "fill stopped: every candidate bucket and the stash are full (inserts refused, pending the "
+        "next "
+        "resize); turn on automatic resizing, erase keys, or use a larger capacity";
     f.resizes_itself = resizes_itself;
     f.batch_counters = 5;
     f.copy_batch_counters = copy_batch_counters;

@@ -63,9 +63,11 @@ std::uint64_t hive_image::live_in_stash() const {
 
 hive_family* as_hive(table& t) { return dynamic_cast<hive_family*>(&t); }
 
-std::uint64_t mergeable_buckets(std::uint64_t live, std::uint64_t buckets, int slots, std::uint64_t want) {
+std::uint64_t mergeable_buckets(std::uint64_t live, std::uint64_t buckets, int slots,
+                                std::uint64_t want) {
   // The fewest buckets that hold `live` keys at k_contract_fill, rounded up.
-  const auto needed = static_cast<std::uint64_t>(std::ceil(double(live) / (k_contract_fill * double(slots))));
+  const auto needed =
+      static_cast<std::uint64_t>(std::ceil(double(live) / (k_contract_fill * double(slots))));
   const std::uint64_t floor = std::max<std::uint64_t>(needed, 1);
   return buckets > floor ? std::min(want, buckets - floor) : 0;
 }
@@ -86,32 +88,39 @@ hive_shape resolve_shape(const table_config& cfg) {
     throw user_error("hive buckets hold 8, 16 or 32 slots, not " + std::to_string(s.slots));
   s.tile = o.tile ? o.tile : std::min(k_default_tile, s.slots);
   if (s.tile != 2 && s.tile != 4 && s.tile != 8 && s.tile != 16 && s.tile != 32)
-    throw user_error("hive tile must be 2, 4, 8, 16 or 32 threads per operation, not " + std::to_string(s.tile));
+    throw user_error("hive tile must be 2, 4, 8, 16 or 32 threads per operation, not " +
+                     std::to_string(s.tile));
   if (s.tile > s.slots)
-    throw user_error("hive tile of " + std::to_string(s.tile) + " threads is wider than a bucket of " +
-                     std::to_string(s.slots) + " slots");
+    throw user_error("hive tile of " + std::to_string(s.tile) +
+                     " threads is wider than a bucket of " + std::to_string(s.slots) + " slots");
   if (o.hashes.empty()) {
     s.hashes = hash_policy{};
   } else {
     const auto p = parse_hash_policy(o.hashes);
     if (!p)
-      throw user_error("hive hashes '" + o.hashes + "': give two or three different functions joined by '+' "
+      throw user_error("hive hashes '" + o.hashes +
+                       "': give two or three different functions joined by '+' "
                        "(bithash1, bithash2, murmur3, city, crc32)");
     s.hashes = *p;
   }
   const std::uint64_t cap = cfg.capacity ? cfg.capacity : default_capacity(cfg.backend);
   if (cap % s.slots || !is_pow2(cap / s.slots))
-    throw user_error("a hive table of " + format_count(cap) + " slots: the capacity must be a power of two of at least " +
+    throw user_error("a hive table of " + format_count(cap) +
+                     " slots: the capacity must be a power of two of at least " +
                      std::to_string(s.slots) + " slots (buckets x slots per bucket)");
-  if (cap > max_capacity()) throw user_error("capacity " + format_count(cap) + " exceeds the maximum of 2^32 slots");
+  if (cap > max_capacity())
+    throw user_error("capacity " + format_count(cap) + " exceeds the maximum of 2^32 slots");
   s.buckets = cap / s.slots;
   if (o.eviction_depth < 0 || o.eviction_depth > k_max_eviction_depth)
     throw user_error("hive eviction depth must be 0 to " + std::to_string(k_max_eviction_depth));
   if (!(o.stash_fraction >= 0) || o.stash_fraction > 0.25)
     throw user_error("hive stash fraction must be between 0 and 0.25 of the slots");
   s.stash_capacity = static_cast<std::uint32_t>(stash_capacity_for(o, cap));
-  if (o.auto_resize && !(o.shrink_below < o.grow_above / 2 && o.grow_above <= 1.0 && o.shrink_below >= 0))
-    throw user_error("hive resize thresholds: need 0 <= shrink < grow / 2 and grow <= 1 (so a grow is not undone at once)");
+  if (o.auto_resize &&
+      !(o.shrink_below < o.grow_above / 2 && o.grow_above <= 1.0 && o.shrink_below >= 0))
+    throw user_error(
+        "hive resize thresholds: need 0 <= shrink < grow / 2 and grow <= 1 (so a grow is not "
+        "undone at once)");
   s.batch = o.resize_batch;
   return s;
 }

@@ -5,9 +5,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/table/table.hpp"
 #include "core/hive/hive_image.hpp"
 #include "core/hive/hive_launch.hpp"
+#include "core/table/table.hpp"
 
 namespace hs::hive {
 
@@ -56,7 +56,8 @@ inline constexpr double k_contract_fill = 0.9;
 /// @brief How many of `want` merges a table of `buckets` buckets of `slots` slots holding `live`
 /// keys can make without passing k_contract_fill (at least one bucket stays). The model and the
 /// GPU table decide by this alone, so they merge exactly as many.
-std::uint64_t mergeable_buckets(std::uint64_t live, std::uint64_t buckets, int slots, std::uint64_t want);
+std::uint64_t mergeable_buckets(std::uint64_t live, std::uint64_t buckets, int slots,
+                                std::uint64_t want);
 
 /// @brief Defaults, measured on the H200 (bench hive): see hive_family.cpp.
 inline constexpr int k_default_slots = 16;

@@ -118,7 +118,9 @@ struct hash_policy {
 /// its arguments at run time copies the arguments to local memory, in every thread: ncu on the
 /// hive's split kernel (H200) saw 8.2M local-store sectors from 2^21 threads, L2 78% busy and
 /// 113 MB written to DRAM where the buckets needed 16.
-HS_HD hash_fn fn_at(const hash_policy& p, int i) { return i == 0 ? p.fns[0] : i == 1 ? p.fns[1] : p.fns[2]; }
+HS_HD hash_fn fn_at(const hash_policy& p, int i) {
+  return i == 0 ? p.fns[0] : i == 1 ? p.fns[1] : p.fns[2];
+}
 std::string to_string(const hash_policy& p);
 /// @brief "bithash1+bithash2" or "murmur3+city+crc32"; nullopt when malformed.
 std::optional<hash_policy> parse_hash_policy(std::string_view s);

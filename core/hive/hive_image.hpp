@@ -13,10 +13,10 @@ struct hive_image {
   int slots = 32;
   hash_policy hashes;
   geometry geo;
-  std::vector<word_type> words;       ///< geo.buckets() * slots (more may be allocated)
-  std::vector<std::uint32_t> masks;   ///< per bucket
-  std::vector<std::uint32_t> locks;   ///< per bucket: lock bit and stash hint
-  std::vector<word_type> stash;       ///< stash_capacity slots; the first `stash_used` handed out
+  std::vector<word_type> words;      ///< geo.buckets() * slots (more may be allocated)
+  std::vector<std::uint32_t> masks;  ///< per bucket
+  std::vector<std::uint32_t> locks;  ///< per bucket: lock bit and stash hint
+  std::vector<word_type> stash;      ///< stash_capacity slots; the first `stash_used` handed out
   std::uint64_t stash_used = 0;
 
   word_type* bucket(std::uint64_t b) { return words.data() + b * slots; }

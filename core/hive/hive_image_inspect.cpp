@@ -29,8 +29,8 @@ void inspect_image(const hive_image& img, const inspect_request& req, inspect_re
       if (word(s) != k_empty_word) out.histogram.add(static_cast<std::uint32_t>(index_of(s)));
   }
   const auto fill_of = [&](std::uint64_t b) {
-    return static_cast<std::uint32_t>(
-        std::count_if(img.bucket(b), img.bucket(b) + img.slots, [](word_type w) { return w != k_empty_word; }));
+    return static_cast<std::uint32_t>(std::count_if(img.bucket(b), img.bucket(b) + img.slots,
+                                                    [](word_type w) { return w != k_empty_word; }));
   };
   if (req.bucket_fill) {
     out.bucket_fill = {};
@@ -54,13 +54,15 @@ void inspect_image(const hive_image& img, const inspect_request& req, inspect_re
   }
   if (req.dump_first && req.dump_count) {
     out.slots.clear();
-    for (std::uint64_t s = *req.dump_first; s < std::min(slots, *req.dump_first + req.dump_count); ++s)
+    for (std::uint64_t s = *req.dump_first; s < std::min(slots, *req.dump_first + req.dump_count);
+         ++s)
       out.slots.push_back(describe_slot(img, s, word(s)));
   }
   if (req.stash) {
     out.stash.clear();
     for (std::uint64_t i = 0; i < img.stash_used && out.stash.size() < req.stash_limit; ++i)
-      if (img.stash[i] != k_empty_word) out.stash.push_back({i, key_of(img.stash[i]), value_of(img.stash[i])});
+      if (img.stash[i] != k_empty_word)
+        out.stash.push_back({i, key_of(img.stash[i]), value_of(img.stash[i])});
   }
 }
 

@@ -164,7 +164,8 @@ void launch_occupancy(const hive_ref& t, const occupancy_query& q, stream_view s
   HS_CUDA_CHECK(cudaGetLastError());
 }
 
-void launch_histograms(const hive_ref& t, device_histogram* index, device_histogram* fill, stream_view s) {
+void launch_histograms(const hive_ref& t, device_histogram* index, device_histogram* fill,
+                       stream_view s) {
   histograms_kernel<<<grid_for(t.geo.buckets() * t.slots), k_block, 0, cuda(s)>>>(t, index, fill);
   HS_CUDA_CHECK(cudaGetLastError());
 }
@@ -176,7 +177,8 @@ void launch_strip(const hive_ref& t, const bucket_strip_query& q, float* out, st
 }
 
 void launch_census(const hive_ref& t, unsigned long long* out, stream_view s) {
-  const unsigned grid = std::min(grid_for(std::max<std::uint64_t>(t.geo.buckets(), t.stash_capacity)), 1024u);
+  const unsigned grid =
+      std::min(grid_for(std::max<std::uint64_t>(t.geo.buckets(), t.stash_capacity)), 1024u);
   census_kernel<<<grid, k_block, 0, cuda(s)>>>(t, out);
   HS_CUDA_CHECK(cudaGetLastError());
 }
@@ -184,7 +186,8 @@ void launch_census(const hive_ref& t, unsigned long long* out, stream_view s) {
 void launch_retrieve(const hive_ref& t, key_type* keys, value_type* values, std::uint64_t room,
                      unsigned long long* count, stream_view s) {
   HS_CUDA_CHECK(cudaMemsetAsync(count, 0, sizeof(unsigned long long), cuda(s)));
-  retrieve_kernel<<<grid_for(t.geo.buckets() * t.slots), k_block, 0, cuda(s)>>>(t, keys, values, room, count);
+  retrieve_kernel<<<grid_for(t.geo.buckets() * t.slots), k_block, 0, cuda(s)>>>(t, keys, values,
+                                                                                room, count);
   HS_CUDA_CHECK(cudaGetLastError());
 }
 

@@ -18,7 +18,8 @@ cudaStream_t cuda(stream_view s) { return static_cast<cudaStream_t>(s.handle); }
 __device__ void add_tallies(const hive_ref& r, const tallies& tl) {
   // One atomic per warp and counter: the lanes' tallies are summed first.
   const unsigned all = 0xffffffffu;  // every thread of the block gets here
-  const std::uint32_t v[7] = {tl.steps[0], tl.steps[1], tl.steps[2], tl.steps[3], tl.moves, tl.locks, tl.restarts};
+  const std::uint32_t v[7] = {tl.steps[0], tl.steps[1], tl.steps[2], tl.steps[3],
+                              tl.moves,    tl.locks,    tl.restarts};
   const int at[7] = {c_step1, c_step2, c_step3, c_step4, c_moves, c_locks, c_restarts};
 #pragma unroll
   for (int i = 0; i < 7; ++i) {
@@ -32,27 +33,32 @@ __device__ void add_tallies(const hive_ref& r, const tallies& tl) {
 // (with that bound the compiler keeps their common path free of spills); everything else is left
 // to the compiler's own choice (0: no bound; bounding lookups measured slower on the H200).
 template <int S, int T, batch_op Op>
-constexpr int k_min_blocks = (Op == batch_op::insert || Op == batch_op::mixed) && S / T <= 4 ? 8 : 0;
+constexpr int k_min_blocks =
+    (Op == batch_op::insert || Op == batch_op::mixed) && S / T <= 4 ? 8 : 0;
 
 // Quiet lookups (batch_io::quiet) are a kernel of their own: a runtime flag would keep both
 // paths' registers (32 -> 40 per thread, occupancy 93% -> 70% on the H200, and no gain).
 template <int S, int T, batch_op Op, bool Quiet = false>
-__global__ void __launch_bounds__(k_block, (k_min_blocks<S, T, Op>)) batch_kernel(hive_ref r, batch_io io) {
+__global__ void __launch_bounds__(k_block, (k_min_blocks<S, T, Op>))
+    batch_kernel(hive_ref r, batch_io io) {
   static_assert(!Quiet || Op == batch_op::find, "only lookup batches run quiet");
   const warp_tile<T> t;
   const std::uint64_t i = blockIdx.x * std::uint64_t{k_block} + threadIdx.x;
   bool active = i < io.n;
   key_type k = 0;
   value_type v = 0;
-  op_kind kind = Op == batch_op::insert ? op_kind::insert : Op == batch_op::erase ? op_kind::erase : op_kind::find;
+  op_kind kind = Op == batch_op::insert  ? op_kind::insert
+                 : Op == batch_op::erase ? op_kind::erase
+                                         : op_kind::find;
   dev_candidates c{};
   if (active) {
     k = io.keys[i];
     if constexpr (Op == batch_op::mixed) kind = io.kinds[i];
     if (kind == op_kind::insert) v = io.values[i];
-    const op_status reject = is_reserved_key(k)                                   ? op_status::rejected_key
-                             : kind == op_kind::insert && is_reserved_value(v) ? op_status::rejected_value
-                                                                               : op_status::none;
+    const op_status reject = is_reserved_key(k) ? op_status::rejected_key
+                             : kind == op_kind::insert && is_reserved_value(v)
+                                 ? op_status::rejected_value
+                                 : op_status::none;
     if (reject != op_status::none) {
       active = false;
       atomicAdd(r.counters + rejected_counter(kind), 1ull);
@@ -81,10 +87,12 @@ __global__ void __launch_bounds__(k_block, (k_min_blocks<S, T, Op>)) batch_kerne
         const key_type sk = t.shfl_all(k, src);
         const value_type sv = t.shfl_all(v, src);
         const std::uint32_t c0 = t.shfl_all(c.b[0], src), c1 = t.shfl_all(c.b[1], src);
-        const bool eligible = t.shfl_all(pending && kind == op_kind::insert, src) && common_ok && c0 != c1;
+        const bool eligible =
+            t.shfl_all(pending && kind == op_kind::insert, src) && common_ok && c0 != c1;
         if (!__any_sync(0xffffffffu, eligible)) continue;  // the same on every lane of the warp
-        const bool stored = pass == 0 ? insert_first<S, T>(t, r, eligible, sk, pack(sk, sv), c0)
-                                      : insert_common<S, T>(t, r, eligible, sk, pack(sk, sv), c0, c1);
+        const bool stored = pass == 0
+                                ? insert_first<S, T>(t, r, eligible, sk, pack(sk, sv), c0)
+                                : insert_common<S, T>(t, r, eligible, sk, pack(sk, sv), c0, c1);
         if (stored) {
           if (t.lane == 0) tl.count_step(insert_step::claim);
           if (t.lane == static_cast<unsigned>(src)) {
@@ -103,7 +111,8 @@ __global__ void __launch_bounds__(k_block, (k_min_blocks<S, T, Op>)) batch_kerne
 #pragma unroll
     for (int j = 0; j < k_max_hashes; ++j) sc.b[j] = t.shfl(c.b[j], src);
     op_kind sop = kind;
-    if constexpr (Op == batch_op::mixed) sop = static_cast<op_kind>(t.shfl(static_cast<int>(kind), src));
+    if constexpr (Op == batch_op::mixed)
+      sop = static_cast<op_kind>(t.shfl(static_cast<int>(kind), src));
     op_result res;
     if (sop == op_kind::find) {
       res = find_op<S, T>(t, r, sk, sc, stash_used, Quiet);
@@ -126,23 +135,36 @@ void launch_for(const hive_ref& r, const batch_io& io, cudaStream_t s) {
   const auto grid = static_cast<unsigned>((io.n + k_block - 1) / k_block);
   switch (io.op) {
     case batch_op::find:
-      if (io.quiet) batch_kernel<S, T, batch_op::find, true><<<grid, k_block, 0, s>>>(r, io);
-      else batch_kernel<S, T, batch_op::find><<<grid, k_block, 0, s>>>(r, io);
+      if (io.quiet)
+        batch_kernel<S, T, batch_op::find, true><<<grid, k_block, 0, s>>>(r, io);
+      else
+        batch_kernel<S, T, batch_op::find><<<grid, k_block, 0, s>>>(r, io);
       break;
-    case batch_op::insert: batch_kernel<S, T, batch_op::insert><<<grid, k_block, 0, s>>>(r, io); break;
-    case batch_op::erase: batch_kernel<S, T, batch_op::erase><<<grid, k_block, 0, s>>>(r, io); break;
-    case batch_op::mixed: batch_kernel<S, T, batch_op::mixed><<<grid, k_block, 0, s>>>(r, io); break;
+    case batch_op::insert:
+      batch_kernel<S, T, batch_op::insert><<<grid, k_block, 0, s>>>(r, io);
+      break;
+    case batch_op::erase:
+      batch_kernel<S, T, batch_op::erase><<<grid, k_block, 0, s>>>(r, io);
+      break;
+    case batch_op::mixed:
+      batch_kernel<S, T, batch_op::mixed><<<grid, k_block, 0, s>>>(r, io);
+      break;
   }
 }
 
 template <int S>
 void launch_slots(const hive_ref& r, const batch_io& io, cudaStream_t s) {
-  if (r.tile == 2) launch_for<S, 2>(r, io, s);
-  else if (r.tile == 4) launch_for<S, 4>(r, io, s);
-  else if (r.tile == 8) launch_for<S, 8>(r, io, s);
+  if (r.tile == 2)
+    launch_for<S, 2>(r, io, s);
+  else if (r.tile == 4)
+    launch_for<S, 4>(r, io, s);
+  else if (r.tile == 8)
+    launch_for<S, 8>(r, io, s);
   else if constexpr (S >= 16) {
-    if (r.tile == 16) launch_for<S, 16>(r, io, s);
-    else if constexpr (S == 32) launch_for<S, 32>(r, io, s);
+    if (r.tile == 16)
+      launch_for<S, 16>(r, io, s);
+    else if constexpr (S == 32)
+      launch_for<S, 32>(r, io, s);
   }
 }
 
@@ -150,9 +172,12 @@ void launch_slots(const hive_ref& r, const batch_io& io, cudaStream_t s) {
 
 void launch_batch(const hive_ref& r, const batch_io& io, stream_view s) {
   if (io.n == 0) return;
-  if (r.slots == 8) launch_slots<8>(r, io, cuda(s));
-  else if (r.slots == 16) launch_slots<16>(r, io, cuda(s));
-  else launch_slots<32>(r, io, cuda(s));
+  if (r.slots == 8)
+    launch_slots<8>(r, io, cuda(s));
+  else if (r.slots == 16)
+    launch_slots<16>(r, io, cuda(s));
+  else
+    launch_slots<32>(r, io, cuda(s));
   HS_CUDA_CHECK(cudaGetLastError());
 }
 

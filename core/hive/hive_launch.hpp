@@ -15,38 +15,45 @@ namespace hs::hive {
 
 /// @brief Device counters, one array (instrumentation off: only the ones marked always).
 enum counter : int {
-  c_step1, c_step2, c_step3, c_step4,  ///< which step completed each insert
-  c_moves,                             ///< entries moved by evictions
-  c_locks,                             ///< bucket locks taken (evictions only)
-  c_pending,                           ///< inserts refused, stash full: stats().failed_full (always)
-  c_rejected,                          ///< inserts of reserved keys or values (always)
-  c_rejected_find,                     ///< finds of reserved keys (always)
-  c_rejected_erase,                    ///< erases of reserved keys (always)
-  c_restarts,                          ///< inserts that started over (a lost claim or path)
-  c_path_len0,                         ///< + d: evictions whose path had d moves (1..32)
+  c_step1,
+  c_step2,
+  c_step3,
+  c_step4,           ///< which step completed each insert
+  c_moves,           ///< entries moved by evictions
+  c_locks,           ///< bucket locks taken (evictions only)
+  c_pending,         ///< inserts refused, stash full: stats().failed_full (always)
+  c_rejected,        ///< inserts of reserved keys or values (always)
+  c_rejected_find,   ///< finds of reserved keys (always)
+  c_rejected_erase,  ///< erases of reserved keys (always)
+  c_restarts,        ///< inserts that started over (a lost claim or path)
+  c_path_len0,       ///< + d: evictions whose path had d moves (1..32)
   c_count = c_path_len0 + k_max_eviction_depth + 1
 };
 
 /// @brief The counter of operations of `kind` rejected for a reserved key or value.
 HS_HD int rejected_counter(op_kind kind) {
-  return kind == op_kind::insert ? c_rejected : kind == op_kind::find ? c_rejected_find : c_rejected_erase;
+  return kind == op_kind::insert ? c_rejected
+         : kind == op_kind::find ? c_rejected_find
+                                 : c_rejected_erase;
 }
 
 /// @brief Recent eviction paths, a ring of k_path_ring records (the record is the inspection's).
 using path_record = eviction_path;
-static_assert(k_max_eviction_path == k_max_eviction_depth, "a path record holds the deepest eviction");
+static_assert(k_max_eviction_path == k_max_eviction_depth,
+              "a path record holds the deepest eviction");
 inline constexpr std::uint32_t k_path_ring = 256;
 
 /// @brief The table as kernels see it.
 struct hive_ref {
-  word_type* words = nullptr;        ///< buckets * slots
-  meta_word* bucket_meta = nullptr;  ///< per bucket: free mask (bit i set = slot i free) and lock word
+  word_type* words = nullptr;  ///< buckets * slots
+  meta_word* bucket_meta =
+      nullptr;  ///< per bucket: free mask (bit i set = slot i free) and lock word
   int slots = 32;
   int tile = 32;
   geometry geo;
   hash_policy hashes;
-  int depth = 16;                    ///< most moves of one eviction path
-  word_type* stash = nullptr;        ///< ring of stashed words (empty after a delete)
+  int depth = 16;              ///< most moves of one eviction path
+  word_type* stash = nullptr;  ///< ring of stashed words (empty after a delete)
   std::uint32_t stash_capacity = 0;
   unsigned long long* stash_tail = nullptr;  ///< slots handed out (may pass the capacity)
   unsigned long long* stash_live = nullptr;  ///< live words in the stash
@@ -54,7 +61,7 @@ struct hive_ref {
   path_record* paths = nullptr;              ///< k_path_ring records
   unsigned long long* path_head = nullptr;   ///< records written
   bool instrument = false;
-  std::uint32_t seed = 0;                    ///< differs per launch: eviction victims
+  std::uint32_t seed = 0;  ///< differs per launch: eviction victims
 };
 
 enum class batch_op : std::uint8_t { mixed, find, insert, erase };
@@ -74,8 +81,8 @@ struct batch_io {
 
 void launch_batch(const hive_ref& t, const batch_io& io, stream_view s);
 
-// Large insert batches (hive_bulk.cu): grouped by candidate bucket, then placed a block per group of
-// buckets, a thread per key.
+// Large insert batches (hive_bulk.cu): grouped by candidate bucket, then placed a block per group
+// of buckets, a thread per key.
 
 /// @brief Device scratch of bulk inserts: three copies of a batch as packed words (two the rounds
 /// alternate between, one for what they leave) and the partition offsets (grown on demand, kept).
@@ -94,8 +101,8 @@ bool bulk_possible(const hive_ref& t, std::uint64_t n);
 /// @brief Inserts the n pairs (no statuses): grouped rounds by first and second candidate, the rest
 /// through the insert kernels. Writes buckets with plain stores: nothing else may run on the table
 /// meanwhile. Synchronizes s. Returns how many keys the rounds left to the insert kernels.
-std::uint64_t bulk_insert(const hive_ref& t, const key_type* keys, const value_type* values, std::uint64_t n, bulk_scratch& scratch,
-                 stream_view s);
+std::uint64_t bulk_insert(const hive_ref& t, const key_type* keys, const value_type* values,
+                          std::uint64_t n, bulk_scratch& scratch, stream_view s);
 
 // Resizing (hive_resize.cu): linear hashing, run alone on the table.
 
@@ -103,13 +110,13 @@ std::uint64_t bulk_insert(const hive_ref& t, const key_type* keys, const value_t
 /// the one before; the caller advances it). `count` <= round - split. The buckets are read from
 /// `src_words` / `src_meta`: t's own arrays, or the arrays a new round replaced (then each bucket
 /// is written whole into t's, instead of copied there first).
-void launch_split(const hive_ref& t, std::uint64_t count, const word_type* src_words, const meta_word* src_meta,
-                  stream_view s);
+void launch_split(const hive_ref& t, std::uint64_t count, const word_type* src_words,
+                  const meta_word* src_meta, stream_view s);
 /// @brief Merges the `count` highest pairs (b, b + round) below the split pointer. A partner's
 /// entries past b's free slots are appended to `overflow` (room for count x slots words), their
 /// number added to *overflowed; the caller inserts them again.
-void launch_merge(const hive_ref& t, std::uint64_t count, word_type* overflow, unsigned long long* overflowed,
-                  stream_view s);
+void launch_merge(const hive_ref& t, std::uint64_t count, word_type* overflow,
+                  unsigned long long* overflowed, stream_view s);
 /// @brief Empties buckets [from, to): words empty, every slot free, no lock, no hint.
 void launch_reset_buckets(const hive_ref& t, std::uint64_t from, std::uint64_t to, stream_view s);
 /// @brief Zeroes every bucket's stash hint (keeps the lock bits).
@@ -126,7 +133,8 @@ void launch_retrieve(const hive_ref& t, key_type* keys, value_type* values, std:
 void launch_occupancy(const hive_ref& t, const occupancy_query& q, stream_view s);
 /// @brief Adds the candidate index of every live key to `index` and every bucket's fill to `fill`
 /// (either may be null; both zeroed by the caller).
-void launch_histograms(const hive_ref& t, device_histogram* index, device_histogram* fill, stream_view s);
+void launch_histograms(const hive_ref& t, device_histogram* index, device_histogram* fill,
+                       stream_view s);
 /// @brief Mean and largest fill of the buckets each strip pixel covers: out[2p], out[2p + 1].
 void launch_strip(const hive_ref& t, const bucket_strip_query& q, float* out, stream_view s);
 

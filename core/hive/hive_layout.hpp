@@ -22,13 +22,16 @@ inline constexpr word_type k_empty_word = ~word_type{0};
 inline constexpr int k_max_hashes = 3;
 inline constexpr int k_max_eviction_depth = 32;  ///< a path is held one hop per lane of a warp
 inline constexpr std::uint32_t k_lock_bit = 1u;
-inline constexpr std::uint32_t k_stash_hint_unit = 2u;  ///< lock word: stashed-key count in bits 1-14
+inline constexpr std::uint32_t k_stash_hint_unit =
+    2u;  ///< lock word: stashed-key count in bits 1-14
 inline constexpr std::uint32_t k_hint_bits = 0x7ffeu;
-inline constexpr std::uint32_t k_intent_bit = 0x8000u;   ///< lock word: an insert evicting or stashing a key
-                                                         ///< whose first candidate this is
-inline constexpr std::uint32_t k_away_bit = 1u << 16;  ///< lock word: a key whose first candidate this
-                                                       ///< is may be in another bucket
-inline constexpr std::uint32_t k_version_unit = 1u << 17;  ///< lock word: moves out of the bucket, bits 17-31
+inline constexpr std::uint32_t k_intent_bit =
+    0x8000u;  ///< lock word: an insert evicting or stashing a key
+              ///< whose first candidate this is
+inline constexpr std::uint32_t k_away_bit = 1u << 16;  ///< lock word: a key whose first candidate
+                                                       ///< this is may be in another bucket
+inline constexpr std::uint32_t k_version_unit =
+    1u << 17;  ///< lock word: moves out of the bucket, bits 17-31
 /// Lock-word bits an operation's watch ignores: they change without moving anything it looks for.
 inline constexpr std::uint32_t k_unwatched_bits = k_hint_bits | k_intent_bit | k_away_bit;
 HS_HD std::uint32_t stash_hint(std::uint32_t lock_word) { return (lock_word & k_hint_bits) >> 1; }
@@ -40,7 +43,9 @@ HS_HD std::uint32_t stash_hint(std::uint32_t lock_word) { return (lock_word & k_
 using meta_word = std::uint64_t;
 HS_HD std::uint32_t mask_of(meta_word m) { return static_cast<std::uint32_t>(m); }
 HS_HD std::uint32_t lock_of(meta_word m) { return static_cast<std::uint32_t>(m >> 32); }
-HS_HD meta_word make_meta(std::uint32_t mask, std::uint32_t lock) { return meta_word{mask} | (meta_word{lock} << 32); }
+HS_HD meta_word make_meta(std::uint32_t mask, std::uint32_t lock) {
+  return meta_word{mask} | (meta_word{lock} << 32);
+}
 /// @brief Lock-word bits (or a lock-word addend) placed in the high half.
 HS_HD meta_word lock_part(std::uint32_t lock_bits) { return meta_word{lock_bits} << 32; }
 
@@ -111,9 +116,12 @@ HS_HD int candidate_index(const candidates& c, std::uint64_t b) {
 /// candidates are `from`.
 HS_HD std::uint64_t alternate_of(const candidates& c, std::uint64_t from) {
   std::uint64_t next = k_no_bucket;
-  if (from == c.b[0]) next = c.b[1];
-  else if (from == c.b[1]) next = c.count > 2 ? c.b[2] : c.b[0];
-  else if (c.count > 2 && from == c.b[2]) next = c.b[0];
+  if (from == c.b[0])
+    next = c.b[1];
+  else if (from == c.b[1])
+    next = c.count > 2 ? c.b[2] : c.b[0];
+  else if (c.count > 2 && from == c.b[2])
+    next = c.b[0];
   if (next == from && c.count > 2) next = from == c.b[2] ? c.b[1] : c.b[2];
   return next == from ? k_no_bucket : next;
 }

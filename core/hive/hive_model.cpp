@@ -40,7 +40,8 @@ table_config hive_model::config() const {
 long long hive_model::stash_find(key_type k, const candidates& c) const {
   if (stash_hint(img_.locks[c.b[0]]) == 0) return -1;
   for (std::uint64_t i = 0; i < img_.stash_used; ++i)
-    if (img_.stash[i] != k_empty_word && key_of(img_.stash[i]) == k) return static_cast<long long>(i);
+    if (img_.stash[i] != k_empty_word && key_of(img_.stash[i]) == k)
+      return static_cast<long long>(i);
   return -1;
 }
 
@@ -127,7 +128,8 @@ bool hive_model::evict_for(key_type k, value_type v, const candidates& c, int at
   int ahead_slot = free_slot;
   for (int d = static_cast<int>(rec.length) - 1; d >= 0; --d) {
     word_type& from = img_.bucket(rec.bucket[d])[slot_of[d]];
-    if (img_.candidates_of(key_of(from)).b[0] == rec.bucket[d]) img_.locks[rec.bucket[d]] |= k_away_bit;  // leaves its first candidate
+    if (img_.candidates_of(key_of(from)).b[0] == rec.bucket[d])
+      img_.locks[rec.bucket[d]] |= k_away_bit;  // leaves its first candidate
     img_.bucket(ahead_bucket)[ahead_slot] = from;
     from = k_empty_word;
     ahead_bucket = rec.bucket[d];
@@ -140,8 +142,10 @@ bool hive_model::evict_for(key_type k, value_type v, const candidates& c, int at
     ++path_lengths_[rec.length];
     rec.newcomer = k;
     rec.dest = dest;
-    if (paths_.size() < k_path_ring) paths_.push_back(rec);
-    else paths_[path_head_ % k_path_ring] = rec;
+    if (paths_.size() < k_path_ring)
+      paths_.push_back(rec);
+    else
+      paths_[path_head_ % k_path_ring] = rec;
     ++path_head_;
   }
   return true;
@@ -177,7 +181,8 @@ op_status hive_model::insert_unlocked(key_type k, value_type v, bool count_steps
   // Step 2: claim in the first candidate while it has room enough, else in the one with the most
   // free slots (the first on ties), as the kernels do.
   int free_slots[k_max_hashes] = {};
-  for (int i = 0; i < c.count; ++i) free_slots[i] = __builtin_popcount(img_.masks[c.b[i]] & all_free(img_.slots));
+  for (int i = 0; i < c.count; ++i)
+    free_slots[i] = __builtin_popcount(img_.masks[c.b[i]] & all_free(img_.slots));
   const int best = placement_of(free_slots, c.count, img_.slots);
   if (best >= 0) {
     const std::uint64_t b = c.b[best];
@@ -234,7 +239,9 @@ void hive_model::shrink_after(std::uint64_t ops) {
   if (img_.geo.buckets() <= shape_.buckets || double(erases_since_) < cap() / 16) return;
   const std::uint64_t live = count_live();
   while (double(live) < cfg_.hive.shrink_below * cap() && img_.geo.buckets() > shape_.buckets)
-    if (!contract_unlocked(std::min(shape_.resize_batch(img_.geo.round), img_.geo.buckets() - shape_.buckets))) break;
+    if (!contract_unlocked(
+            std::min(shape_.resize_batch(img_.geo.round), img_.geo.buckets() - shape_.buckets)))
+      break;
 }
 
 void hive_model::insert(std::span<const key_type> keys, std::span<const value_type> values,
@@ -275,13 +282,15 @@ void hive_model::erase(std::span<const key_type> keys, std::span<op_status> stat
   }
 }
 
-void hive_model::apply(const op_batch& ops, std::span<value_type> results, std::span<op_status> status,
-                       stream_view) {
+void hive_model::apply(const op_batch& ops, std::span<value_type> results,
+                       std::span<op_status> status, stream_view) {
   detail::check_apply(ops, results.size(), status.size());
   {
     std::lock_guard lock(mutex_);
     ++seed_;
-    grow_for(ops.keys.size());  // as the GPU table, which cannot read the kinds: every operation may insert
+    grow_for(
+        ops.keys
+            .size());  // as the GPU table, which cannot read the kinds: every operation may insert
     live_bound_ += ops.keys.size();
   }
   for_each_op_locked(mutex_, ops.keys.size(), [&](std::size_t i) {
@@ -292,7 +301,8 @@ void hive_model::apply(const op_batch& ops, std::span<value_type> results, std::
       case op_kind::find: st = find_one(ops.keys[i], out); break;
       default: st = erase_one(ops.keys[i]); break;
     }
-    if (ops.kinds[i] != op_kind::insert && st == op_status::rejected_key) ++rejected_[int(ops.kinds[i])];
+    if (ops.kinds[i] != op_kind::insert && st == op_status::rejected_key)
+      ++rejected_[int(ops.kinds[i])];
     if (!results.empty()) results[i] = out;
     if (!status.empty()) status[i] = st;
   });
@@ -357,7 +367,8 @@ void hive_model::inspect(const inspect_request& req, inspect_result& out, stream
   if (req.paths) out.paths = recent_paths(s);  // takes the lock itself
 }
 
-std::uint64_t hive_model::retrieve_all(std::span<key_type> keys, std::span<value_type> values, stream_view) {
+std::uint64_t hive_model::retrieve_all(std::span<key_type> keys, std::span<value_type> values,
+                                       stream_view) {
   detail::check_bulk("retrieve_all", keys.size(), values.size(), 0);
   std::lock_guard lock(mutex_);
   std::uint64_t n = 0;
@@ -391,7 +402,8 @@ std::vector<word_type> hive_model::reinsert(const std::vector<word_type>& words)
   moving_inside_ = true;
   std::vector<word_type> failed;
   for (word_type w : words)
-    if (insert_unlocked(key_of(w), value_of(w), false) == op_status::failed_full) failed.push_back(w);
+    if (insert_unlocked(key_of(w), value_of(w), false) == op_status::failed_full)
+      failed.push_back(w);
   moving_inside_ = false;
   failed_full_ = failed_before;
   return failed;
@@ -458,8 +470,10 @@ std::uint64_t hive_model::expand_unlocked(std::uint64_t buckets) {
   std::uint64_t done = 0;
   while (done < buckets) {
     if (img_.geo.split == img_.geo.round) img_.geo = {2 * img_.geo.round, 0};
-    if (2 * img_.geo.round * img_.slots > max_capacity()) break;  // the round's partners would not fit
-    const std::uint64_t step = std::min({buckets - done, shape_.resize_batch(img_.geo.round), img_.geo.round - img_.geo.split});
+    if (2 * img_.geo.round * img_.slots > max_capacity())
+      break;  // the round's partners would not fit
+    const std::uint64_t step = std::min(
+        {buckets - done, shape_.resize_batch(img_.geo.round), img_.geo.round - img_.geo.split});
     split_step(step);
     done += step;
   }
@@ -470,7 +484,9 @@ std::uint64_t hive_model::expand_unlocked(std::uint64_t buckets) {
   // Into a larger table: room for them, but should it refuse any, it grows on until all are in.
   for (auto failed = reinsert(stashed); !failed.empty(); failed = reinsert(failed)) {
     const std::uint64_t more = expand_unlocked(shape_.resize_batch(img_.geo.round));
-    if (!more) throw user_error(std::to_string(failed.size()) + " keys found no room in a hive table at its largest size");
+    if (!more)
+      throw user_error(std::to_string(failed.size()) +
+                       " keys found no room in a hive table at its largest size");
     done += more;
   }
   return done;
@@ -479,7 +495,8 @@ std::uint64_t hive_model::expand_unlocked(std::uint64_t buckets) {
 std::uint64_t hive_model::contract_unlocked(std::uint64_t buckets) {
   // As many merges as keep the keys within k_contract_fill of the smaller table (the GPU table
   // decides the same way); every pair of a step merges, what does not fit goes in again.
-  const std::uint64_t allowed = mergeable_buckets(count_live(), img_.geo.buckets(), img_.slots, buckets);
+  const std::uint64_t allowed =
+      mergeable_buckets(count_live(), img_.geo.buckets(), img_.slots, buckets);
   auto moved = drain_stash();
   std::uint64_t done = 0;
   while (done < allowed) {
@@ -487,7 +504,8 @@ std::uint64_t hive_model::contract_unlocked(std::uint64_t buckets) {
       if (img_.geo.round == 1) break;
       img_.geo = {img_.geo.round / 2, img_.geo.round / 2};
     }
-    const std::uint64_t step = std::min({allowed - done, shape_.resize_batch(img_.geo.round), img_.geo.split});
+    const std::uint64_t step =
+        std::min({allowed - done, shape_.resize_batch(img_.geo.round), img_.geo.split});
     merge_step(step, moved);
     done += step;
   }
@@ -495,7 +513,9 @@ std::uint64_t hive_model::contract_unlocked(std::uint64_t buckets) {
   // grows back a step at a time until every key is in: none is lost.
   for (auto failed = reinsert(moved); !failed.empty(); failed = reinsert(failed)) {
     const std::uint64_t back = expand_unlocked(shape_.resize_batch(img_.geo.round));
-    if (!back) throw user_error(std::to_string(failed.size()) + " keys found no room in a hive table at its largest size");
+    if (!back)
+      throw user_error(std::to_string(failed.size()) +
+                       " keys found no room in a hive table at its largest size");
     done -= std::min(done, back);
   }
   merges_refused_ += buckets - done;
@@ -517,11 +537,15 @@ std::uint64_t hive_model::contract(std::uint64_t buckets, stream_view) {
 }
 
 void hive_model::rehash(std::uint64_t capacity, stream_view s) {
-  if (capacity % shape_.slots) throw user_error("a hive capacity is a whole number of buckets of " + std::to_string(shape_.slots) + " slots");
+  if (capacity % shape_.slots)
+    throw user_error("a hive capacity is a whole number of buckets of " +
+                     std::to_string(shape_.slots) + " slots");
   const std::uint64_t want = capacity / shape_.slots, have = config().capacity / shape_.slots;
-  if (want > have) expand(want - have, s);
+  if (want > have)
+    expand(want - have, s);
   else if (want < have && contract(have - want, s) < have - want)
-    throw user_error("the hive table cannot shrink to " + format_count(capacity) + " slots: its entries do not fit");
+    throw user_error("the hive table cannot shrink to " + format_count(capacity) +
+                     " slots: its entries do not fit");
 }
 
 void hive_model::set_instrumentation(bool on) {
@@ -539,7 +563,8 @@ std::vector<path_record> hive_model::recent_paths(stream_view) {
   std::lock_guard lock(mutex_);
   std::vector<path_record> out;
   const std::uint64_t n = std::min<std::uint64_t>(path_head_, k_path_ring);
-  for (std::uint64_t i = path_head_ - n; i < path_head_; ++i) out.push_back(paths_[i % k_path_ring]);
+  for (std::uint64_t i = path_head_ - n; i < path_head_; ++i)
+    out.push_back(paths_[i % k_path_ring]);
   return out;
 }
 

@@ -67,12 +67,15 @@ class hive_model final : public hive_family {
   hive_image img_;
   std::uint32_t seed_ = 1;  // changes per batch, as the GPU's per-launch seed does
   std::uint64_t live_bound_ = 0, erases_since_ = 0;  // automatic resizing (grow_for, shrink_after)
-  std::uint64_t rejected_[k_op_kind_count] = {}, failed_full_ = 0, splits_ = 0, merges_ = 0, merges_refused_ = 0;
-  bool moving_inside_ = false;  // reinsert: entries moved by a resize, not counted as the user's work
-  std::uint64_t steps_[4] = {}, moves_ = 0, restarts_ = 0, path_lengths_[k_max_eviction_depth + 1] = {};
+  std::uint64_t rejected_[k_op_kind_count] = {}, failed_full_ = 0, splits_ = 0, merges_ = 0,
+                merges_refused_ = 0;
+  bool moving_inside_ =
+      false;  // reinsert: entries moved by a resize, not counted as the user's work
+  std::uint64_t steps_[4] = {}, moves_ = 0, restarts_ = 0,
+                path_lengths_[k_max_eviction_depth + 1] = {};
   std::vector<path_record> paths_;  // ring of k_path_ring, oldest first after rotation
   std::uint64_t path_head_ = 0;
-  mutable model_mutex mutex_;        // a session's worker mutates while the UI thread inspects
+  mutable model_mutex mutex_;  // a session's worker mutates while the UI thread inspects
 };
 
 }  // namespace hs::hive

@@ -54,7 +54,9 @@ __device__ inline void store_word(word_type* p, word_type w) {
 __device__ inline word_type cas_word(word_type* p, word_type expected, word_type desired) {
   return atomicCAS(reinterpret_cast<unsigned long long*>(p), expected, desired);
 }
-__device__ inline meta_word load_meta(const hive_ref& r, std::uint64_t b) { return load_word(r.bucket_meta + b); }
+__device__ inline meta_word load_meta(const hive_ref& r, std::uint64_t b) {
+  return load_word(r.bucket_meta + b);
+}
 /// The lock half alone (a 32-bit load: one register, not two, where only the lock word is needed).
 __device__ inline std::uint32_t load_lock(const hive_ref& r, std::uint64_t b) {
   std::uint32_t v;
@@ -84,7 +86,10 @@ __device__ bucket_view<S, T> load_bucket(const warp_tile<T>& t, const word_type*
 #pragma unroll
     for (int h = 0; h < W; h += 2) {
       const word_type* p = bucket + t.lane * W + h;
-      asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];" : "=l"(v.w[h]), "=l"(v.w[h + 1]) : "l"(p) : "memory");
+      asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];"
+                   : "=l"(v.w[h]), "=l"(v.w[h + 1])
+                   : "l"(p)
+                   : "memory");
     }
   }
   return v;
@@ -134,7 +139,8 @@ __device__ inline dev_candidates dev_candidates_of(const hive_ref& r, key_type k
 struct lock_snapshot {
   std::uint32_t w[k_max_hashes] = {};
 };
-__device__ inline lock_snapshot snapshot_locks(const hive_ref& r, const dev_candidates& c, int first) {
+__device__ inline lock_snapshot snapshot_locks(const hive_ref& r, const dev_candidates& c,
+                                               int first) {
   lock_snapshot s;
 #pragma unroll
   for (int i = 0; i < k_max_hashes; ++i)
@@ -142,8 +148,10 @@ __device__ inline lock_snapshot snapshot_locks(const hive_ref& r, const dev_cand
   return s;
 }
 /// @brief True (on every lane) when an eviction moved something out of a candidate (from `first`
-/// on) since `before` was taken, or holds its lock now: a miss seen meanwhile may be a key in transit.
-__device__ inline bool moved_between(const hive_ref& r, const lock_snapshot& before, const lock_snapshot& now, int first) {
+/// on) since `before` was taken, or holds its lock now: a miss seen meanwhile may be a key in
+/// transit.
+__device__ inline bool moved_between(const hive_ref& r, const lock_snapshot& before,
+                                     const lock_snapshot& now, int first) {
   bool moved = false;
 #pragma unroll
   for (int i = 0; i < k_max_hashes; ++i)
@@ -152,8 +160,8 @@ __device__ inline bool moved_between(const hive_ref& r, const lock_snapshot& bef
   return moved;
 }
 template <int T>
-__device__ bool moved_since(const warp_tile<T>& t, const hive_ref& r, const dev_candidates& c, const lock_snapshot& before,
-                            int first) {
+__device__ bool moved_since(const warp_tile<T>& t, const hive_ref& r, const dev_candidates& c,
+                            const lock_snapshot& before, int first) {
   bool moved = false;
   if (t.lane == 0) moved = moved_between(r, before, snapshot_locks(r, c, first), first);
   return t.shfl(moved, 0);
@@ -167,7 +175,8 @@ struct op_result {
 
 /// @brief Whether the stash may hold k: stashed words exist and a candidate's hint is non-zero.
 template <int T>
-__device__ bool stash_may_hold(const warp_tile<T>& t, const hive_ref& r, const dev_candidates& c, bool stash_used) {
+__device__ bool stash_may_hold(const warp_tile<T>& t, const hive_ref& r, const dev_candidates& c,
+                               bool stash_used) {
   if (!stash_used) return false;
   std::uint32_t hint = 0;
   if (t.lane == 0) hint = stash_hint(load_lock(r, c.b[0]));
@@ -196,8 +205,8 @@ __device__ long long stash_find(const warp_tile<T>& t, const hive_ref& r, key_ty
 /// (Quiet buckets read through the read-only path, ld.global.nc, with or without
 /// L1::no_allocate, measured 1-2% slower on the H200 than these relaxed loads.)
 template <int S, int T>
-__device__ op_result find_op(const warp_tile<T>& t, const hive_ref& r, key_type k, const dev_candidates& c,
-                             bool stash_used, bool quiet) {
+__device__ op_result find_op(const warp_tile<T>& t, const hive_ref& r, key_type k,
+                             const dev_candidates& c, bool stash_used, bool quiet) {
   for (bool again = true; again;) {
     again = false;
     lock_snapshot before;
@@ -210,9 +219,11 @@ __device__ op_result find_op(const warp_tile<T>& t, const hive_ref& r, key_type 
       if (p < 0) continue;
       const word_type w = word_at(t, v, p);
       if (!is_marker(w)) return {op_status::found, value_of(w)};
-      again = !quiet;  // the key is moving: its copy is already in another candidate (quiet: read on)
+      again =
+          !quiet;  // the key is moving: its copy is already in another candidate (quiet: read on)
     }
-    if (!again && !quiet && moved_since(t, r, c, before, 1)) again = true;  // not found, but something moved
+    if (!again && !quiet && moved_since(t, r, c, before, 1))
+      again = true;  // not found, but something moved
   }
   if (stash_may_hold(t, r, c, stash_used)) {
     const long long at = stash_find(t, r, k);
@@ -227,8 +238,8 @@ __device__ op_result find_op(const warp_tile<T>& t, const hive_ref& r, key_type 
 /// @brief DELETE (WCME): the elected lane CASes the word to empty, then frees its bit; a stashed
 /// key's word is emptied in the stash.
 template <int S, int T>
-__device__ op_result erase_op(const warp_tile<T>& t, const hive_ref& r, key_type k, const dev_candidates& c,
-                              bool stash_used) {
+__device__ op_result erase_op(const warp_tile<T>& t, const hive_ref& r, key_type k,
+                              const dev_candidates& c, bool stash_used) {
   for (bool again = true; again;) {
     again = false;
     lock_snapshot before;
@@ -294,11 +305,13 @@ inline constexpr int k_claim_lost = -1, k_claim_moved = -2;
 /// was still ours to take (k_claim_lost: another tile took it first). The insert's watch is
 /// folded in: the atomic returns b's move count with the mask, and the other candidates' counts
 /// are read while it is in flight (one round trip for both). If a key moved out of a candidate
-/// since `before`, the slot is given back unwritten (k_claim_moved): the scan may have missed the key.
-/// A claim outside the first candidate sets its away bit, by the atomic that also reads its lock word.
+/// since `before`, the slot is given back unwritten (k_claim_moved): the scan may have missed the
+/// key. A claim outside the first candidate sets its away bit, by the atomic that also reads its
+/// lock word.
 template <int T>
-__device__ int claim_slot_watched(const warp_tile<T>& t, const hive_ref& r, const dev_candidates& c, std::uint32_t b,
-                                  std::uint32_t mask, const lock_snapshot& before) {
+__device__ int claim_slot_watched(const warp_tile<T>& t, const hive_ref& r, const dev_candidates& c,
+                                  std::uint32_t b, std::uint32_t mask,
+                                  const lock_snapshot& before) {
   const int slot = __ffs(mask) - 1;
   int got = k_claim_lost;
   if (t.lane == 0) {
@@ -326,8 +339,9 @@ struct eviction_path {
   std::uint8_t slot[k_max_eviction_depth];
   word_type word[k_max_eviction_depth];
   int length = 0;
-  std::uint32_t dest = 0;         ///< the bucket with a free slot the last entry moves to
-  std::uint32_t leaves_first = 0;  ///< bit d: hop d moves its entry out of that key's first candidate
+  std::uint32_t dest = 0;  ///< the bucket with a free slot the last entry moves to
+  std::uint32_t leaves_first =
+      0;  ///< bit d: hop d moves its entry out of that key's first candidate
 };
 
 /// @brief Lane 0: walks from one of k's buckets, taking a pseudo-random victim in each (one not
@@ -335,7 +349,8 @@ struct eviction_path {
 /// until a bucket has a free slot (true) or the depth is spent, a victim slot is found empty, or
 /// a bucket holds no movable victim (false).
 template <int S>
-__device__ bool find_path(const hive_ref& r, key_type k, const dev_candidates& c, int attempt, eviction_path& path) {
+__device__ bool find_path(const hive_ref& r, key_type k, const dev_candidates& c, int attempt,
+                          eviction_path& path) {
   // Selected, not indexed: an index into c would put the candidates in local memory for every
   // operation of the kernel, not just this rare one.
   const std::uint32_t start = victim_mix(k, r.seed, attempt, 63) % r.hashes.count;
@@ -355,8 +370,10 @@ __device__ bool find_path(const hive_ref& r, key_type k, const dev_candidates& c
       if (w == k_empty_word || is_marker(w)) return false;
       const candidates vc = candidates_of(r.hashes, r.geo, key_of(w));
       alt = alternate_of(vc, cur);
-      if (vc.b[0] == cur) path.leaves_first |= 1u << d;
-      else path.leaves_first &= ~(1u << d);
+      if (vc.b[0] == cur)
+        path.leaves_first |= 1u << d;
+      else
+        path.leaves_first &= ~(1u << d);
     }
     if (alt == k_no_bucket) return false;
     path.bucket[d] = cur;
@@ -396,7 +413,8 @@ __device__ std::uint64_t run_path(const hive_ref& r, const eviction_path& path, 
     const std::uint32_t b = path.bucket[d];
     const std::uint64_t from = std::uint64_t{b} * S + path.slot[d];
     const word_type w = path.word[d];
-    // A victim leaving its first candidate sets that bucket's away bit with the lock, before it moves.
+    // A victim leaving its first candidate sets that bucket's away bit with the lock, before it
+    // moves.
     const std::uint32_t away = (path.leaves_first >> d) & 1u ? k_away_bit : 0u;
     while (lock_of(meta_or(r, b, lock_part(k_lock_bit | away))) & k_lock_bit) __nanosleep(32);
     ++tl.locks;
@@ -413,7 +431,9 @@ __device__ std::uint64_t run_path(const hive_ref& r, const eviction_path& path, 
       }
     }
     __threadfence();
-    meta_add(r, b, lock_part(k_version_unit - k_lock_bit));  // unlock, and count the move (even a failed one)
+    meta_add(
+        r, b,
+        lock_part(k_version_unit - k_lock_bit));  // unlock, and count the move (even a failed one)
     if (!moved) {
       if (give_back) {
         store_word(r.words + ahead, k_empty_word);  // it may still hold the previous hop's marker
@@ -451,10 +471,12 @@ enum class scan_outcome : std::uint8_t { replaced, again, absent };
 /// All candidates are read at once (one round trip, not one per bucket). Claims in flight are
 /// waited out (again), so a concurrent insert of the same key is seen once it publishes; a move
 /// marker of the key restarts the pass; so does a move out of a candidate while it
-/// looked (the caller checks that, with `before`, as it claims). The free masks read here serve step 2.
+/// looked (the caller checks that, with `before`, as it claims). The free masks read here serve
+/// step 2.
 template <int S, int T>
-__device__ scan_outcome scan_for_insert(const warp_tile<T>& t, const hive_ref& r, key_type k, word_type fresh,
-                                        const dev_candidates& c, bool stash_used, lock_snapshot& before,
+__device__ scan_outcome scan_for_insert(const warp_tile<T>& t, const hive_ref& r, key_type k,
+                                        word_type fresh, const dev_candidates& c, bool stash_used,
+                                        lock_snapshot& before,
                                         std::uint32_t (&masks)[k_max_hashes]) {
   bool again = false;
   const bool second = r.hashes.count > 1 && c.b[1] != c.b[0];
@@ -479,12 +501,16 @@ __device__ scan_outcome scan_for_insert(const warp_tile<T>& t, const hive_ref& r
     if (p >= 0) {
       const word_type old = word_at(t, v, p);
       bool ok = false;
-      if (!is_marker(old) && t.lane == 0) ok = cas_word(r.words + std::uint64_t{c.b[i]} * S + p, old, fresh) == old;
+      if (!is_marker(old) && t.lane == 0)
+        ok = cas_word(r.words + std::uint64_t{c.b[i]} * S + p, old, fresh) == old;
       if (t.shfl(ok, 0)) return true;
       again = true;  // moving, or changed under us: read everything again
       return false;
     }
-    if (first_slot(t, v, [mi](word_type w, int sl) { return w == k_empty_word && !((mi >> sl) & 1u); }) >= 0) again = true;
+    if (first_slot(t, v, [mi](word_type w, int sl) {
+          return w == k_empty_word && !((mi >> sl) & 1u);
+        }) >= 0)
+      again = true;
     masks[i] = mi & all_free(S);
     return false;
   };
@@ -544,13 +570,14 @@ __device__ scan_outcome scan_for_insert(const warp_tile<T>& t, const hive_ref& r
 /// no faster on the H200, nor did a leaner kernel with twice the warps: an insert's cost is mostly
 /// the random line it dirties, not the latency of its round trips.)
 template <int S, int T>
-__device__ bool insert_first(const warp_tile<T>& t, const hive_ref& r, bool eligible, key_type k, word_type fresh,
-                             std::uint32_t c0) {
+__device__ bool insert_first(const warp_tile<T>& t, const hive_ref& r, bool eligible, key_type k,
+                             word_type fresh, std::uint32_t c0) {
   constexpr int W = S / T;
   meta_word q0 = 0;
   if (t.lane == 0 && eligible) q0 = load_meta(r, c0);
   bucket_view<S, T> v0{};
-  if (eligible) v0 = load_bucket<S, T>(t, r.words + std::uint64_t{c0} * S);  // no ballot or shuffle inside
+  if (eligible)
+    v0 = load_bucket<S, T>(t, r.words + std::uint64_t{c0} * S);  // no ballot or shuffle inside
   const std::uint32_t m0 = t.shfl_all(mask_of(q0), 0);
   bool notable = false;
 #pragma unroll
@@ -562,7 +589,8 @@ __device__ bool insert_first(const warp_tile<T>& t, const hive_ref& r, bool elig
   const std::uint32_t free = m0 & all_free(S);
   constexpr std::uint32_t k_elsewhere = k_lock_bit | k_hint_bits | k_intent_bit | k_away_bit;
   bool ok = false;
-  if (t.lane == 0 && eligible && clear && __popc(free) >= first_choice_floor(S) && !(lock_of(q0) & k_elsewhere)) {
+  if (t.lane == 0 && eligible && clear && __popc(free) >= first_choice_floor(S) &&
+      !(lock_of(q0) & k_elsewhere)) {
     const int slot = __ffs(free) - 1;
     const meta_word bit = meta_word{1} << slot;
     const meta_word old = meta_and(r, c0, ~bit);
@@ -584,8 +612,8 @@ __device__ bool insert_first(const warp_tile<T>& t, const hive_ref& r, bool elig
 /// that sets c0's away bit reads c0's lock word), and stores the word. True (every lane) when
 /// stored; false leaves the operation, untouched, to insert_op.
 template <int S, int T>
-__device__ bool insert_common(const warp_tile<T>& t, const hive_ref& r, bool eligible, key_type k, word_type fresh,
-                              std::uint32_t c0, std::uint32_t c1) {
+__device__ bool insert_common(const warp_tile<T>& t, const hive_ref& r, bool eligible, key_type k,
+                              word_type fresh, std::uint32_t c0, std::uint32_t c1) {
   constexpr int W = S / T;
   meta_word q0 = 0, q1 = 0;
   if (t.lane == 0 && eligible) {
@@ -607,7 +635,8 @@ __device__ bool insert_common(const warp_tile<T>& t, const hive_ref& r, bool eli
   }
   const bool clear = t.ballot_all(notable) == 0;
   const std::uint32_t f0 = m0 & all_free(S), f1 = m1 & all_free(S);
-  const bool use1 = __popc(f0) < first_choice_floor(S) && __popc(f1) > __popc(f0);  // placement_of, two candidates
+  const bool use1 = __popc(f0) < first_choice_floor(S) &&
+                    __popc(f1) > __popc(f0);  // placement_of, two candidates
   const std::uint32_t free = use1 ? f1 : f0;
   bool ok = false;
   if (t.lane == 0 && eligible && clear && free != 0) {
@@ -700,7 +729,8 @@ __device__ op_result insert_op(const warp_tile<T>& t, const hive_ref& r, key_typ
       take_intent();
       continue;
     }
-    if (moved_since(t, r, c, before, 0)) {  // the scan under the intent may have missed a key in transit
+    if (moved_since(t, r, c, before,
+                    0)) {  // the scan under the intent may have missed a key in transit
       release();
       continue;
     }

@@ -10,15 +10,18 @@
 
 #include "core/common/cuda_check.hpp"
 #include "core/common/device.hpp"
-#include "core/table/device_checks.hpp"
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
+#include "core/table/device_checks.hpp"
 
 namespace hs::hive {
 
 namespace {
-constexpr int k_meta = 6;  // [0] stash tail, [1] stash live, [2] path head, [3..5] census/retrieve scratch
-std::uint64_t bytes_for(std::uint64_t buckets, int slots) { return buckets * (slots * sizeof(word_type) + 8); }
+constexpr int k_meta =
+    6;  // [0] stash tail, [1] stash live, [2] path head, [3..5] census/retrieve scratch
+std::uint64_t bytes_for(std::uint64_t buckets, int slots) {
+  return buckets * (slots * sizeof(word_type) + 8);
+}
 }  // namespace
 
 hive_table::hive_table(const table_config& cfg) : cfg_(cfg), shape_(resolve_shape(cfg)) {
@@ -28,10 +31,12 @@ hive_table::hive_table(const table_config& cfg) : cfg_(cfg), shape_(resolve_shap
   instrument_ = cfg.hive.instrument;
   geo_ = {shape_.buckets, 0};
   const std::uint64_t free_b = device_memory_now().free_bytes;
-  const std::uint64_t bytes = bytes_for(shape_.buckets, shape_.slots) + std::uint64_t{shape_.stash_capacity} * 8;
+  const std::uint64_t bytes =
+      bytes_for(shape_.buckets, shape_.slots) + std::uint64_t{shape_.stash_capacity} * 8;
   if (bytes > free_b)
-    throw user_error("a hive table of " + format_count(cfg_.capacity) + " slots needs " + format_bytes(bytes) +
-                     " but the GPU has " + format_bytes(free_b) + " free; choose a smaller capacity");
+    throw user_error("a hive table of " + format_count(cfg_.capacity) + " slots needs " +
+                     format_bytes(bytes) + " but the GPU has " + format_bytes(free_b) +
+                     " free; choose a smaller capacity");
   allocate(shape_.buckets);
   stash_ = buffer<word_type>(memory_space::device, shape_.stash_capacity);
   meta_ = buffer<unsigned long long>(memory_space::device, k_meta);
@@ -95,7 +100,7 @@ void hive_table::launch(const batch_io& io, stream_view s) {
 void hive_table::insert(std::span<const key_type> keys, std::span<const value_type> values,
                         std::span<op_status> status, stream_view s) {
   detail::check_device_insert(keys, values, status);
-  
+
   grow_for(keys.size(), s);
   std::uint64_t first = 0;  // keys the bulk rounds took; the rest go key by key
   if (status.empty()) {
@@ -108,7 +113,9 @@ void hive_table::insert(std::span<const key_type> keys, std::span<const value_ty
       HS_CUDA_CHECK(cudaDeviceSynchronize());
       live_bound_ += bulk_n;
       // Its last kernels are per-key inserts on s: a write that quiet reads must not overlap.
-      order_.write(s, [&] { bulk_rest_ += bulk_insert(ref(), keys.data(), values.data(), bulk_n, bulk_, s); });
+      order_.write(s, [&] {
+        bulk_rest_ += bulk_insert(ref(), keys.data(), values.data(), bulk_n, bulk_, s);
+      });
       bulk_rest_ += keys.size() - bulk_n;  // the part past k_bulk_load, below
       ++bulk_batches_;
       first = bulk_n;
@@ -144,14 +151,15 @@ bool hive_table::use_bulk(std::uint64_t n, bool statuses) {
   // whose table the L2 holds, 5.5 against 8.9).
   const std::uint64_t slots = geo_.buckets() * shape_.slots;
   if (statuses || cfg_.hive.bulk == tri::off || !bulk_possible(ref(), n)) return false;
-  if (cfg_.hive.bulk == tri::automatic && (n * 8 < slots || slots < (std::uint64_t{1} << 24))) return false;
+  if (cfg_.hive.bulk == tri::automatic && (n * 8 < slots || slots < (std::uint64_t{1} << 24)))
+    return false;
   return bulk_.reserve(ref(), n);  // no room for scratch: the per-key path, only slower
 }
 
 void hive_table::find(std::span<const key_type> keys, std::span<value_type> values_out,
                       std::span<op_status> status, stream_view s) {
   detail::check_device_find(keys, values_out, status);
-  
+
   std::shared_lock lock(table_mutex_);
   batch_io io;
   io.op = batch_op::find;
@@ -164,7 +172,7 @@ void hive_table::find(std::span<const key_type> keys, std::span<value_type> valu
 
 void hive_table::erase(std::span<const key_type> keys, std::span<op_status> status, stream_view s) {
   detail::check_device_erase(keys, status);
-  
+
   {
     std::shared_lock lock(table_mutex_);
     batch_io io;
@@ -177,10 +185,10 @@ void hive_table::erase(std::span<const key_type> keys, std::span<op_status> stat
   shrink_after(keys.size(), s);
 }
 
-void hive_table::apply(const op_batch& ops, std::span<value_type> results, std::span<op_status> status,
-                       stream_view s) {
+void hive_table::apply(const op_batch& ops, std::span<value_type> results,
+                       std::span<op_status> status, stream_view s) {
   detail::check_device_apply(ops, results, status);
-  
+
   // The host cannot tell inserts from erases without reading the kinds: bound both by n.
   grow_for(ops.keys.size(), s);
   {
@@ -234,8 +242,11 @@ void hive_table::shrink_after(std::uint64_t erases, stream_view s) {
   std::unique_lock lock(table_mutex_);
   HS_CUDA_CHECK(cudaDeviceSynchronize());  // batches queued on other streams finish first
   const std::uint64_t live = live_now(s);
-  while (double(live) < cfg_.hive.shrink_below * double(geo_.buckets() * shape_.slots) && geo_.buckets() > shape_.buckets)
-    if (!contract_locked(std::min(shape_.resize_batch(geo_.round), geo_.buckets() - shape_.buckets), s)) break;
+  while (double(live) < cfg_.hive.shrink_below * double(geo_.buckets() * shape_.slots) &&
+         geo_.buckets() > shape_.buckets)
+    if (!contract_locked(std::min(shape_.resize_batch(geo_.round), geo_.buckets() - shape_.buckets),
+                         s))
+      break;
 }
 
 void hive_table::clear(stream_view s) {
@@ -258,8 +269,10 @@ table_stats hive_table::stats(stream_view s) {
   st.capacity = geo_.buckets() * shape_.slots;
   st.live = census[0] + census[1];
   st.occupied = st.live;
-  st.bytes = allocated_ * (shape_.slots * sizeof(word_type) + 8) + stash_.size() * sizeof(word_type);
-  for (int k = 0; k < k_op_kind_count; ++k) st.rejected[k] = c[rejected_counter(static_cast<op_kind>(k))];
+  st.bytes =
+      allocated_ * (shape_.slots * sizeof(word_type) + 8) + stash_.size() * sizeof(word_type);
+  for (int k = 0; k < k_op_kind_count; ++k)
+    st.rejected[k] = c[rejected_counter(static_cast<op_kind>(k))];
   st.failed_full = c[c_pending];
   hive_counters& h = st.hive;
   h.slots_per_bucket = static_cast<std::uint32_t>(shape_.slots);
@@ -304,11 +317,13 @@ void hive_table::inspect_locked(const inspect_request& req, inspect_result& out,
     if (req.bucket_fill) out.bucket_fill = to_probe_histogram(h[1]);
   }
   if (req.strip && req.strip->width) {
-    if (strip_.size() < 2 * req.strip->width) strip_ = buffer<float>(memory_space::device, 2 * req.strip->width);
+    if (strip_.size() < 2 * req.strip->width)
+      strip_ = buffer<float>(memory_space::device, 2 * req.strip->width);
     fill_bytes(strip_.data(), memory_space::device, 0, 2 * req.strip->width * sizeof(float), s);
     launch_strip(r, *req.strip, strip_.data(), s);
     const auto px = strip_.download(2 * req.strip->width, s);
-    for (std::uint32_t p = 0; p < req.strip->width; ++p) out.strip.push_back({px[2 * p], px[2 * p + 1]});
+    for (std::uint32_t p = 0; p < req.strip->width; ++p)
+      out.strip.push_back({px[2 * p], px[2 * p + 1]});
   }
   hive_image shape;  // what describe_slot needs: the layout, not the contents
   shape.slots = shape_.slots;
@@ -318,13 +333,16 @@ void hive_table::inspect_locked(const inspect_request& req, inspect_result& out,
   if (req.dump_first && req.dump_count && *req.dump_first < slots) {
     const std::uint64_t n = std::min<std::uint64_t>(req.dump_count, slots - *req.dump_first);
     std::vector<word_type> w(n);
-    copy_bytes(w.data(), memory_space::host, words_.data() + *req.dump_first, memory_space::device, n * sizeof(word_type), s);
+    copy_bytes(w.data(), memory_space::host, words_.data() + *req.dump_first, memory_space::device,
+               n * sizeof(word_type), s);
     synchronize(s);
-    for (std::uint64_t i = 0; i < n; ++i) out.slots.push_back(describe_slot(shape, *req.dump_first + i, w[i]));
+    for (std::uint64_t i = 0; i < n; ++i)
+      out.slots.push_back(describe_slot(shape, *req.dump_first + i, w[i]));
   }
   if (req.stash) {
     // The ring's used prefix, bounded: a stash past a few thousand words is shown by its count.
-    const std::uint64_t used = std::min<std::uint64_t>({meta_.download(1, s)[0], shape_.stash_capacity, 1u << 16});
+    const std::uint64_t used =
+        std::min<std::uint64_t>({meta_.download(1, s)[0], shape_.stash_capacity, 1u << 16});
     const auto w = stash_.download(used, s);
     for (std::uint64_t i = 0; i < used && out.stash.size() < req.stash_limit; ++i)
       if (w[i] != k_empty_word) out.stash.push_back({i, key_of(w[i]), value_of(w[i])});
@@ -337,12 +355,14 @@ std::array<std::uint64_t, 2> hive_table::census(stream_view s) {
   fill_bytes(meta_.data() + 3, memory_space::device, 0, 2 * sizeof(unsigned long long), s);
   launch_census(ref(), meta_.data() + 3, s);
   std::array<unsigned long long, 2> out{};
-  copy_bytes(out.data(), memory_space::host, meta_.data() + 3, memory_space::device, sizeof(out), s);
+  copy_bytes(out.data(), memory_space::host, meta_.data() + 3, memory_space::device, sizeof(out),
+             s);
   synchronize(s);
   return {out[0], out[1]};
 }
 
-std::uint64_t hive_table::retrieve_all(std::span<key_type> keys, std::span<value_type> values, stream_view s) {
+std::uint64_t hive_table::retrieve_all(std::span<key_type> keys, std::span<value_type> values,
+                                       stream_view s) {
   detail::check_bulk("retrieve_all", keys.size(), values.size(), 0);
   require_device("retrieve_all", keys);
   require_device("retrieve_all", values);
@@ -355,22 +375,25 @@ std::uint64_t hive_table::retrieve_all(std::span<key_type> keys, std::span<value
   return n;
 }
 
-hive_table::old_arrays hive_table::reserve_round(std::uint64_t from, std::uint64_t to, stream_view s) {
+hive_table::old_arrays hive_table::reserve_round(std::uint64_t from, std::uint64_t to,
+                                                 stream_view s) {
   const std::uint64_t need = 2 * geo_.round;
   if (allocated_ >= need) return {};
   const std::uint64_t free_b = device_memory_now().free_bytes;
   if (bytes_for(need, shape_.slots) > free_b)
-    throw user_error("the hive table cannot grow to " + format_count(need * shape_.slots) + " slots: it needs " +
-                     format_bytes(bytes_for(need, shape_.slots)) + " and the GPU has " + format_bytes(free_b) + " free");
+    throw user_error("the hive table cannot grow to " + format_count(need * shape_.slots) +
+                     " slots: it needs " + format_bytes(bytes_for(need, shape_.slots)) +
+                     " and the GPU has " + format_bytes(free_b) + " free");
   buffer<word_type> words(memory_space::device, need * shape_.slots);
   buffer<meta_word> bucket_meta(memory_space::device, need);
   const std::uint64_t used = geo_.buckets();
   const auto copy = [&](std::uint64_t lo, std::uint64_t hi) {
     if (hi <= lo) return;
-    copy_bytes(words.data() + lo * shape_.slots, memory_space::device, words_.data() + lo * shape_.slots,
-               memory_space::device, (hi - lo) * shape_.slots * sizeof(word_type), s);
-    copy_bytes(bucket_meta.data() + lo, memory_space::device, bucket_meta_.data() + lo, memory_space::device,
-               (hi - lo) * sizeof(meta_word), s);
+    copy_bytes(words.data() + lo * shape_.slots, memory_space::device,
+               words_.data() + lo * shape_.slots, memory_space::device,
+               (hi - lo) * shape_.slots * sizeof(word_type), s);
+    copy_bytes(bucket_meta.data() + lo, memory_space::device, bucket_meta_.data() + lo,
+               memory_space::device, (hi - lo) * sizeof(meta_word), s);
   };
   copy(0, std::min(from, used));
   copy(std::max(to, from), used);
@@ -414,12 +437,14 @@ std::vector<word_type> hive_table::reinsert(const std::vector<word_type>& words,
   // Keys moved inside the table are not the user's inserts: neither their steps nor a refusal
   // count (the refusals' counter is put back).
   unsigned long long refused_before = 0;
-  copy_bytes(&refused_before, memory_space::host, counters_.data() + c_pending, memory_space::device, sizeof(refused_before), s);
+  copy_bytes(&refused_before, memory_space::host, counters_.data() + c_pending,
+             memory_space::device, sizeof(refused_before), s);
   synchronize(s);  // a copy into pageable memory need not have landed when the call returns
   hive_ref r = ref();
   r.instrument = false;
   launch_batch(r, io, s);
-  copy_bytes(counters_.data() + c_pending, memory_space::device, &refused_before, memory_space::host, sizeof(refused_before), s);
+  copy_bytes(counters_.data() + c_pending, memory_space::device, &refused_before,
+             memory_space::host, sizeof(refused_before), s);
   const auto st = status.download(k.size(), s);
   std::vector<word_type> failed;
   for (std::size_t i = 0; i < st.size(); ++i)
@@ -430,25 +455,29 @@ std::vector<word_type> hive_table::reinsert(const std::vector<word_type>& words,
 std::uint64_t hive_table::expand_locked(std::uint64_t buckets, stream_view s) {
   const auto stashed = drain_stash(s);
   std::uint64_t done = 0;
-  old_arrays old;  // a new round's old arrays, read by this round's splits (freed when replaced or done)
+  old_arrays
+      old;  // a new round's old arrays, read by this round's splits (freed when replaced or done)
   while (done < buckets) {
     if (geo_.split == geo_.round) geo_ = {2 * geo_.round, 0}, old = {};
     if (2 * geo_.round * shape_.slots > max_capacity()) break;
     try {
       const std::uint64_t to = geo_.split + std::min(buckets - done, geo_.round - geo_.split);
-      if (auto replaced = reserve_round(geo_.split, to, s); replaced.words.data()) old = std::move(replaced);
+      if (auto replaced = reserve_round(geo_.split, to, s); replaced.words.data())
+        old = std::move(replaced);
     } catch (...) {  // no memory for the next round: keep what was split, and the stashed keys
       reinsert(stashed, s);
       throw;
     }
-    const std::uint64_t step = std::min({buckets - done, shape_.resize_batch(geo_.round), geo_.round - geo_.split});
+    const std::uint64_t step =
+        std::min({buckets - done, shape_.resize_batch(geo_.round), geo_.round - geo_.split});
     launch_split(ref(), step, old.words.data() ? old.words.data() : words_.data(),
                  old.meta.data() ? old.meta.data() : bucket_meta_.data(), s);
     geo_.split += step;
     splits_ += step;
     done += step;
   }
-  old = {};  // the splits that read it are queued (the free waits for them): its memory counts as free again
+  old = {};  // the splits that read it are queued (the free waits for them): its memory counts as
+             // free again
   if (geo_.split == geo_.round) geo_ = {2 * geo_.round, 0};
   // The stash keeps its share of the slots as the table grows (it is empty here: drained above).
   const std::uint64_t want = stash_capacity_for(cfg_.hive, geo_.buckets() * shape_.slots);
@@ -460,7 +489,9 @@ std::uint64_t hive_table::expand_locked(std::uint64_t buckets, stream_view s) {
   // Into a larger table: room for them, but should it refuse any, it grows on until all are in.
   for (auto failed = reinsert(stashed, s); !failed.empty(); failed = reinsert(failed, s)) {
     const std::uint64_t more = expand_locked(shape_.resize_batch(geo_.round), s);
-    if (!more) throw gpu_error(std::to_string(failed.size()) + " keys found no room in a hive table at its largest size");
+    if (!more)
+      throw gpu_error(std::to_string(failed.size()) +
+                      " keys found no room in a hive table at its largest size");
     done += more;
   }
   synchronize(s);
@@ -470,15 +501,18 @@ std::uint64_t hive_table::expand_locked(std::uint64_t buckets, stream_view s) {
 std::uint64_t hive_table::contract_locked(std::uint64_t buckets, stream_view s) {
   // As many merges as keep the keys within k_contract_fill of the smaller table (the model
   // decides the same way); every pair of a step merges, what does not fit goes in again.
-  const std::uint64_t allowed = mergeable_buckets(live_now(s), geo_.buckets(), shape_.slots, buckets);
+  const std::uint64_t allowed =
+      mergeable_buckets(live_now(s), geo_.buckets(), shape_.slots, buckets);
   // Entries that do not fit their merged bucket collect in `overflow_` over up to k_merge_steps
   // steps before the host reads them (a read synchronizes: once a step, it took a third of a
   // contraction). Its memory is taken before any merge, so that a refusal changes nothing.
   constexpr std::uint64_t k_merge_steps = 4;
-  const std::uint64_t room = std::min(allowed, k_merge_steps * shape_.resize_batch(geo_.round)) * shape_.slots;
+  const std::uint64_t room =
+      std::min(allowed, k_merge_steps * shape_.resize_batch(geo_.round)) * shape_.slots;
   if (overflow_.size() < room) overflow_ = buffer<word_type>(memory_space::device, room);
   auto moved = drain_stash(s);
-  std::uint64_t done = 0, pending = 0;  // pending: slots of pairs merged since the overflow was read
+  std::uint64_t done = 0,
+                pending = 0;  // pending: slots of pairs merged since the overflow was read
   const auto read_overflow = [&] {
     const auto n = overflowed_.download(1, s)[0];
     if (n) {
@@ -494,7 +528,8 @@ std::uint64_t hive_table::contract_locked(std::uint64_t buckets, stream_view s) 
       if (geo_.round == 1) break;
       geo_ = {geo_.round / 2, geo_.round / 2};
     }
-    const std::uint64_t step = std::min({allowed - done, shape_.resize_batch(geo_.round), geo_.split});
+    const std::uint64_t step =
+        std::min({allowed - done, shape_.resize_batch(geo_.round), geo_.split});
     if (pending + step * shape_.slots > overflow_.size()) read_overflow();
     launch_merge(ref(), step, overflow_.data(), overflowed_.data(), s);
     pending += step * shape_.slots;
@@ -507,7 +542,9 @@ std::uint64_t hive_table::contract_locked(std::uint64_t buckets, stream_view s) 
   // grows back a step at a time until every key is in: none is lost.
   for (auto failed = reinsert(moved, s); !failed.empty(); failed = reinsert(failed, s)) {
     const std::uint64_t back = expand_locked(shape_.resize_batch(geo_.round), s);
-    if (!back) throw gpu_error(std::to_string(failed.size()) + " keys found no room in a hive table at its largest size");
+    if (!back)
+      throw gpu_error(std::to_string(failed.size()) +
+                      " keys found no room in a hive table at its largest size");
     done -= std::min(done, back);
   }
   merges_refused_ += buckets - done;
@@ -525,16 +562,19 @@ std::uint64_t hive_table::expand(std::uint64_t buckets, stream_view s) {
 std::uint64_t hive_table::contract(std::uint64_t buckets, stream_view s) {
   std::unique_lock lock(table_mutex_);
   HS_CUDA_CHECK(cudaDeviceSynchronize());  // batches queued on other streams finish first
-  return contract_locked(buckets, s);  // merges keep the number of entries, as splits do
+  return contract_locked(buckets, s);      // merges keep the number of entries, as splits do
 }
 
 void hive_table::rehash(std::uint64_t capacity, stream_view s) {
   if (capacity % shape_.slots)
-    throw user_error("a hive capacity is a whole number of buckets of " + std::to_string(shape_.slots) + " slots");
+    throw user_error("a hive capacity is a whole number of buckets of " +
+                     std::to_string(shape_.slots) + " slots");
   const std::uint64_t want = capacity / shape_.slots, have = config().capacity / shape_.slots;
-  if (want > have) expand(want - have, s);
+  if (want > have)
+    expand(want - have, s);
   else if (want < have && contract(have - want, s) < have - want)
-    throw user_error("the hive table cannot shrink to " + format_count(capacity) + " slots: its entries do not fit");
+    throw user_error("the hive table cannot shrink to " + format_count(capacity) +
+                     " slots: its entries do not fit");
 }
 
 void hive_table::set_instrumentation(bool on) { instrument_ = on; }
@@ -542,7 +582,8 @@ void hive_table::set_instrumentation(bool on) { instrument_ = on; }
 void hive_table::copy_step_counters(std::uint64_t* out, stream_view s) {
   static_assert(c_moves == c_step1 + 4, "steps 1-4 and moves are adjacent");
   static_assert(sizeof(unsigned long long) == sizeof(std::uint64_t));
-  copy_bytes(out, memory_space::pinned, counters_.data() + c_step1, memory_space::device, 5 * sizeof(std::uint64_t), s);
+  copy_bytes(out, memory_space::pinned, counters_.data() + c_step1, memory_space::device,
+             5 * sizeof(std::uint64_t), s);
 }
 
 std::vector<path_record> hive_table::recent_paths(stream_view s) {

@@ -75,13 +75,14 @@ class hive_table final : public hive_family {
   old_arrays reserve_round(std::uint64_t from, std::uint64_t to, stream_view s);
   /// Copies the stash's live words out and empties it (hints too).
   std::vector<word_type> drain_stash(stream_view s);
-  /// Inserts moved entries again (not counted as inserts, nor their refusals); returns those refused.
+  /// Inserts moved entries again (not counted as inserts, nor their refusals); returns those
+  /// refused.
   std::vector<word_type> reinsert(const std::vector<word_type>& words, stream_view s);
   void allocate(std::uint64_t buckets);
 
   mutable std::shared_mutex table_mutex_;  // bulk calls share; resizes and clear take it alone
   read_write_order order_;                 // lookups skip their guards when no write can overlap
-  std::mutex scratch_mutex_;               // meta_[3..5] (census, retrieve) and the inspection buffers
+  std::mutex scratch_mutex_;  // meta_[3..5] (census, retrieve) and the inspection buffers
   table_config cfg_;
   hive_shape shape_;
   geometry geo_;
@@ -89,20 +90,22 @@ class hive_table final : public hive_family {
   buffer<word_type> words_;
   buffer<meta_word> bucket_meta_;  // per bucket: free mask and lock word (hive_layout.hpp)
   buffer<word_type> stash_;
-  buffer<unsigned long long> meta_;      // [0] stash tail, [1] stash live, [2] path head, [3..] scratch
+  buffer<unsigned long long> meta_;  // [0] stash tail, [1] stash live, [2] path head, [3..] scratch
   buffer<unsigned long long> counters_;  // c_count
   buffer<path_record> paths_;
-  buffer<word_type> overflow_;            // a contraction step's entries that did not fit their bucket
+  buffer<word_type> overflow_;  // a contraction step's entries that did not fit their bucket
   buffer<unsigned long long> overflowed_;  // how many
-  buffer<device_histogram> histograms_;  // inspection scratch (under scratch_mutex_)
+  buffer<device_histogram> histograms_;    // inspection scratch (under scratch_mutex_)
   buffer<float> strip_;
   std::atomic<bool> instrument_{false};
   bulk_scratch bulk_;  // grouped copies of large insert batches (under table_mutex_ held alone)
   std::atomic<std::uint32_t> seed_{1};
-  std::atomic<std::uint64_t> live_bound_{0};   // live keys at most (exact at the last census + inserts since)
-  std::atomic<std::uint64_t> erases_since_{0}; // erases issued since the last census
+  std::atomic<std::uint64_t> live_bound_{
+      0};  // live keys at most (exact at the last census + inserts since)
+  std::atomic<std::uint64_t> erases_since_{0};  // erases issued since the last census
   std::uint64_t splits_ = 0, merges_ = 0, merges_refused_ = 0;
-  std::atomic<std::uint64_t> bulk_batches_{0}, bulk_rest_{0};  // bulk inserts (under table_mutex_ held alone)
+  std::atomic<std::uint64_t> bulk_batches_{0},
+      bulk_rest_{0};  // bulk inserts (under table_mutex_ held alone)
 };
 
 }  // namespace hs::hive

@@ -19,18 +19,22 @@ namespace hs::linear {
 namespace {
 
 std::string check_config(const table_config& cfg) {
-  if (cfg.linear.tuning.group != 0 && cfg.linear.tuning.group != 1 && cfg.linear.tuning.group != 4 && cfg.linear.tuning.group != 8)
+  if (cfg.linear.tuning.group != 0 && cfg.linear.tuning.group != 1 &&
+      cfg.linear.tuning.group != 4 && cfg.linear.tuning.group != 8)
     return "linear probe group must be 0 (auto), 1, 4 or 8 threads";
   if (cfg.linear.probe == probe_policy::double_hash && cfg.linear.tuning.group > 1)
-    return "double hashing runs one thread per operation (each probe a new sector): group must be 1 or auto";
+    return "double hashing runs one thread per operation (each probe a new sector): group must be "
+           "1 or auto";
   return {};
 }
 
 std::unique_ptr<table> make(const table_config& cfg) {
-  if (!is_pow2(cfg.capacity)) throw user_error("capacity " + format_count(cfg.capacity) + " is not a power of two");
+  if (!is_pow2(cfg.capacity))
+    throw user_error("capacity " + format_count(cfg.capacity) + " is not a power of two");
   if (cfg.capacity < 16) throw user_error("capacity must be at least 16 slots");
   if (cfg.capacity > max_capacity())
-    throw user_error("capacity " + format_count(cfg.capacity) + " exceeds the maximum of 2^32 slots "
+    throw user_error("capacity " + format_count(cfg.capacity) +
+                     " exceeds the maximum of 2^32 slots "
                      "(with 32-bit keys a larger table could never be more than a quarter full)");
   if (const std::string e = check_config(cfg); !e.empty()) throw user_error(e);
   return model_or_gpu<linear_model>(cfg, HS_GPU_TABLE(linear_table));
@@ -48,8 +52,12 @@ const family_option k_options[] = {
      [](const table_config& c) { return std::string(to_string(c.linear.deletes)); },
      [](table_config& c, const std::string& v) { c.linear.deletes = *parse_delete_mode(v); }},
     {"group", "threads per operation", k_groups, false, 0, 0, true,
-     [](const table_config& c) { return c.linear.tuning.group ? std::to_string(c.linear.tuning.group) : std::string("auto"); },
-     [](table_config& c, const std::string& v) { c.linear.tuning.group = v == "auto" ? 0 : std::stoi(v); }},
+     [](const table_config& c) {
+       return c.linear.tuning.group ? std::to_string(c.linear.tuning.group) : std::string("auto");
+     },
+     [](table_config& c, const std::string& v) {
+       c.linear.tuning.group = v == "auto" ? 0 : std::stoi(v);
+     }},
 };
 
 // `probe linear|double`, `delete value|tombstone`, `group 1|4|8`: a line each, as the first
@@ -71,10 +79,12 @@ std::string check(table& t, stream_view s) {
 
 // The slots from the operation's home slot on, as the step finds them (stream-ordered after every
 // earlier batch), in chunks until the walk must end there: at the key or an empty slot.
-void trace_before(table& t, const table_config& cfg, std::uint64_t capacity, stepped_op& op, stream_view s) {
+void trace_before(table& t, const table_config& cfg, std::uint64_t capacity, stepped_op& op,
+                  stream_view s) {
   if (is_reserved_key(op.key) || capacity == 0) return;
   const auto mask = static_cast<std::uint32_t>(capacity - 1);
-  const std::uint64_t limit = std::min<std::uint64_t>(k_traced_walk_slots, capacity);  // each slot once
+  const std::uint64_t limit =
+      std::min<std::uint64_t>(k_traced_walk_slots, capacity);        // each slot once
   const auto dump = [&](std::uint64_t first, std::uint64_t count) {  // true once the walk must end
     inspect_request ir;
     ir.dump_first = first;
@@ -91,11 +101,14 @@ void trace_before(table& t, const table_config& cfg, std::uint64_t capacity, ste
     using H = decltype(h);
     const std::uint32_t home = home_slot<H>(op.key, mask);
     if constexpr (probe_of<H>::type::is_double) {
-      for (std::uint64_t i = 0; i < limit; ++i)  // slot by slot along its sequence (sectors far apart)
+      for (std::uint64_t i = 0; i < limit;
+           ++i)  // slot by slot along its sequence (sectors far apart)
         if (dump(probe_slot<H>(home, op.key, i, mask), 1)) return true;
     } else {
-      for (std::uint64_t at = home; op.probe_before.size() < limit;) {  // consecutive slots, in chunks
-        const std::uint64_t n = std::min<std::uint64_t>({32, capacity - at, limit - op.probe_before.size()});
+      for (std::uint64_t at = home;
+           op.probe_before.size() < limit;) {  // consecutive slots, in chunks
+        const std::uint64_t n =
+            std::min<std::uint64_t>({32, capacity - at, limit - op.probe_before.size()});
         if (dump(at, n)) return true;
         at = (at + n) & mask;
       }
@@ -106,8 +119,9 @@ void trace_before(table& t, const table_config& cfg, std::uint64_t capacity, ste
 }
 
 std::string near_full_reason(const table_config& cfg) {
-  return cfg.linear.deletes == linear_delete_mode::value ? "erasing empties only the value, the key keeps its slot"
-                                                  : "live keys with no room left";
+  return cfg.linear.deletes == linear_delete_mode::value
+             ? "erasing empties only the value, the key keeps its slot"
+             : "live keys with no room left";
 }
 
 }  // namespace
@@ -117,16 +131,22 @@ const family_descriptor& registration() {
     family_descriptor f;
     f.id = family::linear;
     f.name = "linear";
-    f.summary = "open addressing with linear probing (one thread or a probe group per operation) or double hashing; "
-                "erase empties the value (seed 000) or leaves a reusable tombstone (seed 002)";
+    f.summary =
+        "open addressing with linear probing (one thread or a probe group per operation) or double "
+        "hashing; "
+        "erase empties the value (seed 000) or leaves a reusable tombstone (seed 002)";
     f.make = make;
     f.check_config = check_config;
-    f.estimate_bytes = [](const table_config& c) -> std::uint64_t { return c.capacity * sizeof(slot_word); };
+    f.estimate_bytes = [](const table_config& c) -> std::uint64_t {
+      return c.capacity * sizeof(slot_word);
+    };
     f.options = k_options;
     f.parse_line = parse_line;
     f.keywords = "group 1|4|8, delete value|tombstone, probe linear|double";
     f.check_invariants = check;
-    f.full_note = "fill stopped: the table is full (failed_full inserts); erase keys or use a larger capacity";
+    f.full_note =
+        "fill stopped: the table is full (failed_full inserts); erase keys or use a larger "
+        "capacity";
     f.near_full_reason = near_full_reason;
     f.trace_before = trace_before;
     return f;

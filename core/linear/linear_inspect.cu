@@ -26,7 +26,8 @@ unsigned grid_for(std::uint64_t items) {
   return static_cast<unsigned>(needed < cap ? (needed ? needed : 1) : cap);
 }
 
-__global__ void census_kernel(const slot_word* slots, std::uint64_t pairs, unsigned long long* out) {
+__global__ void census_kernel(const slot_word* slots, std::uint64_t pairs,
+                              unsigned long long* out) {
   unsigned live = 0, erased = 0, tomb = 0;
   const auto* words = reinterpret_cast<const ulonglong2*>(slots);
   for (std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; i < pairs;
@@ -54,15 +55,16 @@ __global__ void census_kernel(const slot_word* slots, std::uint64_t pairs, unsig
 // ballot; the slot before a warp's first is the previous lane's or one more (cached) load. A warp
 // takes four such words at once, their loads in flight together: with one at a time the pass
 // waited on DRAM and read the slots at 45% of its bandwidth (ncu, 2^27 slots).
-__global__ void census_starts_kernel(const slot_word* slots, std::uint64_t capacity, unsigned long long* out,
-                                     std::uint32_t* starts) {
+__global__ void census_starts_kernel(const slot_word* slots, std::uint64_t capacity,
+                                     unsigned long long* out, std::uint32_t* starts) {
   constexpr int k_words = 4;
   unsigned live = 0, erased = 0, tomb = 0;
   const auto mask = static_cast<std::uint32_t>(capacity - 1);
   const unsigned lane = threadIdx.x & 31;
   const std::uint64_t warps = std::uint64_t{gridDim.x} * (blockDim.x / 32);
   const std::uint64_t chunks = (capacity + 31) / 32;
-  for (std::uint64_t g = (blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x) / 32; g * k_words < chunks; g += warps) {
+  for (std::uint64_t g = (blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x) / 32;
+       g * k_words < chunks; g += warps) {
     slot_word w[k_words];
 #pragma unroll
     for (int j = 0; j < k_words; ++j) {
@@ -70,7 +72,8 @@ __global__ void census_starts_kernel(const slot_word* slots, std::uint64_t capac
       w[j] = i < capacity ? slots[i] : k_empty_slot;
     }
     // The slot before the first of the four words, for lane 0.
-    slot_word before = lane == 0 ? slots[(static_cast<std::uint32_t>(g * k_words * 32) - 1) & mask] : k_empty_slot;
+    slot_word before =
+        lane == 0 ? slots[(static_cast<std::uint32_t>(g * k_words * 32) - 1) & mask] : k_empty_slot;
 #pragma unroll
     for (int j = 0; j < k_words; ++j) {
       const std::uint64_t c = g * k_words + j, i = c * 32 + lane;
@@ -80,7 +83,8 @@ __global__ void census_starts_kernel(const slot_word* slots, std::uint64_t capac
       tomb += st == slot_state::tombstone;
       const slot_word prev_in_warp = __shfl_up_sync(0xffffffffu, w[j], 1);
       const slot_word prev = lane ? prev_in_warp : before;
-      const unsigned word = __ballot_sync(0xffffffffu, i < capacity && occupies(w[j]) && !occupies(prev));
+      const unsigned word =
+          __ballot_sync(0xffffffffu, i < capacity && occupies(w[j]) && !occupies(prev));
       if (lane == 0 && c < chunks) starts[c] = word;
       before = __shfl_sync(0xffffffffu, w[j], 31);  // the next word's slot before its first
     }
@@ -95,8 +99,8 @@ __global__ void census_starts_kernel(const slot_word* slots, std::uint64_t capac
   }
 }
 
-__global__ void count_occupied_kernel(const slot_word* slots, std::uint64_t pairs, bool tombstones_free,
-                                      unsigned long long* out) {
+__global__ void count_occupied_kernel(const slot_word* slots, std::uint64_t pairs,
+                                      bool tombstones_free, unsigned long long* out) {
   unsigned n = 0;
   const auto* words = reinterpret_cast<const ulonglong2*>(slots);
   for (std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; i < pairs;
@@ -148,7 +152,8 @@ __global__ void histogram_kernel(const slot_word* slots, std::uint64_t capacity,
     const slot_word pair[2] = {v.x, v.y};
     for (int j = 0; j < 2; ++j) {
       if (!holds_key(pair[j])) continue;
-      const std::uint32_t d = slot_displacement<Hash>(static_cast<std::uint32_t>(2 * i + j), pair[j], mask);
+      const std::uint32_t d =
+          slot_displacement<Hash>(static_cast<std::uint32_t>(2 * i + j), pair[j], mask);
       atomicAdd(&bins[probe_bin(d)], 1u);
       sum += d;
       ++count;
@@ -197,14 +202,17 @@ __global__ void retrieve_kernel(const slot_word* slots, std::uint64_t capacity, 
 
 void launch_census(const slot_word* slots, std::uint64_t capacity, unsigned long long* out,
                    stream_view s, std::uint32_t* starts) {
-  if (starts) census_starts_kernel<<<grid_for(capacity), k_block, 0, cuda(s)>>>(slots, capacity, out, starts);
-  else census_kernel<<<grid_for(capacity / 2), k_block, 0, cuda(s)>>>(slots, capacity / 2, out);
+  if (starts)
+    census_starts_kernel<<<grid_for(capacity), k_block, 0, cuda(s)>>>(slots, capacity, out, starts);
+  else
+    census_kernel<<<grid_for(capacity / 2), k_block, 0, cuda(s)>>>(slots, capacity / 2, out);
   HS_CUDA_CHECK_LAUNCH();
 }
 
 void launch_count_occupied(const slot_word* slots, std::uint64_t capacity, bool tombstones_free,
                            unsigned long long* out, stream_view s) {
-  count_occupied_kernel<<<grid_for(capacity / 2), k_block, 0, cuda(s)>>>(slots, capacity / 2, tombstones_free, out);
+  count_occupied_kernel<<<grid_for(capacity / 2), k_block, 0, cuda(s)>>>(slots, capacity / 2,
+                                                                         tombstones_free, out);
   HS_CUDA_CHECK_LAUNCH();
 }
 
@@ -217,11 +225,12 @@ void launch_occupancy(hash_kind h, probe_policy p, const slot_word* slots, std::
   HS_CUDA_CHECK_LAUNCH();
 }
 
-void launch_probe_histogram(hash_kind h, probe_policy p, const slot_word* slots, std::uint64_t capacity,
-                            device_histogram* out, stream_view s) {
+void launch_probe_histogram(hash_kind h, probe_policy p, const slot_word* slots,
+                            std::uint64_t capacity, device_histogram* out, stream_view s) {
   HS_CUDA_CHECK(cudaMemsetAsync(out, 0, sizeof(device_histogram), cuda(s)));
   dispatch_probing(h, p, [&](auto hash) {
-    histogram_kernel<decltype(hash)><<<grid_for(capacity / 2), k_block, 0, cuda(s)>>>(slots, capacity, out);
+    histogram_kernel<decltype(hash)>
+        <<<grid_for(capacity / 2), k_block, 0, cuda(s)>>>(slots, capacity, out);
   });
   HS_CUDA_CHECK_LAUNCH();
 }
@@ -230,7 +239,8 @@ void launch_retrieve_all(const slot_word* slots, std::uint64_t capacity, key_typ
                          value_type* values, std::uint64_t room, unsigned long long* count,
                          stream_view s) {
   HS_CUDA_CHECK(cudaMemsetAsync(count, 0, sizeof(*count), cuda(s)));
-  retrieve_kernel<<<grid_for(capacity), k_block, 0, cuda(s)>>>(slots, capacity, keys, values, room, count);
+  retrieve_kernel<<<grid_for(capacity), k_block, 0, cuda(s)>>>(slots, capacity, keys, values, room,
+                                                               count);
   HS_CUDA_CHECK_LAUNCH();
 }
 

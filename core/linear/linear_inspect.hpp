@@ -25,8 +25,8 @@ void launch_count_occupied(const slot_word* slots, std::uint64_t capacity, bool 
 void launch_occupancy(hash_kind h, probe_policy p, const slot_word* slots, std::uint32_t mask,
                       const occupancy_query& q, stream_view s);
 /// Accumulates the displacement histogram of all key-holding slots into `out` (zeroed first).
-void launch_probe_histogram(hash_kind h, probe_policy p, const slot_word* slots, std::uint64_t capacity,
-                            device_histogram* out, stream_view s);
+void launch_probe_histogram(hash_kind h, probe_policy p, const slot_word* slots,
+                            std::uint64_t capacity, device_histogram* out, stream_view s);
 /// Writes live pairs, at most `room`, counting all of them in *count (zeroed first).
 void launch_retrieve_all(const slot_word* slots, std::uint64_t capacity, key_type* keys,
                          value_type* values, std::uint64_t room, unsigned long long* count,

@@ -28,7 +28,8 @@ void check_with(std::span<const slot_word> slots, invariant_report& r) {
       any_empty = true;
       break;
     }
-  std::uint64_t last_empty_step = 0;  // walk step of the last empty slot (step 0 = the one before start)
+  std::uint64_t last_empty_step =
+      0;  // walk step of the last empty slot (step 0 = the one before start)
   std::vector<key_type> keys;
   keys.reserve(slots.size());
   for (std::uint64_t step = 1; step <= slots.size(); ++step) {
@@ -50,16 +51,20 @@ void check_with(std::span<const slot_word> slots, invariant_report& r) {
       const std::uint32_t home = home_slot<Hash>(k, mask);
       for (std::uint32_t i = 0; i < d; ++i)
         if (slots[probe_slot<Hash>(home, k, i, mask)] == k_empty_slot) {
-          problem(strprintf("key 0x%08x in slot %u (probe %u) is unreachable: its probe %u, slot %u, is empty", k, s, d, i,
-                            probe_slot<Hash>(home, k, i, mask)));
+          problem(strprintf(
+              "key 0x%08x in slot %u (probe %u) is unreachable: its probe %u, slot %u, is empty", k,
+              s, d, i, probe_slot<Hash>(home, k, i, mask)));
           break;
         }
     } else if (any_empty && step - last_empty_step <= d) {
-      problem(strprintf("key 0x%08x in slot %u is unreachable: an empty slot lies between it and "
-                        "its home slot %u", slot_key(w), s, (s - d) & mask));
+      problem(
+          strprintf("key 0x%08x in slot %u is unreachable: an empty slot lies between it and "
+                    "its home slot %u",
+                    slot_key(w), s, (s - d) & mask));
     }
   }
-  for (key_type k : duplicated_keys(keys)) problem(strprintf("key 0x%08x is stored more than once", k));
+  for (key_type k : duplicated_keys(keys))
+    problem(strprintf("key 0x%08x is stored more than once", k));
 }
 
 }  // namespace
@@ -72,12 +77,14 @@ std::string invariant_report::describe() const {
 }
 
 invariant_report check_invariants(std::span<const slot_word> slots, hash_kind hash,
-                                  const table_stats* stats, linear_delete_mode mode, probe_policy probe) {
+                                  const table_stats* stats, linear_delete_mode mode,
+                                  probe_policy probe) {
   invariant_report r;
   dispatch_probing(hash, probe, [&](auto h) { check_with<decltype(h)>(slots, r); });
   if (mode == linear_delete_mode::tombstone && r.erased) {
-    r.problems.push_back(strprintf("%llu keys hold an erased value, which tombstone mode never leaves",
-                                   static_cast<unsigned long long>(r.erased)));
+    r.problems.push_back(
+        strprintf("%llu keys hold an erased value, which tombstone mode never leaves",
+                  static_cast<unsigned long long>(r.erased)));
     ++r.violations;
   }
   if (stats) {
@@ -96,9 +103,10 @@ invariant_report check_invariants(std::span<const slot_word> slots, hash_kind ha
     expect("occupied slots", r.live + r.erased + r.tombstones, stats->occupied);
     expect("capacity", slots.size(), stats->capacity);
     if (r.max_displacement > stats->max_displacement) {
-      r.problems.push_back(strprintf("a key lies %u slots from home but the recorded probe bound is "
-                                     "%u: lookups would miss it", r.max_displacement,
-                                     stats->max_displacement));
+      r.problems.push_back(
+          strprintf("a key lies %u slots from home but the recorded probe bound is "
+                    "%u: lookups would miss it",
+                    r.max_displacement, stats->max_displacement));
       ++r.violations;
     }
   }

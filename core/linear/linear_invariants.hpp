@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "core/common/hash.hpp"
-#include "core/table/table.hpp"
 #include "core/linear/linear_layout.hpp"
+#include "core/table/table.hpp"
 
 namespace hs::linear {
 

@@ -13,9 +13,13 @@ inline constexpr int k_block = 256;
 // Inputs and outputs are touched once: load and store them with the streaming (evict-first)
 // policy so they do not push table lines out of L2 between a probe's load and its CAS.
 template <class T>
-__device__ __forceinline__ T stream_in(const T* p) { return __ldcs(p); }
+__device__ __forceinline__ T stream_in(const T* p) {
+  return __ldcs(p);
+}
 template <class T>
-__device__ __forceinline__ void stream_out(T* p, T v) { __stcs(p, v); }
+__device__ __forceinline__ void stream_out(T* p, T v) {
+  __stcs(p, v);
+}
 __device__ __forceinline__ op_kind stream_in(const op_kind* p) {
   return static_cast<op_kind>(__ldcs(reinterpret_cast<const unsigned char*>(p)));
 }
@@ -30,8 +34,9 @@ __device__ __forceinline__ std::uint64_t op_index() {
 
 /// One insert, with the mode's algorithm: tombstone mode reuses tombstones (one thread per op).
 template <bool Guarded, class Hash, int G>
-__device__ __forceinline__ op_status insert_one(const linear_ref<Hash, G>& t, const coop_group<G>& g, key_type k,
-                                                value_type v, bool cas_first, bool reuse) {
+__device__ __forceinline__ op_status insert_one(const linear_ref<Hash, G>& t,
+                                                const coop_group<G>& g, key_type k, value_type v,
+                                                bool cas_first, bool reuse) {
   if constexpr (G == 1) {
     if (reuse) return t.template insert_reusing<Guarded>(k, v);
   }
@@ -39,22 +44,22 @@ __device__ __forceinline__ op_status insert_one(const linear_ref<Hash, G>& t, co
 }
 
 template <class Hash, int G, bool Guarded>
-__global__ void __launch_bounds__(k_block) insert(linear_ref<Hash, G> t, const key_type* keys,
-                                                   const value_type* values, op_status* status,
-                                                   std::uint64_t n, std::uint64_t cas_first_ops, bool reuse) {
+__global__ void __launch_bounds__(k_block)
+    insert(linear_ref<Hash, G> t, const key_type* keys, const value_type* values, op_status* status,
+           std::uint64_t n, std::uint64_t cas_first_ops, bool reuse) {
   const std::uint64_t i = op_index<G>();
   if (i >= n) return;  // whole groups leave together: a group shares its index
   const auto g = this_group<G>();
   // Operations early in the batch meet a nearly empty table: those claim their home slot blindly.
-  const op_status s =
-      insert_one<Guarded>(t, g, stream_in(keys + i), stream_in(values + i), i < cas_first_ops, reuse);
+  const op_status s = insert_one<Guarded>(t, g, stream_in(keys + i), stream_in(values + i),
+                                          i < cas_first_ops, reuse);
   if (status && g.rank() == 0) stream_out(status + i, s);
 }
 
 template <class Hash, int G>
-__global__ void __launch_bounds__(k_block) find(linear_ref<Hash, G> t, const key_type* keys,
-                                                 value_type* values, op_status* status,
-                                                 std::uint64_t n) {
+__global__ void __launch_bounds__(k_block)
+    find(linear_ref<Hash, G> t, const key_type* keys, value_type* values, op_status* status,
+         std::uint64_t n) {
   const std::uint64_t i = op_index<G>();
   if (i >= n) return;
   const auto g = this_group<G>();
@@ -67,8 +72,9 @@ __global__ void __launch_bounds__(k_block) find(linear_ref<Hash, G> t, const key
 }
 
 template <class Hash, int G>
-__global__ void __launch_bounds__(k_block) erase(linear_ref<Hash, G> t, const key_type* keys,
-                                                  op_status* status, std::uint64_t n, bool tombstone) {
+__global__ void __launch_bounds__(k_block)
+    erase(linear_ref<Hash, G> t, const key_type* keys, op_status* status, std::uint64_t n,
+          bool tombstone) {
   const std::uint64_t i = op_index<G>();
   if (i >= n) return;
   const auto g = this_group<G>();
@@ -80,19 +86,21 @@ __global__ void __launch_bounds__(k_block) erase(linear_ref<Hash, G> t, const ke
 /// tombstone mode, inserts with lookups first and erases after, as two launches.
 enum class apply_phase : int { all, inserts_and_finds, erases };
 
-/// Mixed batch: each operation runs concurrently with the others of its launch, in no defined order.
+/// Mixed batch: each operation runs concurrently with the others of its launch, in no defined
+/// order.
 template <class Hash, int G, bool Guarded>
-__global__ void __launch_bounds__(k_block) apply(linear_ref<Hash, G> t, const op_kind* kinds,
-                                                  const key_type* keys, const value_type* values,
-                                                  value_type* results, op_status* status,
-                                                  std::uint64_t n, std::uint64_t cas_first_ops,
-                                                  apply_phase phase, bool tombstone) {
+__global__ void __launch_bounds__(k_block)
+    apply(linear_ref<Hash, G> t, const op_kind* kinds, const key_type* keys,
+          const value_type* values, value_type* results, op_status* status, std::uint64_t n,
+          std::uint64_t cas_first_ops, apply_phase phase, bool tombstone) {
   const std::uint64_t i = op_index<G>();
   if (i >= n) return;
   const auto g = this_group<G>();
   const op_kind kind = stream_in(kinds + i);
   const bool erase_op = kind == op_kind::erase;
-  if ((phase == apply_phase::erases && !erase_op) || (phase == apply_phase::inserts_and_finds && erase_op)) return;
+  if ((phase == apply_phase::erases && !erase_op) ||
+      (phase == apply_phase::inserts_and_finds && erase_op))
+    return;
   const key_type k = stream_in(keys + i);
   value_type found = k_empty;
   op_status s;
@@ -104,7 +112,8 @@ __global__ void __launch_bounds__(k_block) apply(linear_ref<Hash, G> t, const op
       s = t.find(g, k, found, *reinterpret_cast<volatile unsigned*>(&t.counters->max_displacement));
       break;
     case op_kind::erase:
-      s = t.erase(g, k, *reinterpret_cast<volatile unsigned*>(&t.counters->max_displacement), tombstone);
+      s = t.erase(g, k, *reinterpret_cast<volatile unsigned*>(&t.counters->max_displacement),
+                  tombstone);
       break;
     default: s = op_status::none;
   }
@@ -116,19 +125,21 @@ __global__ void __launch_bounds__(k_block) apply(linear_ref<Hash, G> t, const op
 
 /// Rebuild: every live entry of the old slots into a fresh table (one thread per old slot).
 template <class Hash>
-__global__ void __launch_bounds__(k_block) rehash(const slot_word* old, std::uint64_t old_capacity,
-                                                   linear_ref<Hash, 1> t) {
+__global__ void __launch_bounds__(k_block)
+    rehash(const slot_word* old, std::uint64_t old_capacity, linear_ref<Hash, 1> t) {
   const auto g = this_group<1>();
   for (std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; i < old_capacity;
        i += std::uint64_t{gridDim.x} * blockDim.x) {
     const slot_word w = old[i];
-    if (classify(w) == slot_state::live) t.template insert<false>(g, slot_key(w), slot_value(w), false);
+    if (classify(w) == slot_state::live)
+      t.template insert<false>(g, slot_key(w), slot_value(w), false);
   }
 }
 
 /// What a warp's lanes of a rebuild placed: the table's probe bound raised once to the longest
 /// displacement, and the keys added to `live` (the check that nothing was lost). All lanes call it.
-__device__ __forceinline__ void report_rebuilt(unsigned longest, unsigned placed, unsigned* max_displacement,
+__device__ __forceinline__ void report_rebuilt(unsigned longest, unsigned placed,
+                                               unsigned* max_displacement,
                                                unsigned long long* live) {
   const unsigned most = warp_max(longest);
   const unsigned sum = warp_sum(placed);
@@ -142,10 +153,10 @@ __device__ __forceinline__ void report_rebuilt(unsigned longest, unsigned placed
 /// linear_rebuild.hpp), then raises the table's probe bound once and adds the live keys it
 /// placed to `live` (the check that nothing was lost, without another pass over the table).
 template <class Hash>
-__global__ void __launch_bounds__(k_block) rebuild_clusters(slot_word* old, std::uint64_t old_capacity,
-                                                            const std::uint32_t* bits, slot_word* out,
-                                                            std::uint64_t out_capacity, unsigned* max_displacement,
-                                                            unsigned long long* live) {
+__global__ void __launch_bounds__(k_block)
+    rebuild_clusters(slot_word* old, std::uint64_t old_capacity, const std::uint32_t* bits,
+                     slot_word* out, std::uint64_t out_capacity, unsigned* max_displacement,
+                     unsigned long long* live) {
   const std::uint64_t words = (old_capacity + 31) / 32;
   const std::uint64_t w = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x;
   unsigned longest = 0, placed = 0;
@@ -155,8 +166,9 @@ __global__ void __launch_bounds__(k_block) rebuild_clusters(slot_word* old, std:
       const int b = __ffs(starts) - 1;
       starts &= starts - 1;
       const auto s = static_cast<std::uint32_t>(w * 32 + b);
-      const rebuilt_cluster r = rebuild_cluster<Hash>(old, static_cast<std::uint32_t>(old_capacity - 1), s, out,
-                                                      static_cast<std::uint32_t>(out_capacity - 1));
+      const rebuilt_cluster r =
+          rebuild_cluster<Hash>(old, static_cast<std::uint32_t>(old_capacity - 1), s, out,
+                                static_cast<std::uint32_t>(out_capacity - 1));
       longest = r.longest > longest ? r.longest : longest;
       placed += r.live;
     }
@@ -167,17 +179,18 @@ __global__ void __launch_bounds__(k_block) rebuild_clusters(slot_word* old, std:
 /// Growth by F (2 or 4) through windows (linear_rebuild.hpp): a warp per window of 1024 old
 /// slots, the window and its F copies staged in shared memory; every slot of the new table is
 /// written, so it needs no fill. A window's cluster that runs past it goes to `deferred`.
-inline constexpr int k_grow_warps = 2;  // per block: (F + 1) staged windows of 8.25 KiB each per warp
+inline constexpr int k_grow_warps =
+    2;  // per block: (F + 1) staged windows of 8.25 KiB each per warp
 template <int F>
 constexpr int grow_shared_bytes() {
   return k_grow_warps * (F + 1) * static_cast<int>(k_staged_slots * sizeof(slot_word));
 }
 
 template <class Hash, int F>
-__global__ void __launch_bounds__(32 * k_grow_warps) grow_windows(const slot_word* old, std::uint64_t old_capacity,
-                                                                  const std::uint32_t* bits, slot_word* out,
-                                                                  std::uint32_t* deferred, unsigned* max_displacement,
-                                                                  unsigned long long* live) {
+__global__ void __launch_bounds__(32 * k_grow_warps)
+    grow_windows(const slot_word* old, std::uint64_t old_capacity, const std::uint32_t* bits,
+                 slot_word* out, std::uint32_t* deferred, unsigned* max_displacement,
+                 unsigned long long* live) {
   extern __shared__ slot_word staged[];
   const std::uint32_t lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   slot_word* window = staged + warp * (F + 1) * k_staged_slots;
@@ -195,7 +208,8 @@ __global__ void __launch_bounds__(32 * k_grow_warps) grow_windows(const slot_wor
   std::uint64_t w = blockIdx.x * std::uint64_t{k_grow_warps} + warp;
   if (w < windows) {
 #pragma unroll
-    for (std::uint32_t k = 0; k < per_lane; ++k) next[k] = __ldcs(old + w * k_window_slots + lane + 32 * k);
+    for (std::uint32_t k = 0; k < per_lane; ++k)
+      next[k] = __ldcs(old + w * k_window_slots + lane + 32 * k);
   }
   for (; w < windows; w += stride) {
     const std::uint64_t base = w * k_window_slots;
@@ -203,18 +217,21 @@ __global__ void __launch_bounds__(32 * k_grow_warps) grow_windows(const slot_wor
     for (std::uint32_t k = 0; k < per_lane; ++k) window[staged_index(lane + 32 * k)] = next[k];
     if (w + stride < windows) {
 #pragma unroll
-      for (std::uint32_t k = 0; k < per_lane; ++k) next[k] = __ldcs(old + (w + stride) * k_window_slots + lane + 32 * k);
+      for (std::uint32_t k = 0; k < per_lane; ++k)
+        next[k] = __ldcs(old + (w + stride) * k_window_slots + lane + 32 * k);
     }
     for (std::uint32_t k = lane; k < F * k_staged_slots; k += 32) copies[k] = k_empty_slot;
     __syncwarp();
     std::uint32_t deferred_start;
-    const rebuilt_cluster r = rebuild_window_lane<Hash>(window, copies, lane, bits[base / 32 + lane],
-                                                        static_cast<std::uint32_t>(base), old_mask, out_mask,
-                                                        deferred_start);
+    const rebuilt_cluster r = rebuild_window_lane<Hash>(
+        window, copies, lane, bits[base / 32 + lane], static_cast<std::uint32_t>(base), old_mask,
+        out_mask, deferred_start);
     longest = r.longest > longest ? r.longest : longest;
     placed += r.live;
-    const unsigned deferring = __ballot_sync(~0u, deferred_start != k_no_cluster);  // one lane at most
-    const std::uint32_t start = __shfl_sync(~0u, deferred_start, deferring ? __ffs(deferring) - 1 : 0);
+    const unsigned deferring =
+        __ballot_sync(~0u, deferred_start != k_no_cluster);  // one lane at most
+    const std::uint32_t start =
+        __shfl_sync(~0u, deferred_start, deferring ? __ffs(deferring) - 1 : 0);
     if (lane == 0) deferred[w] = deferring ? start : k_no_cluster;
     __syncwarp();
     for (int c = 0; c < F; ++c)
@@ -228,10 +245,10 @@ __global__ void __launch_bounds__(32 * k_grow_warps) grow_windows(const slot_wor
 /// The clusters the windows deferred, a thread per window, placed by rebuild_cluster into the
 /// new table that grow_windows wrote.
 template <class Hash>
-__global__ void __launch_bounds__(k_block) grow_deferred(slot_word* old, std::uint64_t old_capacity,
-                                                         const std::uint32_t* deferred, slot_word* out,
-                                                         std::uint64_t out_capacity, unsigned* max_displacement,
-                                                         unsigned long long* live) {
+__global__ void __launch_bounds__(k_block)
+    grow_deferred(slot_word* old, std::uint64_t old_capacity, const std::uint32_t* deferred,
+                  slot_word* out, std::uint64_t out_capacity, unsigned* max_displacement,
+                  unsigned long long* live) {
   const std::uint64_t w = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x;
   rebuilt_cluster r;
   if (w < old_capacity / k_window_slots && deferred[w] != k_no_cluster)
@@ -247,12 +264,10 @@ __global__ void __launch_bounds__(k_block) grow_deferred(slot_word* old, std::ui
 inline constexpr int k_shrink_warps = 2;  // per block: two staged windows of 8.25 KiB each a warp
 
 template <class Hash, int F>
-__global__ void __launch_bounds__(32 * k_shrink_warps) shrink_windows(const slot_word* old, slot_word* out,
-                                                                      std::uint64_t capacity, slot_word* later,
-                                                                      std::uint64_t room,
-                                                                      unsigned long long* count,
-                                                                      unsigned* max_displacement,
-                                                                      unsigned long long* live) {
+__global__ void __launch_bounds__(32 * k_shrink_warps)
+    shrink_windows(const slot_word* old, slot_word* out, std::uint64_t capacity, slot_word* later,
+                   std::uint64_t room, unsigned long long* count, unsigned* max_displacement,
+                   unsigned long long* live) {
   __shared__ slot_word staged[k_shrink_warps * 2 * k_staged_slots];
   const std::uint32_t lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   slot_word* window = staged + warp * 2 * k_staged_slots;  // the new window
@@ -268,7 +283,8 @@ __global__ void __launch_bounds__(32 * k_shrink_warps) shrink_windows(const slot
     for (int c = 0; c < F; ++c) {
       slot_word words[per_lane];
 #pragma unroll
-      for (std::uint32_t k = 0; k < per_lane; ++k) words[k] = __ldcs(old + c * capacity + base + lane + 32 * k);
+      for (std::uint32_t k = 0; k < per_lane; ++k)
+        words[k] = __ldcs(old + c * capacity + base + lane + 32 * k);
       // The live words listed in slot order (a row of 32 slots after the rows before it): an old
       // table being shrunk is at most half full, and a lane walking its own 32 slots skipped the
       // dead ones while the others placed keys (ncu: 8 of 32 threads active).
@@ -287,7 +303,8 @@ __global__ void __launch_bounds__(32 * k_shrink_warps) shrink_windows(const slot
       for (std::uint32_t j = lane * each, last = std::min(listed, j + each); j < last; ++j) {
         const slot_word word = source[staged_index(j)];
         std::uint32_t from = 0;
-        const std::uint32_t p = place_in_window<Hash>(window, word, static_cast<std::uint32_t>(base), mask, from);
+        const std::uint32_t p =
+            place_in_window<Hash>(window, word, static_cast<std::uint32_t>(base), mask, from);
         if (p < k_window_slots) {
           longest = p - from > longest ? p - from : longest;
           ++placed;
@@ -298,7 +315,8 @@ __global__ void __launch_bounds__(32 * k_shrink_warps) shrink_windows(const slot
       }
       __syncwarp();  // the next old window reuses `source`
     }
-    for (std::uint32_t k = lane; k < k_window_slots; k += 32) __stcs(out + base + k, window[staged_index(k)]);
+    for (std::uint32_t k = lane; k < k_window_slots; k += 32)
+      __stcs(out + base + k, window[staged_index(k)]);
     __syncwarp();  // the next window clears the staging
   }
   report_rebuilt(longest, placed, max_displacement, live);
@@ -307,13 +325,15 @@ __global__ void __launch_bounds__(32 * k_shrink_warps) shrink_windows(const slot
 /// The keys the windows could not place, by the ordinary insert into the written table.
 /// Adds the keys it inserted to `live`, as the windows did theirs.
 template <class Hash>
-__global__ void __launch_bounds__(k_block) insert_later(const slot_word* later, std::uint64_t n, linear_ref<Hash, 1> t,
-                                                         unsigned long long* live) {
+__global__ void __launch_bounds__(k_block)
+    insert_later(const slot_word* later, std::uint64_t n, linear_ref<Hash, 1> t,
+                 unsigned long long* live) {
   const auto g = this_group<1>();
   unsigned inserted = 0;
   for (std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; i < n;
        i += std::uint64_t{gridDim.x} * blockDim.x)
-    inserted += t.template insert<false>(g, slot_key(later[i]), slot_value(later[i]), false) == op_status::inserted;
+    inserted += t.template insert<false>(g, slot_key(later[i]), slot_value(later[i]), false) ==
+                op_status::inserted;
   report_rebuilt(0, inserted, &t.counters->max_displacement, live);
 }
 

@@ -25,7 +25,7 @@ HS_HD value_type slot_value(slot_word w) { return static_cast<value_type>(w >> 3
 /// @brief The first slot a key probes: its hash masked to the power-of-two capacity.
 template <class Hash>
 HS_HD std::uint32_t home_slot(key_type k, std::uint32_t mask) {
-  return Hash{}(k) & mask;
+  return Hash{}(k)&mask;
 }
 
 /// @brief How far a slot lies past a home slot, wrapping at the end of the table (seed 000's
@@ -75,7 +75,8 @@ struct probe_of<Hash, std::void_t<typename Hash::probe>> {
 /// sector i / width, counted from the home slot's offset within the sector, the sectors being
 /// home's + (i / width) * step (all mod the capacity; capacities are at least 16 slots).
 template <class Hash>
-HS_HD std::uint32_t probe_slot(std::uint32_t home, key_type k, std::uint64_t i, std::uint32_t mask) {
+HS_HD std::uint32_t probe_slot(std::uint32_t home, key_type k, std::uint64_t i,
+                               std::uint32_t mask) {
   using P = typename probe_of<Hash>::type;
   const auto i32 = static_cast<std::uint32_t>(i);
   if constexpr (P::is_double) {
@@ -99,10 +100,12 @@ HS_HD std::uint32_t odd_inverse(std::uint32_t a) {
 /// step mod the sector count (the step being odd), times the width, plus the slot's offset past
 /// the home slot's within the sector).
 template <class Hash>
-HS_HD std::uint32_t probe_index(std::uint32_t slot, std::uint32_t home, key_type k, std::uint32_t mask) {
+HS_HD std::uint32_t probe_index(std::uint32_t slot, std::uint32_t home, key_type k,
+                                std::uint32_t mask) {
   using P = typename probe_of<Hash>::type;
   if constexpr (P::is_double) {
-    const std::uint32_t sectors = ((slot >> P::width_log2) - (home >> P::width_log2)) * odd_inverse(P::step(k));
+    const std::uint32_t sectors =
+        ((slot >> P::width_log2) - (home >> P::width_log2)) * odd_inverse(P::step(k));
     return ((sectors << P::width_log2) | ((slot - home) & (P::width - 1))) & mask;
   } else {
     return displacement(slot, home, mask);
@@ -131,7 +134,8 @@ HS_HD slot_state classify(slot_word w) {
 /// @brief True for a slot holding a key a probe must walk past (anything but empty).
 HS_HD bool occupies(slot_word w) { return slot_key(w) != k_empty; }
 
-/// @brief True for a slot holding a user key (live or erased): the slots probe lengths are taken of.
+/// @brief True for a slot holding a user key (live or erased): the slots probe lengths are taken
+/// of.
 HS_HD bool holds_key(slot_word w) {
   const slot_state st = classify(w);
   return st == slot_state::live || st == slot_state::erased;

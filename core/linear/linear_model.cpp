@@ -112,18 +112,22 @@ op_status linear_model::erase_impl(key_type k) {
   if (slot_value(w) == k_empty) return op_status::missing;
   // seed 000: the key keeps its slot, only the value is emptied; seed 002: the key becomes a
   // tombstone (still walked past by probes, reused by inserts).
-  w = cfg_.linear.deletes == linear_delete_mode::tombstone ? pack(k_tombstone, k_empty) : pack(k, k_empty);
+  w = cfg_.linear.deletes == linear_delete_mode::tombstone ? pack(k_tombstone, k_empty)
+                                                           : pack(k, k_empty);
   return op_status::erased;
 }
 
 op_status linear_model::insert_one(key_type k, value_type v) {
-  return dispatch_probing(cfg_.hash, cfg_.linear.probe, [&](auto h) { return insert_impl<decltype(h)>(k, v); });
+  return dispatch_probing(cfg_.hash, cfg_.linear.probe,
+                          [&](auto h) { return insert_impl<decltype(h)>(k, v); });
 }
 op_status linear_model::find_one(key_type k, value_type& out) const {
-  return dispatch_probing(cfg_.hash, cfg_.linear.probe, [&](auto h) { return find_impl<decltype(h)>(k, out); });
+  return dispatch_probing(cfg_.hash, cfg_.linear.probe,
+                          [&](auto h) { return find_impl<decltype(h)>(k, out); });
 }
 op_status linear_model::erase_one(key_type k) {
-  return dispatch_probing(cfg_.hash, cfg_.linear.probe, [&](auto h) { return erase_impl<decltype(h)>(k); });
+  return dispatch_probing(cfg_.hash, cfg_.linear.probe,
+                          [&](auto h) { return erase_impl<decltype(h)>(k); });
 }
 
 void linear_model::insert(std::span<const key_type> keys, std::span<const value_type> values,
@@ -192,8 +196,8 @@ void linear_model::apply(const op_batch& ops, std::span<value_type> results,
 
 void linear_model::load_slots(std::span<const slot_word> slots) {
   if (slots.size() != slots_.size())
-    throw user_error("load_slots: " + std::to_string(slots.size()) + " slots given for a table of " +
-                     std::to_string(slots_.size()));
+    throw user_error("load_slots: " + std::to_string(slots.size()) +
+                     " slots given for a table of " + std::to_string(slots_.size()));
   std::lock_guard lock(mutex_);
   std::copy(slots.begin(), slots.end(), slots_.begin());
   occupied_ = 0;
@@ -203,7 +207,9 @@ void linear_model::load_slots(std::span<const slot_word> slots) {
       if (!occupies(slots_[s])) continue;
       ++occupied_;
       if (holds_key(slots_[s]))
-        max_displacement_ = std::max(max_displacement_, slot_displacement<decltype(h)>(static_cast<std::uint32_t>(s), slots_[s], mask_));
+        max_displacement_ = std::max(
+            max_displacement_,
+            slot_displacement<decltype(h)>(static_cast<std::uint32_t>(s), slots_[s], mask_));
     }
   });
 }
@@ -252,7 +258,8 @@ void linear_model::inspect(const inspect_request& req, inspect_result& out, stre
       out.histogram = {};
       for (std::uint64_t s = 0; s < cfg_.capacity; ++s) {
         const slot_word w = slots_[s];
-        if (holds_key(w)) out.histogram.add(slot_displacement<H>(static_cast<std::uint32_t>(s), w, mask_));
+        if (holds_key(w))
+          out.histogram.add(slot_displacement<H>(static_cast<std::uint32_t>(s), w, mask_));
       }
     }
     out.slots.clear();
@@ -267,7 +274,8 @@ void linear_model::inspect(const inspect_request& req, inspect_result& out, stre
 
 void linear_model::rehash(std::uint64_t capacity, stream_view) {
   if (!is_pow2(capacity) || capacity < 16 || capacity > max_capacity())
-    throw user_error("rehash: capacity " + std::to_string(capacity) + " is not a power of two between 16 and 2^32");
+    throw user_error("rehash: capacity " + std::to_string(capacity) +
+                     " is not a power of two between 16 and 2^32");
   std::lock_guard lock(mutex_);
   std::vector<slot_word> old;
   old.swap(slots_);
@@ -275,7 +283,8 @@ void linear_model::rehash(std::uint64_t capacity, stream_view) {
   for (slot_word w : old) live += classify(w) == slot_state::live;
   if (live > capacity) {
     slots_.swap(old);
-    throw user_error("rehash: " + std::to_string(live) + " live keys do not fit in " + std::to_string(capacity) + " slots");
+    throw user_error("rehash: " + std::to_string(live) + " live keys do not fit in " +
+                     std::to_string(capacity) + " slots");
   }
   try {
     slots_.assign(capacity, k_empty_slot);

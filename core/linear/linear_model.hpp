@@ -47,12 +47,17 @@ class linear_model final : public table {
   std::uint32_t mask() const { return mask_; }
 
  private:
-  template <class Hash> op_status insert_impl(key_type k, value_type v);
-  template <class Hash> op_status insert_reusing(key_type k, value_type v);
-  template <class Hash> op_status find_impl(key_type k, value_type& out) const;
-  template <class Hash> op_status erase_impl(key_type k);
+  template <class Hash>
+  op_status insert_impl(key_type k, value_type v);
+  template <class Hash>
+  op_status insert_reusing(key_type k, value_type v);
+  template <class Hash>
+  op_status find_impl(key_type k, value_type& out) const;
+  template <class Hash>
+  op_status erase_impl(key_type k);
   /// Slot holding k within the probe bound, or -1 (stops at the first empty slot).
-  template <class Hash> std::int64_t locate(key_type k) const;
+  template <class Hash>
+  std::int64_t locate(key_type k) const;
 
   table_config cfg_;
   std::uint32_t mask_;

@@ -3,7 +3,9 @@
 
 namespace hs {
 
-std::string_view to_string(linear_delete_mode m) { return m == linear_delete_mode::value ? "value" : "tombstone"; }
+std::string_view to_string(linear_delete_mode m) {
+  return m == linear_delete_mode::value ? "value" : "tombstone";
+}
 
 std::optional<linear_delete_mode> parse_delete_mode(std::string_view s) {
   if (s == "value") return linear_delete_mode::value;
@@ -11,7 +13,9 @@ std::optional<linear_delete_mode> parse_delete_mode(std::string_view s) {
   return std::nullopt;
 }
 
-std::string_view to_string(probe_policy p) { return p == probe_policy::linear ? "linear" : "double"; }
+std::string_view to_string(probe_policy p) {
+  return p == probe_policy::linear ? "linear" : "double";
+}
 
 std::optional<probe_policy> parse_probe_policy(std::string_view s) {
   if (s == "linear") return probe_policy::linear;

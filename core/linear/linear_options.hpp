@@ -29,11 +29,12 @@ std::optional<probe_policy> parse_probe_policy(std::string_view s);
 /// @brief Execution choices of the linear GPU table. None changes what the table stores; the
 /// defaults are the fastest measured on the H200 (bench linear, seed-linear).
 struct linear_tuning {
-  int group = 0;                  ///< threads per operation: 1, 4 or 8 (0: automatic, 1)
-  tri cas_first = tri::automatic; ///< claim the home slot blindly first (automatic: below load 0.08)
-  tri partition = tri::automatic; ///< group large insert batches by table region first (automatic:
-                                  ///< an eighth of the table or more, tables larger than the L2,
-                                  ///< no statuses asked)
+  int group = 0;  ///< threads per operation: 1, 4 or 8 (0: automatic, 1)
+  tri cas_first =
+      tri::automatic;  ///< claim the home slot blindly first (automatic: below load 0.08)
+  tri partition = tri::automatic;  ///< group large insert batches by table region first (automatic:
+                                   ///< an eighth of the table or more, tables larger than the L2,
+                                   ///< no statuses asked)
 };
 
 /// @brief Everything a linear table is made with beyond the common settings: what it stores and

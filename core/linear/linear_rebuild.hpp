@@ -35,8 +35,8 @@ struct rebuilt_cluster {
 };
 
 template <class Hash>
-HS_HD rebuilt_cluster rebuild_cluster(slot_word* old, std::uint32_t old_mask, std::uint32_t start, slot_word* out,
-                                      std::uint32_t out_mask) {
+HS_HD rebuilt_cluster rebuild_cluster(slot_word* old, std::uint32_t old_mask, std::uint32_t start,
+                                      slot_word* out, std::uint32_t out_mask) {
   const bool in_place = old == out;
   rebuilt_cluster r;
   for (std::uint32_t i = start;; i = (i + 1) & old_mask) {
@@ -47,12 +47,14 @@ HS_HD rebuilt_cluster rebuild_cluster(slot_word* old, std::uint32_t old_mask, st
     if ((i & 15) == 0) {
       asm volatile("prefetch.global.L2 [%0];" ::"l"(old + ((i + 128) & old_mask)));
       if (!in_place)
-        for (std::uint32_t c = (i + 128) & old_mask; c <= out_mask && c >= ((i + 128) & old_mask); c += old_mask + 1)
+        for (std::uint32_t c = (i + 128) & old_mask; c <= out_mask && c >= ((i + 128) & old_mask);
+             c += old_mask + 1)
           asm volatile("prefetch.global.L2 [%0];" ::"l"(out + c));
     }
 #endif
     const slot_word w = old[i];
-    if (!occupies(w)) break;  // the empty slot that ends the cluster (never written: it is no one's)
+    if (!occupies(w))
+      break;  // the empty slot that ends the cluster (never written: it is no one's)
     if (classify(w) != slot_state::live) {
       if (in_place) old[i] = k_empty_slot;  // reusable by a later key of the cluster
       continue;
@@ -61,7 +63,8 @@ HS_HD rebuilt_cluster rebuild_cluster(slot_word* old, std::uint32_t old_mask, st
     std::uint32_t p = home;
     // The first empty slot from its home; in place, its own slot if none comes before it (then
     // nothing is written: a table without dead slots is only read).
-    while (!(in_place && p == i) && out[p] != k_empty_slot) p = (p + 1) & out_mask;  // at or before i's copy
+    while (!(in_place && p == i) && out[p] != k_empty_slot)
+      p = (p + 1) & out_mask;  // at or before i's copy
     if (!(in_place && p == i)) {
       if (in_place) old[i] = k_empty_slot;
       out[p] = w;
@@ -110,8 +113,9 @@ HS_HD std::uint32_t cluster_end_in_window(const slot_word* window, std::uint32_t
 /// to the end of its last cluster, skipping what is not live: on the GPU the lanes of a warp then
 /// run the same loop together instead of each its own sequence of clusters and scans.
 template <class Hash>
-HS_HD rebuilt_cluster rebuild_window_lane(const slot_word* window, slot_word* copies, std::uint32_t lane,
-                                          std::uint32_t starts, std::uint32_t base, std::uint32_t old_mask,
+HS_HD rebuilt_cluster rebuild_window_lane(const slot_word* window, slot_word* copies,
+                                          std::uint32_t lane, std::uint32_t starts,
+                                          std::uint32_t base, std::uint32_t old_mask,
                                           std::uint32_t out_mask, std::uint32_t& deferred) {
   rebuilt_cluster r;
   deferred = k_no_cluster;
@@ -133,7 +137,8 @@ HS_HD rebuilt_cluster rebuild_window_lane(const slot_word* window, slot_word* co
     slot_word* copy = copies + (home >> copy_shift) * k_staged_slots;
     const std::uint32_t from = (home & old_mask) - base;
     std::uint32_t p = from;
-    while (p <= i && copy[staged_index(p)] != k_empty_slot) ++p;  // at or before i: its cluster's keys only
+    while (p <= i && copy[staged_index(p)] != k_empty_slot)
+      ++p;                // at or before i: its cluster's keys only
     if (p > i) continue;  // only in a table that breaks the invariant: the caller's count says so
     copy[staged_index(p)] = w;
     r.longest = p - from > r.longest ? p - from : r.longest;
@@ -155,15 +160,16 @@ HS_HD rebuilt_cluster rebuild_window_lane(const slot_word* window, slot_word* co
 /// table of new_mask + 1 slots: the window slot it took, or k_window_slots when it has to wait
 /// for the ordinary insert; `from` is its home's window slot when it took one.
 template <class Hash>
-HS_HD std::uint32_t place_in_window(slot_word* window, slot_word w, std::uint32_t base, std::uint32_t new_mask,
-                                    std::uint32_t& from) {
+HS_HD std::uint32_t place_in_window(slot_word* window, slot_word w, std::uint32_t base,
+                                    std::uint32_t new_mask, std::uint32_t& from) {
   const std::uint32_t home = home_slot<Hash>(slot_key(w), new_mask);
   if (home < base || home - base >= k_window_slots) return k_window_slots;
   from = home - base;
   for (std::uint32_t p = from; p < k_window_slots; ++p) {
 #ifdef __CUDA_ARCH__
     auto* cell = reinterpret_cast<unsigned long long*>(window + staged_index(p));
-    if (atomicCAS(cell, static_cast<unsigned long long>(k_empty_slot), static_cast<unsigned long long>(w)) == k_empty_slot)
+    if (atomicCAS(cell, static_cast<unsigned long long>(k_empty_slot),
+                  static_cast<unsigned long long>(w)) == k_empty_slot)
       return p;
 #else
     if (window[staged_index(p)] == k_empty_slot) {

@@ -14,7 +14,8 @@ namespace hs::linear {
 
 /// @brief Counters a linear table keeps on the device.
 struct device_counters {
-  unsigned long long rejected[k_op_kind_count];  ///< reserved keys or values since clear, by op_kind
+  unsigned long long
+      rejected[k_op_kind_count];   ///< reserved keys or values since clear, by op_kind
   unsigned long long failed_full;  ///< inserts that found no free slot, since clear
   unsigned long long occupied;     ///< exact only during a guarded insert (seeded by a census)
   unsigned int max_displacement;   ///< longest probe of any insert: finds never look further
@@ -28,20 +29,29 @@ struct sector_reader {
   ulonglong2 lo{}, hi{};
 
   sector_reader() = default;
-  __device__ explicit sector_reader(const slot_word* sector) : lo(load(sector)), hi(load(sector + 2)) {}
-  __device__ slot_word at(unsigned j) const { return j == 0 ? lo.x : j == 1 ? lo.y : j == 2 ? hi.x : hi.y; }
+  __device__ explicit sector_reader(const slot_word* sector)
+      : lo(load(sector)), hi(load(sector + 2)) {}
+  __device__ slot_word at(unsigned j) const {
+    return j == 0 ? lo.x : j == 1 ? lo.y : j == 2 ? hi.x : hi.y;
+  }
   /// Records a word seen since (a failed CAS's answer) for slot j.
   __device__ void set(unsigned j, slot_word w) {
-    if (j == 0) lo.x = w;
-    else if (j == 1) lo.y = w;
-    else if (j == 2) hi.x = w;
-    else hi.y = w;
+    if (j == 0)
+      lo.x = w;
+    else if (j == 1)
+      lo.y = w;
+    else if (j == 2)
+      hi.x = w;
+    else
+      hi.y = w;
   }
 
  private:
   __device__ static ulonglong2 load(const slot_word* p) {
-    if constexpr (ViaL2) return __ldcg(reinterpret_cast<const ulonglong2*>(p));
-    else return *reinterpret_cast<const ulonglong2*>(p);
+    if constexpr (ViaL2)
+      return __ldcg(reinterpret_cast<const ulonglong2*>(p));
+    else
+      return *reinterpret_cast<const ulonglong2*>(p);
   }
 };
 
@@ -59,7 +69,8 @@ struct linear_ref {
   /// With `cas_first` (a mostly empty table) the home slot is claimed blindly with one CAS before
   /// anything is read: one memory round trip instead of two when the home slot is free.
   template <bool Guarded>
-  __device__ op_status insert(const coop_group<G>& g, key_type k, value_type v, bool cas_first) const {
+  __device__ op_status insert(const coop_group<G>& g, key_type k, value_type v,
+                              bool cas_first) const {
     if (is_reserved_key(k) || is_reserved_value(v)) {
       if (g.rank() == 0) atomicAdd(&counters->rejected[int(op_kind::insert)], 1ull);
       return is_reserved_key(k) ? op_status::rejected_key : op_status::rejected_value;
@@ -84,59 +95,59 @@ struct linear_ref {
     if constexpr (probe_of<Hash>::type::is_double) {
       return insert_probed<Guarded>(k, v, home);
     } else {
-    std::uint32_t base = home & ~(window - 1);
-    const std::int64_t skip = home - base;
-    const unsigned lane = g.rank();
-    const std::int64_t cap = static_cast<std::int64_t>(capacity);
-    const std::uint64_t windows = (capacity + skip + window - 1) / window;
-    for (std::uint64_t w = 0; w < windows; ++w, base = (base + window) & mask) {
-      // Two named words, not an array: a runtime index would put the window in local memory.
-      slot_word cur0, cur1;
-      load_pair(base, lane, cur0, cur1);
-      const std::int64_t o0 = static_cast<std::int64_t>(w * window + 2 * lane) - skip;
-      const bool valid0 = o0 >= 0 && o0 < cap;
-      const bool valid1 = o0 + 1 >= 0 && o0 + 1 < cap;
-      while (true) {
-        const bool c0 = valid0 && (slot_key(cur0) == k || cur0 == k_empty_slot);
-        const bool c1 = valid1 && (slot_key(cur1) == k || cur1 == k_empty_slot);
-        const unsigned hits = g.ballot(c0 || c1);
-        if (hits == 0) break;
-        const unsigned leader = __ffs(hits) - 1;
-        int outcome = 0;  // an op_status, or 0 to look at this window again
-        if (lane == leader) {
-          const slot_word seen = c0 ? cur0 : cur1;
-          const std::uint32_t slot = base + 2 * lane + (c0 ? 0u : 1u);
-          if (slot_key(seen) == k) {
-            outcome = static_cast<int>(assign_value(slot, v));
-          } else {
-            const slot_word prev = atomicCAS(reinterpret_cast<unsigned long long*>(slots + slot),
-                                             k_empty_slot, pack(k, v));
-            if (prev == k_empty_slot) {
-              outcome = static_cast<int>(op_status::inserted);
-              note_displacement(static_cast<std::uint32_t>(o0 + (c0 ? 0 : 1)));
-              if constexpr (Guarded) atomicAdd(&counters->occupied, 1ull);
-            } else if (slot_key(prev) == k) {
-              outcome = static_cast<int>(assign_value(slot, v));  // same key claimed concurrently
-            } else if (c0) {
-              cur0 = prev;  // another key took the slot: look further
+      std::uint32_t base = home & ~(window - 1);
+      const std::int64_t skip = home - base;
+      const unsigned lane = g.rank();
+      const std::int64_t cap = static_cast<std::int64_t>(capacity);
+      const std::uint64_t windows = (capacity + skip + window - 1) / window;
+      for (std::uint64_t w = 0; w < windows; ++w, base = (base + window) & mask) {
+        // Two named words, not an array: a runtime index would put the window in local memory.
+        slot_word cur0, cur1;
+        load_pair(base, lane, cur0, cur1);
+        const std::int64_t o0 = static_cast<std::int64_t>(w * window + 2 * lane) - skip;
+        const bool valid0 = o0 >= 0 && o0 < cap;
+        const bool valid1 = o0 + 1 >= 0 && o0 + 1 < cap;
+        while (true) {
+          const bool c0 = valid0 && (slot_key(cur0) == k || cur0 == k_empty_slot);
+          const bool c1 = valid1 && (slot_key(cur1) == k || cur1 == k_empty_slot);
+          const unsigned hits = g.ballot(c0 || c1);
+          if (hits == 0) break;
+          const unsigned leader = __ffs(hits) - 1;
+          int outcome = 0;  // an op_status, or 0 to look at this window again
+          if (lane == leader) {
+            const slot_word seen = c0 ? cur0 : cur1;
+            const std::uint32_t slot = base + 2 * lane + (c0 ? 0u : 1u);
+            if (slot_key(seen) == k) {
+              outcome = static_cast<int>(assign_value(slot, v));
             } else {
-              cur1 = prev;
+              const slot_word prev = atomicCAS(reinterpret_cast<unsigned long long*>(slots + slot),
+                                               k_empty_slot, pack(k, v));
+              if (prev == k_empty_slot) {
+                outcome = static_cast<int>(op_status::inserted);
+                note_displacement(static_cast<std::uint32_t>(o0 + (c0 ? 0 : 1)));
+                if constexpr (Guarded) atomicAdd(&counters->occupied, 1ull);
+              } else if (slot_key(prev) == k) {
+                outcome = static_cast<int>(assign_value(slot, v));  // same key claimed concurrently
+              } else if (c0) {
+                cur0 = prev;  // another key took the slot: look further
+              } else {
+                cur1 = prev;
+              }
             }
           }
+          outcome = g.shfl(outcome, leader);
+          if (outcome) return static_cast<op_status>(outcome);
         }
-        outcome = g.shfl(outcome, leader);
-        if (outcome) return static_cast<op_status>(outcome);
-      }
-      if constexpr (Guarded) {
-        // With no free slot left the key can only be within the longest probe made so far.
-        if ((w & 3) == 3 && table_full()) {
-          const std::int64_t probed = static_cast<std::int64_t>((w + 1) * window) - skip;
-          if (probed > static_cast<std::int64_t>(current_max())) break;
+        if constexpr (Guarded) {
+          // With no free slot left the key can only be within the longest probe made so far.
+          if ((w & 3) == 3 && table_full()) {
+            const std::int64_t probed = static_cast<std::int64_t>((w + 1) * window) - skip;
+            if (probed > static_cast<std::int64_t>(current_max())) break;
+          }
         }
       }
-    }
-    if (g.rank() == 0) atomicAdd(&counters->failed_full, 1ull);
-    return op_status::failed_full;
+      if (g.rank() == 0) atomicAdd(&counters->failed_full, 1ull);
+      return op_status::failed_full;
     }
   }
 
@@ -193,15 +204,16 @@ struct linear_ref {
         return op_status::failed_full;
       }
       const std::uint32_t s = probe_slot<Hash>(home, k, static_cast<std::uint64_t>(free_d), mask);
-      const slot_word prev = atomicCAS(reinterpret_cast<unsigned long long*>(slots + s), free_w, pack(k, v));
+      const slot_word prev =
+          atomicCAS(reinterpret_cast<unsigned long long*>(slots + s), free_w, pack(k, v));
       if (prev == free_w) {
         note_displacement(static_cast<std::uint32_t>(free_d));
         if constexpr (Guarded) atomicAdd(&counters->occupied, 1ull);
         return op_status::inserted;
       }
       if (slot_key(prev) == k) return assign_value(s, v);  // the same key, inserted concurrently
-      d = static_cast<std::uint64_t>(free_d) + 1;            // another key took it: walk on
-      sector = ~0u;                                          // reading afresh
+      d = static_cast<std::uint64_t>(free_d) + 1;          // another key took it: walk on
+      sector = ~0u;                                        // reading afresh
     }
   }
 
@@ -222,7 +234,8 @@ struct linear_ref {
 
   /// @brief Erases: by emptying the value (seed 000; the key keeps its slot), or by turning the
   /// key into a tombstone with an empty value in one CAS (seed 002).
-  __device__ op_status erase(const coop_group<G>& g, key_type k, std::uint32_t max_disp, bool tombstone) const {
+  __device__ op_status erase(const coop_group<G>& g, key_type k, std::uint32_t max_disp,
+                             bool tombstone) const {
     if (is_reserved_key(k)) {
       if (g.rank() == 0) atomicAdd(&counters->rejected[int(op_kind::erase)], 1ull);
       return op_status::rejected_key;
@@ -233,14 +246,15 @@ struct linear_ref {
     int outcome = 0;
     if (g.rank() == 0) {
       if (!tombstone) {
-        outcome = static_cast<int>(atomicExch(value_ptr(slot), k_empty) != k_empty ? op_status::erased
-                                                                                   : op_status::missing);
+        outcome =
+            static_cast<int>(atomicExch(value_ptr(slot), k_empty) != k_empty ? op_status::erased
+                                                                             : op_status::missing);
       } else {
         slot_word seen = hit;
         outcome = static_cast<int>(op_status::missing);
         while (slot_key(seen) == k && slot_value(seen) != k_empty) {
-          const slot_word prev = atomicCAS(reinterpret_cast<unsigned long long*>(slots + slot), seen,
-                                           pack(k_tombstone, k_empty));
+          const slot_word prev = atomicCAS(reinterpret_cast<unsigned long long*>(slots + slot),
+                                           seen, pack(k_tombstone, k_empty));
           if (prev == seen) {
             outcome = static_cast<int>(op_status::erased);
             break;
@@ -287,7 +301,8 @@ struct linear_ref {
   /// claims the first empty one with one CAS or overwrites the key. Value mode never empties a
   /// slot, so two inserts of one key race for the same first empty slot. The CAS sits outside the
   /// walk over the sector: with a CAS at each slot, lanes that decided at different slots claimed
-  /// one after another (ncu at load 0.9: 7.8 of 32 threads active, L2 48% busy; 10.1 G/s, now 15.3).
+  /// one after another (ncu at load 0.9: 7.8 of 32 threads active, L2 48% busy; 10.1 G/s,
+  /// now 15.3).
   template <bool Guarded>
   __device__ op_status insert_probed(key_type k, value_type v, std::uint32_t home) const {
     static_assert(G == 1, "double hashing probes one sector at a time");
@@ -311,13 +326,15 @@ struct linear_ref {
         if (r == P::width) break;  // none here: the next sector
         const std::uint32_t s = base + j;
         if (slot_key(w) == k) return assign_value(s, v);
-        const slot_word prev = atomicCAS(reinterpret_cast<unsigned long long*>(slots + s), k_empty_slot, pack(k, v));
+        const slot_word prev =
+            atomicCAS(reinterpret_cast<unsigned long long*>(slots + s), k_empty_slot, pack(k, v));
         if (prev == k_empty_slot) {
           note_displacement(static_cast<std::uint32_t>(d + r));
           if constexpr (Guarded) atomicAdd(&counters->occupied, 1ull);
           return op_status::inserted;
         }
-        sector.set(j, prev);  // taken meanwhile: by this key (overwritten above next time) or another
+        sector.set(j,
+                   prev);  // taken meanwhile: by this key (overwritten above next time) or another
       }
       if constexpr (Guarded) {
         // No free slot anywhere, and past the longest probe: the key is not here and cannot go in.
@@ -355,12 +372,14 @@ struct linear_ref {
     const std::int64_t skip = home - base;
     const unsigned lane = g.rank();
     const std::int64_t limit = static_cast<std::int64_t>(max_disp) + 1;
-    for (std::int64_t first = -skip; first < limit; first += window, base = (base + window) & mask) {
+    for (std::int64_t first = -skip; first < limit;
+         first += window, base = (base + window) & mask) {
       slot_word cur0, cur1;
       load_pair(base, lane, cur0, cur1);
       const std::int64_t o0 = first + 2 * lane;
       const bool c0 = o0 >= 0 && o0 < limit && (slot_key(cur0) == k || cur0 == k_empty_slot);
-      const bool c1 = o0 + 1 >= 0 && o0 + 1 < limit && (slot_key(cur1) == k || cur1 == k_empty_slot);
+      const bool c1 =
+          o0 + 1 >= 0 && o0 + 1 < limit && (slot_key(cur1) == k || cur1 == k_empty_slot);
       const unsigned hits = g.ballot(c0 || c1);
       if (hits) {
         const unsigned leader = __ffs(hits) - 1;

@@ -3,8 +3,8 @@
 #pragma once
 #include <vector>
 
-#include "core/table/table.hpp"
 #include "core/linear/linear_layout.hpp"
+#include "core/table/table.hpp"
 
 namespace hs::linear {
 

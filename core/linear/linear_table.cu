@@ -8,11 +8,11 @@
 
 #include "core/common/bit_math.hpp"
 #include "core/common/cuda_check.hpp"
-#include "core/table/device_checks.hpp"
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
 #include "core/linear/linear_inspect.hpp"
 #include "core/linear/linear_kernels.cuh"
+#include "core/table/device_checks.hpp"
 
 namespace hs::linear {
 
@@ -40,63 +40,72 @@ void dispatch_group(int group, F&& f) {
 template <class F>
 void dispatch(hash_kind h, probe_policy p, int group, F&& f) {
   dispatch_probing(h, p, [&](auto hash) {
-    if constexpr (probe_of<decltype(hash)>::type::is_double) f(hash, std::integral_constant<int, 1>{});
-    else dispatch_group(group, [&](auto gc) { f(hash, gc); });
+    if constexpr (probe_of<decltype(hash)>::type::is_double)
+      f(hash, std::integral_constant<int, 1>{});
+    else
+      dispatch_group(group, [&](auto gc) { f(hash, gc); });
   });
 }
 
 /// Growth by F (2 or 4) through windows of 1024 slots (linear_rebuild.hpp), then the clusters the
 /// windows deferred, into `out` (not filled: the windows write every slot).
 template <class Hash, int F>
-void grow_by_windows(slot_word* old, std::uint64_t old_capacity, const std::uint32_t* starts, slot_word* out,
-                     std::uint32_t* deferred, unsigned* max_displacement, unsigned long long* live, stream_view s) {
+void grow_by_windows(slot_word* old, std::uint64_t old_capacity, const std::uint32_t* starts,
+                     slot_word* out, std::uint32_t* deferred, unsigned* max_displacement,
+                     unsigned long long* live, stream_view s) {
   constexpr int bytes = kernels::grow_shared_bytes<F>();
-  HS_CUDA_CHECK(cudaFuncSetAttribute(kernels::grow_windows<Hash, F>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+  HS_CUDA_CHECK(cudaFuncSetAttribute(kernels::grow_windows<Hash, F>,
+                                     cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
   const std::uint64_t windows = old_capacity / k_window_slots;
   // As many blocks as fit on the GPU at once, each looping over windows (its loads for the next
   // window overlap the work on this one).
   int device = 0, sms = 0, per_sm = 0;
   HS_CUDA_CHECK(cudaGetDevice(&device));
   HS_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  HS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernels::grow_windows<Hash, F>,
-                                                              32 * kernels::k_grow_warps, bytes));
-  const std::uint64_t blocks = std::min<std::uint64_t>((windows + kernels::k_grow_warps - 1) / kernels::k_grow_warps,
-                                                       std::uint64_t(std::max(per_sm, 1)) * sms);
-  kernels::grow_windows<Hash, F><<<static_cast<unsigned>(blocks),
-                                   32 * kernels::k_grow_warps, bytes, cuda(s)>>>(old, old_capacity, starts, out, deferred,
-                                                                                 max_displacement, live);
-  kernels::grow_deferred<Hash><<<static_cast<unsigned>((windows + kernels::k_block - 1) / kernels::k_block),
-                                 kernels::k_block, 0, cuda(s)>>>(old, old_capacity, deferred, out, old_capacity * F,
-                                                                 max_displacement, live);
+  HS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+      &per_sm, kernels::grow_windows<Hash, F>, 32 * kernels::k_grow_warps, bytes));
+  const std::uint64_t blocks =
+      std::min<std::uint64_t>((windows + kernels::k_grow_warps - 1) / kernels::k_grow_warps,
+                              std::uint64_t(std::max(per_sm, 1)) * sms);
+  kernels::grow_windows<Hash, F>
+      <<<static_cast<unsigned>(blocks), 32 * kernels::k_grow_warps, bytes, cuda(s)>>>(
+          old, old_capacity, starts, out, deferred, max_displacement, live);
+  kernels::grow_deferred<Hash>
+      <<<static_cast<unsigned>((windows + kernels::k_block - 1) / kernels::k_block),
+         kernels::k_block, 0, cuda(s)>>>(old, old_capacity, deferred, out, old_capacity * F,
+                                         max_displacement, live);
 }
 
 /// Shrinking by F (2 or 4) through windows of 1024 new slots (linear_rebuild.hpp) into `out` (not
 /// filled: the windows write every slot), then the keys that had to wait, by the ordinary insert.
 /// Returns false, with `out` to be discarded, when more keys waited than `later` has room for.
 template <class Hash, int F>
-bool shrink_by_windows(const slot_word* old, std::uint64_t capacity, slot_word* out, buffer<slot_word>& later,
-                       unsigned long long* count, device_counters* counters, unsigned long long* live,
-                       stream_view s) {
+bool shrink_by_windows(const slot_word* old, std::uint64_t capacity, slot_word* out,
+                       buffer<slot_word>& later, unsigned long long* count,
+                       device_counters* counters, unsigned long long* live, stream_view s) {
   HS_CUDA_CHECK(cudaMemsetAsync(count, 0, sizeof(unsigned long long), cuda(s)));
   int device = 0, sms = 0, per_sm = 0;
   HS_CUDA_CHECK(cudaGetDevice(&device));
   HS_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  HS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernels::shrink_windows<Hash, F>,
-                                                              32 * kernels::k_shrink_warps, 0));
+  HS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+      &per_sm, kernels::shrink_windows<Hash, F>, 32 * kernels::k_shrink_warps, 0));
   const std::uint64_t windows = capacity / k_window_slots;
-  const std::uint64_t blocks = std::min<std::uint64_t>((windows + kernels::k_shrink_warps - 1) / kernels::k_shrink_warps,
-                                                       std::uint64_t(std::max(per_sm, 1)) * sms);
-  kernels::shrink_windows<Hash, F><<<static_cast<unsigned>(blocks), 32 * kernels::k_shrink_warps, 0, cuda(s)>>>(
-      old, out, capacity, later.data(), later.size(), count, &counters->max_displacement, live);
+  const std::uint64_t blocks =
+      std::min<std::uint64_t>((windows + kernels::k_shrink_warps - 1) / kernels::k_shrink_warps,
+                              std::uint64_t(std::max(per_sm, 1)) * sms);
+  kernels::shrink_windows<Hash, F>
+      <<<static_cast<unsigned>(blocks), 32 * kernels::k_shrink_warps, 0, cuda(s)>>>(
+          old, out, capacity, later.data(), later.size(), count, &counters->max_displacement, live);
   unsigned long long waited = 0;
   HS_CUDA_CHECK(cudaMemcpyAsync(&waited, count, sizeof(waited), cudaMemcpyDeviceToHost, cuda(s)));
   synchronize(s);
   if (waited > later.size()) return false;
   if (waited) {
     const linear_ref<Hash, 1> t{out, static_cast<std::uint32_t>(capacity - 1), capacity, counters};
-    const auto grid = static_cast<unsigned>(std::min<std::uint64_t>((waited + kernels::k_block - 1) / kernels::k_block,
-                                                                    std::uint64_t(sms) * 16));
-    kernels::insert_later<Hash><<<grid, kernels::k_block, 0, cuda(s)>>>(later.data(), waited, t, live);
+    const auto grid = static_cast<unsigned>(std::min<std::uint64_t>(
+        (waited + kernels::k_block - 1) / kernels::k_block, std::uint64_t(sms) * 16));
+    kernels::insert_later<Hash>
+        <<<grid, kernels::k_block, 0, cuda(s)>>>(later.data(), waited, t, live);
   }
   return true;
 }
@@ -156,7 +165,8 @@ std::uint64_t linear_table::cas_first_ops(std::uint64_t n) const {
 }
 
 bool linear_table::use_partition(std::uint64_t n, bool statuses) {
-  if (statuses || cfg_.linear.tuning.partition == tri::off || n >= (std::uint64_t{1} << 32)) return false;
+  if (statuses || cfg_.linear.tuning.partition == tri::off || n >= (std::uint64_t{1} << 32))
+    return false;
   // Automatic: only batches large against the table (an eighth of its slots or more), in tables
   // larger than the L2. Measured on the H200 (bench linear --partition on/off, 2^27 slots): bulk
   // insert to load 0.5 at 18.0 instead of 14.5 G/s, to 0.9 at 11.5 instead of 10.3; on 4M-key
@@ -164,7 +174,8 @@ bool linear_table::use_partition(std::uint64_t n, bool statuses) {
   if (cfg_.linear.tuning.partition == tri::automatic &&
       (n * 8 < cfg_.capacity || cfg_.capacity < (std::uint64_t{1} << 24)))
     return false;
-  return partition_.reserve(n, detail::regions_for(cfg_.capacity));  // no room for scratch: insert directly, only slower
+  return partition_.reserve(
+      n, detail::regions_for(cfg_.capacity));  // no room for scratch: insert directly, only slower
 }
 
 void linear_table::launch_insert(const key_type* keys, const value_type* values, op_status* status,
@@ -176,9 +187,11 @@ void linear_table::launch_insert(const key_type* keys, const value_type* values,
     constexpr int G = decltype(gc)::value;
     const linear_ref<H, G> t{slots_.data(), mask_, cfg_.capacity, counters_.data()};
     if (guarded)
-      kernels::insert<H, G, true><<<blocks_for(n, G), kernels::k_block, 0, cuda(s)>>>(t, keys, values, status, n, first, reuse);
+      kernels::insert<H, G, true><<<blocks_for(n, G), kernels::k_block, 0, cuda(s)>>>(
+          t, keys, values, status, n, first, reuse);
     else
-      kernels::insert<H, G, false><<<blocks_for(n, G), kernels::k_block, 0, cuda(s)>>>(t, keys, values, status, n, first, reuse);
+      kernels::insert<H, G, false><<<blocks_for(n, G), kernels::k_block, 0, cuda(s)>>>(
+          t, keys, values, status, n, first, reuse);
   });
   HS_CUDA_CHECK_LAUNCH();
 }
@@ -215,7 +228,8 @@ bool linear_table::prepare_inserts(std::uint64_t n, stream_view s) {
   // One count travels at a time: a newer one would replace it before it lands (batches are
   // launched ahead of the GPU), and then none would ever be adopted.
   if (!counted_pending_) {
-    copy_bytes(counted_.data(), memory_space::pinned, occupied, memory_space::device, sizeof(*occupied), s);
+    copy_bytes(counted_.data(), memory_space::pinned, occupied, memory_space::device,
+               sizeof(*occupied), s);
     HS_CUDA_CHECK(cudaEventRecord(event(counted_event_), cuda(s)));
     counted_issued_ = issued_ - n;
     counted_pending_ = true;
@@ -246,7 +260,8 @@ void linear_table::erases_launched(stream_view s) {
 void linear_table::order_phase(bool inserting, stream_view s) {
   // Seed 002's contract: inserts and erases never overlap in tombstone mode. Whatever stream a
   // caller uses, a launch of one phase waits for the latest launch of the other; lookups are free.
-  if (tombstones()) HS_CUDA_CHECK(cudaStreamWaitEvent(cuda(s), event(inserting ? last_erase_ : last_insert_), 0));
+  if (tombstones())
+    HS_CUDA_CHECK(cudaStreamWaitEvent(cuda(s), event(inserting ? last_erase_ : last_insert_), 0));
 }
 
 void linear_table::insert(std::span<const key_type> keys, std::span<const value_type> values,
@@ -263,9 +278,10 @@ void linear_table::insert(std::span<const key_type> keys, std::span<const value_
   const std::uint64_t first = partition ? 0 : cas_first_ops(n);
   const bool guarded = prepare_inserts(n, s);
   if (partition) {
-    detail::partition_by_region(cfg_.hash, keys.data(), values.data(), n, mask_, detail::region_shift_for(cfg_.capacity),
-                                partition_, s);
-    launch_insert(partition_.keys.data(), partition_.values.data(), nullptr, n, group, guarded, first, s);
+    detail::partition_by_region(cfg_.hash, keys.data(), values.data(), n, mask_,
+                                detail::region_shift_for(cfg_.capacity), partition_, s);
+    launch_insert(partition_.keys.data(), partition_.values.data(), nullptr, n, group, guarded,
+                  first, s);
   } else {
     launch_insert(keys.data(), values.data(), ptr_or_null(status), n, group, guarded, first, s);
   }
@@ -288,7 +304,8 @@ void linear_table::find(std::span<const key_type> keys, std::span<value_type> va
   HS_CUDA_CHECK_LAUNCH();
 }
 
-void linear_table::erase(std::span<const key_type> keys, std::span<op_status> status, stream_view s) {
+void linear_table::erase(std::span<const key_type> keys, std::span<op_status> status,
+                         stream_view s) {
   hs::detail::check_device_erase(keys, status);
   if (keys.empty()) return;
   const std::uint64_t n = keys.size();
@@ -300,7 +317,8 @@ void linear_table::erase(std::span<const key_type> keys, std::span<op_status> st
     using H = decltype(hash);
     constexpr int G = decltype(gc)::value;
     const linear_ref<H, G> t{slots_.data(), mask_, cfg_.capacity, counters_.data()};
-    kernels::erase<H, G><<<blocks_for(n, G), kernels::k_block, 0, cuda(s)>>>(t, keys.data(), ptr_or_null(status), n, tomb);
+    kernels::erase<H, G><<<blocks_for(n, G), kernels::k_block, 0, cuda(s)>>>(
+        t, keys.data(), ptr_or_null(status), n, tomb);
   });
   HS_CUDA_CHECK_LAUNCH();
   erases_launched(s);
@@ -325,10 +343,12 @@ void linear_table::apply(const op_batch& ops, std::span<value_type> results,
       auto* st = ptr_or_null(status);
       if (guarded)
         kernels::apply<H, G, true><<<blocks_for(n, G), kernels::k_block, 0, cuda(s)>>>(
-            t, ops.kinds.data(), ops.keys.data(), ops.values.data(), res, st, n, first, phase, tomb);
+            t, ops.kinds.data(), ops.keys.data(), ops.values.data(), res, st, n, first, phase,
+            tomb);
       else
         kernels::apply<H, G, false><<<blocks_for(n, G), kernels::k_block, 0, cuda(s)>>>(
-            t, ops.kinds.data(), ops.keys.data(), ops.values.data(), res, st, n, first, phase, tomb);
+            t, ops.kinds.data(), ops.keys.data(), ops.values.data(), res, st, n, first, phase,
+            tomb);
     });
     HS_CUDA_CHECK_LAUNCH();
   };
@@ -378,7 +398,8 @@ table_stats linear_table::count(stream_view s, std::uint32_t* cluster_starts) {
   detail::launch_census(slots_.data(), cfg_.capacity, scratch_.data(), s, cluster_starts);
   unsigned long long census[3];
   device_counters c{};
-  HS_CUDA_CHECK(cudaMemcpyAsync(census, scratch_.data(), sizeof(census), cudaMemcpyDeviceToHost, cuda(s)));
+  HS_CUDA_CHECK(
+      cudaMemcpyAsync(census, scratch_.data(), sizeof(census), cudaMemcpyDeviceToHost, cuda(s)));
   HS_CUDA_CHECK(cudaMemcpyAsync(&c, counters_.data(), sizeof(c), cudaMemcpyDeviceToHost, cuda(s)));
   synchronize(s);
   table_stats st;
@@ -396,10 +417,11 @@ table_stats linear_table::count(stream_view s, std::uint32_t* cluster_starts) {
 
 void linear_table::rehash(std::uint64_t capacity, stream_view s) {
   if (!is_pow2(capacity) || capacity < 16 || capacity > max_capacity())
-    throw user_error("rehash: capacity " + format_count(capacity) + " is not a power of two between 16 and 2^32");
+    throw user_error("rehash: capacity " + format_count(capacity) +
+                     " is not a power of two between 16 and 2^32");
   std::unique_lock slots_lock(slots_mutex_);  // no new launch or inspection from any thread
   std::lock_guard scratch_lock(scratch_mutex_);
-  HS_CUDA_CHECK(cudaDeviceSynchronize());     // and what is queued, on any stream, has finished
+  HS_CUDA_CHECK(cudaDeviceSynchronize());  // and what is queued, on any stream, has finished
   // Linear probing with an empty slot somewhere rebuilds cluster by cluster (linear_rebuild.hpp):
   // in place for the same size (scratch: a bit per slot, kept, since allocating and freeing cost
   // more than the pass), into the new slots when growing (by 2 or 4 a window of 1024 slots at a
@@ -407,36 +429,43 @@ void linear_table::rehash(std::uint64_t capacity, stream_view s) {
   // where clusters start in the same read. Shrinking by 2 or 4 folds windows of 1024 new slots
   // (below). Double hashing, other factors, or a table with no empty slot insert every live key
   // into new slots.
-  const bool clusters_possible = cfg_.linear.probe == probe_policy::linear && capacity >= cfg_.capacity;
+  const bool clusters_possible =
+      cfg_.linear.probe == probe_policy::linear && capacity >= cfg_.capacity;
   const std::uint64_t start_words = (cfg_.capacity + 31) / 32;
   if (clusters_possible && cluster_starts_.size() != start_words)
-    cluster_starts_ = buffer<std::uint32_t>(memory_space::device, start_words);  // throws, table unchanged
+    cluster_starts_ =
+        buffer<std::uint32_t>(memory_space::device, start_words);  // throws, table unchanged
   std::uint32_t* starts = cluster_starts_.data();
   const table_stats before = count(s, clusters_possible ? starts : nullptr);
   if (before.live > capacity)
-    throw user_error("rehash: " + format_count(before.live) + " live keys do not fit in " + format_count(capacity) +
-                     " slots");
+    throw user_error("rehash: " + format_count(before.live) + " live keys do not fit in " +
+                     format_count(capacity) + " slots");
   const bool by_clusters = clusters_possible && before.occupied < cfg_.capacity;
   const bool in_place = by_clusters && capacity == cfg_.capacity;
   // Growing by 2 or 4 goes a window of 1024 slots at a time and writes every new slot itself.
   const std::uint64_t factor = capacity / cfg_.capacity, windows = cfg_.capacity / k_window_slots;
   const bool by_windows = by_clusters && (factor == 2 || factor == 4) && windows > 0;
-  if (by_windows && deferred_.size() != windows) deferred_ = buffer<std::uint32_t>(memory_space::device, windows);
+  if (by_windows && deferred_.size() != windows)
+    deferred_ = buffer<std::uint32_t>(memory_space::device, windows);
   // Shrinking linear probing by 2 or 4 goes a window of 1024 new slots at a time too; the keys a
   // window cannot place wait in a buffer of an eighth of the live keys (at least 4096; kept).
   const std::uint64_t shrink = cfg_.capacity / capacity;
-  const bool shrink_windows = cfg_.linear.probe == probe_policy::linear && (shrink == 2 || shrink == 4) &&
-                              capacity >= k_window_slots;
+  const bool shrink_windows = cfg_.linear.probe == probe_policy::linear &&
+                              (shrink == 2 || shrink == 4) && capacity >= k_window_slots;
   const std::uint64_t room = std::max<std::uint64_t>(before.live / 8, 4096);
-  if (shrink_windows && waiting_.size() < room) waiting_ = buffer<slot_word>(memory_space::device, room);
+  if (shrink_windows && waiting_.size() < room)
+    waiting_ = buffer<slot_word>(memory_space::device, room);
   buffer<slot_word> fresh;
   if (!in_place) {
-    fresh = buffer<slot_word>(memory_space::device, capacity);  // throws, table unchanged, if it does not fit
-    if (!by_windows && !shrink_windows) fill_bytes(fresh.data(), memory_space::device, 0xff, capacity * sizeof(slot_word), s);
+    fresh = buffer<slot_word>(memory_space::device,
+                              capacity);  // throws, table unchanged, if it does not fit
+    if (!by_windows && !shrink_windows)
+      fill_bytes(fresh.data(), memory_space::device, 0xff, capacity * sizeof(slot_word), s);
   }
   // The new layout's probe bound starts from zero; rejections and failures since clear carry over.
   HS_CUDA_CHECK(cudaMemsetAsync(&counters_.data()->max_displacement, 0, sizeof(unsigned), cuda(s)));
-  HS_CUDA_CHECK(cudaMemsetAsync(scratch_.data(), 0, sizeof(unsigned long long), cuda(s)));  // live keys placed
+  HS_CUDA_CHECK(cudaMemsetAsync(scratch_.data(), 0, sizeof(unsigned long long),
+                                cuda(s)));  // live keys placed
   const auto mask = static_cast<std::uint32_t>(capacity - 1);
   slot_word* out = in_place ? slots_.data() : fresh.data();
   bool counted = by_clusters;  // the cluster and window kernels count what they place
@@ -446,37 +475,41 @@ void linear_table::rehash(std::uint64_t capacity, stream_view s) {
       if constexpr (!probe_of<H>::type::is_double) {
         if (by_windows) {
           const auto grow = factor == 2 ? grow_by_windows<H, 2> : grow_by_windows<H, 4>;
-          grow(slots_.data(), cfg_.capacity, starts, out, deferred_.data(), &counters_.data()->max_displacement,
-               scratch_.data(), s);
+          grow(slots_.data(), cfg_.capacity, starts, out, deferred_.data(),
+               &counters_.data()->max_displacement, scratch_.data(), s);
           return;
         }
         const auto words = start_words;
-        kernels::rebuild_clusters<H><<<static_cast<unsigned>((words + kernels::k_block - 1) / kernels::k_block),
-                                       kernels::k_block, 0, cuda(s)>>>(slots_.data(), cfg_.capacity, starts, out,
-                                                                       capacity, &counters_.data()->max_displacement,
-                                                                       scratch_.data());
+        kernels::rebuild_clusters<H>
+            <<<static_cast<unsigned>((words + kernels::k_block - 1) / kernels::k_block),
+               kernels::k_block, 0, cuda(s)>>>(slots_.data(), cfg_.capacity, starts, out, capacity,
+                                               &counters_.data()->max_displacement,
+                                               scratch_.data());
       }
       return;
     }
     if constexpr (!probe_of<H>::type::is_double) {
       if (shrink_windows) {
         const auto fold = shrink == 2 ? shrink_by_windows<H, 2> : shrink_by_windows<H, 4>;
-        counted = fold(slots_.data(), capacity, fresh.data(), waiting_, scratch_.data() + 1, counters_.data(),
-                       scratch_.data(), s);
+        counted = fold(slots_.data(), capacity, fresh.data(), waiting_, scratch_.data() + 1,
+                       counters_.data(), scratch_.data(), s);
         if (counted) return;
         // More keys waited than there was room for: this table is rebuilt key by key instead.
-        HS_CUDA_CHECK(cudaMemsetAsync(&counters_.data()->max_displacement, 0, sizeof(unsigned), cuda(s)));
+        HS_CUDA_CHECK(
+            cudaMemsetAsync(&counters_.data()->max_displacement, 0, sizeof(unsigned), cuda(s)));
         fill_bytes(fresh.data(), memory_space::device, 0xff, capacity * sizeof(slot_word), s);
       }
     }
     const linear_ref<H, 1> t{fresh.data(), mask, capacity, counters_.data()};
-    const auto grid = static_cast<unsigned>(std::min<std::uint64_t>((cfg_.capacity + kernels::k_block - 1) / kernels::k_block,
-                                                                    std::uint64_t{132} * 16));
+    const auto grid = static_cast<unsigned>(std::min<std::uint64_t>(
+        (cfg_.capacity + kernels::k_block - 1) / kernels::k_block, std::uint64_t{132} * 16));
     kernels::rehash<H><<<grid, kernels::k_block, 0, cuda(s)>>>(slots_.data(), cfg_.capacity, t);
   });
   HS_CUDA_CHECK_LAUNCH();
   unsigned long long placed = 0;
-  if (counted) HS_CUDA_CHECK(cudaMemcpyAsync(&placed, scratch_.data(), sizeof(placed), cudaMemcpyDeviceToHost, cuda(s)));
+  if (counted)
+    HS_CUDA_CHECK(
+        cudaMemcpyAsync(&placed, scratch_.data(), sizeof(placed), cudaMemcpyDeviceToHost, cuda(s)));
   synchronize(s);
   if (!in_place) slots_ = std::move(fresh);
   cfg_.capacity = capacity;
@@ -486,11 +519,13 @@ void linear_table::rehash(std::uint64_t capacity, stream_view s) {
   if (!counted) {
     const table_stats after = count(s);
     if (after.failed_full != before.failed_full)
-      throw gpu_error("rehash: the new slots refused " + format_count(after.failed_full - before.failed_full) + " keys");
+      throw gpu_error("rehash: the new slots refused " +
+                      format_count(after.failed_full - before.failed_full) + " keys");
     moved = after.live;
   }
   if (moved != before.live)
-    throw gpu_error("rehash moved " + format_count(moved) + " of " + format_count(before.live) + " live keys");
+    throw gpu_error("rehash moved " + format_count(moved) + " of " + format_count(before.live) +
+                    " live keys");
   std::lock_guard lock(bound_mutex_);
   bound_ = moved;
 }
@@ -505,9 +540,11 @@ void linear_table::inspect(const inspect_request& req, inspect_result& out, stre
   }
   if (req.probe_histogram) {
     std::lock_guard lock(scratch_mutex_);
-    if (histogram_.size() == 0) histogram_ = buffer<unsigned char>(memory_space::device, sizeof(detail::device_histogram));
+    if (histogram_.size() == 0)
+      histogram_ = buffer<unsigned char>(memory_space::device, sizeof(detail::device_histogram));
     auto* h = reinterpret_cast<detail::device_histogram*>(histogram_.data());
-    detail::launch_probe_histogram(cfg_.hash, cfg_.linear.probe, slots_.data(), cfg_.capacity, h, s);
+    detail::launch_probe_histogram(cfg_.hash, cfg_.linear.probe, slots_.data(), cfg_.capacity, h,
+                                   s);
     detail::device_histogram host;
     copy_bytes(&host, memory_space::host, h, memory_space::device, sizeof(host), s);
     synchronize(s);
@@ -515,7 +552,8 @@ void linear_table::inspect(const inspect_request& req, inspect_result& out, stre
   }
   out.slots.clear();
   if (req.dump_first && req.dump_count) {
-    const std::uint32_t count = static_cast<std::uint32_t>(std::min<std::uint64_t>(req.dump_count, cfg_.capacity));
+    const std::uint32_t count =
+        static_cast<std::uint32_t>(std::min<std::uint64_t>(req.dump_count, cfg_.capacity));
     std::vector<slot_word> words(count);
     const std::uint64_t first = *req.dump_first & mask_;
     const std::uint64_t head = std::min<std::uint64_t>(count, cfg_.capacity - first);

@@ -4,9 +4,9 @@
 #include <mutex>
 #include <shared_mutex>
 
-#include "core/table/table.hpp"
 #include "core/linear/linear_layout.hpp"
 #include "core/linear/linear_partition.hpp"
+#include "core/table/table.hpp"
 
 namespace hs::linear {
 
@@ -57,8 +57,9 @@ class linear_table final : public table {
   std::uint64_t cas_first_ops(std::uint64_t n) const;
   /// Whether to group this insert batch by region first (call with bound_mutex_ held).
   bool use_partition(std::uint64_t n, bool statuses);
-  void launch_insert(const key_type* keys, const value_type* values, op_status* status, std::uint64_t n,
-                     int group, bool guarded, std::uint64_t cas_first_ops, stream_view s);
+  void launch_insert(const key_type* keys, const value_type* values, op_status* status,
+                     std::uint64_t n, int group, bool guarded, std::uint64_t cas_first_ops,
+                     stream_view s);
 
   // Bulk calls, stats and inspection share the slots; rehash replaces them (exclusive lock).
   mutable std::shared_mutex slots_mutex_;
@@ -67,11 +68,11 @@ class linear_table final : public table {
   buffer<slot_word> slots_;
   buffer<device_counters> counters_;
   buffer<unsigned long long> scratch_;  // census results
-  buffer<unsigned char> histogram_;     // a detail::device_histogram, kept: freeing syncs the device
+  buffer<unsigned char> histogram_;  // a detail::device_histogram, kept: freeing syncs the device
   buffer<std::uint32_t> cluster_starts_;  // rehash's bit per slot, kept from one rehash to the next
-  buffer<std::uint32_t> deferred_;        // growth's deferred cluster per window of 1024 slots, kept too
-  buffer<slot_word> waiting_;             // shrinking's keys a window could not place, kept too
-  std::mutex scratch_mutex_;            // stats and inspect run on the sampling thread
+  buffer<std::uint32_t> deferred_;  // growth's deferred cluster per window of 1024 slots, kept too
+  buffer<slot_word> waiting_;       // shrinking's keys a window could not place, kept too
+  std::mutex scratch_mutex_;        // stats and inspect run on the sampling thread
 
   // An upper bound on occupied slots decides which launches are guarded. It grows by each batch
   // and is tightened by stats(), whose census waits for the last insert launch (on any stream),
@@ -89,7 +90,8 @@ class linear_table final : public table {
   /// Tightens bound_ with a finished count (call with bound_mutex_ held).
   void adopt_counted_bound();
   bool tombstones() const { return cfg_.linear.deletes == linear_delete_mode::tombstone; }
-  /// Tombstone mode: makes s wait for the other phase's latest launch (call with bound_mutex_ held).
+  /// Tombstone mode: makes s wait for the other phase's latest launch (call with bound_mutex_
+  /// held).
   void order_phase(bool inserting, stream_view s);
   void erases_launched(stream_view s);
   detail::partition_scratch partition_;  // grouped-by-region copies of large insert batches

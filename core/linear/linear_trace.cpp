@@ -14,10 +14,12 @@ const char* to_string(walk_role r) {
   return "?";
 }
 
-bool walk_ends_at(const slot_record& s, key_type k) { return s.state == slot_state::empty || s.key == k; }
+bool walk_ends_at(const slot_record& s, key_type k) {
+  return s.state == slot_state::empty || s.key == k;
+}
 
-probe_walk replay_walk(const std::vector<slot_record>& slots, op_kind kind, key_type k, op_status status,
-                       linear_delete_mode mode, bool truncated) {
+probe_walk replay_walk(const std::vector<slot_record>& slots, op_kind kind, key_type k,
+                       op_status status, linear_delete_mode mode, bool truncated) {
   probe_walk w;
   if (status == op_status::rejected_key || status == op_status::rejected_value) return w;
   const bool reuse = kind == op_kind::insert && mode == linear_delete_mode::tombstone;

@@ -30,15 +30,15 @@ struct walk_cell {
 };
 
 struct probe_walk {
-  std::vector<walk_cell> cells;              ///< from the home slot on, in probe order
-  std::optional<std::uint64_t> decided;      ///< the slot it found, claimed or erased
-  bool truncated = false;                    ///< the captured slots ended before the walk did
+  std::vector<walk_cell> cells;          ///< from the home slot on, in probe order
+  std::optional<std::uint64_t> decided;  ///< the slot it found, claimed or erased
+  bool truncated = false;                ///< the captured slots ended before the walk did
 };
 
 /// @brief Replays the operation on `slots` (the slots from its home slot on, as the step found
 /// them). A rejected operation walks nothing; a failed_full insert passes every slot.
-probe_walk replay_walk(const std::vector<slot_record>& slots, op_kind kind, key_type k, op_status status,
-                       linear_delete_mode mode, bool truncated = false);
+probe_walk replay_walk(const std::vector<slot_record>& slots, op_kind kind, key_type k,
+                       op_status status, linear_delete_mode mode, bool truncated = false);
 
 /// @brief Whether a capture of the slots from the home slot on may stop after `s`: the walk of
 /// this operation cannot go past it (the key, or an empty slot).

@@ -19,7 +19,8 @@ __device__ inline std::uint32_t* pool_slab(const pool_ref& pool, std::uint32_t a
 }
 /// @brief The bitmap of a memory block (global block index).
 __device__ inline std::uint32_t* pool_bitmap(const pool_ref& pool, std::uint32_t block) {
-  return pool.bitmaps[block / pool.blocks_per_super] + std::size_t{block % pool.blocks_per_super} * k_bitmap_words;
+  return pool.bitmaps[block / pool.blocks_per_super] +
+         std::size_t{block % pool.blocks_per_super} * k_bitmap_words;
 }
 
 inline constexpr std::uint32_t k_hashed_changes = 32;
@@ -29,13 +30,14 @@ template <int T>
 struct alloc_state {
   std::uint32_t block = 0xffffffffu;  ///< global memory block index; none yet
   std::uint32_t changes = 0;
-  bool exhausted = false;             ///< every block was seen full: later allocations fail at once
+  bool exhausted = false;  ///< every block was seen full: later allocations fail at once
   slab_words<32 / T> bits;
 };
 
 /// Moves the resident block; false when the scan has seen every block.
 template <int T>
-__device__ bool change_resident(const slab_tile<T>& t, alloc_state<T>& a, const pool_ref& pool, std::uint32_t tile_id) {
+__device__ bool change_resident(const slab_tile<T>& t, alloc_state<T>& a, const pool_ref& pool,
+                                std::uint32_t tile_id) {
   const std::uint32_t total = pool.super_blocks * pool.blocks_per_super;
   if (a.block != 0xffffffffu) {
     ++a.changes;
@@ -56,7 +58,8 @@ __device__ bool change_resident(const slab_tile<T>& t, alloc_state<T>& a, const 
 
 /// @brief Allocates one slab for the tile; k_null_address when the pool has none free.
 template <int T>
-__device__ std::uint32_t allocate(const slab_tile<T>& t, alloc_state<T>& a, const pool_ref& pool, std::uint32_t tile_id) {
+__device__ std::uint32_t allocate(const slab_tile<T>& t, alloc_state<T>& a, const pool_ref& pool,
+                                  std::uint32_t tile_id) {
   constexpr int W = 32 / T;
   if (a.exhausted) {
     if (t.lane == 0) atomicAdd(pool.counters + 1, 1ull);

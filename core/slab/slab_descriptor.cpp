@@ -1,4 +1,5 @@
-// The slab family's registration: SlabHash's chaining over 128-byte slabs with SlabAlloc (seed 004).
+// The slab family's registration: SlabHash's chaining over 128-byte slabs with SlabAlloc (seed
+// 004).
 #include "core/common/error.hpp"
 #include "core/slab/slab_family.hpp"
 #include "core/slab/slab_invariants.hpp"
@@ -19,7 +20,8 @@ std::unique_ptr<table> make(const table_config& cfg) {
   return model_or_gpu<slab_model>(cfg, HS_GPU_TABLE(slab_table));
 }
 
-constexpr std::string_view k_keywords = "slab [mode=unique|multi] [buckets=N] [beta=B keys=N] [tile=2|4|8|16|32]";
+constexpr std::string_view k_keywords =
+    "slab [mode=unique|multi] [buckets=N] [beta=B keys=N] [tile=2|4|8|16|32]";
 constexpr std::string_view k_modes[] = {"unique", "multi"};
 constexpr std::string_view k_tiles[] = {"auto", "2", "4", "8", "16", "32"};
 
@@ -28,11 +30,21 @@ const family_option k_options[] = {
      [](const table_config& c) { return std::string(to_string(c.slab.mode)); },
      [](table_config& c, const std::string& v) { c.slab.mode = *parse_slab_mode(v); }},
     {"tile", "threads per slab", k_tiles, false, 0, 0, true,
-     [](const table_config& c) { return c.slab.tile ? std::to_string(c.slab.tile) : std::string("auto"); },
+     [](const table_config& c) {
+       return c.slab.tile ? std::to_string(c.slab.tile) : std::string("auto");
+     },
      [](table_config& c, const std::string& v) { c.slab.tile = v == "auto" ? 0 : std::stoi(v); }},
-    {"buckets", "buckets (0: capacity / 15)", {}, false, 0, 4294967296.0, true,
+    {"buckets",
+     "buckets (0: capacity / 15)",
+     {},
+     false,
+     0,
+     4294967296.0,
+     true,
      [](const table_config& c) { return std::to_string(c.slab.buckets); },
-     [](table_config& c, const std::string& v) { c.slab.buckets = option_size(v, "bucket count"); }},
+     [](table_config& c, const std::string& v) {
+       c.slab.buckets = option_size(v, "bucket count");
+     }},
 };
 
 // `slab [mode=unique|multi] [buckets=N] [beta=B keys=N] [tile=T]`: the options, and beta with
@@ -51,10 +63,12 @@ bool parse_line(const std::vector<std::string>& w, table_config& cfg) {
     } else if (const family_option* o = find_option(k_options, name)) {
       apply_option(*o, cfg, val);
     } else {
-      throw user_error("unknown slab option '" + name + "' (" + option_names(k_options) + ", beta, keys)");
+      throw user_error("unknown slab option '" + name + "' (" + option_names(k_options) +
+                       ", beta, keys)");
     }
   }
-  if ((beta > 0) != (keys > 0)) throw user_error("beta and keys go together: buckets = keys / (15 beta)");
+  if ((beta > 0) != (keys > 0))
+    throw user_error("beta and keys go together: buckets = keys / (15 beta)");
   if (beta > 0) cfg.slab.buckets = buckets_for_beta(keys, beta);
   return true;
 }
@@ -66,7 +80,8 @@ std::string check(table& t, stream_view s) {
 }
 
 // The list as the step's operation will find it: stream-ordered after every earlier batch.
-void trace_before(table& t, const table_config& cfg, std::uint64_t capacity, stepped_op& op, stream_view s) {
+void trace_before(table& t, const table_config& cfg, std::uint64_t capacity, stepped_op& op,
+                  stream_view s) {
   const auto buckets = static_cast<std::uint32_t>(capacity / k_slab_pairs);
   if (!buckets || is_reserved_key(op.key)) return;
   inspect_request ir;
@@ -85,13 +100,16 @@ const family_descriptor& registration() {
     family_descriptor f;
     f.id = family::slab;
     f.name = "slab";
-    f.summary = "SlabHash: chaining over 128-byte slabs shared by a tile of threads, lists grown from SlabAlloc "
-                "(seed 004)";
+    f.summary =
+        "SlabHash: chaining over 128-byte slabs shared by a tile of threads, lists grown from "
+        "SlabAlloc "
+        "(seed 004)";
     f.capacity_unit = "pairs in base slabs";
     f.pow2_capacity = false;
     f.max_fill_load = 8.0;
     f.make = make;
-    f.estimate_bytes = [](const table_config& c) -> std::uint64_t {  // base slabs and SlabAlloc's first pool
+    f.estimate_bytes =
+        [](const table_config& c) -> std::uint64_t {  // base slabs and SlabAlloc's first pool
       const std::uint64_t buckets = resolve_buckets(c);
       const pool_shape p = resolve_pool(c.slab, buckets);
       return (buckets + p.initial_super_blocks * p.slabs_per_super()) * k_slab_bytes;
@@ -101,7 +119,9 @@ const family_descriptor& registration() {
     f.parse_line = parse_line;
     f.keywords = k_keywords;
     f.check_invariants = check;
-    f.full_note = "fill stopped: SlabAlloc's pool is exhausted (failed_full inserts); erase keys, FLUSH, or allow a larger pool";
+    f.full_note =
+        "fill stopped: SlabAlloc's pool is exhausted (failed_full inserts); erase keys, FLUSH, or "
+        "allow a larger pool";
     f.trace_before = trace_before;
     f.flush = flush;
     f.flush_note = "flushed: every list compacted, emptied slabs returned to SlabAlloc";

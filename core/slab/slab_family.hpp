@@ -7,17 +7,19 @@
 #include <span>
 #include <vector>
 
-#include "core/table/table.hpp"
 #include "core/slab/slab_image.hpp"
+#include "core/table/table.hpp"
 
 namespace hs::slab {
 
 class slab_family : public table {
  public:
   /// @brief DELETEALL: removes every pair of each key; `removed` (may be empty) gets how many.
-  virtual void erase_all(std::span<const key_type> keys, std::span<std::uint32_t> removed, stream_view s) = 0;
+  virtual void erase_all(std::span<const key_type> keys, std::span<std::uint32_t> removed,
+                         stream_view s) = 0;
   /// @brief COUNT: how many pairs each key has.
-  virtual void count(std::span<const key_type> keys, std::span<std::uint32_t> counts, stream_view s) = 0;
+  virtual void count(std::span<const key_type> keys, std::span<std::uint32_t> counts,
+                     stream_view s) = 0;
   /// @brief SEARCHALL: writes the values of keys[i], in list order, to values_out[offsets[i] ..
   /// offsets[i+1]) (offsets: an exclusive scan of count(), n + 1 entries). A key that gained
   /// pairs since the count gets only as many as its range holds.

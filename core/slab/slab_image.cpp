@@ -50,8 +50,9 @@ image_census census(const slab_image& img) {
   return c;
 }
 
-table_stats stats_from_census(const image_census& c, std::uint64_t buckets, std::uint64_t pool_slabs,
-                              std::uint64_t super_blocks, std::uint64_t bytes) {
+table_stats stats_from_census(const image_census& c, std::uint64_t buckets,
+                              std::uint64_t pool_slabs, std::uint64_t super_blocks,
+                              std::uint64_t bytes) {
   table_stats s;
   s.capacity = buckets * k_slab_pairs;
   s.live = c.live;
@@ -81,7 +82,9 @@ slot_record base_pair_record(const slab_image& img, std::uint64_t slot) {
   r.key = w[2 * pair];
   r.value = w[2 * pair + 1];
   r.home = bucket;
-  r.state = is_live_key(r.key) ? slot_state::live : r.key == k_tombstone ? slot_state::tombstone : slot_state::empty;
+  r.state = is_live_key(r.key)     ? slot_state::live
+            : r.key == k_tombstone ? slot_state::tombstone
+                                   : slot_state::empty;
   return r;
 }
 
@@ -111,7 +114,8 @@ void inspect_image(const slab_image& img, const inspect_request& req, inspect_re
     fill_occupancy(*req.occupancy, slots, [&](std::uint64_t lo, std::uint64_t hi) {
       double live = 0, tomb = 0, chain = 0;
       for (std::uint64_t s = lo; s < hi; ++s) {
-        const std::uint32_t k = img.base_slab(static_cast<std::uint32_t>(s / k_slab_pairs))[2 * (s % k_slab_pairs)];
+        const std::uint32_t k =
+            img.base_slab(static_cast<std::uint32_t>(s / k_slab_pairs))[2 * (s % k_slab_pairs)];
         live += is_live_key(k);
         tomb += k == k_tombstone;
         chain += lengths[s / k_slab_pairs] - 1;
@@ -128,7 +132,8 @@ void inspect_image(const slab_image& img, const inspect_request& req, inspect_re
   }
   out.slots.clear();
   if (req.dump_first)
-    for (std::uint64_t s = *req.dump_first; s < std::min(slots, *req.dump_first + req.dump_count); ++s)
+    for (std::uint64_t s = *req.dump_first; s < std::min(slots, *req.dump_first + req.dump_count);
+         ++s)
       out.slots.push_back(base_pair_record(img, s));
   out.chain = {};
   if (req.chain_bucket && *req.chain_bucket < img.buckets) {
@@ -152,7 +157,8 @@ void inspect_image(const slab_image& img, const inspect_request& req, inspect_re
     for (const auto& words : img.bitmaps)
       for (std::size_t b = 0; b < img.blocks_per_super; ++b) {
         std::uint32_t n = 0;
-        for (std::uint32_t i = 0; i < k_bitmap_words; ++i) n += std::popcount(words[b * k_bitmap_words + i]);
+        for (std::uint32_t i = 0; i < k_bitmap_words; ++i)
+          n += std::popcount(words[b * k_bitmap_words + i]);
         out.allocator.block_fill.push_back(static_cast<std::uint16_t>(n));
       }
   }

@@ -8,8 +8,8 @@
 
 #include "core/common/hash.hpp"
 #include "core/common/inspection.hpp"
-#include "core/table/table.hpp"
 #include "core/slab/slab_layout.hpp"
+#include "core/table/table.hpp"
 
 namespace hs::slab {
 
@@ -18,18 +18,25 @@ struct slab_image {
   hash_kind hash = hash_kind::universal;
   std::uint32_t buckets = 0;
   std::uint32_t blocks_per_super = 0;
-  std::vector<std::uint32_t> base;                  ///< buckets * 32 words
-  std::vector<std::vector<std::uint32_t>> slabs;    ///< per super block: blocks * 1024 * 32 words
-  std::vector<std::vector<std::uint32_t>> bitmaps;  ///< per super block: blocks * 32 words, bit set = allocated
+  std::vector<std::uint32_t> base;                ///< buckets * 32 words
+  std::vector<std::vector<std::uint32_t>> slabs;  ///< per super block: blocks * 1024 * 32 words
+  std::vector<std::vector<std::uint32_t>>
+      bitmaps;  ///< per super block: blocks * 32 words, bit set = allocated
 
   std::uint32_t bucket_of(key_type k) const;
-  std::uint32_t* base_slab(std::uint32_t bucket) { return base.data() + std::size_t{bucket} * k_slab_words; }
-  const std::uint32_t* base_slab(std::uint32_t bucket) const { return base.data() + std::size_t{bucket} * k_slab_words; }
+  std::uint32_t* base_slab(std::uint32_t bucket) {
+    return base.data() + std::size_t{bucket} * k_slab_words;
+  }
+  const std::uint32_t* base_slab(std::uint32_t bucket) const {
+    return base.data() + std::size_t{bucket} * k_slab_words;
+  }
   /// @brief The slab at a SlabAlloc address, or null when the address names no slab of the pool.
   std::uint32_t* pool_slab(std::uint32_t address);
   const std::uint32_t* pool_slab(std::uint32_t address) const;
   bool allocated(std::uint32_t address) const;
-  std::uint64_t pool_capacity() const { return std::uint64_t{blocks_per_super} * k_slabs_per_block * slabs.size(); }
+  std::uint64_t pool_capacity() const {
+    return std::uint64_t{blocks_per_super} * k_slabs_per_block * slabs.size();
+  }
   /// @brief Appends an empty super block (all slabs free).
   void add_super_block();
 };
@@ -67,7 +74,8 @@ image_census census(const slab_image& img);
 void inspect_image(const slab_image& img, const inspect_request& req, inspect_result& out);
 
 /// @brief Stats from a census (capacity is 15 pairs per base slab).
-table_stats stats_from_census(const image_census& c, std::uint64_t buckets, std::uint64_t pool_slabs,
-                              std::uint64_t super_blocks, std::uint64_t bytes);
+table_stats stats_from_census(const image_census& c, std::uint64_t buckets,
+                              std::uint64_t pool_slabs, std::uint64_t super_blocks,
+                              std::uint64_t bytes);
 
 }  // namespace hs::slab

@@ -30,7 +30,6 @@ unsigned warp_grid(std::uint64_t warps) {
   return static_cast<unsigned>(std::clamp<std::uint64_t>(needed, 1, std::uint64_t(sms) * 16));
 }
 
-
 /// Calls f(word, position) for each slab of bucket b, on every lane (lane l holds word l).
 template <class F>
 __device__ void walk_bucket(const table_ref& t, std::uint64_t b, F&& f) {
@@ -45,7 +44,9 @@ __device__ void walk_bucket(const table_ref& t, std::uint64_t b, F&& f) {
   }
 }
 
-__device__ bool key_lane() { return (threadIdx.x & 1u) == 0 && (threadIdx.x & 31u) < 2 * k_slab_pairs; }
+__device__ bool key_lane() {
+  return (threadIdx.x & 1u) == 0 && (threadIdx.x & 31u) < 2 * k_slab_pairs;
+}
 
 __global__ void census_kernel(table_ref t, unsigned long long* out) {
   unsigned long long live = 0, tomb = 0, chained = 0;
@@ -91,7 +92,8 @@ __device__ void histogram_add(device_histogram* h, std::uint32_t d, unsigned lon
 // The few smallest values take nearly all samples: they are counted in registers first.
 constexpr int k_local = 4;
 
-__global__ void histograms_kernel(table_ref t, device_histogram* lengths, device_histogram* positions) {
+__global__ void histograms_kernel(table_ref t, device_histogram* lengths,
+                                  device_histogram* positions) {
   unsigned long long len_local[k_local] = {}, pos_local[k_local] = {};
   const bool lane0 = (threadIdx.x & 31u) == 0;
   for (std::uint64_t b = grid_warp_id(); b < t.buckets; b += grid_warp_count()) {
@@ -161,8 +163,9 @@ __global__ void occupancy_kernel(table_ref t, occupancy_query q) {
   }
 }
 
-__global__ void copy_chain_kernel(table_ref t, std::uint32_t bucket, std::uint32_t limit, std::uint32_t* words,
-                                  std::uint32_t* addresses, unsigned long long* total) {
+__global__ void copy_chain_kernel(table_ref t, std::uint32_t bucket, std::uint32_t limit,
+                                  std::uint32_t* words, std::uint32_t* addresses,
+                                  unsigned long long* total) {
   const unsigned lane = threadIdx.x & 31u;
   std::uint32_t address = slab_record::k_base_address;
   const std::uint32_t* slab = t.base + std::uint64_t{bucket} * k_slab_words;
@@ -218,7 +221,8 @@ void launch_census(const table_ref& t, unsigned long long* out, stream_view s) {
 }
 
 void launch_count_allocated(const table_ref& t, unsigned long long* out, stream_view s) {
-  const std::uint64_t words = std::uint64_t{t.pool.super_blocks} * t.pool.blocks_per_super * k_bitmap_words;
+  const std::uint64_t words =
+      std::uint64_t{t.pool.super_blocks} * t.pool.blocks_per_super * k_bitmap_words;
   count_allocated_kernel<<<warp_grid(words / 32 + 1), k_block, 0, cuda(s)>>>(t.pool, out);
   HS_CUDA_CHECK(cudaGetLastError());
 }
@@ -226,8 +230,8 @@ void launch_count_allocated(const table_ref& t, unsigned long long* out, stream_
 void launch_chain_histograms(const table_ref& t, void* lengths, void* positions, stream_view s) {
   if (lengths) HS_CUDA_CHECK(cudaMemsetAsync(lengths, 0, sizeof(device_histogram), cuda(s)));
   if (positions) HS_CUDA_CHECK(cudaMemsetAsync(positions, 0, sizeof(device_histogram), cuda(s)));
-  histograms_kernel<<<warp_grid(t.buckets), k_block, 0, cuda(s)>>>(t, static_cast<device_histogram*>(lengths),
-                                                                    static_cast<device_histogram*>(positions));
+  histograms_kernel<<<warp_grid(t.buckets), k_block, 0, cuda(s)>>>(
+      t, static_cast<device_histogram*>(lengths), static_cast<device_histogram*>(positions));
   HS_CUDA_CHECK(cudaGetLastError());
 }
 
@@ -243,8 +247,9 @@ void launch_occupancy(const table_ref& t, const occupancy_query& q, stream_view 
   HS_CUDA_CHECK(cudaGetLastError());
 }
 
-void launch_copy_chain(const table_ref& t, std::uint32_t bucket, std::uint32_t limit, std::uint32_t* out_words,
-                       std::uint32_t* out_addresses, unsigned long long* total, stream_view s) {
+void launch_copy_chain(const table_ref& t, std::uint32_t bucket, std::uint32_t limit,
+                       std::uint32_t* out_words, std::uint32_t* out_addresses,
+                       unsigned long long* total, stream_view s) {
   copy_chain_kernel<<<1, 32, 0, cuda(s)>>>(t, bucket, limit, out_words, out_addresses, total);
   HS_CUDA_CHECK(cudaGetLastError());
 }

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "core/table/table.hpp"
 #include "core/slab/slab_image.hpp"
+#include "core/table/table.hpp"
 
 namespace hs::slab {
 

@@ -16,7 +16,9 @@ cudaStream_t cuda(stream_view s) { return static_cast<cudaStream_t>(s.handle); }
 
 __device__ dev_op device_op(batch_op op, op_kind kind, slab_mode mode) {
   if (op == batch_op::mixed)
-    op = kind == op_kind::insert ? batch_op::insert : kind == op_kind::find ? batch_op::search : batch_op::erase;
+    op = kind == op_kind::insert ? batch_op::insert
+         : kind == op_kind::find ? batch_op::search
+                                 : batch_op::erase;
   switch (op) {
     case batch_op::insert: return mode == slab_mode::unique ? dev_op::replace : dev_op::insert;
     case batch_op::erase: return dev_op::erase;
@@ -49,7 +51,8 @@ constexpr int k_min_blocks = Op == batch_op::mixed ? 8 : 0;
 /// operation is then read per element, or from io.op).
 
 template <int T, class Hash, batch_op Op>
-__global__ void __launch_bounds__(k_block, k_min_blocks<Op>) batch_kernel(slab_device<Hash> d, batch_io io) {
+__global__ void __launch_bounds__(k_block, k_min_blocks<Op>)
+    batch_kernel(slab_device<Hash> d, batch_io io) {
   const slab_tile<T> t;
   alloc_state<T> alloc;
   const std::uint64_t i = blockIdx.x * std::uint64_t{k_block} + threadIdx.x;
@@ -66,7 +69,7 @@ __global__ void __launch_bounds__(k_block, k_min_blocks<Op>) batch_kernel(slab_d
     const bool inserting = op == dev_op::replace || op == dev_op::insert;
     if (inserting) v = io.values[i];
     if (op == dev_op::search_all) lo = io.offsets[i], hi = io.offsets[i + 1];
-    const op_status reject = is_reserved_key(k)                 ? op_status::rejected_key
+    const op_status reject = is_reserved_key(k)                  ? op_status::rejected_key
                              : inserting && is_reserved_value(v) ? op_status::rejected_value
                                                                  : op_status::none;
     if (reject != op_status::none) {
@@ -82,11 +85,15 @@ __global__ void __launch_bounds__(k_block, k_min_blocks<Op>) batch_kernel(slab_d
     const key_type sk = t.shfl(k, src);
     const value_type sv = t.shfl(v, src);
     dev_op sop;
-    if constexpr (Op == batch_op::search) sop = dev_op::search;
-    else if constexpr (Op == batch_op::insert) sop = d.mode == slab_mode::unique ? dev_op::replace : dev_op::insert;
-    else sop = static_cast<dev_op>(t.shfl(static_cast<int>(op), src));
+    if constexpr (Op == batch_op::search)
+      sop = dev_op::search;
+    else if constexpr (Op == batch_op::insert)
+      sop = d.mode == slab_mode::unique ? dev_op::replace : dev_op::insert;
+    else
+      sop = static_cast<dev_op>(t.shfl(static_cast<int>(op), src));
     value_range range;
-    if (Op == batch_op::mixed && bop == batch_op::search_all) range = {io.all_values, t.shfl(lo, src), t.shfl(hi, src)};
+    if (Op == batch_op::mixed && bop == batch_op::search_all)
+      range = {io.all_values, t.shfl(lo, src), t.shfl(hi, src)};
     const op_result r = run_op(t, alloc, tile_id, d, sop, sk, sv, range);
     if (t.lane == static_cast<unsigned>(src)) {
       if (io.status) io.status[i] = r.status;
@@ -101,9 +108,12 @@ template <int T, class Hash>
 void launch_for(const table_ref& t, const batch_io& io, cudaStream_t s) {
   const slab_device<Hash> d{t.base, t.buckets, t.mode, Hash{}, t.pool};
   const auto grid = static_cast<unsigned>((io.n + k_block - 1) / k_block);
-  if (io.op == batch_op::search) batch_kernel<T, Hash, batch_op::search><<<grid, k_block, 0, s>>>(d, io);
-  else if (io.op == batch_op::insert) batch_kernel<T, Hash, batch_op::insert><<<grid, k_block, 0, s>>>(d, io);
-  else batch_kernel<T, Hash, batch_op::mixed><<<grid, k_block, 0, s>>>(d, io);
+  if (io.op == batch_op::search)
+    batch_kernel<T, Hash, batch_op::search><<<grid, k_block, 0, s>>>(d, io);
+  else if (io.op == batch_op::insert)
+    batch_kernel<T, Hash, batch_op::insert><<<grid, k_block, 0, s>>>(d, io);
+  else
+    batch_kernel<T, Hash, batch_op::mixed><<<grid, k_block, 0, s>>>(d, io);
 }
 
 // FLUSH (one warp per bucket, the paper's 32 lanes, lane l holding word l): a read cursor walks
@@ -112,7 +122,8 @@ void launch_for(const table_ref& t, const batch_io& io, cudaStream_t s) {
 __global__ void flush_kernel(std::uint32_t* base, std::uint32_t buckets, pool_ref pool) {
   const unsigned lane = threadIdx.x & 31u;
   const std::uint64_t warps = std::uint64_t{gridDim.x} * (blockDim.x / 32);
-  for (std::uint64_t b = (blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x) / 32; b < buckets; b += warps) {
+  for (std::uint64_t b = (blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x) / 32; b < buckets;
+       b += warps) {
     std::uint32_t* const head = base + b * k_slab_words;
     std::uint32_t *w = head, *prev_w = nullptr, *r = head;
     int wl = 0;  // pairs written into w
@@ -128,7 +139,8 @@ __global__ void flush_kernel(std::uint32_t* base, std::uint32_t buckets, pool_re
         w = pool_slab(pool, w[k_next_word]);
         wl = 0;
       }
-      std::uint32_t* const spill = wl + c > k_slab_pairs ? pool_slab(pool, w[k_next_word]) : nullptr;
+      std::uint32_t* const spill =
+          wl + c > k_slab_pairs ? pool_slab(pool, w[k_next_word]) : nullptr;
       __syncwarp();
       if (live) {
         const int pos = wl + __popc(m & ((1u << lane) - 1u));
@@ -169,7 +181,8 @@ __global__ void flush_kernel(std::uint32_t* base, std::uint32_t buckets, pool_re
 
 // SlabAlloc alone: one allocation per thread, served one at a time by the thread's tile.
 template <int T>
-__global__ void __launch_bounds__(k_block) alloc_kernel(pool_ref pool, std::uint32_t* out, std::uint64_t n) {
+__global__ void __launch_bounds__(k_block)
+    alloc_kernel(pool_ref pool, std::uint32_t* out, std::uint64_t n) {
   const slab_tile<T> t;
   alloc_state<T> alloc;
   const std::uint64_t i = blockIdx.x * std::uint64_t{k_block} + threadIdx.x;
@@ -190,17 +203,24 @@ __global__ void free_kernel(pool_ref pool, const std::uint32_t* addresses, std::
 void launch_allocate(const table_ref& t, std::uint32_t* out, std::uint64_t n, stream_view s) {
   if (n == 0) return;
   const auto grid = static_cast<unsigned>((n + k_block - 1) / k_block);
-  if (t.tile == 2) alloc_kernel<2><<<grid, k_block, 0, cuda(s)>>>(t.pool, out, n);
-  else if (t.tile == 4) alloc_kernel<4><<<grid, k_block, 0, cuda(s)>>>(t.pool, out, n);
-  else if (t.tile == 8) alloc_kernel<8><<<grid, k_block, 0, cuda(s)>>>(t.pool, out, n);
-  else if (t.tile == 16) alloc_kernel<16><<<grid, k_block, 0, cuda(s)>>>(t.pool, out, n);
-  else alloc_kernel<32><<<grid, k_block, 0, cuda(s)>>>(t.pool, out, n);
+  if (t.tile == 2)
+    alloc_kernel<2><<<grid, k_block, 0, cuda(s)>>>(t.pool, out, n);
+  else if (t.tile == 4)
+    alloc_kernel<4><<<grid, k_block, 0, cuda(s)>>>(t.pool, out, n);
+  else if (t.tile == 8)
+    alloc_kernel<8><<<grid, k_block, 0, cuda(s)>>>(t.pool, out, n);
+  else if (t.tile == 16)
+    alloc_kernel<16><<<grid, k_block, 0, cuda(s)>>>(t.pool, out, n);
+  else
+    alloc_kernel<32><<<grid, k_block, 0, cuda(s)>>>(t.pool, out, n);
   HS_CUDA_CHECK(cudaGetLastError());
 }
 
-void launch_deallocate(const table_ref& t, const std::uint32_t* addresses, std::uint64_t n, stream_view s) {
+void launch_deallocate(const table_ref& t, const std::uint32_t* addresses, std::uint64_t n,
+                       stream_view s) {
   if (n == 0) return;
-  free_kernel<<<static_cast<unsigned>((n + k_block - 1) / k_block), k_block, 0, cuda(s)>>>(t.pool, addresses, n);
+  free_kernel<<<static_cast<unsigned>((n + k_block - 1) / k_block), k_block, 0, cuda(s)>>>(
+      t.pool, addresses, n);
   HS_CUDA_CHECK(cudaGetLastError());
 }
 
@@ -208,18 +228,24 @@ void launch_batch(const table_ref& t, const batch_io& io, stream_view s) {
   if (io.n == 0) return;
   dispatch_hash(t.hash, [&](auto h) {
     using H = decltype(h);
-    if (t.tile == 2) launch_for<2, H>(t, io, cuda(s));
-    else if (t.tile == 4) launch_for<4, H>(t, io, cuda(s));
-    else if (t.tile == 8) launch_for<8, H>(t, io, cuda(s));
-    else if (t.tile == 16) launch_for<16, H>(t, io, cuda(s));
-    else launch_for<32, H>(t, io, cuda(s));
+    if (t.tile == 2)
+      launch_for<2, H>(t, io, cuda(s));
+    else if (t.tile == 4)
+      launch_for<4, H>(t, io, cuda(s));
+    else if (t.tile == 8)
+      launch_for<8, H>(t, io, cuda(s));
+    else if (t.tile == 16)
+      launch_for<16, H>(t, io, cuda(s));
+    else
+      launch_for<32, H>(t, io, cuda(s));
   });
   HS_CUDA_CHECK(cudaGetLastError());
 }
 
 void launch_flush(const table_ref& t, stream_view s) {
   const std::uint64_t warps_needed = t.buckets;
-  const auto grid = static_cast<unsigned>(std::min<std::uint64_t>((warps_needed * 32 + 255) / 256, 65535));
+  const auto grid =
+      static_cast<unsigned>(std::min<std::uint64_t>((warps_needed * 32 + 255) / 256, 65535));
   flush_kernel<<<grid, 256, 0, cuda(s)>>>(t.base, t.buckets, t.pool);
   HS_CUDA_CHECK(cudaGetLastError());
 }

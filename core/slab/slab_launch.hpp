@@ -6,8 +6,8 @@
 #include "core/common/hash.hpp"
 #include "core/common/inspection.hpp"
 #include "core/common/stream.hpp"
-#include "core/table/table.hpp"
 #include "core/common/types.hpp"
+#include "core/table/table.hpp"
 
 namespace hs::slab {
 
@@ -17,16 +17,19 @@ struct pool_ref {
   std::uint32_t* const* bitmaps = nullptr;  ///< per super block: 32 words per memory block
   std::uint32_t super_blocks = 0;
   std::uint32_t blocks_per_super = 0;
-  unsigned long long* counters = nullptr;   ///< k_pool_counters: [0] resident changes, [1] allocation failures,
-                                            ///< [2] rejected inserts, [3] failed_full inserts,
-                                            ///< [4] rejected finds (SEARCH, COUNT, SEARCHALL),
-                                            ///< [5] rejected erases (DELETE, DELETEALL)
-  std::uint32_t seed = 0;                   ///< differs per launch: tiles start in other blocks
+  unsigned long long* counters =
+      nullptr;             ///< k_pool_counters: [0] resident changes, [1] allocation failures,
+                           ///< [2] rejected inserts, [3] failed_full inserts,
+                           ///< [4] rejected finds (SEARCH, COUNT, SEARCHALL),
+                           ///< [5] rejected erases (DELETE, DELETEALL)
+  std::uint32_t seed = 0;  ///< differs per launch: tiles start in other blocks
 };
 
 inline constexpr int k_pool_counters = 6;
 /// @brief The counter of operations of `kind` rejected for a reserved key or value.
-HS_HD int rejected_counter(op_kind kind) { return kind == op_kind::insert ? 2 : kind == op_kind::find ? 4 : 5; }
+HS_HD int rejected_counter(op_kind kind) {
+  return kind == op_kind::insert ? 2 : kind == op_kind::find ? 4 : 5;
+}
 
 /// @brief The table as kernels see it.
 struct table_ref {
@@ -47,10 +50,10 @@ struct batch_io {
   const op_kind* kinds = nullptr;
   const key_type* keys = nullptr;
   const value_type* values = nullptr;
-  value_type* results = nullptr;         ///< search: found values (k_empty when missing)
+  value_type* results = nullptr;  ///< search: found values (k_empty when missing)
   op_status* status = nullptr;
-  std::uint32_t* counts = nullptr;       ///< count, erase_all
-  const std::uint64_t* offsets = nullptr;///< search_all: n + 1 offsets into all_values
+  std::uint32_t* counts = nullptr;         ///< count, erase_all
+  const std::uint64_t* offsets = nullptr;  ///< search_all: n + 1 offsets into all_values
   value_type* all_values = nullptr;
   std::uint64_t n = 0;
 };
@@ -59,7 +62,8 @@ void launch_batch(const table_ref& t, const batch_io& io, stream_view s);
 /// @brief SlabAlloc alone: n allocations, one per thread (k_null_address where none was free).
 void launch_allocate(const table_ref& t, std::uint32_t* out, std::uint64_t n, stream_view s);
 /// @brief Returns slabs to SlabAlloc (k_null_address entries are skipped).
-void launch_deallocate(const table_ref& t, const std::uint32_t* addresses, std::uint64_t n, stream_view s);
+void launch_deallocate(const table_ref& t, const std::uint32_t* addresses, std::uint64_t n,
+                       stream_view s);
 /// @brief FLUSH: one warp per bucket compacts its list and frees the emptied slabs.
 void launch_flush(const table_ref& t, stream_view s);
 
@@ -79,8 +83,9 @@ void launch_strip(const table_ref& t, const bucket_strip_query& q, float* sum_ma
 void launch_occupancy(const table_ref& t, const occupancy_query& q, stream_view s);
 /// Copies up to `limit` slabs of a bucket's list (32 words and the address each) to out, and its
 /// total length to *total.
-void launch_copy_chain(const table_ref& t, std::uint32_t bucket, std::uint32_t limit, std::uint32_t* out_words,
-                       std::uint32_t* out_addresses, unsigned long long* total, stream_view s);
+void launch_copy_chain(const table_ref& t, std::uint32_t bucket, std::uint32_t limit,
+                       std::uint32_t* out_words, std::uint32_t* out_addresses,
+                       unsigned long long* total, stream_view s);
 /// Allocated slabs of every memory block.
 void launch_block_fill(const table_ref& t, std::uint16_t* out, stream_view s);
 /// Live pairs, at most room, all counted in *count (zeroed first).

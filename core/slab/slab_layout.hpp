@@ -7,8 +7,8 @@
 #include <cstdint>
 
 #include "core/common/hd.hpp"
-#include "core/table/table.hpp"
 #include "core/common/types.hpp"
+#include "core/table/table.hpp"
 
 namespace hs::slab {
 
@@ -22,16 +22,18 @@ inline constexpr std::uint64_t k_slab_bytes = k_slab_words * 4;
 inline constexpr std::uint32_t k_null_address = 0xffffffffu;
 
 inline constexpr int k_unit_bits = 10, k_block_bits = 14, k_super_bits = 8;
-inline constexpr std::uint32_t k_slabs_per_block = 1u << k_unit_bits;       // 1024 memory units
-inline constexpr std::uint32_t k_bitmap_words = k_slabs_per_block / 32;     // 32 words per block
-inline constexpr std::uint32_t k_max_blocks_per_super = 1u << k_block_bits; // 16384
+inline constexpr std::uint32_t k_slabs_per_block = 1u << k_unit_bits;        // 1024 memory units
+inline constexpr std::uint32_t k_bitmap_words = k_slabs_per_block / 32;      // 32 words per block
+inline constexpr std::uint32_t k_max_blocks_per_super = 1u << k_block_bits;  // 16384
 /// Super block 255 is never created, so no address equals k_null_address.
 inline constexpr std::uint32_t k_max_super_blocks = (1u << k_super_bits) - 1;
 
 HS_HD std::uint32_t make_address(std::uint32_t super, std::uint32_t block, std::uint32_t unit) {
   return (super << (k_unit_bits + k_block_bits)) | (block << k_unit_bits) | unit;
 }
-HS_HD std::uint32_t super_of(std::uint32_t address) { return address >> (k_unit_bits + k_block_bits); }
+HS_HD std::uint32_t super_of(std::uint32_t address) {
+  return address >> (k_unit_bits + k_block_bits);
+}
 /// @brief Slab index inside its super block (block * 1024 + unit).
 HS_HD std::uint32_t index_in_super(std::uint32_t address) {
   return address & ((1u << (k_unit_bits + k_block_bits)) - 1);
@@ -42,7 +44,9 @@ HS_HD bool is_live_key(std::uint32_t k) { return k < k_tombstone; }
 
 /// @brief What DELETE writes into the key word: a tombstone keeps REPLACE from inserting a key in
 /// front of a later copy (unique mode); with duplicates allowed the pair simply becomes empty.
-HS_HD std::uint32_t deleted_key(slab_mode m) { return m == slab_mode::unique ? k_tombstone : k_empty; }
+HS_HD std::uint32_t deleted_key(slab_mode m) {
+  return m == slab_mode::unique ? k_tombstone : k_empty;
+}
 
 /// @brief A pair as one 64-bit word (key in the low half: the key word comes first in memory).
 HS_HD std::uint64_t pack_pair(std::uint32_t key, std::uint32_t value) {

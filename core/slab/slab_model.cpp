@@ -18,7 +18,8 @@ slab_model::slab_model(const table_config& cfg) : cfg_(cfg) {
   try {
     reset_storage(buckets);
   } catch (const std::bad_alloc&) {
-    throw user_error("not enough host memory for a CPU model of " + std::to_string(buckets) + " buckets");
+    throw user_error("not enough host memory for a CPU model of " + std::to_string(buckets) +
+                     " buckets");
   }
 }
 
@@ -52,7 +53,8 @@ std::uint32_t slab_model::allocate() {
       const int bit = std::countr_one(word);
       word |= 1u << bit;
       next_fit_ = at;
-      const std::uint32_t address = make_address(super, (index + bit) / k_slabs_per_block, (index + bit) % k_slabs_per_block);
+      const std::uint32_t address =
+          make_address(super, (index + bit) / k_slabs_per_block, (index + bit) % k_slabs_per_block);
       std::fill_n(img_.pool_slab(address), k_slab_words, k_empty);
       return address;
     }
@@ -92,8 +94,9 @@ op_status slab_model::insert_one(key_type k, value_type v) {
   const bool unique = cfg_.slab.mode == slab_mode::unique;
   std::uint32_t* slab = nullptr;
   int pair = 0;
-  const bool hit = first_pair(img_.bucket_of(k), [&](std::uint32_t key) { return key == k_empty || (unique && key == k); },
-                              slab, pair);
+  const bool hit = first_pair(
+      img_.bucket_of(k), [&](std::uint32_t key) { return key == k_empty || (unique && key == k); },
+      slab, pair);
   if (!hit) {  // the list is full: link a new slab after its tail
     const std::uint32_t address = allocate();
     if (address == k_null_address) return ++failed_full_, op_status::failed_full;
@@ -127,7 +130,8 @@ op_status slab_model::erase_one(key_type k) {
   if (is_reserved_key(k)) return ++rejected_[int(op_kind::erase)], op_status::rejected_key;
   std::uint32_t* slab = nullptr;
   int pair = 0;
-  if (!first_pair(img_.bucket_of(k), [&](std::uint32_t key) { return key == k; }, slab, pair)) return op_status::missing;
+  if (!first_pair(img_.bucket_of(k), [&](std::uint32_t key) { return key == k; }, slab, pair))
+    return op_status::missing;
   slab[2 * pair] = deleted_key(cfg_.slab.mode);
   slab[2 * pair + 1] = k_empty;
   return op_status::erased;
@@ -186,7 +190,8 @@ void slab_model::erase(std::span<const key_type> keys, std::span<op_status> stat
   });
 }
 
-void slab_model::apply(const op_batch& ops, std::span<value_type> results, std::span<op_status> status, stream_view) {
+void slab_model::apply(const op_batch& ops, std::span<value_type> results,
+                       std::span<op_status> status, stream_view) {
   const std::size_t n = ops.keys.size();
   detail::check_apply(ops, results.size(), status.size());
   for_each_op_locked(mutex_, n, [&](std::size_t i) {
@@ -205,7 +210,8 @@ void slab_model::apply(const op_batch& ops, std::span<value_type> results, std::
   });
 }
 
-void slab_model::erase_all(std::span<const key_type> keys, std::span<std::uint32_t> removed, stream_view) {
+void slab_model::erase_all(std::span<const key_type> keys, std::span<std::uint32_t> removed,
+                           stream_view) {
   detail::check_bulk("erase_all", keys.size(), removed.empty() ? keys.size() : removed.size(), 0);
   std::lock_guard lock(mutex_);
   for (std::size_t i = 0; i < keys.size(); ++i) {
@@ -214,7 +220,8 @@ void slab_model::erase_all(std::span<const key_type> keys, std::span<std::uint32
   }
 }
 
-void slab_model::count(std::span<const key_type> keys, std::span<std::uint32_t> counts, stream_view) {
+void slab_model::count(std::span<const key_type> keys, std::span<std::uint32_t> counts,
+                       stream_view) {
   detail::check_bulk("count", keys.size(), counts.size(), 0);
   std::lock_guard lock(mutex_);
   // COUNT and SEARCHALL are lookups: a reserved key is rejected as a find, as on the GPU.
@@ -228,8 +235,8 @@ void slab_model::search_all(std::span<const key_type> keys, std::span<const std:
                             std::span<value_type> values_out, stream_view) {
   detail::check_bulk("search_all", keys.size() + 1, offsets.size(), 0);
   if (!keys.empty() && offsets.back() > values_out.size())
-    throw user_error("search_all: the offsets need " + std::to_string(offsets.back()) + " values but the output holds " +
-                     std::to_string(values_out.size()));
+    throw user_error("search_all: the offsets need " + std::to_string(offsets.back()) +
+                     " values but the output holds " + std::to_string(values_out.size()));
   std::lock_guard lock(mutex_);
   for (std::size_t i = 0; i < keys.size(); ++i) {
     const key_type k = keys[i];
@@ -257,7 +264,8 @@ void slab_model::flush(stream_view) {
         if (is_live_key(w[2 * p])) live.push_back(pack_pair(w[2 * p], w[2 * p + 1]));
       return true;
     });
-    const std::size_t keep = live.empty() ? 0 : (live.size() - 1) / k_slab_pairs;  // chained slabs kept
+    const std::size_t keep =
+        live.empty() ? 0 : (live.size() - 1) / k_slab_pairs;  // chained slabs kept
     for (std::size_t s = 0; s <= keep; ++s) {
       std::uint32_t* w = s == 0 ? img_.base_slab(b) : img_.pool_slab(chain[s - 1]);
       for (int p = 0; p < k_slab_pairs; ++p) {
@@ -285,7 +293,8 @@ table_stats slab_model::stats(stream_view) {
   std::uint64_t bytes = img_.base.size() * 4;
   for (const auto& s : img_.slabs) bytes += s.size() * 4;
   for (const auto& s : img_.bitmaps) bytes += s.size() * 4;
-  table_stats st = stats_from_census(census(img_), img_.buckets, img_.pool_capacity(), img_.slabs.size(), bytes);
+  table_stats st =
+      stats_from_census(census(img_), img_.buckets, img_.pool_capacity(), img_.slabs.size(), bytes);
   std::copy(std::begin(rejected_), std::end(rejected_), st.rejected);
   st.failed_full = failed_full_;
   st.slab.alloc_failures = alloc_failures_;
@@ -297,7 +306,8 @@ void slab_model::inspect(const inspect_request& req, inspect_result& out, stream
   inspect_image(img_, req, out);
 }
 
-std::uint64_t slab_model::retrieve_all(std::span<key_type> keys, std::span<value_type> values, stream_view) {
+std::uint64_t slab_model::retrieve_all(std::span<key_type> keys, std::span<value_type> values,
+                                       stream_view) {
   detail::check_bulk("retrieve_all", keys.size(), values.size(), 0);
   std::lock_guard lock(mutex_);
   std::uint64_t n = 0;
@@ -331,8 +341,8 @@ void slab_model::rehash(std::uint64_t capacity, stream_view s) {
       img_ = std::move(old);
       cfg_ = old_cfg;
       next_fit_ = 0;
-      throw user_error("rehash: SlabAlloc's pool limit cannot hold the live keys in " + std::to_string(buckets) +
-                       " buckets; the table is unchanged");
+      throw user_error("rehash: SlabAlloc's pool limit cannot hold the live keys in " +
+                       std::to_string(buckets) + " buckets; the table is unchanged");
     }
 }
 
@@ -345,7 +355,8 @@ void slab_model::load(slab_image img) {
   std::lock_guard lock(mutex_);
   if (img.buckets != img_.buckets) throw user_error("load: the image has a different bucket count");
   shape_.blocks_per_super = img.blocks_per_super;
-  shape_.max_super_blocks = std::max<std::uint32_t>(shape_.max_super_blocks, static_cast<std::uint32_t>(img.slabs.size()));
+  shape_.max_super_blocks = std::max<std::uint32_t>(shape_.max_super_blocks,
+                                                    static_cast<std::uint32_t>(img.slabs.size()));
   img_ = std::move(img);
 }
 

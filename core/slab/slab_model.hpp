@@ -30,8 +30,10 @@ class slab_model final : public slab_family {
                              stream_view s) override;
   void rehash(std::uint64_t capacity, stream_view s) override;
 
-  void erase_all(std::span<const key_type> keys, std::span<std::uint32_t> removed, stream_view s) override;
-  void count(std::span<const key_type> keys, std::span<std::uint32_t> counts, stream_view s) override;
+  void erase_all(std::span<const key_type> keys, std::span<std::uint32_t> removed,
+                 stream_view s) override;
+  void count(std::span<const key_type> keys, std::span<std::uint32_t> counts,
+             stream_view s) override;
   void search_all(std::span<const key_type> keys, std::span<const std::uint64_t> offsets,
                   std::span<value_type> values_out, stream_view s) override;
   void flush(stream_view s) override;

@@ -36,16 +36,20 @@ struct value_range {
 };
 
 template <int T>
-__device__ bool cas_pair(const slab_tile<T>& t, std::uint32_t* slab, int pair, std::uint64_t expected, std::uint64_t desired) {
+__device__ bool cas_pair(const slab_tile<T>& t, std::uint32_t* slab, int pair,
+                         std::uint64_t expected, std::uint64_t desired) {
   bool ok = false;
   if (t.lane == 0)
-    ok = atomicCAS(reinterpret_cast<unsigned long long*>(slab + 2 * pair), expected, desired) == expected;
+    ok = atomicCAS(reinterpret_cast<unsigned long long*>(slab + 2 * pair), expected, desired) ==
+         expected;
   return t.shfl(ok, 0);
 }
 
 template <int T, class Hash>
-__device__ __forceinline__ op_result run_op(const slab_tile<T>& t, alloc_state<T>& alloc, std::uint32_t tile_id,
-                            const slab_device<Hash>& d, dev_op op, key_type k, value_type v, value_range range) {
+__device__ __forceinline__ op_result run_op(const slab_tile<T>& t, alloc_state<T>& alloc,
+                                            std::uint32_t tile_id, const slab_device<Hash>& d,
+                                            dev_op op, key_type k, value_type v,
+                                            value_range range) {
   op_result r;
   std::uint32_t* slab = d.base + std::size_t{bucket_of(d.hash, k, d.buckets)} * k_slab_words;
   for (;;) {
@@ -55,7 +59,8 @@ __device__ __forceinline__ op_result run_op(const slab_tile<T>& t, alloc_state<T
       if (p >= 0) return {op_status::found, word_of(t, s, 2 * p + 1), 1};
     } else if (op == dev_op::replace || op == dev_op::insert) {
       const bool unique = op == dev_op::replace;
-      const int p = first_pair(t, s, [k, unique](std::uint32_t key) { return key == k_empty || (unique && key == k); });
+      const int p = first_pair(
+          t, s, [k, unique](std::uint32_t key) { return key == k_empty || (unique && key == k); });
       if (p >= 0) {
         const std::uint32_t old_key = word_of(t, s, 2 * p), old_value = word_of(t, s, 2 * p + 1);
         if (cas_pair(t, slab, p, pack_pair(old_key, old_value), pack_pair(k, v)))
@@ -66,7 +71,8 @@ __device__ __forceinline__ op_result run_op(const slab_tile<T>& t, alloc_state<T
       const int p = first_pair(t, s, [k](std::uint32_t key) { return key == k; });
       if (p >= 0) {
         const std::uint32_t old_value = word_of(t, s, 2 * p + 1);
-        if (cas_pair(t, slab, p, pack_pair(k, old_value), pack_pair(deleted_key(d.mode), k_empty))) {
+        if (cas_pair(t, slab, p, pack_pair(k, old_value),
+                     pack_pair(deleted_key(d.mode), k_empty))) {
           ++r.count;
           if (op == dev_op::erase) return {op_status::erased, k_empty, 1};
         }

@@ -33,7 +33,8 @@ double utilization_for_beta(double beta) {
 double beta_for_utilization(double u) {
   constexpr double ceiling = 8.0 * k_slab_pairs / k_slab_bytes;  // 0.9375
   if (!(u > 0) || u >= ceiling * 0.995)
-    throw user_error("memory utilization must be above 0 and below 0.93 (a slab stores 120 of its 128 bytes)");
+    throw user_error(
+        "memory utilization must be above 0 and below 0.93 (a slab stores 120 of its 128 bytes)");
   // Utilization is not monotone in beta: it peaks near 0.66 at beta 0.9, dips while most buckets
   // get a second, nearly empty slab, then rises again (the paper's cliff). Take the smallest beta.
   double hi = 0.01;
@@ -61,28 +62,34 @@ std::uint64_t resolve_buckets(const table_config& cfg) {
     b = (cap + k_slab_pairs - 1) / k_slab_pairs;
   }
   if (b == 0) throw user_error("a slab table needs at least one bucket");
-  if (b > 0xffffffffull) throw user_error("a slab table holds at most 2^32 - 1 buckets, not " + format_count(b));
-  if (!valid_tile(cfg.slab.tile)) throw user_error(std::string("slab tile must be ") + k_tile_choices);
+  if (b > 0xffffffffull)
+    throw user_error("a slab table holds at most 2^32 - 1 buckets, not " + format_count(b));
+  if (!valid_tile(cfg.slab.tile))
+    throw user_error(std::string("slab tile must be ") + k_tile_choices);
   return b;
 }
 
 pool_shape resolve_pool(const slab_options& o, std::uint64_t buckets) {
-  const std::uint64_t initial = o.pool_slabs ? o.pool_slabs : std::max<std::uint64_t>(buckets / 4, 4096);
+  const std::uint64_t initial =
+      o.pool_slabs ? o.pool_slabs : std::max<std::uint64_t>(buckets / 4, 4096);
   pool_shape p;
   const std::uint64_t blocks = (initial + k_slabs_per_block - 1) / k_slabs_per_block;
-  p.blocks_per_super = static_cast<std::uint32_t>(std::clamp<std::uint64_t>((blocks + 3) / 4, 1, k_max_blocks_per_super));
-  p.initial_super_blocks = static_cast<std::uint32_t>((initial + p.slabs_per_super() - 1) / p.slabs_per_super());
+  p.blocks_per_super = static_cast<std::uint32_t>(
+      std::clamp<std::uint64_t>((blocks + 3) / 4, 1, k_max_blocks_per_super));
+  p.initial_super_blocks =
+      static_cast<std::uint32_t>((initial + p.slabs_per_super() - 1) / p.slabs_per_super());
   p.max_super_blocks = k_max_super_blocks;
   if (o.pool_limit) {
     if (o.pool_limit < initial)
-      throw user_error("slab pool limit " + format_count(o.pool_limit) + " is below the initial pool of " +
-                       format_count(initial) + " slabs");
+      throw user_error("slab pool limit " + format_count(o.pool_limit) +
+                       " is below the initial pool of " + format_count(initial) + " slabs");
     p.max_super_blocks = static_cast<std::uint32_t>(
         std::min<std::uint64_t>(k_max_super_blocks, o.pool_limit / p.slabs_per_super()));
     p.max_super_blocks = std::max(p.max_super_blocks, p.initial_super_blocks);
   }
   if (p.initial_super_blocks > k_max_super_blocks)
-    throw user_error("a slab pool of " + format_count(initial) + " slabs exceeds SlabAlloc's 255 super blocks");
+    throw user_error("a slab pool of " + format_count(initial) +
+                     " slabs exceeds SlabAlloc's 255 super blocks");
   return p;
 }
 

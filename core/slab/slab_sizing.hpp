@@ -18,8 +18,12 @@ double utilization_for_beta(double beta);
 double beta_for_utilization(double u);
 
 /// @brief Whether `threads` can share a slab (0 = the default).
-inline bool valid_tile(int threads) { return threads == 0 || threads == 2 || threads == 4 || threads == 8 || threads == 16 || threads == 32; }
-inline constexpr const char* k_tile_choices = "2, 4, 8, 16 or 32 threads per slab (0 chooses automatically)";
+inline bool valid_tile(int threads) {
+  return threads == 0 || threads == 2 || threads == 4 || threads == 8 || threads == 16 ||
+         threads == 32;
+}
+inline constexpr const char* k_tile_choices =
+    "2, 4, 8, 16 or 32 threads per slab (0 chooses automatically)";
 
 }  // namespace hs::slab
 
@@ -27,7 +31,8 @@ inline constexpr const char* k_tile_choices = "2, 4, 8, 16 or 32 threads per sla
 
 namespace hs::slab {
 
-/// @brief How SlabAlloc's pool is cut: super blocks of `blocks_per_super` memory blocks of 1024 slabs.
+/// @brief How SlabAlloc's pool is cut: super blocks of `blocks_per_super` memory blocks of 1024
+/// slabs.
 struct pool_shape {
   std::uint32_t blocks_per_super = 0;
   std::uint32_t initial_super_blocks = 0;

@@ -8,10 +8,10 @@
 
 #include "core/common/cuda_check.hpp"
 #include "core/common/device.hpp"
-#include "core/table/device_checks.hpp"
 #include "core/common/device_histogram.hpp"
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
+#include "core/table/device_checks.hpp"
 
 namespace hs::slab {
 
@@ -26,7 +26,8 @@ buffer<T>& reserve(buffer<T>& b, std::size_t n) {
 // Above this share of the pool (counting every insert since the last count as a new slab) the
 // table counts allocated slabs exactly before the next insert batch.
 constexpr double k_check_share = 0.8;
-// After counting, the pool grows until the slabs in use plus an eighth of the batch fit in this share.
+// After counting, the pool grows until the slabs in use plus an eighth of the batch fit in this
+// share.
 constexpr double k_grow_share = 0.75;
 }  // namespace
 
@@ -40,24 +41,28 @@ slab_table::slab_table(const table_config& cfg) : cfg_(cfg) {
   const std::uint64_t buckets = resolve_buckets(cfg);
   shape_ = resolve_pool(cfg.slab, buckets);
   tile_ = cfg.slab.tile ? cfg.slab.tile : k_default_tile;
-  const std::uint64_t bytes = buckets * k_slab_bytes + shape_.initial_super_blocks * shape_.slabs_per_super() * k_slab_bytes;
+  const std::uint64_t bytes = buckets * k_slab_bytes +
+                              shape_.initial_super_blocks * shape_.slabs_per_super() * k_slab_bytes;
   const std::uint64_t free_b = device_memory_now().free_bytes;
   if (bytes > free_b)
     throw user_error("a slab table of " + format_count(buckets) + " buckets and a pool of " +
-                     format_count(shape_.initial_super_blocks * shape_.slabs_per_super()) + " slabs needs " +
-                     format_bytes(bytes) + " but the GPU has " + format_bytes(free_b) + " free; choose fewer buckets");
+                     format_count(shape_.initial_super_blocks * shape_.slabs_per_super()) +
+                     " slabs needs " + format_bytes(bytes) + " but the GPU has " +
+                     format_bytes(free_b) + " free; choose fewer buckets");
   slab_ptrs_ = buffer<std::uint32_t*>(memory_space::device, k_max_super_blocks);
   bitmap_ptrs_ = buffer<std::uint32_t*>(memory_space::device, k_max_super_blocks);
   counters_ = buffer<unsigned long long>(memory_space::device, k_pool_counters);
   scratch_ = buffer<unsigned long long>(memory_space::device, 8);
   pool_count_ = buffer<unsigned long long>(memory_space::device, 1);
   histograms_ = buffer<unsigned char>(memory_space::device, 2 * sizeof(device_histogram));
-  fill_bytes(counters_.data(), memory_space::device, 0, k_pool_counters * sizeof(unsigned long long), {});
+  fill_bytes(counters_.data(), memory_space::device, 0,
+             k_pool_counters * sizeof(unsigned long long), {});
   reset_base(buckets, {});
   {
     std::lock_guard lock(pool_mutex_);
     for (std::uint32_t i = 0; i < shape_.initial_super_blocks; ++i)
-      if (!add_super_block({})) throw user_error("not enough GPU memory for SlabAlloc's initial pool");
+      if (!add_super_block({}))
+        throw user_error("not enough GPU memory for SlabAlloc's initial pool");
   }
   // The fills ran on the legacy stream; callers' streams may be non-blocking: wait for them here.
   HS_CUDA_CHECK(cudaDeviceSynchronize());
@@ -84,15 +89,18 @@ bool slab_table::add_super_block(stream_view s) {
   auto sb = std::make_unique<super_block>();
   try {
     sb->slabs = buffer<std::uint32_t>(memory_space::device, slabs * k_slab_words);
-    sb->bitmaps = buffer<std::uint32_t>(memory_space::device, std::uint64_t{shape_.blocks_per_super} * k_bitmap_words);
+    sb->bitmaps = buffer<std::uint32_t>(memory_space::device,
+                                        std::uint64_t{shape_.blocks_per_super} * k_bitmap_words);
   } catch (const std::exception&) {
     return false;  // out of GPU memory: the pool stays as it is; allocations that find none fail
   }
   fill_bytes(sb->bitmaps.data(), memory_space::device, 0, sb->bitmaps.size() * 4, s);
   const std::size_t i = supers_.size();
   std::uint32_t* ptrs[2] = {sb->slabs.data(), sb->bitmaps.data()};
-  copy_bytes(slab_ptrs_.data() + i, memory_space::device, &ptrs[0], memory_space::host, sizeof(void*), s);
-  copy_bytes(bitmap_ptrs_.data() + i, memory_space::device, &ptrs[1], memory_space::host, sizeof(void*), s);
+  copy_bytes(slab_ptrs_.data() + i, memory_space::device, &ptrs[0], memory_space::host,
+             sizeof(void*), s);
+  copy_bytes(bitmap_ptrs_.data() + i, memory_space::device, &ptrs[1], memory_space::host,
+             sizeof(void*), s);
   synchronize(s);  // the pointers above live on this stack frame
   supers_.push_back(std::move(sb));
   super_count_ = static_cast<std::uint32_t>(supers_.size());
@@ -143,24 +151,24 @@ void slab_table::reserve_for(std::uint64_t n, stream_view s) {
   if (double(allocated_upper_) <= k_check_share * pool()) return;
   const std::uint64_t used = allocated_slabs(s);
   unsigned long long failures = 0;
-  copy_bytes(&failures, memory_space::host, counters_.data() + 1, memory_space::device, sizeof(failures), s);
+  copy_bytes(&failures, memory_space::host, counters_.data() + 1, memory_space::device,
+             sizeof(failures), s);
   synchronize(s);
   allocated_upper_ = used + n;
   const bool failed = failures > last_failures_;  // an earlier batch ran out: grow by half at least
   last_failures_ = failures;
-  const double want = std::max(double(used + n / 8 + k_slabs_per_block) / k_grow_share, failed ? 1.5 * pool() : 0.0);
+  const double want = std::max(double(used + n / 8 + k_slabs_per_block) / k_grow_share,
+                               failed ? 1.5 * pool() : 0.0);
   while (pool() < want && add_super_block(s)) {
   }
 }
 
-void slab_table::launch(const batch_io& io, stream_view s) {
-  launch_batch(ref(), io, s);
-}
+void slab_table::launch(const batch_io& io, stream_view s) { launch_batch(ref(), io, s); }
 
 void slab_table::insert(std::span<const key_type> keys, std::span<const value_type> values,
                         std::span<op_status> status, stream_view s) {
   detail::check_device_insert(keys, values, status);
-  
+
   std::shared_lock lock(table_mutex_);
   reserve_for(keys.size(), s);
   batch_io io;
@@ -175,7 +183,7 @@ void slab_table::insert(std::span<const key_type> keys, std::span<const value_ty
 void slab_table::find(std::span<const key_type> keys, std::span<value_type> values_out,
                       std::span<op_status> status, stream_view s) {
   detail::check_device_find(keys, values_out, status);
-  
+
   std::shared_lock lock(table_mutex_);
   batch_io io;
   io.op = batch_op::search;
@@ -188,7 +196,7 @@ void slab_table::find(std::span<const key_type> keys, std::span<value_type> valu
 
 void slab_table::erase(std::span<const key_type> keys, std::span<op_status> status, stream_view s) {
   detail::check_device_erase(keys, status);
-  
+
   std::shared_lock lock(table_mutex_);
   batch_io io;
   io.op = batch_op::erase;
@@ -198,11 +206,11 @@ void slab_table::erase(std::span<const key_type> keys, std::span<op_status> stat
   launch(io, s);
 }
 
-void slab_table::apply(const op_batch& ops, std::span<value_type> results, std::span<op_status> status,
-                       stream_view s) {
+void slab_table::apply(const op_batch& ops, std::span<value_type> results,
+                       std::span<op_status> status, stream_view s) {
   const std::size_t n = ops.keys.size();
   detail::check_device_apply(ops, results, status);
-  
+
   std::shared_lock lock(table_mutex_);
   reserve_for(n, s);  // every element may be an insert
   batch_io io;
@@ -216,7 +224,8 @@ void slab_table::apply(const op_batch& ops, std::span<value_type> results, std::
   launch(io, s);
 }
 
-void slab_table::erase_all(std::span<const key_type> keys, std::span<std::uint32_t> removed, stream_view s) {
+void slab_table::erase_all(std::span<const key_type> keys, std::span<std::uint32_t> removed,
+                           stream_view s) {
   detail::check_bulk("erase_all", keys.size(), removed.empty() ? keys.size() : removed.size(), 0);
   require_device("erase_all", keys);
   require_device("erase_all", removed);
@@ -229,7 +238,8 @@ void slab_table::erase_all(std::span<const key_type> keys, std::span<std::uint32
   launch(io, s);
 }
 
-void slab_table::count(std::span<const key_type> keys, std::span<std::uint32_t> counts, stream_view s) {
+void slab_table::count(std::span<const key_type> keys, std::span<std::uint32_t> counts,
+                       stream_view s) {
   detail::check_bulk("count", keys.size(), counts.size(), 0);
   require_device("count", keys);
   require_device("count", counts);
@@ -270,8 +280,10 @@ void slab_table::clear(stream_view s) {
   std::unique_lock lock(table_mutex_);
   fill_bytes(base_.data(), memory_space::device, 0xff, std::uint64_t{buckets_} * k_slab_bytes, s);
   std::lock_guard pool_lock(pool_mutex_);
-  for (auto& sb : supers_) fill_bytes(sb->bitmaps.data(), memory_space::device, 0, sb->bitmaps.size() * 4, s);
-  fill_bytes(counters_.data() + 1, memory_space::device, 0, (k_pool_counters - 1) * sizeof(unsigned long long), s);
+  for (auto& sb : supers_)
+    fill_bytes(sb->bitmaps.data(), memory_space::device, 0, sb->bitmaps.size() * 4, s);
+  fill_bytes(counters_.data() + 1, memory_space::device, 0,
+             (k_pool_counters - 1) * sizeof(unsigned long long), s);
   allocated_upper_ = 0;
   last_failures_ = 0;
   synchronize(s);
@@ -295,12 +307,14 @@ table_stats slab_table::stats(stream_view s) {
   ic.longest = c[3];
   ic.allocated = c[4];
   const std::uint64_t pool_slabs = std::uint64_t{t.pool.super_blocks} * shape_.slabs_per_super();
-  const std::uint64_t bitmap_bytes = std::uint64_t{t.pool.super_blocks} * shape_.blocks_per_super * k_bitmap_words * 4;
+  const std::uint64_t bitmap_bytes =
+      std::uint64_t{t.pool.super_blocks} * shape_.blocks_per_super * k_bitmap_words * 4;
   const std::uint64_t bytes = (std::uint64_t{buckets_} + pool_slabs) * k_slab_bytes + bitmap_bytes;
   table_stats st = stats_from_census(ic, buckets_, pool_slabs, t.pool.super_blocks, bytes);
   st.slab.resident_changes = k[0];
   st.slab.alloc_failures = k[1];
-  for (int i = 0; i < k_op_kind_count; ++i) st.rejected[i] = k[rejected_counter(static_cast<op_kind>(i))];
+  for (int i = 0; i < k_op_kind_count; ++i)
+    st.rejected[i] = k[rejected_counter(static_cast<op_kind>(i))];
   st.failed_full = k[3];
   return st;
 }
@@ -312,7 +326,8 @@ void slab_table::inspect(const inspect_request& req, inspect_result& out, stream
   if (req.occupancy) launch_occupancy(t, *req.occupancy, s);
   if (req.probe_histogram || req.chain_lengths) {
     auto* h = reinterpret_cast<device_histogram*>(histograms_.data());
-    launch_chain_histograms(t, req.chain_lengths ? h : nullptr, req.probe_histogram ? h + 1 : nullptr, s);
+    launch_chain_histograms(t, req.chain_lengths ? h : nullptr,
+                            req.probe_histogram ? h + 1 : nullptr, s);
     device_histogram host[2];
     copy_bytes(host, memory_space::host, h, memory_space::device, sizeof(host), s);
     synchronize(s);
@@ -329,12 +344,13 @@ void slab_table::inspect(const inspect_request& req, inspect_result& out, stream
   out.slots.clear();
   if (req.dump_first && req.dump_count) {
     const std::uint64_t slots = std::uint64_t{buckets_} * k_slab_pairs;
-    const std::uint64_t first = std::min(*req.dump_first, slots), last = std::min(slots, first + req.dump_count);
+    const std::uint64_t first = std::min(*req.dump_first, slots),
+                        last = std::min(slots, first + req.dump_count);
     if (first < last) {
       const std::uint64_t b0 = first / k_slab_pairs, b1 = (last - 1) / k_slab_pairs + 1;
       std::vector<std::uint32_t> words((b1 - b0) * k_slab_words);
-      copy_bytes(words.data(), memory_space::host, base_.data() + b0 * k_slab_words, memory_space::device,
-                 words.size() * 4, s);
+      copy_bytes(words.data(), memory_space::host, base_.data() + b0 * k_slab_words,
+                 memory_space::device, words.size() * 4, s);
       synchronize(s);
       for (std::uint64_t slot = first; slot < last; ++slot) {
         const std::uint32_t* w = words.data() + (slot / k_slab_pairs - b0) * k_slab_words;
@@ -343,7 +359,9 @@ void slab_table::inspect(const inspect_request& req, inspect_result& out, stream
         r.key = w[2 * (slot % k_slab_pairs)];
         r.value = w[2 * (slot % k_slab_pairs) + 1];
         r.home = slot / k_slab_pairs;
-        r.state = is_live_key(r.key) ? slot_state::live : r.key == k_tombstone ? slot_state::tombstone : slot_state::empty;
+        r.state = is_live_key(r.key)     ? slot_state::live
+                  : r.key == k_tombstone ? slot_state::tombstone
+                                         : slot_state::empty;
         out.slots.push_back(r);
       }
     }
@@ -353,9 +371,11 @@ void slab_table::inspect(const inspect_request& req, inspect_result& out, stream
     const std::uint32_t limit = std::max<std::uint32_t>(req.chain_limit, 1);
     auto& words = reserve(chain_words_, std::size_t{limit} * k_slab_words);
     auto& addresses = reserve(chain_addresses_, limit);
-    launch_copy_chain(t, static_cast<std::uint32_t>(*req.chain_bucket), limit, words.data(), addresses.data(), scratch_.data() + 6, s);
+    launch_copy_chain(t, static_cast<std::uint32_t>(*req.chain_bucket), limit, words.data(),
+                      addresses.data(), scratch_.data() + 6, s);
     unsigned long long total = 0;
-    copy_bytes(&total, memory_space::host, scratch_.data() + 6, memory_space::device, sizeof(total), s);
+    copy_bytes(&total, memory_space::host, scratch_.data() + 6, memory_space::device, sizeof(total),
+               s);
     const std::vector<std::uint32_t> w = words.download(std::size_t{limit} * k_slab_words, s);
     const std::vector<std::uint32_t> a = addresses.download(limit, s);
     out.chain.bucket = *req.chain_bucket;
@@ -378,13 +398,15 @@ void slab_table::inspect(const inspect_request& req, inspect_result& out, stream
   }
 }
 
-std::uint64_t slab_table::retrieve_all(std::span<key_type> keys, std::span<value_type> values, stream_view s) {
+std::uint64_t slab_table::retrieve_all(std::span<key_type> keys, std::span<value_type> values,
+                                       stream_view s) {
   detail::check_bulk("retrieve_all", keys.size(), values.size(), 0);
   require_device("retrieve_all", keys);
   require_device("retrieve_all", values);
   std::shared_lock lock(table_mutex_);
   std::lock_guard scratch_lock(scratch_mutex_);
-  launch_retrieve_all(ref(), ptr_or_null(keys), ptr_or_null(values), keys.size(), scratch_.data() + 7, s);
+  launch_retrieve_all(ref(), ptr_or_null(keys), ptr_or_null(values), keys.size(),
+                      scratch_.data() + 7, s);
   unsigned long long n = 0;
   copy_bytes(&n, memory_space::host, scratch_.data() + 7, memory_space::device, sizeof(n), s);
   synchronize(s);
@@ -418,7 +440,8 @@ void slab_table::rehash(std::uint64_t capacity, stream_view s) {
   reset_base(buckets, s);
   {
     std::lock_guard pool_lock(pool_mutex_);
-    for (auto& sb : supers_) fill_bytes(sb->bitmaps.data(), memory_space::device, 0, sb->bitmaps.size() * 4, s);
+    for (auto& sb : supers_)
+      fill_bytes(sb->bitmaps.data(), memory_space::device, 0, sb->bitmaps.size() * 4, s);
     allocated_upper_ = live;
   }
   batch_io io;
@@ -429,7 +452,8 @@ void slab_table::rehash(std::uint64_t capacity, stream_view s) {
   launch(io, s);
   const std::uint64_t after = live_pairs(s);
   if (after != live)
-    throw gpu_error("rehash lost entries: " + format_count(live) + " before, " + format_count(after) + " after");
+    throw gpu_error("rehash lost entries: " + format_count(live) + " before, " +
+                    format_count(after) + " after");
 }
 
 void slab_table::allocate_slabs(std::span<std::uint32_t> out, stream_view s) {

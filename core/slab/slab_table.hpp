@@ -41,8 +41,10 @@ class slab_table final : public slab_family {
                              stream_view s) override;
   void rehash(std::uint64_t capacity, stream_view s) override;
 
-  void erase_all(std::span<const key_type> keys, std::span<std::uint32_t> removed, stream_view s) override;
-  void count(std::span<const key_type> keys, std::span<std::uint32_t> counts, stream_view s) override;
+  void erase_all(std::span<const key_type> keys, std::span<std::uint32_t> removed,
+                 stream_view s) override;
+  void count(std::span<const key_type> keys, std::span<std::uint32_t> counts,
+             stream_view s) override;
   void search_all(std::span<const key_type> keys, std::span<const std::uint64_t> offsets,
                   std::span<value_type> values_out, stream_view s) override;
   void flush(stream_view s) override;
@@ -60,7 +62,8 @@ class slab_table final : public slab_family {
   /// Makes sure up to n inserts about to be launched on s find free slabs: tracks an upper bound
   /// on allocated slabs and, when it nears the pool's size, counts exactly and grows the pool.
   void reserve_for(std::uint64_t n, stream_view s);
-  /// Adds a super block; false when the limit or the GPU's memory forbids (call with pool_mutex_ held).
+  /// Adds a super block; false when the limit or the GPU's memory forbids (call with pool_mutex_
+  /// held).
   bool add_super_block(stream_view s);
   /// Live pairs by a census (synchronizes; call with table_mutex_ held).
   std::uint64_t live_pairs(stream_view s);
@@ -76,22 +79,22 @@ class slab_table final : public slab_family {
   pool_shape shape_;
   buffer<std::uint32_t> base_;
 
-  std::mutex pool_mutex_;                   // growth and its bookkeeping
-  buffer<unsigned long long> pool_count_;   // allocated_slabs' counter (pool_mutex_)
+  std::mutex pool_mutex_;                  // growth and its bookkeeping
+  buffer<unsigned long long> pool_count_;  // allocated_slabs' counter (pool_mutex_)
   std::vector<std::unique_ptr<super_block>> supers_;
   buffer<std::uint32_t*> slab_ptrs_, bitmap_ptrs_;  // device arrays of k_max_super_blocks pointers
   std::atomic<std::uint32_t> super_count_{0};
-  std::uint64_t allocated_upper_ = 0;       // upper bound on allocated slabs
+  std::uint64_t allocated_upper_ = 0;  // upper bound on allocated slabs
   std::uint64_t last_failures_ = 0;
   std::atomic<std::uint32_t> seed_{0};
 
-  buffer<unsigned long long> counters_;     // see pool_ref::counters
-  buffer<unsigned long long> scratch_;      // census results
-  buffer<unsigned char> histograms_;        // two device_histograms
-  buffer<float> strip_;                     // inspection results, kept between samples
+  buffer<unsigned long long> counters_;  // see pool_ref::counters
+  buffer<unsigned long long> scratch_;   // census results
+  buffer<unsigned char> histograms_;     // two device_histograms
+  buffer<float> strip_;                  // inspection results, kept between samples
   buffer<std::uint32_t> chain_words_, chain_addresses_;
   buffer<std::uint16_t> block_fill_;
-  std::mutex scratch_mutex_;                // stats and inspect run on the sampling thread
+  std::mutex scratch_mutex_;  // stats and inspect run on the sampling thread
 };
 
 }  // namespace hs::slab

@@ -1,8 +1,8 @@
 // Warp-cooperative work sharing (seed 004, IV-A) over a tile of T threads that reads a slab
 // together: T = 32 is the paper's warp, one word per lane; T = 16 or 8 give each lane 2 or 4 words
 // (8- or 16-byte loads), T = 4 or 2 give each lane 8 or 16 words (two or four 16-byte loads), so
-// one warp works on 2, 4, 8 or 16 operations at once: more slab reads in flight per warp. Lane l holds words
-// [l*W, l*W + W); pair p is key word 2p and value word 2p+1.
+// one warp works on 2, 4, 8 or 16 operations at once: more slab reads in flight per warp. Lane l
+// holds words [l*W, l*W + W); pair p is key word 2p and value word 2p+1.
 #pragma once
 #include <cstdint>
 
@@ -35,12 +35,17 @@ __device__ slab_words<32 / T> read_slab(const slab_tile<T>& t, const std::uint32
   if constexpr (T == 32) {
     asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(s.w[0]) : "l"(p) : "memory");
   } else if constexpr (T == 16) {
-    asm volatile("ld.relaxed.gpu.global.v2.u32 {%0, %1}, [%2];" : "=r"(s.w[0]), "=r"(s.w[1]) : "l"(p) : "memory");
+    asm volatile("ld.relaxed.gpu.global.v2.u32 {%0, %1}, [%2];"
+                 : "=r"(s.w[0]), "=r"(s.w[1])
+                 : "l"(p)
+                 : "memory");
   } else {
 #pragma unroll
     for (int h = 0; h < 32 / T; h += 4)
       asm volatile("ld.relaxed.gpu.global.v4.u32 {%0, %1, %2, %3}, [%4];"
-                   : "=r"(s.w[h]), "=r"(s.w[h + 1]), "=r"(s.w[h + 2]), "=r"(s.w[h + 3]) : "l"(p + h) : "memory");
+                   : "=r"(s.w[h]), "=r"(s.w[h + 1]), "=r"(s.w[h + 2]), "=r"(s.w[h + 3])
+                   : "l"(p + h)
+                   : "memory");
   }
   return s;
 }
@@ -49,11 +54,14 @@ __device__ slab_words<32 / T> read_slab(const slab_tile<T>& t, const std::uint32
 template <int T>
 __device__ void write_empty_slab(const slab_tile<T>& t, std::uint32_t* slab) {
   std::uint32_t* p = slab + t.lane * (32 / T);
-  if constexpr (T == 32) *p = k_empty;
-  else if constexpr (T == 16) *reinterpret_cast<uint2*>(p) = make_uint2(k_empty, k_empty);
+  if constexpr (T == 32)
+    *p = k_empty;
+  else if constexpr (T == 16)
+    *reinterpret_cast<uint2*>(p) = make_uint2(k_empty, k_empty);
   else
 #pragma unroll
-    for (int h = 0; h < 32 / T; h += 4) *reinterpret_cast<uint4*>(p + h) = make_uint4(k_empty, k_empty, k_empty, k_empty);
+    for (int h = 0; h < 32 / T; h += 4)
+      *reinterpret_cast<uint4*>(p + h) = make_uint4(k_empty, k_empty, k_empty, k_empty);
 }
 
 /// @brief Word `word` of the slab, on every lane.
@@ -86,8 +94,10 @@ __device__ int first_pair(const slab_tile<T>& t, const slab_words<32 / T>& s, Pr
   const unsigned b = t.ballot(local != 0);
   if (!b) return -1;
   const int src = __ffs(b) - 1;
-  if constexpr (W == 1) return src / 2;
-  else return src * (W / 2) + __ffs(t.shfl(local, src)) - 1;
+  if constexpr (W == 1)
+    return src / 2;
+  else
+    return src * (W / 2) + __ffs(t.shfl(local, src)) - 1;
 }
 
 /// @brief How many pairs' keys satisfy pred; the same on every lane.

@@ -4,9 +4,12 @@
 
 namespace hs::slab {
 
-op_trace replay_op(slab_chain& list, op_kind kind, key_type k, value_type v, op_status status, slab_mode mode) {
+op_trace replay_op(slab_chain& list, op_kind kind, key_type k, value_type v, op_status status,
+                   slab_mode mode) {
   op_trace t;
-  if (status == op_status::rejected_key || status == op_status::rejected_value || status == op_status::none) return t;
+  if (status == op_status::rejected_key || status == op_status::rejected_value ||
+      status == op_status::none)
+    return t;
   const bool inserting = kind == op_kind::insert;
   const bool unique = mode == slab_mode::unique;
   const auto decides = [&](std::uint32_t key) {

@@ -28,7 +28,8 @@ inline void check_device_erase(std::span<const key_type> keys, std::span<op_stat
   require_device("erase", status);
 }
 
-inline void check_device_apply(const op_batch& ops, std::span<value_type> results, std::span<op_status> status) {
+inline void check_device_apply(const op_batch& ops, std::span<value_type> results,
+                               std::span<op_status> status) {
   check_apply(ops, results.size(), status.size());
   require_device("apply", ops.kinds);
   require_device("apply", ops.keys);

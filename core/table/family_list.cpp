@@ -4,13 +4,20 @@
 #include "core/table/family_registry.hpp"
 
 namespace hs {
-namespace linear { const family_descriptor& registration(); }
-namespace slab { const family_descriptor& registration(); }
-namespace hive { const family_descriptor& registration(); }
+namespace linear {
+const family_descriptor& registration();
+}
+namespace slab {
+const family_descriptor& registration();
+}
+namespace hive {
+const family_descriptor& registration();
+}
 
 namespace detail {
 std::span<const family_descriptor* const> registered_families() {
-  static const family_descriptor* const list[] = {&linear::registration(), &slab::registration(), &hive::registration()};
+  static const family_descriptor* const list[] = {&linear::registration(), &slab::registration(),
+                                                  &hive::registration()};
   return list;
 }
 }  // namespace detail

@@ -16,7 +16,8 @@ const family_descriptor& describe(family f) {
 
 std::string family_names(std::string_view separator) {
   std::string s;
-  for (const family_descriptor* d : families()) s += (s.empty() ? "" : std::string(separator)) + std::string(d->name);
+  for (const family_descriptor* d : families())
+    s += (s.empty() ? "" : std::string(separator)) + std::string(d->name);
   return s;
 }
 
@@ -36,7 +37,8 @@ std::unique_ptr<table> make_table(table_config cfg) {
   if (cfg.capacity == 0) cfg.capacity = default_capacity(cfg.backend);
   const family_descriptor& d = describe(cfg.family);
 #if !HS_WITH_CUDA
-  if (cfg.backend == backend::gpu) throw user_error("this build has no CUDA support: use --backend cpu");
+  if (cfg.backend == backend::gpu)
+    throw user_error("this build has no CUDA support: use --backend cpu");
 #endif
   return d.make(cfg);
 }

@@ -85,13 +85,15 @@ struct family_descriptor {
 /// @brief A family's factory: its CPU model on the CPU backend, else its GPU table through
 /// `make_gpu` (HS_GPU_TABLE: null in a build without CUDA, which then refuses the GPU backend).
 template <class Model>
-std::unique_ptr<table> model_or_gpu(const table_config& cfg, std::unique_ptr<table> (*make_gpu)(const table_config&)) {
+std::unique_ptr<table> model_or_gpu(const table_config& cfg,
+                                    std::unique_ptr<table> (*make_gpu)(const table_config&)) {
   if (cfg.backend == backend::cpu) return std::make_unique<Model>(cfg);
   if (!make_gpu) throw user_error("this build has no CUDA support: use --backend cpu");
   return make_gpu(cfg);
 }
 #if HS_WITH_CUDA
-#define HS_GPU_TABLE(T) [](const table_config& c) -> std::unique_ptr<table> { return std::make_unique<T>(c); }
+#define HS_GPU_TABLE(T) \
+  [](const table_config& c) -> std::unique_ptr<table> { return std::make_unique<T>(c); }
 #else
 #define HS_GPU_TABLE(T) nullptr
 #endif

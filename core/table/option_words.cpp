@@ -9,7 +9,8 @@
 
 namespace hs {
 
-void check_arity(const std::vector<std::string>& words, std::size_t lo, std::size_t hi, std::string_view usage) {
+void check_arity(const std::vector<std::string>& words, std::size_t lo, std::size_t hi,
+                 std::string_view usage) {
   const std::size_t n = words.empty() ? 0 : words.size() - 1;
   if (n < lo || n > hi) throw user_error("usage: " + std::string(usage));
 }
@@ -30,11 +31,14 @@ double option_number(const std::string& value, std::string_view what) {
 
 std::uint64_t option_size(const std::string& value, std::string_view what) {
   const auto v = parse_size(value);
-  if (!v) throw user_error("'" + value + "' is not a " + std::string(what) + " (examples: 1048576, 1M, 2^20)");
+  if (!v)
+    throw user_error("'" + value + "' is not a " + std::string(what) +
+                     " (examples: 1048576, 1M, 2^20)");
   return *v;
 }
 
-std::string option_choice(const std::string& value, std::string_view name, const std::vector<std::string>& choices) {
+std::string option_choice(const std::string& value, std::string_view name,
+                          const std::vector<std::string>& choices) {
   if (std::find(choices.begin(), choices.end(), value) != choices.end()) return value;
   std::string list;
   for (const auto& c : choices) list += (list.empty() ? "" : " or ") + c;

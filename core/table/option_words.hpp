@@ -10,7 +10,8 @@
 namespace hs {
 
 /// @brief Throws unless the line has lo..hi words after its keyword.
-void check_arity(const std::vector<std::string>& words, std::size_t lo, std::size_t hi, std::string_view usage);
+void check_arity(const std::vector<std::string>& words, std::size_t lo, std::size_t hi,
+                 std::string_view usage);
 /// @brief "name=value" split at the first '='; throws for a word without one.
 std::pair<std::string, std::string> split_option(const std::string& word);
 /// @brief A number; throws naming `what`.
@@ -18,6 +19,7 @@ double option_number(const std::string& value, std::string_view what);
 /// @brief A count such as 1048576, 1M or 2^20; throws naming `what`.
 std::uint64_t option_size(const std::string& value, std::string_view what);
 /// @brief One of `choices` ("on", "off"); throws listing them.
-std::string option_choice(const std::string& value, std::string_view name, const std::vector<std::string>& choices);
+std::string option_choice(const std::string& value, std::string_view name,
+                          const std::vector<std::string>& choices);
 
 }  // namespace hs

@@ -55,7 +55,6 @@ std::uint64_t max_capacity() {
   return std::uint64_t{1} << 32;
 }
 
-
 namespace detail {
 void check_bulk(std::string_view call, std::size_t n, std::size_t other, std::size_t status) {
   if (other != n)

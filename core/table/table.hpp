@@ -45,11 +45,13 @@ struct table_config {
   hive_options hive;
 };
 
-/// @brief When a table rebuilds itself; each threshold is a fraction of the slots, 0 switches it off.
+/// @brief When a table rebuilds itself; each threshold is a fraction of the slots, 0 switches it
+/// off.
 struct maintenance_policy {
   double grow_above = 0;    ///< live load factor above which the capacity doubles
   double shrink_below = 0;  ///< live load factor below which the capacity halves
-  double rehash_above = 0;  ///< dead slots (tombstones, erased values) above which it rebuilds in place
+  double rehash_above =
+      0;  ///< dead slots (tombstones, erased values) above which it rebuilds in place
   bool active() const { return grow_above > 0 || shrink_below > 0 || rehash_above > 0; }
 };
 
@@ -68,16 +70,14 @@ std::uint64_t default_capacity(backend b);
 /// memory).
 std::uint64_t max_capacity();
 
-
-
 /// @brief Counters a table reports.
 struct table_stats {
-  std::uint64_t capacity = 0;   ///< slots
-  std::uint64_t live = 0;       ///< keys holding a value
-  std::uint64_t erased = 0;     ///< slots whose key stays but whose value was erased
-  std::uint64_t tombstones = 0; ///< tombstoned slots (reusable)
-  std::uint64_t occupied = 0;   ///< slots holding a key or tombstone (live + erased + tombstones)
-  std::uint64_t bytes = 0;      ///< memory the table holds
+  std::uint64_t capacity = 0;    ///< slots
+  std::uint64_t live = 0;        ///< keys holding a value
+  std::uint64_t erased = 0;      ///< slots whose key stays but whose value was erased
+  std::uint64_t tombstones = 0;  ///< tombstoned slots (reusable)
+  std::uint64_t occupied = 0;    ///< slots holding a key or tombstone (live + erased + tombstones)
+  std::uint64_t bytes = 0;       ///< memory the table holds
   std::uint32_t max_displacement = 0;  ///< longest probe any insert made since the last clear
   /// @brief Operations rejected for a reserved key or value since clear, by kind (indexed by
   /// op_kind: inserts, finds, erases); the statuses say which (rejected_key, rejected_value).
@@ -118,15 +118,16 @@ class table {
   virtual void find(std::span<const key_type> keys, std::span<value_type> values_out,
                     std::span<op_status> status, stream_view s) = 0;
   /// @brief Erases keys (the linear family empties the value, the key keeps its slot).
-  virtual void erase(std::span<const key_type> keys, std::span<op_status> status, stream_view s) = 0;
+  virtual void erase(std::span<const key_type> keys, std::span<op_status> status,
+                     stream_view s) = 0;
   /// @brief Runs a mixed batch: operations run concurrently, in no defined order, with one
   /// exception. The linear family in tombstone mode runs the batch in two phases, every insert
   /// and find first and then every erase, because its inserts and erases never overlap (see
   /// linear_table.hpp): a key inserted and erased in one such batch ends absent, where in value
   /// mode (and the other families) either order may win. `results` receives found values for
   /// finds (k_empty otherwise) and may be empty.
-  virtual void apply(const op_batch& ops, std::span<value_type> results, std::span<op_status> status,
-                     stream_view s) = 0;
+  virtual void apply(const op_batch& ops, std::span<value_type> results,
+                     std::span<op_status> status, stream_view s) = 0;
   /// @brief Empties the table and resets its counters.
   virtual void clear(stream_view s) = 0;
   /// @brief Counts slots and reads counters (synchronizes the stream).

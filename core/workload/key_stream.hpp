@@ -22,7 +22,8 @@ HS_HD std::uint64_t mix64(std::uint64_t x) {
 
 /// @brief Counter-based random numbers: independent streams of independent draws.
 HS_HD std::uint32_t random_u32(std::uint64_t seed, std::uint64_t stream, std::uint64_t index) {
-  return static_cast<std::uint32_t>(mix64(seed ^ mix64(stream * 0x9e3779b97f4a7c15ull + index)) >> 32);
+  return static_cast<std::uint32_t>(mix64(seed ^ mix64(stream * 0x9e3779b97f4a7c15ull + index)) >>
+                                    32);
 }
 
 /// @brief A uniform double in [0, 1) with 53 random bits.
@@ -44,7 +45,8 @@ HS_HD std::uint32_t permute(std::uint64_t seed, std::uint32_t x, std::uint64_t d
     std::uint32_t l = static_cast<std::uint32_t>(v >> half) & half_mask;
     std::uint32_t r = static_cast<std::uint32_t>(v) & half_mask;
     for (std::uint32_t round = 0; round < 4; ++round) {
-      const std::uint32_t f = static_cast<std::uint32_t>(mix64(seed + round * 0x632be59bd9b4e019ull + r)) & half_mask;
+      const std::uint32_t f =
+          static_cast<std::uint32_t>(mix64(seed + round * 0x632be59bd9b4e019ull + r)) & half_mask;
       const std::uint32_t t = l ^ f;
       l = r;
       r = t;
@@ -74,7 +76,8 @@ struct zipf_sampler {
   }
   HS_HD static double h(double x, double s) { return exp(-s * log(x)); }
 
-  HS_HD zipf_sampler(double exponent, std::uint64_t count) : s(exponent), n(static_cast<double>(count)) {
+  HS_HD zipf_sampler(double exponent, std::uint64_t count)
+      : s(exponent), n(static_cast<double>(count)) {
     h_x1 = h_integral(1.5, s) - 1.0;
     h_n = h_integral(n + 0.5, s);
     cut = 2.0 - h_integral_inverse(h_integral(2.5, s) - h(2.0, s), s);
@@ -123,12 +126,13 @@ HS_HD key_type stream_key(const stream_params& p, std::uint64_t j, const zipf_sa
     case distribution::uniform_unique:
       return permute(p.seed, static_cast<std::uint32_t>(j), k_key_domain);
     case distribution::uniform_dup:
-      return permute(p.seed, random_u32(p.seed, 1, j) % static_cast<std::uint32_t>(p.universe), k_key_domain);
-    case distribution::sequential:
-      return static_cast<key_type>((p.start + j) % k_key_domain);
+      return permute(p.seed, random_u32(p.seed, 1, j) % static_cast<std::uint32_t>(p.universe),
+                     k_key_domain);
+    case distribution::sequential: return static_cast<key_type>((p.start + j) % k_key_domain);
     case distribution::clustered: {
       const std::uint64_t runs = (k_key_domain / p.cluster) / 2;  // lower half of the runs
-      const std::uint32_t run = permute(p.seed, static_cast<std::uint32_t>((j / p.cluster) % runs), runs);
+      const std::uint32_t run =
+          permute(p.seed, static_cast<std::uint32_t>((j / p.cluster) % runs), runs);
       return static_cast<key_type>(std::uint64_t{run} * p.cluster + j % p.cluster);
     }
     case distribution::zipf:
@@ -142,10 +146,13 @@ HS_HD key_type miss_key(const stream_params& p, std::uint64_t r) {
   const std::uint32_t x = random_u32(p.seed, 2, r);
   switch (p.dist) {
     case distribution::uniform_unique:
-      return permute(p.seed, static_cast<std::uint32_t>(k_half + x % (k_key_domain - k_half)), k_key_domain);
+      return permute(p.seed, static_cast<std::uint32_t>(k_half + x % (k_key_domain - k_half)),
+                     k_key_domain);
     case distribution::uniform_dup:
     case distribution::zipf:
-      return permute(p.seed, static_cast<std::uint32_t>(p.universe + x % (k_key_domain - p.universe)), k_key_domain);
+      return permute(p.seed,
+                     static_cast<std::uint32_t>(p.universe + x % (k_key_domain - p.universe)),
+                     k_key_domain);
     case distribution::sequential:
       return static_cast<key_type>((p.start + k_half + x % (k_key_domain - k_half)) % k_key_domain);
     case distribution::clustered: {

@@ -19,7 +19,8 @@ bool batch_plan::only(op_kind k) const {
   return false;
 }
 
-batch_plan cursor::next(const workload_spec& spec, std::uint64_t size, const std::optional<op_mix>& mix) {
+batch_plan cursor::next(const workload_spec& spec, std::uint64_t size,
+                        const std::optional<op_mix>& mix) {
   const op_mix m = mix.value_or(spec.mix);
   batch_plan p;
   p.index = batches_++;
@@ -64,7 +65,8 @@ void generate(const workload_spec& spec, const batch_plan& plan, memory_space sp
     return;
   }
   const zipf_sampler zipf(spec.keys.zipf_s, spec.keys.universe);
-  for (std::uint64_t i = 0; i < plan.size; ++i) op_at(spec, plan, &zipf, i, out.kinds[i], out.keys[i], out.values[i]);
+  for (std::uint64_t i = 0; i < plan.size; ++i)
+    op_at(spec, plan, &zipf, i, out.kinds[i], out.keys[i], out.values[i]);
 }
 
 void validate(const workload_spec& spec) {
@@ -112,11 +114,16 @@ std::optional<op_mix> parse_mix(std::string_view s) {
     double w = 0;
     auto r = std::from_chars(num.data(), num.data() + num.size(), w);
     if (r.ec != std::errc{} || r.ptr != num.data() + num.size() || w < 0) return std::nullopt;
-    if (name == "insert") m.insert = w;
-    else if (name == "find-hit") m.find_hit = w;
-    else if (name == "find-miss") m.find_miss = w;
-    else if (name == "erase") m.erase = w;
-    else return std::nullopt;
+    if (name == "insert")
+      m.insert = w;
+    else if (name == "find-hit")
+      m.find_hit = w;
+    else if (name == "find-miss")
+      m.find_miss = w;
+    else if (name == "erase")
+      m.erase = w;
+    else
+      return std::nullopt;
   }
   if (!(m.total() > 0)) return std::nullopt;
   return m;

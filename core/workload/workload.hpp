@@ -35,7 +35,8 @@ struct batch_plan {
   std::uint64_t inserts = 0, hits = 0, misses = 0, erases = 0;
   std::uint64_t insert_begin = 0;  ///< stream index of this batch's first insert
   std::uint64_t erase_begin = 0;   ///< stream index of this batch's first erase
-  std::uint64_t hit_begin = 0, hit_end = 0;  ///< stream indices hits draw from (inserted, not erased)
+  std::uint64_t hit_begin = 0,
+                hit_end = 0;  ///< stream indices hits draw from (inserted, not erased)
   bool only(op_kind k) const;
 };
 
@@ -43,7 +44,8 @@ struct batch_plan {
 /// the oldest inserted ones, hits draw from those inserted and not yet erased.
 class cursor {
  public:
-  /// @brief Plans the next batch (`size` 0 means the spec's batch size; `mix` overrides the spec's).
+  /// @brief Plans the next batch (`size` 0 means the spec's batch size; `mix` overrides the
+  /// spec's).
   batch_plan next(const workload_spec& spec, std::uint64_t size = 0,
                   const std::optional<op_mix>& mix = std::nullopt);
   std::uint64_t inserted() const { return inserted_; }
@@ -65,7 +67,8 @@ struct batch_spans {
 /// @brief Operation i of a planned batch (shared by the GPU kernel and the host loop).
 HS_HD void op_at(const workload_spec& spec, const batch_plan& plan, const zipf_sampler* zipf,
                  std::uint64_t i, op_kind& kind, key_type& key, value_type& value) {
-  const std::uint32_t r = permute(spec.keys.seed ^ mix64(plan.index + 1), static_cast<std::uint32_t>(i), plan.size);
+  const std::uint32_t r =
+      permute(spec.keys.seed ^ mix64(plan.index + 1), static_cast<std::uint32_t>(i), plan.size);
   const stream_params& p = spec.keys;
   if (r < plan.inserts) {
     const std::uint64_t j = plan.insert_begin + r;
@@ -79,7 +82,8 @@ HS_HD void op_at(const workload_spec& spec, const batch_plan& plan, const zipf_s
   if (r < plan.inserts + plan.hits) {
     const std::uint64_t window = plan.hit_end - plan.hit_begin;
     if (window) {
-      const std::uint64_t j = plan.hit_begin + random_unit(p.seed, 5, plan.index * plan.size + r) * window;
+      const std::uint64_t j =
+          plan.hit_begin + random_unit(p.seed, 5, plan.index * plan.size + r) * window;
       key = stream_key(p, j < plan.hit_end ? j : plan.hit_end - 1, zipf);
       return;
     }

@@ -16,7 +16,8 @@ using namespace hs;
 using namespace hs::app;
 using Catch::Matchers::ContainsSubstring;
 
-TEST_CASE("every registered family has views, and windows and figures of its own", "[app][registry]") {
+TEST_CASE("every registered family has views, and windows and figures of its own",
+          "[app][registry]") {
   std::set<std::string_view> windows, figures;
   for (const family_descriptor* d : families()) {
     INFO(d->name);
@@ -39,23 +40,30 @@ TEST_CASE("every registered family has views, and windows and figures of its own
   }
 }
 
-TEST_CASE("a family's figures are capture names for its own scenarios only", "[app][registry][scenario]") {
+TEST_CASE("a family's figures are capture names for its own scenarios only",
+          "[app][registry][scenario]") {
   for (const family_descriptor* d : families()) {
     for (std::string_view f : ui_of(d->id).figure_names()) {
       const std::string fig(f);
-      const auto sc = parse_scenario("table " + std::string(d->name) + "\ncapture " + fig + " heatmap\n", "f.scn");
+      const auto sc = parse_scenario(
+          "table " + std::string(d->name) + "\ncapture " + fig + " heatmap\n", "f.scn");
       CHECK(sc.steps.at(0).views == std::vector<std::string>{fig, "heatmap"});
       for (const family_descriptor* other : families()) {
         if (other == d) continue;
-        CHECK_THROWS_WITH(parse_scenario("table " + std::string(other->name) + "\ncapture " + fig + "\n", "f.scn"),
-                          ContainsSubstring("f.scn:2: the " + fig + " view belongs to the " + std::string(d->name) + " family"));
+        CHECK_THROWS_WITH(
+            parse_scenario("table " + std::string(other->name) + "\ncapture " + fig + "\n",
+                           "f.scn"),
+            ContainsSubstring("f.scn:2: the " + fig + " view belongs to the " +
+                              std::string(d->name) + " family"));
       }
     }
   }
-  CHECK_THROWS_WITH(parse_scenario("capture chainz\n", "f.scn"), ContainsSubstring("unknown view 'chainz'"));
+  CHECK_THROWS_WITH(parse_scenario("capture chainz\n", "f.scn"),
+                    ContainsSubstring("unknown view 'chainz'"));
 }
 
-TEST_CASE("a session records each batch for its family's views: the hive's inserts by step", "[app][registry][session]") {
+TEST_CASE("a session records each batch for its family's views: the hive's inserts by step",
+          "[app][registry][session]") {
   session_config cfg;
   cfg.table.family = family::hive;
   cfg.table.capacity = 1u << 14;

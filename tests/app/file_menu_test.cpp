@@ -6,9 +6,9 @@
 #include <filesystem>
 #include <fstream>
 
-#include <catch2/catch_test_macros.hpp>
 #include <imgui.h>
 #include <imgui_te_context.h>
+#include <catch2/catch_test_macros.hpp>
 
 #include "app/ui/app_frame.hpp"
 #include "app/ui/file_menu.hpp"
@@ -43,7 +43,8 @@ fs::path fresh_dir(const char* name) {
 void write(const fs::path& p, const std::string& text) { std::ofstream(p) << text; }
 
 // Types `path` into the dialog `dialog` and presses its button (Open or Save).
-void choose(ImGuiTestContext* ctx, const char* dialog, const std::string& path, const char* button) {
+void choose(ImGuiTestContext* ctx, const char* dialog, const std::string& path,
+            const char* button) {
   ctx->Yield(2);
   ctx->SetRef(dialog);
   ctx->ItemInput("##file_input");
@@ -55,14 +56,18 @@ void choose(ImGuiTestContext* ctx, const char* dialog, const std::string& path, 
 
 }  // namespace
 
-TEST_CASE("File > Open scenario opens a file as a preset; a malformed one names file and line and changes nothing",
-          "[ui][file]") {
+TEST_CASE(
+    "File > Open scenario opens a file as a preset; a malformed one names file and line and "
+    "changes nothing",
+    "[ui][file]") {
   const fs::path dir = fresh_dir("hashscope-open-test");
-  write(dir / "good.scn", "title A lesson\ncapacity 2^13\nbatch 512\nmix insert:1\nfill 0.25\ncapture heatmap\n");
+  write(dir / "good.scn",
+        "title A lesson\ncapacity 2^13\nbatch 512\nmix insert:1\nfill 0.25\ncapture heatmap\n");
   write(dir / "bad.scn", "capacity 2^13\nfill lots\ncapture heatmap\n");
   auto ui = test::harness_or_skip(small_table());
   app_frame& f = ui->frame();
-  std::uint64_t capacity_after_good = 0, live_after_good = 0, serial_after_good = 0, serial_after_bad = 0;
+  std::uint64_t capacity_after_good = 0, live_after_good = 0, serial_after_good = 0,
+                serial_after_bad = 0;
   std::string error_after_bad, error_after_cancel = "x";
   std::vector<std::string> recent;
   const std::string log = ui->run([&](ImGuiTestContext* ctx) {
@@ -95,7 +100,9 @@ TEST_CASE("File > Open scenario opens a file as a preset; a malformed one names 
   CHECK(recent.front() == (dir / "good.scn").string());
 }
 
-TEST_CASE("Open recent on a file that has gone says so and takes it off the list, the session unchanged", "[ui][file]") {
+TEST_CASE(
+    "Open recent on a file that has gone says so and takes it off the list, the session unchanged",
+    "[ui][file]") {
   const fs::path dir = fresh_dir("hashscope-recent-test");
   write(dir / "kept.scn", "capacity 2^12\nbatch 256\nfill 0.5\ncapture heatmap\n");
   auto ui = test::harness_or_skip(small_table());
@@ -107,8 +114,10 @@ TEST_CASE("Open recent on a file that has gone says so and takes it off the list
   fs::remove(dir / "kept.scn");
   std::string error;
   const std::string log = ui->run([&](ImGuiTestContext* ctx) {
-    std::string item = (dir / "kept.scn").string();  // '/' separates the parts of a test engine path
-    for (std::size_t at = item.find('/'); at != std::string::npos; at = item.find('/', at + 2)) item.insert(at, "\\");
+    std::string item =
+        (dir / "kept.scn").string();  // '/' separates the parts of a test engine path
+    for (std::size_t at = item.find('/'); at != std::string::npos; at = item.find('/', at + 2))
+      item.insert(at, "\\");
     ctx->MenuClick(("//##MainMenuBar/File/Open recent/" + item).c_str());
     ctx->Yield(2);
     error = f.error();
@@ -121,9 +130,11 @@ TEST_CASE("Open recent on a file that has gone says so and takes it off the list
   CHECK(f.sess().status().live == live);
 }
 
-TEST_CASE("File > Save session as scenario writes what was done, which opens again to the same table; an unwritable "
-          "folder gets nothing",
-          "[ui][file]") {
+TEST_CASE(
+    "File > Save session as scenario writes what was done, which opens again to the same table; an "
+    "unwritable "
+    "folder gets nothing",
+    "[ui][file]") {
   const fs::path dir = fresh_dir("hashscope-save-test");
   write(dir / "not-a-folder", "a file where a folder should be");
   auto ui = test::harness_or_skip(small_table());
@@ -167,7 +178,8 @@ TEST_CASE("File > Save session as scenario writes what was done, which opens aga
   CHECK(live_again == live);
 }
 
-TEST_CASE("File > Export figures writes each view shown as PNG, SVG and PDF with its numbers", "[ui][file]") {
+TEST_CASE("File > Export figures writes each view shown as PNG, SVG and PDF with its numbers",
+          "[ui][file]") {
   const fs::path dir = fresh_dir("hashscope-export-test");
   auto ui = test::harness_or_skip(small_table());
   app_frame& f = ui->frame();

@@ -19,8 +19,8 @@ namespace fs = std::filesystem;
 
 namespace {
 /// Mean live fraction inside the rectangle, decoded by nearest colormap entry.
-double decoded_live_fraction(const std::vector<std::uint8_t>& px, int width, const std::array<float, 4>& r,
-                             const vis::colormap& m) {
+double decoded_live_fraction(const std::vector<std::uint8_t>& px, int width,
+                             const std::array<float, 4>& r, const vis::colormap& m) {
   double sum = 0;
   std::uint64_t n = 0;
   for (int y = static_cast<int>(r[1]) + 1; y < static_cast<int>(r[1] + r[3]) - 1; ++y)
@@ -29,7 +29,8 @@ double decoded_live_fraction(const std::vector<std::uint8_t>& px, int width, con
       int best = 0, best_d = 1 << 30;
       for (int i = 0; i < vis::k_colormap_size; ++i) {
         const auto& c = m.lut[static_cast<std::size_t>(i)];
-        const int d = (c.r - p[0]) * (c.r - p[0]) + (c.g - p[1]) * (c.g - p[1]) + (c.b - p[2]) * (c.b - p[2]);
+        const int d =
+            (c.r - p[0]) * (c.r - p[0]) + (c.g - p[1]) * (c.g - p[1]) + (c.b - p[2]) * (c.b - p[2]);
         if (d < best_d) best_d = d, best = i;
       }
       sum += best / 255.0;
@@ -43,13 +44,16 @@ TEST_CASE("a churn scenario renders its timeline with the rebuilds marked", "[re
   const fs::path dir = fs::temp_directory_path() / "hashscope-render-churn";
   fs::remove_all(dir);
   const scenario sc = parse_scenario(
-      "capacity 2^14\nbackend cpu\nbatch 1k\nmix insert:0.5,erase:0.5\nmaintain rehash=0.3\ntimeline on\n"
-      "fill 0.4\nrun 30\ncapture timeline\n", (dir / "c.scn").string());
+      "capacity 2^14\nbackend cpu\nbatch 1k\nmix insert:0.5,erase:0.5\nmaintain "
+      "rehash=0.3\ntimeline on\n"
+      "fill 0.4\nrun 30\ncapture timeline\n",
+      (dir / "c.scn").string());
   const render_result r = render_scenario(sc, dir.string(), backend_choice::cpu, 0, 800, 600, 14.f);
   REQUIRE(r.figures.size() == 1);
   CHECK(r.figures[0].view == "timeline");
-  const auto csv = std::find_if(r.data_files.begin(), r.data_files.end(),
-                                [](const std::string& f) { return f.find("timeline.csv") != std::string::npos; });
+  const auto csv = std::find_if(r.data_files.begin(), r.data_files.end(), [](const std::string& f) {
+    return f.find("timeline.csv") != std::string::npos;
+  });
   REQUIRE(csv != r.data_files.end());
   std::ifstream in(*csv);
   std::string line;
@@ -64,7 +68,8 @@ TEST_CASE("a churn scenario renders its timeline with the rebuilds marked", "[re
   CHECK(rebuilt >= 1);
 }
 
-TEST_CASE("a headless render writes figures whose heatmap shows the load factor", "[render][headless]") {
+TEST_CASE("a headless render writes figures whose heatmap shows the load factor",
+          "[render][headless]") {
   const fs::path dir = fs::temp_directory_path() / "hashscope-render-test";
   fs::remove_all(dir);
   const scenario sc = parse_scenario(
@@ -97,29 +102,35 @@ TEST_CASE("a headless render writes figures whose heatmap shows the load factor"
   CHECK(r.data_files.size() >= 4);
 }
 
-TEST_CASE("render in paper style writes each view as PNG, SVG and PDF at the page's size, the numbers as CSV",
-          "[render][paper]") {
+TEST_CASE(
+    "render in paper style writes each view as PNG, SVG and PDF at the page's size, the numbers as "
+    "CSV",
+    "[render][paper]") {
   const fs::path dir = fs::temp_directory_path() / "hashscope-render-paper";
   fs::remove_all(dir);
   fs::create_directories(dir);
   const scenario sc = parse_scenario(
-      "title paper\ncapacity 2^14\nbackend cpu\nbatch 2k\nstyle paper\nsay \"Half full: short probes.\"\nfill 0.5\n"
+      "title paper\ncapacity 2^14\nbackend cpu\nbatch 2k\nstyle paper\nsay \"Half full: short "
+      "probes.\"\nfill 0.5\n"
       "capture heatmap histogram throughput stats\nstep 4\ncapture walk\n",
       (dir / "p.scn").string());
   CHECK(sc.paper_style);
   render_style style;
   style.paper = sc.paper_style;
   style.page = {3.5, 2.4, 100, 8};
-  const render_result r = render_scenario(sc, dir.string(), backend_choice::cpu, 0, 800, 600, 14.f, style);
+  const render_result r =
+      render_scenario(sc, dir.string(), backend_choice::cpu, 0, 800, 600, 14.f, style);
   for (const char* v : {"heatmap", "histogram", "throughput"}) {
     INFO(v);
-    for (const char* ext : {".png", ".svg", ".pdf"}) CHECK(fs::exists(dir / (std::string("p-01-") + v + ext)));
+    for (const char* ext : {".png", ".svg", ".pdf"})
+      CHECK(fs::exists(dir / (std::string("p-01-") + v + ext)));
     CHECK(fs::exists(dir / (std::string("p-01-") + v + ".csv")));
     int w = 0, h = 0;
     const auto png = read_png((dir / (std::string("p-01-") + v + ".png")).string(), w, h);
     CHECK(w == 350);  // 3.5 in at 100 dpi
     CHECK(h == 240);
-    CHECK(std::count(png.begin(), png.end(), std::uint8_t{255}) < static_cast<long>(png.size()));  // not blank
+    CHECK(std::count(png.begin(), png.end(), std::uint8_t{255}) <
+          static_cast<long>(png.size()));  // not blank
   }
   CHECK_FALSE(fs::exists(dir / "p-01-stats.png"));  // the numbers: a CSV, not a picture
   CHECK(fs::exists(dir / "p-01-stats.csv"));
@@ -139,25 +150,32 @@ TEST_CASE("render in paper style writes each view as PNG, SVG and PDF at the pag
   fs::remove_all(dir);
 }
 
-TEST_CASE("capture animation records a stage as it runs, at a fixed frame rate; without ffmpeg the frames are kept",
-          "[render][animation]") {
+TEST_CASE(
+    "capture animation records a stage as it runs, at a fixed frame rate; without ffmpeg the "
+    "frames are kept",
+    "[render][animation]") {
   const fs::path dir = fs::temp_directory_path() / "hashscope-render-animation";
   fs::remove_all(dir);
   fs::create_directories(dir);
-  const scenario sc = parse_scenario("capacity 2^12\nbackend cpu\nbatch 512\nfill 0.1\ncapture heatmap\nfill 0.8\n"
-                                     "capture animation seconds=1 fps=8 view=heatmap\n",
-                                     (dir / "a.scn").string());
+  const scenario sc = parse_scenario(
+      "capacity 2^12\nbackend cpu\nbatch 512\nfill 0.1\ncapture heatmap\nfill 0.8\n"
+      "capture animation seconds=1 fps=8 view=heatmap\n",
+      (dir / "a.scn").string());
   REQUIRE(sc.steps.back().animation);
   CHECK(sc.steps.back().animation->frames() == 8);
   SECTION("through ffmpeg, an MP4 of every frame") {
     if (std::system("command -v ffmpeg >/dev/null 2>&1") != 0) SKIP("ffmpeg is not installed");
-    const render_result r = render_scenario(sc, dir.string(), backend_choice::cpu, 0, 320, 240, 12.f);
+    const render_result r =
+        render_scenario(sc, dir.string(), backend_choice::cpu, 0, 320, 240, 12.f);
     REQUIRE(fs::exists(dir / "a-02-animation.mp4"));
     CHECK(fs::file_size(dir / "a-02-animation.mp4") > 1000);
     CHECK_FALSE(fs::exists(dir / "a-02-animation.mp4.tmp"));
-    CHECK(r.figures.back().load == Catch::Approx(0.8).margin(1.0 / 4096));  // the stage ran to its end
-    const std::string probe = "ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames "
-                              "-of csv=p=0 '" + (dir / "a-02-animation.mp4").string() + "' > '" + (dir / "n.txt").string() + "'";
+    CHECK(r.figures.back().load ==
+          Catch::Approx(0.8).margin(1.0 / 4096));  // the stage ran to its end
+    const std::string probe =
+        "ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames "
+        "-of csv=p=0 '" +
+        (dir / "a-02-animation.mp4").string() + "' > '" + (dir / "n.txt").string() + "'";
     if (std::system(probe.c_str()) == 0) {
       std::ifstream n(dir / "n.txt");
       int frames = 0;
@@ -167,9 +185,11 @@ TEST_CASE("capture animation records a stage as it runs, at a fixed frame rate; 
   }
   SECTION("without ffmpeg, the frames as numbered PNGs and the error in the metadata") {
     setenv("HASHSCOPE_FFMPEG", "/nonexistent/ffmpeg", 1);
-    const render_result r = render_scenario(sc, dir.string(), backend_choice::cpu, 0, 320, 240, 12.f);
+    const render_result r =
+        render_scenario(sc, dir.string(), backend_choice::cpu, 0, 320, 240, 12.f);
     unsetenv("HASHSCOPE_FFMPEG");
-    for (int k = 1; k <= 8; ++k) CHECK(fs::exists(dir / ("a-02-animation-000" + std::to_string(k) + ".png")));
+    for (int k = 1; k <= 8; ++k)
+      CHECK(fs::exists(dir / ("a-02-animation-000" + std::to_string(k) + ".png")));
     std::ifstream meta(r.metadata);
     const std::string m((std::istreambuf_iterator<char>(meta)), std::istreambuf_iterator<char>());
     CHECK(m.find("ffmpeg (/nonexistent/ffmpeg) is not installed") != std::string::npos);
@@ -180,17 +200,21 @@ TEST_CASE("capture animation records a stage as it runs, at a fixed frame rate; 
   fs::remove_all(dir);
 }
 
-TEST_CASE("every family view has a paper figure: the hive's Fig. 9, fill, evictions, stash and resize; the slab's list and SlabAlloc",
-          "[render][paper]") {
+TEST_CASE(
+    "every family view has a paper figure: the hive's Fig. 9, fill, evictions, stash and resize; "
+    "the slab's list and SlabAlloc",
+    "[render][paper]") {
   const fs::path dir = fs::temp_directory_path() / "hashscope-render-paper-families";
   fs::remove_all(dir);
   fs::create_directories(dir);
   render_style style;
   style.paper = true;
   style.page = {3.0, 2.0, 100, 8};
-  const scenario hive = parse_scenario("table hive\ncapacity 2^12\nbackend cpu\nbatch 256\nfill 0.95\ncapture steps buckets\n",
-                                       (dir / "h.scn").string());
-  const render_result hr = render_scenario(hive, dir.string(), backend_choice::cpu, 0, 800, 600, 14.f, style);
+  const scenario hive = parse_scenario(
+      "table hive\ncapacity 2^12\nbackend cpu\nbatch 256\nfill 0.95\ncapture steps buckets\n",
+      (dir / "h.scn").string());
+  const render_result hr =
+      render_scenario(hive, dir.string(), backend_choice::cpu, 0, 800, 600, 14.f, style);
   // The metadata says the family's own settings, not the linear table's tuning.
   const std::string hm = test::read_text(hr.metadata);
   CHECK(hm.find("\"family_settings\":{\"hive\":\"16 slots/bucket") != std::string::npos);
@@ -199,25 +223,30 @@ TEST_CASE("every family view has a paper figure: the hive's Fig. 9, fill, evicti
   CHECK(steps.find(">2: claim</text>") != std::string::npos);
   CHECK(steps.find(">share of the inserts</text>") != std::string::npos);
   CHECK(fs::exists(dir / "h-01-buckets.pdf"));
-  CHECK(test::read_text(dir / "h-01-buckets.svg").find(">live slots in the bucket</text>") != std::string::npos);
-  const scenario slab = parse_scenario("table slab\nslab buckets=300\nbackend cpu\nbatch 512\nfill 1.5\ncapture chains allocator\n"
-                                       "step 8\ncapture chains\n",
-                                       (dir / "s.scn").string());
-  const render_result sr = render_scenario(slab, dir.string(), backend_choice::cpu, 0, 800, 600, 14.f, style);
+  CHECK(test::read_text(dir / "h-01-buckets.svg").find(">live slots in the bucket</text>") !=
+        std::string::npos);
+  const scenario slab = parse_scenario(
+      "table slab\nslab buckets=300\nbackend cpu\nbatch 512\nfill 1.5\ncapture chains allocator\n"
+      "step 8\ncapture chains\n",
+      (dir / "s.scn").string());
+  const render_result sr =
+      render_scenario(slab, dir.string(), backend_choice::cpu, 0, 800, 600, 14.f, style);
   const std::string chains = test::read_text(dir / "s-01-chains.svg");
   CHECK(chains.find(">slabs in the list (base included)</text>") != std::string::npos);
   CHECK(chains.find("(the longest)") != std::string::npos);  // the list shown is the longest
   CHECK(chains.find("15 pairs a slab") != std::string::npos);
-  CHECK(test::read_text(dir / "s-02-chains.svg").find("framed: the step's keys") != std::string::npos);  // after step 8
+  CHECK(test::read_text(dir / "s-02-chains.svg").find("framed: the step's keys") !=
+        std::string::npos);  // after step 8
   int w = 0, h = 0;
   CHECK_FALSE(read_png((dir / "s-01-chains.png").string(), w, h).empty());
   CHECK(w == 600);  // two panels: twice the page's width
   CHECK(h == 200);
   CHECK(fs::exists(dir / "s-01-allocator.png"));
   // The hive's evictions (arcs and their lengths), stash and resize views, on a table that grew.
-  const scenario grown = parse_scenario("table hive\ncapacity 2^10\nhive depth=2 resize=auto\nbackend cpu\nbatch 256\n"
-                                        "fill 0.97\ncapture evictions stash resize\n",
-                                        (dir / "g.scn").string());
+  const scenario grown = parse_scenario(
+      "table hive\ncapacity 2^10\nhive depth=2 resize=auto\nbackend cpu\nbatch 256\n"
+      "fill 0.97\ncapture evictions stash resize\n",
+      (dir / "g.scn").string());
   render_scenario(grown, dir.string(), backend_choice::cpu, 0, 800, 600, 14.f, style);
   const std::string arcs = test::read_text(dir / "g-01-evictions.svg");
   CHECK(arcs.find(">hop distance (buckets)</text>") != std::string::npos);
@@ -227,25 +256,30 @@ TEST_CASE("every family view has a paper figure: the hive's Fig. 9, fill, evicti
   CHECK(resize.find("split pointer at") != std::string::npos);
   CHECK(resize.find(" splits and 0 merges since creation.") != std::string::npos);
   std::ifstream meta(sr.metadata);
-  CHECK(std::string((std::istreambuf_iterator<char>(meta)), std::istreambuf_iterator<char>()).find("no paper figure yet") ==
-        std::string::npos);
+  CHECK(std::string((std::istreambuf_iterator<char>(meta)), std::istreambuf_iterator<char>())
+            .find("no paper figure yet") == std::string::npos);
   fs::remove_all(dir);
 }
 
-TEST_CASE("render captures compare mode: every table's column and numbers, the figure at the compared tables' load",
-          "[render][compare]") {
+TEST_CASE(
+    "render captures compare mode: every table's column and numbers, the figure at the compared "
+    "tables' load",
+    "[render][compare]") {
   const fs::path dir = fs::temp_directory_path() / "hashscope-render-compare";
   fs::remove_all(dir);
   fs::create_directories(dir);
-  const scenario sc = parse_scenario("capacity 2^12\nbackend cpu\nbatch 512\ncompare linear linear:probe=double\nfill 0.8\n"
-                                     "capture compare\n",
-                                     (dir / "c.scn").string());
+  const scenario sc = parse_scenario(
+      "capacity 2^12\nbackend cpu\nbatch 512\ncompare linear linear:probe=double\nfill 0.8\n"
+      "capture compare\n",
+      (dir / "c.scn").string());
   render_style style;
   style.paper = true;
   style.page = {3.0, 2.0, 100, 8};
-  const render_result r = render_scenario(sc, dir.string(), backend_choice::cpu, 0, 800, 600, 14.f, style);
+  const render_result r =
+      render_scenario(sc, dir.string(), backend_choice::cpu, 0, 800, 600, 14.f, style);
   REQUIRE(r.figures.size() == 1);
-  CHECK(r.figures[0].load == Catch::Approx(0.8).margin(0.01));  // the compared tables', not the idle session's
+  CHECK(r.figures[0].load ==
+        Catch::Approx(0.8).margin(0.01));  // the compared tables', not the idle session's
   const std::string svg = test::read_text(dir / "c-01-compare.svg");
   CHECK(svg.find(">Throughput against load</text>") != std::string::npos);
   const std::string csv = test::read_text(dir / "c-01-compare.csv");

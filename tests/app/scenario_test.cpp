@@ -36,10 +36,12 @@ TEST_CASE("shipped scenarios parse", "[scenario]") {
   CHECK(lc.steps[2].kind == scenario_step::capture);
 }
 
-TEST_CASE("say attaches a caption to its stage, and a broken one is refused with file and line", "[scenario]") {
-  const scenario sc = parse_scenario("say \"Load 0.5: short probes # not a comment\"  # a comment\nfill 0.5\n"
-                                     "capture heatmap\n  say \"Next\"\ncapture stats\n",
-                                     "c.scn");
+TEST_CASE("say attaches a caption to its stage, and a broken one is refused with file and line",
+          "[scenario]") {
+  const scenario sc = parse_scenario(
+      "say \"Load 0.5: short probes # not a comment\"  # a comment\nfill 0.5\n"
+      "capture heatmap\n  say \"Next\"\ncapture stats\n",
+      "c.scn");
   REQUIRE(sc.steps.size() == 5);
   CHECK(sc.steps[0].kind == scenario_step::say);
   CHECK(sc.steps[0].text == "Load 0.5: short probes # not a comment");
@@ -49,16 +51,23 @@ TEST_CASE("say attaches a caption to its stage, and a broken one is refused with
   CHECK(script[0].kind == script_step::say);
   CHECK(script[0].text == sc.steps[0].text);
   using Catch::Matchers::ContainsSubstring;
-  CHECK_THROWS_WITH(parse_scenario("say \"no end\ncapture heatmap\n", "c.scn"), ContainsSubstring("c.scn:1: say: the caption has no closing quote"));
-  CHECK_THROWS_WITH(parse_scenario("fill 0.1\nsay unquoted\ncapture heatmap\n", "c.scn"), ContainsSubstring("c.scn:2: usage: say \"CAPTION\""));
-  CHECK_THROWS_WITH(parse_scenario("say \"  \"\ncapture heatmap\n", "c.scn"), ContainsSubstring("c.scn:1: say: the caption is empty"));
-  CHECK_THROWS_WITH(parse_scenario("say \"a\" b\ncapture heatmap\n", "c.scn"), ContainsSubstring("nothing may follow"));
+  CHECK_THROWS_WITH(parse_scenario("say \"no end\ncapture heatmap\n", "c.scn"),
+                    ContainsSubstring("c.scn:1: say: the caption has no closing quote"));
+  CHECK_THROWS_WITH(parse_scenario("fill 0.1\nsay unquoted\ncapture heatmap\n", "c.scn"),
+                    ContainsSubstring("c.scn:2: usage: say \"CAPTION\""));
+  CHECK_THROWS_WITH(parse_scenario("say \"  \"\ncapture heatmap\n", "c.scn"),
+                    ContainsSubstring("c.scn:1: say: the caption is empty"));
+  CHECK_THROWS_WITH(parse_scenario("say \"a\" b\ncapture heatmap\n", "c.scn"),
+                    ContainsSubstring("nothing may follow"));
 }
 
-TEST_CASE("hive settings and views parse; the views are instrumented unless told otherwise", "[scenario][hive]") {
+TEST_CASE("hive settings and views parse; the views are instrumented unless told otherwise",
+          "[scenario][hive]") {
   const scenario sc = parse_scenario(
-      "table hive\nhive slots=32 tile=8 hashes=murmur3+city+crc32 depth=4 stash=0.02 resize=auto\nfill 1.5\n"
-      "step 64\ncapture buckets evictions steps stash resize heatmap\n", "h.scn");
+      "table hive\nhive slots=32 tile=8 hashes=murmur3+city+crc32 depth=4 stash=0.02 "
+      "resize=auto\nfill 1.5\n"
+      "step 64\ncapture buckets evictions steps stash resize heatmap\n",
+      "h.scn");
   const hive_options& o = sc.config.table.hive;
   CHECK(sc.config.table.family == family::hive);
   CHECK(o.bucket_slots == 32);
@@ -70,9 +79,12 @@ TEST_CASE("hive settings and views parse; the views are instrumented unless told
   CHECK(o.instrument);
   REQUIRE(sc.steps.size() == 3);
   CHECK(sc.steps[0].load == 1.5);
-  CHECK(sc.steps[2].views == std::vector<std::string>{"buckets", "evictions", "steps", "stash", "resize", "heatmap"});
-  CHECK_FALSE(parse_scenario("hive instrument=off\ntable hive\ncapture steps\n", "i.scn").config.table.hive.instrument);
-  CHECK_FALSE(parse_scenario("capture heatmap\n", "l.scn").config.table.hive.instrument);  // not a hive table
+  CHECK(sc.steps[2].views ==
+        std::vector<std::string>{"buckets", "evictions", "steps", "stash", "resize", "heatmap"});
+  CHECK_FALSE(parse_scenario("hive instrument=off\ntable hive\ncapture steps\n", "i.scn")
+                  .config.table.hive.instrument);
+  CHECK_FALSE(parse_scenario("capture heatmap\n", "l.scn")
+                  .config.table.hive.instrument);  // not a hive table
   const scenario ev = load_scenario("hive-evictions");
   CHECK(ev.config.table.family == family::hive);
   CHECK(ev.steps.back().views[0] == "evictions");
@@ -80,8 +92,10 @@ TEST_CASE("hive settings and views parse; the views are instrumented unless told
 
 TEST_CASE("tombstone, maintenance and timeline settings parse", "[scenario]") {
   const scenario sc = parse_scenario(
-      "delete tombstone\nmaintain grow=0.9 shrink=0.2 rehash=0.3\ntimeline on\nfill 0.5\nrehash 2^20\n"
-      "rehash\ncapture timeline\n", "t.scn");
+      "delete tombstone\nmaintain grow=0.9 shrink=0.2 rehash=0.3\ntimeline on\nfill 0.5\nrehash "
+      "2^20\n"
+      "rehash\ncapture timeline\n",
+      "t.scn");
   CHECK(sc.config.table.linear.deletes == linear_delete_mode::tombstone);
   CHECK(sc.config.maintenance.grow_above == 0.9);
   CHECK(sc.config.maintenance.shrink_below == 0.2);
@@ -96,7 +110,9 @@ TEST_CASE("tombstone, maintenance and timeline settings parse", "[scenario]") {
 
 TEST_CASE("slab settings, fills past beta 1 and flush steps parse", "[scenario][slab]") {
   const scenario sc = parse_scenario(
-      "table slab\nslab mode=multi beta=0.5 keys=1M tile=16\nfill 2.5\nflush\ncapture chains allocator\n", "x.scn");
+      "table slab\nslab mode=multi beta=0.5 keys=1M tile=16\nfill 2.5\nflush\ncapture chains "
+      "allocator\n",
+      "x.scn");
   CHECK(sc.config.table.family == family::slab);
   CHECK(sc.config.table.slab.mode == slab_mode::multi);
   CHECK(sc.config.table.slab.buckets == 139811);  // ceil(2^20 / 7.5)
@@ -114,7 +130,8 @@ TEST_CASE("slab settings, fills past beta 1 and flush steps parse", "[scenario][
 }
 
 TEST_CASE("a scenario's script pauses at each capture", "[scenario]") {
-  const scenario sc = parse_scenario("fill 0.3\ncapture heatmap\nrun 2\ncapture histogram stats\n", "s.scn");
+  const scenario sc =
+      parse_scenario("fill 0.3\ncapture heatmap\nrun 2\ncapture histogram stats\n", "s.scn");
   const auto script = sc.script();
   REQUIRE(script.size() == 4);
   CHECK(script[0].kind == script_step::fill);
@@ -125,7 +142,8 @@ TEST_CASE("a scenario's script pauses at each capture", "[scenario]") {
 TEST_CASE("malformed scenarios name file and line", "[scenario]") {
   auto fails = [](const std::string& text, const std::string& where, const std::string& what) {
     CAPTURE(text);
-    CHECK_THROWS_WITH(parse_scenario(text, "x.scn"), ContainsSubstring(where) && ContainsSubstring(what));
+    CHECK_THROWS_WITH(parse_scenario(text, "x.scn"),
+                      ContainsSubstring(where) && ContainsSubstring(what));
   };
   fails("capacity 1000\ncapture heatmap\n", "x.scn:1", "not a power of two");
   fails("\n\nfill 1.5\ncapture heatmap\n", "x.scn:3", "load factor");
@@ -163,56 +181,78 @@ TEST_CASE("malformed scenarios name file and line", "[scenario]") {
   CHECK_THROWS_AS(load_scenario("no-such-scenario"), user_error);
 }
 
-TEST_CASE("probe double is open addressing's: a scenario giving it to another family is refused where it is read",
-          "[scenario]") {
+TEST_CASE(
+    "probe double is open addressing's: a scenario giving it to another family is refused where it "
+    "is read",
+    "[scenario]") {
   using Catch::Matchers::ContainsSubstring;
-  CHECK(parse_scenario("table linear\nprobe double\ncapture heatmap\n", "p.scn").config.table.linear.probe ==
-        probe_policy::double_hash);
-  CHECK_THROWS_WITH(parse_scenario("table hive\nprobe double\ncapture heatmap\n", "p.scn"),
-                    ContainsSubstring("p.scn:2: 'probe' is an option of the linear family, and this scenario's table is hive"));
+  CHECK(parse_scenario("table linear\nprobe double\ncapture heatmap\n", "p.scn")
+            .config.table.linear.probe == probe_policy::double_hash);
+  CHECK_THROWS_WITH(
+      parse_scenario("table hive\nprobe double\ncapture heatmap\n", "p.scn"),
+      ContainsSubstring(
+          "p.scn:2: 'probe' is an option of the linear family, and this scenario's table is hive"));
   CHECK_THROWS_WITH(parse_scenario("probe double\ntable slab\ncapture heatmap\n", "p.scn"),
                     ContainsSubstring("p.scn:1: 'probe' is an option of the linear family"));
-  CHECK_THROWS_WITH(parse_scenario("table linear\nprobe double\ngroup 4\ncapture heatmap\n", "p.scn"),
-                    ContainsSubstring("group must be 1 or auto"));
-  CHECK_THROWS_WITH(parse_scenario("probe triple\ncapture heatmap\n", "p.scn"), ContainsSubstring("p.scn:1: unknown probing 'triple'"));
+  CHECK_THROWS_WITH(
+      parse_scenario("table linear\nprobe double\ngroup 4\ncapture heatmap\n", "p.scn"),
+      ContainsSubstring("group must be 1 or auto"));
+  CHECK_THROWS_WITH(parse_scenario("probe triple\ncapture heatmap\n", "p.scn"),
+                    ContainsSubstring("p.scn:1: unknown probing 'triple'"));
 }
 
-TEST_CASE("capture animation takes seconds, fps and a view, and refuses more than 10 minutes", "[scenario][animation]") {
+TEST_CASE("capture animation takes seconds, fps and a view, and refuses more than 10 minutes",
+          "[scenario][animation]") {
   using Catch::Matchers::ContainsSubstring;
-  const scenario sc = parse_scenario("fill 0.5\ncapture animation seconds=3 fps=24 view=histogram\n", "a.scn");
+  const scenario sc =
+      parse_scenario("fill 0.5\ncapture animation seconds=3 fps=24 view=histogram\n", "a.scn");
   REQUIRE(sc.steps[1].animation);
   CHECK(sc.steps[1].animation->frames() == 72);
   CHECK(sc.steps[1].animation->view == "histogram");
-  CHECK_THROWS_WITH(parse_scenario("capture animation seconds=601\n", "a.scn"), ContainsSubstring("a.scn:1: an animation lasts"));
-  CHECK_THROWS_WITH(parse_scenario("capture animation fps=0\n", "a.scn"), ContainsSubstring("fps is 1 to 60"));
-  CHECK_THROWS_WITH(parse_scenario("capture animation view=nothing\n", "a.scn"), ContainsSubstring("unknown view 'nothing'"));
-  CHECK_THROWS_WITH(parse_scenario("capture animation speed=2\n", "a.scn"), ContainsSubstring("unknown animation option 'speed'"));
+  CHECK_THROWS_WITH(parse_scenario("capture animation seconds=601\n", "a.scn"),
+                    ContainsSubstring("a.scn:1: an animation lasts"));
+  CHECK_THROWS_WITH(parse_scenario("capture animation fps=0\n", "a.scn"),
+                    ContainsSubstring("fps is 1 to 60"));
+  CHECK_THROWS_WITH(parse_scenario("capture animation view=nothing\n", "a.scn"),
+                    ContainsSubstring("unknown view 'nothing'"));
+  CHECK_THROWS_WITH(parse_scenario("capture animation speed=2\n", "a.scn"),
+                    ContainsSubstring("unknown animation option 'speed'"));
 }
 
-TEST_CASE("render --animate records every stage before its still figures; animations written out stay; compare is refused",
-          "[scenario][animation]") {
+TEST_CASE(
+    "render --animate records every stage before its still figures; animations written out stay; "
+    "compare is refused",
+    "[scenario][animation]") {
   using Catch::Matchers::ContainsSubstring;
-  scenario sc = parse_scenario("table slab\nfill 0.5\ncapture stats histogram heatmap\nfill 0.9\ncapture animation seconds=2 view=throughput\n"
-                               "fill 0.95\ncapture chains\n",
-                               "a.scn");
+  scenario sc = parse_scenario(
+      "table slab\nfill 0.5\ncapture stats histogram heatmap\nfill 0.9\ncapture animation "
+      "seconds=2 view=throughput\n"
+      "fill 0.95\ncapture chains\n",
+      "a.scn");
   animate_every_stage(sc, 4);
   std::vector<std::string> shape;  // each capture: its views, "~" before an animation
   for (const scenario_step& st : sc.steps)
-    if (st.kind == scenario_step::capture) shape.push_back((st.animation ? "~" : "") + st.views.front());
-  CHECK(shape == std::vector<std::string>{"~histogram", "stats", "~throughput", "~heatmap", "chains"});
+    if (st.kind == scenario_step::capture)
+      shape.push_back((st.animation ? "~" : "") + st.views.front());
+  CHECK(shape ==
+        std::vector<std::string>{"~histogram", "stats", "~throughput", "~heatmap", "chains"});
   CHECK(sc.steps[1].animation->seconds == 4);
-  CHECK(sc.steps[4].animation->seconds == 2);  // the scenario's own animation keeps its length
+  CHECK(sc.steps[4].animation->seconds == 2);   // the scenario's own animation keeps its length
   CHECK(sc.steps[1].line == sc.steps[2].line);  // errors still name the capture's line
   scenario cmp = parse_scenario("compare linear hive\nfill 0.5\ncapture compare\n", "c.scn");
   CHECK_THROWS_WITH(animate_every_stage(cmp, 4), ContainsSubstring("c.scn: --animate"));
 }
 
-TEST_CASE("a capture may give a family view a bucket range: the hive's eviction arcs over part of the table",
-          "[scenario][hive]") {
+TEST_CASE(
+    "a capture may give a family view a bucket range: the hive's eviction arcs over part of the "
+    "table",
+    "[scenario][hive]") {
   using Catch::Matchers::ContainsSubstring;
-  const scenario sc = parse_scenario("table hive\nfill 0.9\ncapture evictions buckets=1024:256\n", "b.scn");
+  const scenario sc =
+      parse_scenario("table hive\nfill 0.9\ncapture evictions buckets=1024:256\n", "b.scn");
   REQUIRE(sc.steps[1].buckets);
   CHECK(sc.steps[1].buckets->first == 1024);
   CHECK(sc.steps[1].buckets->second == 256);
-  CHECK_THROWS_WITH(parse_scenario("table hive\ncapture evictions buckets=12\n", "b.scn"), ContainsSubstring("b.scn:2: buckets should be FIRST:COUNT"));
+  CHECK_THROWS_WITH(parse_scenario("table hive\ncapture evictions buckets=12\n", "b.scn"),
+                    ContainsSubstring("b.scn:2: buckets should be FIRST:COUNT"));
 }

@@ -87,8 +87,9 @@ TEST_CASE("a session saved as a scenario plays back to the same table", "[scenar
   CHECK_THAT(text, Catch::Matchers::ContainsSubstring("# the settings from here on"));
   const scenario sc = parse_scenario(text, "saved.scn");
   CHECK(sc.title == "what I did");
-  CHECK(sc.config.table.capacity == (1u << 13));  // the capacity it started from, not the rehashed one
-  CHECK(sc.config.workload.mix.erase == 0);       // the workload it started with
+  CHECK(sc.config.table.capacity ==
+        (1u << 13));                         // the capacity it started from, not the rehashed one
+  CHECK(sc.config.workload.mix.erase == 0);  // the workload it started with
 
   const auto again = make_session(sc.config);
   play(*again, sc);
@@ -99,7 +100,9 @@ TEST_CASE("a session saved as a scenario plays back to the same table", "[scenar
   CHECK(pairs_of(*again) == pairs_of(s));
 }
 
-TEST_CASE("a saved hive session keeps its options on the hive line; a reset starts the journal anew", "[scenario][save]") {
+TEST_CASE(
+    "a saved hive session keeps its options on the hive line; a reset starts the journal anew",
+    "[scenario][save]") {
   session_config cfg;
   cfg.table.family = family::hive;
   cfg.table.capacity = 1u << 12;
@@ -129,7 +132,9 @@ TEST_CASE("a saved hive session keeps its options on the hive line; a reset star
 }
 
 TEST_CASE("workload lines after a step change the workload from that step on", "[scenario]") {
-  const scenario sc = parse_scenario("mix insert:1\nbatch 1k\nfill 0.5\nmix find-hit:1\nbatch 2k\nrun 3\ncapture stats\n", "w.scn");
+  const scenario sc = parse_scenario(
+      "mix insert:1\nbatch 1k\nfill 0.5\nmix find-hit:1\nbatch 2k\nrun 3\ncapture stats\n",
+      "w.scn");
   CHECK(sc.config.workload.mix.insert == 1);
   CHECK(sc.config.workload.batch_size == 1024);
   REQUIRE(sc.steps.size() == 4);
@@ -137,5 +142,6 @@ TEST_CASE("workload lines after a step change the workload from that step on", "
   REQUIRE(sc.steps[1].configure_to);
   CHECK(sc.steps[1].configure_to->workload.mix.find_hit == 1);
   CHECK(sc.steps[1].configure_to->workload.batch_size == 2048);
-  CHECK_THROWS_WITH(parse_scenario("fill 0.5\nbatch 0\ncapture stats\n", "w.scn"), Catch::Matchers::ContainsSubstring("w.scn"));
+  CHECK_THROWS_WITH(parse_scenario("fill 0.5\nbatch 0\ncapture stats\n", "w.scn"),
+                    Catch::Matchers::ContainsSubstring("w.scn"));
 }

@@ -18,13 +18,15 @@ inline void check_step_against_table(app::session& s, std::size_t ops) {
   REQUIRE(t);
   REQUIRE(t->ops.size() == ops);
   const slab_mode mode = s.config().table.slab.mode;
-  std::map<std::uint64_t, slab_chain> replayed;  // bucket -> its list after the step's operations on it
+  std::map<std::uint64_t, slab_chain>
+      replayed;  // bucket -> its list after the step's operations on it
   for (const stepped_op& op : t->ops) {
     REQUIRE(op.list_before);
     REQUIRE(op.status != op_status::none);
     auto it = replayed.try_emplace(op.list_before->bucket, *op.list_before).first;
     const slab_chain before_op = it->second;
-    const slab::op_trace path = slab::replay_op(it->second, op.kind, op.key, op.value, op.status, mode);
+    const slab::op_trace path =
+        slab::replay_op(it->second, op.kind, op.key, op.value, op.status, mode);
     CHECK(path.slabs_read >= 1);
     const bool decided = path.slab.has_value();
     switch (op.kind) {
@@ -36,7 +38,8 @@ inline void check_step_against_table(app::session& s, std::size_t ops) {
       case op_kind::insert:
         REQUIRE(path.changed);
         if (!path.linked_new_slab)
-          CHECK((op.status == op_status::replaced) == (before_op.slabs[*path.slab].words[2 * path.pair] == op.key));
+          CHECK((op.status == op_status::replaced) ==
+                (before_op.slabs[*path.slab].words[2 * path.pair] == op.key));
         break;
     }
   }
@@ -47,7 +50,8 @@ inline void check_step_against_table(app::session& s, std::size_t ops) {
     s.tbl().inspect(ir, now, {});
     REQUIRE(now.chain.slabs.size() == expected.slabs.size());
     for (std::size_t sl = 0; sl < expected.slabs.size(); ++sl)
-      for (int w = 0; w < 2 * slab::k_slab_pairs; ++w) CHECK(now.chain.slabs[sl].words[w] == expected.slabs[sl].words[w]);
+      for (int w = 0; w < 2 * slab::k_slab_pairs; ++w)
+        CHECK(now.chain.slabs[sl].words[w] == expected.slabs[sl].words[w]);
   }
 }
 

@@ -4,9 +4,9 @@
 #include <filesystem>
 #include <set>
 
-#include <catch2/catch_test_macros.hpp>
 #include <imgui.h>
 #include <imgui_te_context.h>
+#include <catch2/catch_test_macros.hpp>
 
 #include "app/families/hive_ui.hpp"
 #include "app/families/linear_ui.hpp"
@@ -52,7 +52,8 @@ void run_pause_step(backend b) {
   auto ui = test::harness_or_skip(cfg);
   session& s = ui->frame().sess();
   activity while_running = activity::idle;
-  std::uint64_t live_running = 0, batches_paused = 0, batches_later = 0, step_before = 0, step_after = 0;
+  std::uint64_t live_running = 0, batches_paused = 0, batches_later = 0, step_before = 0,
+                step_after = 0;
   const std::string log = ui->run([&](ImGuiTestContext* ctx) {
     ctx->ItemClick(run_button);
     test::wait_until(ctx, [&] { return s.status().live > 0; });
@@ -71,7 +72,8 @@ void run_pause_step(backend b) {
     step_after = s.status().batches;
   });
   INFO(log);
-  INFO("session: " << to_string(s.status().act) << ", " << s.status().batches << " batches, note: " << s.status().note);
+  INFO("session: " << to_string(s.status().act) << ", " << s.status().batches
+                   << " batches, note: " << s.status().note);
   REQUIRE(log.empty());
   CHECK(while_running == activity::running);
   CHECK(live_running > 0);
@@ -81,7 +83,9 @@ void run_pause_step(backend b) {
 
 }  // namespace
 
-TEST_CASE("Run makes the load rise, Pause stops it, Step adds one batch", "[ui]") { run_pause_step(backend::cpu); }
+TEST_CASE("Run makes the load rise, Pause stops it, Step adds one batch", "[ui]") {
+  run_pause_step(backend::cpu);
+}
 
 TEST_CASE("Run, Pause and Step drive the GPU table", "[ui][gpu]") {
   test::require_gpu();
@@ -111,8 +115,8 @@ TEST_CASE("Fill and drain reach the target, Reset empties the table", "[ui]") {
   });
   INFO(log);
   REQUIRE(log.empty());
-  CHECK(filled >= 0.6 - 1.0 / (1 << 14));     // the target rounds down to whole keys
-  CHECK(filled < 0.6 + 513.0 / (1 << 14));   // at most one batch past the target
+  CHECK(filled >= 0.6 - 1.0 / (1 << 14));   // the target rounds down to whole keys
+  CHECK(filled < 0.6 + 513.0 / (1 << 14));  // at most one batch past the target
   CHECK(drained <= 0.2);
   CHECK(drained > 0.2 - 513.0 / (1 << 14));
   CHECK(after_reset == 0);
@@ -167,7 +171,8 @@ TEST_CASE("every shipped preset loads and runs stage by stage to its end", "[ui]
       ctx->ComboClick(("preset/" + name).c_str());
       ctx->ItemClick("Load preset");
       session& s = ui->frame().sess();  // the preset made a new session
-      if (compare_set* c = ui->frame().comparing()) {  // a compare preset: its tables run the stages
+      if (compare_set* c =
+              ui->frame().comparing()) {  // a compare preset: its tables run the stages
         for (;;) {
           ctx->Yield(2);
           c->wait_idle();
@@ -219,7 +224,8 @@ TEST_CASE("the text-size control changes the font", "[ui]") {
   CHECK(after == 30.f);
 }
 
-TEST_CASE("keyboard shortcuts drive the session, and wait while a text field is edited", "[ui][shortcuts]") {
+TEST_CASE("keyboard shortcuts drive the session, and wait while a text field is edited",
+          "[ui][shortcuts]") {
   session_config cfg = small_table();
   cfg.workload = endless(cfg);
   auto ui = test::harness_or_skip(cfg);
@@ -316,8 +322,10 @@ TEST_CASE("keyboard shortcuts drive the session, and wait while a text field is 
   CHECK(f.notice().find("screenshot saved") != std::string::npos);
 }
 
-TEST_CASE("wheel zoom on the heatmap reaches single slots and the tooltip shows the slot as the table holds it",
-          "[ui][heatmap]") {
+TEST_CASE(
+    "wheel zoom on the heatmap reaches single slots and the tooltip shows the slot as the table "
+    "holds it",
+    "[ui][heatmap]") {
   session_config cfg = small_table();
   cfg.table.capacity = 1u << 20;  // more slots than the heatmap has pixels
   cfg.workload.batch_size = 1u << 16;
@@ -339,15 +347,16 @@ TEST_CASE("wheel zoom on the heatmap reaches single slots and the tooltip shows 
     // Hover cells one after another until a live slot's record has been sampled for the tooltip.
     const ImRect r = ctx->ItemInfo(image).RectFull;
     for (int i = 0; i < 40 && !(shown && shown->state == slot_state::live); ++i) {
-      ctx->MouseMoveToPos(ImVec2(r.Min.x + 20.f + 50.f * float(i % 8), r.Min.y + 20.f + 50.f * float(i / 8)));
+      ctx->MouseMoveToPos(
+          ImVec2(r.Min.x + 20.f + 50.f * float(i % 8), r.Min.y + 20.f + 50.f * float(i / 8)));
       test::wait_until(ctx, [&] { return f.heatmap().hovered_record().has_value(); }, 600);
       shown = f.heatmap().hovered_record();
     }
   });
   INFO(log);
   REQUIRE(log.empty());
-  CHECK(cell_before == 0);   // the whole table: several slots per pixel
-  CHECK(cell_after >= 48);   // single slots, wide enough for their keys
+  CHECK(cell_before == 0);  // the whole table: several slots per pixel
+  CHECK(cell_after >= 48);  // single slots, wide enough for their keys
   REQUIRE(shown);
   REQUIRE(shown->state == slot_state::live);
   inspect_request req;
@@ -365,8 +374,8 @@ TEST_CASE("wheel zoom on the heatmap reaches single slots and the tooltip shows 
 namespace {
 // Fills the table to `load`, brings `window` forward and clicks its bucket strip at `fraction` of
 // its width, as a person picks a bucket.
-void click_strip(ImGuiTestContext* ctx, app_frame& f, double load, const std::string& window, const char* strip,
-                 float fraction) {
+void click_strip(ImGuiTestContext* ctx, app_frame& f, double load, const std::string& window,
+                 const char* strip, float fraction) {
   f.sess().fill_to(load);
   f.sess().wait_idle();
   ctx->Yield(3);
@@ -379,7 +388,8 @@ void click_strip(ImGuiTestContext* ctx, app_frame& f, double load, const std::st
 }
 }  // namespace
 
-TEST_CASE("clicking a bucket in the slab strip shows its list; in the hive strip, its slots", "[ui][strips]") {
+TEST_CASE("clicking a bucket in the slab strip shows its list; in the hive strip, its slots",
+          "[ui][strips]") {
   session_config cfg = small_table();
   cfg.table.family = family::slab;
   cfg.table.capacity = 15 * 4000;
@@ -414,7 +424,8 @@ TEST_CASE("clicking a bucket in the slab strip shows its list; in the hive strip
   CHECK(first_shown == *picked * 16);  // the heatmap jumped to the bucket's slots
 }
 
-TEST_CASE("the probe histogram zooms with the wheel and keeps the zoom while its bars stay", "[ui][plots]") {
+TEST_CASE("the probe histogram zooms with the wheel and keeps the zoom while its bars stay",
+          "[ui][plots]") {
   auto ui = test::harness_or_skip(small_table());
   app_frame& f = ui->frame();
   f.sess().fill_to(0.7);
@@ -428,14 +439,14 @@ TEST_CASE("the probe histogram zooms with the wheel and keeps the zoom while its
     ctx->Yield(2);
     zoomed = f.histogram_view().shown_limits();
     ctx->MouseMove(step_button);  // off the plot: hovering only
-    ctx->Yield(20);  // the table is sampled again on each of these frames
+    ctx->Yield(20);               // the table is sampled again on each of these frames
     later = f.histogram_view().shown_limits();
   });
   INFO(log);
   REQUIRE(log.empty());
   CHECK(before[1] > before[0]);
   CHECK(zoomed[1] - zoomed[0] < 0.9 * (before[1] - before[0]));  // zoomed in
-  CHECK(later == zoomed);                                         // and kept
+  CHECK(later == zoomed);                                        // and kept
 }
 
 TEST_CASE("View > Light theme switches the theme, and View > Reset layout docks every view again",
@@ -471,8 +482,10 @@ TEST_CASE("View > Light theme switches the theme, and View > Reset layout docks 
   CHECK(docked_after != 0);
 }
 
-TEST_CASE("presenter mode: F5 hides the controls and enlarges the text, Space tells the next stage, Esc leaves",
-          "[ui][present]") {
+TEST_CASE(
+    "presenter mode: F5 hides the controls and enlarges the text, Space tells the next stage, Esc "
+    "leaves",
+    "[ui][present]") {
   auto ui = test::harness_or_skip(small_table());
   app_frame& f = ui->frame();
   const float normal = f.state().font_size;
@@ -518,8 +531,10 @@ TEST_CASE("presenter mode: F5 hides the controls and enlarges the text, Space te
   CHECK(f.state().font_size == normal);
 }
 
-TEST_CASE("linear step mode: a traced step's walks, the arrows move through them, the heatmap zooms to each",
-          "[ui][step]") {
+TEST_CASE(
+    "linear step mode: a traced step's walks, the arrows move through them, the heatmap zooms to "
+    "each",
+    "[ui][step]") {
   auto ui = test::harness_or_skip(small_table());
   app_frame& f = ui->frame();
   std::size_t ops = 0, shown_after_next = 0, shown_after_prev = 9;
@@ -558,8 +573,10 @@ TEST_CASE("linear step mode: a traced step's walks, the arrows move through them
   CHECK(cell_pixels > 0);  // one cell per slot: the walk's keys are readable
 }
 
-TEST_CASE("Compare > Compare tables starts three tables side by side; the Compare window's Fill drives them all",
-          "[ui][compare]") {
+TEST_CASE(
+    "Compare > Compare tables starts three tables side by side; the Compare window's Fill drives "
+    "them all",
+    "[ui][compare]") {
   auto ui = test::harness_or_skip(small_table());
   app_frame& f = ui->frame();
   std::size_t tables = 0;
@@ -595,17 +612,22 @@ TEST_CASE("Compare > Compare tables starts three tables side by side; the Compar
   CHECK(tables == 3);
   REQUIRE(live.size() == 3);
   // The dialog offers the registered families, one a table.
-  CHECK(std::set<family>(families_started.begin(), families_started.end()) == std::set<family>{family::linear, family::slab, family::hive});
+  CHECK(std::set<family>(families_started.begin(), families_started.end()) ==
+        std::set<family>{family::linear, family::slab, family::hive});
   const auto want = static_cast<std::uint64_t>(0.4f * (1u << 14));
   for (std::size_t i = 0; i < live.size(); ++i) {
-    if (families_started[i] == family::slab) CHECK(live[i] >= want - 15);  // 15 pairs a bucket: its capacity rounds to whole buckets
-    else CHECK(live[i] == want);
+    if (families_started[i] == family::slab)
+      CHECK(live[i] >= want - 15);  // 15 pairs a bucket: its capacity rounds to whole buckets
+    else
+      CHECK(live[i] == want);
   }
   CHECK(closed);
 }
 
-TEST_CASE("choosing double hashing in the Table section and pressing Apply rebuilds a double-hashing table",
-          "[ui][double]") {
+TEST_CASE(
+    "choosing double hashing in the Table section and pressing Apply rebuilds a double-hashing "
+    "table",
+    "[ui][double]") {
   auto ui = test::harness_or_skip(small_table());
   probe_policy after = probe_policy::linear;
   std::string check;
@@ -642,7 +664,8 @@ TEST_CASE("the slab view shows the longest list until a bucket is chosen", "[ui]
     ctx->WindowFocus("//Slab lists");
     test::wait_until(ctx, [&] {
       const sample_result& s = f.last_sample();
-      return s.inspected.chain.total > 0 && s.inspected.chain.bucket == app::slab_view_of(f.views())->bucket();
+      return s.inspected.chain.total > 0 &&
+             s.inspected.chain.bucket == app::slab_view_of(f.views())->bucket();
     });
     ctx->Yield(4);
     shown_total = f.last_sample().inspected.chain.total;
@@ -654,14 +677,15 @@ TEST_CASE("the slab view shows the longest list until a bucket is chosen", "[ui]
   CHECK(shown_total == longest);
 }
 
-TEST_CASE("the Compare setup offers each family's options as widgets, kept in step with the typed entry",
-          "[ui][compare]") {
+TEST_CASE(
+    "the Compare setup offers each family's options as widgets, kept in step with the typed entry",
+    "[ui][compare]") {
   auto ui = test::harness_or_skip(small_table());
   app_frame& f = ui->frame();
   std::vector<std::string> started;
   const std::string log = ui->run([&](ImGuiTestContext* ctx) {
     ctx->MenuClick("//##MainMenuBar/Compare/Compare tables...");
-    ctx->Yield(5);  // the dialog sizes itself to its contents first
+    ctx->Yield(5);                            // the dialog sizes itself to its contents first
     ctx->SetRef("//Compare tables/table 1");  // table 1: the hive, then its bucket size
     ctx->ComboClick("family/hive");
     ctx->Yield(1);
@@ -675,7 +699,8 @@ TEST_CASE("the Compare setup offers each family's options as widgets, kept in st
     ctx->ItemClick("Start comparing");
     ctx->Yield(2);
     if (compare_set* c = f.comparing())
-      for (std::size_t i = 0; i < c->size(); ++i) started.push_back(format_compare_entry(c->at(i).config().table, f.sess().config().table));
+      for (std::size_t i = 0; i < c->size(); ++i)
+        started.push_back(format_compare_entry(c->at(i).config().table, f.sess().config().table));
   });
   INFO(log);
   REQUIRE(log.empty());

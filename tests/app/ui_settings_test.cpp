@@ -26,7 +26,8 @@ TEST_CASE("settings written are read back", "[settings]") {
   s.ui_theme = theme::light;
   s.window = std::array{10, 20, 1280, 720};
   s.layouts_built = 5;
-  const fs::path p = write_file("hs-settings-ok.ini", "[Window][Controls]\nPos=0,0\nSize=400,800\n\n" + settings_text(s));
+  const fs::path p = write_file("hs-settings-ok.ini",
+                                "[Window][Controls]\nPos=0,0\nSize=400,800\n\n" + settings_text(s));
   std::string notice;
   bool first = true;
   const ui_settings r = check_ini_file(p.string(), notice, first);
@@ -49,12 +50,15 @@ TEST_CASE("a missing settings file is a first launch", "[settings]") {
 }
 
 TEST_CASE("a corrupt or foreign settings file is set aside with a notice", "[settings]") {
-  const std::string garbage("\x7f" "ELF\x01\x02\x00\x00 binary", 16);
+  const std::string garbage(
+      "\x7f"
+      "ELF\x01\x02\x00\x00 binary",
+      16);
   const std::string cases[] = {
-      garbage,                                                     // not text
-      "this is not an ini file\njust words\n",                     // not ImGui's format
-      "[Window][HashScope]\nPos=0,0\nSize=400,800\n",              // an older HashScope (no settings)
-      "[HashScope][Settings]\nVersion=999\nFontSize=20\n",         // another version
+      garbage,                                              // not text
+      "this is not an ini file\njust words\n",              // not ImGui's format
+      "[Window][HashScope]\nPos=0,0\nSize=400,800\n",       // an older HashScope (no settings)
+      "[HashScope][Settings]\nVersion=999\nFontSize=20\n",  // another version
   };
   int i = 0;
   for (const std::string& text : cases) {

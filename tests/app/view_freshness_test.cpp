@@ -7,9 +7,9 @@
 #include <cmath>
 #include <cstdio>
 
-#include <catch2/catch_test_macros.hpp>
 #include <imgui.h>
 #include <imgui_te_context.h>
+#include <catch2/catch_test_macros.hpp>
 
 #include "app/ui/app_frame.hpp"
 #include "app/ui/panels/heatmap_panel.hpp"
@@ -37,8 +37,8 @@ struct shown {
   std::uint64_t version = 0;
   table_stats stats;
   bool heatmap_old = false;
-  std::string live_row;       // the numbers' "live keys" row
-  bool numbers_old = false;   // the numbers say their sample is old
+  std::string live_row;      // the numbers' "live keys" row
+  bool numbers_old = false;  // the numbers say their sample is old
   std::uint64_t histogram = 0;
 };
 
@@ -53,7 +53,8 @@ shown what_views_show(const app_frame& f) {
   s.heatmap_old = heatmap->drawn().marked_old;
   for (const auto& [name, value] : numbers->drawn()) {
     if (name == "live keys") s.live_row = value;
-    if (name == "sample" && value.find("before its last change") != std::string::npos) s.numbers_old = true;
+    if (name == "sample" && value.find("before its last change") != std::string::npos)
+      s.numbers_old = true;
   }
   s.histogram = f.histogram_view().drawn_total();
   return s;
@@ -62,7 +63,8 @@ shown what_views_show(const app_frame& f) {
 // After a change that left the session at version `v` (at rest): the next frames ask for a
 // sample of it, and until it is drawn every view marks what it shows as old. Returns the frames
 // it took to show it (the caller checks what it shows).
-int frames_to_show(ImGuiTestContext* ctx, app_frame& f, std::uint64_t v, bool& asked_at_once, bool& unmarked_old) {
+int frames_to_show(ImGuiTestContext* ctx, app_frame& f, std::uint64_t v, bool& asked_at_once,
+                   bool& unmarked_old) {
   ctx->Yield(2);
   asked_at_once = f.asked_version() >= v;
   int frames = 2;
@@ -78,8 +80,10 @@ int frames_to_show(ImGuiTestContext* ctx, app_frame& f, std::uint64_t v, bool& a
 
 }  // namespace
 
-TEST_CASE("after Reset of a full table every view shows the empty table at once, an old sample marked as old",
-          "[ui][freshness]") {
+TEST_CASE(
+    "after Reset of a full table every view shows the empty table at once, an old sample marked as "
+    "old",
+    "[ui][freshness]") {
   auto ui = test::harness_or_skip(linear_table());
   app_frame& f = ui->frame();
   session& s = f.sess();
@@ -137,7 +141,8 @@ TEST_CASE("after Step the views show the batch it ran", "[ui][freshness]") {
   CHECK(after.histogram == 4096);
 }
 
-TEST_CASE("after Apply the views show the new table, never the old one's numbers", "[ui][freshness]") {
+TEST_CASE("after Apply the views show the new table, never the old one's numbers",
+          "[ui][freshness]") {
   auto ui = test::harness_or_skip(linear_table());
   app_frame& f = ui->frame();
   bool old_capacity_drawn = false;
@@ -161,7 +166,8 @@ TEST_CASE("after Apply the views show the new table, never the old one's numbers
   INFO(log);
   REQUIRE(log.empty());
   CHECK(f.sess().capacity() == 4096);
-  CHECK_FALSE(old_capacity_drawn);  // between the rebuild and the first sample: nothing, then the new table
+  CHECK_FALSE(
+      old_capacity_drawn);  // between the rebuild and the first sample: nothing, then the new table
   CHECK(after.stats.capacity == 4096);
   CHECK(after.stats.live == 0);
   CHECK(after.live_row == "0");
@@ -173,12 +179,15 @@ TEST_CASE("after Next stage the views show the stage's table", "[ui][freshness]"
   shown first, second;
   bool asked_at_once = false, unmarked_old = false;
   const std::string log = ui->run([&](ImGuiTestContext* ctx) {
-    scenario sc = parse_scenario("capacity 2^16\nbatch 4k\nmix insert:1\nfill 0.3\ncapture heatmap\nfill 0.6\ncapture heatmap\n",
-                                 "stages.scn");
+    scenario sc = parse_scenario(
+        "capacity 2^16\nbatch 4k\nmix insert:1\nfill 0.3\ncapture heatmap\nfill 0.6\ncapture "
+        "heatmap\n",
+        "stages.scn");
     sc.backend = backend_choice::cpu;
     f.load_preset(sc);
     session& s = f.sess();
-    test::wait_until(ctx, [&] { return s.held() && s.at_rest() && what_views_show(f).version >= s.version(); });
+    test::wait_until(
+        ctx, [&] { return s.held() && s.at_rest() && what_views_show(f).version >= s.version(); });
     first = what_views_show(f);
     f.sampling().share = 0.01;
     ctx->KeyPress(ImGuiKey_N);
@@ -196,23 +205,29 @@ TEST_CASE("after Next stage the views show the stage's table", "[ui][freshness]"
   CHECK(second.histogram == second.stats.live);
 }
 
-TEST_CASE("in compare mode Reset shows every compared table empty at once, and the keys drive the compared tables",
-          "[ui][freshness][compare]") {
+TEST_CASE(
+    "in compare mode Reset shows every compared table empty at once, and the keys drive the "
+    "compared tables",
+    "[ui][freshness][compare]") {
   auto ui = test::harness_or_skip(linear_table(1u << 14));
   app_frame& f = ui->frame();
-  bool compared_run = false, main_ran = false, marked = true, asked_keys_compare = false, asked_at_once = false;
+  bool compared_run = false, main_ran = false, marked = true, asked_keys_compare = false,
+       asked_at_once = false;
   std::vector<compare_view::drawn_column> filled, emptied;
   const std::string log = ui->run([&](ImGuiTestContext* ctx) {
     const table_config base = f.sess().config().table;
     f.start_compare({parse_compare_entry("linear", base), parse_compare_entry("hive", base)});
     ctx->Yield(3);
     compare_set& c = *f.comparing();
-    asked_keys_compare = f.state().keys_drive() == key_target::compared_tables;  // the new window has focus
+    asked_keys_compare =
+        f.state().keys_drive() == key_target::compared_tables;  // the new window has focus
     ctx->KeyPress(ImGuiKey_F);  // fill the compared tables to the target (0.5)
     ctx->Yield(2);
     c.wait_idle();
     compare_view& v = *f.state().compare_figure;
-    test::wait_until(ctx, [&] { return v.drawn(0).version >= c.at(0).version() && v.drawn(1).version >= c.at(1).version(); });
+    test::wait_until(ctx, [&] {
+      return v.drawn(0).version >= c.at(0).version() && v.drawn(1).version >= c.at(1).version();
+    });
     filled = {v.drawn(0), v.drawn(1)};
     ctx->KeyPress(ImGuiKey_Space);  // run: the compared tables, not the main one
     ctx->Yield(3);
@@ -227,7 +242,8 @@ TEST_CASE("in compare mode Reset shows every compared table empty at once, and t
     ctx->Yield(2);
     asked_at_once = v.asked_version(0) >= v0 && v.asked_version(1) >= v1;
     for (int i = 0; i < 3000 && (v.drawn(0).version < v0 || v.drawn(1).version < v1); ++i) {
-      if ((v.drawn(0).version < v0 && !v.drawn(0).marked_old) || (v.drawn(1).version < v1 && !v.drawn(1).marked_old))
+      if ((v.drawn(0).version < v0 && !v.drawn(0).marked_old) ||
+          (v.drawn(1).version < v1 && !v.drawn(1).marked_old))
         marked = false;
       ctx->Yield();
     }
@@ -249,15 +265,17 @@ TEST_CASE("in compare mode Reset shows every compared table empty at once, and t
   CHECK(emptied[1].live == 0);
 }
 
-TEST_CASE("the sampling policy samples a changed table at rest at once, else within its share, capped", "[freshness]") {
+TEST_CASE(
+    "the sampling policy samples a changed table at rest at once, else within its share, capped",
+    "[freshness]") {
   sampling_policy p;
   p.share = 0.05;
   CHECK(std::abs(p.wait_after(0.01) - 0.2) < 1e-12);  // 10 ms at 5%: every 200 ms while batches run
-  CHECK(p.wait_after(3.0) == p.max_wait_s);     // a slow sample holds the next back at most 1.5 s
-  CHECK(p.due(0.0, 3.0, true, true));           // changed and at rest: now
-  CHECK_FALSE(p.due(0.5, 3.0, true, false));    // running: the share, capped
+  CHECK(p.wait_after(3.0) == p.max_wait_s);   // a slow sample holds the next back at most 1.5 s
+  CHECK(p.due(0.0, 3.0, true, true));         // changed and at rest: now
+  CHECK_FALSE(p.due(0.5, 3.0, true, false));  // running: the share, capped
   CHECK(p.due(1.5, 3.0, true, false));
-  p.period_s = 5;                               // a period the user set is kept
+  p.period_s = 5;  // a period the user set is kept
   CHECK_FALSE(p.due(2.0, 0.01, false, true));
   CHECK(p.due(0.0, 0.01, true, true));
   sample_freshness fr;

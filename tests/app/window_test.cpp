@@ -32,23 +32,27 @@ TEST_CASE("the window draws frames under Xvfb", "[window]") {
   opt.screenshot = shot;
   opt.font_size = 15;
   opt.ini_file = ini;
-  const int frames = run_window([&](bool) {
-    auto f = std::make_unique<app_frame>(cfg, backend_choice::cpu, "test");
-    f->sess().fill_to(0.5);
-    f->sess().wait_idle();
-    return f;
-  }, opt);
+  const int frames = run_window(
+      [&](bool) {
+        auto f = std::make_unique<app_frame>(cfg, backend_choice::cpu, "test");
+        f->sess().fill_to(0.5);
+        f->sess().wait_idle();
+        return f;
+      },
+      opt);
   CHECK(frames == 4);
   int w = 0, h = 0;
   const auto px = read_png(shot, w, h);
   CHECK(w == 1280);
   CHECK(h == 800);
   std::set<std::uint32_t> colors;
-  for (std::size_t i = 0; i < px.size(); i += 4 * 97) colors.insert(px[i] | px[i + 1] << 8 | px[i + 2] << 16);
+  for (std::size_t i = 0; i < px.size(); i += 4 * 97)
+    colors.insert(px[i] | px[i + 1] << 8 | px[i + 2] << 16);
   CHECK(colors.size() > 20);  // panels, text and a filled heatmap, not a blank frame
 }
 
-TEST_CASE("a first launch fills the screen and plays the demo; a later one restores what was left", "[window]") {
+TEST_CASE("a first launch fills the screen and plays the demo; a later one restores what was left",
+          "[window]") {
   test::xvfb server(1280, 800);
   if (!server.ok()) SKIP("window test skipped: " + server.error());
   const auto config = std::filesystem::temp_directory_path() / "hashscope-first-launch";
@@ -71,15 +75,18 @@ TEST_CASE("a first launch fills the screen and plays the demo; a later one resto
   CHECK(first.find("first launch: the linear-clustering preset") != std::string::npos);
   std::ifstream ini(config / "hashscope" / "imgui.ini");
   const std::string saved((std::istreambuf_iterator<char>(ini)), std::istreambuf_iterator<char>());
-  CHECK(saved.find("Window=0,0,1280,800") != std::string::npos);  // the whole work area of the screen
-  CHECK(saved.find("[Window][Slot occupancy]") != std::string::npos);  // the docked layout persisted
+  CHECK(saved.find("Window=0,0,1280,800") !=
+        std::string::npos);  // the whole work area of the screen
+  CHECK(saved.find("[Window][Slot occupancy]") !=
+        std::string::npos);  // the docked layout persisted
   setenv("XDG_CONFIG_HOME", config.c_str(), 1);
   const std::string second = launch();
   unsetenv("XDG_CONFIG_HOME");
   CHECK(second.find("first launch") == std::string::npos);
 }
 
-TEST_CASE("a launch naming a scenario file that is gone opens the window and says why", "[window]") {
+TEST_CASE("a launch naming a scenario file that is gone opens the window and says why",
+          "[window]") {
   test::xvfb server(1280, 800);
   if (!server.ok()) SKIP("window test skipped: " + server.error());
   const auto config = std::filesystem::temp_directory_path() / "hashscope-missing-scenario";

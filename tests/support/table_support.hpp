@@ -29,7 +29,8 @@ std::vector<value_type> random_values(std::size_t n, std::uint64_t seed);
 
 /// A table of the family on the backend, with a capacity and hash.
 std::unique_ptr<table> make(backend b, std::uint64_t capacity, hash_kind h = hash_kind::murmur3,
-                            linear_tuning tuning = {}, linear_delete_mode deletes = linear_delete_mode::value);
+                            linear_tuning tuning = {},
+                            linear_delete_mode deletes = linear_delete_mode::value);
 /// Tuning with a fixed probe-group size.
 inline linear_tuning group_of(int g) {
   linear_tuning t;

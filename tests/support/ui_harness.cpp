@@ -1,11 +1,11 @@
 // The Test Engine bound to a headless frame loop.
 #include "tests/support/ui_harness.hpp"
 
-#include <catch2/catch_test_macros.hpp>
 #include <imgui.h>
 #include <imgui_te_context.h>
 #include <imgui_te_engine.h>
 #include <imgui_te_internal.h>
+#include <catch2/catch_test_macros.hpp>
 
 #include "app/platform/headless_platform.hpp"
 #include "app/ui/app_frame.hpp"
@@ -13,7 +13,8 @@
 
 namespace hs::test {
 
-ui_harness::ui_harness(const app::session_config& cfg, int width, int height) : width_(width), height_(height) {
+ui_harness::ui_harness(const app::session_config& cfg, int width, int height)
+    : width_(width), height_(height) {
   platform_ = std::make_unique<app::headless_platform>(16.f);
   ImGui::GetIO().IniFilename = nullptr;  // tests never read or write a layout file
   frame_ = std::make_unique<app::app_frame>(cfg, backend_choice::cpu, "UI test");
@@ -42,7 +43,9 @@ ui_harness::~ui_harness() {
 }
 
 void ui_harness::one_frame() {
-  platform_->frame(width_, height_, [&] { frame_->draw_window(); }, frame_->state().font_size, frame_->state().ui_theme);
+  platform_->frame(
+      width_, height_, [&] { frame_->draw_window(); }, frame_->state().font_size,
+      frame_->state().ui_theme);
   if (frame_->screenshot_requested) {  // as the window platform does after rendering
     frame_->screenshot_requested = false;
     frame_->save_screenshot(platform_->read_frame(), width_, height_);
@@ -53,7 +56,8 @@ void ui_harness::one_frame() {
 
 std::string ui_harness::run(const std::function<void(ImGuiTestContext*)>& script) {
   const std::string name = "script " + std::to_string(++tests_);
-  ImGuiTest* t = ImGuiTestEngine_RegisterTest(engine_, "hashscope", name.c_str(), __FILE__, __LINE__);
+  ImGuiTest* t =
+      ImGuiTestEngine_RegisterTest(engine_, "hashscope", name.c_str(), __FILE__, __LINE__);
   t->TestFunc = script;
   ImGuiTestEngine_QueueTest(engine_, t);
   // Bounded: the engine's watchdog ends a stuck test, and this ends the loop regardless.

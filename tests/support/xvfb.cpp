@@ -1,13 +1,13 @@
 // Xvfb with -displayfd: the server picks a free display number and writes it to a pipe.
 #include "tests/support/xvfb.hpp"
 
-#include <csignal>
-#include <cstdlib>
+#include <fcntl.h>
+#include <poll.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include <fcntl.h>
-#include <poll.h>
+#include <csignal>
+#include <cstdlib>
 
 #include <vector>
 
@@ -23,7 +23,8 @@ xvfb::xvfb(int width, int height) {
   }
   const std::string fd = std::to_string(fds[1]);
   const std::string screen = std::to_string(width) + "x" + std::to_string(height) + "x24";
-  std::vector<std::string> args = {"Xvfb", "-displayfd", fd, "-screen", "0", screen, "-nolisten", "tcp"};
+  std::vector<std::string> args = {"Xvfb", "-displayfd", fd,          "-screen",
+                                   "0",    screen,       "-nolisten", "tcp"};
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);

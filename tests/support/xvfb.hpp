@@ -1,7 +1,7 @@
 // A private Xvfb server for window tests: started on a free display, stopped on destruction.
 #pragma once
-#include <string>
 #include <sys/types.h>
+#include <string>
 
 namespace hs::test {
 

@@ -14,7 +14,8 @@ TEST_CASE("shipped colormaps interpolate their anchors into 256 entries", "[colo
     CAPTURE(name);
     CHECK(m.lut.size() == 256);
     SECTION("luminance rises from the first entry to the last") {
-      for (std::size_t i = 8; i < m.lut.size(); i += 8) CHECK(luminance(m.lut[i]) > luminance(m.lut[i - 8]));
+      for (std::size_t i = 8; i < m.lut.size(); i += 8)
+        CHECK(luminance(m.lut[i]) > luminance(m.lut[i - 8]));
     }
   }
   const colormap v = load_colormap("viridis");
@@ -33,7 +34,9 @@ TEST_CASE("interpolation between two anchors is linear", "[colormap]") {
 
 TEST_CASE("malformed colormap files are refused with file and line", "[colormap]") {
   using Catch::Matchers::ContainsSubstring;
-  CHECK_THROWS_WITH(parse_colormap("bad", "# c\n000000\nzz1122\n", "bad.txt"), ContainsSubstring("bad.txt:3"));
-  CHECK_THROWS_WITH(parse_colormap("one", "ffffff\n", "one.txt"), ContainsSubstring("at least two"));
+  CHECK_THROWS_WITH(parse_colormap("bad", "# c\n000000\nzz1122\n", "bad.txt"),
+                    ContainsSubstring("bad.txt:3"));
+  CHECK_THROWS_WITH(parse_colormap("one", "ffffff\n", "one.txt"),
+                    ContainsSubstring("at least two"));
   CHECK_THROWS_AS(parse_colormap("long", "0000000\nffffff\n", "long.txt"), user_error);
 }

@@ -8,9 +8,9 @@
 #include <fstream>
 #include <sstream>
 
+#include <stb_image.h>
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
-#include <stb_image.h>
 
 #include "core/common/error.hpp"
 #include "tests/support/file_support.hpp"
@@ -76,8 +76,10 @@ TEST_CASE("a figure is written as PNG, SVG and PDF from one drawing", "[figure]"
   CHECK_THAT(svg, ContainsSubstring("&lt;clusters&gt; &amp; probes"));  // escaped
   CHECK(svg.find("</svg>") > svg.rfind("</text>"));
 
-  if (std::system("command -v pdftoppm >/dev/null 2>&1") != 0) SKIP("pdftoppm (poppler-utils) is not installed");
-  const std::string cmd = "pdftoppm -r 100 -png -singlefile '" + (dir / "probe.pdf").string() + "' '" + (dir / "back").string() + "'";
+  if (std::system("command -v pdftoppm >/dev/null 2>&1") != 0)
+    SKIP("pdftoppm (poppler-utils) is not installed");
+  const std::string cmd = "pdftoppm -r 100 -png -singlefile '" + (dir / "probe.pdf").string() +
+                          "' '" + (dir / "back").string() + "'";
   REQUIRE(std::system(cmd.c_str()) == 0);
   unsigned char* back = stbi_load((dir / "back.png").string().c_str(), &w, &h, &n, 3);
   REQUIRE(back);
@@ -111,26 +113,29 @@ TEST_CASE("the legend goes to the corner where it hides the least data", "[figur
     pn.y = {"share"};
     fig::series s;
     s.name = "claimed";
-    for (int i = 0; i <= 20; ++i) s.x.push_back(i / 20.0), s.y.push_back(rising ? i / 20.0 : 1.0 - i / 20.0);
+    for (int i = 0; i <= 20; ++i)
+      s.x.push_back(i / 20.0), s.y.push_back(rising ? i / 20.0 : 1.0 - i / 20.0);
     pn.data.push_back(s);
     f.panels = {pn};
     fig::write_figure(f, {3.5, 2.4, 100, 8}, (dir / "legend").string());
     return text_x(test::read_text(dir / "legend.svg"), "claimed");
   };
-  const double page_w = 3.5 * 72;  // SVG units are points
+  const double page_w = 3.5 * 72;       // SVG units are points
   CHECK(legend_x(true) < page_w / 2);   // the line ends top right: the legend moves left
   CHECK(legend_x(false) > page_w / 2);  // it starts top left: top right is free
   fs::remove_all(dir);
 }
 
-TEST_CASE("a page too large, or a folder that is not there, is refused before anything is written", "[figure]") {
+TEST_CASE("a page too large, or a folder that is not there, is refused before anything is written",
+          "[figure]") {
   const fs::path dir = fs::temp_directory_path() / "hs-figure-test-bad";
   fs::remove_all(dir);
   fs::create_directories(dir);
   CHECK_THROWS_WITH(fig::write_figure(sample_figure(), {60, 40, 600, 8}, (dir / "big").string()),
                     ContainsSubstring("keep each side between 16 and 16,384"));
-  CHECK_THROWS_WITH(fig::write_figure(sample_figure(), {3.5, 2.4, 300, 8}, (dir / "no-such" / "f").string()),
-                    ContainsSubstring("no folder"));
+  CHECK_THROWS_WITH(
+      fig::write_figure(sample_figure(), {3.5, 2.4, 300, 8}, (dir / "no-such" / "f").string()),
+      ContainsSubstring("no folder"));
   CHECK(fs::is_empty(dir));
   const auto in = fig::parse_page_size("3.5x2.4in", 300);
   REQUIRE(in);

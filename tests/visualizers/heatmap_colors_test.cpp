@@ -28,5 +28,6 @@ TEST_CASE("probe-length colours use a log scale and mark empty pixels", "[heatma
   CHECK(heatmap_color({0.f, 0.f, 0.f, 0.f}, m.lut.data(), style) == style.empty);
   CHECK(heatmap_color({1.f, 0.f, 0.f, 0.f}, m.lut.data(), style) == m.lut.front());
   CHECK(heatmap_color({1.f, 0.f, 0.f, 63.f}, m.lut.data(), style) == m.lut.back());
-  CHECK(heatmap_color({1.f, 0.f, 0.f, 7.f}, m.lut.data(), style) == m.lut[lut_index(0.5f)]);  // log2(8)/6
+  CHECK(heatmap_color({1.f, 0.f, 0.f, 7.f}, m.lut.data(), style) ==
+        m.lut[lut_index(0.5f)]);  // log2(8)/6
 }

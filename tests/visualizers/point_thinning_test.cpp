@@ -14,7 +14,8 @@ using namespace hs::vis;
 
 namespace {
 std::size_t cell(double v, double lo, double hi, std::size_t n) {
-  return std::min(n - 1, static_cast<std::size_t>(std::max(0.0, (v - lo) / (hi - lo)) * static_cast<double>(n)));
+  return std::min(n - 1, static_cast<std::size_t>(std::max(0.0, (v - lo) / (hi - lo)) *
+                                                  static_cast<double>(n)));
 }
 }  // namespace
 
@@ -37,8 +38,10 @@ TEST_CASE("thinning keeps a point in every occupied cell and each column's extre
   CHECK(std::find(keep.begin(), keep.end(), 777u) != keep.end());
   // The cells with points are the same before and after: a band stays a band, not its edges.
   std::set<std::size_t> all, kept;
-  for (std::size_t i = 0; i < x.size(); ++i) all.insert(cell(x[i], 0, 10, g.columns) * g.rows + cell(y[i], 0, 1e10, g.rows));
-  for (std::size_t i : keep) kept.insert(cell(x[i], 0, 10, g.columns) * g.rows + cell(y[i], 0, 1e10, g.rows));
+  for (std::size_t i = 0; i < x.size(); ++i)
+    all.insert(cell(x[i], 0, 10, g.columns) * g.rows + cell(y[i], 0, 1e10, g.rows));
+  for (std::size_t i : keep)
+    kept.insert(cell(x[i], 0, 10, g.columns) * g.rows + cell(y[i], 0, 1e10, g.rows));
   CHECK(kept == all);
   CHECK(keep.size() <= all.size() + 2 * g.columns);
   // Column by column, the kept extremes are the true ones.
@@ -47,7 +50,8 @@ TEST_CASE("thinning keeps a point in every occupied cell and each column's extre
     for (std::size_t i = 0; i < x.size(); ++i)
       if (cell(x[i], 0, 10, g.columns) == c) lo = std::min(lo, y[i]), hi = std::max(hi, y[i]);
     for (std::size_t i : keep)
-      if (cell(x[i], 0, 10, g.columns) == c) kept_lo = std::min(kept_lo, y[i]), kept_hi = std::max(kept_hi, y[i]);
+      if (cell(x[i], 0, 10, g.columns) == c)
+        kept_lo = std::min(kept_lo, y[i]), kept_hi = std::max(kept_hi, y[i]);
     CAPTURE(c);
     CHECK(kept_lo == lo);
     CHECK(kept_hi == hi);

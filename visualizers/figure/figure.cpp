@@ -11,8 +11,8 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <functional>
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 #include "core/common/error.hpp"
@@ -26,7 +26,9 @@ namespace fs = std::filesystem;
 std::optional<std::pair<double, double>> parse_page_size(std::string_view text, double dpi) {
   std::string s(text);
   double to_in = 0;
-  for (const auto& [unit, factor] : {std::pair<const char*, double>{"in", 1.0}, {"cm", 1 / 2.54}, {"mm", 1 / 25.4},
+  for (const auto& [unit, factor] : {std::pair<const char*, double>{"in", 1.0},
+                                     {"cm", 1 / 2.54},
+                                     {"mm", 1 / 25.4},
                                      {"px", 1 / dpi}}) {
     const std::string u(unit);
     if (s.size() > u.size() && s.compare(s.size() - u.size(), u.size(), u) == 0) {
@@ -80,7 +82,8 @@ struct painter {
     cairo_restore(cr);
     return e.x_advance;
   }
-  void text(double x, double y, double size, const std::string& s, double anchor = 0, bool vertical = false) {
+  void text(double x, double y, double size, const std::string& s, double anchor = 0,
+            bool vertical = false) {
     if (svg) {
       texts->push_back({x, y, size, anchor, vertical, s});
       return;
@@ -110,8 +113,12 @@ std::vector<double> nice_ticks(double lo, double hi, bool log) {
     return t;
   }
   const double span = hi - lo, raw = span / 5, mag = std::pow(10, std::floor(std::log10(raw)));
-  const double step = raw / mag < 1.5 ? mag : raw / mag < 3 ? 2 * mag : raw / mag < 7 ? 5 * mag : 10 * mag;
-  for (double v = std::ceil(lo / step - 1e-9) * step; v <= hi + step * 1e-9; v += step) t.push_back(std::abs(v) < step * 1e-9 ? 0 : v);
+  const double step = raw / mag < 1.5 ? mag
+                      : raw / mag < 3 ? 2 * mag
+                      : raw / mag < 7 ? 5 * mag
+                                      : 10 * mag;
+  for (double v = std::ceil(lo / step - 1e-9) * step; v <= hi + step * 1e-9; v += step)
+    t.push_back(std::abs(v) < step * 1e-9 ? 0 : v);
   return t;
 }
 
@@ -151,10 +158,12 @@ double fitted(const painter& p, const std::string& text, double fs, double room)
 
 /// How much of the data a box would hide: points of every line sampled along its segments, every
 /// marker and every bar top that fall inside it.
-double hidden_by(const box& b, const std::vector<const series*>& data, const std::function<double(double)>& X,
-                 const std::function<double(double)>& Y) {
+double hidden_by(const box& b, const std::vector<const series*>& data,
+                 const std::function<double(double)>& X, const std::function<double(double)>& Y) {
   double hidden = 0;
-  const auto inside = [&](double x, double y) { return x >= b.x0 && x <= b.x1 && y >= b.y0 && y <= b.y1; };
+  const auto inside = [&](double x, double y) {
+    return x >= b.x0 && x <= b.x1 && y >= b.y0 && y <= b.y1;
+  };
   for (const series* s : data) {
     const std::size_t n = std::min(s->x.size(), s->y.size());
     for (std::size_t i = 0; i < n; ++i) {
@@ -176,12 +185,15 @@ void draw_plot(painter& p, const panel& pn, box area, double fs) {
   const auto xt = nice_ticks(xa.lo, xa.hi, xa.log), yt = nice_ticks(ya.lo, ya.hi, ya.log);
   double label_w = 0;
   for (double v : yt) label_w = std::max(label_w, p.width(vis::tick_label(v), fs * 0.9));
-  const box plot{area.x0 + 1.6 * fs + label_w + 0.4 * fs, area.y0 + (pn.title.empty() ? 0.6 * fs : 1.8 * fs), area.x1 - 0.6 * fs,
+  const box plot{area.x0 + 1.6 * fs + label_w + 0.4 * fs,
+                 area.y0 + (pn.title.empty() ? 0.6 * fs : 1.8 * fs), area.x1 - 0.6 * fs,
                  area.y1 - 2.9 * fs};
   if (!pn.title.empty())
-    p.text((area.x0 + area.x1) / 2, area.y0 + 1.1 * fs, fitted(p, pn.title, fs, area.x1 - area.x0), pn.title, 0.5);
+    p.text((area.x0 + area.x1) / 2, area.y0 + 1.1 * fs, fitted(p, pn.title, fs, area.x1 - area.x0),
+           pn.title, 0.5);
   const auto map = [](double v, const axis& a, double p0, double p1) {
-    const double t = a.log ? (std::log10(std::max(v, 1e-300)) - std::log10(a.lo)) / (std::log10(a.hi) - std::log10(a.lo))
+    const double t = a.log ? (std::log10(std::max(v, 1e-300)) - std::log10(a.lo)) /
+                                 (std::log10(a.hi) - std::log10(a.lo))
                            : (v - a.lo) / (a.hi - a.lo);
     return p0 + t * (p1 - p0);
   };
@@ -208,7 +220,8 @@ void draw_plot(painter& p, const panel& pn, box area, double fs) {
     p.text(plot.x0 - 0.5 * fs, Y(v) + 0.32 * fs, fs * 0.9, vis::tick_label(v), 1);
   }
   cairo_stroke(cr);
-  p.text((plot.x0 + plot.x1) / 2, area.y1 - 0.5 * fs, fitted(p, xa.label, fs, area.x1 - plot.x0), xa.label, 0.5);
+  p.text((plot.x0 + plot.x1) / 2, area.y1 - 0.5 * fs, fitted(p, xa.label, fs, area.x1 - plot.x0),
+         xa.label, 0.5);
   p.text(area.x0 + 1.0 * fs, (plot.y0 + plot.y1) / 2, fs, ya.label, 0.5, true);
   // The data, clipped to the plot.
   cairo_save(cr);
@@ -234,7 +247,8 @@ void draw_plot(painter& p, const panel& pn, box area, double fs) {
       cairo_fill(cr);
     } else {
       cairo_set_line_width(cr, s.width);
-      for (std::size_t i = 0; i < n; ++i) (i ? cairo_line_to : cairo_move_to)(cr, X(s.x[i]), Y(s.y[i]));
+      for (std::size_t i = 0; i < n; ++i)
+        (i ? cairo_line_to : cairo_move_to)(cr, X(s.x[i]), Y(s.y[i]));
       cairo_stroke(cr);
     }
   }
@@ -283,9 +297,11 @@ void draw_image(painter& p, const panel& pn, box area, double fs) {
   cairo_t* cr = p.cr;
   const image_panel& im = *pn.image;
   if (!pn.title.empty())
-    p.text((area.x0 + area.x1) / 2, area.y0 + 1.1 * fs, fitted(p, pn.title, fs, area.x1 - area.x0), pn.title, 0.5);
+    p.text((area.x0 + area.x1) / 2, area.y0 + 1.1 * fs, fitted(p, pn.title, fs, area.x1 - area.x0),
+           pn.title, 0.5);
   const double bar_w = im.cmap ? 0.9 * fs : 0, bar_gap = im.cmap ? 3.6 * fs : 0;
-  const box img{area.x0 + 0.4 * fs, area.y0 + (pn.title.empty() ? 0.4 * fs : 1.8 * fs), area.x1 - bar_w - bar_gap, area.y1 - 2.0 * fs};
+  const box img{area.x0 + 0.4 * fs, area.y0 + (pn.title.empty() ? 0.4 * fs : 1.8 * fs),
+                area.x1 - bar_w - bar_gap, area.y1 - 2.0 * fs};
   if (im.width > 0 && im.height > 0) {
     cairo_surface_t* src = cairo_image_surface_create(CAIRO_FORMAT_RGB24, im.width, im.height);
     unsigned char* data = cairo_image_surface_get_data(src);
@@ -310,13 +326,15 @@ void draw_image(painter& p, const panel& pn, box area, double fs) {
   cairo_set_line_width(cr, 0.6);
   cairo_rectangle(cr, img.x0, img.y0, img.x1 - img.x0, img.y1 - img.y0);
   cairo_stroke(cr);
-  p.text((area.x0 + area.x1) / 2, area.y1 - 0.6 * fs, fitted(p, im.x_label, fs, area.x1 - area.x0), im.x_label, 0.5);
+  p.text((area.x0 + area.x1) / 2, area.y1 - 0.6 * fs, fitted(p, im.x_label, fs, area.x1 - area.x0),
+         im.x_label, 0.5);
   if (!im.cmap) return;
   const double bx = img.x1 + 0.6 * fs;
   for (int i = 0; i < 64; ++i) {  // the colour bar, 0 at the bottom
     const vis::rgba8 c = im.cmap->at((i + 0.5f) / 64.f);
     cairo_set_source_rgb(cr, c.r / 255.0, c.g / 255.0, c.b / 255.0);
-    const double y1 = img.y1 - (img.y1 - img.y0) * i / 64.0, y0 = img.y1 - (img.y1 - img.y0) * (i + 1) / 64.0;
+    const double y1 = img.y1 - (img.y1 - img.y0) * i / 64.0,
+                 y0 = img.y1 - (img.y1 - img.y0) * (i + 1) / 64.0;
     cairo_rectangle(cr, bx, y0, bar_w, y1 - y0 + 0.3);
     cairo_fill(cr);
   }
@@ -324,7 +342,8 @@ void draw_image(painter& p, const panel& pn, box area, double fs) {
   cairo_rectangle(cr, bx, img.y0, bar_w, img.y1 - img.y0);
   cairo_stroke(cr);
   for (double v : {0.0, 0.5, 1.0})
-    p.text(bx + bar_w + 0.3 * fs, img.y1 - (img.y1 - img.y0) * v + 0.3 * fs, fs * 0.9, vis::tick_label(v));
+    p.text(bx + bar_w + 0.3 * fs, img.y1 - (img.y1 - img.y0) * v + 0.3 * fs, fs * 0.9,
+           vis::tick_label(v));
   p.text(area.x1 - 0.3 * fs, (img.y0 + img.y1) / 2, fs, im.bar_label, 0.5, true);
 }
 
@@ -354,10 +373,13 @@ void draw_page(painter& p, const figure& f, double W, double H, double fs) {
   const double pw = W / std::max<std::size_t>(f.panels.size(), 1);
   for (std::size_t i = 0; i < f.panels.size(); ++i) {
     const box area{i * pw, 0, (i + 1) * pw, H - caption_h};
-    if (f.panels[i].image) draw_image(p, f.panels[i], area, fs);
-    else draw_plot(p, f.panels[i], area, fs);
+    if (f.panels[i].image)
+      draw_image(p, f.panels[i], area, fs);
+    else
+      draw_plot(p, f.panels[i], area, fs);
   }
-  for (std::size_t i = 0; i < caption.size(); ++i) p.text(0.5 * fs, H - caption_h + (i + 1) * 1.25 * fs, fs, caption[i]);
+  for (std::size_t i = 0; i < caption.size(); ++i)
+    p.text(0.5 * fs, H - caption_h + (i + 1) * 1.25 * fs, fs, caption[i]);
 }
 
 std::string xml_escape(const std::string& s) {
@@ -384,10 +406,14 @@ void add_svg_text(const std::string& path, const std::vector<text_item>& texts) 
   if (end == std::string::npos) throw user_error("figure: cairo wrote no SVG to " + path);
   std::string t = "<g font-family=\"DejaVu Sans, Verdana, sans-serif\" fill=\"black\">\n";
   for (const text_item& x : texts)
-    t += strprintf("<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.2f\" text-anchor=\"%s\"%s>%s</text>\n", x.x, x.y, x.size,
-                   x.anchor == 0 ? "start" : x.anchor == 1 ? "end" : "middle",
-                   x.vertical ? strprintf(" transform=\"rotate(-90 %.2f %.2f)\"", x.x, x.y).c_str() : "",
-                   xml_escape(x.s).c_str());
+    t += strprintf(
+        "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.2f\" text-anchor=\"%s\"%s>%s</text>\n", x.x, x.y,
+        x.size,
+        x.anchor == 0   ? "start"
+        : x.anchor == 1 ? "end"
+                        : "middle",
+        x.vertical ? strprintf(" transform=\"rotate(-90 %.2f %.2f)\"", x.x, x.y).c_str() : "",
+        xml_escape(x.s).c_str());
   t += "</g>\n";
   svg.insert(end, t);
   std::ofstream out(path, std::ios::trunc);
@@ -396,7 +422,8 @@ void add_svg_text(const std::string& path, const std::vector<text_item>& texts) 
 }
 
 void check(cairo_status_t st, const std::string& what) {
-  if (st != CAIRO_STATUS_SUCCESS) throw user_error("figure: " + what + ": " + cairo_status_to_string(st));
+  if (st != CAIRO_STATUS_SUCCESS)
+    throw user_error("figure: " + what + ": " + cairo_status_to_string(st));
 }
 
 }  // namespace
@@ -405,8 +432,9 @@ std::vector<std::string> write_figure(const figure& f, const page& pg, const std
   const double W = pg.width_in * 72, H = pg.height_in * 72, scale = pg.dpi / 72;
   const long wpx = std::lround(W * scale), hpx = std::lround(H * scale);
   if (wpx > 16384 || hpx > 16384 || wpx < 16 || hpx < 16)
-    throw user_error(strprintf("figure: %.2fx%.2f in at %.0f dpi is %ldx%ld pixels: keep each side between 16 and 16,384",
-                               pg.width_in, pg.height_in, pg.dpi, wpx, hpx));
+    throw user_error(strprintf(
+        "figure: %.2fx%.2f in at %.0f dpi is %ldx%ld pixels: keep each side between 16 and 16,384",
+        pg.width_in, pg.height_in, pg.dpi, wpx, hpx));
   const fs::path dir = fs::path(base).parent_path();
   if (!dir.empty() && !fs::is_directory(dir)) throw user_error("figure: no folder " + dir.string());
   std::vector<std::string> written;
@@ -418,7 +446,8 @@ std::vector<std::string> write_figure(const figure& f, const page& pg, const std
     written.push_back(final_path);
   };
   {  // PNG at the page's DPI
-    cairo_surface_t* s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, static_cast<int>(wpx), static_cast<int>(hpx));
+    cairo_surface_t* s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, static_cast<int>(wpx),
+                                                    static_cast<int>(hpx));
     cairo_t* cr = cairo_create(s);
     cairo_scale(cr, scale, scale);
     painter p{cr, false, nullptr};

@@ -21,7 +21,8 @@ struct page {
   double font_pt = 8;
 };
 
-/// @brief "3.5x2.4in", "9x6cm", "1600x1000px" (pixels at the page's DPI): width and height in inches.
+/// @brief "3.5x2.4in", "9x6cm", "1600x1000px" (pixels at the page's DPI): width and height in
+/// inches.
 std::optional<std::pair<double, double>> parse_page_size(std::string_view text, double dpi);
 
 struct rgb {
@@ -34,7 +35,7 @@ struct axis {
   std::string label;  ///< with its unit: "load factor", "operations/s"
   double lo = 0, hi = 1;
   bool log = false;
-  bool fit = true;    ///< lo/hi from the data (with log: positive values only)
+  bool fit = true;  ///< lo/hi from the data (with log: positive values only)
 };
 
 struct series {
@@ -50,8 +51,8 @@ struct series {
 struct image_panel {
   std::vector<std::uint8_t> rgba;
   int width = 0, height = 0;
-  std::string x_label;           ///< what the pixels run over, with its range: "slots 0-4,194,304"
-  std::string bar_label;         ///< the colour bar's meaning
+  std::string x_label;    ///< what the pixels run over, with its range: "slots 0-4,194,304"
+  std::string bar_label;  ///< the colour bar's meaning
   std::optional<vis::colormap> cmap;
 };
 

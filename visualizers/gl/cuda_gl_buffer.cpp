@@ -25,7 +25,8 @@ bool cuda_shares_gl_device(std::string* why_not) {
   if (err != cudaSuccess) {
     cudaGetLastError();
     if (why_not)
-      *why_not = std::string("the OpenGL context is not on a CUDA GPU (") + cudaGetErrorString(err) + ")";
+      *why_not =
+          std::string("the OpenGL context is not on a CUDA GPU (") + cudaGetErrorString(err) + ")";
     return false;
   }
   for (unsigned i = 0; i < count; ++i)
@@ -41,7 +42,8 @@ cuda_gl_buffer::cuda_gl_buffer(GLuint gl_buffer) {
 }
 
 cuda_gl_buffer::~cuda_gl_buffer() {
-  if (mapped_) cudaGraphicsUnmapResources(1, reinterpret_cast<cudaGraphicsResource_t*>(&resource_), nullptr);
+  if (mapped_)
+    cudaGraphicsUnmapResources(1, reinterpret_cast<cudaGraphicsResource_t*>(&resource_), nullptr);
   if (resource_) cudaGraphicsUnregisterResource(res(resource_));
 }
 
@@ -59,7 +61,8 @@ void cuda_gl_buffer::unmap(stream_view s) {
   if (!mapped_) return;
   auto r = res(resource_);
   mapped_ = false;
-  cudaGraphicsUnmapResources(1, &r, static_cast<cudaStream_t>(s.handle));  // an error shows at the next map
+  cudaGraphicsUnmapResources(
+      1, &r, static_cast<cudaStream_t>(s.handle));  // an error shows at the next map
 }
 
 }  // namespace hs::gl

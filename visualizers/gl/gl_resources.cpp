@@ -8,7 +8,8 @@ namespace hs::gl {
 
 void check(const char* what) {
   const GLenum err = glGetError();
-  if (err != GL_NO_ERROR) throw graphics_error(strprintf("OpenGL error 0x%04x during %s", err, what));
+  if (err != GL_NO_ERROR)
+    throw graphics_error(strprintf("OpenGL error 0x%04x during %s", err, what));
 }
 
 std::string describe_context() {
@@ -67,7 +68,8 @@ render_target::render_target(int w, int h) : w_(w), h_(h), color_(make_rgba_text
   glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, color_.id(), 0);
   const GLenum status = glCheckFramebufferStatus(GL_FRAMEBUFFER);
   if (status != GL_FRAMEBUFFER_COMPLETE)
-    throw graphics_error(strprintf("offscreen framebuffer %dx%d incomplete (0x%04x)", w, h, status));
+    throw graphics_error(
+        strprintf("offscreen framebuffer %dx%d incomplete (0x%04x)", w, h, status));
   check("creating the offscreen framebuffer");
 }
 
@@ -85,7 +87,8 @@ std::vector<std::uint8_t> render_target::read_rgba() const {
   // GL's first row is the bottom one; images start at the top.
   const std::size_t row = static_cast<std::size_t>(w_) * 4;
   for (int y = 0; y < h_ / 2; ++y)
-    std::swap_ranges(px.begin() + y * row, px.begin() + (y + 1) * row, px.begin() + (h_ - 1 - y) * row);
+    std::swap_ranges(px.begin() + y * row, px.begin() + (y + 1) * row,
+                     px.begin() + (h_ - 1 - y) * row);
   return px;
 }
 

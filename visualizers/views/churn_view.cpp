@@ -19,8 +19,9 @@ void plot_rebuilds(const std::vector<churn_input::event>& events) {
   if (events.empty()) return;
   std::vector<double> batches;
   for (const auto& e : events) batches.push_back(e.batch);
-  ImPlot::PlotInfLines("rebuilds", batches.data(), static_cast<int>(batches.size()),
-                       {ImPlotProp_LineColor, ImVec4(1.f, 0.31f, 0.31f, 0.8f), ImPlotProp_LineWeight, 2.f});
+  ImPlot::PlotInfLines(
+      "rebuilds", batches.data(), static_cast<int>(batches.size()),
+      {ImPlotProp_LineColor, ImVec4(1.f, 0.31f, 0.31f, 0.8f), ImPlotProp_LineWeight, 2.f});
   // PlotText is no item of its own: hide the labels with the lines they name (ImPlot's public API
   // has no query for an item's visibility, hence the internal one).
   const ImPlotItem* lines = ImPlot::GetItem("rebuilds");
@@ -28,22 +29,30 @@ void plot_rebuilds(const std::vector<churn_input::event>& events) {
   const double top = ImPlot::GetPlotLimits().Y.Max;
   ImPlot::PushStyleColor(ImPlotCol_InlayText, IM_COL32(255, 120, 120, 255));
   for (const churn_input::event& e : events) {
-    const ImVec2 size = ImGui::CalcTextSize(e.label.c_str());  // PlotText centres the text on the point
+    const ImVec2 size =
+        ImGui::CalcTextSize(e.label.c_str());  // PlotText centres the text on the point
     ImPlot::PlotText(e.label.c_str(), e.batch, top, ImVec2(size.x / 2 + 3, size.y / 2 + 2),
                      {ImPlotProp_Flags, ImPlotItemFlags_NoFit});
   }
   ImPlot::PopStyleColor();
 }
 
-ImPlotSpec line_spec(int series) { return {ImPlotProp_LineColor, series_color(series), ImPlotProp_LineWeight, 2.f}; }
+ImPlotSpec line_spec(int series) {
+  return {ImPlotProp_LineColor, series_color(series), ImPlotProp_LineWeight, 2.f};
+}
 }  // namespace
 
 const char* tombstone_insert_note() {
-  return "Tombstone inserts: the probe walks on to the key or to the first empty slot, remembering the "
-         "first tombstone it passed, and only then claims that slot with one CAS (seed 002 claims the first "
-         "tombstone at once, and stores a key twice when the key sits further on). Inserts and erases run in "
-         "separate phases, so during inserts slots only go from free to taken: two threads inserting the "
-         "same key race for the same slot, and the loser sees the winner's key and overwrites its value.";
+  return "Tombstone inserts: the probe walks on to the key or to the first empty slot, remembering "
+         "the "
+         "first tombstone it passed, and only then claims that slot with one CAS (seed 002 claims "
+         "the first "
+         "tombstone at once, and stores a key twice when the key sits further on). Inserts and "
+         "erases run in "
+         "separate phases, so during inserts slots only go from free to taken: two threads "
+         "inserting the "
+         "same key race for the same slot, and the loser sees the winner's key and overwrites its "
+         "value.";
 }
 
 void churn_view::draw(const churn_input& in, bool explain, float height) {
@@ -61,10 +70,12 @@ void churn_view::draw(const churn_input& in, bool explain, float height) {
   for (double& v : mean) v = std::max(v, 1e-3);
   for (double& v : mx) v = std::max(v, 1.0);
   const std::vector<double>& xs = in.batch;
-  const std::vector<double> &load = in.load, &tomb = in.tombstones, &erased = in.erased, &rate = in.ops_per_s;
+  const std::vector<double>&load = in.load, &tomb = in.tombstones, &erased = in.erased,
+        &rate = in.ops_per_s;
   const auto& events = in.events;
   const int n = static_cast<int>(xs.size());
-  const ImVec2 size(-1, (height > 0 ? height : ImGui::GetContentRegionAvail().y) / 3.f - ImGui::GetStyle().ItemSpacing.y);
+  const ImVec2 size(-1, (height > 0 ? height : ImGui::GetContentRegionAvail().y) / 3.f -
+                            ImGui::GetStyle().ItemSpacing.y);
   if (ImPlot::BeginPlot("##churn-slots", size)) {
     ImPlot::SetupAxis(ImAxis_X1, "batch", ImPlotAxisFlags_AutoFit);
     ImPlot::SetupAxis(ImAxis_Y1, "fraction of slots");
@@ -86,9 +97,10 @@ void churn_view::draw(const churn_input& in, bool explain, float height) {
   if (ImPlot::BeginPlot("##churn-rate", size)) {
     ImPlot::SetupAxis(ImAxis_X1, "batch", ImPlotAxisFlags_AutoFit);
     setup_fitted_y("ops/s", false);
-    ImPlot::PlotScatter("throughput", xs.data(), rate.data(), n,
-                        {ImPlotProp_Marker, ImPlotMarker_Circle, ImPlotProp_MarkerSize, 2.5f, ImPlotProp_MarkerLineColor,
-                         series_color(0), ImPlotProp_Flags, ImPlotScatterFlags_NoClip});
+    ImPlot::PlotScatter(
+        "throughput", xs.data(), rate.data(), n,
+        {ImPlotProp_Marker, ImPlotMarker_Circle, ImPlotProp_MarkerSize, 2.5f,
+         ImPlotProp_MarkerLineColor, series_color(0), ImPlotProp_Flags, ImPlotScatterFlags_NoClip});
     plot_rebuilds(events);
     ImPlot::EndPlot();
   }

@@ -20,9 +20,11 @@ namespace {
 void draw_cells_image(const heatmap_image& image, ImVec2 size) {
   const ImGuiPlatformIO& pio = ImGui::GetPlatformIO();
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  if (pio.DrawCallback_SetSamplerNearest) dl->AddCallback(pio.DrawCallback_SetSamplerNearest, nullptr);
+  if (pio.DrawCallback_SetSamplerNearest)
+    dl->AddCallback(pio.DrawCallback_SetSamplerNearest, nullptr);
   ImGui::Image(static_cast<ImTextureID>(static_cast<std::intptr_t>(image.texture())), size);
-  if (pio.DrawCallback_SetSamplerLinear) dl->AddCallback(pio.DrawCallback_SetSamplerLinear, nullptr);
+  if (pio.DrawCallback_SetSamplerLinear)
+    dl->AddCallback(pio.DrawCallback_SetSamplerLinear, nullptr);
 }
 
 const char* state_name(slot_state s) {
@@ -42,7 +44,8 @@ struct swatch {
 };
 
 std::vector<swatch> swatches(const heatmap_style& style) {
-  if (style.mode == heatmap_mode::occupancy) return {{style.erased, "value erased"}, {style.tombstone, "tombstone"}};
+  if (style.mode == heatmap_mode::occupancy)
+    return {{style.erased, "value erased"}, {style.tombstone, "tombstone"}};
   return {{style.empty, "no keys"}};
 }
 }  // namespace
@@ -79,8 +82,9 @@ heatmap_view::geometry heatmap_view::layout(std::uint64_t capacity) const {
     return spp;
   };
   // Zooming stops at 96-pixel cells, and zooming out at the whole table.
-  const double spp = zoom_spp_ > 0 ? std::clamp(zoom_spp_, 1.0 / 96.0, std::max(fit(capacity), 1.0 / 96.0))
-                                   : fit(range_count_ ? range_count_ : capacity);
+  const double spp = zoom_spp_ > 0
+                         ? std::clamp(zoom_spp_, 1.0 / 96.0, std::max(fit(capacity), 1.0 / 96.0))
+                         : fit(range_count_ ? range_count_ : capacity);
   if (spp >= 1.0) {
     g.cell = 1;
     g.w = aw;
@@ -93,8 +97,8 @@ heatmap_view::geometry heatmap_view::layout(std::uint64_t capacity) const {
     g.spp = 1.0;
   }
   if (g.cell > 1) {  // no rows below the last slot
-    const std::uint64_t want = std::min<std::uint64_t>(range_count_ && zoom_spp_ <= 0 ? range_count_ : capacity,
-                                                       std::uint64_t(g.w) * g.h);
+    const std::uint64_t want = std::min<std::uint64_t>(
+        range_count_ && zoom_spp_ <= 0 ? range_count_ : capacity, std::uint64_t(g.w) * g.h);
     g.h = static_cast<int>(std::min<std::uint64_t>(g.h, (want + g.w - 1) / g.w));
   }
   const double shown = std::min(static_cast<double>(capacity), g.spp * g.w * g.h);
@@ -120,7 +124,8 @@ heatmap_request heatmap_view::plan(std::uint64_t capacity) const {
   return r;
 }
 
-std::optional<std::uint64_t> heatmap_view::slot_at(const geometry& g, ImVec2 image_min, ImVec2 mouse) const {
+std::optional<std::uint64_t> heatmap_view::slot_at(const geometry& g, ImVec2 image_min,
+                                                   ImVec2 mouse) const {
   const int px = static_cast<int>((mouse.x - image_min.x) / g.cell);
   const int py = static_cast<int>((mouse.y - image_min.y) / g.cell);
   if (px < 0 || py < 0 || px >= g.w || py >= g.h) return std::nullopt;
@@ -130,14 +135,15 @@ std::optional<std::uint64_t> heatmap_view::slot_at(const geometry& g, ImVec2 ima
   return slot;
 }
 
-void heatmap_view::draw(const heatmap_image& image, const heatmap_request& req, const std::vector<slot_record>& dump,
-                        std::uint64_t capacity) {
+void heatmap_view::draw(const heatmap_image& image, const heatmap_request& req,
+                        const std::vector<slot_record>& dump, std::uint64_t capacity) {
   const float fs = ImGui::GetFontSize();
   if (ImGui::Button("Whole table")) first_ = 0, zoom_spp_ = 0, range_count_ = 0;
   ImGui::SameLine();
   int mode = static_cast<int>(style_.mode);
   ImGui::SetNextItemWidth(10 * fs);
-  if (ImGui::Combo("##mode", &mode, "occupancy\0probe length\0")) style_.mode = static_cast<heatmap_mode>(mode);
+  if (ImGui::Combo("##mode", &mode, "occupancy\0probe length\0"))
+    style_.mode = static_cast<heatmap_mode>(mode);
   ImGui::SameLine();
   ImGui::SetNextItemWidth(7 * fs);
   if (ImGui::BeginCombo("##cmap", cmap_.name.c_str())) {
@@ -147,16 +153,17 @@ void heatmap_view::draw(const heatmap_image& image, const heatmap_request& req, 
   }
   ImGui::SameLine();
   const geometry g = layout(capacity);
-  ImGui::TextDisabled("slots %s-%s (%s per pixel) | wheel: zoom, drag: pan | %s", format_count(g.first).c_str(),
-                      format_count(g.first + g.count).c_str(), g.cell > 1 ? "1" : strprintf("%.1f", g.spp).c_str(),
-                      image.path().c_str());
+  ImGui::TextDisabled("slots %s-%s (%s per pixel) | wheel: zoom, drag: pan | %s",
+                      format_count(g.first).c_str(), format_count(g.first + g.count).c_str(),
+                      g.cell > 1 ? "1" : strprintf("%.1f", g.spp).c_str(), image.path().c_str());
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float legend_w = legend_width(), gap = ImGui::GetStyle().ItemSpacing.x;
   area_w_ = std::max(8, static_cast<int>(avail.x - legend_w - gap));
   area_h_ = std::max(8, static_cast<int>(avail.y));
 
   const ImVec2 origin = ImGui::GetCursorScreenPos();
-  const ImVec2 shown(static_cast<float>(req.occupancy.width) * g.cell, static_cast<float>(req.occupancy.height) * g.cell);
+  const ImVec2 shown(static_cast<float>(req.occupancy.width) * g.cell,
+                     static_cast<float>(req.occupancy.height) * g.cell);
   draw_cells_image(image, shown);
   ImGui::SetCursorScreenPos(origin);
   ImGui::InvisibleButton("heatmap", ImVec2(std::max(1.f, shown.x), std::max(1.f, shown.y)));
@@ -172,7 +179,8 @@ void heatmap_view::draw(const heatmap_image& image, const heatmap_request& req, 
     const auto slot = slot_at(g, origin, io.MousePos);
     hover_ = slot;
     if (slot) {
-      const auto it = std::find_if(dump.begin(), dump.end(), [&](const slot_record& r) { return r.slot == *slot; });
+      const auto it = std::find_if(dump.begin(), dump.end(),
+                                   [&](const slot_record& r) { return r.slot == *slot; });
       ImGui::BeginTooltip();
       ImGui::Text("slot %s", format_count(*slot).c_str());
       if (it != dump.end()) {
@@ -180,8 +188,10 @@ void heatmap_view::draw(const heatmap_image& image, const heatmap_request& req, 
         ImGui::Text("state: %s", state_name(it->state));
         if (it->state == slot_state::live || it->state == slot_state::erased) {
           ImGui::Text("key: 0x%08x (%u)", it->key, it->key);
-          if (it->value == k_empty) ImGui::TextUnformatted("value: (erased)");
-          else ImGui::Text("value: %u", it->value);
+          if (it->value == k_empty)
+            ImGui::TextUnformatted("value: (erased)");
+          else
+            ImGui::Text("value: %u", it->value);
           ImGui::Text("home slot: %s", format_count(it->home).c_str());
           ImGui::Text("displacement: %llu", static_cast<unsigned long long>(it->displacement));
         }
@@ -194,10 +204,12 @@ void heatmap_view::draw(const heatmap_image& image, const heatmap_request& req, 
     if (io.MouseWheel != 0.f) {
       // Step from the requested zoom, not the rounded layout, or zooming sticks at whole cells.
       const double spp_now = zoom_spp_ > 0 ? zoom_spp_ : g.spp / g.cell;
-      const double next = std::min(spp_now * std::pow(0.8, io.MouseWheel), static_cast<double>(capacity));
+      const double next =
+          std::min(spp_now * std::pow(0.8, io.MouseWheel), static_cast<double>(capacity));
       // Keep the slot under the mouse at the same fraction of the view.
       const double under = slot ? static_cast<double>(*slot) : static_cast<double>(g.first);
-      const double frac = g.count ? (under - static_cast<double>(g.first)) / static_cast<double>(g.count) : 0.0;
+      const double frac =
+          g.count ? (under - static_cast<double>(g.first)) / static_cast<double>(g.count) : 0.0;
       zoom_spp_ = next;
       range_count_ = 0;
       first_ = std::max(0.0, under - frac * next * area_w_ * area_h_);
@@ -205,15 +217,17 @@ void heatmap_view::draw(const heatmap_image& image, const heatmap_request& req, 
     if (ImGui::IsMouseDragging(ImGuiMouseButton_Left)) {
       const ImVec2 d = io.MouseDelta;
       // Accumulate in first_ (fractional): sub-slot drags add up instead of rounding away.
-      first_ = std::clamp(first_ - (static_cast<double>(d.x) + static_cast<double>(d.y) * g.w) * (g.spp / g.cell), 0.0,
-                          static_cast<double>(capacity - g.count));
+      first_ = std::clamp(
+          first_ - (static_cast<double>(d.x) + static_cast<double>(d.y) * g.w) * (g.spp / g.cell),
+          0.0, static_cast<double>(capacity - g.count));
     }
   }
   ImGui::SetCursorScreenPos(ImVec2(origin.x + static_cast<float>(area_w_) + gap, origin.y));
   draw_legend(ImVec2(legend_w, static_cast<float>(area_h_)));
 }
 
-void heatmap_view::draw_cells(const geometry& g, ImVec2 origin, const std::vector<slot_record>& dump) const {
+void heatmap_view::draw_cells(const geometry& g, ImVec2 origin,
+                              const std::vector<slot_record>& dump) const {
   const float fs = ImGui::GetFontSize();
   if (g.cell < 3 * fs || dump.size() < 2) return;
   ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -224,13 +238,16 @@ void heatmap_view::draw_cells(const geometry& g, ImVec2 origin, const std::vecto
     const ImVec2 c0(origin.x + (idx % g.w) * cw, origin.y + (idx / g.w) * cw);
     dl->AddRect(c0, ImVec2(c0.x + cw, c0.y + cw), IM_COL32(0, 0, 0, 160));
     if (r.state == slot_state::empty) continue;
-    const ImU32 ink = r.state == slot_state::live ? IM_COL32(0, 0, 0, 255) : IM_COL32(255, 255, 255, 255);
+    const ImU32 ink =
+        r.state == slot_state::live ? IM_COL32(0, 0, 0, 255) : IM_COL32(255, 255, 255, 255);
     dl->PushClipRect(c0, ImVec2(c0.x + cw, c0.y + cw), true);
     dl->AddText(ImVec2(c0.x + 2, c0.y + 1), ink, strprintf("%08x", r.key).c_str());
     if (cw >= 2.4f * fs)
-      dl->AddText(ImVec2(c0.x + 2, c0.y + 1 + fs), ink, r.value == k_empty ? "(erased)" : strprintf("%u", r.value).c_str());
+      dl->AddText(ImVec2(c0.x + 2, c0.y + 1 + fs), ink,
+                  r.value == k_empty ? "(erased)" : strprintf("%u", r.value).c_str());
     if (cw >= 3.6f * fs)
-      dl->AddText(ImVec2(c0.x + 2, c0.y + 1 + 2 * fs), ink, strprintf("+%llu", (unsigned long long)r.displacement).c_str());
+      dl->AddText(ImVec2(c0.x + 2, c0.y + 1 + 2 * fs), ink,
+                  strprintf("+%llu", (unsigned long long)r.displacement).c_str());
     dl->PopClipRect();
   }
 }
@@ -243,15 +260,18 @@ void heatmap_view::draw_marks(const geometry& g, ImVec2 origin) const {
     if (m.slot < g.first || m.slot >= g.first + std::uint64_t(g.w) * g.h) continue;
     const auto idx = static_cast<int>(m.slot - g.first);
     const ImVec2 c0(origin.x + (idx % g.w) * cw, origin.y + (idx / g.w) * cw);
-    dl->AddRect(ImVec2(c0.x + 1, c0.y + 1), ImVec2(c0.x + cw - 1, c0.y + cw - 1), m.color, 0.f, std::max(2.f, cw / 40));
+    dl->AddRect(ImVec2(c0.x + 1, c0.y + 1), ImVec2(c0.x + cw - 1, c0.y + cw - 1), m.color, 0.f,
+                std::max(2.f, cw / 40));
     if (m.order >= 0 && cw >= 2.4f * fs) {
       const std::string n = strprintf("#%d", m.order);
-      dl->AddText(ImVec2(c0.x + cw - ImGui::CalcTextSize(n.c_str()).x - 3, c0.y + cw - fs - 2), m.color, n.c_str());
+      dl->AddText(ImVec2(c0.x + cw - ImGui::CalcTextSize(n.c_str()).x - 3, c0.y + cw - fs - 2),
+                  m.color, n.c_str());
     }
   }
 }
 
-void heatmap_view::draw_figure(const heatmap_image& image, const std::vector<slot_record>& dump, std::uint64_t capacity) {
+void heatmap_view::draw_figure(const heatmap_image& image, const std::vector<slot_record>& dump,
+                               std::uint64_t capacity) {
   const geometry g = layout(capacity);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const ImVec2 size(static_cast<float>(g.w) * g.cell, static_cast<float>(g.h) * g.cell);
@@ -264,7 +284,8 @@ float heatmap_view::legend_width() const {
   const float fs = ImGui::GetFontSize();
   float w = 6 * fs;  // the scale's bar, tick labels and title
   for (const swatch& s : swatches(style_))
-    w = std::max(w, ImGui::GetTextLineHeight() + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize(s.label).x);
+    w = std::max(w, ImGui::GetTextLineHeight() + ImGui::GetStyle().ItemSpacing.x +
+                        ImGui::CalcTextSize(s.label).x);
   return w;
 }
 
@@ -274,12 +295,13 @@ void heatmap_view::draw_legend(ImVec2 size) const {
   // probe length), not in the length: the scale counts in that quantity so that its ticks are true.
   const bool occ = style_.mode == heatmap_mode::occupancy;
   const double top = occ ? 1.0 : std::log2(1.0 + static_cast<double>(style_.displacement_max));
-  const float scale_h = size.y - static_cast<float>(rows.size()) * ImGui::GetTextLineHeightWithSpacing() -
+  const float scale_h = size.y -
+                        static_cast<float>(rows.size()) * ImGui::GetTextLineHeightWithSpacing() -
                         ImGui::GetStyle().ItemSpacing.y;
   ImGui::BeginGroup();  // keeps the swatches under the scale, beside the image
   ImPlot::ColormapScale(occ ? "live fraction of slots" : "log2(1 + mean probe length)", 0, top,
-                        ImVec2(size.x, std::max(scale_h, 4 * ImGui::GetFontSize())), "%g", ImPlotColormapScaleFlags_None,
-                        implot_colormap(cmap_));
+                        ImVec2(size.x, std::max(scale_h, 4 * ImGui::GetFontSize())), "%g",
+                        ImPlotColormapScaleFlags_None, implot_colormap(cmap_));
   for (const swatch& s : rows) {
     ImPlot::ItemIcon(IM_COL32(s.color.r, s.color.g, s.color.b, 255));
     ImGui::SameLine();

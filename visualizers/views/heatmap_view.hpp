@@ -18,7 +18,7 @@ namespace hs::vis {
 
 /// @brief What the heatmap needs sampled this frame.
 struct heatmap_request {
-  occupancy_query occupancy;          ///< out is filled in by whoever samples
+  occupancy_query occupancy;                ///< out is filled in by whoever samples
   std::optional<std::uint64_t> dump_first;  ///< slots to dump (hovered slot, or visible cells)
   std::uint32_t dump_count = 0;
 };
@@ -37,10 +37,11 @@ class heatmap_view {
   /// @brief The request for this frame, from the size and zoom of the last one.
   heatmap_request plan(std::uint64_t capacity) const;
   /// @brief Draws the image sampled for `plan()`'s request and handles zoom, pan and hover.
-  void draw(const heatmap_image& image, const heatmap_request& req, const std::vector<slot_record>& dump,
-            std::uint64_t capacity);
+  void draw(const heatmap_image& image, const heatmap_request& req,
+            const std::vector<slot_record>& dump, std::uint64_t capacity);
   /// @brief Draws only the image (and slot labels when zoomed to slots) for figures.
-  void draw_figure(const heatmap_image& image, const std::vector<slot_record>& dump, std::uint64_t capacity);
+  void draw_figure(const heatmap_image& image, const std::vector<slot_record>& dump,
+                   std::uint64_t capacity);
 
   const colormap& cmap() const { return cmap_; }
   const heatmap_style& style() const { return style_; }
@@ -68,9 +69,9 @@ class heatmap_view {
 
  private:
   struct geometry {
-    double spp;            ///< slots per image pixel (>= 1), or 1 when zoomed in
-    int cell;              ///< screen pixels per image pixel (1 unless zoomed to slots)
-    int w, h;              ///< image size in pixels
+    double spp;  ///< slots per image pixel (>= 1), or 1 when zoomed in
+    int cell;    ///< screen pixels per image pixel (1 unless zoomed to slots)
+    int w, h;    ///< image size in pixels
     std::uint64_t first, count;
   };
   geometry layout(std::uint64_t capacity) const;

@@ -19,8 +19,9 @@ std::string histogram_stats_line(const probe_histogram& h) {
     const quantile v = h.percentile(p);
     return strprintf("%s%.0f", v.exact ? "" : "~", v.value);
   };
-  return strprintf("%s keys   mean %.4f   max %u   p50 %s   p99 %s   p99.9 %s", format_count(h.total).c_str(), h.mean(),
-                   h.max, q(0.5).c_str(), q(0.99).c_str(), q(0.999).c_str());
+  return strprintf("%s keys   mean %.4f   max %u   p50 %s   p99 %s   p99.9 %s",
+                   format_count(h.total).c_str(), h.mean(), h.max, q(0.5).c_str(), q(0.99).c_str(),
+                   q(0.999).c_str());
 }
 
 void histogram_view::draw(const probe_histogram& h, float height) {
@@ -46,8 +47,8 @@ void histogram_view::draw(const probe_histogram& h, float height) {
     const unsigned long long lo = bars[i].lo;
     ticks.push_back(static_cast<double>(i));
     labels.push_back(lo >= (1ull << 20) ? strprintf("%lluM", lo >> 20)
-                     : lo >= 1024      ? strprintf("%lluk", lo >> 10)
-                                       : std::to_string(lo));
+                     : lo >= 1024       ? strprintf("%lluk", lo >> 10)
+                                        : std::to_string(lo));
   }
   std::vector<const char*> label_ptrs;
   for (const auto& l : labels) label_ptrs.push_back(l.c_str());
@@ -60,7 +61,8 @@ void histogram_view::draw(const probe_histogram& h, float height) {
   if (!ImPlot::BeginPlot("##probe-histogram", plot_size(height))) return;
   setup_histogram_axes(x_label.c_str(), "slots", 0, static_cast<double>(bars.size()), top,
                        log_counts);
-  ImPlot::SetupAxisTicks(ImAxis_X1, ticks.data(), static_cast<int>(ticks.size()), label_ptrs.data());
+  ImPlot::SetupAxisTicks(ImAxis_X1, ticks.data(), static_cast<int>(ticks.size()),
+                         label_ptrs.data());
   const char* names[2] = {"exact length", "power-of-two range"};
   for (int s = 0; s < 2; ++s)
     ImPlot::PlotBars(names[s], xs[s].data(), ys[s].data(), static_cast<int>(xs[s].size()), 0.9,
@@ -70,9 +72,13 @@ void histogram_view::draw(const probe_histogram& h, float height) {
   ImPlot::EndPlot();
   if (i) {
     ImGui::BeginTooltip();
-    if (bars[*i].hi == bars[*i].lo + 1) ImGui::Text("probe length %llu", static_cast<unsigned long long>(bars[*i].lo));
-    else ImGui::Text("probe length %llu-%llu", static_cast<unsigned long long>(bars[*i].lo), static_cast<unsigned long long>(bars[*i].hi - 1));
-    ImGui::Text("%s slots (%.3f%%)", format_count(bars[*i].count).c_str(), h.total ? 100.0 * bars[*i].count / h.total : 0.0);
+    if (bars[*i].hi == bars[*i].lo + 1)
+      ImGui::Text("probe length %llu", static_cast<unsigned long long>(bars[*i].lo));
+    else
+      ImGui::Text("probe length %llu-%llu", static_cast<unsigned long long>(bars[*i].lo),
+                  static_cast<unsigned long long>(bars[*i].hi - 1));
+    ImGui::Text("%s slots (%.3f%%)", format_count(bars[*i].count).c_str(),
+                h.total ? 100.0 * bars[*i].count / h.total : 0.0);
     ImGui::EndTooltip();
   }
 }

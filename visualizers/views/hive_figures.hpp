@@ -24,13 +24,15 @@ fig::figure hive_steps_figure(std::span<const hive_step_point> points, double bi
 /// (count 0: every bucket in use), an arc's height its hop's distance in buckets; beside it the
 /// path lengths of every eviction since the counters were cleared.
 /// `stepped`, when given (a traced step's insert that evicted), is drawn on top in black.
-fig::figure hive_evictions_figure(const std::vector<hive::path_record>& paths, const table_stats& st, std::uint64_t first,
-                                  std::uint64_t count, const hive::path_record* stepped = nullptr);
+fig::figure hive_evictions_figure(const std::vector<hive::path_record>& paths,
+                                  const table_stats& st, std::uint64_t first, std::uint64_t count,
+                                  const hive::path_record* stepped = nullptr);
 inline constexpr std::size_t k_figure_paths = 200;
 /// @brief Where the stash's live words sit in its ring, with its counts.
 fig::figure hive_stash_figure(const std::vector<stash_entry>& stash, const table_stats& st);
 /// @brief The round's buckets (top) over their partners (bottom, dark where not split yet),
 /// coloured by fill from the bucket strip, the split pointer as a red column.
-fig::figure hive_resize_figure(const std::vector<strip_pixel>& strip, const table_stats& st, const colormap& cmap);
+fig::figure hive_resize_figure(const std::vector<strip_pixel>& strip, const table_stats& st,
+                               const colormap& cmap);
 
 }  // namespace hs::vis

@@ -5,18 +5,18 @@
 // (the paper's Fig. 9, stacked, filled in batch by batch), the stash (a gauge and its words) and
 // the resize view (the round's buckets, the split pointer, the partners split into).
 #pragma once
-#include <optional>
-#include <utility>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/common/inspection.hpp"
 #include "core/common/step_trace.hpp"
-#include "core/table/table.hpp"
 #include "core/hive/hive_launch.hpp"
+#include "core/table/table.hpp"
 #include "visualizers/colormap.hpp"
 
 namespace hs::vis {
@@ -46,8 +46,9 @@ class hive_view {
   void draw_buckets(const inspect_result& r, const table_stats& st, float height = 0);
   /// @brief Recent paths as arcs over the bucket strip, the path-length histogram; with a traced
   /// step, its first insert that evicted, animated hop by hop (time_s drives the animation).
-  void draw_evictions(const inspect_result& r, const std::vector<hive::path_record>& paths, const table_stats& st,
-                      const std::shared_ptr<const step_trace>& step, double time_s, float height = 0);
+  void draw_evictions(const inspect_result& r, const std::vector<hive::path_record>& paths,
+                      const table_stats& st, const std::shared_ptr<const step_trace>& step,
+                      double time_s, float height = 0);
   /// @brief The share of inserts completed by each step, against load factor.
   void draw_steps(std::span<const hive_step_point> points, const table_stats& st, float height = 0);
   void draw_stash(const inspect_result& r, const table_stats& st, float height = 0);
@@ -55,7 +56,9 @@ class hive_view {
 
   /// @brief Draws the eviction arcs over buckets [first, first + count) only (count 0: all), so a
   /// figure of a table of millions of buckets shows paths rather than a blur.
-  void set_arc_range(std::uint64_t first, std::uint64_t count) { arc_first_ = first, arc_count_ = count; }
+  void set_arc_range(std::uint64_t first, std::uint64_t count) {
+    arc_first_ = first, arc_count_ = count;
+  }
   std::pair<std::uint64_t, std::uint64_t> arc_range() const { return {arc_first_, arc_count_}; }
   const colormap& cmap() const { return cmap_; }
   /// @brief Pixels of the bucket strip the next sample should fill.
@@ -76,7 +79,8 @@ class hive_view {
 };
 
 /// @brief The newest path in `paths` of an insert of `step` (null: none of its inserts evicted).
-const hive::path_record* stepped_path(const std::vector<hive::path_record>& paths, const step_trace* step);
+const hive::path_record* stepped_path(const std::vector<hive::path_record>& paths,
+                                      const step_trace* step);
 
 /// @brief CSV beside figures: the step bins, the eviction paths, the stash words.
 std::string steps_csv(std::span<const hive_step_point> points, double width);

@@ -26,7 +26,8 @@ void linear_walk_view::follow_step(std::shared_ptr<const step_trace> t, linear_d
   mode_ = mode;
   walks_.clear();
   for (const stepped_op& op : step_->ops)
-    walks_.push_back(linear::replay_walk(op.probe_before, op.kind, op.key, op.status, mode, op.probe_truncated));
+    walks_.push_back(
+        linear::replay_walk(op.probe_before, op.kind, op.key, op.status, mode, op.probe_truncated));
   show_op(0);
 }
 
@@ -36,7 +37,8 @@ void linear_walk_view::show_op(std::size_t i) {
   const auto& cells = walks_[i].cells;
   if (cells.empty()) return;
   // The walk with a few slots either side, at least 32: one cell per slot, keys readable.
-  const std::uint64_t first = cells.front().slot, span = std::max<std::uint64_t>(cells.size() + 8, 32);
+  const std::uint64_t first = cells.front().slot,
+                      span = std::max<std::uint64_t>(cells.size() + 8, 32);
   focus_ = std::pair{first >= 4 ? first - 4 : 0, span};
 }
 
@@ -44,15 +46,18 @@ std::vector<slot_mark> linear_walk_view::marks() const {
   std::vector<slot_mark> m;
   if (!step_ || op_ >= walks_.size()) return m;
   int probe = 0;
-  for (const linear::walk_cell& c : walks_[op_].cells) m.push_back({c.slot, walk_color(c.role), probe++});
+  for (const linear::walk_cell& c : walks_[op_].cells)
+    m.push_back({c.slot, walk_color(c.role), probe++});
   return m;
 }
 
 void linear_walk_view::draw(float height) {
   (void)height;
   if (!step_) {
-    ImGui::TextWrapped("No traced step yet: Step with a few operations (the Run section's step ops, or a scenario's "
-                       "'step N') traces each operation's probe walk from its home slot.");
+    ImGui::TextWrapped(
+        "No traced step yet: Step with a few operations (the Run section's step ops, or a "
+        "scenario's "
+        "'step N') traces each operation's probe walk from its home slot.");
     return;
   }
   const stepped_op& op = step_->ops[op_];
@@ -61,20 +66,27 @@ void linear_walk_view::draw(float height) {
   ImGui::SameLine();
   if (ImGui::ArrowButton("walk-next", ImGuiDir_Right) && op_ + 1 < walks_.size()) show_op(op_ + 1);
   ImGui::SameLine();
-  const std::string args = op.kind == op_kind::insert ? strprintf("%08x, %u", op.key, op.value) : strprintf("%08x", op.key);
-  ImGui::TextColored(ImVec4(1.f, 0.86f, 0.24f, 1.f), "step %llu, operation %zu of %zu: %s(%s) -> %s",
-                     (unsigned long long)step_->serial, op_ + 1, walks_.size(), std::string(to_string(op.kind)).c_str(),
-                     args.c_str(), std::string(to_string(op.status)).c_str());
+  const std::string args = op.kind == op_kind::insert ? strprintf("%08x, %u", op.key, op.value)
+                                                      : strprintf("%08x", op.key);
+  ImGui::TextColored(ImVec4(1.f, 0.86f, 0.24f, 1.f),
+                     "step %llu, operation %zu of %zu: %s(%s) -> %s",
+                     (unsigned long long)step_->serial, op_ + 1, walks_.size(),
+                     std::string(to_string(op.kind)).c_str(), args.c_str(),
+                     std::string(to_string(op.status)).c_str());
   if (w.cells.empty()) {
     ImGui::TextDisabled("a reserved key: rejected before any slot is read");
     return;
   }
-  ImGui::Text("home slot %s; walked %zu slot%s%s%s", format_count(w.cells.front().slot).c_str(), w.cells.size(),
-              w.cells.size() == 1 ? "" : "s", w.decided ? strprintf(", decided at slot %s", format_count(*w.decided).c_str()).c_str() : "",
-              w.truncated ? " (the walk goes on past the slots captured)" : "");
+  ImGui::Text(
+      "home slot %s; walked %zu slot%s%s%s", format_count(w.cells.front().slot).c_str(),
+      w.cells.size(), w.cells.size() == 1 ? "" : "s",
+      w.decided ? strprintf(", decided at slot %s", format_count(*w.decided).c_str()).c_str() : "",
+      w.truncated ? " (the walk goes on past the slots captured)" : "");
   if (mode_ == linear_delete_mode::tombstone && op.kind == op_kind::insert)
-    ImGui::TextWrapped("Tombstone mode: the insert remembers the first free slot it passes (orange) but walks on to its "
-                       "key or an empty slot before it claims it, so the key is never stored twice.");
+    ImGui::TextWrapped(
+        "Tombstone mode: the insert remembers the first free slot it passes (orange) but walks on "
+        "to its "
+        "key or an empty slot before it claims it, so the key is never stored twice.");
   // The walk as a row of cells, wrapping: the key each slot held, outlined by what happened there.
   const float fs = ImGui::GetFontSize(), cw = 6.5f * fs, ch = 2.6f * fs;
   const int per_row = std::max(1, static_cast<int>(ImGui::GetContentRegionAvail().x / (cw + 4)));
@@ -88,16 +100,20 @@ void linear_walk_view::draw(float height) {
     const ImVec2 p1(p0.x + cw, p0.y + ch);
     dl->AddRectFilled(p0, p1, IM_COL32(40, 40, 48, 255));
     dl->AddRect(p0, p1, walk_color(c.role), 0.f, 2.f);
-    const std::string key = rec.state == slot_state::empty ? "empty" : rec.state == slot_state::tombstone ? "tombstone"
-                                                                                                          : strprintf("%08x", rec.key);
+    const std::string key = rec.state == slot_state::empty       ? "empty"
+                            : rec.state == slot_state::tombstone ? "tombstone"
+                                                                 : strprintf("%08x", rec.key);
     dl->AddText(ImVec2(p0.x + 4, p0.y + 2), IM_COL32_WHITE, key.c_str());
-    dl->AddText(ImVec2(p0.x + 4, p0.y + 2 + fs), walk_color(c.role), strprintf("#%d %s", i, linear::to_string(c.role)).c_str());
+    dl->AddText(ImVec2(p0.x + 4, p0.y + 2 + fs), walk_color(c.role),
+                strprintf("#%d %s", i, linear::to_string(c.role)).c_str());
     ImGui::SetCursorScreenPos(p0);
     ImGui::InvisibleButton(strprintf("walk-cell-%d", i).c_str(), ImVec2(cw, ch));
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("probe %d: slot %s\nkey %08x, value %s\nhome %s (displacement %llu)\n%s", i, format_count(c.slot).c_str(),
-                        rec.key, rec.value == k_empty ? "empty" : std::to_string(rec.value).c_str(),
-                        format_count(rec.home).c_str(), (unsigned long long)rec.displacement, linear::to_string(c.role));
+      ImGui::SetTooltip("probe %d: slot %s\nkey %08x, value %s\nhome %s (displacement %llu)\n%s", i,
+                        format_count(c.slot).c_str(), rec.key,
+                        rec.value == k_empty ? "empty" : std::to_string(rec.value).c_str(),
+                        format_count(rec.home).c_str(), (unsigned long long)rec.displacement,
+                        linear::to_string(c.role));
   }
   ImGui::SetCursorScreenPos(ImVec2(at.x, at.y + ((shown + per_row - 1) / per_row) * (ch + 4)));
   ImGui::Dummy(ImVec2(1, 1));
@@ -109,8 +125,9 @@ std::string linear_walk_view::csv() const {
   for (std::size_t i = 0; i < walks_.size(); ++i) {
     const stepped_op& op = step_->ops[i];
     for (std::size_t p = 0; p < walks_[i].cells.size(); ++p)
-      s += strprintf("%zu,%s,%u,%s,%zu,%llu,%s,%u\n", i, std::string(to_string(op.kind)).c_str(), op.key,
-                     std::string(to_string(op.status)).c_str(), p, (unsigned long long)walks_[i].cells[p].slot,
+      s += strprintf("%zu,%s,%u,%s,%zu,%llu,%s,%u\n", i, std::string(to_string(op.kind)).c_str(),
+                     op.key, std::string(to_string(op.status)).c_str(), p,
+                     (unsigned long long)walks_[i].cells[p].slot,
                      linear::to_string(walks_[i].cells[p].role), op.probe_before[p].key);
   }
   return s;
@@ -120,13 +137,15 @@ fig::figure linear_walk_view::paper_figure(const std::string& probing) const {
   fig::panel p;
   std::size_t longest = 0;
   for (const auto& w : walks_) longest = std::max(longest, w.cells.size());
-  p.title = step_ ? strprintf("%s, step %llu: %zu operations, the longest walk %zu slots", probing.c_str(),
-                              (unsigned long long)step_->serial, walks_.size(), longest)
-                  : probing + ": no traced step (step N in the scenario traces one)";
+  p.title =
+      step_ ? strprintf("%s, step %llu: %zu operations, the longest walk %zu slots",
+                        probing.c_str(), (unsigned long long)step_->serial, walks_.size(), longest)
+            : probing + ": no traced step (step N in the scenario traces one)";
   p.x = {"probe (0: the home slot)"};
   p.y = {"operation of the step"};
-  constexpr linear::walk_role roles[] = {linear::walk_role::passed, linear::walk_role::first_free, linear::walk_role::found,
-                                         linear::walk_role::claimed, linear::walk_role::stop_empty};
+  constexpr linear::walk_role roles[] = {linear::walk_role::passed, linear::walk_role::first_free,
+                                         linear::walk_role::found, linear::walk_role::claimed,
+                                         linear::walk_role::stop_empty};
   for (int r = 0; r < 5; ++r) {
     fig::series s;
     s.kind = fig::series::points;
@@ -134,7 +153,8 @@ fig::figure linear_walk_view::paper_figure(const std::string& probing) const {
     s.color = r;
     for (std::size_t i = 0; i < walks_.size(); ++i)
       for (std::size_t c = 0; c < walks_[i].cells.size(); ++c)
-        if (walks_[i].cells[c].role == roles[r]) s.x.push_back(double(c)), s.y.push_back(double(i + 1));
+        if (walks_[i].cells[c].role == roles[r])
+          s.x.push_back(double(c)), s.y.push_back(double(i + 1));
     if (!s.x.empty()) p.data.push_back(std::move(s));
   }
   return {{p}, {}};

@@ -29,7 +29,9 @@ class linear_walk_view {
   /// @brief The shown operation's walk as heatmap marks (empty without a step).
   std::vector<slot_mark> marks() const;
   /// @brief The slots to zoom the heatmap to, once after the shown operation changed.
-  std::optional<std::pair<std::uint64_t, std::uint64_t>> take_focus() { return std::exchange(focus_, std::nullopt); }
+  std::optional<std::pair<std::uint64_t, std::uint64_t>> take_focus() {
+    return std::exchange(focus_, std::nullopt);
+  }
   /// @brief The step line (operation i of n, arrows, outcome) and the walk as a row of cells.
   void draw(float height = 0);
   /// @brief "op,kind,key,status,probe,slot,role,key_there" rows for figures.

@@ -18,7 +18,8 @@ namespace hs::vis {
 
 ImVec2 plot_size(float height) { return ImVec2(-1, height > 0 ? height : -1); }
 
-void setup_histogram_axes(const char* x_label, const char* y_label, double x_min, double x_max, double top, bool log_y) {
+void setup_histogram_axes(const char* x_label, const char* y_label, double x_min, double x_max,
+                          double top, bool log_y) {
   ImPlot::SetupAxes(x_label, y_label);
   if (log_y) ImPlot::SetupAxisScale(ImAxis_Y1, ImPlotScale_Log10);
   ImPlot::SetupAxisFormat(ImAxis_Y1, format_tick);
@@ -33,7 +34,8 @@ void setup_histogram_axes(const char* x_label, const char* y_label, double x_min
   framing& last = framed[ImPlot::GetCurrentPlot()->ID];
   const ImPlotCond cond = last == now ? ImPlotCond_Once : ImPlotCond_Always;
   last = now;
-  ImPlot::SetupAxesLimits(x_min, x_max, log_y ? 0.5 : 0.0, log_y ? frame_top * 2 : frame_top * 1.05, cond);
+  ImPlot::SetupAxesLimits(x_min, x_max, log_y ? 0.5 : 0.0, log_y ? frame_top * 2 : frame_top * 1.05,
+                          cond);
 }
 
 std::array<double, 4> current_plot_limits() {
@@ -44,7 +46,8 @@ std::array<double, 4> current_plot_limits() {
 void setup_fitted_y(const char* label, bool log) {
   // LockMin keeps a linear axis at zero while the fit moves its top: rates and counts read against
   // zero, not against the smallest value seen.
-  ImPlot::SetupAxis(ImAxis_Y1, label, ImPlotAxisFlags_AutoFit | (log ? 0 : ImPlotAxisFlags_LockMin));
+  ImPlot::SetupAxis(ImAxis_Y1, label,
+                    ImPlotAxisFlags_AutoFit | (log ? 0 : ImPlotAxisFlags_LockMin));
   if (log) ImPlot::SetupAxisScale(ImAxis_Y1, ImPlotScale_Log10);
   ImPlot::SetupAxisFormat(ImAxis_Y1, format_tick);
 }
@@ -55,16 +58,18 @@ std::optional<std::size_t> hovered_bar(double first_x, std::size_t count) {
   return static_cast<std::size_t>(std::clamp(i, 0.0, static_cast<double>(count - 1)));
 }
 
-std::optional<std::size_t> colormap_histogram(const char* title_id, ImVec2 size, const char* x_label, const char* y_label,
-                                              const char* series, std::span<const double> counts, double first_x, bool log_y,
-                                              int cmap) {
+std::optional<std::size_t> colormap_histogram(const char* title_id, ImVec2 size,
+                                              const char* x_label, const char* y_label,
+                                              const char* series, std::span<const double> counts,
+                                              double first_x, bool log_y, int cmap) {
   if (!ImPlot::BeginPlot(title_id, size)) return std::nullopt;
   const std::size_t n = counts.size();
   setup_histogram_axes(x_label, y_label, first_x - 0.5, first_x + static_cast<double>(n) - 0.5,
                        std::max(1.0, *std::max_element(counts.begin(), counts.end())), log_y);
   // Ticks on the bars only, about 16 at most: bars count whole slots, moves or slabs.
   std::vector<double> ticks;
-  for (std::size_t i = 0; i < n; i += (n + 15) / 16) ticks.push_back(first_x + static_cast<double>(i));
+  for (std::size_t i = 0; i < n; i += (n + 15) / 16)
+    ticks.push_back(first_x + static_cast<double>(i));
   ImPlot::SetupAxisTicks(ImAxis_X1, ticks.data(), static_cast<int>(ticks.size()));
   std::vector<double> xs(n);
   std::vector<ImU32> fills(n);

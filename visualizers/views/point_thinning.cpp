@@ -16,9 +16,11 @@ std::size_t cell_of(double v, double lo, double hi, std::size_t n) {
 }
 }  // namespace
 
-std::vector<std::size_t> thin_to_cells(std::span<const double> x, std::span<const double> y, const thinning_grid& g) {
+std::vector<std::size_t> thin_to_cells(std::span<const double> x, std::span<const double> y,
+                                       const thinning_grid& g) {
   constexpr std::size_t none = std::numeric_limits<std::size_t>::max();
-  const std::size_t columns = std::max<std::size_t>(g.columns, 1), rows = std::max<std::size_t>(g.rows, 1);
+  const std::size_t columns = std::max<std::size_t>(g.columns, 1),
+                    rows = std::max<std::size_t>(g.rows, 1);
   const auto scale = [&](double v) { return g.log_y ? std::log10(std::max(v, 1e-300)) : v; };
   const double y0 = scale(g.y0), y1 = scale(g.y1);
   std::vector<std::size_t> low(columns, none), high(columns, none);

@@ -21,7 +21,9 @@ struct thinning_grid {
 
 /// @brief The indices (ascending) of the points to draw: the first point in each cell of the
 /// grid, and each column's lowest and highest point (the first of equals). Points with x outside
-/// [x0, x1] are left out; y outside [y0, y1] counts in the nearest row. x and y have the same length.
-std::vector<std::size_t> thin_to_cells(std::span<const double> x, std::span<const double> y, const thinning_grid& g);
+/// [x0, x1] are left out; y outside [y0, y1] counts in the nearest row. x and y have the same
+/// length.
+std::vector<std::size_t> thin_to_cells(std::span<const double> x, std::span<const double> y,
+                                       const thinning_grid& g);
 
 }  // namespace hs::vis

@@ -12,7 +12,8 @@ namespace {
 
 // A slab list as an image: cells of `cell` pixels with a one-pixel grid, so each pair stays a
 // cell at any print size.
-fig::panel list_panel(const slab_chain& chain, std::uint32_t longest, const std::vector<key_type>& outlined) {
+fig::panel list_panel(const slab_chain& chain, std::uint32_t longest,
+                      const std::vector<key_type>& outlined) {
   constexpr int cell = 24;
   const int rows = static_cast<int>(std::max<std::size_t>(chain.slabs.size(), 1));
   fig::image_panel im;
@@ -22,7 +23,8 @@ fig::panel list_panel(const slab_chain& chain, std::uint32_t longest, const std:
     for (int y = 1; y < cell; ++y)
       for (int x = 1; x < cell; ++x) {
         std::uint8_t* px = &im.rgba[(std::size_t(cy * cell + y) * im.width + cx * cell + x) * 4];
-        px[0] = std::uint8_t(c.r * 255), px[1] = std::uint8_t(c.g * 255), px[2] = std::uint8_t(c.b * 255);
+        px[0] = std::uint8_t(c.r * 255), px[1] = std::uint8_t(c.g * 255),
+        px[2] = std::uint8_t(c.b * 255);
       }
   };
   for (int x = 0; x < im.width; ++x)  // the grid: light grey lines between cells
@@ -43,30 +45,39 @@ fig::panel list_panel(const slab_chain& chain, std::uint32_t longest, const std:
   for (std::size_t r = 0; r < chain.slabs.size(); ++r)
     for (int i = 0; i < slab::k_slab_pairs; ++i) {
       const std::uint32_t k = chain.slabs[r].words[2 * i];
-      if (slab::is_live_key(k)) fill(i, int(r), fig::series_rgb(0)), ++live;
-      else if (k == k_tombstone) fill(i, int(r), fig::series_rgb(1));
-      if (slab::is_live_key(k) && std::find(outlined.begin(), outlined.end(), k) != outlined.end()) outline(i, int(r)), ++marked;
+      if (slab::is_live_key(k))
+        fill(i, int(r), fig::series_rgb(0)), ++live;
+      else if (k == k_tombstone)
+        fill(i, int(r), fig::series_rgb(1));
+      if (slab::is_live_key(k) && std::find(outlined.begin(), outlined.end(), k) != outlined.end())
+        outline(i, int(r)), ++marked;
     }
-  im.x_label = marked ? "15 pairs a slab, base on top: blue live, orange tombstone; framed: the step's keys"
-                      : "15 pairs a slab, base on top: blue live, orange tombstone, white empty";
+  im.x_label =
+      marked ? "15 pairs a slab, base on top: blue live, orange tombstone; framed: the step's keys"
+             : "15 pairs a slab, base on top: blue live, orange tombstone, white empty";
   fig::panel p;
   p.image = std::move(im);
-  p.title = strprintf("Bucket %s: %s slabs%s, %s live pairs", format_count(chain.bucket).c_str(), format_count(chain.total).c_str(),
-                      chain.total == longest && longest > 1 ? " (the longest)" : "", format_count(live).c_str());
-  if (chain.slabs.size() < chain.total) p.title += strprintf(" (first %zu shown)", chain.slabs.size());
+  p.title = strprintf("Bucket %s: %s slabs%s, %s live pairs", format_count(chain.bucket).c_str(),
+                      format_count(chain.total).c_str(),
+                      chain.total == longest && longest > 1 ? " (the longest)" : "",
+                      format_count(live).c_str());
+  if (chain.slabs.size() < chain.total)
+    p.title += strprintf(" (first %zu shown)", chain.slabs.size());
   return p;
 }
 
 }  // namespace
 
-fig::figure slab_lists_figure(const slab_chain& chain, const probe_histogram& h, const std::vector<key_type>& outlined) {
+fig::figure slab_lists_figure(const slab_chain& chain, const probe_histogram& h,
+                              const std::vector<key_type>& outlined) {
   fig::panel p;
   p.title = strprintf("Slab lists: mean %.3f, longest %u slabs", h.mean(), h.max);
   p.x = {"slabs in the list (base included)"};
   p.y = {"buckets", 0, 1, true};
   fig::series s;
   s.kind = fig::series::bars;
-  for (std::uint32_t i = 1; i <= std::min<std::uint32_t>(std::max<std::uint32_t>(h.max, 1), 64); ++i)
+  for (std::uint32_t i = 1; i <= std::min<std::uint32_t>(std::max<std::uint32_t>(h.max, 1), 64);
+       ++i)
     s.x.push_back(i), s.y.push_back(double(h.counts[probe_bin(i)]));
   p.data.push_back(s);
   p.legend = false;
@@ -75,12 +86,14 @@ fig::figure slab_lists_figure(const slab_chain& chain, const probe_histogram& h,
 
 fig::figure slab_allocator_figure(const allocator_image& a) {
   fig::panel p;
-  p.title = strprintf("SlabAlloc: %u super blocks of %u memory blocks", a.super_blocks, a.blocks_per_super);
+  p.title = strprintf("SlabAlloc: %u super blocks of %u memory blocks", a.super_blocks,
+                      a.blocks_per_super);
   p.x = {"memory block (in super-block order)"};
   p.y = {"slabs allocated (of 1,024)", 0, 1024, false, false};
   fig::series s;
   s.kind = fig::series::bars;
-  for (std::size_t i = 0; i < a.block_fill.size(); ++i) s.x.push_back(double(i)), s.y.push_back(a.block_fill[i]);
+  for (std::size_t i = 0; i < a.block_fill.size(); ++i)
+    s.x.push_back(double(i)), s.y.push_back(a.block_fill[i]);
   p.data.push_back(s);
   p.legend = false;
   return {{p}, {}};

@@ -30,7 +30,8 @@ void slab_view::trace_key(key_type k, hash_kind hash, std::uint64_t buckets) {
   if (!buckets) return;
   traced_ = k;
   step_shown_ = false;
-  bucket_ = dispatch_hash(hash, [&](auto h) { return slab::bucket_of(h, k, static_cast<std::uint32_t>(buckets)); });
+  bucket_ = dispatch_hash(
+      hash, [&](auto h) { return slab::bucket_of(h, k, static_cast<std::uint32_t>(buckets)); });
   chosen_ = true;
 }
 
@@ -47,7 +48,8 @@ void slab_view::follow_step(std::shared_ptr<const step_trace> t, slab_mode mode)
       step_paths_.push_back({});
       continue;
     }
-    auto it = std::find_if(lists.begin(), lists.end(), [&](const slab_chain& c) { return c.bucket == op.list_before->bucket; });
+    auto it = std::find_if(lists.begin(), lists.end(),
+                           [&](const slab_chain& c) { return c.bucket == op.list_before->bucket; });
     if (it == lists.end()) it = lists.insert(lists.end(), *op.list_before);
     step_paths_.push_back(slab::replay_op(*it, op.kind, op.key, op.value, op.status, mode));
   }
@@ -66,16 +68,24 @@ void slab_view::show_step_op(std::size_t i) {
 void slab_view::draw_step_line() {
   const stepped_op& op = step_->ops[step_op_];
   const bool unique = step_mode_ == slab_mode::unique;
-  const char* name = op.kind == op_kind::insert ? (unique ? "REPLACE" : "INSERT") : op.kind == op_kind::find ? "SEARCH" : "DELETE";
+  const char* name = op.kind == op_kind::insert ? (unique ? "REPLACE" : "INSERT")
+                     : op.kind == op_kind::find ? "SEARCH"
+                                                : "DELETE";
   if (ImGui::ArrowButton("step-prev", ImGuiDir_Left) && step_op_ > 0) show_step_op(step_op_ - 1);
   ImGui::SameLine();
-  if (ImGui::ArrowButton("step-next", ImGuiDir_Right) && step_op_ + 1 < step_->ops.size()) show_step_op(step_op_ + 1);
+  if (ImGui::ArrowButton("step-next", ImGuiDir_Right) && step_op_ + 1 < step_->ops.size())
+    show_step_op(step_op_ + 1);
   ImGui::SameLine();
-  const std::string args = op.kind == op_kind::insert ? strprintf("%u, %u", op.key, op.value) : std::to_string(op.key);
-  const std::string found = op.kind == op_kind::find && op.status == op_status::found ? strprintf(" = %u", op.result) : "";
-  ImGui::TextColored(ImVec4(1.f, 0.86f, 0.24f, 1.f), "step %llu, operation %zu of %zu: %s(%s) -> %s%s | outlined: the lanes it read; white: where it decided",
-                     (unsigned long long)step_->serial, step_op_ + 1, step_->ops.size(), name, args.c_str(),
-                     std::string(to_string(op.status)).c_str(), found.c_str());
+  const std::string args =
+      op.kind == op_kind::insert ? strprintf("%u, %u", op.key, op.value) : std::to_string(op.key);
+  const std::string found = op.kind == op_kind::find && op.status == op_status::found
+                                ? strprintf(" = %u", op.result)
+                                : "";
+  ImGui::TextColored(ImVec4(1.f, 0.86f, 0.24f, 1.f),
+                     "step %llu, operation %zu of %zu: %s(%s) -> %s%s | outlined: the lanes it "
+                     "read; white: where it decided",
+                     (unsigned long long)step_->serial, step_op_ + 1, step_->ops.size(), name,
+                     args.c_str(), std::string(to_string(op.status)).c_str(), found.c_str());
 }
 
 void slab_view::follow_longest(const inspect_result& r, const table_stats& st) {
@@ -90,22 +100,28 @@ void slab_view::follow_longest(const inspect_result& r, const table_stats& st) {
   }
 }
 
-void slab_view::draw_chains(const inspect_result& r, const table_stats& st, hash_kind hash, float height) {
+void slab_view::draw_chains(const inspect_result& r, const table_stats& st, hash_kind hash,
+                            float height) {
   const float fs = ImGui::GetFontSize();
   const float total = height > 0 ? height : ImGui::GetContentRegionAvail().y;
-  ImGui::Text("%s buckets, %s chained slabs, longest list %llu slabs, utilization %.3f, load (beta) %.3f",
-              format_count(st.slab.buckets).c_str(), format_count(st.slab.chained_slabs).c_str(),
-              (unsigned long long)st.slab.longest_chain, st.slab.utilization, st.load_factor());
+  ImGui::Text(
+      "%s buckets, %s chained slabs, longest list %llu slabs, utilization %.3f, load (beta) %.3f",
+      format_count(st.slab.buckets).c_str(), format_count(st.slab.chained_slabs).c_str(),
+      (unsigned long long)st.slab.longest_chain, st.slab.utilization, st.load_factor());
   ImGui::SetNextItemWidth(8 * fs);
-  if (ImGui::InputText("key: show its bucket", key_text_, sizeof key_text_, ImGuiInputTextFlags_EnterReturnsTrue)) {
+  if (ImGui::InputText("key: show its bucket", key_text_, sizeof key_text_,
+                       ImGuiInputTextFlags_EnterReturnsTrue)) {
     unsigned long long k = 0;
-    if (std::sscanf(key_text_, "%llu", &k) == 1 && k < k_tombstone) trace_key(static_cast<key_type>(k), hash, st.slab.buckets);
+    if (std::sscanf(key_text_, "%llu", &k) == 1 && k < k_tombstone)
+      trace_key(static_cast<key_type>(k), hash, st.slab.buckets);
   }
   ImGui::SameLine();
-  ImGui::Text(chosen_ ? "| bucket %llu" : "| bucket %llu, the longest list", (unsigned long long)bucket_);
+  ImGui::Text(chosen_ ? "| bucket %llu" : "| bucket %llu, the longest list",
+              (unsigned long long)bucket_);
   if (traced_) {
     ImGui::SameLine();
-    ImGui::TextColored(ImVec4(1.f, 0.86f, 0.24f, 1.f), "| outlined: the lanes SEARCH(%u) reads", *traced_);
+    ImGui::TextColored(ImVec4(1.f, 0.86f, 0.24f, 1.f), "| outlined: the lanes SEARCH(%u) reads",
+                       *traced_);
   }
   const bool stepping = step_shown_ && step_ && step_op_ < step_->ops.size();
   if (stepping) draw_step_line();
@@ -115,36 +131,44 @@ void slab_view::draw_chains(const inspect_result& r, const table_stats& st, hash
   // What to outline: the stepped operation's path (on its own bucket's list), or the typed key's
   // SEARCH replayed on the list as it is now.
   std::optional<slab::op_trace> outline;
-  if (stepping && r.chain.bucket == step_->ops[step_op_].list_before->bucket) outline = step_paths_[step_op_];
+  if (stepping && r.chain.bucket == step_->ops[step_op_].list_before->bucket)
+    outline = step_paths_[step_op_];
   if (traced_) {
     slab_chain copy = r.chain;
     outline = slab::replay_op(copy, op_kind::find, *traced_, 0, op_status::found, step_mode_);
   }
-  if (!chosen_ && r.chain.bucket != bucket_) ImGui::TextDisabled("the longest list comes with the next sample");
-  else draw_list(r.chain, outline ? &*outline : nullptr, rest * 0.5f - fs);
+  if (!chosen_ && r.chain.bucket != bucket_)
+    ImGui::TextDisabled("the longest list comes with the next sample");
+  else
+    draw_list(r.chain, outline ? &*outline : nullptr, rest * 0.5f - fs);
 }
 
 void slab_view::draw_length_histogram(const probe_histogram& h, float height) {
   const std::uint32_t shown = std::min<std::uint32_t>(std::max<std::uint32_t>(h.max, 1), 64);
   std::vector<double> counts(shown);
   for (std::uint32_t i = 1; i <= shown; ++i) counts[i - 1] = double(h.counts[probe_bin(i)]);
-  if (const auto i = colormap_histogram("List lengths##chain-lengths", ImVec2(-1, std::max(height, 60.f)),
-                                        "slabs in the list (base included)", "buckets", "buckets", counts, 1, true,
-                                        implot_colormap(cmap_)))
-    ImGui::SetTooltip("%zu slabs: %s buckets", *i + 1, format_count(h.counts[probe_bin(std::uint32_t(*i + 1))]).c_str());
+  if (const auto i =
+          colormap_histogram("List lengths##chain-lengths", ImVec2(-1, std::max(height, 60.f)),
+                             "slabs in the list (base included)", "buckets", "buckets", counts, 1,
+                             true, implot_colormap(cmap_)))
+    ImGui::SetTooltip("%zu slabs: %s buckets", *i + 1,
+                      format_count(h.counts[probe_bin(std::uint32_t(*i + 1))]).c_str());
 }
 
 void slab_view::draw_strip(const inspect_result& r, std::uint64_t buckets, float height) {
-  ImGui::TextUnformatted("Buckets, coloured by list length (mean per pixel); click to show a bucket's list");
+  ImGui::TextUnformatted(
+      "Buckets, coloured by list length (mean per pixel); click to show a bucket's list");
   const ImVec2 at = ImGui::GetCursorScreenPos();
-  const float w = ImGui::GetContentRegionAvail().x, h = std::max(height - ImGui::GetFontSize() * 1.4f, 8.f);
+  const float w = ImGui::GetContentRegionAvail().x,
+              h = std::max(height - ImGui::GetFontSize() * 1.4f, 8.f);
   ImGui::InvisibleButton("strip", ImVec2(w, h));
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const std::size_t n = r.strip.size();
   float top = 1;
   for (const auto& px : r.strip) top = std::max(top, px.max_chain);
   // One rectangle per screen pixel column at most (the strip may hold a pixel per bucket).
-  const std::size_t cols = std::min<std::size_t>(n, std::max<std::size_t>(1, static_cast<std::size_t>(w)));
+  const std::size_t cols =
+      std::min<std::size_t>(n, std::max<std::size_t>(1, static_cast<std::size_t>(w)));
   for (std::size_t c = 0; c < cols; ++c) {
     const std::size_t p0 = c * n / cols, p1 = std::max(p0 + 1, (c + 1) * n / cols);
     double mean = 0;
@@ -156,14 +180,15 @@ void slab_view::draw_strip(const inspect_result& r, std::uint64_t buckets, float
   }
   if (n && buckets) {
     const float sel = at.x + w * float(double(bucket_) / double(buckets));
-    dl->AddLine(ImVec2(sel, at.y - 2), ImVec2(sel, at.y + h + 2), IM_COL32(255, 255, 255, 255), 2.f);
+    dl->AddLine(ImVec2(sel, at.y - 2), ImVec2(sel, at.y + h + 2), IM_COL32(255, 255, 255, 255),
+                2.f);
   }
   if (ImGui::IsItemHovered() && n && buckets) {
     const float fx = std::clamp((ImGui::GetMousePos().x - at.x) / w, 0.f, 0.9999f);
     const auto p = static_cast<std::size_t>(fx * n);
     const auto b = static_cast<std::uint64_t>(double(fx) * double(buckets));
-    ImGui::SetTooltip("buckets near %llu: mean %.2f slabs, longest %.0f (colour scale 1..%.0f)", (unsigned long long)b,
-                      r.strip[p].mean_chain, r.strip[p].max_chain, top);
+    ImGui::SetTooltip("buckets near %llu: mean %.2f slabs, longest %.0f (colour scale 1..%.0f)",
+                      (unsigned long long)b, r.strip[p].mean_chain, r.strip[p].max_chain, top);
     if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
       bucket_ = b;
       chosen_ = true;
@@ -175,8 +200,10 @@ void slab_view::draw_strip(const inspect_result& r, std::uint64_t buckets, float
 
 void slab_view::draw_list(const slab_chain& c, const slab::op_trace* outline, float height) {
   const float fs = ImGui::GetFontSize();
-  ImGui::Text("Bucket %llu: %llu slab%s%s", (unsigned long long)c.bucket, (unsigned long long)c.total, c.total == 1 ? "" : "s",
-              c.slabs.size() < c.total ? strprintf(" (first %zu drawn)", c.slabs.size()).c_str() : "");
+  ImGui::Text(
+      "Bucket %llu: %llu slab%s%s", (unsigned long long)c.bucket, (unsigned long long)c.total,
+      c.total == 1 ? "" : "s",
+      c.slabs.size() < c.total ? strprintf(" (first %zu drawn)", c.slabs.size()).c_str() : "");
   ImGui::SameLine();
   ImGui::TextColored(ImVec4(0.27f, 0.75f, 0.44f, 1), "live");
   ImGui::SameLine();
@@ -196,27 +223,38 @@ void slab_view::draw_list(const slab_chain& c, const slab::op_trace* outline, fl
   const bool hover = ImGui::IsItemHovered();
   for (std::size_t s = 0; s < c.slabs.size(); ++s) {
     const slab_record& rec = c.slabs[s];
-    const float x = at.x + float(s % per_row) * (box_w + gap), y = at.y + float(s / per_row) * row_h;
+    const float x = at.x + float(s % per_row) * (box_w + gap),
+                y = at.y + float(s / per_row) * row_h;
     for (int p = 0; p < slab::k_slab_pairs; ++p) {
       const std::uint32_t k = rec.words[2 * p], v = rec.words[2 * p + 1];
       const ImU32 col = slab::is_live_key(k) ? k_live : k == k_tombstone ? k_tomb : k_empty_col;
       const ImVec2 a(x + p * cell, y), b(x + (p + 1) * cell - 1, y + cell);
       dl->AddRectFilled(a, b, col);
-      if (outline && outline->slab == s && outline->pair == p) dl->AddRect(a, b, IM_COL32(255, 255, 255, 255), 0.f, 3.f);
-      else if (outline && s < outline->slabs_read) dl->AddRect(a, b, k_trace, 0.f, 1.5f);
+      if (outline && outline->slab == s && outline->pair == p)
+        dl->AddRect(a, b, IM_COL32(255, 255, 255, 255), 0.f, 3.f);
+      else if (outline && s < outline->slabs_read)
+        dl->AddRect(a, b, k_trace, 0.f, 1.5f);
       if (hover && mouse.x >= a.x && mouse.x < b.x && mouse.y >= a.y && mouse.y < b.y)
         ImGui::SetTooltip("slab %zu (%s), pair %d\nkey %s\nvalue %s", s,
-                          rec.address == slab_record::k_base_address ? "base" : strprintf("address %08x", rec.address).c_str(), p,
-                          slab::is_live_key(k) ? std::to_string(k).c_str() : k == k_tombstone ? "tombstone" : "empty",
+                          rec.address == slab_record::k_base_address
+                              ? "base"
+                              : strprintf("address %08x", rec.address).c_str(),
+                          p,
+                          slab::is_live_key(k) ? std::to_string(k).c_str()
+                          : k == k_tombstone   ? "tombstone"
+                                               : "empty",
                           v == k_empty ? "empty" : std::to_string(v).c_str());
     }
     const ImVec2 np(x + 15 * cell, y);
     dl->AddRectFilled(np, ImVec2(np.x + cell - 1, np.y + cell), IM_COL32(90, 110, 170, 255));
-    dl->AddRect(ImVec2(x - 1, y - 1), ImVec2(x + box_w, y + cell + 1), IM_COL32(200, 200, 210, 255));
+    dl->AddRect(ImVec2(x - 1, y - 1), ImVec2(x + box_w, y + cell + 1),
+                IM_COL32(200, 200, 210, 255));
     if (s + 1 < c.slabs.size()) {  // the next pointer, as an arrow to the following box
-      const float nx = at.x + float((s + 1) % per_row) * (box_w + gap), ny = at.y + float((s + 1) / per_row) * row_h;
+      const float nx = at.x + float((s + 1) % per_row) * (box_w + gap),
+                  ny = at.y + float((s + 1) / per_row) * row_h;
       const ImVec2 from(np.x + cell * 0.5f, np.y + cell * 0.5f);
-      const ImVec2 to = (s + 1) % per_row ? ImVec2(nx - 2, ny + cell * 0.5f) : ImVec2(nx + cell * 0.5f, ny - 2);
+      const ImVec2 to =
+          (s + 1) % per_row ? ImVec2(nx - 2, ny + cell * 0.5f) : ImVec2(nx + cell * 0.5f, ny - 2);
       dl->AddLine(from, to, IM_COL32(230, 230, 240, 255), 1.5f);
       dl->AddCircleFilled(to, cell * 0.18f, IM_COL32(230, 230, 240, 255));
     }
@@ -225,11 +263,15 @@ void slab_view::draw_list(const slab_chain& c, const slab::op_trace* outline, fl
 
 void slab_view::draw_allocator(const allocator_image& a, const table_stats& st, float height) {
   const float fs = ImGui::GetFontSize();
-  ImGui::Text("SlabAlloc: %u super blocks x %u memory blocks x 1024 slabs; %s of %s slabs in lists; %s resident changes, %s failed allocations",
-              a.super_blocks, a.blocks_per_super, format_count(st.slab.chained_slabs).c_str(),
-              format_count(st.slab.pool_slabs).c_str(), format_count(st.slab.resident_changes).c_str(),
-              format_count(st.slab.alloc_failures).c_str());
-  ImGui::TextUnformatted("each cell a memory block, coloured by its allocated slabs (0..1024); one band per super block");
+  ImGui::Text(
+      "SlabAlloc: %u super blocks x %u memory blocks x 1024 slabs; %s of %s slabs in lists; %s "
+      "resident changes, %s failed allocations",
+      a.super_blocks, a.blocks_per_super, format_count(st.slab.chained_slabs).c_str(),
+      format_count(st.slab.pool_slabs).c_str(), format_count(st.slab.resident_changes).c_str(),
+      format_count(st.slab.alloc_failures).c_str());
+  ImGui::TextUnformatted(
+      "each cell a memory block, coloured by its allocated slabs (0..1024); one band per super "
+      "block");
   const ImVec2 at = ImGui::GetCursorScreenPos();
   const float w = ImGui::GetContentRegionAvail().x;
   const float h = std::max((height > 0 ? height : ImGui::GetContentRegionAvail().y) - 3 * fs, 20.f);
@@ -244,31 +286,34 @@ void slab_view::draw_allocator(const allocator_image& a, const table_stats& st, 
   ImDrawList* dl = ImGui::GetWindowDrawList();
   for (std::size_t b = 0; b < blocks; ++b) {
     const float x = at.x + float(b % cols) * cw, y = at.y + float(b / cols) * ch;
-    dl->AddRectFilled(ImVec2(x, y), ImVec2(x + std::max(cw - (cw > 4), 1.f), y + std::max(ch - (ch > 4), 1.f)),
+    dl->AddRectFilled(ImVec2(x, y),
+                      ImVec2(x + std::max(cw - (cw > 4), 1.f), y + std::max(ch - (ch > 4), 1.f)),
                       to_u32(cmap_.at(a.block_fill[b] / 1024.f)));
-    if (b % a.blocks_per_super == 0 && b) dl->AddLine(ImVec2(x, y), ImVec2(x, y + ch), IM_COL32(255, 255, 255, 255), 2.f);
+    if (b % a.blocks_per_super == 0 && b)
+      dl->AddLine(ImVec2(x, y), ImVec2(x, y + ch), IM_COL32(255, 255, 255, 255), 2.f);
   }
   if (ImGui::IsItemHovered()) {
     const ImVec2 m = ImGui::GetMousePos();
     const auto b = std::size_t((m.y - at.y) / ch) * cols + std::size_t((m.x - at.x) / cw);
     if (b < blocks)
-      ImGui::SetTooltip("super block %zu, memory block %zu: %u of 1024 slabs allocated", b / a.blocks_per_super,
-                        b % a.blocks_per_super, unsigned(a.block_fill[b]));
+      ImGui::SetTooltip("super block %zu, memory block %zu: %u of 1024 slabs allocated",
+                        b / a.blocks_per_super, b % a.blocks_per_super, unsigned(a.block_fill[b]));
   }
 }
 
 std::string chain_lengths_csv(const probe_histogram& h) {
   std::string s = "slabs,buckets\n";
   for (const display_bin& b : h.display_bins())
-    if (b.count) s += strprintf("%llu,%llu\n", (unsigned long long)b.lo, (unsigned long long)b.count);
+    if (b.count)
+      s += strprintf("%llu,%llu\n", (unsigned long long)b.lo, (unsigned long long)b.count);
   return s;
 }
 
 std::string allocator_csv(const allocator_image& a) {
   std::string s = "super_block,memory_block,allocated_slabs\n";
   for (std::size_t b = 0; b < a.block_fill.size(); ++b)
-    s += strprintf("%zu,%zu,%u\n", b / std::max<std::uint32_t>(a.blocks_per_super, 1), b % std::max<std::uint32_t>(a.blocks_per_super, 1),
-                   unsigned(a.block_fill[b]));
+    s += strprintf("%zu,%zu,%u\n", b / std::max<std::uint32_t>(a.blocks_per_super, 1),
+                   b % std::max<std::uint32_t>(a.blocks_per_super, 1), unsigned(a.block_fill[b]));
   return s;
 }
 

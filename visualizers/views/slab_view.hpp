@@ -24,7 +24,8 @@ class slab_view {
  public:
   slab_view();
   /// @brief Histogram, strip and the picked list, in the remaining space of the current window.
-  void draw_chains(const inspect_result& r, const table_stats& st, hash_kind hash, float height = 0);
+  void draw_chains(const inspect_result& r, const table_stats& st, hash_kind hash,
+                   float height = 0);
   /// @brief SlabAlloc's super blocks and memory blocks.
   void draw_allocator(const allocator_image& a, const table_stats& st, float height = 0);
 
@@ -37,7 +38,9 @@ class slab_view {
   /// @brief Pixels of the bucket strip the next sample should fill: until a bucket is chosen (a
   /// click, a key, a step), one per bucket up to 65,536, so the view can show the longest list.
   std::uint32_t strip_width(std::uint64_t buckets = 0) const {
-    return chosen_ || buckets == 0 ? 480u : static_cast<std::uint32_t>(std::min<std::uint64_t>(buckets, 65536));
+    return chosen_ || buckets == 0
+               ? 480u
+               : static_cast<std::uint32_t>(std::min<std::uint64_t>(buckets, 65536));
   }
   /// @brief Shows the list of k's bucket with the lanes its SEARCH reads outlined.
   void trace_key(key_type k, hash_kind hash, std::uint64_t buckets);

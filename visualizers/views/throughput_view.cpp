@@ -18,8 +18,8 @@ namespace {
 /// Each series as a scatter, thinned to a point a marker-sized cell of the plot
 /// (point_thinning.hpp) within [x0, x1] and the y axis as shown; the newest batch of each is
 /// always drawn. `x` picks the x column (time or load).
-void plot_series(const throughput_input& in, std::vector<double> rate_series::*x, float radius, double x0, double x1,
-                 bool log_y) {
+void plot_series(const throughput_input& in, std::vector<double> rate_series::*x, float radius,
+                 double x0, double x1, bool log_y) {
   const ImVec2 area = ImPlot::GetPlotSize();
   const auto shown = current_plot_limits();
   thinning_grid grid;
@@ -41,8 +41,9 @@ void plot_series(const throughput_input& in, std::vector<double> rate_series::*x
     for (std::size_t i : keep) px.push_back(xs[i]), py.push_back(s.ops_per_s[i]);
     const ImVec4 c = series_color(s.color);
     ImPlot::PlotScatter(s.name.c_str(), px.data(), py.data(), static_cast<int>(px.size()),
-                        {ImPlotProp_Marker, ImPlotMarker_Circle, ImPlotProp_MarkerSize, radius, ImPlotProp_MarkerLineColor, c,
-                         ImPlotProp_MarkerFillColor, c, ImPlotProp_Flags, ImPlotScatterFlags_NoClip});
+                        {ImPlotProp_Marker, ImPlotMarker_Circle, ImPlotProp_MarkerSize, radius,
+                         ImPlotProp_MarkerLineColor, c, ImPlotProp_MarkerFillColor, c,
+                         ImPlotProp_Flags, ImPlotScatterFlags_NoClip});
   }
 }
 }  // namespace
@@ -52,8 +53,8 @@ void throughput_view::draw(const throughput_input& in, float height) {
     ImGui::TextDisabled("no batches yet: press Run, Step or Fill");
     return;
   }
-  ImGui::Text("last batch: %s ops at %s, load %.3f", format_count(in.last_ops).c_str(), format_rate(in.last_rate).c_str(),
-              in.last_load);
+  ImGui::Text("last batch: %s ops at %s, load %.3f", format_count(in.last_ops).c_str(),
+              format_rate(in.last_rate).c_str(), in.last_load);
   ImGui::SameLine();
   // Back from log: the linear axes restart at zero, or they would keep the log axis' lower end.
   const bool restart = ImGui::Checkbox("log rate", &log_rate) && !log_rate;
@@ -65,7 +66,8 @@ void throughput_view::draw(const throughput_input& in, float height) {
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float h = height > 0 ? height : avail.y;
   const bool side = avail.x > 2.2f * h;
-  const ImVec2 size(side ? avail.x / 2 - ImGui::GetStyle().ItemSpacing.x : avail.x, side ? h : h / 2);
+  const ImVec2 size(side ? avail.x / 2 - ImGui::GetStyle().ItemSpacing.x : avail.x,
+                    side ? h : h / 2);
 
   // Every batch goes in; plot_series draws one a marker-sized cell (the time axis always fits every
   // batch; the load axis thins what its zoom shows).

@@ -34,8 +34,10 @@ void compare_panel::draw(frame_state& f) {
     if (ImGui::Button("Next stage")) run(command::next_stage);
   }
   ImGui::SameLine();
-  ImGui::TextDisabled(f.compare_focused ? "(keys drive these tables)" : "(click here: keys drive these tables)");
-  if (const std::string e = f.compare->error(); !e.empty()) ImGui::TextColored(role_color(ui_role::error, f.ui_theme), "%s", e.c_str());
+  ImGui::TextDisabled(f.compare_focused ? "(keys drive these tables)"
+                                        : "(click here: keys drive these tables)");
+  if (const std::string e = f.compare->error(); !e.empty())
+    ImGui::TextColored(role_color(ui_role::error, f.ui_theme), "%s", e.c_str());
   ImGui::PopID();
   f.compare_figure->draw();
 }
@@ -44,7 +46,8 @@ void compare_panel::draw(frame_state& f) {
 // are fewer families than tables).
 compare_setup::compare_setup() {
   const auto registered = families();
-  for (std::size_t i = 0; i < texts_.size(); ++i) texts_[i] = std::string(registered[i % registered.size()]->name);
+  for (std::size_t i = 0; i < texts_.size(); ++i)
+    texts_[i] = std::string(registered[i % registered.size()]->name);
 }
 
 void compare_setup::draw_entry(frame_state& f, std::size_t i) {
@@ -54,14 +57,18 @@ void compare_setup::draw_entry(frame_state& f, std::size_t i) {
   int fam = 0;
   for (std::size_t k = 0; k < registered.size(); ++k)
     if (registered[k]->id == t.family) fam = static_cast<int>(k);
-  const auto name_of = [](void* data, int k) { return static_cast<const family_descriptor* const*>(data)[k]->name.data(); };
+  const auto name_of = [](void* data, int k) {
+    return static_cast<const family_descriptor* const*>(data)[k]->name.data();
+  };
   ImGui::SetNextItemWidth(8 * ImGui::GetFontSize());
-  if (ImGui::Combo("family", &fam, name_of, const_cast<void*>(static_cast<const void*>(registered.data())),
+  if (ImGui::Combo("family", &fam, name_of,
+                   const_cast<void*>(static_cast<const void*>(registered.data())),
                    static_cast<int>(registered.size()))) {
     table_config fresh = f.sess->config().table;  // the window's table settings, another family
     fresh.family = registered[fam]->id;
     if (const auto prepare = ui_of(fresh.family).prepare) prepare(fresh);
-    if (registered[fam]->pow2_capacity) fresh.capacity = std::bit_floor(std::max<std::uint64_t>(fresh.capacity, 16));
+    if (registered[fam]->pow2_capacity)
+      fresh.capacity = std::bit_floor(std::max<std::uint64_t>(fresh.capacity, 16));
     t = fresh;
     changed = true;
   }
@@ -69,12 +76,14 @@ void compare_setup::draw_entry(frame_state& f, std::size_t i) {
   ImGui::SameLine();
   int e = floor_log2_64(std::max<std::uint64_t>(t.capacity, 1));
   ImGui::SetNextItemWidth(10 * ImGui::GetFontSize());
-  if (ImGui::SliderInt("capacity", &e, 4, 30, ("2^" + std::to_string(e)).c_str())) t.capacity = std::uint64_t{1} << e, changed = true;
+  if (ImGui::SliderInt("capacity", &e, 4, 30, ("2^" + std::to_string(e)).c_str()))
+    t.capacity = std::uint64_t{1} << e, changed = true;
   if (ui_of(t.family).common_hash) {
     ImGui::SameLine();
     int h = static_cast<int>(t.hash);
     ImGui::SetNextItemWidth(8 * ImGui::GetFontSize());
-    if (ImGui::Combo("hash", &h, "murmur3\0knuth\0identity\0universal\0")) t.hash = static_cast<hash_kind>(h), changed = true;
+    if (ImGui::Combo("hash", &h, "murmur3\0knuth\0identity\0universal\0"))
+      t.hash = static_cast<hash_kind>(h), changed = true;
   }
   // The family's options as its registration describes them: a combo for choices, a number field.
   for (const family_option& o : d.options) {  // labels are unique within a family: they are the IDs
@@ -83,7 +92,8 @@ void compare_setup::draw_entry(frame_state& f, std::size_t i) {
     if (!o.choices.empty()) {
       if (ImGui::BeginCombo(std::string(o.label).c_str(), now.c_str())) {
         for (std::string_view c : o.choices)
-          if (ImGui::Selectable(std::string(c).c_str(), now == c)) apply_option(o, t, std::string(c)), changed = true;
+          if (ImGui::Selectable(std::string(c).c_str(), now == c))
+            apply_option(o, t, std::string(c)), changed = true;
         ImGui::EndCombo();
       }
     } else {
@@ -91,7 +101,8 @@ void compare_setup::draw_entry(frame_state& f, std::size_t i) {
       if (ImGui::InputDouble(std::string(o.label).c_str(), &v, 0, 0, o.whole ? "%.0f" : "%.4g",
                              ImGuiInputTextFlags_EnterReturnsTrue)) {
         try {
-          apply_option(o, t, o.whole ? std::to_string(static_cast<long long>(v)) : strprintf("%.6g", v));
+          apply_option(o, t,
+                       o.whole ? std::to_string(static_cast<long long>(v)) : strprintf("%.6g", v));
           changed = true;
         } catch (const user_error& err) {
           text_errors_[i] = err.what();
@@ -108,7 +119,8 @@ void compare_setup::draw_entry(frame_state& f, std::size_t i) {
   const bool typed = ImGui::InputText("##text", &texts_[i], ImGuiInputTextFlags_EnterReturnsTrue);
   ImGui::SameLine();
   ImGui::TextDisabled("entry");
-  ImGui::SetItemTooltip("The table as a compare entry: type one and press Enter to set the widgets above");
+  ImGui::SetItemTooltip(
+      "The table as a compare entry: type one and press Enter to set the widgets above");
   if (typed) {
     try {
       tables_[i] = parse_compare_entry(texts_[i], f.sess->config().table).table;
@@ -117,7 +129,8 @@ void compare_setup::draw_entry(frame_state& f, std::size_t i) {
       text_errors_[i] = err.what();
     }
   }
-  if (!text_errors_[i].empty()) ImGui::TextColored(role_color(ui_role::error, f.ui_theme), "%s", text_errors_[i].c_str());
+  if (!text_errors_[i].empty())
+    ImGui::TextColored(role_color(ui_role::error, f.ui_theme), "%s", text_errors_[i].c_str());
 }
 
 void compare_setup::draw(frame_state& f) {
@@ -138,9 +151,12 @@ void compare_setup::draw(frame_state& f) {
     }
     primed_ = true;
   }
-  ImGui::TextWrapped("Two or three tables run the current workload side by side. Pick each table's family and options, "
-                     "or type its entry (family, then :name=value options, e.g. linear:probe=double or hive:slots=32) "
-                     "and press Enter.");
+  ImGui::TextWrapped(
+      "Two or three tables run the current workload side by side. Pick each table's family and "
+      "options, "
+      "or type its entry (family, then :name=value options, e.g. linear:probe=double or "
+      "hive:slots=32) "
+      "and press Enter.");
   for (std::size_t i = 0; i < texts_.size(); ++i) {
     const std::string name = "table " + std::to_string(i + 1);
     ImGui::PushID(name.c_str());
@@ -164,7 +180,8 @@ void compare_setup::draw(frame_state& f) {
   }
   ImGui::SameLine();
   if (ImGui::Button("Cancel")) ImGui::CloseCurrentPopup();
-  if (!f.error.empty()) ImGui::TextColored(role_color(ui_role::error, f.ui_theme), "%s", f.error.c_str());
+  if (!f.error.empty())
+    ImGui::TextColored(role_color(ui_role::error, f.ui_theme), "%s", f.error.c_str());
   ImGui::EndPopup();
 }
 

@@ -23,7 +23,9 @@ bool log2_slider(const char* label, std::uint64_t& value, int lo, int hi) {
   return changed;
 }
 
-void tooltip_with_keys(const char* what, command c) { ImGui::SetItemTooltip("%s (%s)", what, keys_for(c)); }
+void tooltip_with_keys(const char* what, command c) {
+  ImGui::SetItemTooltip("%s (%s)", what, keys_for(c));
+}
 
 }  // namespace
 
@@ -46,29 +48,36 @@ void controls_panel::draw(frame_state& f) {
   draw_backend_label(f);
   if (!f.sess->gpu()) ImGui::TextWrapped("(%s)", f.backend_note.c_str());
   ImGui::PushItemWidth(-9.5f * fs);
-  const auto section = [&](const char* header, const char* id, ImGuiTreeNodeFlags flags, auto&& body) {
+  const auto section = [&](const char* header, const char* id, ImGuiTreeNodeFlags flags,
+                           auto&& body) {
     ImGui::PushID(id);
     if (ImGui::CollapsingHeader(header, flags)) body();
     ImGui::PopID();
   };
   if (ImGui::CollapsingHeader("Run", ImGuiTreeNodeFlags_DefaultOpen)) {
-    ImGui::PushID("run-section");  // after the header: the "Run" header and the "Run" button are two items
+    ImGui::PushID(
+        "run-section");  // after the header: the "Run" header and the "Run" button are two items
     draw_run(f, st);
     ImGui::PopID();
   }
-  section("Workload", "workload-section", ImGuiTreeNodeFlags_DefaultOpen, [&] { draw_workload(f); });
+  section("Workload", "workload-section", ImGuiTreeNodeFlags_DefaultOpen,
+          [&] { draw_workload(f); });
   section("Table", "table-section", ImGuiTreeNodeFlags_DefaultOpen, [&] { draw_table(f); });
   section("Maintenance", "maintenance-section", 0, [&] { draw_maintenance(f); });
   section("Display", "display-section", 0, [&] { draw_display(f); });
   ImGui::PopItemWidth();
-  if (!f.error.empty()) ImGui::TextColored(role_color(ui_role::error, f.ui_theme), "%s", f.error.c_str());
+  if (!f.error.empty())
+    ImGui::TextColored(role_color(ui_role::error, f.ui_theme), "%s", f.error.c_str());
 }
 
 void controls_panel::draw_run(frame_state& f, const session_status& st) {
   const float fs = ImGui::GetFontSize();
   const bool running = st.act != activity::idle;
-  if (ImGui::Button(running ? "Pause" : "Run", ImVec2(5 * fs, 0))) f.actions->execute(command::run_pause);
-  tooltip_with_keys(running ? "pause after the batches in flight" : "run the workload batch after batch", command::run_pause);
+  if (ImGui::Button(running ? "Pause" : "Run", ImVec2(5 * fs, 0)))
+    f.actions->execute(command::run_pause);
+  tooltip_with_keys(
+      running ? "pause after the batches in flight" : "run the workload batch after batch",
+      command::run_pause);
   ImGui::SameLine();
   if (ImGui::Button("Step")) f.actions->execute(command::step);
   tooltip_with_keys("one batch, or the step ops below (traced up to 64)", command::step);
@@ -78,7 +87,8 @@ void controls_panel::draw_run(frame_state& f, const session_status& st) {
   ImGui::SliderInt("step ops", &f.step_ops, 0, 64, f.step_ops == 0 ? "one batch" : "%d ops");
   float target = static_cast<float>(f.target_load);
   const auto top = static_cast<float>(max_fill_load(f.sess->config().table.family));
-  if (ImGui::SliderFloat(top > 1 ? "target load (beta)" : "target load", &target, 0.f, top, "%.3f")) f.target_load = target;
+  if (ImGui::SliderFloat(top > 1 ? "target load (beta)" : "target load", &target, 0.f, top, "%.3f"))
+    f.target_load = target;
   if (ImGui::Button("Fill or drain to target")) f.actions->execute(command::fill);
   tooltip_with_keys("insert or erase until the live load reaches the target", command::fill);
   ImGui::Text("%s, live load %.4f", to_string(st.act), st.live / double(f.sess->capacity()));
@@ -86,7 +96,8 @@ void controls_panel::draw_run(frame_state& f, const session_status& st) {
   if (presets_.empty()) return;
   if (ImGui::BeginCombo("preset", presets_[static_cast<std::size_t>(preset_)].c_str())) {
     for (int i = 0; i < static_cast<int>(presets_.size()); ++i)
-      if (ImGui::Selectable(presets_[static_cast<std::size_t>(i)].c_str(), i == preset_)) preset_ = i;
+      if (ImGui::Selectable(presets_[static_cast<std::size_t>(i)].c_str(), i == preset_))
+        preset_ = i;
     ImGui::EndCombo();
   }
   if (ImGui::Button("Load preset")) {
@@ -110,7 +121,8 @@ void controls_panel::draw_workload(frame_state& f) {
   int dist = static_cast<int>(w.keys.dist);
   changed |= ImGui::Combo("keys", &dist, "uniform\0uniform-dup\0sequential\0clustered\0zipf\0");
   w.keys.dist = static_cast<workload::distribution>(dist);
-  if (w.keys.dist == workload::distribution::uniform_dup || w.keys.dist == workload::distribution::zipf)
+  if (w.keys.dist == workload::distribution::uniform_dup ||
+      w.keys.dist == workload::distribution::zipf)
     changed |= log2_slider("universe", w.keys.universe, 4, 31);
   if (w.keys.dist == workload::distribution::zipf) {
     float s = static_cast<float>(w.keys.zipf_s);
@@ -118,7 +130,8 @@ void controls_panel::draw_workload(frame_state& f) {
   }
   if (w.keys.dist == workload::distribution::clustered) {
     std::uint64_t c = w.keys.cluster;
-    if (log2_slider("cluster", c, 1, 20)) w.keys.cluster = static_cast<std::uint32_t>(c), changed = true;
+    if (log2_slider("cluster", c, 1, 20))
+      w.keys.cluster = static_cast<std::uint32_t>(c), changed = true;
   }
   changed |= ImGui::InputScalar("seed", ImGuiDataType_U64, &w.keys.seed);
   changed |= log2_slider("batch", w.batch_size, 0, 26);
@@ -143,21 +156,26 @@ void controls_panel::draw_table(frame_state& f) {
   int fam = 0;
   for (std::size_t i = 0; i < registered.size(); ++i)
     if (registered[i]->id == pending_.table.family) fam = static_cast<int>(i);
-  const auto name_of = [](void* data, int i) { return static_cast<const family_descriptor* const*>(data)[i]->name.data(); };
-  if (ImGui::Combo("family", &fam, name_of, const_cast<void*>(static_cast<const void*>(registered.data())),
+  const auto name_of = [](void* data, int i) {
+    return static_cast<const family_descriptor* const*>(data)[i]->name.data();
+  };
+  if (ImGui::Combo("family", &fam, name_of,
+                   const_cast<void*>(static_cast<const void*>(registered.data())),
                    static_cast<int>(registered.size()))) {
     pending_.table.family = registered[fam]->id;
     // Open addressing and the hive count slots in a power of two; a family that counts pairs in
     // lists (the slab) needs several times their bytes, so it starts from 2^27 at most.
     if (registered[fam]->pow2_capacity)
-      pending_.table.capacity = std::bit_floor(std::max<std::uint64_t>(pending_.table.capacity, 16));
+      pending_.table.capacity =
+          std::bit_floor(std::max<std::uint64_t>(pending_.table.capacity, 16));
     else if (pending_.table.capacity > (1ull << 28))
       pending_.table.capacity = 1ull << 27;
     if (const auto prepare = ui_of(pending_.table.family).prepare) prepare(pending_.table);
   }
   const family_descriptor& fd = describe(pending_.table.family);
   const family_ui& fu = ui_of(pending_.table.family);
-  log2_slider(fd.pow2_capacity ? "capacity" : fd.capacity_unit.data(), pending_.table.capacity, 4, 32);
+  log2_slider(fd.pow2_capacity ? "capacity" : fd.capacity_unit.data(), pending_.table.capacity, 4,
+              32);
   int h = static_cast<int>(pending_.table.hash);
   if (fu.common_hash && ImGui::Combo("hash", &h, "murmur3\0knuth\0identity\0universal\0"))
     pending_.table.hash = static_cast<hash_kind>(h);
@@ -185,8 +203,10 @@ void controls_panel::draw_maintenance(frame_state& f) {
   float grow = static_cast<float>(p.grow_above), shrink = static_cast<float>(p.shrink_below),
         rehash = static_cast<float>(p.rehash_above);
   bool changed = ImGui::SliderFloat("grow above", &grow, 0.f, 1.f, grow > 0 ? "load %.2f" : "off");
-  changed |= ImGui::SliderFloat("shrink below", &shrink, 0.f, 0.5f, shrink > 0 ? "load %.2f" : "off");
-  changed |= ImGui::SliderFloat("rehash above", &rehash, 0.f, 1.f, rehash > 0 ? "%.2f dead" : "off");
+  changed |=
+      ImGui::SliderFloat("shrink below", &shrink, 0.f, 0.5f, shrink > 0 ? "load %.2f" : "off");
+  changed |=
+      ImGui::SliderFloat("rehash above", &rehash, 0.f, 1.f, rehash > 0 ? "%.2f dead" : "off");
   if (changed) s.set_maintenance({grow, shrink, rehash});
   if (const auto extra = f.ui().draw_maintenance) extra(s);
   if (ImGui::Button("Rehash now")) s.rehash();
@@ -199,23 +219,29 @@ void controls_panel::draw_maintenance(frame_state& f) {
 }
 
 void controls_panel::draw_display(frame_state& f) {
-  if (font_slider_ != f.font_size && !ImGui::IsMouseDown(ImGuiMouseButton_Left)) font_slider_ = f.font_size;
+  if (font_slider_ != f.font_size && !ImGui::IsMouseDown(ImGuiMouseButton_Left))
+    font_slider_ = f.font_size;
   ImGui::SliderFloat("text size", &font_slider_, 10.f, k_max_slider_font_size, "%.0f px");
   // Applied on release: resizing the text under the mouse while dragging would move the slider.
-  if (ImGui::IsItemDeactivatedAfterEdit()) f.font_size = clamp_font_size(std::round(font_slider_), nullptr);
+  if (ImGui::IsItemDeactivatedAfterEdit())
+    f.font_size = clamp_font_size(std::round(font_slider_), nullptr);
   ImGui::SetItemTooltip("Ctrl+plus and Ctrl+minus change it too");
   int t = static_cast<int>(f.ui_theme);
-  if (ImGui::Combo("theme", &t, "dark\0light (projectors, print)\0")) f.ui_theme = static_cast<theme>(t);
+  if (ImGui::Combo("theme", &t, "dark\0light (projectors, print)\0"))
+    f.ui_theme = static_cast<theme>(t);
   float period_ms = static_cast<float>(f.sampling.period_s * 1000.0);
-  if (ImGui::SliderFloat("sample every", &period_ms, 0.f, 1000.f, period_ms < 1 ? "frame" : "%.0f ms"))
+  if (ImGui::SliderFloat("sample every", &period_ms, 0.f, 1000.f,
+                         period_ms < 1 ? "frame" : "%.0f ms"))
     f.sampling.period_s = period_ms / 1000.0;
   float share = static_cast<float>(f.sampling.share * 100.0);
-  if (ImGui::SliderFloat("sampling share", &share, 1.f, 100.f, share >= 100.f ? "every frame" : "%.0f%% of the time"))
+  if (ImGui::SliderFloat("sampling share", &share, 1.f, 100.f,
+                         share >= 100.f ? "every frame" : "%.0f%% of the time"))
     f.sampling.share = share / 100.0;
-  ImGui::SetItemTooltip("How much of the time the views may spend sampling the table while batches run. Huge tables "
-                        "take milliseconds to sample, and sampling competes with the workload; a table at rest is "
-                        "sampled as soon as it changes, and no view waits more than %.1f s after a slow sample.",
-                        f.sampling.max_wait_s);
+  ImGui::SetItemTooltip(
+      "How much of the time the views may spend sampling the table while batches run. Huge tables "
+      "take milliseconds to sample, and sampling competes with the workload; a table at rest is "
+      "sampled as soon as it changes, and no view waits more than %.1f s after a slow sample.",
+      f.sampling.max_wait_s);
   if (ImGui::Button("Reset layout")) f.settings.layouts_built = 0;
   ImGui::SameLine();
   if (ImGui::Button("Quit")) f.actions->execute(command::quit);

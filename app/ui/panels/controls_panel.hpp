@@ -23,8 +23,9 @@ class controls_panel final : public panel {
   void draw_maintenance(frame_state& f);
   void draw_display(frame_state& f);
 
-  session_config pending_;                // the Table section's settings until Apply
-  std::uint64_t pending_serial_ = ~0ull;  // the table they were taken from (frame_state::table_serial)
+  session_config pending_;  // the Table section's settings until Apply
+  std::uint64_t pending_serial_ =
+      ~0ull;  // the table they were taken from (frame_state::table_serial)
   std::vector<std::string> presets_;
   int preset_ = 0;
   float font_slider_ = 16.f;

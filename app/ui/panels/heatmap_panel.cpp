@@ -9,13 +9,14 @@ const char* heatmap_panel::title() const { return "Slot occupancy"; }
 
 void draw_backend_label(const frame_state& f) {
   const bool cpu = !f.sess->gpu();
-  ImGui::TextColored(role_color(cpu ? ui_role::cpu_backend : ui_role::gpu_backend, f.ui_theme), "%s",
-                     cpu ? "CPU model backend" : f.sess->backend_label().c_str());
+  ImGui::TextColored(role_color(cpu ? ui_role::cpu_backend : ui_role::gpu_backend, f.ui_theme),
+                     "%s", cpu ? "CPU model backend" : f.sess->backend_label().c_str());
 }
 
 void draw_note(const frame_state& f, const session_status& st, const char* prefix) {
   if (st.note.empty()) return;
-  const ImVec4 c = st.error ? role_color(ui_role::error, f.ui_theme) : ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled);
+  const ImVec4 c = st.error ? role_color(ui_role::error, f.ui_theme)
+                            : ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled);
   ImGui::TextColored(c, "%s%s", prefix, st.note.c_str());
 }
 
@@ -30,7 +31,8 @@ void draw_status_line(const frame_state& f) {
 }
 
 void draw_freshness(const frame_state& f) {
-  if (!f.sampling_error.empty()) ImGui::TextColored(role_color(ui_role::error, f.ui_theme), "%s", f.sampling_error.c_str());
+  if (!f.sampling_error.empty())
+    ImGui::TextColored(role_color(ui_role::error, f.ui_theme), "%s", f.sampling_error.c_str());
   const std::string label = f.freshness.label();
   if (label.empty()) return;
   ImGui::TextColored(role_color(ui_role::cpu_backend, f.ui_theme), "%s", label.c_str());

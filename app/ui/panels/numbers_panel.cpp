@@ -15,18 +15,22 @@ number_rows numbers(const frame_state& f) {
   const session_status st = s.status();
   const auto wl = s.workload();
   number_rows n;
-  if (const std::string fresh = f.freshness.label(); !fresh.empty()) n.emplace_back("sample", fresh);
+  if (const std::string fresh = f.freshness.label(); !fresh.empty())
+    n.emplace_back("sample", fresh);
   n.emplace_back("backend", s.gpu() ? s.backend_label() : "CPU model (" + f.backend_note + ")");
-  n.emplace_back("table", strprintf("%s, %s slots, %s", std::string(to_string(c.table.family)).c_str(),
-                                    format_count(t.capacity).c_str(), format_bytes(t.bytes).c_str()));
+  n.emplace_back("table",
+                 strprintf("%s, %s slots, %s", std::string(to_string(c.table.family)).c_str(),
+                           format_count(t.capacity).c_str(), format_bytes(t.bytes).c_str()));
   n.emplace_back("hash", std::string(to_string(c.table.hash)));
   const family_ui& fu = f.ui();
   if (fu.about_rows) fu.about_rows(n, s, t);
   const maintenance_policy mp = s.maintenance();
   if (mp.active())
-    n.emplace_back("maintenance", strprintf("grow above %.2f, shrink below %.2f, rehash above %.2f dead", mp.grow_above,
-                                            mp.shrink_below, mp.rehash_above));
-  if (const auto rb = s.rebuilds(); !rb.empty()) n.emplace_back("rebuilds", std::to_string(rb.size()) + ", last: " + rb.back().label);
+    n.emplace_back("maintenance",
+                   strprintf("grow above %.2f, shrink below %.2f, rehash above %.2f dead",
+                             mp.grow_above, mp.shrink_below, mp.rehash_above));
+  if (const auto rb = s.rebuilds(); !rb.empty())
+    n.emplace_back("rebuilds", std::to_string(rb.size()) + ", last: " + rb.back().label);
   if (fu.count_rows) fu.count_rows(n, s, f.sample);
   const probe_histogram& h = f.sample.inspected.histogram;
   auto q = [&](double p) {
@@ -36,30 +40,38 @@ number_rows numbers(const frame_state& f) {
   const char* what = fu.histogram_measure.data();
   n.emplace_back(strprintf("%s mean", what), strprintf("%.4f", h.mean()));
   n.emplace_back(strprintf("%s max", what), format_count(h.max));
-  n.emplace_back(strprintf("%s p50 / p99 / p99.9", what), q(0.5) + " / " + q(0.99) + " / " + q(0.999));
+  n.emplace_back(strprintf("%s p50 / p99 / p99.9", what),
+                 q(0.5) + " / " + q(0.99) + " / " + q(0.999));
   n.emplace_back("rejected inserts / finds / erases (reserved key or value)",
-                 format_count(t.rejected[int(op_kind::insert)]) + " / " + format_count(t.rejected[int(op_kind::find)]) + " / " +
+                 format_count(t.rejected[int(op_kind::insert)]) + " / " +
+                     format_count(t.rejected[int(op_kind::find)]) + " / " +
                      format_count(t.rejected[int(op_kind::erase)]));
   n.emplace_back(std::string(fu.failed_label), format_count(t.failed_full));
-  n.emplace_back("batches / operations", format_count(st.batches) + " / " + format_count(st.operations));
+  n.emplace_back("batches / operations",
+                 format_count(st.batches) + " / " + format_count(st.operations));
   const auto pts = s.throughput();
   if (!pts.empty()) {
     std::vector<double> rates;
-    for (std::size_t i = pts.size() > 32 ? pts.size() - 32 : 0; i < pts.size(); ++i) rates.push_back(pts[i].ops_per_s);
+    for (std::size_t i = pts.size() > 32 ? pts.size() - 32 : 0; i < pts.size(); ++i)
+      rates.push_back(pts[i].ops_per_s);
     n.emplace_back("throughput, last batch", format_rate(pts.back().ops_per_s));
     n.emplace_back("throughput, median of last 32", format_rate(bench::median(rates)));
   }
-  n.emplace_back("workload", strprintf("%s, seed %llu, batch %s", std::string(workload::to_string(wl.keys.dist)).c_str(),
-                                       static_cast<unsigned long long>(wl.keys.seed), format_count(wl.batch_size).c_str()));
+  n.emplace_back("workload", strprintf("%s, seed %llu, batch %s",
+                                       std::string(workload::to_string(wl.keys.dist)).c_str(),
+                                       static_cast<unsigned long long>(wl.keys.seed),
+                                       format_count(wl.batch_size).c_str()));
   n.emplace_back("operation mix", workload::to_string(wl.mix));
   if (f.sample_seconds > 0)
-    n.emplace_back("views sampled", strprintf("%.1f ms a sample; while batches run at most %.0f%% of the time", f.sample_seconds * 1e3,
-                                              100.0 * f.sampling.share));
+    n.emplace_back("views sampled",
+                   strprintf("%.1f ms a sample; while batches run at most %.0f%% of the time",
+                             f.sample_seconds * 1e3, 100.0 * f.sampling.share));
   const auto& q0 = f.request.occupancy;
   if (q0.width)
-    n.emplace_back("heatmap", strprintf("slots %s-%s on %ux%u pixels (%s)", format_count(q0.first_slot).c_str(),
-                                        format_count(q0.first_slot + q0.slot_count).c_str(), q0.width, q0.height,
-                                        f.image->path().c_str()));
+    n.emplace_back("heatmap", strprintf("slots %s-%s on %ux%u pixels (%s)",
+                                        format_count(q0.first_slot).c_str(),
+                                        format_count(q0.first_slot + q0.slot_count).c_str(),
+                                        q0.width, q0.height, f.image->path().c_str()));
   return n;
 }
 
@@ -105,10 +117,14 @@ void draw_number_rows(const number_rows& rows) {
   for (const auto& [k, v] : rows) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
-    if (stacked) ImGui::TextDisabled("%s", k.c_str());
-    else ImGui::TextUnformatted(k.c_str());
-    if (stacked) ImGui::Indent();
-    else ImGui::TableNextColumn();
+    if (stacked)
+      ImGui::TextDisabled("%s", k.c_str());
+    else
+      ImGui::TextUnformatted(k.c_str());
+    if (stacked)
+      ImGui::Indent();
+    else
+      ImGui::TableNextColumn();
     text_wrapped_at_spaces(v);
     if (stacked) ImGui::Unindent();
   }

@@ -24,7 +24,8 @@ class timeline_panel final : public panel {
   void draw(frame_state& f) override {
     session& s = *f.sess;
     bool record = s.recording_timeline();
-    if (ImGui::Checkbox("record churn timeline (a census per batch)", &record)) s.set_record_timeline(record);
+    if (ImGui::Checkbox("record churn timeline (a census per batch)", &record))
+      s.set_record_timeline(record);
     const auto explains = f.ui().explains_tombstone_inserts;
     view_.draw(churn_input_of(s.timeline(), s.rebuilds()), explains && explains(s.config().table));
   }

@@ -9,7 +9,8 @@
 using namespace hs;
 using namespace hs::app;
 
-TEST_CASE("a batch runs its plan, counts its statuses and records a traced step", "[session][batch]") {
+TEST_CASE("a batch runs its plan, counts its statuses and records a traced step",
+          "[session][batch]") {
   table_config cfg;
   cfg.capacity = 1u << 12;
   auto t = make_table(cfg);
@@ -68,7 +69,8 @@ TEST_CASE("a hive batch copies its step counters back with it", "[session][batch
   launch(b, spec, false, {*t, fam, cfg, cfg.capacity}, {});
   const batch_outcome o = finish(b, 0);
   const std::uint64_t* c = b.family_counts.data();
-  CHECK(c[0] + c[1] + c[2] + c[3] == o.inserted);  // every insert counted by the step that placed it
+  CHECK(c[0] + c[1] + c[2] + c[3] ==
+        o.inserted);  // every insert counted by the step that placed it
   CHECK(o.inserted == 3000);
   CHECK(c[1] > 0);
 }

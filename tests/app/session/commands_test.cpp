@@ -19,8 +19,10 @@ workload::workload_spec spec_of(std::uint64_t batch) {
 }
 }  // namespace
 
-TEST_CASE("a fill plans insert-only batches up to its target and ends with a note once nothing is in flight",
-          "[session][commands]") {
+TEST_CASE(
+    "a fill plans insert-only batches up to its target and ends with a note once nothing is in "
+    "flight",
+    "[session][commands]") {
   command_state c(spec_of(1000));
   table_progress p{0, 0, 0, 10000, false};
   c.fill_to(0.25, p, 1.0);
@@ -45,7 +47,8 @@ TEST_CASE("a fill plans insert-only batches up to its target and ends with a not
   CHECK(note == "filled to load 0.250");
 }
 
-TEST_CASE("a drain erases only what the workload inserted, down to its target", "[session][commands]") {
+TEST_CASE("a drain erases only what the workload inserted, down to its target",
+          "[session][commands]") {
   command_state c(spec_of(1000));
   table_progress p{0, 0, 0, 10000, false};
   std::string note;
@@ -78,7 +81,8 @@ TEST_CASE("a fill target is clamped to the family's highest load", "[session][co
   CHECK(c.act() == activity::draining);
 }
 
-TEST_CASE("a step of at most 64 operations is one traced batch; a larger one is not traced", "[session][commands]") {
+TEST_CASE("a step of at most 64 operations is one traced batch; a larger one is not traced",
+          "[session][commands]") {
   command_state c(spec_of(1000));
   std::string note;
   const table_progress p{0, 0, 0, 10000, false};
@@ -115,12 +119,17 @@ TEST_CASE("run plans batches of the mix until paused", "[session][commands]") {
   CHECK(c.resting());
 }
 
-TEST_CASE("a script runs its steps in order, holds at a pause, and hands table work back", "[session][commands]") {
+TEST_CASE("a script runs its steps in order, holds at a pause, and hands table work back",
+          "[session][commands]") {
   command_state c(spec_of(1000));
   table_progress p{0, 0, 0, 10000, false};
   std::string note;
-  c.queue({{script_step::fill, 0.1, 0}, {script_step::pause, 0, 0}, {script_step::run, 0, 2},
-           {script_step::clear, 0, 0}, {script_step::rehash, 0, 64}, {script_step::flush, 0, 0}});
+  c.queue({{script_step::fill, 0.1, 0},
+           {script_step::pause, 0, 0},
+           {script_step::run, 0, 2},
+           {script_step::clear, 0, 0},
+           {script_step::rehash, 0, 64},
+           {script_step::flush, 0, 0}});
   CHECK_FALSE(c.take_script_step(p, 1.0, note));  // the fill started
   CHECK(c.act() == activity::filling);
   while (auto b = c.next(p, note)) p.live += b->plan.inserts;
@@ -171,8 +180,10 @@ TEST_CASE("a fill stops, and its script with it, when inserts fail for room or k
   CHECK_THAT(note, ContainsSubstring("fill stopped at load 0.400: the workload's keys repeat"));
 }
 
-TEST_CASE("the occupancy guard stops a run and its script, but not a script's run that planned all its batches",
-          "[session][commands]") {
+TEST_CASE(
+    "the occupancy guard stops a run and its script, but not a script's run that planned all its "
+    "batches",
+    "[session][commands]") {
   std::string note;
   const table_progress p{0, 0, 0, 10000, false};
   command_state mid(spec_of(100));
@@ -199,8 +210,10 @@ TEST_CASE("the occupancy guard stops a run and its script, but not a script's ru
   CHECK(user.act() == activity::idle);
 }
 
-TEST_CASE("the journal records each command as it ran: a run with the batches it planned, a step, a fill, the script's steps",
-          "[session][commands]") {
+TEST_CASE(
+    "the journal records each command as it ran: a run with the batches it planned, a step, a "
+    "fill, the script's steps",
+    "[session][commands]") {
   std::string note;
   table_progress p{0, 0, 0, 10000, false};
   command_state c(spec_of(100));
@@ -213,7 +226,8 @@ TEST_CASE("the journal records each command as it ran: a run with the batches it
   REQUIRE(c.next(p, note));
   c.step(0);
   REQUIRE(c.next(p, note));
-  c.queue({{script_step::say, 0, 0, "hello"}, {script_step::clear, 0, 0}, {script_step::pause, 0, 0}});
+  c.queue(
+      {{script_step::say, 0, 0, "hello"}, {script_step::clear, 0, 0}, {script_step::pause, 0, 0}});
   while (c.take_script_step(p, 1.0, note)) {
   }
   const auto& j = c.journal();

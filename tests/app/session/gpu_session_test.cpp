@@ -5,9 +5,9 @@
 #include <catch2/catch_test_macros.hpp>
 
 #include "app/session/session.hpp"
-#include "tests/app/session/hive_session_check.hpp"
 #include "core/linear/linear_invariants.hpp"
 #include "core/linear/linear_slots.hpp"
+#include "tests/app/session/hive_session_check.hpp"
 #include "tests/app/step_trace_check.hpp"
 #include "tests/support/gpu_support.hpp"
 
@@ -43,7 +43,8 @@ TEST_CASE("a GPU session keeps the live count exact while sampling", "[gpu][sess
   CHECK(r.inspected.histogram.total == ts.occupied);
 }
 
-TEST_CASE("a GPU session in tombstone mode rebuilds between batches and keeps every key", "[gpu][session][tombstone]") {
+TEST_CASE("a GPU session in tombstone mode rebuilds between batches and keeps every key",
+          "[gpu][session][tombstone]") {
   test::require_gpu();
   session_config cfg;
   cfg.table.backend = backend::gpu;
@@ -63,10 +64,13 @@ TEST_CASE("a GPU session in tombstone mode rebuilds between batches and keeps ev
   CHECK(st.live == ts.live);
   CHECK(s.capacity() == (1u << 21));  // grew past load 0.8
   CHECK(s.rebuilds().size() >= 2);    // rehashes at 25% dead, and the grow
-  CHECK(linear::check_invariants(linear::copy_slots(s.tbl()), cfg.table.hash, &ts, linear_delete_mode::tombstone).ok());
+  CHECK(linear::check_invariants(linear::copy_slots(s.tbl()), cfg.table.hash, &ts,
+                                 linear_delete_mode::tombstone)
+            .ok());
 }
 
-TEST_CASE("a GPU slab session samples lists and SlabAlloc while it fills, and flushes", "[gpu][session][slab]") {
+TEST_CASE("a GPU slab session samples lists and SlabAlloc while it fills, and flushes",
+          "[gpu][session][slab]") {
   test::require_gpu();
   session_config cfg;
   cfg.table.backend = backend::gpu;
@@ -102,7 +106,8 @@ TEST_CASE("a GPU slab session samples lists and SlabAlloc while it fills, and fl
   CHECK(st.live == s.status().live);
 }
 
-TEST_CASE("a traced GPU slab step agrees with the replay of its operations on the lists before it", "[gpu][session][slab]") {
+TEST_CASE("a traced GPU slab step agrees with the replay of its operations on the lists before it",
+          "[gpu][session][slab]") {
   test::require_gpu();
   session_config cfg;
   cfg.table.backend = backend::gpu;
@@ -130,7 +135,8 @@ TEST_CASE("a traced GPU slab step agrees with the replay of its operations on th
   CHECK(checked >= 1);  // each round shares no bucket with probability 0.96
 }
 
-TEST_CASE("a GPU hive session grows and shrinks by linear hashing and counts every insert by step", "[gpu][session][hive]") {
+TEST_CASE("a GPU hive session grows and shrinks by linear hashing and counts every insert by step",
+          "[gpu][session][hive]") {
   test::require_gpu();
   test::check_hive_session(backend::gpu);
 }

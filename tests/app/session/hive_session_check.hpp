@@ -27,7 +27,8 @@ inline void check_hive_session(backend b) {
   CHECK(s.capacity() > (1u << 16));
   CHECK(s.capacity() == s.tbl().stats({}).capacity);
   std::uint64_t counted = 0;
-  for (const auto& p : app::hive_steps(s)) counted += p.steps[0] + p.steps[1] + p.steps[2] + p.steps[3];
+  for (const auto& p : app::hive_steps(s))
+    counted += p.steps[0] + p.steps[1] + p.steps[2] + p.steps[3];
   CHECK(counted == want);
   app::sample_request req;
   req.probe_histogram = req.bucket_fill = req.stash = req.paths = true;

@@ -6,11 +6,13 @@
 using namespace hs;
 using namespace hs::app;
 
-TEST_CASE("the throughput series keeps its newest points, dropping the oldest quarter past its bound",
-          "[session][records]") {
+TEST_CASE(
+    "the throughput series keeps its newest points, dropping the oldest quarter past its bound",
+    "[session][records]") {
   session_records r;
   CHECK(r.last_load() == 0.0);
-  for (std::size_t i = 0; i <= k_records_max; ++i) r.add_batch({double(i), 0.001 * double(i % 1000), 1e9, 1000, batch_kind::mixed});
+  for (std::size_t i = 0; i <= k_records_max; ++i)
+    r.add_batch({double(i), 0.001 * double(i % 1000), 1e9, 1000, batch_kind::mixed});
   CHECK(r.throughput().size() == k_records_max + 1 - k_records_max / 4);
   CHECK(r.throughput().front().time_s == double(k_records_max / 4));
   CHECK(r.throughput().back().time_s == double(k_records_max));

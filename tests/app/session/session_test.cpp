@@ -5,8 +5,8 @@
 #include <catch2/catch_test_macros.hpp>
 
 #include "app/session/session.hpp"
-#include "tests/app/session/hive_session_check.hpp"
 #include "core/common/error.hpp"
+#include "tests/app/session/hive_session_check.hpp"
 #include "tests/app/step_trace_check.hpp"
 
 using namespace hs;
@@ -33,7 +33,8 @@ TEST_CASE("fill and drain reach the target load exactly", "[session]") {
   CHECK(s.status().live == static_cast<std::uint64_t>(0.25 * (1u << 16)));
   const table_stats st = s.tbl().stats({});
   CHECK(st.live == s.status().live);
-  CHECK(st.erased == static_cast<std::uint64_t>(0.5 * (1u << 16)));  // erase keeps keys in their slots
+  CHECK(st.erased ==
+        static_cast<std::uint64_t>(0.5 * (1u << 16)));  // erase keeps keys in their slots
   CHECK_FALSE(s.throughput().empty());
 }
 
@@ -87,8 +88,8 @@ TEST_CASE("churn that would fill every slot stops near full with a reason", "[se
   CHECK(st.note.find("slots hold keys") != std::string::npos);
   const table_stats ts = s.tbl().stats({});
   const std::uint64_t cap = 1u << 13, limit = cap - cap / 50;
-  CHECK(ts.occupied < limit);                 // stopped before 98% of the slots were taken
-  CHECK(ts.occupied + 2 * 512 >= limit);      // but not long before
+  CHECK(ts.occupied < limit);             // stopped before 98% of the slots were taken
+  CHECK(ts.occupied + 2 * 512 >= limit);  // but not long before
   SECTION("fills are not stopped: they go to their target") {
     s.reset();
     s.fill_to(0.99);
@@ -99,7 +100,8 @@ TEST_CASE("churn that would fill every slot stops near full with a reason", "[se
   CHECK(st.batches < 1000);
 }
 
-TEST_CASE("maintenance rebuilds between batches and the timeline records them", "[session][rehash]") {
+TEST_CASE("maintenance rebuilds between batches and the timeline records them",
+          "[session][rehash]") {
   auto cfg = cpu_config(1u << 14);
   cfg.workload.batch_size = 1024;
   cfg.workload.mix = {0.5, 0.0, 0.0, 0.5};
@@ -139,7 +141,8 @@ TEST_CASE("a rebuild asked for while working happens between batches", "[session
   CHECK(s.status().live == static_cast<std::uint64_t>(0.6 * (1u << 15)));
 }
 
-TEST_CASE("a slab session fills past one slab per bucket, drains, and FLUSH compacts", "[session][slab]") {
+TEST_CASE("a slab session fills past one slab per bucket, drains, and FLUSH compacts",
+          "[session][slab]") {
   auto cfg = cpu_config(15 * 2000);  // 2000 buckets
   cfg.table.family = family::slab;
   session s(cfg);
@@ -160,9 +163,13 @@ TEST_CASE("a slab session fills past one slab per bucket, drains, and FLUSH comp
   CHECK(s.rebuilds().back().label == "flush");
 }
 
-TEST_CASE("a traced slab step records each operation's list before it, and replaying them gives the table", "[session][slab]") {
+TEST_CASE(
+    "a traced slab step records each operation's list before it, and replaying them gives the "
+    "table",
+    "[session][slab]") {
   for (slab_mode mode : {slab_mode::unique, slab_mode::multi}) {
-    auto cfg = cpu_config(15 * 40);  // 40 buckets: lists of several slabs, operations sharing buckets
+    auto cfg =
+        cpu_config(15 * 40);  // 40 buckets: lists of several slabs, operations sharing buckets
     cfg.table.family = family::slab;
     cfg.table.slab.mode = mode;
     cfg.workload.mix = {0.4, 0.25, 0.1, 0.25};
@@ -189,17 +196,22 @@ TEST_CASE("FLUSH is refused for a linear table", "[session][slab]") {
   CHECK_THROWS_AS(s.flush(), user_error);
 }
 
-TEST_CASE("a hive session grows and shrinks by linear hashing and counts every insert by step", "[session][hive]") {
+TEST_CASE("a hive session grows and shrinks by linear hashing and counts every insert by step",
+          "[session][hive]") {
   test::check_hive_session(backend::cpu);
 }
 
-TEST_CASE("a script's say sets the stage's caption until the next one; reset clears it", "[session]") {
+TEST_CASE("a script's say sets the stage's caption until the next one; reset clears it",
+          "[session]") {
   session_config cfg;
   cfg.table.capacity = 1u << 12;
   cfg.workload.batch_size = 256;
   session s(cfg);
-  s.queue({{script_step::say, 0, 0, "first stage"}, {script_step::fill, 0.2, 0}, {script_step::pause, 0, 0},
-           {script_step::say, 0, 0, "second stage"}, {script_step::fill, 0.4, 0}});
+  s.queue({{script_step::say, 0, 0, "first stage"},
+           {script_step::fill, 0.2, 0},
+           {script_step::pause, 0, 0},
+           {script_step::say, 0, 0, "second stage"},
+           {script_step::fill, 0.4, 0}});
   s.wait_idle();
   CHECK(s.status().caption == "first stage");
   CHECK(s.status().script_held);

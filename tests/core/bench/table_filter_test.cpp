@@ -12,15 +12,17 @@ using namespace hs;
 using namespace hs::bench;
 using Catch::Matchers::ContainsSubstring;
 
-TEST_CASE("a table filter wants the named tables only, and refuses names the suite lacks", "[bench]") {
+TEST_CASE("a table filter wants the named tables only, and refuses names the suite lacks",
+          "[bench]") {
   const table_filter all("hive", {}, {"bulk-insert", "mixed"});
   CHECK(all.wants("bulk-insert"));
   CHECK(all.wants("mixed"));
   const table_filter one("hive", {"mixed"}, {"bulk-insert", "mixed"});
   CHECK(one.wants("mixed"));
   CHECK_FALSE(one.wants("bulk-insert"));
-  CHECK_THROWS_WITH(table_filter("hive", {"mixd"}, {"bulk-insert", "mixed"}),
-                    ContainsSubstring("no table 'mixd'") && ContainsSubstring("bulk-insert, mixed"));
+  CHECK_THROWS_WITH(
+      table_filter("hive", {"mixd"}, {"bulk-insert", "mixed"}),
+      ContainsSubstring("no table 'mixd'") && ContainsSubstring("bulk-insert, mixed"));
 }
 
 TEST_CASE("the list after --only splits at commas and refuses empty names", "[bench]") {
@@ -75,7 +77,10 @@ TEST_CASE("bench --only runs the named tables of a suite and nothing else", "[be
   CHECK(both.tables[1].name == "value");
 }
 
-TEST_CASE("bench --only is refused for unknown tables and for suites that run as a whole", "[bench]") {
-  CHECK_THROWS_WITH(run_suite("linear", small_cpu_run({"bulk-insert"})), ContainsSubstring("its tables: bulk, dead-slots"));
-  CHECK_THROWS_WITH(run_suite("roofline", small_cpu_run({"ceilings"})), ContainsSubstring("runs as a whole"));
+TEST_CASE("bench --only is refused for unknown tables and for suites that run as a whole",
+          "[bench]") {
+  CHECK_THROWS_WITH(run_suite("linear", small_cpu_run({"bulk-insert"})),
+                    ContainsSubstring("its tables: bulk, dead-slots"));
+  CHECK_THROWS_WITH(run_suite("roofline", small_cpu_run({"ceilings"})),
+                    ContainsSubstring("runs as a whole"));
 }

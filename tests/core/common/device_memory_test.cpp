@@ -36,9 +36,12 @@ TEST_CASE("freed device memory is kept for reuse and still counted as free", "[g
   CHECK(again.download(v.size(), {}) == v);
 }
 
-TEST_CASE("an allocation larger than the GPU is refused with a message, and memory stays usable", "[gpu][memory]") {
+TEST_CASE("an allocation larger than the GPU is refused with a message, and memory stays usable",
+          "[gpu][memory]") {
   test::require_gpu();
-  { buffer<std::uint8_t> kept(memory_space::device, std::uint64_t{64} << 20); }  // the pool now keeps some
+  {
+    buffer<std::uint8_t> kept(memory_space::device, std::uint64_t{64} << 20);
+  }  // the pool now keeps some
   const device_memory mem = device_memory_now();
   try {
     buffer<std::uint8_t> huge(memory_space::device, mem.total_bytes + (std::uint64_t{1} << 30));

@@ -20,7 +20,8 @@ TEST_CASE("duplicated keys are found by their full 32 bits", "[invariants]") {
   keys.push_back(b);
   keys.push_back(b);
   keys.push_back(c);
-  keys.push_back((a & 0xffff0000u) | ((a + 1) & 0xffffu));  // a neighbour of a, not a repeat unless present
+  keys.push_back((a & 0xffff0000u) |
+                 ((a + 1) & 0xffffu));  // a neighbour of a, not a repeat unless present
   const bool neighbour_present = std::count(keys.begin(), keys.end() - 1, keys.back()) > 0;
   std::vector<key_type> want{a, b, c};
   if (neighbour_present) want.push_back(keys.back());

@@ -22,19 +22,22 @@ struct gate {
   std::promise<void> open_promise;
   std::shared_future<void> opened = open_promise.get_future().share();
   void hold(stream_view s) {
-    HS_CUDA_CHECK(cudaLaunchHostFunc(static_cast<cudaStream_t>(s.handle),
-                                     [](void* g) { static_cast<gate*>(g)->opened.wait(); }, this));
+    HS_CUDA_CHECK(cudaLaunchHostFunc(
+        static_cast<cudaStream_t>(s.handle), [](void* g) { static_cast<gate*>(g)->opened.wait(); },
+        this));
   }
   void open() { open_promise.set_value(); }
 };
 
 void set_flag(stream_view s, std::atomic<bool>* flag) {
-  HS_CUDA_CHECK(cudaLaunchHostFunc(static_cast<cudaStream_t>(s.handle),
-                                   [](void* f) { static_cast<std::atomic<bool>*>(f)->store(true); }, flag));
+  HS_CUDA_CHECK(cudaLaunchHostFunc(
+      static_cast<cudaStream_t>(s.handle),
+      [](void* f) { static_cast<std::atomic<bool>*>(f)->store(true); }, flag));
 }
 }  // namespace
 
-TEST_CASE("reads are quiet only when no other stream's write may run; writes wait for quiet reads", "[gpu][order]") {
+TEST_CASE("reads are quiet only when no other stream's write may run; writes wait for quiet reads",
+          "[gpu][order]") {
   test::require_gpu();
   owned_stream a(true), b(true);
   read_write_order order;

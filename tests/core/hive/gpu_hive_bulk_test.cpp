@@ -2,8 +2,9 @@
 // grouped rounds by first and second candidate, the rest through the insert kernels). Against
 // the CPU model (which inserts key by key): random keys, replaces, keys already displaced (away
 // bits set), keys piled on one bucket past a group's room and past a warp, reserved keys,
-// equal keys in one batch, a fill into the stash, a table in the middle of a resize round; exact key sets and
-// invariants after every batch. The table's bulk counters show which batches took the rounds.
+// equal keys in one batch, a fill into the stash, a table in the middle of a resize round; exact
+// key sets and invariants after every batch. The table's bulk counters show which batches took the
+// rounds.
 #include <algorithm>
 
 #include <catch2/catch_test_macros.hpp>
@@ -25,7 +26,8 @@ table_config bulk_config(std::uint64_t capacity, int slots = 16, std::string has
 }
 
 /// Inserts without statuses (the bulk way when the batch is large enough).
-void insert_quietly(table& t, const std::vector<key_type>& keys, const std::vector<value_type>& values) {
+void insert_quietly(table& t, const std::vector<key_type>& keys,
+                    const std::vector<value_type>& values) {
   auto k = test::to_space(t.space(), keys);
   auto v = test::to_space(t.space(), values);
   t.insert(k.cspan(), v.cspan(), {}, {});
@@ -41,7 +43,8 @@ struct bulk_pair : test::hive_pair {
 };
 
 /// `n` distinct keys whose first candidate is `bucket` (and whose second is another).
-std::vector<key_type> keys_with_first(const hive::hive_image& img, std::uint64_t bucket, std::size_t n) {
+std::vector<key_type> keys_with_first(const hive::hive_image& img, std::uint64_t bucket,
+                                      std::size_t n) {
   std::vector<key_type> out;
   for (key_type k = 1; out.size() < n; ++k) {
     const auto c = img.candidates_of(k);
@@ -59,7 +62,8 @@ std::vector<key_type> slice(const std::vector<key_type>& v, std::size_t from, st
 TEST_CASE("hive bulk: large batches without statuses agree with the model", "[gpu][hive][bulk]") {
   test::require_gpu();
   const int slots = GENERATE(8, 16, 32);
-  const std::string hashes = GENERATE(std::string("bithash1+bithash2"), std::string("murmur3+city+crc32"));
+  const std::string hashes =
+      GENERATE(std::string("bithash1+bithash2"), std::string("murmur3+city+crc32"));
   CAPTURE(slots, hashes);
   const std::uint64_t capacity = 1u << 20;
   bulk_pair p(bulk_config(capacity, slots, hashes));
@@ -92,7 +96,8 @@ TEST_CASE("hive bulk: large batches without statuses agree with the model", "[gp
   p.check();
 }
 
-TEST_CASE("hive bulk: small tables, small batches and batches with statuses go key by key", "[gpu][hive][bulk]") {
+TEST_CASE("hive bulk: small tables, small batches and batches with statuses go key by key",
+          "[gpu][hive][bulk]") {
   test::require_gpu();
   const auto keys = test::random_keys(1u << 17, 551);
   const auto values = test::random_values(keys.size(), 552);
@@ -111,12 +116,14 @@ TEST_CASE("hive bulk: small tables, small batches and batches with statuses go k
   CHECK(on->stats({}).live == keys.size());
 }
 
-TEST_CASE("hive bulk: reserved keys and values are rejected and counted; the rest is stored", "[gpu][hive][bulk]") {
+TEST_CASE("hive bulk: reserved keys and values are rejected and counted; the rest is stored",
+          "[gpu][hive][bulk]") {
   test::require_gpu();
   bulk_pair p(bulk_config(1u << 19));
   auto keys = test::random_keys(200000, 511);
   auto values = test::random_values(keys.size(), 512);
-  for (std::size_t i = 0; i < 300; ++i) keys[i * 500] = k_empty - static_cast<key_type>(i % 2);  // empty, tombstone
+  for (std::size_t i = 0; i < 300; ++i)
+    keys[i * 500] = k_empty - static_cast<key_type>(i % 2);  // empty, tombstone
   for (std::size_t i = 0; i < 200; ++i) values[i * 500 + 7] = k_empty;
   p.insert(keys, values);
   CHECK(p.gpu->stats({}).rejected[int(op_kind::insert)] == 500);
@@ -124,7 +131,8 @@ TEST_CASE("hive bulk: reserved keys and values are rejected and counted; the res
   p.check();
 }
 
-TEST_CASE("hive bulk: equal keys in one batch are stored once with one of their values", "[gpu][hive][bulk]") {
+TEST_CASE("hive bulk: equal keys in one batch are stored once with one of their values",
+          "[gpu][hive][bulk]") {
   test::require_gpu();
   auto gpu = make_table(bulk_config(1u << 19));
   const auto distinct = test::random_keys(20000, 521);
@@ -132,7 +140,8 @@ TEST_CASE("hive bulk: equal keys in one batch are stored once with one of their 
   insert_quietly(*gpu, keys, values);
   CHECK(gpu->stats({}).live == distinct.size());
   const auto f = test::find(*gpu, distinct);
-  CHECK(std::count(f.status.begin(), f.status.end(), op_status::found) == static_cast<long>(distinct.size()));
+  CHECK(std::count(f.status.begin(), f.status.end(), op_status::found) ==
+        static_cast<long>(distinct.size()));
   for (std::size_t i = 0; i < distinct.size(); ++i) CHECK(f.values[i] / 8 == i);
   const auto r = test::hive_check(*gpu);
   INFO(r.describe());
@@ -157,7 +166,8 @@ TEST_CASE("hive bulk: keys piled on one bucket overflow a group and a warp", "[g
   p.check();
 }
 
-TEST_CASE("hive bulk: a fill to 0.99 uses the stash; replaces find keys there", "[gpu][hive][bulk]") {
+TEST_CASE("hive bulk: a fill to 0.99 uses the stash; replaces find keys there",
+          "[gpu][hive][bulk]") {
   test::require_gpu();
   const std::uint64_t capacity = 1u << 18;
   bulk_pair p(bulk_config(capacity));
@@ -170,21 +180,25 @@ TEST_CASE("hive bulk: a fill to 0.99 uses the stash; replaces find keys there", 
   p.check();
 }
 
-TEST_CASE("hive bulk: a table in the middle of a resize round addresses every key", "[gpu][hive][bulk][resize]") {
+TEST_CASE("hive bulk: a table in the middle of a resize round addresses every key",
+          "[gpu][hive][bulk][resize]") {
   test::require_gpu();
   bulk_pair p(bulk_config(1u << 19));
   const auto keys = test::random_keys(600000, 541);
   const auto values = test::random_values(keys.size(), 542);
-  p.insert(slice(keys, 0, 300000), std::vector<value_type>(values.begin(), values.begin() + 300000));
+  p.insert(slice(keys, 0, 300000),
+           std::vector<value_type>(values.begin(), values.begin() + 300000));
   // Split 3/8 of the round: buckets below the split pointer take one more hash bit.
   const std::uint64_t round = (1u << 19) / 16;
   CHECK(test::hive_of(*p.gpu).expand(round * 3 / 8, {}) == round * 3 / 8);
   test::hive_of(*p.model).expand(round * 3 / 8, {});
-  p.insert(slice(keys, 300000, keys.size()), std::vector<value_type>(values.begin() + 300000, values.end()));
+  p.insert(slice(keys, 300000, keys.size()),
+           std::vector<value_type>(values.begin() + 300000, values.end()));
   p.check();
 }
 
-TEST_CASE("hive bulk: a batch of 47M keys into 2^26 slots stores every key once and then replaces", "[gpu][hive][large]") {
+TEST_CASE("hive bulk: a batch of 47M keys into 2^26 slots stores every key once and then replaces",
+          "[gpu][hive][large]") {
   test::require_gpu();
   const std::uint64_t capacity = std::uint64_t{1} << 26;
   auto gpu = make_table(test::hive_config(backend::gpu, capacity, 16));
@@ -198,15 +212,17 @@ TEST_CASE("hive bulk: a batch of 47M keys into 2^26 slots stores every key once 
   const table_stats st = gpu->stats({});
   CHECK(st.live == n);
   const auto found = test::find(*gpu, keys);
-  CHECK(std::count(found.status.begin(), found.status.end(), op_status::found) == static_cast<long>(n));
+  CHECK(std::count(found.status.begin(), found.status.end(), op_status::found) ==
+        static_cast<long>(n));
   CHECK(found.values == values);
   const auto r = test::hive_check(*gpu);
   INFO(r.describe());
   CHECK(r.ok());
 }
 
-TEST_CASE("hive bulk, automatic: a batch past load 0.9 goes to the rounds up to 0.9 and key by key after",
-          "[gpu][hive][bulk]") {
+TEST_CASE(
+    "hive bulk, automatic: a batch past load 0.9 goes to the rounds up to 0.9 and key by key after",
+    "[gpu][hive][bulk]") {
   test::require_gpu();
   const std::uint64_t capacity = 1u << 24;  // automatic bulk starts at 2^24 slots
   bulk_pair p(test::hive_config(backend::gpu, capacity, 16));
@@ -214,12 +230,14 @@ TEST_CASE("hive bulk, automatic: a batch past load 0.9 goes to the rounds up to 
   p.insert(keys, test::random_values(keys.size(), 562));
   const hive_counters h = p.gpu->stats({}).hive;
   CHECK(h.bulk_batches == 1);
-  CHECK(h.bulk_rest >= keys.size() - static_cast<std::size_t>(0.9 * double(capacity)));  // the tail, key by key
+  CHECK(h.bulk_rest >=
+        keys.size() - static_cast<std::size_t>(0.9 * double(capacity)));  // the tail, key by key
   CHECK(p.gpu->stats({}).live == keys.size());
   p.check();
   // Past 0.9 already: a further batch goes key by key entirely (too small for the rounds anyway).
   const auto more = test::random_keys(keys.size() + 100000, 561);
-  const std::vector<key_type> tail(more.begin() + static_cast<std::ptrdiff_t>(keys.size()), more.end());
+  const std::vector<key_type> tail(more.begin() + static_cast<std::ptrdiff_t>(keys.size()),
+                                   more.end());
   p.insert(tail, test::random_values(tail.size(), 563));
   CHECK(p.gpu->stats({}).hive.bulk_batches == 1);
   p.check();

@@ -20,7 +20,9 @@ namespace {
 
 using test::hive_pair;
 
-long count(const std::vector<op_status>& st, op_status s) { return std::count(st.begin(), st.end(), s); }
+long count(const std::vector<op_status>& st, op_status s) {
+  return std::count(st.begin(), st.end(), s);
+}
 
 /// Live slots of bucket b of an image.
 int used_slots(const hive::hive_image& img, std::uint64_t b) {
@@ -31,8 +33,19 @@ int used_slots(const hive::hive_image& img, std::uint64_t b) {
 
 TEST_CASE("hive: bulk insert, find and erase agree with the model", "[gpu][hive]") {
   test::require_gpu();
-  const auto [slots, tile] = GENERATE(Catch::Generators::table<int, int>({{8, 2}, {8, 4}, {8, 8}, {16, 2}, {16, 4}, {16, 8}, {16, 16}, {32, 4}, {32, 8}, {32, 16}, {32, 32}}));
-  const std::string hashes = GENERATE(std::string("bithash1+bithash2"), std::string("murmur3+city+crc32"));
+  const auto [slots, tile] = GENERATE(Catch::Generators::table<int, int>({{8, 2},
+                                                                          {8, 4},
+                                                                          {8, 8},
+                                                                          {16, 2},
+                                                                          {16, 4},
+                                                                          {16, 8},
+                                                                          {16, 16},
+                                                                          {32, 4},
+                                                                          {32, 8},
+                                                                          {32, 16},
+                                                                          {32, 32}}));
+  const std::string hashes =
+      GENERATE(std::string("bithash1+bithash2"), std::string("murmur3+city+crc32"));
   CAPTURE(slots, tile, hashes);
   hive_pair p(test::hive_config(backend::gpu, 1u << 18, slots, tile, hashes));
   const std::size_t n = 200000;  // load 0.76
@@ -58,7 +71,8 @@ TEST_CASE("hive: bulk insert, find and erase agree with the model", "[gpu][hive]
   p.check();
 }
 
-TEST_CASE("hive: filled to 0.97 and 0.99 nothing is lost, with instrumentation counting every step", "[gpu][hive]") {
+TEST_CASE("hive: filled to 0.97 and 0.99 nothing is lost, with instrumentation counting every step",
+          "[gpu][hive]") {
   test::require_gpu();
   const double load = GENERATE(0.97, 0.99);
   const int slots = GENERATE(16, 32);
@@ -77,7 +91,8 @@ TEST_CASE("hive: filled to 0.97 and 0.99 nothing is lost, with instrumentation c
     const std::vector<value_type> v(values.begin() + at, values.begin() + end);
     const auto st = test::insert(*p.gpu, k, v);
     stored += count(st, op_status::inserted);
-    CHECK(count(st, op_status::inserted) + count(st, op_status::failed_full) == static_cast<long>(k.size()));
+    CHECK(count(st, op_status::inserted) + count(st, op_status::failed_full) ==
+          static_cast<long>(k.size()));
   }
   const table_stats s = p.gpu->stats({});
   CHECK(s.live == stored);
@@ -89,7 +104,8 @@ TEST_CASE("hive: filled to 0.97 and 0.99 nothing is lost, with instrumentation c
   const auto f = test::find(*p.gpu, keys);
   CHECK(count(f.status, op_status::found) == static_cast<long>(stored));
   for (std::size_t i = 0; i < n; ++i)
-    if (f.status[i] == op_status::found && f.values[i] != values[i]) FAIL("key " << keys[i] << " has a wrong value");
+    if (f.status[i] == op_status::found && f.values[i] != values[i])
+      FAIL("key " << keys[i] << " has a wrong value");
   const auto r = test::hive_check(*p.gpu);
   INFO(r.describe());
   CHECK(r.ok());
@@ -101,7 +117,8 @@ TEST_CASE("hive: filled to 0.97 and 0.99 nothing is lost, with instrumentation c
   }
 }
 
-TEST_CASE("hive: keys piled on one bucket pair fill it, then the stash, then are refused", "[gpu][hive]") {
+TEST_CASE("hive: keys piled on one bucket pair fill it, then the stash, then are refused",
+          "[gpu][hive]") {
   test::require_gpu();
   const int tile = GENERATE(4, 16);
   hive_pair p(test::hive_config(backend::gpu, 1u << 12, 16, tile, {}, 16, 0.0));  // stash: 64 slots
@@ -139,7 +156,8 @@ TEST_CASE("hive: duplicate keys in one insert batch are stored once", "[gpu][hiv
   CHECK(count(st, op_status::replaced) == static_cast<long>(keys.size() - distinct.size()));
   CHECK(p.gpu->stats({}).live == distinct.size());
   const auto f = test::find(*p.gpu, distinct);
-  for (std::size_t i = 0; i < distinct.size(); ++i) CHECK(f.values[i] / 8 == i);  // one of its own values
+  for (std::size_t i = 0; i < distinct.size(); ++i)
+    CHECK(f.values[i] / 8 == i);  // one of its own values
   const auto r = test::hive_check(*p.gpu);
   INFO(r.describe());
   CHECK(r.ok());
@@ -176,13 +194,15 @@ TEST_CASE("hive: mixed batches agree with the model batch after batch", "[gpu][h
       }
       values.push_back(static_cast<value_type>(batch * 100000 + i));
     }
-    const auto g = test::apply(*p.gpu, kinds, keys, values), m = test::apply(*p.model, kinds, keys, values);
+    const auto g = test::apply(*p.gpu, kinds, keys, values),
+               m = test::apply(*p.model, kinds, keys, values);
     int shown = 0;
     for (std::size_t i = 0; i < keys.size() && shown < 5; ++i)
       if (g.status[i] != m.status[i]) {
         ++shown;
-        FAIL_CHECK("batch " << batch << " op " << i << " kind " << int(kinds[i]) << " key " << keys[i] << ": GPU "
-                            << to_string(g.status[i]) << ", model " << to_string(m.status[i]));
+        FAIL_CHECK("batch " << batch << " op " << i << " kind " << int(kinds[i]) << " key "
+                            << keys[i] << ": GPU " << to_string(g.status[i]) << ", model "
+                            << to_string(m.status[i]));
       }
     CHECK(g.status == m.status);
     CHECK(g.values == m.values);
@@ -192,9 +212,11 @@ TEST_CASE("hive: mixed batches agree with the model batch after batch", "[gpu][h
   }
 }
 
-TEST_CASE("hive: resizing in the middle of a workload keeps every key, at every step", "[gpu][hive][resize]") {
+TEST_CASE("hive: resizing in the middle of a workload keeps every key, at every step",
+          "[gpu][hive][resize]") {
   test::require_gpu();
-  // Every bucket size: the resize kernels give a bucket pair `slots` lanes, 32 / slots pairs a warp.
+  // Every bucket size: the resize kernels give a bucket pair `slots` lanes, 32 / slots pairs a
+  // warp.
   const int slots = GENERATE(8, 16, 32);
   CAPTURE(slots);
   auto cfg = test::hive_config(backend::gpu, 1u << 14, slots);
@@ -212,8 +234,10 @@ TEST_CASE("hive: resizing in the middle of a workload keeps every key, at every 
     test::hive_of(*p.model).expand(per_step, {});
     p.check();
     // Each step adds 4,096 slots and 3,000 keys: the load falls from 0.85 to 0.78.
-    const std::vector<key_type> more(keys.begin() + 14000 + step * 3000, keys.begin() + 14000 + (step + 1) * 3000);
-    const std::vector<value_type> mv(values.begin() + 14000 + step * 3000, values.begin() + 14000 + (step + 1) * 3000);
+    const std::vector<key_type> more(keys.begin() + 14000 + step * 3000,
+                                     keys.begin() + 14000 + (step + 1) * 3000);
+    const std::vector<value_type> mv(values.begin() + 14000 + step * 3000,
+                                     values.begin() + 14000 + (step + 1) * 3000);
     CHECK(test::insert(*p.gpu, more, mv) == test::insert(*p.model, more, mv));
     p.check();
   }
@@ -229,7 +253,8 @@ TEST_CASE("hive: resizing in the middle of a workload keeps every key, at every 
   CHECK(p.gpu->capacity() == p.model->capacity());
 }
 
-TEST_CASE("hive: automatic resize grows past the threshold while inserting, on the GPU", "[gpu][hive][resize]") {
+TEST_CASE("hive: automatic resize grows past the threshold while inserting, on the GPU",
+          "[gpu][hive][resize]") {
   test::require_gpu();
   auto cfg = test::hive_config(backend::gpu, 1u << 12, 16);
   cfg.hive.auto_resize = true;
@@ -237,7 +262,8 @@ TEST_CASE("hive: automatic resize grows past the threshold while inserting, on t
   const auto keys = test::random_keys(100000, 15);
   for (std::size_t at = 0; at < keys.size(); at += 10000) {
     const std::vector<key_type> part(keys.begin() + at, keys.begin() + at + 10000);
-    CHECK(count(test::insert(*t, part, test::random_values(part.size(), at)), op_status::inserted) == 10000);
+    CHECK(count(test::insert(*t, part, test::random_values(part.size(), at)),
+                op_status::inserted) == 10000);
     CHECK(t->stats({}).load_factor() <= 0.9);
   }
   const auto f = test::find(*t, keys);
@@ -247,7 +273,8 @@ TEST_CASE("hive: automatic resize grows past the threshold while inserting, on t
   CHECK(r.ok());
 }
 
-TEST_CASE("hive: an expansion drains the stash into the grown table, on the GPU", "[gpu][hive][resize]") {
+TEST_CASE("hive: an expansion drains the stash into the grown table, on the GPU",
+          "[gpu][hive][resize]") {
   test::require_gpu();
   auto cfg = test::hive_config(backend::gpu, 1024, 16, 0, {}, 16, 0.0);  // 64 buckets, stash of 64
   cfg.hive.resize_batch = 8;
@@ -264,8 +291,9 @@ TEST_CASE("hive: an expansion drains the stash into the grown table, on the GPU"
   CHECK(f.values == values);
 }
 
-TEST_CASE("hive: automatic resize grows and shrinks as the model does, to a load between its thresholds",
-          "[gpu][hive][resize]") {
+TEST_CASE(
+    "hive: automatic resize grows and shrinks as the model does, to a load between its thresholds",
+    "[gpu][hive][resize]") {
   test::require_gpu();
   auto cfg = test::hive_config(backend::gpu, 1u << 12, 16);
   cfg.hive.auto_resize = true;
@@ -293,8 +321,10 @@ TEST_CASE("hive: automatic resize grows and shrinks as the model does, to a load
   p.check();
 }
 
-TEST_CASE("hive: drained from 0.9 to 0.1 with resize=auto, GPU and model end at the same size, between the thresholds",
-          "[gpu][hive][resize]") {
+TEST_CASE(
+    "hive: drained from 0.9 to 0.1 with resize=auto, GPU and model end at the same size, between "
+    "the thresholds",
+    "[gpu][hive][resize]") {
   test::require_gpu();
   // Auto resize never shrinks below the configured size, so the table starts small and grows to
   // about 2^16 slots on the way up.
@@ -314,7 +344,8 @@ TEST_CASE("hive: drained from 0.9 to 0.1 with resize=auto, GPU and model end at 
   CHECK(grown == p.model->capacity());
   CHECK(grown >= (1u << 16));
   for (std::size_t at = 0; at < n * 8 / 9; at += 4096) {
-    const std::vector<key_type> gone(keys.begin() + at, keys.begin() + std::min(n * 8 / 9, at + 4096));
+    const std::vector<key_type> gone(keys.begin() + at,
+                                     keys.begin() + std::min(n * 8 / 9, at + 4096));
     CHECK(test::erase(*p.gpu, gone) == test::erase(*p.model, gone));
   }
   CHECK(p.gpu->capacity() == p.model->capacity());
@@ -325,8 +356,10 @@ TEST_CASE("hive: drained from 0.9 to 0.1 with resize=auto, GPU and model end at 
   p.check();
 }
 
-TEST_CASE("hive: an explicit contraction reaches its target, or stops at 90% and says so, on the GPU as in the model",
-          "[gpu][hive][resize]") {
+TEST_CASE(
+    "hive: an explicit contraction reaches its target, or stops at 90% and says so, on the GPU as "
+    "in the model",
+    "[gpu][hive][resize]") {
   test::require_gpu();
   hive_pair p(test::hive_config(backend::gpu, 1u << 14, 16));
   const auto keys = test::random_keys(4000, 81);

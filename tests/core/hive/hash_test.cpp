@@ -9,10 +9,12 @@
 
 using namespace hs::hive;
 
-TEST_CASE("hive: CRC-32C a bit at a time equals the byte table, and the standard's check value", "[hive]") {
+TEST_CASE("hive: CRC-32C a bit at a time equals the byte table, and the standard's check value",
+          "[hive]") {
   // The table's byte update gives the standard's check value, CRC-32C("123456789") = 0xE3069283.
   std::uint32_t c = 0xffffffffu;
-  for (unsigned char byte : std::string("123456789")) c = k_crc32c_host[(c ^ byte) & 0xffu] ^ (c >> 8);
+  for (unsigned char byte : std::string("123456789"))
+    c = k_crc32c_host[(c ^ byte) & 0xffu] ^ (c >> 8);
   CHECK(~c == 0xe3069283u);
 
   std::mt19937 rng(5);

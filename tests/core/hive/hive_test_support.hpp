@@ -14,7 +14,8 @@
 namespace hs::test {
 
 inline table_config hive_config(backend b, std::uint64_t capacity, int slots = 16, int tile = 0,
-                                std::string hashes = {}, int depth = 16, double stash_fraction = 0.015) {
+                                std::string hashes = {}, int depth = 16,
+                                double stash_fraction = 0.015) {
   table_config c;
   c.family = family::hive;
   c.backend = b;
@@ -72,7 +73,8 @@ struct hive_pair {
 
 /// `n` distinct keys whose candidate buckets are exactly {x, y} (in either order) under the
 /// table's geometry: an adversarial pile-up on one bucket pair.
-inline std::vector<key_type> keys_on_pair(const hive::hive_image& img, std::size_t n, std::uint64_t seed) {
+inline std::vector<key_type> keys_on_pair(const hive::hive_image& img, std::size_t n,
+                                          std::uint64_t seed) {
   std::vector<key_type> out;
   hive::candidates want{};
   for (key_type k = static_cast<key_type>(seed * 2654435761u) & 0x7fffffffu; out.size() < n; ++k) {
@@ -83,7 +85,8 @@ inline std::vector<key_type> keys_on_pair(const hive::hive_image& img, std::size
       out.push_back(k);
       continue;
     }
-    const bool same = (c.b[0] == want.b[0] && c.b[1] == want.b[1]) || (c.b[0] == want.b[1] && c.b[1] == want.b[0]);
+    const bool same = (c.b[0] == want.b[0] && c.b[1] == want.b[1]) ||
+                      (c.b[0] == want.b[1] && c.b[1] == want.b[0]);
     if (same) out.push_back(k);
   }
   return out;

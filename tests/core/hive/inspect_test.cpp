@@ -21,8 +21,9 @@ std::unique_ptr<table> filled(backend b) {
   auto t = make_table(test::hive_config(b, 4096, 16, 4, {}, 16, 0.02));
   const auto pile = test::keys_on_pair(test::hive_of(*t).snapshot({}), 2 * 16 + 5, 71);
   auto keys = test::random_keys(3000, 72);
-  keys.erase(std::remove_if(keys.begin(), keys.end(),
-                            [&](key_type k) { return std::find(pile.begin(), pile.end(), k) != pile.end(); }),
+  keys.erase(std::remove_if(
+                 keys.begin(), keys.end(),
+                 [&](key_type k) { return std::find(pile.begin(), pile.end(), k) != pile.end(); }),
              keys.end());
   test::insert(*t, pile, test::random_values(pile.size(), 73));
   test::insert(*t, keys, test::random_values(keys.size(), 74));
@@ -51,7 +52,8 @@ sampled sample(table& t, std::uint64_t buckets, std::uint64_t dump_first) {
 
 }  // namespace
 
-TEST_CASE("hive: the model's inspection agrees with counts made from its image", "[hive][inspect]") {
+TEST_CASE("hive: the model's inspection agrees with counts made from its image",
+          "[hive][inspect]") {
   auto t = filled(backend::cpu);
   const hive::hive_image img = test::hive_of(*t).snapshot({});
   const std::uint64_t buckets = img.geo.buckets();
@@ -91,7 +93,8 @@ TEST_CASE("hive: the model's inspection agrees with counts made from its image",
   CHECK(fullest == 16);
 }
 
-TEST_CASE("hive: the GPU inspection kernels agree with the host definitions", "[gpu][hive][inspect]") {
+TEST_CASE("hive: the GPU inspection kernels agree with the host definitions",
+          "[gpu][hive][inspect]") {
   test::require_gpu();
   auto t = filled(backend::gpu);
   const hive::hive_image img = test::hive_of(*t).snapshot({});
@@ -100,7 +103,8 @@ TEST_CASE("hive: the GPU inspection kernels agree with the host definitions", "[
   // The same requests answered on the host from the snapshot.
   std::vector<occupancy_pixel> want(buckets);
   inspect_request q;
-  q.occupancy = occupancy_query{0, buckets * 16, static_cast<std::uint32_t>(buckets), 1, want.data()};
+  q.occupancy =
+      occupancy_query{0, buckets * 16, static_cast<std::uint32_t>(buckets), 1, want.data()};
   q.probe_histogram = q.bucket_fill = q.stash = true;
   q.strip = bucket_strip_query{0, buckets, static_cast<std::uint32_t>(buckets / 4)};
   q.dump_first = 40 * 16;

@@ -28,7 +28,8 @@ TEST_CASE("hive model: insert, replace, find, erase and reserved keys", "[hive]"
   CHECK(hive::check_invariants(m.image()).ok());
 }
 
-TEST_CASE("hive model: filled to 0.97 every key is found and each insert's step is counted", "[hive]") {
+TEST_CASE("hive model: filled to 0.97 every key is found and each insert's step is counted",
+          "[hive]") {
   for (int slots : {8, 16, 32}) {
     auto cfg = test::hive_config(backend::cpu, 1u << 14, slots);
     cfg.hive.instrument = true;
@@ -55,7 +56,8 @@ TEST_CASE("hive model: filled to 0.97 every key is found and each insert's step 
   }
 }
 
-TEST_CASE("hive model: keys sharing one bucket pair fill it, then the stash, then are refused", "[hive]") {
+TEST_CASE("hive model: keys sharing one bucket pair fill it, then the stash, then are refused",
+          "[hive]") {
   hive::hive_model m(test::hive_config(backend::cpu, 1024, 16, 0, {}, 16, 0.0));  // stash: 64 slots
   const auto keys = test::keys_on_pair(m.image(), 2 * 16 + 64 + 10, 5);
   const auto values = test::random_values(keys.size(), 6);
@@ -78,7 +80,8 @@ TEST_CASE("hive model: keys sharing one bucket pair fill it, then the stash, the
   CHECK(r.ok());
 }
 
-TEST_CASE("hive model: expansion and contraction keep every key findable at every step", "[hive][resize]") {
+TEST_CASE("hive model: expansion and contraction keep every key findable at every step",
+          "[hive][resize]") {
   auto cfg = test::hive_config(backend::cpu, 1u << 12, 16);
   cfg.hive.resize_batch = 16;
   hive::hive_model m(cfg);
@@ -88,7 +91,8 @@ TEST_CASE("hive model: expansion and contraction keep every key findable at ever
   test::insert(m, keys, values);
   const auto all_found = [&] {
     const auto f = test::find(m, keys);
-    return std::count(f.status.begin(), f.status.end(), op_status::found) == static_cast<long>(n) && f.values == values;
+    return std::count(f.status.begin(), f.status.end(), op_status::found) == static_cast<long>(n) &&
+           f.values == values;
   };
   for (int step = 0; step < 24; ++step) {  // 1.5 rounds of 256 buckets, 16 at a time
     CHECK(m.expand(16, {}) == 16);
@@ -107,7 +111,8 @@ TEST_CASE("hive model: expansion and contraction keep every key findable at ever
   CHECK(hive::check_invariants(m.image()).ok());
 }
 
-TEST_CASE("hive model: a contraction reaches its target although pairs do not fit one bucket", "[hive][resize]") {
+TEST_CASE("hive model: a contraction reaches its target although pairs do not fit one bucket",
+          "[hive][resize]") {
   // 1,024 buckets at load 0.24: many pairs hold more than 16 entries between them; their
   // overflow goes to other candidates, eviction paths or the stash, and the merge goes on.
   auto cfg = test::hive_config(backend::cpu, 1u << 14, 16);
@@ -132,7 +137,8 @@ TEST_CASE("hive model: a contraction reaches its target although pairs do not fi
   CHECK(m.stats({}).hive.merges_refused == 78);
 }
 
-TEST_CASE("hive model: drained from 0.9 to 0.1 with resize=auto it ends between the thresholds", "[hive][resize]") {
+TEST_CASE("hive model: drained from 0.9 to 0.1 with resize=auto it ends between the thresholds",
+          "[hive][resize]") {
   auto cfg = test::hive_config(backend::cpu, 1u << 12, 16);
   cfg.hive.auto_resize = true;
   hive::hive_model m(cfg);
@@ -141,7 +147,8 @@ TEST_CASE("hive model: drained from 0.9 to 0.1 with resize=auto it ends between 
   const double grown = double(m.config().capacity);
   CHECK(m.stats({}).load_factor() <= cfg.hive.grow_above);
   for (std::size_t at = 0; at < keys.size() * 8 / 9; at += 10000)
-    test::erase(m, std::vector<key_type>(keys.begin() + at, keys.begin() + std::min(keys.size() * 8 / 9, at + 10000)));
+    test::erase(m, std::vector<key_type>(keys.begin() + at,
+                                         keys.begin() + std::min(keys.size() * 8 / 9, at + 10000)));
   const table_stats s = m.stats({});
   CHECK(double(s.capacity) < grown / 2);
   CHECK(s.load_factor() >= cfg.hive.shrink_below);
@@ -149,7 +156,8 @@ TEST_CASE("hive model: drained from 0.9 to 0.1 with resize=auto it ends between 
   CHECK(hive::check_invariants(m.image(), &s).ok());
 }
 
-TEST_CASE("hive model: an expansion drains the stash and inserts its keys again", "[hive][resize]") {
+TEST_CASE("hive model: an expansion drains the stash and inserts its keys again",
+          "[hive][resize]") {
   auto cfg = test::hive_config(backend::cpu, 1024, 16, 0, {}, 16, 0.0);  // 64 buckets, stash of 64
   cfg.hive.resize_batch = 8;
   hive::hive_model m(cfg);
@@ -162,7 +170,8 @@ TEST_CASE("hive model: an expansion drains the stash and inserts its keys again"
   CHECK(s.live == keys.size());
   CHECK(s.hive.stash_live < 40);  // the partners took some of the pile
   const auto f = test::find(m, keys);
-  CHECK(std::count(f.status.begin(), f.status.end(), op_status::found) == static_cast<long>(keys.size()));
+  CHECK(std::count(f.status.begin(), f.status.end(), op_status::found) ==
+        static_cast<long>(keys.size()));
   CHECK(f.values == values);
   const auto r = hive::check_invariants(m.image(), &s);
   INFO(r.describe());
@@ -202,9 +211,11 @@ TEST_CASE("hive configs: impossible shapes and policies are refused with the rea
   CHECK(hive::to_string(*hive::parse_hash_policy("crc32+bithash2")) == "crc32+bithash2");
 }
 
-TEST_CASE("hive model: keys go to their first candidate while it has room; away bits mark the rest", "[hive]") {
+TEST_CASE("hive model: keys go to their first candidate while it has room; away bits mark the rest",
+          "[hive]") {
   hive::hive_model m(test::hive_config(backend::cpu, 1 << 14, 16));
-  const auto keys = test::random_keys(7000, 21);  // load 0.43: most first candidates keep 4 free slots
+  const auto keys =
+      test::random_keys(7000, 21);  // load 0.43: most first candidates keep 4 free slots
   test::insert(m, keys, test::random_values(7000, 22));
   const auto count_away = [](const hive::hive_image& img) {
     std::uint64_t keys_away = 0, bits = 0;
@@ -221,7 +232,8 @@ TEST_CASE("hive model: keys go to their first candidate while it has room; away 
   CHECK(away_low < 7000 / 20);
   CHECK(bits_low <= away_low);
   REQUIRE(hive::check_invariants(m.image()).ok());
-  const auto more = test::random_keys(7700, 23);  // to load 0.9 (keys are distinct with high probability)
+  const auto more =
+      test::random_keys(7700, 23);  // to load 0.9 (keys are distinct with high probability)
   test::insert(m, more, test::random_values(7700, 24));
   const auto [away_high, bits_high] = count_away(m.image());
   CHECK(away_high > away_low);
@@ -243,7 +255,10 @@ TEST_CASE("hive model: keys go to their first candidate while it has room; away 
   FAIL("no key lives outside its first candidate at load 0.9");
 }
 
-TEST_CASE("hive invariants: a wrong mask bit, a key twice, a key out of place and a stale hint are caught", "[hive]") {
+TEST_CASE(
+    "hive invariants: a wrong mask bit, a key twice, a key out of place and a stale hint are "
+    "caught",
+    "[hive]") {
   hive::hive_model m(test::hive_config(backend::cpu, 1024, 16));
   const auto keys = test::random_keys(500, 11);
   test::insert(m, keys, test::random_values(500, 12));
@@ -253,7 +268,8 @@ TEST_CASE("hive invariants: a wrong mask bit, a key twice, a key out of place an
   std::uint64_t b = 0;
   int s = 0;
   for (std::uint64_t i = 0; i < good.words.size(); ++i)
-    if (good.words[i] != hive::k_empty_word && hive::key_of(good.words[i]) == keys[0]) b = i / 16, s = static_cast<int>(i % 16);
+    if (good.words[i] != hive::k_empty_word && hive::key_of(good.words[i]) == keys[0])
+      b = i / 16, s = static_cast<int>(i % 16);
   auto bad = good;
   bad.masks[b] |= 1u << s;
   CHECK(hive::check_invariants(bad).violations == 1);

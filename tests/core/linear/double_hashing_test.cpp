@@ -39,7 +39,10 @@ double mean_probe(table& t) {
 }
 }  // namespace
 
-TEST_CASE("a double-hashing probe reads sector by sector, reaches every slot, and a slot gives back its probe index", "[linear][double]") {
+TEST_CASE(
+    "a double-hashing probe reads sector by sector, reaches every slot, and a slot gives back its "
+    "probe index",
+    "[linear][double]") {
   const std::uint32_t mask = 1023;
   for (key_type k : test::random_keys(50, 5)) {
     const std::uint32_t home = home_slot<dh>(k, mask);
@@ -51,17 +54,21 @@ TEST_CASE("a double-hashing probe reads sector by sector, reaches every slot, an
     }
     CHECK(seen.size() == 1024);
     CHECK(double_hashing::step(k) % 2 == 1);
-    // A probe reads the home slot's aligned sector first, from the home slot on, wrapping inside it.
+    // A probe reads the home slot's aligned sector first, from the home slot on, wrapping inside
+    // it.
     for (std::uint32_t i = 0; i < double_hashing::width; ++i)
       CHECK(probe_slot<dh>(home, k, i, mask) == ((home & ~3u) | ((home + i) & 3u)));
     // and the next sector lies a step of sectors further on.
-    CHECK((probe_slot<dh>(home, k, double_hashing::width, mask) >> 2) == (((home >> 2) + double_hashing::step(k)) & 255));
+    CHECK((probe_slot<dh>(home, k, double_hashing::width, mask) >> 2) ==
+          (((home >> 2) + double_hashing::step(k)) & 255));
   }
   CHECK(probe_slot<murmur3_hash>(1020, 7, 5, mask) == 1);  // a bare hash probes linearly, wrapping
 }
 
-TEST_CASE("double hashing stores and finds every key; probes are shorter than linear probing's at load 0.9",
-          "[linear][double]") {
+TEST_CASE(
+    "double hashing stores and finds every key; probes are shorter than linear probing's at load "
+    "0.9",
+    "[linear][double]") {
   const auto keys = test::random_keys(3686, 11);  // load 0.9 of 4096
   const auto values = test::random_values(keys.size(), 12);
   auto lin = make_table(config(4096, probe_policy::linear));
@@ -70,7 +77,8 @@ TEST_CASE("double hashing stores and finds every key; probes are shorter than li
   const auto st = test::insert(*dbl, keys, values);
   CHECK(std::count(st.begin(), st.end(), op_status::inserted) == static_cast<long>(keys.size()));
   const auto f = test::find(*dbl, keys);
-  CHECK(std::count(f.status.begin(), f.status.end(), op_status::found) == static_cast<long>(keys.size()));
+  CHECK(std::count(f.status.begin(), f.status.end(), op_status::found) ==
+        static_cast<long>(keys.size()));
   CHECK(f.values == values);
   CHECK(describe(family::linear).check_invariants(*dbl, {}) == "");
   const double ml = mean_probe(*lin), md = mean_probe(*dbl);
@@ -93,8 +101,10 @@ TEST_CASE("double hashing breaks the pile-up of keys that share a home slot", "[
   CHECK(describe(family::linear).check_invariants(*dbl, {}) == "");
 }
 
-TEST_CASE("double hashing with tombstones reuses them and never stores a key twice", "[linear][double][tombstone]") {
-  auto t = make_table(config(2048, probe_policy::double_hash, hash_kind::murmur3, linear_delete_mode::tombstone));
+TEST_CASE("double hashing with tombstones reuses them and never stores a key twice",
+          "[linear][double][tombstone]") {
+  auto t = make_table(
+      config(2048, probe_policy::double_hash, hash_kind::murmur3, linear_delete_mode::tombstone));
   const auto keys = test::random_keys(1600, 21);
   test::insert(*t, keys, test::random_values(keys.size(), 22));
   test::erase(*t, std::vector<key_type>(keys.begin(), keys.begin() + 800));
@@ -106,7 +116,8 @@ TEST_CASE("double hashing with tombstones reuses them and never stores a key twi
   CHECK(describe(family::linear).check_invariants(*t, {}) == "");  // no key twice, each reachable
 }
 
-TEST_CASE("a full double-hashing table answers failed_full for exactly the excess", "[linear][double]") {
+TEST_CASE("a full double-hashing table answers failed_full for exactly the excess",
+          "[linear][double]") {
   auto t = make_table(config(64, probe_policy::double_hash));
   const auto keys = test::random_keys(80, 31);
   const auto st = test::insert(*t, keys, test::random_values(keys.size(), 32));
@@ -130,14 +141,16 @@ TEST_CASE("the checker follows each key's own probe sequence", "[linear][double]
     planted = true;
   }
   REQUIRE(planted);
-  const invariant_report r = check_invariants(slots, hash_kind::murmur3, nullptr, linear_delete_mode::value,
-                                              probe_policy::double_hash);
+  const invariant_report r = check_invariants(slots, hash_kind::murmur3, nullptr,
+                                              linear_delete_mode::value, probe_policy::double_hash);
   CHECK_FALSE(r.ok());
   CHECK_THAT(r.describe(), ContainsSubstring("is unreachable: its probe 0"));
 }
 
-TEST_CASE("probing is the linear family's: other families ignore it; double hashing with probe groups is refused",
-          "[linear][double]") {
+TEST_CASE(
+    "probing is the linear family's: other families ignore it; double hashing with probe groups is "
+    "refused",
+    "[linear][double]") {
   table_config c = config(1024, probe_policy::double_hash);
   c.family = family::hive;
   CHECK(make_table(c)->config().family == family::hive);  // the linear options ride along unread
@@ -146,7 +159,8 @@ TEST_CASE("probing is the linear family's: other families ignore it; double hash
   CHECK_THROWS_WITH(make_table(c), ContainsSubstring("group must be 1 or auto"));
 }
 
-TEST_CASE("a traced double-hashing insert walks its own probe sequence to where the model puts it", "[linear][double][trace]") {
+TEST_CASE("a traced double-hashing insert walks its own probe sequence to where the model puts it",
+          "[linear][double][trace]") {
   auto t = make_table(config(512, probe_policy::double_hash));
   test::insert(*t, test::random_keys(450, 51), test::random_values(450, 52));
   for (key_type k : {123456789u, 987654321u, 555555555u}) {
@@ -159,7 +173,8 @@ TEST_CASE("a traced double-hashing insert walks its own probe sequence to where 
     const probe_walk w = replay_walk(op.probe_before, op.kind, k, st[0], linear_delete_mode::value);
     REQUIRE(w.decided);
     const std::uint32_t home = home_slot<dh>(k, 511);
-    for (std::size_t i = 0; i < w.cells.size(); ++i) CHECK(w.cells[i].slot == probe_slot<dh>(home, k, i, 511));
+    for (std::size_t i = 0; i < w.cells.size(); ++i)
+      CHECK(w.cells[i].slot == probe_slot<dh>(home, k, i, 511));
     const auto slots = copy_slots(*t);
     CHECK(slot_key(slots[*w.decided]) == k);
   }

@@ -15,7 +15,8 @@ TEST_CASE("keys that all share one home slot form one long run", "[gpu][linear]"
   const std::uint64_t capacity = 1u << 12;
   test::linear_pair p(capacity, hash_kind::identity, group);
   std::vector<key_type> keys;
-  for (std::uint32_t i = 1; i <= 3000; ++i) keys.push_back(i * static_cast<std::uint32_t>(capacity) + 17);
+  for (std::uint32_t i = 1; i <= 3000; ++i)
+    keys.push_back(i * static_cast<std::uint32_t>(capacity) + 17);
   const auto values = test::random_values(keys.size(), 5);
   CHECK(test::insert(*p.gpu, keys, values) == test::insert(p.model, keys, values));
   p.check_same_contents();
@@ -93,22 +94,28 @@ TEST_CASE("a table driven past full reports failed_full for exactly the excess",
   const auto values = test::random_values(keys.size(), 78);
   SECTION("in one batch") {
     const auto st = test::insert(*p.gpu, keys, values);
-    CHECK(static_cast<std::uint64_t>(std::count(st.begin(), st.end(), op_status::inserted)) == capacity);
-    CHECK(static_cast<std::uint64_t>(std::count(st.begin(), st.end(), op_status::failed_full)) == capacity / 4);
+    CHECK(static_cast<std::uint64_t>(std::count(st.begin(), st.end(), op_status::inserted)) ==
+          capacity);
+    CHECK(static_cast<std::uint64_t>(std::count(st.begin(), st.end(), op_status::failed_full)) ==
+          capacity / 4);
     const table_stats s = p.gpu->stats({});
     CHECK(s.occupied == capacity);
     CHECK(s.failed_full == capacity / 4);
     CHECK(linear::check_invariants(linear::copy_slots(*p.gpu), hash_kind::murmur3, &s).ok());
   }
   SECTION("filled exactly, then more in later batches") {
-    const std::vector<key_type> first(keys.begin(), keys.begin() + static_cast<std::ptrdiff_t>(capacity));
-    const std::vector<value_type> vfirst(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(capacity));
+    const std::vector<key_type> first(keys.begin(),
+                                      keys.begin() + static_cast<std::ptrdiff_t>(capacity));
+    const std::vector<value_type> vfirst(values.begin(),
+                                         values.begin() + static_cast<std::ptrdiff_t>(capacity));
     test::insert(*p.gpu, first, vfirst);
     test::insert(p.model, first, vfirst);
     p.check_same_contents();
-    const std::vector<key_type> rest(keys.begin() + static_cast<std::ptrdiff_t>(capacity), keys.end());
+    const std::vector<key_type> rest(keys.begin() + static_cast<std::ptrdiff_t>(capacity),
+                                     keys.end());
     const auto st = test::insert(*p.gpu, rest, std::vector<value_type>(rest.size(), 1));
-    CHECK(static_cast<std::uint64_t>(std::count(st.begin(), st.end(), op_status::failed_full)) == rest.size());
+    CHECK(static_cast<std::uint64_t>(std::count(st.begin(), st.end(), op_status::failed_full)) ==
+          rest.size());
     SECTION("present keys still update, and misses terminate") {
       const auto again = test::insert(*p.gpu, {first[3]}, {999});
       CHECK(again[0] == op_status::replaced);

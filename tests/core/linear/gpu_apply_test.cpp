@@ -27,10 +27,22 @@ TEST_CASE("a mixed batch over distinct keys matches the model", "[gpu][linear]")
   for (std::size_t i = 0; i < 24000; ++i) {
     // Interleaved, so every warp holds every kind: insert new, find present, find absent, erase.
     switch (i % 4) {
-      case 0: kinds.push_back(op_kind::insert); k.push_back(keys[30000 + i / 4]); break;
-      case 1: kinds.push_back(op_kind::find); k.push_back(base[i / 4]); break;
-      case 2: kinds.push_back(op_kind::find); k.push_back(keys[45000 + i / 4]); break;
-      case 3: kinds.push_back(op_kind::erase); k.push_back(base[10000 + i / 4]); break;
+      case 0:
+        kinds.push_back(op_kind::insert);
+        k.push_back(keys[30000 + i / 4]);
+        break;
+      case 1:
+        kinds.push_back(op_kind::find);
+        k.push_back(base[i / 4]);
+        break;
+      case 2:
+        kinds.push_back(op_kind::find);
+        k.push_back(keys[45000 + i / 4]);
+        break;
+      case 3:
+        kinds.push_back(op_kind::erase);
+        k.push_back(base[10000 + i / 4]);
+        break;
     }
     v.push_back(values[i]);
   }

@@ -41,7 +41,8 @@ TEST_CASE("bulk operations agree with the model", "[gpu][linear]") {
     for (std::size_t i = 0; i < n; i += 3) gone.push_back(keys[i]);
     CHECK(test::erase(*p.gpu, gone) == test::erase(p.model, gone));
     p.check_same_contents();
-    std::vector<key_type> back(gone.begin(), gone.begin() + static_cast<std::ptrdiff_t>(gone.size() / 2));
+    std::vector<key_type> back(gone.begin(),
+                               gone.begin() + static_cast<std::ptrdiff_t>(gone.size() / 2));
     const auto vals = test::random_values(back.size(), 7);
     CHECK(test::insert(*p.gpu, back, vals) == test::insert(p.model, back, vals));
     p.check_same_contents();
@@ -58,13 +59,15 @@ TEST_CASE("large batches with and without statuses agree with the model", "[gpu]
   const auto values = test::random_values(keys.size(), 62);
   const std::size_t half = keys.size() / 2;
   const std::vector<key_type> k1(keys.begin(), keys.begin() + static_cast<std::ptrdiff_t>(half));
-  const std::vector<value_type> v1(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(half));
+  const std::vector<value_type> v1(values.begin(),
+                                   values.begin() + static_cast<std::ptrdiff_t>(half));
   auto dk = test::to_space(memory_space::device, k1);
   auto dv = test::to_space(memory_space::device, v1);
   p.gpu->insert(dk.cspan(), dv.cspan(), {}, {});
   test::insert(p.model, k1, v1);
   const std::vector<key_type> k2(keys.begin() + static_cast<std::ptrdiff_t>(half), keys.end());
-  const std::vector<value_type> v2(values.begin() + static_cast<std::ptrdiff_t>(half), values.end());
+  const std::vector<value_type> v2(values.begin() + static_cast<std::ptrdiff_t>(half),
+                                   values.end());
   CHECK(test::insert(*p.gpu, k2, v2) == test::insert(p.model, k2, v2));
   p.check_same_contents();
 }

@@ -17,7 +17,8 @@ using namespace hs;
 namespace {
 struct double_pair {
   std::unique_ptr<table> gpu, model;
-  double_pair(std::uint64_t capacity, hash_kind h, linear_delete_mode mode = linear_delete_mode::value) {
+  double_pair(std::uint64_t capacity, hash_kind h,
+              linear_delete_mode mode = linear_delete_mode::value) {
     table_config c;
     c.capacity = capacity;
     c.hash = h;
@@ -40,10 +41,13 @@ struct double_pair {
     CHECK(g.live + g.erased + g.tombstones == g.occupied);
   }
 };
-long count(const std::vector<op_status>& s, op_status x) { return std::count(s.begin(), s.end(), x); }
+long count(const std::vector<op_status>& s, op_status x) {
+  return std::count(s.begin(), s.end(), x);
+}
 }  // namespace
 
-TEST_CASE("double hashing: random keys agree with the model, with and without statuses", "[gpu][linear][double]") {
+TEST_CASE("double hashing: random keys agree with the model, with and without statuses",
+          "[gpu][linear][double]") {
   test::require_gpu();
   const std::uint64_t capacity = GENERATE(1u << 12, 1u << 20);
   CAPTURE(capacity);
@@ -51,8 +55,10 @@ TEST_CASE("double hashing: random keys agree with the model, with and without st
   const auto keys = test::random_keys(capacity * 9 / 10, 71);
   const auto values = test::random_values(keys.size(), 72);
   const std::size_t half = keys.size() / 2;
-  const std::vector<key_type> a(keys.begin(), keys.begin() + half), b(keys.begin() + half, keys.end());
-  const std::vector<value_type> va(values.begin(), values.begin() + half), vb(values.begin() + half, values.end());
+  const std::vector<key_type> a(keys.begin(), keys.begin() + half),
+      b(keys.begin() + half, keys.end());
+  const std::vector<value_type> va(values.begin(), values.begin() + half),
+      vb(values.begin() + half, values.end());
   CHECK(test::insert(*p.gpu, a, va) == test::insert(*p.model, a, va));
   auto kb = test::to_space(memory_space::device, b);  // no statuses: the grouped path may run
   auto vbd = test::to_space(memory_space::device, vb);
@@ -66,7 +72,8 @@ TEST_CASE("double hashing: random keys agree with the model, with and without st
   CHECK(miss.status == test::find(*p.model, test::random_keys(1000, 73)).status);
 }
 
-TEST_CASE("double hashing: keys piled on one home slot, and duplicates in a batch", "[gpu][linear][double]") {
+TEST_CASE("double hashing: keys piled on one home slot, and duplicates in a batch",
+          "[gpu][linear][double]") {
   test::require_gpu();
   double_pair p(1u << 12, hash_kind::identity);
   std::vector<key_type> pile;
@@ -81,31 +88,37 @@ TEST_CASE("double hashing: keys piled on one home slot, and duplicates in a batc
   CHECK(count(st, op_status::inserted) == 1);
   CHECK(count(st, op_status::replaced) == 511);
   const auto all = test::contents(*p.gpu);
-  CHECK(std::count_if(all.begin(), all.end(), [](const auto& kv) { return kv.first == 99991; }) == 1);
+  CHECK(std::count_if(all.begin(), all.end(), [](const auto& kv) { return kv.first == 99991; }) ==
+        1);
   CHECK(describe(family::linear).check_invariants(*p.gpu, {}) == "");
 }
 
-TEST_CASE("double hashing: tombstone churn keeps every key once and agrees with the model", "[gpu][linear][double][tombstone]") {
+TEST_CASE("double hashing: tombstone churn keeps every key once and agrees with the model",
+          "[gpu][linear][double][tombstone]") {
   test::require_gpu();
   double_pair p(1u << 16, hash_kind::murmur3, linear_delete_mode::tombstone);
   const auto keys = test::random_keys(50000, 81);
   const auto values = test::random_values(keys.size(), 82);
   CHECK(test::insert(*p.gpu, keys, values) == test::insert(*p.model, keys, values));
   for (int cycle = 0; cycle < 6; ++cycle) {
-    const std::vector<key_type> gone(keys.begin() + cycle * 5000, keys.begin() + (cycle + 1) * 5000);
+    const std::vector<key_type> gone(keys.begin() + cycle * 5000,
+                                     keys.begin() + (cycle + 1) * 5000);
     CHECK(test::erase(*p.gpu, gone) == test::erase(*p.model, gone));
-    const auto back = test::insert(*p.gpu, keys, values);  // the erased come back, the rest are replaced
+    const auto back =
+        test::insert(*p.gpu, keys, values);  // the erased come back, the rest are replaced
     CHECK(back == test::insert(*p.model, keys, values));
     p.check();
     CHECK(p.gpu->stats({}).tombstones <= 5000u * (cycle + 1));  // at most the erases made them
   }
 }
 
-TEST_CASE("double hashing: 32 threads inserting each key into a table half tombstones store it once",
-          "[gpu][linear][double][tombstone]") {
+TEST_CASE(
+    "double hashing: 32 threads inserting each key into a table half tombstones store it once",
+    "[gpu][linear][double][tombstone]") {
   test::require_gpu();
   double_pair p(1u << 16, hash_kind::murmur3, linear_delete_mode::tombstone);
-  const auto old = test::random_keys(49152, 95);  // load 0.75, two thirds erased: half the slots tombstones
+  const auto old =
+      test::random_keys(49152, 95);  // load 0.75, two thirds erased: half the slots tombstones
   test::insert(*p.gpu, old, test::random_values(old.size(), 96));
   test::erase(*p.gpu, std::vector<key_type>(old.begin(), old.begin() + 32768));
   REQUIRE(p.gpu->stats({}).tombstones == 32768u);
@@ -123,14 +136,17 @@ TEST_CASE("double hashing: 32 threads inserting each key into a table half tombs
   const auto st = test::insert(*p.gpu, keys, values);
   CHECK(count(st, op_status::inserted) == 2000);
   CHECK(count(st, op_status::replaced) == 2000 * 31);
-  CHECK(describe(family::linear).check_invariants(*p.gpu, {}) == "");  // no key twice, each reachable
+  CHECK(describe(family::linear).check_invariants(*p.gpu, {}) ==
+        "");  // no key twice, each reachable
   CHECK(test::contents(*p.gpu).size() == 2000 + 16384);
   const auto f = test::find(*p.gpu, fresh);
   CHECK(count(f.status, op_status::found) == 2000);
-  for (std::size_t i = 0; i < fresh.size(); ++i) CHECK(f.values[i] % 100000 == i);  // one of its 32 values
+  for (std::size_t i = 0; i < fresh.size(); ++i)
+    CHECK(f.values[i] % 100000 == i);  // one of its 32 values
 }
 
-TEST_CASE("double hashing: a full table refuses exactly the excess; mixed batches agree", "[gpu][linear][double]") {
+TEST_CASE("double hashing: a full table refuses exactly the excess; mixed batches agree",
+          "[gpu][linear][double]") {
   test::require_gpu();
   double_pair p(1u << 14, hash_kind::murmur3);
   const auto keys = test::random_keys((1u << 14) + 3000, 91);

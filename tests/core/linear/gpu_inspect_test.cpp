@@ -41,8 +41,8 @@ TEST_CASE("inspection agrees with the model", "[gpu][linear][inspect]") {
 
   SECTION("occupancy images, from the whole table down to single slots") {
     const occupancy_query queries[] = {
-        {0, capacity, 128, 64, nullptr},    // 8 slots per pixel
-        {1000, 37, 16, 8, nullptr},         // less than one slot per pixel
+        {0, capacity, 128, 64, nullptr},         // 8 slots per pixel
+        {1000, 37, 16, 8, nullptr},              // less than one slot per pixel
         {capacity - 100, 300, 10, 10, nullptr},  // wraps around the end
     };
     for (const occupancy_query& q : queries) {

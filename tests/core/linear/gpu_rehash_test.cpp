@@ -10,8 +10,8 @@ using namespace hs;
 namespace {
 
 // The same inserts, then erases, on the GPU table and on the model.
-void insert_then_erase(test::linear_pair& p, const std::vector<key_type>& keys, const std::vector<value_type>& vals,
-                       const std::vector<key_type>& gone) {
+void insert_then_erase(test::linear_pair& p, const std::vector<key_type>& keys,
+                       const std::vector<value_type>& vals, const std::vector<key_type>& gone) {
   for (auto* t : {static_cast<table*>(p.gpu.get()), static_cast<table*>(&p.model)}) {
     test::insert(*t, keys, vals);
     test::erase(*t, gone);
@@ -36,7 +36,8 @@ void rehash_both(test::linear_pair& p, std::initializer_list<std::uint64_t> capa
 
 TEST_CASE("rehash and resize preserve the exact key-value set", "[gpu][linear][rehash]") {
   test::require_gpu();
-  const linear_delete_mode mode = GENERATE(linear_delete_mode::value, linear_delete_mode::tombstone);
+  const linear_delete_mode mode =
+      GENERATE(linear_delete_mode::value, linear_delete_mode::tombstone);
   const hash_kind hash = GENERATE(hash_kind::murmur3, hash_kind::knuth);
   CAPTURE(to_string(mode), to_string(hash));
   const std::uint64_t capacity = 1u << 18;
@@ -62,10 +63,11 @@ TEST_CASE("rehash and resize preserve the exact key-value set", "[gpu][linear][r
     p.check_same_contents();  // invariants, contents, and the same occupied slots as the model
   }
   CHECK_THROWS_AS(p.gpu->rehash(capacity / 8, {}), user_error);  // 0.47 * 2^18 keys in 2^15 slots
-  CHECK(test::contents(*p.gpu) == before);                          // unchanged after the refusal
+  CHECK(test::contents(*p.gpu) == before);                       // unchanged after the refusal
   SECTION("the rebuilt table keeps working") {
     const auto more = test::random_keys(keys.size() + 5000, 111);
-    const std::vector<key_type> extra(more.begin() + static_cast<std::ptrdiff_t>(keys.size()), more.end());
+    const std::vector<key_type> extra(more.begin() + static_cast<std::ptrdiff_t>(keys.size()),
+                                      more.end());
     const auto ev = test::random_values(extra.size(), 113);
     CHECK(test::insert(*p.gpu, extra, ev) == test::insert(p.model, extra, ev));
     CHECK(test::contents(*p.gpu) == test::contents(p.model));
@@ -77,7 +79,8 @@ TEST_CASE("maintain grows, shrinks and rehashes on the GPU", "[gpu][linear][reha
   auto t = test::make(backend::gpu, 1u << 16);
   maintenance_policy pol{0.7, 0.1, 0.2};
   const auto keys = test::random_keys(60000, 114);
-  test::insert(*t, std::vector<key_type>(keys.begin(), keys.begin() + 50000), test::random_values(50000, 1));
+  test::insert(*t, std::vector<key_type>(keys.begin(), keys.begin() + 50000),
+               test::random_values(50000, 1));
   const auto g = t->maintain(pol, {});
   CHECK(g.what == maintenance_result::action::grow);
   CHECK(t->capacity() == (1u << 17));
@@ -95,12 +98,16 @@ TEST_CASE("maintain grows, shrinks and rehashes on the GPU", "[gpu][linear][reha
   CHECK(left.size() == 5000);
 }
 
-TEST_CASE("rehash in place of a large churned table rebuilds cluster by cluster; a table with no empty slot still rehashes",
-          "[gpu][linear][rehash]") {
+TEST_CASE(
+    "rehash in place of a large churned table rebuilds cluster by cluster; a table with no empty "
+    "slot still rehashes",
+    "[gpu][linear][rehash]") {
   test::require_gpu();
-  const linear_delete_mode mode = GENERATE(linear_delete_mode::value, linear_delete_mode::tombstone);
+  const linear_delete_mode mode =
+      GENERATE(linear_delete_mode::value, linear_delete_mode::tombstone);
   CAPTURE(to_string(mode));
-  SECTION("2^22 slots at 0.75 occupied, a third of it dead, in place, grown and shrunk by 2 and by 4") {
+  SECTION(
+      "2^22 slots at 0.75 occupied, a third of it dead, in place, grown and shrunk by 2 and by 4") {
     const std::uint64_t capacity = 1u << 22;
     test::linear_pair p(capacity, hash_kind::murmur3, test::group_of(1), mode);
     const auto keys = test::random_keys(capacity * 3 / 4, 121);
@@ -111,7 +118,9 @@ TEST_CASE("rehash in place of a large churned table rebuilds cluster by cluster;
     // In place, grown by 2 and by 4, shrunk by 4 and by 2 (all through windows).
     rehash_both(p, {capacity, capacity * 2, capacity * 8, capacity * 2, capacity});
   }
-  SECTION("keys piled on one home slot: one cluster over many windows of 1024, grown and shrunk by 2 and by 4") {
+  SECTION(
+      "keys piled on one home slot: one cluster over many windows of 1024, grown and shrunk by 2 "
+      "and by 4") {
     const std::uint64_t capacity = 1u << 16;
     test::linear_pair p(capacity, hash_kind::identity, test::group_of(1), mode);
     std::vector<key_type> keys;

@@ -17,7 +17,8 @@ TEST_CASE("8 streams fill a table from 0.9 past full: exactly the excess fails",
   test::require_gpu();
   const auto deletes = GENERATE(linear_delete_mode::value, linear_delete_mode::tombstone);
   CAPTURE(static_cast<int>(deletes));
-  // As many keys again as there are free slots: most batches are guarded, some beside unguarded ones.
+  // As many keys again as there are free slots: most batches are guarded, some beside unguarded
+  // ones.
   const std::uint64_t capacity = 1u << 20, base = capacity * 9 / 10, excess = capacity - base;
   const int streams = 8;
   auto t = test::make(backend::gpu, capacity, hash_kind::murmur3, {}, deletes);
@@ -36,21 +37,25 @@ TEST_CASE("8 streams fill a table from 0.9 past full: exactly the excess fails",
   for (int i = 0; i < streams; ++i) {
     const std::uint64_t lo = base + i * part, hi = std::min<std::uint64_t>(keys.size(), lo + part);
     ss.emplace_back(true);
-    kb.push_back(test::to_space(memory_space::device, std::vector<key_type>(keys.begin() + lo, keys.begin() + hi)));
-    vb.push_back(test::to_space(memory_space::device, std::vector<value_type>(values.begin() + lo, values.begin() + hi)));
+    kb.push_back(test::to_space(memory_space::device,
+                                std::vector<key_type>(keys.begin() + lo, keys.begin() + hi)));
+    vb.push_back(test::to_space(memory_space::device,
+                                std::vector<value_type>(values.begin() + lo, values.begin() + hi)));
     sb.emplace_back(memory_space::device, hi - lo);
   }
-  synchronize({});  // the uploads ran on the default stream; the inserts' streams do not wait for it
+  synchronize(
+      {});  // the uploads ran on the default stream; the inserts' streams do not wait for it
   for (int round = 0; round < 4; ++round)
     for (int i = 0; i < streams; ++i) {
       const std::size_t n = kb[i].size(), lo = n * round / 4, hi = n * (round + 1) / 4;
-      t->insert(kb[i].cspan().subspan(lo, hi - lo), vb[i].cspan().subspan(lo, hi - lo), sb[i].span().subspan(lo, hi - lo),
-                ss[i].view());
+      t->insert(kb[i].cspan().subspan(lo, hi - lo), vb[i].cspan().subspan(lo, hi - lo),
+                sb[i].span().subspan(lo, hi - lo), ss[i].view());
     }
   std::uint64_t inserted = 0, failed = 0;
   for (int i = 0; i < streams; ++i) {
     synchronize(ss[i].view());
-    for (op_status st : sb[i].download()) inserted += st == op_status::inserted, failed += st == op_status::failed_full;
+    for (op_status st : sb[i].download())
+      inserted += st == op_status::inserted, failed += st == op_status::failed_full;
   }
   CHECK(inserted + failed == rest);
   CHECK(failed == excess);  // none refused while a slot was free
@@ -60,5 +65,6 @@ TEST_CASE("8 streams fill a table from 0.9 past full: exactly the excess fails",
   CHECK(st.failed_full == excess);
   CHECK(linear::check_invariants(linear::copy_slots(*t), hash_kind::murmur3, &st, deletes).ok());
   const auto found = test::find(*t, keys);
-  CHECK(static_cast<std::uint64_t>(std::count(found.status.begin(), found.status.end(), op_status::found)) == capacity);
+  CHECK(static_cast<std::uint64_t>(
+            std::count(found.status.begin(), found.status.end(), op_status::found)) == capacity);
 }

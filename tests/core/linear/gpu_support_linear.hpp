@@ -18,7 +18,8 @@ struct linear_pair {
       : linear_pair(capacity, h, group_of(group)) {}
   linear_pair(std::uint64_t capacity, hash_kind h, linear_tuning tuning,
               linear_delete_mode mode = linear_delete_mode::value)
-      : gpu(make(backend::gpu, capacity, h, tuning, mode)), model(model_config(capacity, h, mode)) {}
+      : gpu(make(backend::gpu, capacity, h, tuning, mode)),
+        model(model_config(capacity, h, mode)) {}
 
   static table_config model_config(std::uint64_t capacity, hash_kind h, linear_delete_mode mode) {
     table_config c;
@@ -34,7 +35,8 @@ struct linear_pair {
   void check_same_contents() {
     const table_stats gst = gpu->stats({});
     const auto slots = linear::copy_slots(*gpu);
-    const linear::invariant_report r = linear::check_invariants(slots, gpu->config().hash, &gst, gpu->config().linear.deletes);
+    const linear::invariant_report r =
+        linear::check_invariants(slots, gpu->config().hash, &gst, gpu->config().linear.deletes);
     INFO(r.describe());
     CHECK(r.ok());
     CHECK(contents(*gpu) == contents(model));

@@ -17,7 +17,8 @@ linear_model identity_model(std::uint64_t capacity) {
 }
 }  // namespace
 
-TEST_CASE("a key goes to its home slot, and collisions take the next free slot", "[linear][model]") {
+TEST_CASE("a key goes to its home slot, and collisions take the next free slot",
+          "[linear][model]") {
   auto m = identity_model(16);
   CHECK(m.insert_one(5, 50) == op_status::inserted);
   CHECK(m.insert_one(21, 210) == op_status::inserted);  // home 21 & 15 = 5: taken, goes to 6
@@ -113,7 +114,8 @@ TEST_CASE("bulk calls match single operations and report statuses", "[linear][mo
   CHECK(t->stats({}).live == 600);
 }
 
-TEST_CASE("occupancy pixels map one slot each when zoomed in, none past the end", "[linear][model][inspect]") {
+TEST_CASE("occupancy pixels map one slot each when zoomed in, none past the end",
+          "[linear][model][inspect]") {
   auto m = identity_model(16);
   m.insert_one(3, 30);
   m.insert_one(4, 40);

@@ -52,7 +52,8 @@ TEST_CASE("inserts reuse the first tombstone of their probe", "[linear][model][t
   CHECK(m.stats({}).occupied == 2);  // reuse takes no new slot
 }
 
-TEST_CASE("a key behind a tombstone is overwritten, not stored twice (seed 002's flaw)", "[linear][model][tombstone]") {
+TEST_CASE("a key behind a tombstone is overwritten, not stored twice (seed 002's flaw)",
+          "[linear][model][tombstone]") {
   auto m = tombstone_model(16);
   m.insert_one(5, 50);    // slot 5
   m.insert_one(21, 210);  // home 5, slot 6
@@ -62,7 +63,8 @@ TEST_CASE("a key behind a tombstone is overwritten, not stored twice (seed 002's
   CHECK(slot_key(m.slots()[5]) == k_tombstone);
   CHECK(slot_key(m.slots()[6]) == 21);
   CHECK(slot_value(m.slots()[6]) == 211);
-  CHECK(check_invariants(m.slots(), hash_kind::identity, nullptr, linear_delete_mode::tombstone).ok());
+  CHECK(check_invariants(m.slots(), hash_kind::identity, nullptr, linear_delete_mode::tombstone)
+            .ok());
 }
 
 TEST_CASE("a table of only tombstones still takes every key", "[linear][model][tombstone]") {
@@ -80,8 +82,10 @@ TEST_CASE("a table of only tombstones still takes every key", "[linear][model][t
   CHECK(check_invariants(m.slots(), hash_kind::murmur3, &st, linear_delete_mode::tombstone).ok());
 }
 
-TEST_CASE("rehash keeps exactly the live pairs and drops the dead slots", "[linear][model][rehash]") {
-  const linear_delete_mode mode = GENERATE(linear_delete_mode::value, linear_delete_mode::tombstone);
+TEST_CASE("rehash keeps exactly the live pairs and drops the dead slots",
+          "[linear][model][rehash]") {
+  const linear_delete_mode mode =
+      GENERATE(linear_delete_mode::value, linear_delete_mode::tombstone);
   CAPTURE(to_string(mode));
   table_config cfg;
   cfg.capacity = 1u << 12;
@@ -91,7 +95,8 @@ TEST_CASE("rehash keeps exactly the live pairs and drops the dead slots", "[line
   for (std::size_t i = 0; i < keys.size(); ++i) m.insert_one(keys[i], static_cast<value_type>(i));
   for (std::size_t i = 0; i < keys.size(); i += 2) m.erase_one(keys[i]);
   const auto before = test::contents(m);
-  for (std::uint64_t cap : {std::uint64_t{1} << 12, std::uint64_t{1} << 13, std::uint64_t{1} << 11}) {
+  for (std::uint64_t cap :
+       {std::uint64_t{1} << 12, std::uint64_t{1} << 13, std::uint64_t{1} << 11}) {
     m.rehash(cap, {});
     CHECK(m.capacity() == cap);
     CHECK(test::contents(m) == before);
@@ -101,7 +106,7 @@ TEST_CASE("rehash keeps exactly the live pairs and drops the dead slots", "[line
     CHECK(check_invariants(m.slots(), cfg.hash, &st, mode).ok());
   }
   CHECK_THROWS_AS(m.rehash(1u << 10, {}), user_error);  // 1500 keys do not fit in 1024 slots
-  CHECK(test::contents(m) == before);                    // and the table is unchanged
+  CHECK(test::contents(m) == before);                   // and the table is unchanged
 }
 
 TEST_CASE("maintain grows, shrinks and rehashes at its thresholds", "[linear][model][rehash]") {
@@ -111,9 +116,11 @@ TEST_CASE("maintain grows, shrinks and rehashes at its thresholds", "[linear][mo
   p.shrink_below = 0.1;
   p.rehash_above = 0.2;
   const auto keys = test::random_keys(900, 6);
-  test::insert(*t, std::vector<key_type>(keys.begin(), keys.begin() + 700), test::random_values(700, 1));
+  test::insert(*t, std::vector<key_type>(keys.begin(), keys.begin() + 700),
+               test::random_values(700, 1));
   CHECK(t->maintain(p, {}).what == maintenance_result::action::none);  // load 0.68
-  test::insert(*t, std::vector<key_type>(keys.begin() + 700, keys.end()), test::random_values(200, 2));
+  test::insert(*t, std::vector<key_type>(keys.begin() + 700, keys.end()),
+               test::random_values(200, 2));
   const maintenance_result g = t->maintain(p, {});
   CHECK(g.what == maintenance_result::action::grow);
   CHECK(t->capacity() == (1u << 11));
@@ -122,7 +129,8 @@ TEST_CASE("maintain grows, shrinks and rehashes at its thresholds", "[linear][mo
   CHECK(r.what == maintenance_result::action::rehash);
   CHECK(r.dropped == 500);
   CHECK(t->stats({}).erased == 0);
-  test::erase(*t, std::vector<key_type>(keys.begin() + 500, keys.begin() + 820));  // 80 left: load 0.04
+  test::erase(*t,
+              std::vector<key_type>(keys.begin() + 500, keys.begin() + 820));  // 80 left: load 0.04
   CHECK(t->maintain(p, {}).what == maintenance_result::action::shrink);
   CHECK(t->capacity() == (1u << 10));
   CHECK(test::contents(*t).size() == 80);

@@ -28,8 +28,8 @@ std::vector<std::uint32_t> cluster_starts_of(const std::vector<slot_word>& slots
 }
 
 template <class Hash>
-std::vector<slot_word> rebuilt(std::vector<slot_word> old, std::size_t factor, bool reverse, std::uint32_t& longest,
-                               std::uint64_t& placed) {
+std::vector<slot_word> rebuilt(std::vector<slot_word> old, std::size_t factor, bool reverse,
+                               std::uint32_t& longest, std::uint64_t& placed) {
   const auto starts = cluster_starts_of(old);  // found before any cluster changes, as on the GPU
   std::vector<slot_word> out;
   if (factor > 1) out.assign(old.size() * factor, k_empty_slot);
@@ -52,8 +52,9 @@ std::vector<slot_word> rebuilt(std::vector<slot_word> old, std::size_t factor, b
 // rebuilt into the staged copies, the copies written whole, then the deferred clusters. The new
 // table starts as a value no rebuild writes, so a slot no window wrote shows.
 template <class Hash>
-std::vector<slot_word> grown_by_windows(const std::vector<slot_word>& old, std::uint32_t factor, std::uint32_t& longest,
-                                        std::uint64_t& placed, std::size_t& deferred) {
+std::vector<slot_word> grown_by_windows(const std::vector<slot_word>& old, std::uint32_t factor,
+                                        std::uint32_t& longest, std::uint64_t& placed,
+                                        std::size_t& deferred) {
   std::vector<std::uint32_t> bits(old.size() / 32, 0);
   for (std::uint32_t s : cluster_starts_of(old)) bits[s / 32] |= 1u << (s % 32);
   const slot_word unwritten = pack(0x5eed, 0x5eed);
@@ -68,8 +69,8 @@ std::vector<slot_word> grown_by_windows(const std::vector<slot_word>& old, std::
     for (std::uint32_t k = 0; k < k_window_slots; ++k) window[staged_index(k)] = old[base + k];
     for (std::uint32_t lane = 0; lane < 32; ++lane) {
       std::uint32_t d = 0;
-      const rebuilt_cluster r = rebuild_window_lane<Hash>(window.data(), copies.data(), lane, bits[base / 32 + lane],
-                                                          base, old_mask, new_mask, d);
+      const rebuilt_cluster r = rebuild_window_lane<Hash>(
+          window.data(), copies.data(), lane, bits[base / 32 + lane], base, old_mask, new_mask, d);
       longest = std::max(longest, r.longest);
       placed += r.live;
       if (d != k_no_cluster) later.push_back(d);
@@ -80,7 +81,8 @@ std::vector<slot_word> grown_by_windows(const std::vector<slot_word>& old, std::
   }
   std::vector<slot_word> source = old;  // rebuild_cluster takes the old slots writable (in place)
   for (std::uint32_t s : later) {
-    const rebuilt_cluster r = rebuild_cluster<Hash>(source.data(), old_mask, s, out.data(), new_mask);
+    const rebuilt_cluster r =
+        rebuild_cluster<Hash>(source.data(), old_mask, s, out.data(), new_mask);
     longest = std::max(longest, r.longest);
     placed += r.live;
   }
@@ -92,7 +94,8 @@ std::vector<slot_word> grown_by_windows(const std::vector<slot_word>& old, std::
 // old windows that fold onto it, written whole, then the keys that waited inserted as any insert
 // (the first empty slot from the home, wrapping). `waited` counts those.
 template <class Hash>
-std::vector<slot_word> shrunk_by_windows(const std::vector<slot_word>& old, std::uint32_t factor, std::size_t& waited) {
+std::vector<slot_word> shrunk_by_windows(const std::vector<slot_word>& old, std::uint32_t factor,
+                                         std::size_t& waited) {
   const std::uint64_t capacity = old.size() / factor;
   const auto mask = static_cast<std::uint32_t>(capacity - 1);
   std::vector<slot_word> out(capacity, pack(0x5eed, 0x5eed)), later;
@@ -103,7 +106,8 @@ std::vector<slot_word> shrunk_by_windows(const std::vector<slot_word>& old, std:
         const slot_word w = old[c * capacity + base + k];
         if (classify(w) != slot_state::live) continue;
         std::uint32_t from = 0;
-        if (place_in_window<Hash>(window.data(), w, base, mask, from) == k_window_slots) later.push_back(w);
+        if (place_in_window<Hash>(window.data(), w, base, mask, from) == k_window_slots)
+          later.push_back(w);
       }
     for (std::uint32_t k = 0; k < k_window_slots; ++k) out[base + k] = window[staged_index(k)];
   }
@@ -126,7 +130,8 @@ std::map<key_type, value_type> live_pairs(std::span<const slot_word> slots) {
 // A rebuilt table holds exactly `expect` (no dead slot), passes the checker with `longest` as its
 // probe bound, and fills the slots the model fills inserting the same pairs into empty slots of
 // config `cfg` (linear probing's occupied set does not depend on the order keys go in).
-void check_rebuilt(const std::vector<slot_word>& slots, const std::map<key_type, value_type>& expect, table_config cfg,
+void check_rebuilt(const std::vector<slot_word>& slots,
+                   const std::map<key_type, value_type>& expect, table_config cfg,
                    std::uint32_t longest) {
   CHECK(live_pairs(slots) == expect);
   table_stats st;
@@ -148,9 +153,11 @@ void check_rebuilt(const std::vector<slot_word>& slots, const std::map<key_type,
 
 }  // namespace
 
-TEST_CASE("a cluster-by-cluster rebuild keeps the live pairs, drops the dead slots and needs no order",
-          "[linear][rehash]") {
-  const linear_delete_mode mode = GENERATE(linear_delete_mode::value, linear_delete_mode::tombstone);
+TEST_CASE(
+    "a cluster-by-cluster rebuild keeps the live pairs, drops the dead slots and needs no order",
+    "[linear][rehash]") {
+  const linear_delete_mode mode =
+      GENERATE(linear_delete_mode::value, linear_delete_mode::tombstone);
   const hash_kind hash = GENERATE(hash_kind::murmur3, hash_kind::identity);
   const std::size_t factor = GENERATE(1, 2, 4);
   CAPTURE(to_string(mode), to_string(hash), factor);
@@ -163,8 +170,10 @@ TEST_CASE("a cluster-by-cluster rebuild keeps the live pairs, drops the dead slo
   // wraps past the end), then every third key erased: dead slots inside every cluster.
   auto keys = test::random_keys(2400, 5);
   for (key_type k = 1; keys.size() < 3300; ++k)
-    if ((murmur3_hash{}(k) & 4095) >= 4060 || hash == hash_kind::identity) keys.push_back(hash == hash_kind::identity ? 4090 + k * 4096 : k);
-  for (std::size_t i = 0; i < keys.size(); ++i) m.insert_one(keys[i], static_cast<value_type>(i + 1));
+    if ((murmur3_hash{}(k) & 4095) >= 4060 || hash == hash_kind::identity)
+      keys.push_back(hash == hash_kind::identity ? 4090 + k * 4096 : k);
+  for (std::size_t i = 0; i < keys.size(); ++i)
+    m.insert_one(keys[i], static_cast<value_type>(i + 1));
   for (std::size_t i = 0; i < keys.size(); i += 3) m.erase_one(keys[i]);
   const std::vector<slot_word> old(m.slots().begin(), m.slots().end());
   REQUIRE(occupies(old[old.size() - 1]));
@@ -187,7 +196,8 @@ TEST_CASE("a cluster-by-cluster rebuild keeps the live pairs, drops the dead slo
       std::uint32_t longest_windows = 0;
       std::uint64_t placed_windows = 0;
       std::size_t deferred = 0;
-      const auto windows = grown_by_windows<H>(old, static_cast<std::uint32_t>(factor), longest_windows, placed_windows, deferred);
+      const auto windows = grown_by_windows<H>(old, static_cast<std::uint32_t>(factor),
+                                               longest_windows, placed_windows, deferred);
       CHECK(windows == forward);
       CHECK(longest_windows == longest);
       CHECK(placed_windows == expect.size());
@@ -197,9 +207,11 @@ TEST_CASE("a cluster-by-cluster rebuild keeps the live pairs, drops the dead slo
   });
 }
 
-TEST_CASE("a shrink through windows keeps the live pairs and fills the slots any insertion order fills",
-          "[linear][rehash]") {
-  const linear_delete_mode mode = GENERATE(linear_delete_mode::value, linear_delete_mode::tombstone);
+TEST_CASE(
+    "a shrink through windows keeps the live pairs and fills the slots any insertion order fills",
+    "[linear][rehash]") {
+  const linear_delete_mode mode =
+      GENERATE(linear_delete_mode::value, linear_delete_mode::tombstone);
   const hash_kind hash = GENERATE(hash_kind::murmur3, hash_kind::identity);
   const std::uint32_t factor = GENERATE(2u, 4u);
   CAPTURE(to_string(mode), to_string(hash), factor);
@@ -216,10 +228,12 @@ TEST_CASE("a shrink through windows keeps the live pairs and fills the slots any
   dispatch_hash(hash, [&](auto h) {
     using H = decltype(h);
     for (key_type k = 1; keys.size() < live_target * 4 / 3; ++k)
-      if (const key_type key = hash == hash_kind::identity ? 1000 + k * small : k; (H{}(key) & small_mask) % 1024 >= 1000)
+      if (const key_type key = hash == hash_kind::identity ? 1000 + k * small : k;
+          (H{}(key)&small_mask) % 1024 >= 1000)
         keys.push_back(key);
   });
-  for (std::size_t i = 0; i < keys.size(); ++i) m.insert_one(keys[i], static_cast<value_type>(i + 1));
+  for (std::size_t i = 0; i < keys.size(); ++i)
+    m.insert_one(keys[i], static_cast<value_type>(i + 1));
   for (std::size_t i = 0; i < keys.size(); i += 4) m.erase_one(keys[i]);
   const std::vector<slot_word> old(m.slots().begin(), m.slots().end());
   const auto expect = live_pairs(old);
@@ -233,7 +247,8 @@ TEST_CASE("a shrink through windows keeps the live pairs and fills the slots any
     std::uint32_t longest = 0;
     for (std::uint32_t s = 0; s < small; ++s)
       if (classify(shrunk[s]) == slot_state::live)
-        longest = std::max(longest, displacement(s, home_slot<H>(slot_key(shrunk[s]), small_mask), small_mask));
+        longest = std::max(
+            longest, displacement(s, home_slot<H>(slot_key(shrunk[s]), small_mask), small_mask));
     check_rebuilt(shrunk, expect, cfg, longest);
   });
 }

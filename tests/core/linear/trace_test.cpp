@@ -20,10 +20,14 @@ probe_walk traced(table& t, stepped_op op) {
   const table_config cfg = t.config();
   describe(family::linear).trace_before(t, cfg, cfg.capacity, op, {});
   std::vector<op_status> st;
-  if (op.kind == op_kind::insert) st = test::insert(t, {op.key}, {op.value});
-  else if (op.kind == op_kind::find) st = test::find(t, {op.key}).status;
-  else st = test::erase(t, {op.key});
-  return replay_walk(op.probe_before, op.kind, op.key, st[0], t.config().linear.deletes, op.probe_truncated);
+  if (op.kind == op_kind::insert)
+    st = test::insert(t, {op.key}, {op.value});
+  else if (op.kind == op_kind::find)
+    st = test::find(t, {op.key}).status;
+  else
+    st = test::erase(t, {op.key});
+  return replay_walk(op.probe_before, op.kind, op.key, st[0], t.config().linear.deletes,
+                     op.probe_truncated);
 }
 
 stepped_op op_of(op_kind k, key_type key, value_type v = 1) {
@@ -68,9 +72,11 @@ void check_walks(backend b) {
     CHECK(miss.cells.back().role == walk_role::stop_empty);
     CHECK_FALSE(miss.decided);
   }
-  SECTION("tombstone mode: an insert passes the first tombstone, reaches its key, and overwrites it there") {
+  SECTION(
+      "tombstone mode: an insert passes the first tombstone, reaches its key, and overwrites it "
+      "there") {
     auto t = run_of_four(b, linear_delete_mode::tombstone);
-    test::erase(*t, {21});  // slot 6 becomes a tombstone
+    test::erase(*t, {21});                                             // slot 6 becomes a tombstone
     const probe_walk w = traced(*t, op_of(op_kind::insert, 53, 999));  // 53 sits in slot 8, past it
     REQUIRE(w.cells.size() == 4);
     CHECK(w.cells[1].role == walk_role::first_free);
@@ -79,9 +85,12 @@ void check_walks(backend b) {
     const auto f = test::find(*t, {53});
     CHECK(f.values[0] == 999);
     const auto all = test::contents(*t);
-    CHECK(std::count_if(all.begin(), all.end(), [](const auto& kv) { return kv.first == 53; }) == 1);  // never twice
+    CHECK(std::count_if(all.begin(), all.end(), [](const auto& kv) { return kv.first == 53; }) ==
+          1);  // never twice
   }
-  SECTION("tombstone mode: a new key walks on to an empty slot, then claims the first tombstone it passed") {
+  SECTION(
+      "tombstone mode: a new key walks on to an empty slot, then claims the first tombstone it "
+      "passed") {
     auto t = run_of_four(b, linear_delete_mode::tombstone);
     test::erase(*t, {21});
     const probe_walk w = traced(*t, op_of(op_kind::insert, 101, 7));  // home 5, new
@@ -112,7 +121,8 @@ void check_walks(backend b) {
     describe(family::linear).trace_before(*t, t->config(), 16, op, {});
     CHECK(op.probe_before.size() == 16);
     CHECK_FALSE(op.probe_truncated);
-    const probe_walk full = replay_walk(op.probe_before, op.kind, op.key, op_status::failed_full, t->config().linear.deletes);
+    const probe_walk full = replay_walk(op.probe_before, op.kind, op.key, op_status::failed_full,
+                                        t->config().linear.deletes);
     CHECK(full.cells.size() == 16);
     CHECK_FALSE(full.decided);
   }
@@ -125,7 +135,8 @@ void check_walks(backend b) {
 
 }  // namespace
 
-TEST_CASE("a traced linear operation's walk matches where the model put or found its key", "[linear][trace]") {
+TEST_CASE("a traced linear operation's walk matches where the model put or found its key",
+          "[linear][trace]") {
   check_walks(backend::cpu);
 }
 

@@ -37,7 +37,8 @@ TEST_CASE("slab: bulk REPLACE, SEARCH and DELETE agree with the model", "[gpu][s
   const double beta = GENERATE(0.5, 3.0);
   CAPTURE(tile, to_string(hash), beta);
   const std::size_t n = 200000;
-  slab_pair p(test::slab_config(backend::gpu, static_cast<std::uint64_t>(n / (15 * beta)), slab_mode::unique, hash, tile));
+  slab_pair p(test::slab_config(backend::gpu, static_cast<std::uint64_t>(n / (15 * beta)),
+                                slab_mode::unique, hash, tile));
   const auto keys = test::random_keys(n, 31 + tile);
   const auto values = test::random_values(n, 41);
   CHECK(test::insert(*p.gpu, keys, values) == test::insert(*p.model, keys, values));
@@ -76,7 +77,8 @@ TEST_CASE("slab: one hot bucket builds a long list without losing a key", "[gpu]
 
 TEST_CASE("slab: duplicate keys in one batch are stored once in unique mode", "[gpu][slab]") {
   test::require_gpu();
-  slab_pair p(test::slab_config(backend::gpu, 64, slab_mode::unique, hash_kind::universal, GENERATE(8, 32)));
+  slab_pair p(test::slab_config(backend::gpu, 64, slab_mode::unique, hash_kind::universal,
+                                GENERATE(8, 32)));
   std::vector<key_type> keys;
   for (int r = 0; r < 40; ++r)
     for (key_type k = 1; k <= 500; ++k) keys.push_back(k);  // each key 40 times in one batch
@@ -90,12 +92,14 @@ TEST_CASE("slab: duplicate keys in one batch are stored once in unique mode", "[
   CHECK(r.live == 500);
 }
 
-TEST_CASE("slab: multi mode keeps every duplicate; COUNT, SEARCHALL, DELETE and DELETEALL agree", "[gpu][slab]") {
+TEST_CASE("slab: multi mode keeps every duplicate; COUNT, SEARCHALL, DELETE and DELETEALL agree",
+          "[gpu][slab]") {
   test::require_gpu();
   const int tile = GENERATE(2, 4, 8, 16, 32);
   slab_pair p(test::slab_config(backend::gpu, 200, slab_mode::multi, hash_kind::universal, tile));
   std::vector<key_type> keys;
-  for (int i = 0; i < 30000; ++i) keys.push_back(1 + (i * 7919u) % 3000);  // 3000 keys, 10 copies each
+  for (int i = 0; i < 30000; ++i)
+    keys.push_back(1 + (i * 7919u) % 3000);  // 3000 keys, 10 copies each
   const auto values = test::random_values(keys.size(), 71);
   CHECK(test::insert(*p.gpu, keys, values) == test::insert(*p.model, keys, values));
   p.check();
@@ -107,8 +111,10 @@ TEST_CASE("slab: multi mode keeps every duplicate; COUNT, SEARCHALL, DELETE and 
   CHECK(ga.counts == ma.counts);
   CHECK(ga.offsets == ma.offsets);
   for (std::size_t i = 0; i < q.size(); ++i) {  // the same values per key (list order may differ)
-    std::vector<value_type> a(ga.values.begin() + ga.offsets[i], ga.values.begin() + ga.offsets[i + 1]);
-    std::vector<value_type> b(ma.values.begin() + ma.offsets[i], ma.values.begin() + ma.offsets[i + 1]);
+    std::vector<value_type> a(ga.values.begin() + ga.offsets[i],
+                              ga.values.begin() + ga.offsets[i + 1]);
+    std::vector<value_type> b(ma.values.begin() + ma.offsets[i],
+                              ma.values.begin() + ma.offsets[i + 1]);
     std::sort(a.begin(), a.end());
     std::sort(b.begin(), b.end());
     CHECK(a == b);
@@ -125,7 +131,8 @@ TEST_CASE("slab: multi mode keeps every duplicate; COUNT, SEARCHALL, DELETE and 
   CHECK(r.live == 2000 * 9);
 }
 
-TEST_CASE("slab: FLUSH compacts lists and returns slabs; delete everything then FLUSH", "[gpu][slab]") {
+TEST_CASE("slab: FLUSH compacts lists and returns slabs; delete everything then FLUSH",
+          "[gpu][slab]") {
   test::require_gpu();
   const slab_mode mode = GENERATE(slab_mode::unique, slab_mode::multi);
   slab_pair p(test::slab_config(backend::gpu, 3000, mode, hash_kind::universal, 16));
@@ -133,7 +140,8 @@ TEST_CASE("slab: FLUSH compacts lists and returns slabs; delete everything then 
   test::insert(*p.gpu, keys, test::random_values(150000, 82));
   test::insert(*p.model, keys, test::random_values(150000, 82));
   std::vector<key_type> gone;
-  for (std::size_t i = 0; i < keys.size(); i += 3) gone.push_back(keys[i]), gone.push_back(keys[i + 1]);
+  for (std::size_t i = 0; i < keys.size(); i += 3)
+    gone.push_back(keys[i]), gone.push_back(keys[i + 1]);
   test::erase(*p.gpu, gone);
   test::erase(*p.model, gone);
   test::slab_of(*p.gpu).flush({});
@@ -145,8 +153,9 @@ TEST_CASE("slab: FLUSH compacts lists and returns slabs; delete everything then 
   }
   CHECK(test::slab_multiset(*p.gpu) == test::slab_multiset(*p.model));
   const table_stats st = p.gpu->stats({});
-  CHECK(st.slab.chained_slabs == p.model->stats({}).slab.chained_slabs);  // minimal lists are unique
-  CHECK(st.slab.allocated_slabs == st.slab.chained_slabs);                 // no slab leaked
+  CHECK(st.slab.chained_slabs ==
+        p.model->stats({}).slab.chained_slabs);             // minimal lists are unique
+  CHECK(st.slab.allocated_slabs == st.slab.chained_slabs);  // no slab leaked
   // What FLUSH freed is reused by later inserts.
   const auto more = test::random_keys(50000, 83);
   test::insert(*p.gpu, more, test::random_values(50000, 84));
@@ -163,10 +172,12 @@ TEST_CASE("slab: FLUSH compacts lists and returns slabs; delete everything then 
   CHECK(slab::census(test::slab_of(*p.gpu).snapshot({})).allocated == 0);
 }
 
-TEST_CASE("slab: a pool near exhaustion fails inserts with a status and never loses a key", "[gpu][slab]") {
+TEST_CASE("slab: a pool near exhaustion fails inserts with a status and never loses a key",
+          "[gpu][slab]") {
   test::require_gpu();
   // At most 4096 slabs: 4 buckets can hold (4 + 4096) * 15 pairs; offer more.
-  slab_pair p(test::slab_config(backend::gpu, 4, slab_mode::unique, hash_kind::universal, GENERATE(8, 32), 4096, 4096));
+  slab_pair p(test::slab_config(backend::gpu, 4, slab_mode::unique, hash_kind::universal,
+                                GENERATE(8, 32), 4096, 4096));
   const auto keys = test::random_keys(90000, 91);
   const auto st = test::insert(*p.gpu, keys, test::random_values(90000, 92));
   const auto failed = std::count(st.begin(), st.end(), op_status::failed_full);
@@ -181,7 +192,8 @@ TEST_CASE("slab: a pool near exhaustion fails inserts with a status and never lo
   CHECK(slab::census(test::slab_of(*p.gpu).snapshot({})).allocated == 4096);
   const auto found = test::find(*p.gpu, keys);
   for (std::size_t i = 0; i < keys.size(); ++i)
-    if ((found.status[i] == op_status::found) != (st[i] == op_status::inserted)) FAIL("key " << keys[i] << " lost or invented");
+    if ((found.status[i] == op_status::found) != (st[i] == op_status::inserted))
+      FAIL("key " << keys[i] << " lost or invented");
   const auto r = test::slab_check(*p.gpu);
   INFO(r.describe());
   CHECK(r.ok());
@@ -189,7 +201,8 @@ TEST_CASE("slab: a pool near exhaustion fails inserts with a status and never lo
 
 TEST_CASE("slab: the pool grows when the slabs in use near its size", "[gpu][slab]") {
   test::require_gpu();
-  slab_pair p(test::slab_config(backend::gpu, 100, slab_mode::unique, hash_kind::universal, 16, 4096));
+  slab_pair p(
+      test::slab_config(backend::gpu, 100, slab_mode::unique, hash_kind::universal, 16, 4096));
   const auto keys = test::random_keys(600000, 95);  // ~40,000 slabs: ten times the first pool
   for (std::size_t i = 0; i < keys.size(); i += 100000) {
     std::vector<key_type> k(keys.begin() + i, keys.begin() + i + 100000);
@@ -294,8 +307,8 @@ TEST_CASE("slab: reserved keys are rejected on the GPU and counted", "[gpu][slab
   const std::vector<key_type> keys{k_empty, 5, k_tombstone, 6};
   const std::vector<value_type> values{1, k_empty, 3, 4};
   const auto st = test::insert(*t, keys, values);
-  CHECK(st == std::vector<op_status>{op_status::rejected_key, op_status::rejected_value, op_status::rejected_key,
-                                     op_status::inserted});
+  CHECK(st == std::vector<op_status>{op_status::rejected_key, op_status::rejected_value,
+                                     op_status::rejected_key, op_status::inserted});
   CHECK(t->stats({}).rejected[int(op_kind::insert)] == 3);
   CHECK(t->stats({}).rejected_total() == 3);
   CHECK(t->stats({}).live == 1);

@@ -15,7 +15,9 @@ slab::slab_image sample_image(slab_mode mode) {
   return m.image();
 }
 // The first chained slab of bucket b.
-std::uint32_t* second_slab(slab::slab_image& img, std::uint32_t b) { return img.pool_slab(img.base_slab(b)[slab::k_next_word]); }
+std::uint32_t* second_slab(slab::slab_image& img, std::uint32_t b) {
+  return img.pool_slab(img.base_slab(b)[slab::k_next_word]);
+}
 }  // namespace
 
 TEST_CASE("a valid image passes", "[slab][invariants]") {
@@ -25,8 +27,8 @@ TEST_CASE("a valid image passes", "[slab][invariants]") {
 
 TEST_CASE("each kind of damage is reported", "[slab][invariants]") {
   slab::slab_image img = sample_image(slab_mode::unique);
-  const std::string what = GENERATE("wrong bucket", "leak", "shared slab", "cycle", "duplicate", "after empty",
-                                    "freed slab", "bad pointer");
+  const std::string what = GENERATE("wrong bucket", "leak", "shared slab", "cycle", "duplicate",
+                                    "after empty", "freed slab", "bad pointer");
   CAPTURE(what);
   std::uint32_t* s = second_slab(img, 0);
   if (what == "wrong bucket") {
@@ -42,7 +44,8 @@ TEST_CASE("each kind of damage is reported", "[slab][invariants]") {
     img.base_slab(1)[slab::k_next_word] = img.base_slab(0)[slab::k_next_word];
   } else if (what == "cycle") {
     std::uint32_t* last = s;
-    while (last[slab::k_next_word] != slab::k_null_address) last = img.pool_slab(last[slab::k_next_word]);
+    while (last[slab::k_next_word] != slab::k_null_address)
+      last = img.pool_slab(last[slab::k_next_word]);
     last[slab::k_next_word] = img.base_slab(0)[slab::k_next_word];
   } else if (what == "duplicate") {
     img.base_slab(0)[2] = img.base_slab(0)[6];  // pair 1 takes pair 3's key
@@ -51,7 +54,8 @@ TEST_CASE("each kind of damage is reported", "[slab][invariants]") {
     img.base_slab(0)[1] = k_empty;
   } else if (what == "freed slab") {
     const std::uint32_t a = img.base_slab(0)[slab::k_next_word];
-    img.bitmaps[slab::super_of(a)][slab::index_in_super(a) / 32] &= ~(1u << (slab::index_in_super(a) % 32));
+    img.bitmaps[slab::super_of(a)][slab::index_in_super(a) / 32] &=
+        ~(1u << (slab::index_in_super(a) % 32));
   } else {
     s[slab::k_next_word] = slab::make_address(200, 0, 0);
   }

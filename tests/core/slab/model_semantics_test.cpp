@@ -39,7 +39,8 @@ TEST_CASE("unique mode deletes leave tombstones that a re-insert does not reuse"
   CHECK(test::slab_check(m).ok());
 }
 
-TEST_CASE("multi mode keeps duplicates, deletes the least recent and reuses the emptied pair", "[slab][model]") {
+TEST_CASE("multi mode keeps duplicates, deletes the least recent and reuses the emptied pair",
+          "[slab][model]") {
   slab_model m(test::slab_config(backend::cpu, 1, slab_mode::multi));
   for (value_type v : {1u, 2u, 3u}) CHECK(m.insert_one(9, v) == op_status::inserted);
   CHECK(m.count_one(9) == 3);
@@ -50,7 +51,7 @@ TEST_CASE("multi mode keeps duplicates, deletes the least recent and reuses the 
   CHECK(m.find_one(9, v) == op_status::found);
   CHECK(v == 2);
   CHECK(m.image().base_slab(0)[0] == k_empty);  // multi mode empties deleted pairs
-  m.insert_one(9, 4);                            // ... and the next insert takes that pair
+  m.insert_one(9, 4);                           // ... and the next insert takes that pair
   const std::vector<key_type> keys{9, 5};
   const auto all = slab::search_all_host(m, keys, {});
   CHECK(all.counts == std::vector<std::uint32_t>{3, 0});
@@ -88,7 +89,8 @@ TEST_CASE("FLUSH packs each list into the fewest slabs and frees the rest", "[sl
 
 TEST_CASE("an exhausted pool fails inserts with a status and loses nothing", "[slab][model]") {
   // 4096 slabs at most: 1 bucket cannot hold 70,000 keys.
-  slab_model m(test::slab_config(backend::cpu, 1, slab_mode::unique, hash_kind::universal, 0, 4096, 4096));
+  slab_model m(
+      test::slab_config(backend::cpu, 1, slab_mode::unique, hash_kind::universal, 0, 4096, 4096));
   const auto keys = test::random_keys(70000, 8);
   const auto st = test::insert(m, keys, test::random_values(70000, 9));
   const auto failed = std::count(st.begin(), st.end(), op_status::failed_full);

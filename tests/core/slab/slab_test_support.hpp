@@ -14,9 +14,10 @@
 
 namespace hs::test {
 
-inline table_config slab_config(backend b, std::uint64_t buckets, slab_mode mode = slab_mode::unique,
-                                hash_kind h = hash_kind::universal, int tile = 0, std::uint64_t pool_slabs = 0,
-                                std::uint64_t pool_limit = 0) {
+inline table_config slab_config(backend b, std::uint64_t buckets,
+                                slab_mode mode = slab_mode::unique,
+                                hash_kind h = hash_kind::universal, int tile = 0,
+                                std::uint64_t pool_slabs = 0, std::uint64_t pool_limit = 0) {
   table_config c;
   c.family = family::slab;
   c.backend = b;

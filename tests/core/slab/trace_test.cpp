@@ -8,7 +8,8 @@ using namespace hs;
 using namespace hs::slab;
 
 namespace {
-/// A list of `slabs` slabs holding keys 100, 101, ... in order (value = key + 1), `filled` pairs in all.
+/// A list of `slabs` slabs holding keys 100, 101, ... in order (value = key + 1), `filled` pairs in
+/// all.
 slab_chain list_of(int slabs, int filled) {
   slab_chain c;
   c.bucket = 3;
@@ -30,7 +31,8 @@ slab_chain list_of(int slabs, int filled) {
 
 TEST_CASE("replay: SEARCH stops at the key's slab, a miss reads the whole list", "[slab][trace]") {
   slab_chain c = list_of(3, 40);
-  const op_trace hit = replay_op(c, op_kind::find, 100 + 17, 0, op_status::found, slab_mode::unique);
+  const op_trace hit =
+      replay_op(c, op_kind::find, 100 + 17, 0, op_status::found, slab_mode::unique);
   CHECK(hit.slabs_read == 2);
   CHECK(*hit.slab == 1);
   CHECK(hit.pair == 2);
@@ -40,9 +42,11 @@ TEST_CASE("replay: SEARCH stops at the key's slab, a miss reads the whole list",
   CHECK_FALSE(miss.slab);
 }
 
-TEST_CASE("replay: REPLACE takes the key's pair or the first empty; INSERT (multi) the first empty", "[slab][trace]") {
+TEST_CASE("replay: REPLACE takes the key's pair or the first empty; INSERT (multi) the first empty",
+          "[slab][trace]") {
   slab_chain c = list_of(3, 40);
-  const op_trace rep = replay_op(c, op_kind::insert, 105, 9, op_status::replaced, slab_mode::unique);
+  const op_trace rep =
+      replay_op(c, op_kind::insert, 105, 9, op_status::replaced, slab_mode::unique);
   CHECK(*rep.slab == 0);
   CHECK(rep.pair == 5);
   CHECK(c.slabs[0].words[11] == 9);
@@ -63,21 +67,26 @@ TEST_CASE("replay: DELETE leaves a tombstone (unique) or an empty pair (multi)",
   CHECK(replay_op(m, op_kind::erase, 104, 0, op_status::erased, slab_mode::multi).changed);
   CHECK(m.slabs[0].words[8] == k_empty);
   CHECK(m.slabs[0].words[9] == k_empty);
-  const op_trace again = replay_op(u, op_kind::erase, 104, 0, op_status::missing, slab_mode::unique);
+  const op_trace again =
+      replay_op(u, op_kind::erase, 104, 0, op_status::missing, slab_mode::unique);
   CHECK_FALSE(again.changed);
   CHECK(again.slabs_read == 1);
 }
 
-TEST_CASE("replay: a full list links a new slab; failed_full and rejected change nothing", "[slab][trace]") {
+TEST_CASE("replay: a full list links a new slab; failed_full and rejected change nothing",
+          "[slab][trace]") {
   slab_chain c = list_of(2, 30);
   slab_chain full = c;
-  const op_trace failed = replay_op(full, op_kind::insert, 5, 6, op_status::failed_full, slab_mode::unique);
+  const op_trace failed =
+      replay_op(full, op_kind::insert, 5, 6, op_status::failed_full, slab_mode::unique);
   CHECK(failed.slabs_read == 2);
   CHECK_FALSE(failed.changed);
   CHECK(full.slabs.size() == 2);
-  const op_trace rejected = replay_op(full, op_kind::insert, k_tombstone, 6, op_status::rejected_key, slab_mode::unique);
+  const op_trace rejected =
+      replay_op(full, op_kind::insert, k_tombstone, 6, op_status::rejected_key, slab_mode::unique);
   CHECK(rejected.slabs_read == 0);
-  const op_trace linked = replay_op(c, op_kind::insert, 5, 6, op_status::inserted, slab_mode::unique);
+  const op_trace linked =
+      replay_op(c, op_kind::insert, 5, 6, op_status::inserted, slab_mode::unique);
   CHECK(linked.linked_new_slab);
   CHECK(linked.slabs_read == 2);
   CHECK(*linked.slab == 2);

@@ -69,11 +69,11 @@ void check_family_through_registry(family f, backend b) {
 void check_rejected_by_kind(family f, backend b) {
   INFO(describe(f).name);
   auto t = make_table(small_config(f, b));
-  test::insert(*t, {k_empty, 5, k_tombstone, 6}, {1, k_empty, 3, 4});   // 3 inserts rejected
-  test::find(*t, {k_empty, 6, k_tombstone});                            // 2 finds
-  test::erase(*t, {k_tombstone, 6});                                    // 1 erase
+  test::insert(*t, {k_empty, 5, k_tombstone, 6}, {1, k_empty, 3, 4});  // 3 inserts rejected
+  test::find(*t, {k_empty, 6, k_tombstone});                           // 2 finds
+  test::erase(*t, {k_tombstone, 6});                                   // 1 erase
   test::apply(*t, {op_kind::insert, op_kind::find, op_kind::erase, op_kind::erase},
-              {k_empty, k_empty, k_tombstone, 9}, {1, 0, 0, 0});         // one more of each
+              {k_empty, k_empty, k_tombstone, 9}, {1, 0, 0, 0});  // one more of each
   const table_stats st = t->stats({});
   CHECK(st.rejected[int(op_kind::insert)] == 4);
   CHECK(st.rejected[int(op_kind::find)] == 3);
@@ -88,7 +88,8 @@ TEST_CASE("every family counts rejected operations once each, by kind", "[table]
   for (family f : k_all) check_rejected_by_kind(f, backend::cpu);
 }
 
-TEST_CASE("[gpu] every GPU table counts rejected operations once each, by kind", "[table][registry][gpu]") {
+TEST_CASE("[gpu] every GPU table counts rejected operations once each, by kind",
+          "[table][registry][gpu]") {
   test::require_gpu();
   for (family f : k_all) check_rejected_by_kind(f, backend::gpu);
 }
@@ -110,19 +111,23 @@ TEST_CASE("every family is registered once, under a name that parses back", "[ta
   CHECK_FALSE(parse_family("robin-hood"));
 }
 
-TEST_CASE("a table made through its family's registration holds what a map says and keeps its invariants",
-          "[table][registry]") {
+TEST_CASE(
+    "a table made through its family's registration holds what a map says and keeps its invariants",
+    "[table][registry]") {
   for (family f : k_all) check_family_through_registry(f, backend::cpu);
 }
 
-TEST_CASE("[gpu] a GPU table made through its family's registration holds what a map says and keeps its invariants",
-          "[table][registry][gpu]") {
+TEST_CASE(
+    "[gpu] a GPU table made through its family's registration holds what a map says and keeps its "
+    "invariants",
+    "[table][registry][gpu]") {
   test::require_gpu();
   for (family f : k_all) check_family_through_registry(f, backend::gpu);
 }
 
-TEST_CASE("[gpu] at 2^24 slots every family keeps its invariants after every batch of a fill with churn",
-          "[table][registry][gpu][large]") {
+TEST_CASE(
+    "[gpu] at 2^24 slots every family keeps its invariants after every batch of a fill with churn",
+    "[table][registry][gpu][large]") {
   test::require_gpu();
   for (family f : k_all) {
     INFO(describe(f).name);
@@ -133,7 +138,8 @@ TEST_CASE("[gpu] at 2^24 slots every family keeps its invariants after every bat
     const auto keys = test::random_keys(7 * batch, 61);
     const auto values = test::random_values(keys.size(), 62);
     std::uint64_t live = 0;
-    for (int b = 0; b < 7; ++b) {  // to load 0.875; each batch also erases an eighth of the one before
+    for (int b = 0; b < 7;
+         ++b) {  // to load 0.875; each batch also erases an eighth of the one before
       std::vector<op_kind> kinds(batch, op_kind::insert);
       std::vector<key_type> ks(keys.begin() + b * batch, keys.begin() + (b + 1) * batch);
       std::vector<value_type> vs(values.begin() + b * batch, values.begin() + (b + 1) * batch);
@@ -144,7 +150,8 @@ TEST_CASE("[gpu] at 2^24 slots every family keeps its invariants after every bat
           vs.push_back(0);
         }
       const auto out = test::apply(*t, kinds, ks, vs);
-      for (op_status st : out.status) live += st == op_status::inserted, live -= st == op_status::erased;
+      for (op_status st : out.status)
+        live += st == op_status::inserted, live -= st == op_status::erased;
       CHECK(t->stats({}).live == live);
       CHECK(describe(f).check_invariants(*t, {}) == "");
     }
@@ -152,9 +159,12 @@ TEST_CASE("[gpu] at 2^24 slots every family keeps its invariants after every bat
   }
 }
 
-TEST_CASE("each family takes only its own scenario lines and says what is wrong with them", "[table][registry]") {
+TEST_CASE("each family takes only its own scenario lines and says what is wrong with them",
+          "[table][registry]") {
   table_config cfg;
-  const auto line = [](std::initializer_list<const char*> w) { return std::vector<std::string>(w.begin(), w.end()); };
+  const auto line = [](std::initializer_list<const char*> w) {
+    return std::vector<std::string>(w.begin(), w.end());
+  };
   std::size_t takers = 0;
   for (const family_descriptor* d : families()) {
     REQUIRE(d->parse_line);
@@ -168,13 +178,17 @@ TEST_CASE("each family takes only its own scenario lines and says what is wrong 
   CHECK(cfg.hive.bucket_slots == 32);
   CHECK(cfg.hive.eviction_depth == 4);
   CHECK_FALSE(cfg.hive.instrument);
-  CHECK_THROWS_WITH(hive.parse_line(line({"hive", "slots=12"}), cfg), ContainsSubstring("(8, 16, 32)"));
-  CHECK_THROWS_WITH(hive.parse_line(line({"hive", "color=red"}), cfg), ContainsSubstring("unknown hive option 'color'"));
+  CHECK_THROWS_WITH(hive.parse_line(line({"hive", "slots=12"}), cfg),
+                    ContainsSubstring("(8, 16, 32)"));
+  CHECK_THROWS_WITH(hive.parse_line(line({"hive", "color=red"}), cfg),
+                    ContainsSubstring("unknown hive option 'color'"));
   const family_descriptor& slab = describe(family::slab);
   CHECK(slab.parse_line(line({"slab", "beta=0.5", "keys=15000"}), cfg));
   CHECK(cfg.slab.buckets == 2000);
-  CHECK_THROWS_WITH(slab.parse_line(line({"slab", "beta=0.5"}), cfg), ContainsSubstring("beta and keys go together"));
-  CHECK_THROWS_WITH(describe(family::linear).parse_line(line({"group", "3"}), cfg), ContainsSubstring("(auto, 1, 4, 8)"));
+  CHECK_THROWS_WITH(slab.parse_line(line({"slab", "beta=0.5"}), cfg),
+                    ContainsSubstring("beta and keys go together"));
+  CHECK_THROWS_WITH(describe(family::linear).parse_line(line({"group", "3"}), cfg),
+                    ContainsSubstring("(auto, 1, 4, 8)"));
 }
 
 TEST_CASE("only the families that offer one compact between batches", "[table][registry]") {
@@ -186,8 +200,10 @@ TEST_CASE("only the families that offer one compact between batches", "[table][r
   }
 }
 
-TEST_CASE("every family option reads back what it was set to, refuses what it does not take, and makes a table or says why not",
-          "[table][registry]") {
+TEST_CASE(
+    "every family option reads back what it was set to, refuses what it does not take, and makes a "
+    "table or says why not",
+    "[table][registry]") {
   for (const family_descriptor* d : families()) {
     REQUIRE_FALSE(d->options.empty());
     std::set<std::string_view> names;
@@ -203,7 +219,8 @@ TEST_CASE("every family option reads back what it was set to, refuses what it do
       for (std::string_view c : o.choices) {
         apply_option(o, cfg, std::string(c));
         CHECK(o.get(cfg) == c);
-        bool made = false;  // a table, or a refusal that says why (a hive tile wider than its bucket)
+        bool made =
+            false;  // a table, or a refusal that says why (a hive tile wider than its bucket)
         std::string why;
         try {
           made = make_table(cfg)->config().family == d->id;
@@ -218,7 +235,8 @@ TEST_CASE("every family option reads back what it was set to, refuses what it do
         apply_option(o, cfg, o.whole ? std::to_string(static_cast<long long>(o.hi)) : "0.05");
         CHECK(std::stod(o.get(cfg)) == (o.whole ? o.hi : 0.05));
       } else if (!o.open) {
-        CHECK_THROWS_WITH(apply_option(o, cfg, "nonsense"), ContainsSubstring("unknown " + std::string(o.label)));
+        CHECK_THROWS_WITH(apply_option(o, cfg, "nonsense"),
+                          ContainsSubstring("unknown " + std::string(o.label)));
       }
     }
   }

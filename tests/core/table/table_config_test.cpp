@@ -30,7 +30,8 @@ TEST_CASE("a hive config defaults its bucket size and reports its capacity", "[t
   CHECK_THROWS_WITH(make_table(cfg), ContainsSubstring("power of two"));
 }
 
-TEST_CASE("a slab config resolves its buckets from the capacity and checks its options", "[table][slab]") {
+TEST_CASE("a slab config resolves its buckets from the capacity and checks its options",
+          "[table][slab]") {
   table_config cfg;
   cfg.family = family::slab;
   cfg.capacity = 1000;  // need not be a power of two: 67 buckets of 15 pairs

@@ -51,8 +51,9 @@ TEST_CASE("the permutation is a bijection of its domain", "[workload]") {
 }
 
 TEST_CASE("the same seed gives the same batches, another seed others", "[workload]") {
-  const distribution d = GENERATE(distribution::uniform_unique, distribution::uniform_dup,
-                                  distribution::sequential, distribution::clustered, distribution::zipf);
+  const distribution d =
+      GENERATE(distribution::uniform_unique, distribution::uniform_dup, distribution::sequential,
+               distribution::clustered, distribution::zipf);
   CAPTURE(to_string(d));
   workload_spec spec = spec_for(d);
   cursor a, b;
@@ -63,7 +64,8 @@ TEST_CASE("the same seed gives the same batches, another seed others", "[workloa
   workload_spec other = spec;
   other.keys.seed = 4321;
   if (d != distribution::sequential)
-    CHECK_FALSE(make(spec, pa, memory_space::host).keys == make(other, pa, memory_space::host).keys);
+    CHECK_FALSE(make(spec, pa, memory_space::host).keys ==
+                make(other, pa, memory_space::host).keys);
   SECTION("keys are never reserved sentinels") {
     for (key_type k : make(spec, pa, memory_space::host).keys) CHECK_FALSE(is_reserved_key(k));
   }
@@ -71,8 +73,9 @@ TEST_CASE("the same seed gives the same batches, another seed others", "[workloa
 
 TEST_CASE("the GPU generates exactly the host's batches", "[gpu][workload]") {
   test::require_gpu();
-  const distribution d = GENERATE(distribution::uniform_unique, distribution::uniform_dup,
-                                  distribution::sequential, distribution::clustered, distribution::zipf);
+  const distribution d =
+      GENERATE(distribution::uniform_unique, distribution::uniform_dup, distribution::sequential,
+               distribution::clustered, distribution::zipf);
   CAPTURE(to_string(d));
   workload_spec spec = spec_for(d);
   cursor c;
@@ -83,8 +86,8 @@ TEST_CASE("the GPU generates exactly the host's batches", "[gpu][workload]") {
 }
 
 TEST_CASE("unique streams are unique and misses are never inserted keys", "[workload]") {
-  const distribution d = GENERATE(distribution::uniform_unique, distribution::sequential,
-                                  distribution::clustered);
+  const distribution d =
+      GENERATE(distribution::uniform_unique, distribution::sequential, distribution::clustered);
   CAPTURE(to_string(d));
   workload_spec spec = spec_for(d);
   spec.mix = {1, 0, 0, 0};
