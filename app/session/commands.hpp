@@ -37,7 +37,7 @@ struct script_step {
       0;  ///< fill/drain target (live load factor; above 1 for lists and self-resizing tables)
   std::uint64_t batches = 0;  ///< run: how many batches of the workload's mix; rehash: capacity (0:
                               ///< same); step: operations in the (traced) step
-  std::string text;  ///< say: the stage's caption
+  std::string text;           ///< say: the stage's caption
   /// configure: the workload, maintenance and timeline from this step on (a scenario's workload
   /// lines after its first step)
   struct settings {
