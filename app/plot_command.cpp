@@ -6,9 +6,11 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
+#include "app/report_reader.hpp"
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
 
@@ -19,10 +21,7 @@ using json = nlohmann::json;
 
 namespace {
 
-struct report_file {
-  std::string path;
-  json doc;
-};
+using report_file = bench_report;
 
 // A series: column `y` against column `x` of a table, optionally only the rows whose `where`
 // column equals `is` (hive sizes, probe tables).
@@ -256,10 +255,9 @@ std::vector<std::string> plot_results(const std::string& results_dir, const std:
         e.path().filename().string().find("metadata") != std::string::npos)
       continue;
     std::ifstream in(e.path());
-    report_file rf{e.path().string(), json::parse(in, nullptr, false)};
-    if (rf.doc.is_discarded()) throw user_error("plot: " + rf.path + " is not valid JSON");
-    if (!rf.doc.contains("suite") || !rf.doc["suite"].is_string()) continue;  // not a bench report
-    reports[rf.doc["suite"].get<std::string>()] = std::move(rf);
+    std::stringstream text;
+    text << in.rdbuf();
+    if (auto rf = parse_report(text.str(), e.path().string())) reports[rf->suite] = std::move(*rf);
   }
   if (ec) throw user_error("plot: cannot read " + results_dir + ": " + ec.message());
   if (reports.empty())

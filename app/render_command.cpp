@@ -8,6 +8,8 @@
 #include <fstream>
 #include <iostream>
 
+#include <nlohmann/json.hpp>
+
 #include "app/figure_numbers.hpp"
 #include "app/platform/headless_platform.hpp"
 #include "app/platform/png.hpp"
@@ -16,7 +18,6 @@
 #include "app/ui/app_frame.hpp"
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
-#include "core/common/json_writer.hpp"
 
 namespace hs::app {
 
@@ -71,35 +72,36 @@ render_result render_scenario(const scenario& sc, const std::string& out_dir, ba
   session& s = frame->sess();
   const std::string title = (sc.title.empty() ? sc.name : sc.title);
 
-  json_writer meta;
-  meta.begin_object().field("scenario", sc.name).field("file", sc.file).field("title", title);
-  meta.field("date", now_text())
-      .field("backend", s.gpu() ? s.backend_label() : "CPU model (" + note + ")");
-  if (auto g = query_gpu(); g && s.gpu()) meta.field("gpu", g->name);
-  meta.field("graphics", gl.description());
-  meta.field("family", std::string(to_string(cfg.table.family)))
-      .field("capacity", cfg.table.capacity);
-  meta.field("hash", std::string(to_string(cfg.table.hash)));
-  {  // the family's own settings, as its rows in the numbers say them (the hive's shape and hashes,
-     // ...)
+  // The metadata, written through nlohmann's library (keys in this order).
+  using json = nlohmann::ordered_json;
+  json meta{{"scenario", sc.name},
+            {"file", sc.file},
+            {"title", title},
+            {"date", now_text()},
+            {"backend", s.gpu() ? s.backend_label() : "CPU model (" + note + ")"}};
+  if (auto g = query_gpu(); g && s.gpu()) meta["gpu"] = g->name;
+  meta["graphics"] = gl.description();
+  meta["family"] = std::string(to_string(cfg.table.family));
+  meta["capacity"] = cfg.table.capacity;
+  meta["hash"] = std::string(to_string(cfg.table.hash));
+  {  // the family's own settings, as its rows in the numbers say them (the hive's shape, ...)
     number_rows about;
     if (const auto rows = ui_of(cfg.table.family).about_rows) rows(about, s, s.tbl().stats({}));
-    meta.key("family_settings").begin_object();
-    for (const auto& [name, value] : about) meta.field(name, value);
-    meta.end_object();
+    meta["family_settings"] = json::object();
+    for (const auto& [name, value] : about) meta["family_settings"][name] = value;
   }
-  meta.key("maintenance").begin_object().field("grow_above", cfg.maintenance.grow_above);
-  meta.field("shrink_below", cfg.maintenance.shrink_below)
-      .field("rehash_above", cfg.maintenance.rehash_above)
-      .end_object();
-  meta.key("workload").begin_object();
-  meta.field("distribution", std::string(workload::to_string(cfg.workload.keys.dist)));
-  meta.field("seed", cfg.workload.keys.seed).field("universe", cfg.workload.keys.universe);
-  meta.field("cluster", static_cast<std::uint64_t>(cfg.workload.keys.cluster))
-      .field("zipf_s", cfg.workload.keys.zipf_s);
-  meta.field("batch", cfg.workload.batch_size).field("mix", workload::to_string(cfg.workload.mix));
-  meta.end_object();
-  meta.key("captures").begin_array();
+  meta["maintenance"] = {{"grow_above", cfg.maintenance.grow_above},
+                         {"shrink_below", cfg.maintenance.shrink_below},
+                         {"rehash_above", cfg.maintenance.rehash_above}};
+  const auto& keys = cfg.workload.keys;
+  meta["workload"] = {{"distribution", std::string(workload::to_string(keys.dist))},
+                      {"seed", keys.seed},
+                      {"universe", keys.universe},
+                      {"cluster", keys.cluster},
+                      {"zipf_s", keys.zipf_s},
+                      {"batch", cfg.workload.batch_size},
+                      {"mix", workload::to_string(cfg.workload.mix)}};
+  json& captures = meta["captures"] = json::array();
 
   // Steps of a stage that ends in `capture animation` wait for it: it spreads them over its frames.
   std::vector<bool> animated(sc.steps.size(), false);
@@ -127,14 +129,14 @@ render_result render_scenario(const scenario& sc, const std::string& out_dir, ba
       stage.clear();
       if (!a.error.empty())
         std::cerr << "hashscope: " << sc.file << ":" << step.line << ": " << a.error << "\n";
-      meta.begin_object()
-          .field("capture", capture)
-          .field("line", step.line)
-          .field("animation", a.file);
-      meta.field("frames", static_cast<std::uint64_t>(a.frames))
-          .field("fps", static_cast<std::uint64_t>(step.animation->fps));
-      if (!a.error.empty()) meta.field("error", a.error);
-      meta.field("load", frame->last_sample().stats.load_factor()).end_object();
+      json entry{{"capture", capture},
+                 {"line", step.line},
+                 {"animation", a.file},
+                 {"frames", a.frames},
+                 {"fps", step.animation->fps}};
+      if (!a.error.empty()) entry["error"] = a.error;
+      entry["load"] = frame->last_sample().stats.load_factor();
+      captures.push_back(std::move(entry));
       out.figures.push_back(
           {a.file, step.animation->view, capture, {}, frame->last_sample().stats.load_factor()});
       continue;
@@ -167,10 +169,10 @@ render_result render_scenario(const scenario& sc, const std::string& out_dir, ba
     if (family_views* fv = frame->views())
       fv->set_bucket_range(step.buckets ? step.buckets->first : 0,
                            step.buckets ? step.buckets->second : 0);
-    meta.begin_object().field("capture", capture).field("line", step.line);
+    json entry{{"capture", capture}, {"line", step.line}};
     if (const std::string caption = s.status().caption; !caption.empty())
-      meta.field("caption", caption);
-    meta.key("views").begin_array();
+      entry["caption"] = caption;
+    json& views = entry["views"] = json::array();
     double load = 0;
     // The load a figure shows: in compare mode the compared tables' (they share one workload),
     // not the idle session table's.
@@ -189,23 +191,18 @@ render_result render_scenario(const scenario& sc, const std::string& out_dir, ba
           out.figures.push_back({files.front(), v, capture, {}, shown_load(v)});
           const fs::path data = fs::path(out_dir) / (stem + "-" + v + ".csv");
           save(data, figure_numbers(*frame, v), out.data_files);
-          meta.begin_object()
-              .field("view", v)
-              .field("style", "paper")
-              .field("png", fs::path(files[0]).filename().string());
-          meta.field("svg", fs::path(files[2]).filename().string())
-              .field("pdf", fs::path(files[1]).filename().string());
-          meta.field("numbers", data.filename().string()).end_object();
+          views.push_back({{"view", v},
+                           {"style", "paper"},
+                           {"png", fs::path(files[0]).filename().string()},
+                           {"svg", fs::path(files[2]).filename().string()},
+                           {"pdf", fs::path(files[1]).filename().string()},
+                           {"numbers", data.filename().string()}});
           continue;
         }
         if (v == "stats") {  // in paper style the numbers are their CSV, not a picture
           const fs::path data = fs::path(out_dir) / (stem + "-" + v + ".csv");
           save(data, figure_numbers(*frame, v), out.data_files);
-          meta.begin_object()
-              .field("view", v)
-              .field("style", "paper")
-              .field("numbers", data.filename().string())
-              .end_object();
+          views.push_back({{"view", v}, {"style", "paper"}, {"numbers", data.filename().string()}});
           continue;
         }
       }
@@ -231,27 +228,19 @@ render_result render_scenario(const scenario& sc, const std::string& out_dir, ba
       out.figures.push_back({png.string(), v, capture, rect, load});
       const fs::path data = fs::path(out_dir) / (stem + "-" + v + ".csv");
       save(data, figure_numbers(*frame, v), out.data_files);
-      meta.begin_object().field("view", v).field("png", png.filename().string());
-      if (style.paper) meta.field("style", "screen (this view has no paper figure yet)");
-      meta.field("numbers", data.filename().string());
-      meta.key("view_rect")
-          .begin_array()
-          .value(double(rect[0]))
-          .value(double(rect[1]))
-          .value(double(rect[2]))
-          .value(double(rect[3]))
-          .end_array();
-      meta.end_object();
+      json view{{"view", v}, {"png", png.filename().string()}};
+      if (style.paper) view["style"] = "screen (this view has no paper figure yet)";
+      view["numbers"] = data.filename().string();
+      view["view_rect"] = {double(rect[0]), double(rect[1]), double(rect[2]), double(rect[3])};
+      views.push_back(std::move(view));
     }
-    meta.end_array();
-    meta.key("numbers").begin_object();
-    for (const auto& [k, val] : frame->numbers()) meta.field(k, val);
-    meta.end_object();
-    meta.field("load", load).end_object();
+    entry["numbers"] = json::object();
+    for (const auto& [k, val] : frame->numbers()) entry["numbers"][k] = val;
+    entry["load"] = load;
+    captures.push_back(std::move(entry));
   }
-  meta.end_array().end_object();
   const fs::path meta_path = fs::path(out_dir) / (sc.name + "-metadata.json");
-  save(meta_path, meta.str() + "\n", out.data_files);
+  save(meta_path, meta.dump() + "\n", out.data_files);
   out.metadata = meta_path.string();
   frame.reset();  // GL objects go while the context lives
   return out;

@@ -6,6 +6,8 @@
 #include <fstream>
 #include <ostream>
 
+#include <nlohmann/json.hpp>
+
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
 
@@ -51,26 +53,6 @@ std::string result_table::csv() const {
   return out;
 }
 
-void result_table::to_json(json_writer& j) const {
-  j.begin_object().field("name", name).field("title", title);
-  j.key("columns").begin_array();
-  for (const auto& c : columns) j.value(c);
-  j.end_array();
-  j.key("rows").begin_array();
-  for (const auto& r : rows) {
-    j.begin_object();
-    for (std::size_t c = 0; c < r.size() && c < columns.size(); ++c) {
-      j.key(columns[c]);
-      if (r[c].number)
-        j.value(*r[c].number);
-      else
-        j.value(r[c].text);
-    }
-    j.end_object();
-  }
-  j.end_array().end_object();
-}
-
 void report::print(std::ostream& os) const {
   os << "== hashscope bench " << suite << " ==\n";
   for (const auto& [k, v] : metadata) os << k << ": " << v << "\n";
@@ -93,18 +75,23 @@ std::vector<std::string> report::write(const std::string& dir) const {
     files.push_back(path);
   };
   for (const auto& t : tables) save(suite + "-" + t.name + ".csv", t.csv());
-  json_writer j;
-  j.begin_object().field("suite", suite);
-  j.key("metadata").begin_object();
-  for (const auto& [k, v] : metadata) j.field(k, v);
-  j.end_object();
-  j.key("tables").begin_array();
-  for (const auto& t : tables) t.to_json(j);
-  j.end_array();
-  j.key("notes").begin_array();
-  for (const auto& n : notes) j.value(n);
-  j.end_array().end_object();
-  save(suite + ".json", j.str() + "\n");
+  // Written through nlohmann's library, which `plot` reads them back with; keys in this order.
+  using json = nlohmann::ordered_json;
+  json doc{
+      {"suite", suite}, {"metadata", json::object()}, {"tables", json::array()}, {"notes", notes}};
+  for (const auto& [k, v] : metadata) doc["metadata"][k] = v;
+  for (const auto& t : tables) {
+    json rows = json::array();
+    for (const auto& r : t.rows) {
+      json row = json::object();
+      for (std::size_t c = 0; c < r.size() && c < t.columns.size(); ++c)
+        row[t.columns[c]] = r[c].number ? json(*r[c].number) : json(r[c].text);
+      rows.push_back(std::move(row));
+    }
+    doc["tables"].push_back(
+        {{"name", t.name}, {"title", t.title}, {"columns", t.columns}, {"rows", std::move(rows)}});
+  }
+  save(suite + ".json", doc.dump() + "\n");
   return files;
 }
 

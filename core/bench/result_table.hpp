@@ -6,8 +6,6 @@
 #include <string>
 #include <vector>
 
-#include "core/common/json_writer.hpp"
-
 namespace hs::bench {
 
 /// @brief One cell: its printed text, and its number for CSV/JSON when it has one.
@@ -28,7 +26,6 @@ struct result_table {
   void add(std::vector<cell> row) { rows.push_back(std::move(row)); }
   void print(std::ostream& os) const;
   std::string csv() const;
-  void to_json(json_writer& j) const;
 };
 
 /// @brief A suite's output: metadata, tables and free-form notes.

@@ -8,6 +8,8 @@
 #include <catch2/matchers/catch_matchers_string.hpp>
 
 #include "app/plot_command.hpp"
+#include "app/report_reader.hpp"
+#include "core/bench/result_table.hpp"
 #include "core/common/error.hpp"
 #include "tests/support/file_support.hpp"
 
@@ -112,5 +114,43 @@ TEST_CASE("plot refuses a folder without reports, and names a report that is not
   write(dir / "linear.json", "{\"suite\": \"linear\", ");
   CHECK_THROWS_WITH(plot_results(dir.string(), (dir / "f").string(), {}),
                     ContainsSubstring("linear.json is not valid JSON"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE(
+    "a report bench writes reads back; one whose parts are not a report's is refused with its name",
+    "[plot]") {
+  const fs::path dir = fs::temp_directory_path() / "hashscope-report-round-trip";
+  fs::remove_all(dir);
+  bench::report r;
+  r.suite = "linear";
+  r.metadata = {{"backend", "NVIDIA H200 (GPU)"}, {"table", "2^27 slots, probing double"}};
+  bench::result_table t{"bulk", "Bulk rates \"quoted\"", {"load", "insert (G/s)", "note"}};
+  t.add({bench::cell(0.5, "%.2f"), bench::cell(19.52, "%.2f"), bench::cell("a, b")});
+  r.tables.push_back(t);
+  r.notes = {"one note"};
+  const auto files = r.write(dir.string());
+  const std::string text = test::read_text(dir / "linear.json");
+  const auto back = parse_report(text, "linear.json");
+  REQUIRE(back);
+  CHECK(back->suite == "linear");
+  CHECK(back->doc["metadata"]["table"] == "2^27 slots, probing double");
+  CHECK(back->doc["tables"][0]["title"] == "Bulk rates \"quoted\"");
+  CHECK(back->doc["tables"][0]["rows"][0]["insert (G/s)"] == 19.52);
+  CHECK(back->doc["tables"][0]["rows"][0]["note"] == "a, b");
+  CHECK_FALSE(parse_report(R"({"not":"a report"})", "x.json"));
+  CHECK_FALSE(parse_report("[1, 2]", "x.json"));
+  for (const char* bad :
+       {R"({"suite": 3, "tables": []})", R"({"suite": "s", "metadata": [1], "tables": []})",
+        R"({"suite": "s", "metadata": {"date": 5}, "tables": []})", R"({"suite": "s"})",
+        R"({"suite": "s", "tables": [7]})",
+        R"({"suite": "s", "tables": [{"name": "t", "columns": [1], "rows": []}]})",
+        R"({"suite": "s", "tables": [{"name": "t", "columns": ["a"], "rows": [{"a": [1]}]}]})"}) {
+    INFO(bad);
+    CHECK_THROWS_WITH(parse_report(bad, "bad.json"),
+                      ContainsSubstring("bad.json is no bench report HashScope can read"));
+  }
+  CHECK_THROWS_WITH(parse_report("{\"suite\": ", "cut.json"),
+                    ContainsSubstring("cut.json is not valid JSON"));
   fs::remove_all(dir);
 }
