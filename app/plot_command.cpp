@@ -246,26 +246,10 @@ std::string provenance(const std::map<std::string, report_file>& reports, const 
 
 }  // namespace
 
-std::vector<std::string> plot_results(const std::string& results_dir, const std::string& out_dir,
-                                      const fig::page& page) {
+std::vector<named_figure> figures_from_reports(const std::vector<bench_report>& list) {
   std::map<std::string, report_file> reports;
-  std::error_code ec;
-  for (const auto& e : fs::directory_iterator(results_dir, ec)) {
-    if (e.path().extension() != ".json" ||
-        e.path().filename().string().find("metadata") != std::string::npos)
-      continue;
-    std::ifstream in(e.path());
-    std::stringstream text;
-    text << in.rdbuf();
-    if (auto rf = parse_report(text.str(), e.path().string())) reports[rf->suite] = std::move(*rf);
-  }
-  if (ec) throw user_error("plot: cannot read " + results_dir + ": " + ec.message());
-  if (reports.empty())
-    throw user_error("plot: " + results_dir +
-                     " holds no bench report (run hashscope bench SUITE --out DIR)");
-  fs::create_directories(out_dir, ec);
-  if (ec) throw user_error("plot: cannot create " + out_dir + ": " + ec.message());
-  std::vector<std::string> written;
+  for (const bench_report& r : list) reports[r.suite] = r;
+  std::vector<named_figure> out;
   const probing_words pw = probing_of(reports);
   for (const recipe& r : recipes(pw)) {
     fig::figure f;
@@ -281,9 +265,36 @@ std::vector<std::string> plot_results(const std::string& results_dir, const std:
     }
     if (f.panels.empty()) continue;  // no report with its numbers
     f.caption = provenance(reports, r, pw);
+    out.push_back({r.file, std::move(f)});
+  }
+  return out;
+}
+
+std::vector<std::string> plot_results(const std::string& results_dir, const std::string& out_dir,
+                                      const fig::page& page) {
+  std::vector<bench_report> reports;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(results_dir, ec)) {
+    if (e.path().extension() != ".json" ||
+        e.path().filename().string().find("metadata") != std::string::npos)
+      continue;
+    std::ifstream in(e.path());
+    std::stringstream text;
+    text << in.rdbuf();
+    if (auto rf = parse_report(text.str(), e.path().string())) reports.push_back(std::move(*rf));
+  }
+  if (ec) throw user_error("plot: cannot read " + results_dir + ": " + ec.message());
+  if (reports.empty())
+    throw user_error("plot: " + results_dir +
+                     " holds no bench report (run hashscope bench SUITE --out DIR)");
+  fs::create_directories(out_dir, ec);
+  if (ec) throw user_error("plot: cannot create " + out_dir + ": " + ec.message());
+  std::vector<std::string> written;
+  for (const named_figure& nf : figures_from_reports(reports)) {
     fig::page pg = page;
-    pg.width_in = page.width_in * static_cast<double>(f.panels.size());
-    for (const auto& file : fig::write_figure(f, pg, (fs::path(out_dir) / r.file).string()))
+    pg.width_in = page.width_in * static_cast<double>(nf.figure.panels.size());
+    for (const auto& file :
+         fig::write_figure(nf.figure, pg, (fs::path(out_dir) / nf.file).string()))
       written.push_back(file);
   }
   return written;

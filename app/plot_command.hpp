@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "app/cli.hpp"
+#include "app/report_reader.hpp"
 #include "visualizers/figure/figure.hpp"
 
 namespace hs::app {
@@ -17,6 +18,14 @@ namespace hs::app {
 /// cannot be read (naming the file).
 std::vector<std::string> plot_results(const std::string& results_dir, const std::string& out_dir,
                                       const fig::page& page);
+
+/// @brief A figure and the file name (without extension) it is written under.
+struct named_figure {
+  std::string file;
+  fig::figure figure;
+};
+/// @brief Every figure the reports have the numbers for (a later report of a suite wins).
+std::vector<named_figure> figures_from_reports(const std::vector<bench_report>& reports);
 
 int run_plot(const cli_options& o);
 

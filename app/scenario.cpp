@@ -184,6 +184,7 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
   // the scenario's settings; lines after a step change them from there on (a configure step).
   script_step::settings now{sc.config.workload, sc.config.maintenance, sc.config.record_timeline};
   bool stepped = false, settings_changed = false;
+  int settings_line = 0, first_settings_line = 0, lines = 0;  // where errors in the settings point
   const auto settle = [&] {
     if (!stepped) {
       sc.config.workload = now.workload;
@@ -193,6 +194,7 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
       scenario_step c;
       c.kind = scenario_step::configure;
       c.configure_to = now;
+      c.line = settings_line;
       sc.steps.push_back(c);
     }
     stepped = true;
@@ -206,8 +208,10 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
   std::vector<std::string>
       compare_words;   // resolved at the end, on the scenario's own table settings
   int table_line = 0;  // where the family was named (config errors point there)
+  int capacity_line = 0;
   int compare_line = 0;
   for (int n = 1; std::getline(in, raw); ++n) {
+    lines = n;
     if (auto said =
             parse_say(raw, line_parser{file, n})) {  // before comments: a caption may hold '#'
       settle();
@@ -235,9 +239,11 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
       sc.config.table.family = *f;
       table_line = n;
     } else if (k == "capacity") {
-      p.arity(w, 1, 1, "capacity SLOTS (a power of two, e.g. 2^22)");
+      p.arity(w, 1, 1,
+              "capacity SLOTS (a power of two for open addressing and the hive, e.g. 2^22)");
       sc.config.table.capacity = p.size(w[1], "capacity");
-      if (!is_pow2(sc.config.table.capacity)) p.fail("capacity " + w[1] + " is not a power of two");
+      capacity_line =
+          n;  // a power of two where the family needs one: checked once the family is known
     } else if (k == "hash") {
       p.arity(w, 1, 1, "hash murmur3|knuth|identity");
       const auto h = parse_hash_kind(w[1]);
@@ -450,7 +456,8 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
   }
   settle();  // settings after the last step, or a scenario of settings only
   if (!any_capture)
-    throw user_error(file + ": the scenario captures nothing (add a 'capture heatmap' step)");
+    line_parser{file, std::max(lines, 1)}.fail(
+        "the scenario captures nothing (add a 'capture heatmap' step)");
   if (compare_words.empty())
     for (const family_line& l : family_lines)
       if (l.owner != sc.config.table.family)
@@ -467,17 +474,28 @@ scenario parse_scenario(const std::string& text, const std::string& file) {
       parse_family_line(line_parser{file, l.line}, l.words, sc.config.table);
   }
   if (sc.config.table.capacity && sc.config.table.capacity < 16)
-    throw user_error(file + ": capacity must be at least 16 slots");
+    line_parser{file, capacity_line}.fail("capacity must be at least 16 slots");
+  if (sc.config.table.capacity && describe(sc.config.table.family).pow2_capacity &&
+      !is_pow2(sc.config.table.capacity))
+    line_parser{file, capacity_line}.fail(
+        "capacity " + format_count(sc.config.table.capacity) + " is not a power of two (the " +
+        std::string(to_string(sc.config.table.family)) + " family needs one)");
   if (const auto check = describe(sc.config.table.family).check_config)
     if (const std::string e = check(sc.config.table); !e.empty())
-      throw user_error(file + ":" + std::to_string(table_line) + ": " + e);
-  try {
-    workload::validate(sc.config.workload);
-    for (const scenario_step& st : sc.steps)
-      if (st.configure_to) workload::validate(st.configure_to->workload);
-  } catch (const user_error& e) {
-    throw user_error(file + ": " + e.what());
-  }
+      line_parser{file, table_line             ? table_line
+                        : family_lines.empty() ? 1
+                                               : family_lines.back().line}
+          .fail(e);
+  const auto validate = [&](const workload::workload_spec& w, int line) {
+    try {
+      workload::validate(w);
+    } catch (const user_error& e) {
+      line_parser{file, std::max(line, 1)}.fail(e.what());
+    }
+  };
+  validate(sc.config.workload, first_settings_line);
+  for (const scenario_step& st : sc.steps)
+    if (st.configure_to) validate(st.configure_to->workload, st.line);
   for (const std::string& e : compare_words) {
     try {
       sc.compare.push_back(parse_compare_entry(e, sc.config.table));

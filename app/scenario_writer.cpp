@@ -1,4 +1,6 @@
-// The session written as scenario lines, in the keywords parse_scenario reads.
+// Scenarios written as the keywords parse_scenario reads: print_scenario for any scenario (the
+// fuzzer checks that what it prints parses back to what prints the same), and a session's journal
+// turned into a scenario first.
 #include "app/scenario_writer.hpp"
 
 #include <chrono>
@@ -12,42 +14,67 @@ namespace hs::app {
 
 namespace {
 
-std::string table_lines(const table_config& t, backend_choice b) {
-  const family_descriptor& d = describe(t.family);
-  std::string s = "backend " + std::string(to_string(b)) + "\n";
-  s += "table " + std::string(d.name) + "\n";
-  s += "capacity " + format_size(t.capacity) + "\n";
-  s += "hash " + std::string(to_string(t.hash)) + "\n";
-  table_config plain;  // what the family's table line alone would make
-  plain.family = t.family;
-  if (const auto prepare = ui_of(t.family).prepare) prepare(plain);
-  std::string options;
+// Numbers as parse_scenario reads them back exactly.
+std::string exact(double v) { return strprintf("%.17g", v); }
+
+// The options of family `f` where `t` differs from what the family's table line alone makes.
+std::string option_lines(family f, const table_config& t) {
+  const family_descriptor& d = describe(f);
+  table_config plain;
+  plain.family = f;
+  if (const auto prepare = ui_of(f).prepare) prepare(plain);
+  table_config mine = t;
+  mine.family = f;
+  std::string lines, options;
   for (const family_option& o : d.options) {
-    const std::string v = o.get(t);
+    const std::string v = o.get(mine);
     if (v == o.get(plain)) continue;
     if (d.option_line.empty())
-      s += std::string(o.name) + " " + v + "\n";
+      lines += std::string(o.name) + " " + v + "\n";
     else
       options += " " + std::string(o.name) + "=" + v;
   }
-  if (!options.empty()) s += std::string(d.option_line) + options + "\n";
-  return s;
+  if (!options.empty()) lines += std::string(d.option_line) + options + "\n";
+  return lines;
 }
 
-std::string command_line(const script_step& c) {
-  switch (c.kind) {
-    case script_step::fill: return strprintf("fill %.6g", c.load);
-    case script_step::drain: return strprintf("drain %.6g", c.load);
-    case script_step::run:
-      return c.batches ? strprintf("run %llu", static_cast<unsigned long long>(c.batches)) : "";
-    case script_step::step:
-      return strprintf("step %llu", static_cast<unsigned long long>(c.batches));
-    case script_step::clear: return "clear";
-    case script_step::rehash: return c.batches ? "rehash " + format_size(c.batches) : "rehash";
-    case script_step::flush: return "flush";
-    case script_step::say: return "say \"" + c.text + "\"";
-    case script_step::pause:
-    case script_step::configure: return "";
+std::string mix_text(const workload::op_mix& m) {
+  std::string out;
+  const auto add = [&](const char* name, double w) {
+    if (w > 0) out += (out.empty() ? "" : ",") + std::string(name) + ":" + exact(w);
+  };
+  add("insert", m.insert);
+  add("find-hit", m.find_hit);
+  add("find-miss", m.find_miss);
+  add("erase", m.erase);
+  return out.empty() ? "insert:1" : out;
+}
+
+std::string step_line(const scenario_step& s) {
+  switch (s.kind) {
+    case scenario_step::fill: return "fill " + exact(s.load);
+    case scenario_step::drain: return "drain " + exact(s.load);
+    case scenario_step::run: return "run " + std::to_string(s.batches);
+    case scenario_step::step: return "step " + std::to_string(s.batches);
+    case scenario_step::clear: return "clear";
+    case scenario_step::rehash: return s.batches ? "rehash " + format_size(s.batches) : "rehash";
+    case scenario_step::flush: return "flush";
+    case scenario_step::say: return "say \"" + s.text + "\"";
+    case scenario_step::configure:
+      return "# the settings from here on\n" + settings_lines(*s.configure_to);
+    case scenario_step::capture: {
+      if (s.animation)
+        return "capture animation seconds=" + exact(s.animation->seconds) +
+               " fps=" + std::to_string(s.animation->fps) + " view=" + s.animation->view;
+      std::string line = "capture";
+      for (const std::string& v : s.views) line += " " + v;
+      if (s.range_first)
+        line += " range=" + std::to_string(*s.range_first) + ":" + std::to_string(s.range_count);
+      if (s.buckets)
+        line += " buckets=" + std::to_string(s.buckets->first) + ":" +
+                std::to_string(s.buckets->second);
+      return line;
+    }
   }
   return "";
 }
@@ -69,7 +96,7 @@ std::string settings_lines(const script_step::settings& s) {
   switch (k.dist) {
     case workload::distribution::uniform_dup: out += " universe=" + format_size(k.universe); break;
     case workload::distribution::zipf:
-      out += " universe=" + format_size(k.universe) + strprintf(" zipf=%.6g", k.zipf_s);
+      out += " universe=" + format_size(k.universe) + " zipf=" + exact(k.zipf_s);
       break;
     case workload::distribution::clustered: out += " cluster=" + std::to_string(k.cluster); break;
     case workload::distribution::sequential: out += " start=" + std::to_string(k.start); break;
@@ -77,56 +104,102 @@ std::string settings_lines(const script_step::settings& s) {
   }
   out += "\nseed " + std::to_string(k.seed) + "\n";
   out += "batch " + format_size(s.workload.batch_size) + "\n";
-  out += "mix " + workload::to_string(s.workload.mix) + "\n";
-  const maintenance_policy& m = s.maintenance;
-  if (m.active()) {
-    out += "maintain";
-    if (m.grow_above > 0) out += strprintf(" grow=%.6g", m.grow_above);
-    if (m.shrink_below > 0) out += strprintf(" shrink=%.6g", m.shrink_below);
-    if (m.rehash_above > 0) out += strprintf(" rehash=%.6g", m.rehash_above);
-    out += "\n";
-  }
+  out += "mix " + mix_text(s.workload.mix) + "\n";
+  const maintenance_policy& m =
+      s.maintenance;  // all three: a later line must be able to switch one off
+  out += "maintain grow=" + exact(m.grow_above) + " shrink=" + exact(m.shrink_below) +
+         " rehash=" + exact(m.rehash_above) + "\n";
   out += std::string("timeline ") + (s.record_timeline ? "on" : "off") + "\n";
   return out;
 }
 
-std::string scenario_text(const session_to_save& s) {
-  const table_config& t = s.journal.table;
-  std::string out = "# Saved from the HashScope window on " + today() +
-                    ": the commands run since the table was made or reset,\n"
-                    "# a stage each (the command, then what the views showed).\n";
-  out += "title " + (s.title.empty() ? std::string("Saved session") : s.title) + "\n";
-  out += table_lines(t, s.backend);
-  const bool comparing = !s.compare.empty();
-  if (comparing) {
+std::string print_scenario(const scenario& sc) {
+  const table_config& t = sc.config.table;
+  std::string out;
+  if (!sc.title.empty()) out += "title " + sc.title + "\n";
+  out += "backend " + std::string(to_string(sc.backend)) + "\n";
+  out += "table " + std::string(to_string(t.family)) + "\n";
+  if (t.capacity) out += "capacity " + format_size(t.capacity) + "\n";
+  out += "hash " + std::string(to_string(t.hash)) + "\n";
+  // A compare scenario's entries take their families' settings from its table lines: all of them.
+  if (sc.compare.empty()) {
+    out += option_lines(t.family, t);
+  } else {
+    for (const family_descriptor* f : families()) out += option_lines(f->id, t);
     out += "compare";
-    for (const compare_entry& e : s.compare) out += " " + e.label;
+    for (const compare_entry& e : sc.compare) out += " " + e.label;
     out += "\n";
   }
-  const auto& entries = s.journal.entries;
-  std::string settings = settings_lines(
-      entries.empty() ? script_step::settings{s.workload, s.maintenance, s.record_timeline}
-                      : entries.front().settings);
-  out += settings;
-  const std::vector<std::string_view> figures = ui_of(t.family).figure_names();
-  const std::string capture = comparing ? "capture compare\n" : "capture heatmap histogram stats\n";
-  bool captured = false;
-  for (const journal_entry& e : entries) {
-    const std::string line = command_line(e.step);
-    if (line.empty()) continue;
-    if (const std::string now = settings_lines(e.settings); now != settings) {
-      out += "# the settings from here on\n" + now;
-      settings = now;
-    }
-    out += line + "\n";
-    if (e.step.kind == script_step::say) continue;  // the caption of the stage that follows
-    out += e.step.kind == script_step::step && !comparing && !figures.empty()
-               ? "capture heatmap stats " + std::string(figures.front()) + "\n"
-               : capture;
-    captured = true;
-  }
-  if (!captured) out += capture;
+  out += "colormap " + sc.colormap + "\n";
+  out += std::string("heatmap-mode ") +
+         (sc.heatmap_mode == vis::heatmap_mode::occupancy ? "occupancy" : "probe-length") + "\n";
+  if (sc.paper_style) out += "style paper\n";
+  out += settings_lines({sc.config.workload, sc.config.maintenance, sc.config.record_timeline});
+  for (const scenario_step& s : sc.steps) out += step_line(s) + "\n";
   return out;
+}
+
+std::string scenario_text(const session_to_save& s) {
+  scenario sc;
+  sc.title = s.title.empty() ? std::string("Saved session") : s.title;
+  sc.backend = s.backend;
+  sc.compare = s.compare;
+  sc.config.table = s.journal.table;
+  const auto& entries = s.journal.entries;
+  script_step::settings settings =
+      entries.empty() ? script_step::settings{s.workload, s.maintenance, s.record_timeline}
+                      : entries.front().settings;
+  sc.config.workload = settings.workload;
+  sc.config.maintenance = settings.maintenance;
+  sc.config.record_timeline = settings.record_timeline;
+  const std::vector<std::string_view> figures = ui_of(sc.config.table.family).figure_names();
+  const auto capture = [&](bool traced) {
+    scenario_step c;
+    c.kind = scenario_step::capture;
+    if (!sc.compare.empty())
+      c.views = {"compare"};
+    else if (traced && !figures.empty())
+      c.views = {"heatmap", "stats", std::string(figures.front())};
+    else
+      c.views = {"heatmap", "histogram", "stats"};
+    sc.steps.push_back(c);
+  };
+  std::string settings_now = settings_lines(settings);
+  for (const journal_entry& e : entries) {
+    const script_step& c = e.step;
+    if (c.kind == script_step::pause || c.kind == script_step::configure ||
+        (c.kind == script_step::run && c.batches == 0))
+      continue;
+    if (const std::string now = settings_lines(e.settings); now != settings_now) {
+      scenario_step cfg;
+      cfg.kind = scenario_step::configure;
+      cfg.configure_to = e.settings;
+      sc.steps.push_back(cfg);
+      settings_now = now;
+    }
+    scenario_step step;
+    step.load = c.load;
+    step.batches = c.batches;
+    step.text = c.text;
+    switch (c.kind) {
+      case script_step::fill: step.kind = scenario_step::fill; break;
+      case script_step::drain: step.kind = scenario_step::drain; break;
+      case script_step::run: step.kind = scenario_step::run; break;
+      case script_step::step: step.kind = scenario_step::step; break;
+      case script_step::clear: step.kind = scenario_step::clear; break;
+      case script_step::rehash: step.kind = scenario_step::rehash; break;
+      case script_step::flush: step.kind = scenario_step::flush; break;
+      default: step.kind = scenario_step::say; break;
+    }
+    sc.steps.push_back(step);
+    if (step.kind != scenario_step::say)
+      capture(step.kind == scenario_step::step);  // a say captions the next stage
+  }
+  if (sc.steps.empty() || sc.steps.back().kind != scenario_step::capture) capture(false);
+  return "# Saved from the HashScope window on " + today() +
+         ": the commands run since the table was made or reset,\n"
+         "# a stage each (the command, then what the views showed).\n" +
+         print_scenario(sc);
 }
 
 }  // namespace hs::app

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "app/compare/compare_set.hpp"
+#include "app/scenario.hpp"
 #include "app/session/session.hpp"
 #include "core/common/device.hpp"
 
@@ -24,6 +25,10 @@ struct session_to_save {
 /// @brief The scenario text; throws hs::user_error for what a scenario cannot say (a step of more
 /// operations than a traced step takes is written as the batch it was, so nothing is refused yet).
 std::string scenario_text(const session_to_save& s);
+
+/// @brief Any scenario as lines parse_scenario reads back to a scenario that prints the same (the
+/// capture steps, compare entries, every family's options a compare scenario's entries take).
+std::string print_scenario(const scenario& sc);
 
 /// @brief The workload, maintenance and timeline as scenario lines ("distribution uniform", ...).
 std::string settings_lines(const script_step::settings& s);

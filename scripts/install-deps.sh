@@ -11,8 +11,14 @@ packages=(
   libegl-dev libgl-dev libglvnd-dev libegl-mesa0 libgl1-mesa-dri
   xvfb xauth fonts-dejavu-core
   libcairo2-dev poppler-utils nlohmann-json3-dev libcli11-dev ffmpeg
-  catch2
+  catch2 clang
 )
+# libFuzzer comes with the distribution's default clang: 14 on Debian 12, 18 on Ubuntu 24.04.
+. /etc/os-release
+case "${ID}-${VERSION_ID}" in
+  ubuntu-24.04) packages+=(libfuzzer-18-dev) ;;
+  *) packages+=(libfuzzer-14-dev) ;;
+esac
 
 missing=()
 for p in "${packages[@]}"; do
@@ -28,7 +34,6 @@ if [[ $(id -u) -ne 0 ]]; then
   sudo="sudo"
 fi
 
-. /etc/os-release
 apt_install=(env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends)
 echo "install-deps: installing ${missing[*]}"
 if [[ ${ID} == debian && ${VERSION_CODENAME} == bookworm ]]; then

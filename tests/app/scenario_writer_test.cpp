@@ -145,3 +145,37 @@ TEST_CASE("workload lines after a step change the workload from that step on", "
   CHECK_THROWS_WITH(parse_scenario("fill 0.5\nbatch 0\ncapture stats\n", "w.scn"),
                     Catch::Matchers::ContainsSubstring("w.scn"));
 }
+
+TEST_CASE("every shipped scenario prints as lines that parse back to the same scenario",
+          "[scenario]") {
+  for (const std::string& name : shipped_scenarios()) {
+    INFO(name);
+    const scenario sc = load_scenario(name);
+    const std::string text = print_scenario(sc);
+    INFO(text);
+    const scenario again = parse_scenario(text, name + ".scn");
+    CHECK(print_scenario(again) == text);
+    CHECK(again.steps.size() == sc.steps.size());
+    CHECK(again.compare.size() == sc.compare.size());
+    CHECK(again.config.table.capacity == sc.config.table.capacity);
+    CHECK(again.config.workload.batch_size == sc.config.workload.batch_size);
+    for (std::size_t i = 0; i < sc.steps.size() && i < again.steps.size(); ++i) {
+      CHECK(again.steps[i].kind == sc.steps[i].kind);
+      CHECK(again.steps[i].load == sc.steps[i].load);
+      CHECK(again.steps[i].views == sc.steps[i].views);
+    }
+  }
+}
+
+TEST_CASE("a slab scenario's capacity need not be a power of two; open addressing's must",
+          "[scenario]") {
+  CHECK(parse_scenario("table slab\ncapacity 1000\ncapture chains\n", "s.scn")
+            .config.table.capacity == 1000);
+  CHECK_THROWS_WITH(
+      parse_scenario("capacity 1000\ncapture heatmap\n", "s.scn"),
+      Catch::Matchers::ContainsSubstring("s.scn:1: capacity 1,000 is not a power of two"));
+  CHECK_THROWS_WITH(parse_scenario("seed 3\nfill 0.5\n", "s.scn"),
+                    Catch::Matchers::ContainsSubstring("s.scn:2: the scenario captures nothing"));
+  CHECK_THROWS_WITH(parse_scenario("batch 0\ncapture heatmap\n", "s.scn"),
+                    Catch::Matchers::StartsWith("s.scn:1: "));
+}
