@@ -24,9 +24,9 @@ constexpr double k_steps_bin = 0.02;         // load bins of the steps figure's 
 class hive_views final : public family_views {
  public:
   void plan_sample(const session& s, std::uint64_t capacity, sample_request& req) override {
-    req.bucket_fill = true;
-    req.stash = true;
-    req.paths = true;
+    req.hive.bucket_fill = true;
+    req.hive.stash = true;
+    req.hive.paths = true;
     const int slots = s.config().table.hive.bucket_slots ? s.config().table.hive.bucket_slots
                                                          : hive::k_default_slots;
     req.strip = bucket_strip_query{0, capacity / static_cast<std::uint64_t>(slots),
@@ -61,25 +61,26 @@ void draw_buckets(family_views& v, view_context& ctx) {
 const view_entry k_views[] = {
     {"Buckets", "buckets", draw_buckets,
      [](const family_views&, const session&, const sample_result& r) {
-       return vis::bucket_fill_csv(r.inspected.bucket_fill);
+       return vis::bucket_fill_csv(r.inspected.hive.bucket_fill);
      },
      [](const family_views&, const session&, const sample_result& r) -> std::optional<fig::figure> {
-       return vis::hive_buckets_figure(r.inspected.bucket_fill, r.stats);
+       return vis::hive_buckets_figure(r.inspected.hive.bucket_fill, r.stats);
      }},
     {"Evictions", "evictions",
      [](family_views& v, view_context& ctx) {
        const sample_result& s = ctx.sample;
-       view_of(v).draw_evictions(s.inspected, s.inspected.paths, s.stats, ctx.sess.last_step(),
+       view_of(v).draw_evictions(s.inspected, s.inspected.hive.paths, s.stats, ctx.sess.last_step(),
                                  ctx.time_s, ctx.height);
      },
      [](const family_views&, const session&, const sample_result& r) {
-       return vis::paths_csv(r.inspected.paths);
+       return vis::paths_csv(r.inspected.hive.paths);
      },
      [](const family_views& v, const session& s,
         const sample_result& r) -> std::optional<fig::figure> {
        const auto range = view_of(v).arc_range();
-       return vis::hive_evictions_figure(r.inspected.paths, r.stats, range.first, range.second,
-                                         vis::stepped_path(r.inspected.paths, s.last_step().get()));
+       return vis::hive_evictions_figure(
+           r.inspected.hive.paths, r.stats, range.first, range.second,
+           vis::stepped_path(r.inspected.hive.paths, s.last_step().get()));
      }},
     {"Insert steps", "steps",
      [](family_views& v, view_context& ctx) {
@@ -96,10 +97,10 @@ const view_entry k_views[] = {
        view_of(v).draw_stash(ctx.sample.inspected, ctx.sample.stats, ctx.height);
      },
      [](const family_views&, const session&, const sample_result& r) {
-       return vis::stash_csv(r.inspected.stash);
+       return vis::stash_csv(r.inspected.hive.stash);
      },
      [](const family_views&, const session&, const sample_result& r) -> std::optional<fig::figure> {
-       return vis::hive_stash_figure(r.inspected.stash, r.stats);
+       return vis::hive_stash_figure(r.inspected.hive.stash, r.stats);
      }},
     {"Resize", "resize",
      [](family_views& v, view_context& ctx) {

@@ -21,11 +21,11 @@ class slab_views final : public family_views {
   void plan_sample(const session& s, std::uint64_t capacity, sample_request& req) override {
     view_.follow_step(s.last_step(), s.config().table.slab.mode);  // a new step picks its bucket
     const std::uint64_t buckets = capacity / slab::k_slab_pairs;
-    req.chain_lengths = true;
+    req.slab.chain_lengths = true;
     req.strip = bucket_strip_query{0, buckets, view_.strip_width(buckets)};
     if (view_.bucket() >= buckets) view_.set_bucket(0);
-    req.chain_bucket = view_.bucket();
-    req.allocator = true;
+    req.slab.chain_bucket = view_.bucket();
+    req.slab.allocator = true;
   }
   void sampled(const sample_result& r) override { view_.follow_longest(r.inspected, r.stats); }
   vis::slab_view& view() { return view_; }
@@ -44,7 +44,7 @@ const view_entry k_views[] = {
                               ctx.height);
      },
      [](const family_views&, const session&, const sample_result& r) {
-       return vis::chain_lengths_csv(r.inspected.chains);
+       return vis::chain_lengths_csv(r.inspected.slab.chains);
      },
      [](const family_views&, const session& s,
         const sample_result& r) -> std::optional<fig::figure> {
@@ -52,17 +52,17 @@ const view_entry k_views[] = {
            stepped;  // a traced step's keys: framed where they sit in the list shown
        if (const auto step = s.last_step())
          for (const stepped_op& op : step->ops) stepped.push_back(op.key);
-       return vis::slab_lists_figure(r.inspected.chain, r.inspected.chains, stepped);
+       return vis::slab_lists_figure(r.inspected.slab.chain, r.inspected.slab.chains, stepped);
      }},
     {"SlabAlloc", "allocator",
      [](family_views& v, view_context& ctx) {
-       view_of(v).draw_allocator(ctx.sample.inspected.allocator, ctx.sample.stats, ctx.height);
+       view_of(v).draw_allocator(ctx.sample.inspected.slab.allocator, ctx.sample.stats, ctx.height);
      },
      [](const family_views&, const session&, const sample_result& r) {
-       return vis::allocator_csv(r.inspected.allocator);
+       return vis::allocator_csv(r.inspected.slab.allocator);
      },
      [](const family_views&, const session&, const sample_result& r) -> std::optional<fig::figure> {
-       return vis::slab_allocator_figure(r.inspected.allocator);
+       return vis::slab_allocator_figure(r.inspected.slab.allocator);
      }},
     {"Key positions",
      {},
@@ -120,7 +120,7 @@ void count_rows(number_rows& n, const session&, const sample_result& r) {
       format_count(t.slab.resident_changes) + " / " + format_count(t.slab.alloc_failures));
   n.emplace_back("live pairs", format_count(t.live));
   n.emplace_back("tombstones", format_count(t.tombstones));
-  const probe_histogram& ch = r.inspected.chains;
+  const probe_histogram& ch = r.inspected.slab.chains;
   if (ch.total)
     n.emplace_back("list length mean / max (slabs)", strprintf("%.4f / %u", ch.mean(), ch.max));
 }

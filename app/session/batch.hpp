@@ -7,9 +7,9 @@
 
 #include "core/common/memory.hpp"
 #include "core/common/status_counts.hpp"
-#include "core/common/step_trace.hpp"
 #include "core/common/stream.hpp"
 #include "core/table/family_registry.hpp"
+#include "core/table/step_trace.hpp"
 #include "core/workload/workload.hpp"
 
 namespace hs::app {

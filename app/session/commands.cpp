@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "core/common/format.hpp"
-#include "core/common/step_trace.hpp"
+#include "core/table/step_trace.hpp"
 
 namespace hs::app {
 

@@ -19,8 +19,8 @@
 #include "app/session/commands.hpp"
 #include "app/session/records.hpp"
 #include "core/common/status_counts.hpp"
-#include "core/common/step_trace.hpp"
 #include "core/table/family_registry.hpp"
+#include "core/table/step_trace.hpp"
 #include "core/table/table.hpp"
 #include "core/workload/workload.hpp"
 

@@ -31,7 +31,7 @@ bool same_reading(const sample_request& a, const sample_request& b) {
                   x->width == y->width);
   };
   return same_occupancy(a.occupancy, b.occupancy) && same_strip(a.strip, b.strip) &&
-         a.chain_bucket == b.chain_bucket;
+         a.slab.chain_bucket == b.slab.chain_bucket;
 }
 }  // namespace
 

@@ -1,5 +1,5 @@
-// Block-wide exclusive scan of one unsigned per thread (the partition's offsets, the hive bulk
-// rounds' ranks), with warp shuffles and one shared array of warp totals.
+// Block-wide exclusive scan of one unsigned per thread (a partition's offsets, the ranks
+// of a bulk insert's rounds), with warp shuffles and one shared array of warp totals.
 #pragma once
 
 namespace hs {

@@ -1,5 +1,5 @@
-// The bucket strip on the GPU, shared by the slab and hive inspections: a warp per pixel, its
-// lanes sharing the pixel's buckets (inspection.hpp, strip_pixel_buckets), then a warp-wide sum
+// The bucket strip on the GPU, shared by the inspections of tables of buckets: a warp per pixel,
+// its lanes sharing the pixel's buckets (inspection.hpp, strip_pixel_buckets), then a warp-wide sum
 // and maximum.
 #pragma once
 #include <cstdint>

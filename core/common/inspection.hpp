@@ -1,4 +1,5 @@
-// What views ask a table for, and what comes back: occupancy images, probe histograms, slot dumps.
+// The parts of an inspection every family shares: occupancy images, slot dumps, the bucket strip.
+// What a sample asks for and gets back, with each family's own parts, is core/table/inspection.hpp.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -74,8 +75,9 @@ struct slot_record {
   slot_state state = slot_state::empty;
 };
 
-/// @brief Slab family: buckets [first_bucket, first_bucket + bucket_count) over `width` pixels,
-/// pixel p covering [first + p*count/width, first + (p+1)*count/width) (at least one bucket).
+/// @brief For tables of buckets: buckets [first_bucket, first_bucket + bucket_count) over `width`
+/// pixels, pixel p covering [first + p*count/width, first + (p+1)*count/width) (at least one
+/// bucket).
 struct bucket_strip_query {
   std::uint64_t first_bucket = 0, bucket_count = 0;
   std::uint32_t width = 0;
@@ -97,7 +99,8 @@ HS_HD bucket_range strip_pixel_buckets(const bucket_strip_query& q, std::uint64_
   return {lo, hi < first + count ? hi : first + count};
 }
 
-/// @brief Chain lengths (slabs, base included) of the buckets one strip pixel covers.
+/// @brief A measure of the buckets one strip pixel covers (a list's length, a bucket's fill): their
+/// mean and largest.
 struct strip_pixel {
   float mean_chain = 0, max_chain = 0;
 };
@@ -122,82 +125,5 @@ std::vector<strip_pixel> fill_strip(const bucket_strip_query& q, std::uint64_t b
   }
   return out;
 }
-
-/// @brief One slab as stored: its 32 words (15 key-value pairs, the auxiliary word, the next
-/// pointer) and its 32-bit SlabAlloc address (k_base_address for a bucket's base slab).
-struct slab_record {
-  static constexpr std::uint32_t k_base_address = 0xfffffffeu;
-  std::uint32_t address = k_base_address;
-  std::uint32_t words[32] = {};
-};
-
-/// @brief A bucket's slab list, base slab first; `total` counts all its slabs (more than the
-/// records when the chain was cut at the request's limit).
-struct slab_chain {
-  std::uint64_t bucket = 0;
-  std::vector<slab_record> slabs;
-  std::uint64_t total = 0;
-};
-
-/// @brief SlabAlloc's state: allocated slabs per memory block (0..1024), blocks in super-block
-/// order.
-struct allocator_image {
-  std::uint32_t blocks_per_super = 0, super_blocks = 0;
-  std::vector<std::uint16_t> block_fill;
-};
-
-/// @brief Hive family: one live word of the overflow stash, at its ring position.
-struct stash_entry {
-  std::uint64_t position = 0;
-  key_type key = k_empty;
-  value_type value = k_empty;
-};
-
-/// @brief Hive family: the most moves an eviction path may make (one hop per lane of a warp).
-inline constexpr int k_max_eviction_path = 32;
-
-/// @brief Hive family: one recent eviction path. The newcomer's key, then per hop the bucket a
-/// key moved out of and that key; `dest` is the bucket with a free slot the last moved key went to.
-struct eviction_path {
-  std::uint32_t length = 0;  ///< hops (buckets a key moved out of)
-  key_type newcomer = 0;
-  std::uint64_t bucket[k_max_eviction_path] = {};
-  key_type moved[k_max_eviction_path] = {};  ///< moved[d]: the key moved out of bucket[d] (moved[0]
-                                             ///< made room for the newcomer)
-  std::uint64_t dest = 0;
-};
-
-/// @brief What one sample of a table should produce; absent parts are skipped (the slab parts are
-/// ignored by the other families, the hive parts likewise). For hive tables the occupancy
-/// pixels' mean displacement, the probe histogram and a dumped slot's displacement are the
-/// candidate index (0: the key sits in its first candidate bucket); a dumped slot's home is the
-/// first slot of its first candidate bucket; the strip gives the mean and largest bucket fill.
-struct inspect_request {
-  std::optional<occupancy_query> occupancy;
-  bool probe_histogram = false;             ///< slab family: the slab index holding each live key
-  std::optional<std::uint64_t> dump_first;  ///< first slot of a dump of `dump_count` slots
-  std::uint32_t dump_count = 0;
-  bool chain_lengths = false;                 ///< slab: histogram of slabs per bucket
-  std::optional<bucket_strip_query> strip;    ///< slab: chain lengths along the buckets
-  std::optional<std::uint64_t> chain_bucket;  ///< slab: the slab list of one bucket
-  std::uint32_t chain_limit = 64;             ///< slab: most slabs of that list to copy
-  bool allocator = false;                     ///< slab: SlabAlloc's memory blocks
-  bool bucket_fill = false;                   ///< hive: histogram of live slots per bucket
-  bool stash = false;                         ///< hive: the stash's live words
-  std::uint32_t stash_limit = 512;            ///< hive: most stash words to copy
-  bool paths = false;                         ///< hive: the recent eviction paths (instrumented)
-};
-
-struct inspect_result {
-  hs::probe_histogram histogram;
-  std::vector<slot_record> slots;
-  hs::probe_histogram chains;  ///< slabs per bucket (slab family)
-  std::vector<strip_pixel> strip;
-  slab_chain chain;
-  allocator_image allocator;
-  hs::probe_histogram bucket_fill;   ///< live slots per bucket, 0..slots (hive family)
-  std::vector<stash_entry> stash;    ///< hive: live stash words, oldest first (at most stash_limit)
-  std::vector<eviction_path> paths;  ///< hive: the recent eviction paths, oldest first
-};
 
 }  // namespace hs

@@ -28,10 +28,11 @@ namespace {
 
 // Device memory comes from the device's stream-ordered pool, told to keep what is freed: a table
 // that grows or shrinks takes its new slots from memory an earlier one gave back, instead of the
-// driver mapping and unmapping it each time. Measured on the H200 (bench linear-churn, 67M keys):
-// cudaMalloc of 2 GiB took 0.30-0.32 ms and cudaFree of 1 GiB 0.72 ms of a 3.6 ms grow; of a
-// 7.8 ms shrink, 1.0 ms allocating 1 GiB and 1.7-1.9 ms freeing 2 GiB. What the pool keeps counts
-// as free memory (device_memory_now), and an allocation that does not fit gives it back first.
+// driver mapping and unmapping it each time. Measured on the H200 (rebuilds of 67M keys in the
+// churn bench of open addressing): cudaMalloc of 2 GiB took 0.30-0.32 ms and cudaFree of 1 GiB 0.72
+// ms of a 3.6 ms grow; of a 7.8 ms shrink, 1.0 ms allocating 1 GiB and 1.7-1.9 ms freeing 2 GiB.
+// What the pool keeps counts as free memory (device_memory_now), and an allocation that does not
+// fit gives it back first.
 struct device_pool {
   cudaMemPool_t pool = nullptr;  // null where the device has no memory pools: cudaMalloc then
   cudaStream_t stream =

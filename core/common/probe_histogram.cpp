@@ -16,7 +16,7 @@ quantile probe_histogram::percentile(double q) const {
     if (counts[b] == 0) continue;
     if (seen + counts[b] >= target) {
       if (b < k_probe_exact_bins) return {static_cast<double>(b), true};
-      // Linear interpolation inside the power-of-two bin, clamped to the observed maximum.
+      // Interpolated in proportion inside the power-of-two bin, clamped to the observed maximum.
       double lo = static_cast<double>(probe_bin_lo(b)), hi = static_cast<double>(probe_bin_hi(b));
       double frac = static_cast<double>(target - seen) / static_cast<double>(counts[b]);
       double v = std::floor(lo + frac * (hi - lo));

@@ -1,9 +1,9 @@
 // Keeps a GPU table's quiet reads and its writes apart across streams.
 //
 // A quiet read is a lookup batch that skips what lookups otherwise pay to stay correct beside
-// concurrent writers (the hive's lock-word snapshots, one extra sector per lookup). It may run
-// only while no write can run beside it. On one stream the stream's order already says so; across
-// streams each stream keeps an event for its last write and one for its last quiet read:
+// concurrent writers (a bucketed table's lock-word snapshots, one extra sector per lookup). It may
+// run only while no write can run beside it. On one stream the stream's order already says so;
+// across streams each stream keeps an event for its last write and one for its last quiet read:
 // - a read is quiet when every other stream's last write has completed;
 // - a write first makes its stream wait for every other stream's last quiet read.
 // Each check, its launch and its event record happen under one mutex, so a write launched by

@@ -1,6 +1,6 @@
 // A tile of T consecutive lanes of a warp working on one operation together (T = 32: the whole
-// warp), with ballots and shuffles confined to the tile. The slab and hive families serve their
-// threads' operations one at a time on such tiles.
+// warp), with ballots and shuffles confined to the tile. A family that serves its threads'
+// operations one at a time, the whole tile on each, runs them on such tiles.
 #pragma once
 
 namespace hs {

@@ -32,9 +32,9 @@ void inspect_image(const hive_image& img, const inspect_request& req, inspect_re
     return static_cast<std::uint32_t>(std::count_if(img.bucket(b), img.bucket(b) + img.slots,
                                                     [](word_type w) { return w != k_empty_word; }));
   };
-  if (req.bucket_fill) {
-    out.bucket_fill = {};
-    for (std::uint64_t b = 0; b < buckets; ++b) out.bucket_fill.add(fill_of(b));
+  if (req.hive.bucket_fill) {
+    out.hive.bucket_fill = {};
+    for (std::uint64_t b = 0; b < buckets; ++b) out.hive.bucket_fill.add(fill_of(b));
   }
   if (req.occupancy)
     fill_occupancy(*req.occupancy, slots, [&](std::uint64_t lo, std::uint64_t hi) {
@@ -58,11 +58,12 @@ void inspect_image(const hive_image& img, const inspect_request& req, inspect_re
          ++s)
       out.slots.push_back(describe_slot(img, s, word(s)));
   }
-  if (req.stash) {
-    out.stash.clear();
-    for (std::uint64_t i = 0; i < img.stash_used && out.stash.size() < req.stash_limit; ++i)
+  if (req.hive.stash) {
+    out.hive.stash.clear();
+    for (std::uint64_t i = 0; i < img.stash_used && out.hive.stash.size() < req.hive.stash_limit;
+         ++i)
       if (img.stash[i] != k_empty_word)
-        out.stash.push_back({i, key_of(img.stash[i]), value_of(img.stash[i])});
+        out.hive.stash.push_back({i, key_of(img.stash[i]), value_of(img.stash[i])});
   }
 }
 

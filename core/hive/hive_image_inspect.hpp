@@ -3,8 +3,8 @@
 // histograms, the bucket strip, slot dumps and the stash's live words. The GPU table answers the
 // same requests with kernels (hive_inspect.cu); both follow the definitions here.
 #pragma once
-#include "core/common/inspection.hpp"
 #include "core/hive/hive_image.hpp"
+#include "core/table/inspection.hpp"
 
 namespace hs::hive {
 

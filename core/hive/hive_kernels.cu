@@ -55,15 +55,11 @@ __global__ void __launch_bounds__(k_block, (k_min_blocks<S, T, Op>))
     k = io.keys[i];
     if constexpr (Op == batch_op::mixed) kind = io.kinds[i];
     if (kind == op_kind::insert) v = io.values[i];
-    const op_status reject = is_reserved_key(k) ? op_status::rejected_key
-                             : kind == op_kind::insert && is_reserved_value(v)
-                                 ? op_status::rejected_value
-                                 : op_status::none;
+    const op_status reject = refusal(k, kind == op_kind::insert, v);
     if (reject != op_status::none) {
       active = false;
       atomicAdd(r.counters + rejected_counter(kind), 1ull);
-      if (io.status) io.status[i] = reject;
-      if (io.results) io.results[i] = k_empty;
+      io.put(i, reject, k_empty);
     } else {
       c = dev_candidates_of(r, k);
     }
@@ -97,8 +93,7 @@ __global__ void __launch_bounds__(k_block, (k_min_blocks<S, T, Op>))
           if (t.lane == 0) tl.count_step(insert_step::claim);
           if (t.lane == static_cast<unsigned>(src)) {
             pending = false;
-            if (io.status) io.status[i] = op_status::inserted;
-            if (io.results) io.results[i] = k_empty;
+            io.put(i, op_status::inserted, k_empty);
           }
         }
       }
@@ -123,8 +118,7 @@ __global__ void __launch_bounds__(k_block, (k_min_blocks<S, T, Op>))
       if (t.lane == 0 && res.status != op_status::failed_full) tl.count_step(res.step);
     }
     if (t.lane == static_cast<unsigned>(src)) {
-      if (io.status) io.status[i] = res.status;
-      if (io.results) io.results[i] = res.value;
+      io.put(i, res.status, res.value);
     }
   }
   if (r.instrument) add_tallies(r, tl);

@@ -4,8 +4,9 @@
 #include <cstdint>
 
 #include "core/common/device_histogram.hpp"
-#include "core/common/inspection.hpp"
 #include "core/common/region_partition.hpp"
+#include "core/table/batch_operands.hpp"
+#include "core/table/inspection.hpp"
 
 #include "core/common/stream.hpp"
 #include "core/common/types.hpp"
@@ -66,14 +67,8 @@ struct hive_ref {
 
 enum class batch_op : std::uint8_t { mixed, find, insert, erase };
 
-struct batch_io {
+struct batch_io : batch_operands {
   batch_op op = batch_op::mixed;
-  const op_kind* kinds = nullptr;
-  const key_type* keys = nullptr;
-  const value_type* values = nullptr;
-  value_type* results = nullptr;
-  op_status* status = nullptr;
-  std::uint64_t n = 0;
   /// Lookups only: no write can run beside this batch (read_write_order), so lookups skip the
   /// lock-word snapshots that guard a miss against a key in transit.
   bool quiet = false;

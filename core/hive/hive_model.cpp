@@ -152,14 +152,8 @@ bool hive_model::evict_for(key_type k, value_type v, const candidates& c, int at
 }
 
 op_status hive_model::insert_unlocked(key_type k, value_type v, bool count_steps) {
-  if (is_reserved_key(k)) {
-    ++rejected_[int(op_kind::insert)];
-    return op_status::rejected_key;
-  }
-  if (is_reserved_value(v)) {
-    ++rejected_[int(op_kind::insert)];
-    return op_status::rejected_value;
-  }
+  if (is_reserved_key(k)) return op_status::rejected_key;
+  if (is_reserved_value(v)) return op_status::rejected_value;
   const candidates c = img_.candidates_of(k);
   const auto done = [&](insert_step s, op_status st) {
     if (count_steps && cfg_.hive.instrument) ++steps_[static_cast<int>(s) - 1];
@@ -253,29 +247,23 @@ void hive_model::insert(std::span<const key_type> keys, std::span<const value_ty
     grow_for(keys.size());
     live_bound_ += keys.size();
   }
-  for_each_op_locked(mutex_, keys.size(), [&](std::size_t i) {
-    const op_status st = insert_unlocked(keys[i], values[i], true);
-    if (!status.empty()) status[i] = st;
-  });
+  run_model_ops(mutex_, keys.size(), rejected_, {status, {}}, all_of_kind(op_kind::insert),
+                [&](std::size_t i, op_kind, value_type&) {
+                  return insert_unlocked(keys[i], values[i], true);
+                });
 }
 
 void hive_model::find(std::span<const key_type> keys, std::span<value_type> values_out,
                       std::span<op_status> status, stream_view) {
   detail::check_bulk("find", keys.size(), values_out.size(), status.size());
-  for_each_op_locked(mutex_, keys.size(), [&](std::size_t i) {
-    const op_status st = find_one(keys[i], values_out[i]);
-    if (st == op_status::rejected_key) ++rejected_[int(op_kind::find)];
-    if (!status.empty()) status[i] = st;
-  });
+  run_model_ops(mutex_, keys.size(), rejected_, {status, values_out}, all_of_kind(op_kind::find),
+                [&](std::size_t i, op_kind, value_type& out) { return find_one(keys[i], out); });
 }
 
 void hive_model::erase(std::span<const key_type> keys, std::span<op_status> status, stream_view) {
   detail::check_bulk("erase", keys.size(), keys.size(), status.size());
-  for_each_op_locked(mutex_, keys.size(), [&](std::size_t i) {
-    const op_status st = erase_one(keys[i]);
-    if (st == op_status::rejected_key) ++rejected_[int(op_kind::erase)];
-    if (!status.empty()) status[i] = st;
-  });
+  run_model_ops(mutex_, keys.size(), rejected_, {status, {}}, all_of_kind(op_kind::erase),
+                [&](std::size_t i, op_kind, value_type&) { return erase_one(keys[i]); });
   {
     std::lock_guard lock(mutex_);
     shrink_after(keys.size());
@@ -288,24 +276,20 @@ void hive_model::apply(const op_batch& ops, std::span<value_type> results,
   {
     std::lock_guard lock(mutex_);
     ++seed_;
-    grow_for(
-        ops.keys
-            .size());  // as the GPU table, which cannot read the kinds: every operation may insert
+    // As the GPU table, which cannot read the kinds: every operation may insert.
+    grow_for(ops.keys.size());
     live_bound_ += ops.keys.size();
   }
-  for_each_op_locked(mutex_, ops.keys.size(), [&](std::size_t i) {
-    value_type out = k_empty;
-    op_status st;
-    switch (ops.kinds[i]) {
-      case op_kind::insert: st = insert_unlocked(ops.keys[i], ops.values[i], true); break;
-      case op_kind::find: st = find_one(ops.keys[i], out); break;
-      default: st = erase_one(ops.keys[i]); break;
-    }
-    if (ops.kinds[i] != op_kind::insert && st == op_status::rejected_key)
-      ++rejected_[int(ops.kinds[i])];
-    if (!results.empty()) results[i] = out;
-    if (!status.empty()) status[i] = st;
-  });
+  run_model_ops(
+      mutex_, ops.keys.size(), rejected_, {status, results},
+      [&](std::size_t i) { return ops.kinds[i]; },
+      [&](std::size_t i, op_kind kind, value_type& out) {
+        switch (kind) {
+          case op_kind::insert: return insert_unlocked(ops.keys[i], ops.values[i], true);
+          case op_kind::find: return find_one(ops.keys[i], out);
+          default: return erase_one(ops.keys[i]);
+        }
+      });
   {
     std::lock_guard lock(mutex_);
     shrink_after(ops.keys.size());
@@ -319,7 +303,7 @@ void hive_model::clear(stream_view) {
   std::fill(img_.locks.begin(), img_.locks.end(), 0u);
   std::fill(img_.stash.begin(), img_.stash.end(), k_empty_word);
   img_.stash_used = 0;
-  std::fill(std::begin(rejected_), std::end(rejected_), 0);
+  rejected_.clear();
   failed_full_ = moves_ = restarts_ = 0;
   std::fill(std::begin(steps_), std::end(steps_), 0);
   std::fill(std::begin(path_lengths_), std::end(path_lengths_), 0);
@@ -336,7 +320,7 @@ table_stats hive_model::stats(stream_view) {
   st.occupied = st.live;
   st.bytes = img_.words.size() * sizeof(word_type) + (img_.masks.size() + img_.locks.size()) * 4 +
              img_.stash.size() * sizeof(word_type);
-  std::copy(std::begin(rejected_), std::end(rejected_), st.rejected);
+  rejected_.copy_to(st.rejected);
   st.failed_full = failed_full_;
   hive_counters& h = st.hive;
   h.slots_per_bucket = static_cast<std::uint32_t>(img_.slots);
@@ -364,7 +348,7 @@ void hive_model::inspect(const inspect_request& req, inspect_result& out, stream
     out = {};
     inspect_image(img_, req, out);
   }
-  if (req.paths) out.paths = recent_paths(s);  // takes the lock itself
+  if (req.hive.paths) out.hive.paths = recent_paths(s);  // takes the lock itself
 }
 
 std::uint64_t hive_model::retrieve_all(std::span<key_type> keys, std::span<value_type> values,

@@ -36,7 +36,8 @@ class hive_model final : public hive_family {
   void copy_step_counters(std::uint64_t* out, stream_view s) override;
   hive_image snapshot(stream_view s) override;
 
-  /// @brief One operation with sequential semantics (what the GPU kernels must agree with).
+  /// @brief One operation with sequential semantics (what the GPU kernels must agree with). These
+  /// are the rule alone: the batch calls count refused operations.
   op_status insert_one(key_type k, value_type v);
   op_status find_one(key_type k, value_type& out) const;
   op_status erase_one(key_type k);
@@ -67,8 +68,8 @@ class hive_model final : public hive_family {
   hive_image img_;
   std::uint32_t seed_ = 1;  // changes per batch, as the GPU's per-launch seed does
   std::uint64_t live_bound_ = 0, erases_since_ = 0;  // automatic resizing (grow_for, shrink_after)
-  std::uint64_t rejected_[k_op_kind_count] = {}, failed_full_ = 0, splits_ = 0, merges_ = 0,
-                merges_refused_ = 0;
+  rejected_tally rejected_;
+  std::uint64_t failed_full_ = 0, splits_ = 0, merges_ = 0, merges_refused_ = 0;
   bool moving_inside_ =
       false;  // reinsert: entries moved by a resize, not counted as the user's work
   std::uint64_t steps_[4] = {}, moves_ = 0, restarts_ = 0,

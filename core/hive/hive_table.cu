@@ -123,14 +123,11 @@ void hive_table::insert(std::span<const key_type> keys, std::span<const value_ty
   }
   if (first == keys.size()) return;
   std::shared_lock lock(table_mutex_);
-  batch_io io;
-  io.op = batch_op::insert;
-  io.keys = keys.data() + first;
-  io.values = values.data() + first;
-  io.status = ptr_or_null(status);
-  io.n = keys.size() - first;
-  live_bound_ += io.n;
-  launch(io, s);
+  // A status asked for takes no bulk rounds (use_bulk): then first is 0 and status whole.
+  live_bound_ += keys.size() - first;
+  launch({batch_operands::insert(keys.subspan(first), values.subspan(first), status),
+          batch_op::insert},
+         s);
 }
 
 std::uint64_t hive_table::bulk_share(std::uint64_t n) const {
@@ -161,13 +158,7 @@ void hive_table::find(std::span<const key_type> keys, std::span<value_type> valu
   detail::check_device_find(keys, values_out, status);
 
   std::shared_lock lock(table_mutex_);
-  batch_io io;
-  io.op = batch_op::find;
-  io.keys = keys.data();
-  io.results = values_out.data();
-  io.status = ptr_or_null(status);
-  io.n = keys.size();
-  launch(io, s);
+  launch({batch_operands::find(keys, values_out, status), batch_op::find}, s);
 }
 
 void hive_table::erase(std::span<const key_type> keys, std::span<op_status> status, stream_view s) {
@@ -175,12 +166,7 @@ void hive_table::erase(std::span<const key_type> keys, std::span<op_status> stat
 
   {
     std::shared_lock lock(table_mutex_);
-    batch_io io;
-    io.op = batch_op::erase;
-    io.keys = keys.data();
-    io.status = ptr_or_null(status);
-    io.n = keys.size();
-    launch(io, s);
+    launch({batch_operands::erase(keys, status), batch_op::erase}, s);
   }
   shrink_after(keys.size(), s);
 }
@@ -193,16 +179,8 @@ void hive_table::apply(const op_batch& ops, std::span<value_type> results,
   grow_for(ops.keys.size(), s);
   {
     std::shared_lock lock(table_mutex_);
-    batch_io io;
-    io.op = batch_op::mixed;
-    io.kinds = ops.kinds.data();
-    io.keys = ops.keys.data();
-    io.values = ops.values.data();
-    io.results = ptr_or_null(results);
-    io.status = ptr_or_null(status);
-    io.n = ops.keys.size();
     live_bound_ += ops.keys.size();
-    launch(io, s);
+    launch({batch_operands::apply(ops, results, status), batch_op::mixed}, s);
   }
   shrink_after(ops.keys.size(), s);
 }
@@ -298,7 +276,7 @@ table_stats hive_table::stats(stream_view s) {
 
 void hive_table::inspect(const inspect_request& req, inspect_result& out, stream_view s) {
   inspect_locked(req, out, s);
-  if (req.paths) out.paths = recent_paths(s);  // takes the table lock itself
+  if (req.hive.paths) out.hive.paths = recent_paths(s);  // takes the table lock itself
 }
 
 void hive_table::inspect_locked(const inspect_request& req, inspect_result& out, stream_view s) {
@@ -307,14 +285,14 @@ void hive_table::inspect_locked(const inspect_request& req, inspect_result& out,
   out = {};
   const hive_ref r = ref();
   if (req.occupancy) launch_occupancy(r, *req.occupancy, s);
-  if (req.probe_histogram || req.bucket_fill) {
+  if (req.probe_histogram || req.hive.bucket_fill) {
     if (!histograms_.size()) histograms_ = buffer<device_histogram>(memory_space::device, 2);
     fill_bytes(histograms_.data(), memory_space::device, 0, 2 * sizeof(device_histogram), s);
     launch_histograms(r, req.probe_histogram ? histograms_.data() : nullptr,
-                      req.bucket_fill ? histograms_.data() + 1 : nullptr, s);
+                      req.hive.bucket_fill ? histograms_.data() + 1 : nullptr, s);
     const auto h = histograms_.download(2, s);
     if (req.probe_histogram) out.histogram = to_probe_histogram(h[0]);
-    if (req.bucket_fill) out.bucket_fill = to_probe_histogram(h[1]);
+    if (req.hive.bucket_fill) out.hive.bucket_fill = to_probe_histogram(h[1]);
   }
   if (req.strip && req.strip->width) {
     if (strip_.size() < 2 * req.strip->width)
@@ -339,13 +317,13 @@ void hive_table::inspect_locked(const inspect_request& req, inspect_result& out,
     for (std::uint64_t i = 0; i < n; ++i)
       out.slots.push_back(describe_slot(shape, *req.dump_first + i, w[i]));
   }
-  if (req.stash) {
+  if (req.hive.stash) {
     // The ring's used prefix, bounded: a stash past a few thousand words is shown by its count.
     const std::uint64_t used =
         std::min<std::uint64_t>({meta_.download(1, s)[0], shape_.stash_capacity, 1u << 16});
     const auto w = stash_.download(used, s);
-    for (std::uint64_t i = 0; i < used && out.stash.size() < req.stash_limit; ++i)
-      if (w[i] != k_empty_word) out.stash.push_back({i, key_of(w[i]), value_of(w[i])});
+    for (std::uint64_t i = 0; i < used && out.hive.stash.size() < req.hive.stash_limit; ++i)
+      if (w[i] != k_empty_word) out.hive.stash.push_back({i, key_of(w[i]), value_of(w[i])});
   }
   synchronize(s);
 }
@@ -427,13 +405,9 @@ std::vector<word_type> hive_table::reinsert(const std::vector<word_type>& words,
   buffer<value_type> dv(memory_space::device, v.size());
   dk.upload(k, s);
   dv.upload(v, s);
-  batch_io io;
-  io.op = batch_op::insert;
-  io.keys = dk.data();
-  io.values = dv.data();
-  io.n = k.size();
   buffer<op_status> status(memory_space::device, k.size());
-  io.status = status.data();
+  const batch_io io{batch_operands::insert(dk.cspan(), dv.cspan(), status.span()),
+                    batch_op::insert};
   // Keys moved inside the table are not the user's inserts: neither their steps nor a refusal
   // count (the refusals' counter is put back).
   unsigned long long refused_before = 0;

@@ -34,8 +34,8 @@ std::int64_t linear_model::locate(key_type k) const {
 
 template <class Hash>
 op_status linear_model::insert_impl(key_type k, value_type v) {
-  if (is_reserved_key(k)) return ++rejected_[int(op_kind::insert)], op_status::rejected_key;
-  if (is_reserved_value(v)) return ++rejected_[int(op_kind::insert)], op_status::rejected_value;
+  if (is_reserved_key(k)) return op_status::rejected_key;
+  if (is_reserved_value(v)) return op_status::rejected_value;
   if (cfg_.linear.deletes == linear_delete_mode::tombstone) return insert_reusing<Hash>(k, v);
   const std::uint32_t home = home_slot<Hash>(k, mask_);
   for (std::uint64_t d = 0; d < cfg_.capacity; ++d) {
@@ -105,7 +105,7 @@ op_status linear_model::find_impl(key_type k, value_type& out) const {
 
 template <class Hash>
 op_status linear_model::erase_impl(key_type k) {
-  if (is_reserved_key(k)) return ++rejected_[int(op_kind::erase)], op_status::rejected_key;
+  if (is_reserved_key(k)) return op_status::rejected_key;
   const std::int64_t s = locate<Hash>(k);
   if (s < 0) return op_status::missing;
   slot_word& w = slots_[static_cast<std::size_t>(s)];
@@ -134,10 +134,10 @@ void linear_model::insert(std::span<const key_type> keys, std::span<const value_
                           std::span<op_status> status, stream_view) {
   hs::detail::check_bulk("insert", keys.size(), values.size(), status.size());
   dispatch_probing(cfg_.hash, cfg_.linear.probe, [&](auto h) {
-    for_each_op_locked(mutex_, keys.size(), [&](std::size_t i) {
-      op_status s = insert_impl<decltype(h)>(keys[i], values[i]);
-      if (!status.empty()) status[i] = s;
-    });
+    run_model_ops(mutex_, keys.size(), rejected_, {status, {}}, all_of_kind(op_kind::insert),
+                  [&](std::size_t i, op_kind, value_type&) {
+                    return insert_impl<decltype(h)>(keys[i], values[i]);
+                  });
   });
 }
 
@@ -145,52 +145,44 @@ void linear_model::find(std::span<const key_type> keys, std::span<value_type> va
                         std::span<op_status> status, stream_view) {
   hs::detail::check_bulk("find", keys.size(), values_out.size(), status.size());
   dispatch_probing(cfg_.hash, cfg_.linear.probe, [&](auto h) {
-    for_each_op_locked(mutex_, keys.size(), [&](std::size_t i) {
-      op_status s = find_impl<decltype(h)>(keys[i], values_out[i]);
-      if (s == op_status::rejected_key) ++rejected_[int(op_kind::find)];
-      if (!status.empty()) status[i] = s;
-    });
+    run_model_ops(mutex_, keys.size(), rejected_, {status, values_out}, all_of_kind(op_kind::find),
+                  [&](std::size_t i, op_kind, value_type& out) {
+                    return find_impl<decltype(h)>(keys[i], out);
+                  });
   });
 }
 
 void linear_model::erase(std::span<const key_type> keys, std::span<op_status> status, stream_view) {
   hs::detail::check_bulk("erase", keys.size(), keys.size(), status.size());
   dispatch_probing(cfg_.hash, cfg_.linear.probe, [&](auto h) {
-    for_each_op_locked(mutex_, keys.size(), [&](std::size_t i) {
-      op_status s = erase_impl<decltype(h)>(keys[i]);
-      if (!status.empty()) status[i] = s;
-    });
+    run_model_ops(
+        mutex_, keys.size(), rejected_, {status, {}}, all_of_kind(op_kind::erase),
+        [&](std::size_t i, op_kind, value_type&) { return erase_impl<decltype(h)>(keys[i]); });
   });
 }
 
 void linear_model::apply(const op_batch& ops, std::span<value_type> results,
                          std::span<op_status> status, stream_view) {
-  const std::size_t n = ops.kinds.size();
-  hs::detail::check_bulk("apply", n, ops.keys.size(), status.size());
-  hs::detail::check_bulk("apply", n, ops.values.size(), results.empty() ? 0 : results.size());
+  hs::detail::check_apply(ops, results.size(), status.size());
   // Tombstone mode runs a mixed batch in two phases, like the GPU table: inserts and lookups,
   // then erases. Value mode runs it in order.
   const bool phased = cfg_.linear.deletes == linear_delete_mode::tombstone;
   dispatch_probing(cfg_.hash, cfg_.linear.probe, [&](auto h) {
     using H = decltype(h);
-    for (int pass = 0; pass < (phased ? 2 : 1); ++pass) {
-      for_each_op_locked(mutex_, n, [&](std::size_t i) {
-        const op_kind kind = ops.kinds[i];
-        if (phased && (kind == op_kind::erase) != (pass == 1)) return;
-        value_type found = k_empty;
-        op_status s = op_status::none;
-        switch (kind) {
-          case op_kind::insert: s = insert_impl<H>(ops.keys[i], ops.values[i]); break;
-          case op_kind::find:
-            s = find_impl<H>(ops.keys[i], found);
-            if (s == op_status::rejected_key) ++rejected_[int(op_kind::find)];
-            break;
-          case op_kind::erase: s = erase_impl<H>(ops.keys[i]); break;
-        }
-        if (!results.empty()) results[i] = found;
-        if (!status.empty()) status[i] = s;
-      });
-    }
+    const auto run = [&](std::size_t i, op_kind kind, value_type& out) {
+      switch (kind) {
+        case op_kind::insert: return insert_impl<H>(ops.keys[i], ops.values[i]);
+        case op_kind::find: return find_impl<H>(ops.keys[i], out);
+        default: return erase_impl<H>(ops.keys[i]);
+      }
+    };
+    for (int pass = 0; pass < (phased ? 2 : 1); ++pass)
+      run_model_ops(
+          mutex_, ops.keys.size(), rejected_, {status, results},
+          [&](std::size_t i) { return ops.kinds[i]; }, run,
+          [&](std::size_t i) {
+            return !phased || (ops.kinds[i] == op_kind::erase) == (pass == 1);
+          });
   });
 }
 
@@ -219,7 +211,7 @@ void linear_model::clear(stream_view) {
   std::fill(slots_.begin(), slots_.end(), k_empty_slot);
   occupied_ = 0;
   max_displacement_ = 0;
-  std::fill(std::begin(rejected_), std::end(rejected_), 0);
+  rejected_.clear();
   failed_full_ = 0;
 }
 
@@ -236,7 +228,7 @@ table_stats linear_model::stats(stream_view) {
   }
   st.occupied = st.live + st.erased + st.tombstones;
   st.max_displacement = max_displacement_;
-  std::copy(std::begin(rejected_), std::end(rejected_), st.rejected);
+  rejected_.copy_to(st.rejected);
   st.failed_full = failed_full_;
   return st;
 }

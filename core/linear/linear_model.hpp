@@ -33,7 +33,8 @@ class linear_model final : public table {
                              stream_view s) override;
   void rehash(std::uint64_t capacity, stream_view s) override;
 
-  /// @brief One operation with sequential semantics (what the GPU kernels must agree with).
+  /// @brief One operation with sequential semantics (what the GPU kernels must agree with). These
+  /// are the rule alone: the batch calls count refused operations.
   op_status insert_one(key_type k, value_type v);
   op_status find_one(key_type k, value_type& out) const;
   op_status erase_one(key_type k);
@@ -64,7 +65,8 @@ class linear_model final : public table {
   std::vector<slot_word> slots_;
   std::uint64_t occupied_ = 0;  // slots whose key is not empty (tombstones included)
   std::uint32_t max_displacement_ = 0;
-  std::uint64_t rejected_[k_op_kind_count] = {}, failed_full_ = 0;
+  rejected_tally rejected_;
+  std::uint64_t failed_full_ = 0;
   mutable model_mutex mutex_;  // a session's worker mutates while the UI thread inspects
 };
 

@@ -95,59 +95,7 @@ struct linear_ref {
     if constexpr (probe_of<Hash>::type::is_double) {
       return insert_probed<Guarded>(k, v, home);
     } else {
-      std::uint32_t base = home & ~(window - 1);
-      const std::int64_t skip = home - base;
-      const unsigned lane = g.rank();
-      const std::int64_t cap = static_cast<std::int64_t>(capacity);
-      const std::uint64_t windows = (capacity + skip + window - 1) / window;
-      for (std::uint64_t w = 0; w < windows; ++w, base = (base + window) & mask) {
-        // Two named words, not an array: a runtime index would put the window in local memory.
-        slot_word cur0, cur1;
-        load_pair(base, lane, cur0, cur1);
-        const std::int64_t o0 = static_cast<std::int64_t>(w * window + 2 * lane) - skip;
-        const bool valid0 = o0 >= 0 && o0 < cap;
-        const bool valid1 = o0 + 1 >= 0 && o0 + 1 < cap;
-        while (true) {
-          const bool c0 = valid0 && (slot_key(cur0) == k || cur0 == k_empty_slot);
-          const bool c1 = valid1 && (slot_key(cur1) == k || cur1 == k_empty_slot);
-          const unsigned hits = g.ballot(c0 || c1);
-          if (hits == 0) break;
-          const unsigned leader = __ffs(hits) - 1;
-          int outcome = 0;  // an op_status, or 0 to look at this window again
-          if (lane == leader) {
-            const slot_word seen = c0 ? cur0 : cur1;
-            const std::uint32_t slot = base + 2 * lane + (c0 ? 0u : 1u);
-            if (slot_key(seen) == k) {
-              outcome = static_cast<int>(assign_value(slot, v));
-            } else {
-              const slot_word prev = atomicCAS(reinterpret_cast<unsigned long long*>(slots + slot),
-                                               k_empty_slot, pack(k, v));
-              if (prev == k_empty_slot) {
-                outcome = static_cast<int>(op_status::inserted);
-                note_displacement(static_cast<std::uint32_t>(o0 + (c0 ? 0 : 1)));
-                if constexpr (Guarded) atomicAdd(&counters->occupied, 1ull);
-              } else if (slot_key(prev) == k) {
-                outcome = static_cast<int>(assign_value(slot, v));  // same key claimed concurrently
-              } else if (c0) {
-                cur0 = prev;  // another key took the slot: look further
-              } else {
-                cur1 = prev;
-              }
-            }
-          }
-          outcome = g.shfl(outcome, leader);
-          if (outcome) return static_cast<op_status>(outcome);
-        }
-        if constexpr (Guarded) {
-          // With no free slot left the key can only be within the longest probe made so far.
-          if ((w & 3) == 3 && table_full()) {
-            const std::int64_t probed = static_cast<std::int64_t>((w + 1) * window) - skip;
-            if (probed > static_cast<std::int64_t>(current_max())) break;
-          }
-        }
-      }
-      if (g.rank() == 0) atomicAdd(&counters->failed_full, 1ull);
-      return op_status::failed_full;
+      return insert_windowed<Guarded>(g, k, v, home);
     }
   }
 
@@ -296,6 +244,67 @@ struct linear_ref {
     return *reinterpret_cast<volatile unsigned*>(&counters->max_displacement);
   }
 
+  /// Linear probing's insert: the group reads a window of 2G slots at a time, and its leader
+  /// claims the first slot, in probe order, that holds the key or is empty (the window walk the
+  /// header describes). A failed CAS records the word seen and the window is looked at again.
+  template <bool Guarded>
+  __device__ op_status insert_windowed(const coop_group<G>& g, key_type k, value_type v,
+                                       std::uint32_t home) const {
+    std::uint32_t base = home & ~(window - 1);
+    const std::int64_t skip = home - base;
+    const unsigned lane = g.rank();
+    const std::int64_t cap = static_cast<std::int64_t>(capacity);
+    const std::uint64_t windows = (capacity + skip + window - 1) / window;
+    for (std::uint64_t w = 0; w < windows; ++w, base = (base + window) & mask) {
+      // Two named words, not an array: a runtime index would put the window in local memory.
+      slot_word cur0, cur1;
+      load_pair(base, lane, cur0, cur1);
+      const std::int64_t o0 = static_cast<std::int64_t>(w * window + 2 * lane) - skip;
+      const bool valid0 = o0 >= 0 && o0 < cap;
+      const bool valid1 = o0 + 1 >= 0 && o0 + 1 < cap;
+      while (true) {
+        const bool c0 = valid0 && (slot_key(cur0) == k || cur0 == k_empty_slot);
+        const bool c1 = valid1 && (slot_key(cur1) == k || cur1 == k_empty_slot);
+        const unsigned hits = g.ballot(c0 || c1);
+        if (hits == 0) break;
+        const unsigned leader = __ffs(hits) - 1;
+        int outcome = 0;  // an op_status, or 0 to look at this window again
+        if (lane == leader) {
+          const slot_word seen = c0 ? cur0 : cur1;
+          const std::uint32_t slot = base + 2 * lane + (c0 ? 0u : 1u);
+          if (slot_key(seen) == k) {
+            outcome = static_cast<int>(assign_value(slot, v));
+          } else {
+            const slot_word prev = atomicCAS(reinterpret_cast<unsigned long long*>(slots + slot),
+                                             k_empty_slot, pack(k, v));
+            if (prev == k_empty_slot) {
+              outcome = static_cast<int>(op_status::inserted);
+              note_displacement(static_cast<std::uint32_t>(o0 + (c0 ? 0 : 1)));
+              if constexpr (Guarded) atomicAdd(&counters->occupied, 1ull);
+            } else if (slot_key(prev) == k) {
+              outcome = static_cast<int>(assign_value(slot, v));  // same key claimed concurrently
+            } else if (c0) {
+              cur0 = prev;  // another key took the slot: look further
+            } else {
+              cur1 = prev;
+            }
+          }
+        }
+        outcome = g.shfl(outcome, leader);
+        if (outcome) return static_cast<op_status>(outcome);
+      }
+      if constexpr (Guarded) {
+        // With no free slot left the key can only be within the longest probe made so far.
+        if ((w & 3) == 3 && table_full()) {
+          const std::int64_t probed = static_cast<std::int64_t>((w + 1) * window) - skip;
+          if (probed > static_cast<std::int64_t>(current_max())) break;
+        }
+      }
+    }
+    if (g.rank() == 0) atomicAdd(&counters->failed_full, 1ull);
+    return op_status::failed_full;
+  }
+
   /// Value mode's insert under double hashing (one thread per operation): reads a sector of the
   /// probe sequence at a time (from L2, which sees claims), takes its slots in probe order, and
   /// claims the first empty one with one CAS or overwrites the key. Value mode never empties a
@@ -333,8 +342,8 @@ struct linear_ref {
           if constexpr (Guarded) atomicAdd(&counters->occupied, 1ull);
           return op_status::inserted;
         }
-        sector.set(j,
-                   prev);  // taken meanwhile: by this key (overwritten above next time) or another
+        // Taken meanwhile: by this key (overwritten above next time) or by another.
+        sector.set(j, prev);
       }
       if constexpr (Guarded) {
         // No free slot anywhere, and past the longest probe: the key is not here and cannot go in.

@@ -85,10 +85,11 @@ void trace_before(table& t, const table_config& cfg, std::uint64_t capacity, ste
   const auto buckets = static_cast<std::uint32_t>(capacity / k_slab_pairs);
   if (!buckets || is_reserved_key(op.key)) return;
   inspect_request ir;
-  ir.chain_bucket = dispatch_hash(cfg.hash, [&](auto h) { return bucket_of(h, op.key, buckets); });
+  ir.slab.chain_bucket =
+      dispatch_hash(cfg.hash, [&](auto h) { return bucket_of(h, op.key, buckets); });
   inspect_result r;
   t.inspect(ir, r, s);
-  op.list_before = std::move(r.chain);
+  op.list_before = std::move(r.slab.chain);
 }
 
 void flush(table& t, stream_view s) { as_slab(t)->flush(s); }

@@ -93,7 +93,8 @@ slot_record base_pair_record(const slab_image& img, std::uint64_t slot) {
 void inspect_image(const slab_image& img, const inspect_request& req, inspect_result& out) {
   const std::uint64_t slots = std::uint64_t{img.buckets} * k_slab_pairs;
   std::vector<std::uint32_t> lengths;
-  const bool need_lengths = req.chain_lengths || req.strip || req.probe_histogram || req.occupancy;
+  const bool need_lengths =
+      req.slab.chain_lengths || req.strip || req.probe_histogram || req.occupancy;
   if (need_lengths) {
     lengths.assign(img.buckets, 0);
     out.histogram = {};
@@ -106,9 +107,9 @@ void inspect_image(const slab_image& img, const inspect_request& req, inspect_re
         return true;
       });
   }
-  if (req.chain_lengths) {
-    out.chains = {};
-    for (std::uint32_t len : lengths) out.chains.add(len);
+  if (req.slab.chain_lengths) {
+    out.slab.chains = {};
+    for (std::uint32_t len : lengths) out.slab.chains.add(len);
   }
   if (req.occupancy)
     fill_occupancy(*req.occupancy, slots, [&](std::uint64_t lo, std::uint64_t hi) {
@@ -135,31 +136,31 @@ void inspect_image(const slab_image& img, const inspect_request& req, inspect_re
     for (std::uint64_t s = *req.dump_first; s < std::min(slots, *req.dump_first + req.dump_count);
          ++s)
       out.slots.push_back(base_pair_record(img, s));
-  out.chain = {};
-  if (req.chain_bucket && *req.chain_bucket < img.buckets) {
-    out.chain.bucket = *req.chain_bucket;
-    walk_chain(img, static_cast<std::uint32_t>(*req.chain_bucket),
+  out.slab.chain = {};
+  if (req.slab.chain_bucket && *req.slab.chain_bucket < img.buckets) {
+    out.slab.chain.bucket = *req.slab.chain_bucket;
+    walk_chain(img, static_cast<std::uint32_t>(*req.slab.chain_bucket),
                [&](const std::uint32_t* w, std::uint32_t address, std::uint64_t) {
-                 ++out.chain.total;
-                 if (out.chain.slabs.size() < req.chain_limit) {
+                 ++out.slab.chain.total;
+                 if (out.slab.chain.slabs.size() < req.slab.chain_limit) {
                    slab_record r;
                    r.address = address;
                    std::copy(w, w + k_slab_words, r.words);
-                   out.chain.slabs.push_back(r);
+                   out.slab.chain.slabs.push_back(r);
                  }
                  return true;
                });
   }
-  out.allocator = {};
-  if (req.allocator) {
-    out.allocator.blocks_per_super = img.blocks_per_super;
-    out.allocator.super_blocks = static_cast<std::uint32_t>(img.bitmaps.size());
+  out.slab.allocator = {};
+  if (req.slab.allocator) {
+    out.slab.allocator.blocks_per_super = img.blocks_per_super;
+    out.slab.allocator.super_blocks = static_cast<std::uint32_t>(img.bitmaps.size());
     for (const auto& words : img.bitmaps)
       for (std::size_t b = 0; b < img.blocks_per_super; ++b) {
         std::uint32_t n = 0;
         for (std::uint32_t i = 0; i < k_bitmap_words; ++i)
           n += std::popcount(words[b * k_bitmap_words + i]);
-        out.allocator.block_fill.push_back(static_cast<std::uint16_t>(n));
+        out.slab.allocator.block_fill.push_back(static_cast<std::uint16_t>(n));
       }
   }
 }

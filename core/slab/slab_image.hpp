@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "core/common/hash.hpp"
-#include "core/common/inspection.hpp"
 #include "core/slab/slab_layout.hpp"
+#include "core/table/inspection.hpp"
 #include "core/table/table.hpp"
 
 namespace hs::slab {

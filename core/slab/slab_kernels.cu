@@ -69,14 +69,11 @@ __global__ void __launch_bounds__(k_block, k_min_blocks<Op>)
     const bool inserting = op == dev_op::replace || op == dev_op::insert;
     if (inserting) v = io.values[i];
     if (op == dev_op::search_all) lo = io.offsets[i], hi = io.offsets[i + 1];
-    const op_status reject = is_reserved_key(k)                  ? op_status::rejected_key
-                             : inserting && is_reserved_value(v) ? op_status::rejected_value
-                                                                 : op_status::none;
+    const op_status reject = refusal(k, inserting, v);
     if (reject != op_status::none) {
       active = false;
       atomicAdd(d.pool.counters + rejected_counter(kind_of(op)), 1ull);
-      if (io.status) io.status[i] = reject;
-      if (io.results) io.results[i] = k_empty;
+      io.put(i, reject, k_empty);
       if (io.counts) io.counts[i] = 0;
     }
   }
@@ -96,8 +93,7 @@ __global__ void __launch_bounds__(k_block, k_min_blocks<Op>)
       range = {io.all_values, t.shfl(lo, src), t.shfl(hi, src)};
     const op_result r = run_op(t, alloc, tile_id, d, sop, sk, sv, range);
     if (t.lane == static_cast<unsigned>(src)) {
-      if (io.status) io.status[i] = r.status;
-      if (io.results) io.results[i] = r.value;
+      io.put(i, r.status, r.value);
       if (io.counts) io.counts[i] = r.count;
       if (r.status == op_status::failed_full) atomicAdd(d.pool.counters + 3, 1ull);
     }

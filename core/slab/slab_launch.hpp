@@ -4,9 +4,10 @@
 #include <cstdint>
 
 #include "core/common/hash.hpp"
-#include "core/common/inspection.hpp"
 #include "core/common/stream.hpp"
 #include "core/common/types.hpp"
+#include "core/table/batch_operands.hpp"
+#include "core/table/inspection.hpp"
 #include "core/table/table.hpp"
 
 namespace hs::slab {
@@ -45,17 +46,11 @@ struct table_ref {
 enum class batch_op : std::uint8_t { mixed, search, insert, erase, erase_all, count, search_all };
 
 /// @brief A batch of n operations; outputs may be null when not wanted.
-struct batch_io {
+struct batch_io : batch_operands {
   batch_op op = batch_op::mixed;
-  const op_kind* kinds = nullptr;
-  const key_type* keys = nullptr;
-  const value_type* values = nullptr;
-  value_type* results = nullptr;  ///< search: found values (k_empty when missing)
-  op_status* status = nullptr;
   std::uint32_t* counts = nullptr;         ///< count, erase_all
   const std::uint64_t* offsets = nullptr;  ///< search_all: n + 1 offsets into all_values
   value_type* all_values = nullptr;
-  std::uint64_t n = 0;
 };
 
 void launch_batch(const table_ref& t, const batch_io& io, stream_view s);

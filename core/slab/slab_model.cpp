@@ -89,8 +89,8 @@ bool slab_model::first_pair(std::uint32_t bucket, Pred pred, std::uint32_t*& sla
 }
 
 op_status slab_model::insert_one(key_type k, value_type v) {
-  if (is_reserved_key(k)) return ++rejected_[int(op_kind::insert)], op_status::rejected_key;
-  if (is_reserved_value(v)) return ++rejected_[int(op_kind::insert)], op_status::rejected_value;
+  if (is_reserved_key(k)) return op_status::rejected_key;
+  if (is_reserved_value(v)) return op_status::rejected_value;
   const bool unique = cfg_.slab.mode == slab_mode::unique;
   std::uint32_t* slab = nullptr;
   int pair = 0;
@@ -127,7 +127,7 @@ op_status slab_model::find_one(key_type k, value_type& out) const {
 }
 
 op_status slab_model::erase_one(key_type k) {
-  if (is_reserved_key(k)) return ++rejected_[int(op_kind::erase)], op_status::rejected_key;
+  if (is_reserved_key(k)) return op_status::rejected_key;
   std::uint32_t* slab = nullptr;
   int pair = 0;
   if (!first_pair(img_.bucket_of(k), [&](std::uint32_t key) { return key == k; }, slab, pair))
@@ -138,7 +138,7 @@ op_status slab_model::erase_one(key_type k) {
 }
 
 std::uint32_t slab_model::erase_all_one(key_type k) {
-  if (is_reserved_key(k)) return ++rejected_[int(op_kind::erase)], 0;  // DELETEALL is an erase
+  if (is_reserved_key(k)) return 0;
   std::uint32_t n = 0;
   walk_chain(img_, img_.bucket_of(k), [&](const std::uint32_t* w, std::uint32_t, std::uint64_t) {
     auto* words = const_cast<std::uint32_t*>(w);
@@ -166,48 +166,37 @@ std::uint32_t slab_model::count_one(key_type k) const {
 void slab_model::insert(std::span<const key_type> keys, std::span<const value_type> values,
                         std::span<op_status> status, stream_view) {
   detail::check_bulk("insert", keys.size(), values.size(), status.size());
-  for_each_op_locked(mutex_, keys.size(), [&](std::size_t i) {
-    const op_status st = insert_one(keys[i], values[i]);
-    if (!status.empty()) status[i] = st;
-  });
+  run_model_ops(
+      mutex_, keys.size(), rejected_, {status, {}}, all_of_kind(op_kind::insert),
+      [&](std::size_t i, op_kind, value_type&) { return insert_one(keys[i], values[i]); });
 }
 
 void slab_model::find(std::span<const key_type> keys, std::span<value_type> values_out,
                       std::span<op_status> status, stream_view) {
   detail::check_bulk("find", keys.size(), values_out.size(), status.size());
-  for_each_op_locked(mutex_, keys.size(), [&](std::size_t i) {
-    const op_status st = find_one(keys[i], values_out[i]);
-    if (st == op_status::rejected_key) ++rejected_[int(op_kind::find)];
-    if (!status.empty()) status[i] = st;
-  });
+  run_model_ops(mutex_, keys.size(), rejected_, {status, values_out}, all_of_kind(op_kind::find),
+                [&](std::size_t i, op_kind, value_type& out) { return find_one(keys[i], out); });
 }
 
 void slab_model::erase(std::span<const key_type> keys, std::span<op_status> status, stream_view) {
   detail::check_bulk("erase", keys.size(), keys.size(), status.size());
-  for_each_op_locked(mutex_, keys.size(), [&](std::size_t i) {
-    const op_status st = erase_one(keys[i]);
-    if (!status.empty()) status[i] = st;
-  });
+  run_model_ops(mutex_, keys.size(), rejected_, {status, {}}, all_of_kind(op_kind::erase),
+                [&](std::size_t i, op_kind, value_type&) { return erase_one(keys[i]); });
 }
 
 void slab_model::apply(const op_batch& ops, std::span<value_type> results,
                        std::span<op_status> status, stream_view) {
-  const std::size_t n = ops.keys.size();
   detail::check_apply(ops, results.size(), status.size());
-  for_each_op_locked(mutex_, n, [&](std::size_t i) {
-    value_type out = k_empty;
-    op_status st = op_status::none;
-    switch (ops.kinds[i]) {
-      case op_kind::insert: st = insert_one(ops.keys[i], ops.values[i]); break;
-      case op_kind::find:
-        st = find_one(ops.keys[i], out);
-        if (st == op_status::rejected_key) ++rejected_[int(op_kind::find)];
-        break;
-      case op_kind::erase: st = erase_one(ops.keys[i]); break;
-    }
-    if (!results.empty()) results[i] = out;
-    if (!status.empty()) status[i] = st;
-  });
+  run_model_ops(
+      mutex_, ops.keys.size(), rejected_, {status, results},
+      [&](std::size_t i) { return ops.kinds[i]; },
+      [&](std::size_t i, op_kind kind, value_type& out) {
+        switch (kind) {
+          case op_kind::insert: return insert_one(ops.keys[i], ops.values[i]);
+          case op_kind::find: return find_one(ops.keys[i], out);
+          default: return erase_one(ops.keys[i]);
+        }
+      });
 }
 
 void slab_model::erase_all(std::span<const key_type> keys, std::span<std::uint32_t> removed,
@@ -216,6 +205,7 @@ void slab_model::erase_all(std::span<const key_type> keys, std::span<std::uint32
   std::lock_guard lock(mutex_);
   for (std::size_t i = 0; i < keys.size(); ++i) {
     const std::uint32_t n = erase_all_one(keys[i]);
+    rejected_.note_key(op_kind::erase, keys[i]);  // DELETEALL is an erase
     if (!removed.empty()) removed[i] = n;
   }
 }
@@ -227,7 +217,7 @@ void slab_model::count(std::span<const key_type> keys, std::span<std::uint32_t> 
   // COUNT and SEARCHALL are lookups: a reserved key is rejected as a find, as on the GPU.
   for (std::size_t i = 0; i < keys.size(); ++i) {
     counts[i] = count_one(keys[i]);
-    rejected_[int(op_kind::find)] += is_reserved_key(keys[i]);
+    rejected_.note_key(op_kind::find, keys[i]);
   }
 }
 
@@ -240,10 +230,8 @@ void slab_model::search_all(std::span<const key_type> keys, std::span<const std:
   std::lock_guard lock(mutex_);
   for (std::size_t i = 0; i < keys.size(); ++i) {
     const key_type k = keys[i];
-    if (is_reserved_key(k)) {
-      ++rejected_[int(op_kind::find)];
-      continue;
-    }
+    rejected_.note_key(op_kind::find, k);
+    if (is_reserved_key(k)) continue;
     std::uint64_t at = offsets[i];
     walk_chain(img_, img_.bucket_of(k), [&](const std::uint32_t* w, std::uint32_t, std::uint64_t) {
       for (int p = 0; p < k_slab_pairs && at < offsets[i + 1]; ++p)
@@ -284,7 +272,7 @@ void slab_model::clear(stream_view) {
   std::fill(img_.base.begin(), img_.base.end(), k_empty);
   for (auto& words : img_.bitmaps) std::fill(words.begin(), words.end(), 0u);
   next_fit_ = 0;
-  std::fill(std::begin(rejected_), std::end(rejected_), 0);
+  rejected_.clear();
   failed_full_ = alloc_failures_ = 0;
 }
 
@@ -295,7 +283,7 @@ table_stats slab_model::stats(stream_view) {
   for (const auto& s : img_.bitmaps) bytes += s.size() * 4;
   table_stats st =
       stats_from_census(census(img_), img_.buckets, img_.pool_capacity(), img_.slabs.size(), bytes);
-  std::copy(std::begin(rejected_), std::end(rejected_), st.rejected);
+  rejected_.copy_to(st.rejected);
   st.failed_full = failed_full_;
   st.slab.alloc_failures = alloc_failures_;
   return st;

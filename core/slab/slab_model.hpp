@@ -39,7 +39,8 @@ class slab_model final : public slab_family {
   void flush(stream_view s) override;
   slab_image snapshot(stream_view s) override;
 
-  /// @brief One operation with sequential semantics (what the GPU kernels must agree with).
+  /// @brief One operation with sequential semantics (what the GPU kernels must agree with). These
+  /// are the rule alone: the batch calls count refused operations.
   op_status insert_one(key_type k, value_type v);
   op_status find_one(key_type k, value_type& out) const;
   op_status erase_one(key_type k);
@@ -62,7 +63,8 @@ class slab_model final : public slab_family {
   pool_shape shape_;
   slab_image img_;
   std::uint64_t next_fit_ = 0;  // slab index where the allocator's scan resumes
-  std::uint64_t rejected_[k_op_kind_count] = {}, failed_full_ = 0, alloc_failures_ = 0;
+  rejected_tally rejected_;
+  std::uint64_t failed_full_ = 0, alloc_failures_ = 0;
   mutable model_mutex mutex_;  // a session's worker mutates while the UI thread inspects
 };
 

@@ -171,13 +171,7 @@ void slab_table::insert(std::span<const key_type> keys, std::span<const value_ty
 
   std::shared_lock lock(table_mutex_);
   reserve_for(keys.size(), s);
-  batch_io io;
-  io.op = batch_op::insert;
-  io.keys = keys.data();
-  io.values = values.data();
-  io.status = ptr_or_null(status);
-  io.n = keys.size();
-  launch(io, s);
+  launch({batch_operands::insert(keys, values, status), batch_op::insert}, s);
 }
 
 void slab_table::find(std::span<const key_type> keys, std::span<value_type> values_out,
@@ -185,43 +179,23 @@ void slab_table::find(std::span<const key_type> keys, std::span<value_type> valu
   detail::check_device_find(keys, values_out, status);
 
   std::shared_lock lock(table_mutex_);
-  batch_io io;
-  io.op = batch_op::search;
-  io.keys = keys.data();
-  io.results = values_out.data();
-  io.status = ptr_or_null(status);
-  io.n = keys.size();
-  launch(io, s);
+  launch({batch_operands::find(keys, values_out, status), batch_op::search}, s);
 }
 
 void slab_table::erase(std::span<const key_type> keys, std::span<op_status> status, stream_view s) {
   detail::check_device_erase(keys, status);
 
   std::shared_lock lock(table_mutex_);
-  batch_io io;
-  io.op = batch_op::erase;
-  io.keys = keys.data();
-  io.status = ptr_or_null(status);
-  io.n = keys.size();
-  launch(io, s);
+  launch({batch_operands::erase(keys, status), batch_op::erase}, s);
 }
 
 void slab_table::apply(const op_batch& ops, std::span<value_type> results,
                        std::span<op_status> status, stream_view s) {
-  const std::size_t n = ops.keys.size();
   detail::check_device_apply(ops, results, status);
 
   std::shared_lock lock(table_mutex_);
-  reserve_for(n, s);  // every element may be an insert
-  batch_io io;
-  io.op = batch_op::mixed;
-  io.kinds = ops.kinds.data();
-  io.keys = ops.keys.data();
-  io.values = ops.values.data();
-  io.results = ptr_or_null(results);
-  io.status = ptr_or_null(status);
-  io.n = n;
-  launch(io, s);
+  reserve_for(ops.keys.size(), s);  // every element may be an insert
+  launch({batch_operands::apply(ops, results, status), batch_op::mixed}, s);
 }
 
 void slab_table::erase_all(std::span<const key_type> keys, std::span<std::uint32_t> removed,
@@ -230,12 +204,7 @@ void slab_table::erase_all(std::span<const key_type> keys, std::span<std::uint32
   require_device("erase_all", keys);
   require_device("erase_all", removed);
   std::shared_lock lock(table_mutex_);
-  batch_io io;
-  io.op = batch_op::erase_all;
-  io.keys = keys.data();
-  io.counts = ptr_or_null(removed);
-  io.n = keys.size();
-  launch(io, s);
+  launch({batch_operands::keys_only(keys), batch_op::erase_all, ptr_or_null(removed)}, s);
 }
 
 void slab_table::count(std::span<const key_type> keys, std::span<std::uint32_t> counts,
@@ -244,12 +213,7 @@ void slab_table::count(std::span<const key_type> keys, std::span<std::uint32_t> 
   require_device("count", keys);
   require_device("count", counts);
   std::shared_lock lock(table_mutex_);
-  batch_io io;
-  io.op = batch_op::count;
-  io.keys = keys.data();
-  io.counts = counts.data();
-  io.n = keys.size();
-  launch(io, s);
+  launch({batch_operands::keys_only(keys), batch_op::count, counts.data()}, s);
 }
 
 void slab_table::search_all(std::span<const key_type> keys, std::span<const std::uint64_t> offsets,
@@ -259,13 +223,9 @@ void slab_table::search_all(std::span<const key_type> keys, std::span<const std:
   require_device("search_all", offsets);
   require_device("search_all", values_out);
   std::shared_lock lock(table_mutex_);
-  batch_io io;
-  io.op = batch_op::search_all;
-  io.keys = keys.data();
-  io.offsets = offsets.data();
-  io.all_values = values_out.data();
-  io.n = keys.size();
-  launch(io, s);
+  launch({batch_operands::keys_only(keys), batch_op::search_all, nullptr, offsets.data(),
+          values_out.data()},
+         s);
 }
 
 void slab_table::flush(stream_view s) {
@@ -324,14 +284,14 @@ void slab_table::inspect(const inspect_request& req, inspect_result& out, stream
   std::lock_guard scratch_lock(scratch_mutex_);
   const table_ref t = ref();
   if (req.occupancy) launch_occupancy(t, *req.occupancy, s);
-  if (req.probe_histogram || req.chain_lengths) {
+  if (req.probe_histogram || req.slab.chain_lengths) {
     auto* h = reinterpret_cast<device_histogram*>(histograms_.data());
-    launch_chain_histograms(t, req.chain_lengths ? h : nullptr,
+    launch_chain_histograms(t, req.slab.chain_lengths ? h : nullptr,
                             req.probe_histogram ? h + 1 : nullptr, s);
     device_histogram host[2];
     copy_bytes(host, memory_space::host, h, memory_space::device, sizeof(host), s);
     synchronize(s);
-    if (req.chain_lengths) out.chains = to_probe_histogram(host[0]);
+    if (req.slab.chain_lengths) out.slab.chains = to_probe_histogram(host[0]);
     if (req.probe_histogram) out.histogram = to_probe_histogram(host[1]);
   }
   if (req.strip && req.strip->width) {
@@ -366,35 +326,35 @@ void slab_table::inspect(const inspect_request& req, inspect_result& out, stream
       }
     }
   }
-  out.chain = {};
-  if (req.chain_bucket && *req.chain_bucket < buckets_) {
-    const std::uint32_t limit = std::max<std::uint32_t>(req.chain_limit, 1);
+  out.slab.chain = {};
+  if (req.slab.chain_bucket && *req.slab.chain_bucket < buckets_) {
+    const std::uint32_t limit = std::max<std::uint32_t>(req.slab.chain_limit, 1);
     auto& words = reserve(chain_words_, std::size_t{limit} * k_slab_words);
     auto& addresses = reserve(chain_addresses_, limit);
-    launch_copy_chain(t, static_cast<std::uint32_t>(*req.chain_bucket), limit, words.data(),
+    launch_copy_chain(t, static_cast<std::uint32_t>(*req.slab.chain_bucket), limit, words.data(),
                       addresses.data(), scratch_.data() + 6, s);
     unsigned long long total = 0;
     copy_bytes(&total, memory_space::host, scratch_.data() + 6, memory_space::device, sizeof(total),
                s);
     const std::vector<std::uint32_t> w = words.download(std::size_t{limit} * k_slab_words, s);
     const std::vector<std::uint32_t> a = addresses.download(limit, s);
-    out.chain.bucket = *req.chain_bucket;
-    out.chain.total = total;
+    out.slab.chain.bucket = *req.slab.chain_bucket;
+    out.slab.chain.total = total;
     for (std::uint64_t i = 0; i < std::min<std::uint64_t>(total, limit); ++i) {
       slab_record r;
       r.address = a[i];
       std::copy_n(w.data() + i * k_slab_words, k_slab_words, r.words);
-      out.chain.slabs.push_back(r);
+      out.slab.chain.slabs.push_back(r);
     }
   }
-  out.allocator = {};
-  if (req.allocator) {
+  out.slab.allocator = {};
+  if (req.slab.allocator) {
     const std::uint64_t blocks = std::uint64_t{t.pool.super_blocks} * shape_.blocks_per_super;
     auto& fill = reserve(block_fill_, blocks);
     launch_block_fill(t, fill.data(), s);
-    out.allocator.blocks_per_super = shape_.blocks_per_super;
-    out.allocator.super_blocks = t.pool.super_blocks;
-    out.allocator.block_fill = fill.download(blocks, s);
+    out.slab.allocator.blocks_per_super = shape_.blocks_per_super;
+    out.slab.allocator.super_blocks = t.pool.super_blocks;
+    out.slab.allocator.block_fill = fill.download(blocks, s);
   }
 }
 
@@ -444,12 +404,7 @@ void slab_table::rehash(std::uint64_t capacity, stream_view s) {
       fill_bytes(sb->bitmaps.data(), memory_space::device, 0, sb->bitmaps.size() * 4, s);
     allocated_upper_ = live;
   }
-  batch_io io;
-  io.op = batch_op::insert;
-  io.keys = keys.data();
-  io.values = values.data();
-  io.n = live;
-  launch(io, s);
+  launch({batch_operands::insert(keys.cspan(), values.cspan(), {}), batch_op::insert}, s);
   const std::uint64_t after = live_pairs(s);
   if (after != live)
     throw gpu_error("rehash lost entries: " + format_count(live) + " before, " +

@@ -7,8 +7,8 @@
 #include <cstddef>
 #include <optional>
 
-#include "core/common/inspection.hpp"
 #include "core/common/types.hpp"
+#include "core/table/inspection.hpp"
 #include "core/table/table.hpp"
 
 namespace hs::slab {

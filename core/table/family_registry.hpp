@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "core/common/error.hpp"
-#include "core/common/step_trace.hpp"
 #include "core/table/family_option.hpp"
+#include "core/table/step_trace.hpp"
 #include "core/table/table.hpp"
 
 namespace hs {

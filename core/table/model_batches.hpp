@@ -12,7 +12,10 @@
 #include <atomic>
 #include <cstddef>
 #include <mutex>
+#include <span>
 #include <thread>
+
+#include "core/common/types.hpp"
 
 namespace hs {
 
@@ -47,6 +50,62 @@ void for_each_op_locked(model_mutex& m, std::size_t n, Op&& op) {
     }
     while (m.wanted()) std::this_thread::yield();
   }
+}
+
+/// @brief Operations a CPU model refused (a reserved key or value), by op_kind since clear. The
+/// batch loop below is the one place that counts them, from each operation's status.
+class rejected_tally {
+ public:
+  void note(op_kind kind, op_status st) {
+    by_kind_[int(kind)] += st == op_status::rejected_key || st == op_status::rejected_value;
+  }
+  /// @brief For operations that return no status (DELETEALL, COUNT): refused when k is reserved.
+  void note_key(op_kind kind, key_type k) { by_kind_[int(kind)] += is_reserved_key(k); }
+  void clear() { std::fill(std::begin(by_kind_), std::end(by_kind_), 0); }
+  /// @brief Writes the counts into an array of k_op_kind_count (a table_stats' `rejected`).
+  void copy_to(std::uint64_t* out) const {
+    std::copy(std::begin(by_kind_), std::end(by_kind_), out);
+  }
+
+ private:
+  std::uint64_t by_kind_[k_op_kind_count] = {};
+};
+
+/// @brief Where a batch's per-operation outcomes go: a status per operation and a found value per
+/// operation (either may be empty: not asked for).
+struct batch_outputs {
+  std::span<op_status> status;
+  std::span<value_type> found;
+};
+
+/// @brief Takes every operation of a batch (for_each_op_locked is the loop of every CPU model's
+/// insert, find, erase and apply). `run(i, kind, found)` runs operation i, of kind `kind_of(i)`,
+/// and returns its status, writing a found value into `found`; operations for which `take(i)` is
+/// false are left alone (a phase of a phased batch).
+template <class KindOf, class Run, class Take>
+void run_model_ops(model_mutex& m, std::size_t n, rejected_tally& rejected, batch_outputs out,
+                   KindOf&& kind_of, Run&& run, Take&& take) {
+  for_each_op_locked(m, n, [&](std::size_t i) {
+    if (!take(i)) return;
+    const op_kind kind = kind_of(i);
+    value_type found = k_empty;
+    const op_status st = run(i, kind, found);
+    rejected.note(kind, st);
+    if (!out.status.empty()) out.status[i] = st;
+    if (!out.found.empty()) out.found[i] = found;
+  });
+}
+
+/// @brief run_model_ops over every operation.
+template <class KindOf, class Run>
+void run_model_ops(model_mutex& m, std::size_t n, rejected_tally& rejected, batch_outputs out,
+                   KindOf&& kind_of, Run&& run) {
+  run_model_ops(m, n, rejected, out, kind_of, run, [](std::size_t) { return true; });
+}
+
+/// @brief A batch of one kind of operation: kind_of for run_model_ops.
+inline auto all_of_kind(op_kind kind) {
+  return [kind](std::size_t) { return kind; };
 }
 
 }  // namespace hs

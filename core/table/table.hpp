@@ -13,10 +13,10 @@
 
 #include "core/common/device.hpp"
 #include "core/common/hash.hpp"
-#include "core/common/inspection.hpp"
 #include "core/common/memory.hpp"
 #include "core/common/stream.hpp"
 #include "core/common/types.hpp"
+#include "core/table/inspection.hpp"
 // The one place above core/common/ that names every family's options: a new family adds its
 // options and counters here (and registers in family_list.cpp).
 #include "core/hive/hive_options.hpp"

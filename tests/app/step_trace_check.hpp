@@ -45,13 +45,13 @@ inline void check_step_against_table(app::session& s, std::size_t ops) {
   }
   for (const auto& [bucket, expected] : replayed) {
     inspect_request ir;
-    ir.chain_bucket = bucket;
+    ir.slab.chain_bucket = bucket;
     inspect_result now;
     s.tbl().inspect(ir, now, {});
-    REQUIRE(now.chain.slabs.size() == expected.slabs.size());
+    REQUIRE(now.slab.chain.slabs.size() == expected.slabs.size());
     for (std::size_t sl = 0; sl < expected.slabs.size(); ++sl)
       for (int w = 0; w < 2 * slab::k_slab_pairs; ++w)
-        CHECK(now.chain.slabs[sl].words[w] == expected.slabs[sl].words[w]);
+        CHECK(now.slab.chain.slabs[sl].words[w] == expected.slabs[sl].words[w]);
   }
 }
 

@@ -664,11 +664,11 @@ TEST_CASE("the slab view shows the longest list until a bucket is chosen", "[ui]
     ctx->WindowFocus("//Slab lists");
     test::wait_until(ctx, [&] {
       const sample_result& s = f.last_sample();
-      return s.inspected.chain.total > 0 &&
-             s.inspected.chain.bucket == app::slab_view_of(f.views())->bucket();
+      return s.inspected.slab.chain.total > 0 &&
+             s.inspected.slab.chain.bucket == app::slab_view_of(f.views())->bucket();
     });
     ctx->Yield(4);
-    shown_total = f.last_sample().inspected.chain.total;
+    shown_total = f.last_sample().inspected.slab.chain.total;
     longest = f.last_sample().stats.slab.longest_chain;
   });
   INFO(log);

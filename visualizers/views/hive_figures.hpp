@@ -7,8 +7,8 @@
 #include <span>
 #include <vector>
 
-#include "core/common/inspection.hpp"
 #include "core/hive/hive_launch.hpp"
+#include "core/table/inspection.hpp"
 #include "core/table/table.hpp"
 #include "visualizers/colormap.hpp"
 #include "visualizers/figure/figure.hpp"

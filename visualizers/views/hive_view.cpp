@@ -115,7 +115,7 @@ void hive_view::draw_buckets(const inspect_result& r, const table_stats& st, flo
       "%s in the stash",
       format_count(h.buckets).c_str(), h.slots_per_bucket, st.load_factor(), share(0), share(1),
       share(2), format_count(h.stash_live).c_str());
-  const probe_histogram& f = r.bucket_fill;
+  const probe_histogram& f = r.hive.bucket_fill;
   const std::uint32_t slots = std::max<std::uint32_t>(h.slots_per_bucket, 1);
   std::vector<double> counts(slots + 1);
   for (std::uint32_t i = 0; i <= slots; ++i) counts[i] = double(f.counts[i]);
@@ -316,12 +316,12 @@ void hive_view::draw_stash(const inspect_result& r, const table_stats& st, float
                        format_count(st.failed_full).c_str());
   else
     ImGui::TextDisabled("no insert refused");
-  if (r.stash.empty()) {
+  if (r.hive.stash.empty()) {
     ImGui::TextDisabled("the stash holds no key");
     return;
   }
-  ImGui::Text("its words%s:", r.stash.size() < h.stash_live
-                                  ? strprintf(" (first %zu)", r.stash.size()).c_str()
+  ImGui::Text("its words%s:", r.hive.stash.size() < h.stash_live
+                                  ? strprintf(" (first %zu)", r.hive.stash.size()).c_str()
                                   : "");
   const ImGuiTableFlags flags =
       ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersInnerV;
@@ -330,7 +330,7 @@ void hive_view::draw_stash(const inspect_result& r, const table_stats& st, float
     ImGui::TableSetupColumn("key");
     ImGui::TableSetupColumn("value");
     ImGui::TableHeadersRow();
-    for (const stash_entry& e : r.stash) {
+    for (const stash_entry& e : r.hive.stash) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
       ImGui::Text("%llu", (unsigned long long)e.position);

@@ -13,9 +13,9 @@
 #include <utility>
 #include <vector>
 
-#include "core/common/inspection.hpp"
-#include "core/common/step_trace.hpp"
 #include "core/hive/hive_launch.hpp"
+#include "core/table/inspection.hpp"
+#include "core/table/step_trace.hpp"
 #include "core/table/table.hpp"
 #include "visualizers/colormap.hpp"
 

@@ -10,8 +10,8 @@
 #include <utility>
 #include <vector>
 
-#include "core/common/step_trace.hpp"
 #include "core/linear/linear_trace.hpp"
+#include "core/table/step_trace.hpp"
 #include "visualizers/figure/figure.hpp"
 #include "visualizers/views/heatmap_view.hpp"
 

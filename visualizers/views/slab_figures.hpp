@@ -3,8 +3,8 @@
 #pragma once
 #include <vector>
 
-#include "core/common/inspection.hpp"
 #include "core/common/probe_histogram.hpp"
+#include "core/table/inspection.hpp"
 #include "visualizers/figure/figure.hpp"
 
 namespace hs::vis {

@@ -126,21 +126,21 @@ void slab_view::draw_chains(const inspect_result& r, const table_stats& st, hash
   const bool stepping = step_shown_ && step_ && step_op_ < step_->ops.size();
   if (stepping) draw_step_line();
   const float rest = total - (stepping ? 4.f : 2.6f) * fs;
-  draw_length_histogram(r.chains, rest * 0.34f);
+  draw_length_histogram(r.slab.chains, rest * 0.34f);
   draw_strip(r, st.slab.buckets, rest * 0.16f);
   // What to outline: the stepped operation's path (on its own bucket's list), or the typed key's
   // SEARCH replayed on the list as it is now.
   std::optional<slab::op_trace> outline;
-  if (stepping && r.chain.bucket == step_->ops[step_op_].list_before->bucket)
+  if (stepping && r.slab.chain.bucket == step_->ops[step_op_].list_before->bucket)
     outline = step_paths_[step_op_];
   if (traced_) {
-    slab_chain copy = r.chain;
+    slab_chain copy = r.slab.chain;
     outline = slab::replay_op(copy, op_kind::find, *traced_, 0, op_status::found, step_mode_);
   }
-  if (!chosen_ && r.chain.bucket != bucket_)
+  if (!chosen_ && r.slab.chain.bucket != bucket_)
     ImGui::TextDisabled("the longest list comes with the next sample");
   else
-    draw_list(r.chain, outline ? &*outline : nullptr, rest * 0.5f - fs);
+    draw_list(r.slab.chain, outline ? &*outline : nullptr, rest * 0.5f - fs);
 }
 
 void slab_view::draw_length_histogram(const probe_histogram& h, float height) {

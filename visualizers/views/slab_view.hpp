@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "core/common/hash.hpp"
-#include "core/common/inspection.hpp"
-#include "core/common/step_trace.hpp"
 #include "core/slab/slab_trace.hpp"
+#include "core/table/inspection.hpp"
+#include "core/table/step_trace.hpp"
 #include "core/table/table.hpp"
 #include "visualizers/colormap.hpp"
 

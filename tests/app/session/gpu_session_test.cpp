@@ -81,20 +81,20 @@ TEST_CASE("a GPU slab session samples lists and SlabAlloc while it fills, and fl
   session s(cfg);
   s.fill_to(2.0);
   sample_request req;
-  req.chain_lengths = true;
+  req.slab.chain_lengths = true;
   req.strip = bucket_strip_query{0, 20000, 64};
-  req.chain_bucket = 7;
-  req.allocator = true;
+  req.slab.chain_bucket = 7;
+  req.slab.allocator = true;
   sample_result r;
   s.sample(req, r);  // while batches are in flight
   s.wait_idle();
   CHECK(s.status().live == 600000);
   s.sample(req, r);
-  CHECK(r.inspected.chains.total == 20000);
+  CHECK(r.inspected.slab.chains.total == 20000);
   CHECK(r.inspected.strip.size() == 64);
-  CHECK(r.inspected.chain.total >= 1);
+  CHECK(r.inspected.slab.chain.total >= 1);
   std::uint64_t allocated = 0;
-  for (auto f : r.inspected.allocator.block_fill) allocated += f;
+  for (auto f : r.inspected.slab.allocator.block_fill) allocated += f;
   CHECK(allocated == r.stats.slab.chained_slabs);
   s.fill_to(0.5);
   s.wait_idle();

@@ -31,15 +31,15 @@ inline void check_hive_session(backend b) {
     counted += p.steps[0] + p.steps[1] + p.steps[2] + p.steps[3];
   CHECK(counted == want);
   app::sample_request req;
-  req.probe_histogram = req.bucket_fill = req.stash = req.paths = true;
+  req.probe_histogram = req.hive.bucket_fill = req.hive.stash = req.hive.paths = true;
   req.strip = bucket_strip_query{0, s.capacity() / 16, 64};
   app::sample_result r;
   s.sample(req, r);
   CHECK(r.stats.live == want);
-  CHECK(r.inspected.bucket_fill.total == r.stats.hive.buckets);
+  CHECK(r.inspected.hive.bucket_fill.total == r.stats.hive.buckets);
   CHECK(r.inspected.histogram.total + r.stats.hive.stash_live == want);
   CHECK(r.inspected.strip.size() == 64);
-  CHECK(r.inspected.paths.size() <= 256);  // the hive's ring of recent paths
+  CHECK(r.inspected.hive.paths.size() <= 256);  // the hive's ring of recent paths
   const std::uint64_t grown = s.capacity();
   s.fill_to(0.1);  // a target counts from the capacity when the drain starts: the grown one
   s.wait_idle();

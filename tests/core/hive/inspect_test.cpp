@@ -40,7 +40,7 @@ sampled sample(table& t, std::uint64_t buckets, std::uint64_t dump_first) {
   buffer<occupancy_pixel> px(t.space(), buckets);
   inspect_request q;
   q.occupancy = occupancy_query{0, buckets * 16, static_cast<std::uint32_t>(buckets), 1, px.data()};
-  q.probe_histogram = q.bucket_fill = q.stash = true;
+  q.probe_histogram = q.hive.bucket_fill = q.hive.stash = true;
   q.strip = bucket_strip_query{0, buckets, static_cast<std::uint32_t>(buckets / 4)};
   q.dump_first = dump_first;
   q.dump_count = 16;
@@ -76,11 +76,12 @@ TEST_CASE("hive: the model's inspection agrees with counts made from its image",
   CHECK(s.r.histogram.total == live);
   CHECK(s.r.histogram.counts[1] == second);
   CHECK(second > 0);
-  CHECK(s.r.bucket_fill.total == buckets);
-  CHECK(s.r.bucket_fill.sum == live);
-  CHECK(s.r.bucket_fill.counts[16] >= 2);  // the pile's pair is full
-  REQUIRE(s.r.stash.size() == 5);
-  for (const stash_entry& e : s.r.stash) CHECK(std::count(pile.begin(), pile.end(), e.key) == 1);
+  CHECK(s.r.hive.bucket_fill.total == buckets);
+  CHECK(s.r.hive.bucket_fill.sum == live);
+  CHECK(s.r.hive.bucket_fill.counts[16] >= 2);  // the pile's pair is full
+  REQUIRE(s.r.hive.stash.size() == 5);
+  for (const stash_entry& e : s.r.hive.stash)
+    CHECK(std::count(pile.begin(), pile.end(), e.key) == 1);
   REQUIRE(s.r.slots.size() == 16);
   for (const slot_record& r : s.r.slots) {
     CHECK(r.state == slot_state::live);
@@ -105,7 +106,7 @@ TEST_CASE("hive: the GPU inspection kernels agree with the host definitions",
   inspect_request q;
   q.occupancy =
       occupancy_query{0, buckets * 16, static_cast<std::uint32_t>(buckets), 1, want.data()};
-  q.probe_histogram = q.bucket_fill = q.stash = true;
+  q.probe_histogram = q.hive.bucket_fill = q.hive.stash = true;
   q.strip = bucket_strip_query{0, buckets, static_cast<std::uint32_t>(buckets / 4)};
   q.dump_first = 40 * 16;
   q.dump_count = 16;
@@ -118,8 +119,8 @@ TEST_CASE("hive: the GPU inspection kernels agree with the host definitions",
   }
   CHECK(s.r.histogram.counts == host.histogram.counts);
   CHECK(s.r.histogram.total == host.histogram.total);
-  CHECK(s.r.bucket_fill.counts == host.bucket_fill.counts);
-  CHECK(s.r.bucket_fill.sum == host.bucket_fill.sum);
+  CHECK(s.r.hive.bucket_fill.counts == host.hive.bucket_fill.counts);
+  CHECK(s.r.hive.bucket_fill.sum == host.hive.bucket_fill.sum);
   REQUIRE(s.r.strip.size() == host.strip.size());
   for (std::size_t p = 0; p < host.strip.size(); ++p) {
     CHECK(s.r.strip[p].mean_chain == Catch::Approx(host.strip[p].mean_chain));
@@ -130,7 +131,7 @@ TEST_CASE("hive: the GPU inspection kernels agree with the host definitions",
     CHECK(s.r.slots[i].key == host.slots[i].key);
     CHECK(s.r.slots[i].displacement == host.slots[i].displacement);
   }
-  REQUIRE(s.r.stash.size() == 5);
-  REQUIRE(host.stash.size() == 5);
-  for (std::size_t i = 0; i < 5; ++i) CHECK(s.r.stash[i].key == host.stash[i].key);
+  REQUIRE(s.r.hive.stash.size() == 5);
+  REQUIRE(host.hive.stash.size() == 5);
+  for (std::size_t i = 0; i < 5; ++i) CHECK(s.r.hive.stash[i].key == host.hive.stash[i].key);
 }

@@ -273,24 +273,24 @@ TEST_CASE("slab: inspection on the GPU matches the model's", "[gpu][slab]") {
   test::erase(*p.model, std::vector<key_type>(keys.begin(), keys.begin() + 3000));
   // Lists may be ordered differently, but their lengths are the same on both.
   inspect_request req;
-  req.chain_lengths = true;
+  req.slab.chain_lengths = true;
   req.strip = bucket_strip_query{0, 700, 100};
-  req.chain_bucket = 5;
-  req.allocator = true;
+  req.slab.chain_bucket = 5;
+  req.slab.allocator = true;
   inspect_result g, m;
   p.gpu->inspect(req, g, {});
   p.model->inspect(req, m, {});
-  CHECK(g.chains.counts == m.chains.counts);
+  CHECK(g.slab.chains.counts == m.slab.chains.counts);
   REQUIRE(g.strip.size() == m.strip.size());
   for (std::size_t i = 0; i < g.strip.size(); ++i) {
     CHECK(g.strip[i].mean_chain == m.strip[i].mean_chain);
     CHECK(g.strip[i].max_chain == m.strip[i].max_chain);
   }
-  CHECK(g.chain.total == m.chain.total);
-  CHECK(g.chain.slabs.size() == m.chain.slabs.size());
+  CHECK(g.slab.chain.total == m.slab.chain.total);
+  CHECK(g.slab.chain.slabs.size() == m.slab.chain.slabs.size());
   std::uint64_t gs = 0, ms = 0;
-  for (auto f : g.allocator.block_fill) gs += f;
-  for (auto f : m.allocator.block_fill) ms += f;
+  for (auto f : g.slab.allocator.block_fill) gs += f;
+  for (auto f : m.slab.allocator.block_fill) ms += f;
   CHECK(gs == ms);
   CHECK(gs == p.gpu->stats({}).slab.chained_slabs);
   const table_stats gst = p.gpu->stats({}), mst = p.model->stats({});

@@ -9,6 +9,7 @@
 
 #include "core/common/inspection.hpp"
 #include "core/common/types.hpp"
+#include "core/slab/slab_inspection.hpp"
 
 namespace hs {
 

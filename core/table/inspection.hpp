@@ -1,0 +1,40 @@
+// The inspection seam: what one sample of a table asks for and what comes back. The parts every
+// family has are core/common/inspection.hpp's; each family's own (the slab's lists and SlabAlloc,
+// the hive's buckets, stash and paths) are its folder's, and a family reads only its own, as with
+// table_config's options. A new family adds its request and result here.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "core/common/inspection.hpp"
+#include "core/common/probe_histogram.hpp"
+#include "core/hive/hive_inspection.hpp"
+#include "core/slab/slab_inspection.hpp"
+
+namespace hs {
+
+/// @brief What one sample of a table should produce; absent parts are skipped. The probe
+/// histogram is each family's measure: the probe length (linear), the slab index holding each live
+/// key (slab), the candidate index (hive; so are the occupancy pixels' mean displacement and a
+/// dumped slot's displacement, and a dumped slot's home is the first slot of its first candidate
+/// bucket). The strip gives the slab's list lengths or the hive's bucket fill along the buckets.
+struct inspect_request {
+  std::optional<occupancy_query> occupancy;
+  bool probe_histogram = false;
+  std::optional<std::uint64_t> dump_first;  ///< first slot of a dump of `dump_count` slots
+  std::uint32_t dump_count = 0;
+  std::optional<bucket_strip_query> strip;
+  slab_inspect_request slab;
+  hive_inspect_request hive;
+};
+
+struct inspect_result {
+  hs::probe_histogram histogram;
+  std::vector<slot_record> slots;
+  std::vector<strip_pixel> strip;
+  slab_inspect_result slab;
+  hive_inspect_result hive;
+};
+
+}  // namespace hs
