@@ -48,6 +48,7 @@ void compare_view::sample(bool force) {
   for (std::size_t i = 0; i < cols_.size(); ++i) {
     column& c = cols_[i];
     session& s = set_.at(i);
+    if (s.lost()) continue;  // its column keeps the last sample from before the fault
     sample_request req;
     const auto w = static_cast<std::uint32_t>(c.image_w), h = static_cast<std::uint32_t>(c.image_h);
     req.occupancy = occupancy_query{0, s.capacity(), w, h, nullptr};

@@ -7,6 +7,7 @@
 #include <chrono>
 
 #include "app/session/batch.hpp"
+#include "app/session/gpu_fault_notice.hpp"
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
 
@@ -53,6 +54,7 @@ table_progress session::progress() const {
 
 void session::run() {
   std::lock_guard lock(mutex_);
+  if (lost()) return;  // status() says why
   commands_.run();
   st_.note.clear();
   st_.error = false;
@@ -66,12 +68,14 @@ void session::pause() {
 
 void session::step(std::uint64_t ops) {
   std::lock_guard lock(mutex_);
+  if (lost()) return;  // status() says why
   commands_.step(ops);
   wake_.notify_all();
 }
 
 void session::fill_to(double load) {
   std::lock_guard lock(mutex_);
+  if (lost()) return;  // status() says why
   commands_.fill_to(load, progress(), fam_.max_fill_load);
   st_.note.clear();
   st_.error = false;
@@ -80,12 +84,14 @@ void session::fill_to(double load) {
 
 void session::queue(std::vector<script_step> steps) {
   std::lock_guard lock(mutex_);
+  if (lost()) return;  // status() says why
   commands_.queue(steps);
   wake_.notify_all();
 }
 
 void session::continue_script() {
   std::lock_guard lock(mutex_);
+  if (lost()) return;  // status() says why
   commands_.continue_script();
   wake_.notify_all();
 }
@@ -126,6 +132,7 @@ bool session::recording_timeline() const {
 void session::rehash(std::uint64_t capacity) {
   // Taken between batches, whatever the session is doing: new batches wait until it is done.
   std::lock_guard lock(mutex_);
+  if (lost()) return;  // status() says why
   pending_rehash_ = capacity ? capacity : capacity_.load();
   commands_.journal({script_step::rehash, 0, capacity});
   wake_.notify_all();
@@ -167,9 +174,23 @@ void session::flush() {
   if (!fam_.flush)
     throw user_error("FLUSH is not an operation of the " + std::string(fam_.name) + " family");
   std::lock_guard lock(mutex_);
+  if (lost()) return;
   pending_flush_ = true;
   commands_.journal({script_step::flush, 0, 0});
   wake_.notify_all();
+}
+
+void session::abandon_in_flight() {
+  for (auto& b : in_flight_) {
+    pending_inserts_ -= b->plan.inserts;
+    pending_erases_ -= b->plan.erases;
+    try {
+      b->done.wait();
+    } catch (...) {  // the failure is being reported already
+    }
+    spare_.push_back(std::move(b));
+  }
+  in_flight_.clear();
 }
 
 void session::fail(std::string note) {
@@ -200,6 +221,7 @@ void session::run_flush(std::unique_lock<std::mutex>& lock) {
 
 void session::reset() {
   std::unique_lock lock(mutex_);
+  if (lost()) return;  // clearing the table would be another GPU call; status() says why
   commands_.pause();
   idle_cv_.wait(lock, [&] { return in_flight_.empty(); });
   table_->clear(work_stream_.view());
@@ -228,6 +250,11 @@ void session::wait_idle() {
 session_status session::status() const {
   std::lock_guard lock(mutex_);
   session_status s = st_;
+  if (lost()) {
+    announce_gpu_fault();
+    s.gpu_lost = s.error = true;
+    s.note = gpu_lost_note();
+  }
   s.act = commands_.act();
   s.target_load = commands_.target_load();
   s.script_left = commands_.script_left();
@@ -424,6 +451,13 @@ void session::worker_loop() {
   std::unique_lock lock(mutex_);
   const std::size_t depth = gpu() ? 3 : 1;
   while (!stop_) {
+    if (lost()) {  // noticed here or by anyone else (a sample, another session): stop using it
+      abandon_in_flight();
+      commands_.cancel();
+      pending_rehash_ = 0;
+      pending_flush_ = false;
+      announce_gpu_fault();
+    }
     try {
       if (commands_.act() == activity::idle && in_flight_.empty()) start_next_step();
       if (in_flight_.size() < depth && issue_next(lock)) continue;
@@ -456,17 +490,7 @@ void session::worker_loop() {
         continue;
       }
     } catch (const std::exception& e) {
-      // Drop what is in flight (its results are meaningless after a failure) and tell the user.
-      for (auto& b : in_flight_) {
-        pending_inserts_ -= b->plan.inserts;
-        pending_erases_ -= b->plan.erases;
-        try {
-          b->done.wait();
-        } catch (...) {
-        }
-        spare_.push_back(std::move(b));
-      }
-      in_flight_.clear();
+      abandon_in_flight();
       fail(e.what());
     }
     const bool work = !commands_.resting() || pending_rehash_ || pending_flush_;
@@ -483,8 +507,10 @@ void session::sample(const sample_request& req, sample_result& out) { sample(req
 
 void session::sample(const sample_request& req, sample_result& out,
                      buffer<occupancy_pixel>& pixels) {
+  if (lost()) throw gpu_fault(gpu_lost_note());
   const stream_view s = sample_stream_.view();
-  out.version = version_.load();  // before reading: the sample shows this version or a newer one
+  sample_result r;              // the caller's result changes only if the sample is good
+  r.version = version_.load();  // before reading: the sample shows this version or a newer one
   inspect_request ir = req;
   if (req.occupancy) {
     occupancy_query q = *req.occupancy;
@@ -494,11 +520,14 @@ void session::sample(const sample_request& req, sample_result& out,
     q.out = pixels.data();
     ir.occupancy = q;
   }
-  table_->inspect(ir, out.inspected, s);
-  out.stats = table_->stats(s);
-  out.pixels = req.occupancy ? pixels.data() : nullptr;
-  out.space = table_->space();
-  out.taken_at = steady_seconds();
+  table_->inspect(ir, r.inspected, s);
+  r.stats = table_->stats(s);
+  r.pixels = req.occupancy ? pixels.data() : nullptr;
+  r.space = table_->space();
+  r.taken_at = steady_seconds();
+  // Finished after the fault: it may have read a table a faulting batch left half changed.
+  if (lost()) throw gpu_fault(gpu_lost_note());
+  out = std::move(r);
 }
 
 }  // namespace hs::app

@@ -18,6 +18,7 @@
 #include "app/session/batch_recorder.hpp"
 #include "app/session/commands.hpp"
 #include "app/session/records.hpp"
+#include "core/common/gpu_fault.hpp"
 #include "core/common/status_counts.hpp"
 #include "core/table/family_registry.hpp"
 #include "core/table/step_trace.hpp"
@@ -47,6 +48,7 @@ struct session_status {
   bool error = false;
   bool script_held = false;  ///< a script waits at a pause step
   std::string caption;       ///< the current stage's caption (a scenario's `say`), empty if none
+  bool gpu_lost = false;     ///< the GPU faulted: the note says what happened (session::lost)
 };
 
 /// @brief What the UI wants sampled this frame: an inspection (the occupancy query's `out` is
@@ -106,7 +108,8 @@ class session {
 
   /// @brief Samples the table on the sampling stream (one thread at a time: the UI's or a
   /// sampler's), the heatmap's pixels into `pixels` (grown as needed; the session's own buffer
-  /// in the first form).
+  /// in the first form). Throws hs::gpu_fault once the session is lost, and for a sample that
+  /// finished after the fault (it may show a half-changed table).
   void sample(const sample_request& req, sample_result& out);
   void sample(const sample_request& req, sample_result& out, buffer<occupancy_pixel>& pixels);
 
@@ -144,6 +147,9 @@ class session {
   workload::workload_spec workload() const;
   table& tbl() { return *table_; }
   bool gpu() const { return cfg_.table.backend == backend::gpu; }
+  /// @brief Whether the table is on a GPU that faulted (core/common/gpu_fault.hpp): the session
+  /// then runs nothing more, refuses every command and every sample, and its status says so.
+  bool lost() const { return gpu() && gpu_faulted(); }
   /// @brief "NVIDIA H200 (GPU)" or "CPU model": shown in every panel and figure.
   const std::string& backend_label() const { return backend_label_; }
 
@@ -170,6 +176,8 @@ class session {
   void start_next_step();
   /// Stops the command with an error note.
   void fail(std::string note);
+  /// Drops the batches in flight (their results mean nothing after a failure): worker, locked.
+  void abandon_in_flight();
   table_progress progress() const;
   batch& free_slot();
 

@@ -9,6 +9,7 @@
 #include <imgui.h>
 #include <imgui_internal.h>  // MarkIniSettingsDirty
 
+#include "app/session/gpu_fault_notice.hpp"
 #include "app/ui/dock_layout.hpp"
 #include "core/common/error.hpp"
 
@@ -148,6 +149,7 @@ void app_frame::update_freshness() {
   fr.never = state_.sample.taken_at == 0;
   fr.age_s = fr.never ? 0 : now - state_.sample.taken_at;
   fr.sampling = sampler_ && sampler_->busy();
+  fr.before_fault = state_.sess->lost();
   // Old: the table changed since the sample began and rests, so a newer one is on its way (while
   // batches run, every sample is a few batches behind, which is no news).
   fr.old = !fr.never && state_.sample.version < state_.sess->version() && state_.sess->at_rest();
@@ -186,6 +188,14 @@ void app_frame::sample_in_background() {
     sampler_->request(req, plan);
   }
   update_freshness();
+}
+
+bool app_frame::tables_lost() const {
+  if (state_.sess->lost()) return true;
+  if (!state_.compare) return false;
+  for (std::size_t i = 0; i < state_.compare->size(); ++i)
+    if (state_.compare->at(i).lost()) return true;
+  return false;
 }
 
 void app_frame::sample_now() {
@@ -290,11 +300,18 @@ void app_frame::draw_panels() {
 }
 
 void app_frame::draw_window() {
-  try {
-    sample_in_background();
-    state_.sampling_error.clear();  // e.g. a frame planned before a shrink: the next one is fine
-  } catch (const std::exception& e) {
-    state_.sampling_error = std::string("sampling failed: ") + e.what();
+  state_.gpu_fault = tables_lost() ? gpu_lost_note() : std::string();
+  if (!state_.gpu_fault.empty()) {
+    // Nothing more is asked of the GPU, and no sample finished since is shown (session::sample).
+    state_.sampling_error.clear();
+    update_freshness();
+  } else {
+    try {
+      sample_in_background();
+      state_.sampling_error.clear();  // e.g. a frame planned before a shrink: the next one is fine
+    } catch (const std::exception& e) {
+      state_.sampling_error = std::string("sampling failed: ") + e.what();
+    }
   }
   handle_shortcuts();
   draw_menu_bar();

@@ -37,6 +37,8 @@ class app_frame final : public frame_actions {
   std::string figure_csv(std::string_view view) const;
   /// @brief Samples now, for the heatmap area the last draw_figure() laid out.
   void sample_now();
+  /// @brief Whether a table of the window (its own or a compared one) is on a GPU that faulted.
+  bool tables_lost() const;
 
   // frame_actions
   void execute(command c, key_target t) override;

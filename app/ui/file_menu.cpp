@@ -13,6 +13,7 @@
 #include "app/figure_numbers.hpp"
 #include "app/render_paper.hpp"
 #include "app/scenario_writer.hpp"
+#include "app/session/gpu_fault_notice.hpp"
 #include "app/ui/app_frame.hpp"
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
@@ -157,6 +158,10 @@ bool file_menu::save_scenario(app_frame& frame, const std::string& path) {
 }
 
 bool file_menu::export_figures(app_frame& frame, const std::string& dir) {
+  if (frame.tables_lost()) {  // a figure must show the table as it is: it cannot be read now
+    frame.set_error("not exported: " + gpu_lost_note());
+    return false;
+  }
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) {
     frame.set_error("not exported: " + dir + " is not a folder");

@@ -71,6 +71,7 @@ struct frame_state {
   bool presenting = false;
   ui_settings settings;
   std::string notice;          ///< the status bar's line (screenshot saved, settings set aside)
+  std::string gpu_fault;       ///< gpu_lost_note() once a table of the window is lost, else empty
   std::string error;           ///< the last error of a control, shown under the controls
   std::string sampling_error;  ///< why the last sample failed (shown with the sampled views)
   frame_actions* actions = nullptr;

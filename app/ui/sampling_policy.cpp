@@ -19,6 +19,9 @@ bool sampling_policy::due(double since_request, double last_seconds, bool change
 }
 
 std::string sample_freshness::label() const {
+  if (before_fault)
+    return never ? "nothing was sampled before the GPU fault"
+                 : "showing the table as sampled before the GPU fault: nothing newer can be read";
   if (never) return "sampling...";
   std::string s;
   if (old)

@@ -31,9 +31,11 @@ struct sample_freshness {
   double age_s = 0;       ///< seconds since it finished
   bool sampling = false;  ///< a sample is being taken now
   bool never = false;     ///< nothing sampled yet
+  bool before_fault = false;  ///< the GPU faulted: no later sample will come (session::lost)
 
   /// @brief Empty when fresh; else what a view writes above itself: "sampling...", "showing the
-  /// table before its last change: sampling...", "sample 3.2 s old".
+  /// table before its last change: sampling...", "sample 3.2 s old", or that the view shows the
+  /// table as it was before the GPU fault.
   std::string label() const;
 };
 

@@ -48,6 +48,12 @@ void app_frame::draw_status_bar() {
   if (ImGui::BeginViewportSideBar("##status-bar", ImGui::GetMainViewport(), ImGuiDir_Down, h,
                                   flags)) {
     if (ImGui::BeginMenuBar()) {
+      if (!state_.gpu_fault.empty()) {  // the whole note is the heatmap's status line
+        ImGui::TextColored(role_color(ui_role::error, state_.ui_theme), "%s",
+                           "GPU fault: the GPU tables stopped; restart HashScope to use the GPU");
+        ImGui::SameLine();
+        ImGui::TextDisabled("|");
+      }
       if (!state_.notice.empty()) {
         ImGui::TextUnformatted(state_.notice.c_str());
         ImGui::SameLine();

@@ -8,6 +8,9 @@
 #include "core/common/error.hpp"
 
 namespace hs::detail {
+/// @brief Whether `err` leaves the context unusable (then noted as the process's GPU fault).
+bool is_sticky(cudaError_t err);
+/// @brief Throws gpu_fault for a sticky error (noting it first), gpu_error otherwise.
 [[noreturn]] void throw_cuda_error(cudaError_t err, const char* what, const char* file, int line);
 }  // namespace hs::detail
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/common/cuda_check.hpp"
 #include "core/common/error.hpp"
 
 namespace hs {
@@ -15,7 +16,11 @@ template <class T>
 void require_device(std::string_view call, std::span<T> span) {
   if (span.empty()) return;
   cudaPointerAttributes attr{};
-  if (cudaPointerGetAttributes(&attr, span.data()) != cudaSuccess ||
+  const cudaError_t err = cudaPointerGetAttributes(&attr, span.data());
+  // After a fault every call fails: say that, not that the pointer is wrong.
+  if (detail::is_sticky(err))
+    detail::throw_cuda_error(err, "cudaPointerGetAttributes", __FILE__, __LINE__);
+  if (err != cudaSuccess ||
       (attr.type != cudaMemoryTypeDevice && attr.type != cudaMemoryTypeManaged)) {
     cudaGetLastError();
     throw user_error(std::string(call) + ": arguments must be in device memory for a GPU table");

@@ -123,6 +123,8 @@ void* allocate_bytes(memory_space space, std::size_t bytes) {
                      " are free; choose a smaller capacity");
   void* p = nullptr;
   cudaError_t err = allocate_from(pool_of_current_device(), &p, bytes);
+  if (detail::is_sticky(err))
+    detail::throw_cuda_error(err, "allocating device memory", __FILE__, __LINE__);
   if (err != cudaSuccess) {
     cudaGetLastError();  // clear the sticky-free error state of a failed allocation
     throw user_error("allocating " + format_bytes(bytes) + " on the GPU failed (" +

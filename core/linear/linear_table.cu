@@ -238,7 +238,10 @@ bool linear_table::prepare_inserts(std::uint64_t n, stream_view s) {
 }
 
 void linear_table::adopt_counted_bound() {
-  if (!counted_pending_ || cudaEventQuery(event(counted_event_)) != cudaSuccess) return;
+  if (!counted_pending_) return;
+  const cudaError_t done = cudaEventQuery(event(counted_event_));
+  if (done == cudaErrorNotReady) return;
+  HS_CUDA_CHECK(done);  // a fault surfaces here as anywhere
   counted_pending_ = false;
   // Slots the count saw taken, plus every insert launched since: still an upper bound (only
   // inserts take slots), and never loosened by an older count (clear and rehash lower the bound).

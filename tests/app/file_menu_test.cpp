@@ -42,18 +42,6 @@ fs::path fresh_dir(const char* name) {
 
 void write(const fs::path& p, const std::string& text) { std::ofstream(p) << text; }
 
-// Types `path` into the dialog `dialog` and presses its button (Open or Save).
-void choose(ImGuiTestContext* ctx, const char* dialog, const std::string& path,
-            const char* button) {
-  ctx->Yield(2);
-  ctx->SetRef(dialog);
-  ctx->ItemInput("##file_input");
-  ctx->KeyCharsReplace(path.c_str());
-  ctx->ItemClick(button);
-  ctx->Yield(3);
-  ctx->SetRef("");
-}
-
 }  // namespace
 
 TEST_CASE(
@@ -72,13 +60,13 @@ TEST_CASE(
   std::vector<std::string> recent;
   const std::string log = ui->run([&](ImGuiTestContext* ctx) {
     ctx->MenuClick("//##MainMenuBar/File/Open scenario...");
-    choose(ctx, k_open, (dir / "good.scn").string(), "Open");
+    test::choose_file(ctx, k_open, (dir / "good.scn").string(), "Open");
     f.sess().wait_idle();
     capacity_after_good = f.sess().capacity();
     live_after_good = f.sess().status().live;
     serial_after_good = f.state().table_serial;
     ctx->KeyPress(ImGuiMod_Ctrl | ImGuiKey_O);  // the shortcut opens the same dialog
-    choose(ctx, k_open, (dir / "bad.scn").string(), "Open");
+    test::choose_file(ctx, k_open, (dir / "bad.scn").string(), "Open");
     error_after_bad = f.error();
     serial_after_bad = f.state().table_serial;
     ctx->MenuClick("//##MainMenuBar/File/Open scenario...");
@@ -150,13 +138,13 @@ TEST_CASE(
     f.sess().wait_idle();
     live = f.sess().status().live;
     ctx->MenuClick("//##MainMenuBar/File/Save session as scenario...");
-    choose(ctx, k_save, (dir / "not-a-folder" / "lesson.scn").string(), "Save");
+    test::choose_file(ctx, k_save, (dir / "not-a-folder" / "lesson.scn").string(), "Save");
     refused = f.error();
     ctx->KeyPress(ImGuiMod_Ctrl | ImGuiMod_Shift | ImGuiKey_S);
-    choose(ctx, k_save, (dir / "lesson").string(), "Save");  // ".scn" is added
+    test::choose_file(ctx, k_save, (dir / "lesson").string(), "Save");  // ".scn" is added
     f.sess().reset();
     ctx->MenuClick("//##MainMenuBar/File/Open scenario...");
-    choose(ctx, k_open, (dir / "lesson.scn").string(), "Open");
+    test::choose_file(ctx, k_open, (dir / "lesson.scn").string(), "Open");
     for (int stage = 0; stage < 20; ++stage) {  // play every stage
       f.sess().wait_idle();
       if (!f.sess().held()) break;
@@ -190,7 +178,7 @@ TEST_CASE("File > Export figures writes each view shown as PNG, SVG and PDF with
   const std::string log = ui->run([&](ImGuiTestContext* ctx) {
     ctx->Yield(2);
     ctx->KeyPress(ImGuiMod_Ctrl | ImGuiKey_E);
-    choose(ctx, k_export, dir.string(), "Open");
+    test::choose_file(ctx, k_export, dir.string(), "Open");
   });
   INFO(log);
   REQUIRE(log.empty());

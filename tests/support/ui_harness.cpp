@@ -78,6 +78,17 @@ std::unique_ptr<ui_harness> harness_or_skip(const app::session_config& cfg) {
   return nullptr;
 }
 
+void choose_file(ImGuiTestContext* ctx, const char* dialog, const std::string& path,
+                 const char* button) {
+  ctx->Yield(2);
+  ctx->SetRef(dialog);
+  ctx->ItemInput("##file_input");
+  ctx->KeyCharsReplace(path.c_str());
+  ctx->ItemClick(button);
+  ctx->Yield(3);
+  ctx->SetRef("");
+}
+
 void wait_until(ImGuiTestContext* ctx, const std::function<bool()>& done, int max_frames) {
   for (int i = 0; i < max_frames && !done() && !ctx->IsError(); ++i) ctx->Yield();
 }

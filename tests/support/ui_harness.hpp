@@ -44,6 +44,11 @@ class ui_harness {
 /// @brief A harness on `cfg`, or a SKIP (with the reason) where no EGL display offers OpenGL.
 std::unique_ptr<ui_harness> harness_or_skip(const app::session_config& cfg);
 
+/// @brief Types `path` into the file dialog `dialog` (its window's reference) and presses its
+/// button (Open or Save), as a person would.
+void choose_file(ImGuiTestContext* ctx, const char* dialog, const std::string& path,
+                 const char* button);
+
 /// @brief Yields frames until `done()` holds (at most `max_frames`, so nothing hangs); the
 /// caller checks the condition afterwards.
 void wait_until(ImGuiTestContext* ctx, const std::function<bool()>& done, int max_frames = 3000);

@@ -1,0 +1,140 @@
+// A GPU fault in the middle of running: the window's session notices it, stops using its table,
+// says what happened and that HashScope must restart (in the window and once on the terminal),
+// refuses the buttons that would touch the table again, and no view or export shows a sample
+// taken after the fault. The fault is a test-only kernel that reads out of bounds
+// (tests/support/gpu_fault_injection.cu); it leaves CUDA unusable in this process, so this file
+// is its own test program and each case runs in a process of its own.
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+#include <string>
+
+#include <imgui.h>
+#include <imgui_te_context.h>
+#include <catch2/catch_test_macros.hpp>
+
+#include "app/ui/app_frame.hpp"
+#include "app/ui/panels/heatmap_panel.hpp"
+#include "core/common/gpu_fault.hpp"
+#include "tests/support/gpu_fault_injection.hpp"
+#include "tests/support/gpu_support.hpp"
+#include "tests/support/ui_harness.hpp"
+
+using namespace hs;
+using namespace hs::app;
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* k_fill = "//Controls/run-section/Fill or drain to target";
+constexpr const char* k_run = "//Controls/run-section/Run";
+constexpr const char* k_reset = "//Controls/run-section/Reset";
+constexpr const char* k_export = "//Export figures into a folder###hashscope-export-figures";
+
+// Standard error into a string while alive.
+class captured_stderr {
+ public:
+  captured_stderr() : old_(std::cerr.rdbuf(text_.rdbuf())) {}
+  ~captured_stderr() { std::cerr.rdbuf(old_); }
+  std::string text() const { return text_.str(); }
+
+ private:
+  std::ostringstream text_;
+  std::streambuf* old_;
+};
+
+bool contains(const std::string& s, const std::string& part) {
+  return s.find(part) != std::string::npos;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "a GPU fault stops the window's table: it says so and that HashScope must restart, runs "
+    "nothing more, and draws or exports no sample taken after it",
+    "[gpu][fault][ui]") {
+  test::require_gpu();
+  session_config cfg;
+  cfg.table.backend = backend::gpu;
+  cfg.table.capacity = 1u << 22;
+  cfg.workload.batch_size = 1u << 16;
+  auto ui = test::harness_or_skip(cfg);
+  app_frame& f = ui->frame();
+  session& s = f.sess();
+  const auto* heatmap = dynamic_cast<const heatmap_panel*>(f.find_panel("Slot occupancy"));
+  REQUIRE(heatmap);
+  const fs::path dir = fs::temp_directory_path() / "hashscope-gpu-fault-export";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  captured_stderr err;
+
+  std::uint64_t live_before = 0, version_before = 0, batches_before = 0;
+  double taken_before = 0;
+  std::string fault, export_error, freshness;
+  int frames_at_fault = 0;
+  activity after_run = activity::running;
+  const std::string log = ui->run([&](ImGuiTestContext* ctx) {
+    ctx->SetRef("//Controls/run-section");
+    ctx->ItemInputValue("target load", 0.5f);
+    ctx->SetRef("");
+    ctx->ItemClick(k_fill);
+    s.wait_idle();
+    // The window shows the filled table, and no sample is in the works.
+    test::wait_until(ctx, [&] {
+      return f.last_sample().version == s.version() && !f.state().freshness.sampling &&
+             heatmap->drawn().version == s.version();
+    });
+    live_before = s.status().live;
+    version_before = s.version();
+    batches_before = s.status().batches;
+    taken_before = f.last_sample().taken_at;
+    fault = test::inject_gpu_fault();
+    frames_at_fault = heatmap->drawn().frames;
+    ctx->ItemClick(k_run);  // the next batch meets the fault
+    test::wait_until(ctx, [&] { return s.status().gpu_lost; });
+    s.wait_idle();
+    ctx->Yield(10);  // frames after the fault: the views go on drawing
+    ctx->ItemClick(k_run);
+    ctx->ItemClick(k_reset);
+    ctx->Yield(3);
+    after_run = s.status().act;
+    ctx->KeyPress(ImGuiMod_Ctrl | ImGuiKey_E);
+    test::choose_file(ctx, k_export, dir.string(), "Open");
+    export_error = f.error();
+    freshness = f.state().freshness.label();
+  });
+  INFO(log);
+  REQUIRE(log.empty());
+  INFO("the injected fault: " << fault);
+
+  // The session noticed, stopped and says why; the note reached the terminal once.
+  const session_status st = s.status();
+  CHECK(st.gpu_lost);
+  CHECK(st.error);
+  CHECK(contains(st.note, "GPU fault"));
+  CHECK(contains(st.note, fault));
+  CHECK(contains(st.note, "Restart HashScope"));
+  CHECK(gpu_faulted());
+  const std::string terminal = err.text();
+  CHECK(contains(terminal, "Restart HashScope"));
+  CHECK(terminal.find("GPU fault") == terminal.rfind("GPU fault"));  // said once
+  CHECK(contains(f.state().gpu_fault, "Restart HashScope"));         // the status bar's line
+  // Run and Reset pressed after the fault did nothing: no batch ran, nothing was cleared.
+  CHECK(after_run == activity::idle);
+  CHECK(st.batches <= batches_before + 3);  // at most the batches in flight when it was noticed
+  CHECK(st.live == live_before);            // those batches' results were dropped, not counted
+  // The views still draw, and what they draw is the sample from before the fault, labelled so.
+  CHECK(heatmap->drawn().frames > frames_at_fault);
+  CHECK(heatmap->drawn().version == version_before);
+  CHECK(heatmap->drawn().stats.live == live_before);
+  CHECK(f.last_sample().taken_at == taken_before);
+  CHECK(contains(freshness, "before the GPU fault"));
+  // A sample asked for now is refused, and no figure was exported.
+  sample_result r;
+  CHECK_THROWS_AS(s.sample(sample_request{}, r), gpu_fault);
+  CHECK(r.taken_at == 0);
+  CHECK(contains(export_error, "not exported"));
+  CHECK(contains(export_error, "GPU fault"));
+  CHECK(fs::is_empty(dir));
+  fs::remove_all(dir);
+}
