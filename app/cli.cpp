@@ -10,6 +10,7 @@
 #include <CLI/CLI.hpp>
 
 #include "app/scenario.hpp"
+#include "app/scenario_keywords.hpp"
 
 #include "core/bench/table_filter.hpp"
 #include "core/common/assets.hpp"
@@ -274,7 +275,9 @@ std::unique_ptr<CLI::App> make_parser(cli_options& o) {
   add_render(*app, o);
   add_bench(*app, o);
   add_plot(*app, o);
-  app->footer("hashscope COMMAND --help: a command's options.");
+  app->footer(
+      "hashscope COMMAND --help: a command's options.\nhashscope help scenarios: what a scenario "
+      "file may say.");
   return app;
 }
 
@@ -297,6 +300,11 @@ std::string usage() {
 
 cli_options parse_cli(const std::vector<std::string>& args) {
   cli_options o;
+  if (args.size() == 2 && args[0] == "help" && args[1] == "scenarios") {
+    o.command = command_kind::help;
+    o.help_text = scenario_reference();
+    return o;
+  }
   auto app = make_parser(o);
   std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them last first
   if (!args.empty() && args.front() == "help") reversed.back() = "--help";

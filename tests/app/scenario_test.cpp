@@ -3,6 +3,7 @@
 #include <catch2/matchers/catch_matchers_string.hpp>
 
 #include "app/scenario.hpp"
+#include "app/scenario_keywords.hpp"
 #include "core/common/error.hpp"
 
 using namespace hs;
@@ -255,4 +256,40 @@ TEST_CASE(
   CHECK(sc.steps[1].buckets->second == 256);
   CHECK_THROWS_WITH(parse_scenario("table hive\ncapture evictions buckets=12\n", "b.scn"),
                     ContainsSubstring("b.scn:2: buckets should be FIRST:COUNT"));
+}
+
+TEST_CASE("every keyword of the table is parsed by its handler and named in the reference",
+          "[scenario]") {
+  const std::string reference = scenario_reference();
+  for (const scenario_keyword& k : scenario_keywords()) {
+    CAPTURE(k.name);
+    CHECK(k.usage.substr(0, k.name.size()) == k.name);  // the usage begins with the keyword
+    CHECK(find_scenario_keyword(k.name) == &k);
+    CHECK(reference.find("`" + std::string(k.usage) + "`") != std::string::npos);
+    CHECK_THROWS_WITH(parse_scenario("frobnicate\n", "x.scn"),
+                      ContainsSubstring(std::string(k.name)));
+    // A wrong count of arguments quotes the table's usage, with the line.
+    if (k.min_args > 0 && k.name != "say")
+      CHECK_THROWS_WITH(parse_scenario(std::string(k.name) + "\ncapture heatmap\n", "x.scn"),
+                        ContainsSubstring("x.scn:1: usage: " + std::string(k.usage)));
+    if (k.max_args != scenario_keyword::k_any) {
+      std::string line(k.name);
+      for (std::size_t i = 0; i <= k.max_args; ++i) line += " 1";
+      CHECK_THROWS_WITH(parse_scenario(line + "\ncapture heatmap\n", "x.scn"),
+                        ContainsSubstring("x.scn:1: usage: " + std::string(k.usage)));
+    }
+  }
+  for (const char* family_word : {"linear", "slab", "hive"})
+    CHECK(reference.find(family_word) != std::string::npos);
+}
+
+TEST_CASE("a workload that cannot run names the line that set it", "[scenario]") {
+  CHECK_THROWS_WITH(
+      parse_scenario("title t\n\ndistribution clustered cluster=100\nfill 0.5\ncapture heatmap\n",
+                     "x.scn"),
+      ContainsSubstring("x.scn:3:"));
+  CHECK_THROWS_WITH(parse_scenario("fill 0.5\ncapture heatmap\n\ndistribution clustered "
+                                   "cluster=100\nrun 1\ncapture heatmap\n",
+                                   "x.scn"),
+                    ContainsSubstring("x.scn:4:"));
 }
