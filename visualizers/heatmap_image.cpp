@@ -1,7 +1,10 @@
 // Heatmap texture updates through CUDA-GL interop, or through the host.
 #include "visualizers/heatmap_image.hpp"
 
+#include <algorithm>
+
 #include "core/common/error.hpp"
+#include "core/common/gpu_fault.hpp"
 #include "visualizers/gl/cuda_gl_buffer.hpp"
 #if HS_WITH_CUDA
 #include "visualizers/heatmap_colorize.hpp"
@@ -12,21 +15,37 @@ namespace hs::vis {
 heatmap_image::heatmap_image(bool gpu_backend)
     : gpu_(gpu_backend), path_(gpu_backend ? "CUDA-GL interop" : "host (CPU model)") {}
 
-heatmap_image::~heatmap_image() = default;
+heatmap_image::~heatmap_image() { release_interop(); }
+
+// GL must have submitted and finished its reads of the buffer before CUDA lets go of it: on a
+// headless EGL context nothing else flushes GL, and the driver was seen (H200) to wait forever in
+// cudaGraphicsUnregisterResource, with a batch's launch on another thread waiting behind it.
+void heatmap_image::release_interop() {
+  if (!interop_) return;
+  glFinish();
+  interop_.reset();
+}
 
 void heatmap_image::resize(int w, int h) {
   if (w == w_ && h == h_ && tex_) return;
-  interop_.reset();  // registered against the old buffer
   tex_ = gl::make_rgba_texture(w, h);
-  pbo_ = gl::make_pixel_buffer(static_cast<std::size_t>(w) * h * sizeof(rgba8));
   w_ = w;
   h_ = h;
+  // The pixel buffer only grows (by doubling, from a floor a full-screen heatmap fits), so the
+  // interop registration is remade rarely, not at every change of the panel's size.
+  const std::size_t pixels = static_cast<std::size_t>(w) * h;
+  if (pixels <= pbo_pixels_) return;
+  release_interop();  // registered against the old buffer
+  pbo_pixels_ = std::max({pixels, 2 * pbo_pixels_, k_min_buffer_pixels});
+  pbo_ = gl::make_pixel_buffer(pbo_pixels_ * sizeof(rgba8));
   interop_tried_ = false;
 }
 
 void heatmap_image::update(const occupancy_pixel* pixels, memory_space space, int w, int h,
                            const colormap& cmap, const heatmap_style& style, stream_view s) {
   if (w <= 0 || h <= 0) return;
+  // After a GPU fault no CUDA call is made (the picture keeps the last good sample's colours).
+  if (space == memory_space::device && gpu_faulted()) return;
   resize(w, h);
 #if HS_WITH_CUDA
   if (gpu_ && space == memory_space::device && !interop_tried_) {
@@ -66,6 +85,7 @@ void heatmap_image::update(const occupancy_pixel* pixels, memory_space space, in
     glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
     glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
     glBindTexture(GL_TEXTURE_2D, 0);
+    glFlush();  // the upload reads the buffer CUDA maps next time: submit it now (see above)
     gl::check("updating the heatmap from the interop buffer");
     return;
   }

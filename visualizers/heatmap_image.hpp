@@ -38,13 +38,17 @@ class heatmap_image {
   const std::string& path() const { return path_; }
 
  private:
+  /// A 2560x1600 heatmap: the pixel buffer's least size.
+  static constexpr std::size_t k_min_buffer_pixels = std::size_t{2560} * 1600;
   void resize(int w, int h);
+  void release_interop();
   void update_via_host(const occupancy_pixel* pixels, memory_space space, const colormap& cmap,
                        const heatmap_style& style, stream_view s);
 
   bool gpu_;
   bool interop_tried_ = false;
   int w_ = 0, h_ = 0;
+  std::size_t pbo_pixels_ = 0;  ///< the pixel buffer's size, at least w_ * h_
   gl::texture tex_;
   gl::buffer pbo_;
   std::unique_ptr<gl::cuda_gl_buffer> interop_;

@@ -3,6 +3,9 @@
 
 #include <cuda_runtime.h>
 
+#include "core/common/cuda_check.hpp"
+#include "core/common/gpu_fault.hpp"
+
 #include <cstdint>
 #include <stdexcept>
 
@@ -16,13 +19,19 @@ __global__ void read_out_of_bounds(const unsigned* in, unsigned* out) {
 
 }  // namespace
 
-const char* inject_gpu_fault() {
+const char* inject_gpu_fault(fault_notice notice) {
   unsigned* buf = nullptr;
   if (cudaMalloc(&buf, 2 * sizeof(unsigned)) != cudaSuccess)
     throw std::runtime_error("inject_gpu_fault: no device memory for the faulting kernel");
   read_out_of_bounds<<<1, 1>>>(buf, buf + 1);
   const cudaError_t err = cudaDeviceSynchronize();
   if (err == cudaSuccess) throw std::runtime_error("inject_gpu_fault: the read did not fault");
+  if (notice == fault_notice::checked) {
+    try {
+      HS_CUDA_CHECK(err);
+    } catch (const gpu_fault&) {  // noted, as HashScope's own call would have
+    }
+  }
   return cudaGetErrorName(err);
 }
 

@@ -5,8 +5,15 @@
 
 namespace hs::test {
 
+/// @brief How the fault becomes known to HashScope.
+enum class fault_notice {
+  checked,    ///< the injection's wait goes through HS_CUDA_CHECK, as every HashScope call does, so
+              ///< the fault is noted at once (core/common/gpu_fault.hpp)
+  unnoticed,  ///< nothing notes it: the next HashScope call that meets it must
+};
+
 /// @brief Launches the out-of-bounds read and waits for it; returns the error CUDA reported (its
-/// name), which HashScope's own next CUDA call will meet too. Throws if no fault happened.
-const char* inject_gpu_fault();
+/// name). Throws if no fault happened.
+const char* inject_gpu_fault(fault_notice notice);
 
 }  // namespace hs::test

@@ -69,7 +69,7 @@ TEST_CASE(
   captured_stderr err;
 
   std::uint64_t live_before = 0, version_before = 0, batches_before = 0;
-  double taken_before = 0;
+  double faulted_by = 0;  // the fault happened before this time (the injection waits for it)
   std::string fault, export_error, freshness;
   int frames_at_fault = 0;
   activity after_run = activity::running;
@@ -87,10 +87,14 @@ TEST_CASE(
     live_before = s.status().live;
     version_before = s.version();
     batches_before = s.status().batches;
-    taken_before = f.last_sample().taken_at;
-    fault = test::inject_gpu_fault();
+    // Noted at once, as HashScope's first checked call after a fault in one of its own kernels
+    // notes it: a launch from the frame between a fault and its notice was seen to hang in the
+    // driver on the H200, so this test does not leave that window open (the next case covers a
+    // batch meeting a fault no one has noted).
+    fault = test::inject_gpu_fault(test::fault_notice::checked);
+    faulted_by = steady_seconds();
     frames_at_fault = heatmap->drawn().frames;
-    ctx->ItemClick(k_run);  // the next batch meets the fault
+    ctx->ItemClick(k_run);
     test::wait_until(ctx, [&] { return s.status().gpu_lost; });
     s.wait_idle();
     ctx->Yield(10);  // frames after the fault: the views go on drawing
@@ -121,13 +125,16 @@ TEST_CASE(
   CHECK(contains(f.state().gpu_fault, "Restart HashScope"));         // the status bar's line
   // Run and Reset pressed after the fault did nothing: no batch ran, nothing was cleared.
   CHECK(after_run == activity::idle);
-  CHECK(st.batches <= batches_before + 3);  // at most the batches in flight when it was noticed
-  CHECK(st.live == live_before);            // those batches' results were dropped, not counted
+  CHECK(st.batches == batches_before);
+  CHECK(st.live == live_before);
   // The views still draw, and what they draw is the sample from before the fault, labelled so.
   CHECK(heatmap->drawn().frames > frames_at_fault);
   CHECK(heatmap->drawn().version == version_before);
   CHECK(heatmap->drawn().stats.live == live_before);
-  CHECK(f.last_sample().taken_at == taken_before);
+  // A sample may finish while the faulting kernel is queued (the table is whole until it runs);
+  // none that finished after it is shown.
+  CHECK(f.last_sample().taken_at > 0);
+  CHECK(f.last_sample().taken_at <= faulted_by);
   CHECK(contains(freshness, "before the GPU fault"));
   // A sample asked for now is refused, and no figure was exported.
   sample_result r;
@@ -137,4 +144,35 @@ TEST_CASE(
   CHECK(contains(export_error, "GPU fault"));
   CHECK(fs::is_empty(dir));
   fs::remove_all(dir);
+}
+
+TEST_CASE(
+    "a GPU batch that meets a fault no one has noted stops its session, drops what was in flight "
+    "and says HashScope must restart",
+    "[gpu][fault]") {
+  test::require_gpu();
+  session_config cfg;
+  cfg.table.backend = backend::gpu;
+  cfg.table.capacity = 1u << 22;
+  cfg.workload.batch_size = 1u << 16;
+  session s(cfg);
+  s.fill_to(0.5);
+  s.wait_idle();
+  const std::uint64_t live_before = s.status().live;
+  REQUIRE(live_before > 0);
+  captured_stderr err;
+  const std::string fault = test::inject_gpu_fault(test::fault_notice::unnoticed);
+  REQUIRE_FALSE(gpu_faulted());
+  s.run();  // the batch's launch or its wait meets the fault
+  s.wait_idle();
+  const session_status st = s.status();
+  CHECK(gpu_faulted());
+  CHECK(st.gpu_lost);
+  CHECK(contains(st.note, fault));
+  CHECK(contains(st.note, "Restart HashScope"));
+  CHECK(contains(err.text(), "Restart HashScope"));
+  CHECK(st.live == live_before);  // a batch that faulted counts for nothing
+  CHECK(st.act == activity::idle);
+  sample_result r;
+  CHECK_THROWS_AS(s.sample(sample_request{}, r), gpu_fault);
 }
