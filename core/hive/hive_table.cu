@@ -143,9 +143,8 @@ std::uint64_t hive_table::bulk_share(std::uint64_t n) const {
 
 bool hive_table::use_bulk(std::uint64_t n, bool statuses) {
   // Batches of an eighth of the table or more, in tables of 2^24 slots or more: there the
-  // rounds' passes over the batch cost less than writing each bucket once saves (H200, a fill
-  // to 0.9: 2^27 slots 11.7 G keys/s against 6.7 key by key, 2^25 11.2 against 8.4; but 2^22,
-  // whose table the L2 holds, 5.5 against 8.9).
+  // rounds' passes over the batch cost less than writing each bucket once saves; a table the L2
+  // holds (2^22) fills faster key by key. The figures: core/hive/README.md, `bench hive --bulk`.
   const std::uint64_t slots = geo_.buckets() * shape_.slots;
   if (statuses || cfg_.hive.bulk == tri::off || !bulk_possible(ref(), n)) return false;
   if (cfg_.hive.bulk == tri::automatic && (n * 8 < slots || slots < (std::uint64_t{1} << 24)))

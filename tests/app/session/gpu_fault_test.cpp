@@ -43,6 +43,15 @@ class captured_stderr {
   std::streambuf* old_;
 };
 
+// A GPU table of 2^22 slots, batches of 2^16.
+session_config gpu_table() {
+  session_config cfg;
+  cfg.table.backend = backend::gpu;
+  cfg.table.capacity = 1u << 22;
+  cfg.workload.batch_size = 1u << 16;
+  return cfg;
+}
+
 bool contains(const std::string& s, const std::string& part) {
   return s.find(part) != std::string::npos;
 }
@@ -54,10 +63,7 @@ TEST_CASE(
     "nothing more, and draws or exports no sample taken after it",
     "[gpu][fault][ui]") {
   test::require_gpu();
-  session_config cfg;
-  cfg.table.backend = backend::gpu;
-  cfg.table.capacity = 1u << 22;
-  cfg.workload.batch_size = 1u << 16;
+  const session_config cfg = gpu_table();
   auto ui = test::harness_or_skip(cfg);
   app_frame& f = ui->frame();
   session& s = f.sess();
@@ -151,10 +157,7 @@ TEST_CASE(
     "and says HashScope must restart",
     "[gpu][fault]") {
   test::require_gpu();
-  session_config cfg;
-  cfg.table.backend = backend::gpu;
-  cfg.table.capacity = 1u << 22;
-  cfg.workload.batch_size = 1u << 16;
+  const session_config cfg = gpu_table();
   session s(cfg);
   s.fill_to(0.5);
   s.wait_idle();
