@@ -215,9 +215,11 @@ scenario_step animation(const keyword_line& l) {
     const auto [name, val] = option(l.p, l.w[i], "seconds, fps, view");
     if (name == "seconds")
       a.seconds = l.p.number(val, "seconds");
-    else if (name == "fps")
-      a.fps = static_cast<int>(l.p.number(val, "frames per second"));
-    else if (name == "view")
+    else if (name == "fps") {
+      const double fps = l.p.number(val, "frames per second");  // checked before it is an int
+      if (!(fps >= 1 && fps <= 60)) l.p.fail("fps is 1 to 60");
+      a.fps = static_cast<int>(fps);
+    } else if (name == "view")
       a.view = val;
     else
       l.p.fail("unknown animation option '" + name + "' (seconds, fps, view)");

@@ -133,9 +133,8 @@ void hive_table::insert(std::span<const key_type> keys, std::span<const value_ty
 std::uint64_t hive_table::bulk_share(std::uint64_t n) const {
   // Automatic: the rounds take the batch up to load k_bulk_load, the per-key kernels the rest.
   // Measured on the H200 (bench hive --bulk on|off, one batch from empty): the rounds win to 0.9
-  // (2^25: 11.1 against 8.4 G keys/s; 2^27: 11.6 against 6.7) and lose past it (to 0.99: 3.0
-  // against 3.6 and 3.3); the keys from 0.9 to 0.99 cost 5.8 ms key by key on 2^25, against 8.2
-  // in the rounds. On: the whole batch, as asked.
+  // and lose past it, where the keys cost more in the rounds than key by key (figures in
+  // core/hive/README.md). On: the whole batch, as asked.
   if (cfg_.hive.bulk != tri::automatic) return n;
   const auto room = static_cast<std::uint64_t>(k_bulk_load * double(geo_.buckets() * shape_.slots));
   return live_bound_ >= room ? 0 : std::min(n, room - live_bound_);

@@ -310,8 +310,7 @@ struct linear_ref {
   /// claims the first empty one with one CAS or overwrites the key. Value mode never empties a
   /// slot, so two inserts of one key race for the same first empty slot. The CAS sits outside the
   /// walk over the sector: with a CAS at each slot, lanes that decided at different slots claimed
-  /// one after another (ncu at load 0.9: 7.8 of 32 threads active, L2 48% busy; 10.1 G/s,
-  /// now 15.3).
+  /// one after another (ncu at load 0.9: 7.8 of 32 threads active, L2 48% busy).
   template <bool Guarded>
   __device__ op_status insert_probed(key_type k, value_type v, std::uint32_t home) const {
     static_assert(G == 1, "double hashing probes one sector at a time");

@@ -8,6 +8,7 @@
 
 #include "core/common/bit_math.hpp"
 #include "core/common/cuda_check.hpp"
+#include "core/common/device.hpp"
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
 #include "core/linear/linear_inspect.hpp"
@@ -148,7 +149,7 @@ int linear_table::current_group() {
 int linear_table::group_for(std::uint64_t) const {
   // Measured on the H200 (bench linear --group 1|4|8): one thread per operation is fastest for
   // inserts, hits and erases at every load; groups only help long misses past load 0.9.
-  // Tombstone inserts walk one slot at a time and run one thread per operation.
+  // Tombstone mode runs one thread per operation (its inserts read a sector per L2 round trip).
   if (tombstones()) return 1;
   return cfg_.linear.tuning.group ? cfg_.linear.tuning.group : 1;
 }
@@ -504,8 +505,13 @@ void linear_table::rehash(std::uint64_t capacity, stream_view s) {
       }
     }
     const linear_ref<H, 1> t{fresh.data(), mask, capacity, counters_.data()};
+    // A grid-stride loop: 16 blocks a multiprocessor keep every one busy.
+    static const std::uint64_t most_blocks = [] {
+      const auto g = query_gpu();
+      return std::uint64_t(g ? g->sm_count : 132) * 16;
+    }();
     const auto grid = static_cast<unsigned>(std::min<std::uint64_t>(
-        (cfg_.capacity + kernels::k_block - 1) / kernels::k_block, std::uint64_t{132} * 16));
+        (cfg_.capacity + kernels::k_block - 1) / kernels::k_block, most_blocks));
     kernels::rehash<H><<<grid, kernels::k_block, 0, cuda(s)>>>(slots_.data(), cfg_.capacity, t);
   });
   HS_CUDA_CHECK_LAUNCH();

@@ -214,6 +214,11 @@ TEST_CASE("capture animation takes seconds, fps and a view, and refuses more tha
                     ContainsSubstring("a.scn:1: an animation lasts"));
   CHECK_THROWS_WITH(parse_scenario("capture animation fps=0\n", "a.scn"),
                     ContainsSubstring("fps is 1 to 60"));
+  // Found by fuzz_scenario: a rate past int's range was converted before it was checked.
+  CHECK_THROWS_WITH(parse_scenario("capture animation fps=319999999990\n", "a.scn"),
+                    ContainsSubstring("a.scn:1: fps is 1 to 60"));
+  CHECK_THROWS_WITH(parse_scenario("capture animation fps=nan\n", "a.scn"),
+                    ContainsSubstring("fps is 1 to 60"));
   CHECK_THROWS_WITH(parse_scenario("capture animation view=nothing\n", "a.scn"),
                     ContainsSubstring("unknown view 'nothing'"));
   CHECK_THROWS_WITH(parse_scenario("capture animation speed=2\n", "a.scn"),
