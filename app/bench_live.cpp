@@ -17,6 +17,7 @@
 #include "app/ui/app_frame.hpp"
 #include "core/bench/result_table.hpp"
 #include "core/bench/suites.hpp"
+#include "core/bench/table_filter.hpp"
 #include "core/bench/timing.hpp"
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
@@ -162,7 +163,9 @@ int run_live_bench(const cli_options& o) {
        "idle frame p99 (ms)",
        "frames",
        "heatmap path"}};
+  const bench::table_filter only("live", o.bench.only, {"linear", "hive", "slab"});
   for (const live_case& c : cases) {
+    if (!only.wants(c.name)) continue;
     std::cout << "--- " << c.name << ": filling to load " << c.load << "\n" << std::flush;
     app_frame f(c.cfg, backend_choice::gpu, "bench live");
     f.state().font_size = 18.f;

@@ -24,11 +24,22 @@ buffer<T>& reserve(buffer<T>& b, std::size_t n) {
   return b;
 }
 // Above this share of the pool (counting every insert since the last count as a new slab) the
-// table counts allocated slabs exactly before the next insert batch.
+// table counts allocated slabs exactly, with a wait, before the next insert batch.
 constexpr double k_check_share = 0.8;
 // After counting, the pool grows until the slabs in use plus an eighth of the batch fit in this
-// share.
+// share...
 constexpr double k_grow_share = 0.75;
+// ...and until this many batches (a session keeps three in flight, and counts lag behind them)
+// fit below the check share, so that a table whose slabs stop growing stops waiting.
+constexpr std::uint64_t k_batches_ahead = 4;
+
+cudaStream_t cuda(stream_view s) { return static_cast<cudaStream_t>(s.handle); }
+cudaEvent_t event(void* e) { return static_cast<cudaEvent_t>(e); }
+void* make_event() {
+  cudaEvent_t e = nullptr;
+  HS_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+  return e;
+}
 }  // namespace
 
 struct slab_table::super_block {
@@ -53,7 +64,10 @@ slab_table::slab_table(const table_config& cfg) : cfg_(cfg) {
   bitmap_ptrs_ = buffer<std::uint32_t*>(memory_space::device, k_max_super_blocks);
   counters_ = buffer<unsigned long long>(memory_space::device, k_pool_counters);
   scratch_ = buffer<unsigned long long>(memory_space::device, 8);
-  pool_count_ = buffer<unsigned long long>(memory_space::device, 1);
+  pool_count_ = buffer<unsigned long long>(memory_space::device, 2);
+  counted_ = buffer<unsigned long long>(memory_space::pinned, 2);
+  count_stream_ = owned_stream(true);
+  counted_event_ = make_event();
   histograms_ = buffer<unsigned char>(memory_space::device, 2 * sizeof(device_histogram));
   fill_bytes(counters_.data(), memory_space::device, 0,
              k_pool_counters * sizeof(unsigned long long), {});
@@ -68,7 +82,11 @@ slab_table::slab_table(const table_config& cfg) : cfg_(cfg) {
   HS_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
-slab_table::~slab_table() { cudaDeviceSynchronize(); }
+slab_table::~slab_table() {
+  cudaDeviceSynchronize();
+  if (counted_event_) cudaEventDestroy(event(counted_event_));
+  for (const auto& [stream, e] : insert_events_) cudaEventDestroy(event(e));
+}
 
 void slab_table::reset_base(std::uint64_t buckets, stream_view s) {
   base_ = buffer<std::uint32_t>(memory_space::device, buckets * k_slab_words);
@@ -147,20 +165,78 @@ std::uint64_t slab_table::live_pairs(stream_view s) {
 void slab_table::reserve_for(std::uint64_t n, stream_view s) {
   std::lock_guard lock(pool_mutex_);
   const auto pool = [&] { return double(supers_.size() * shape_.slabs_per_super()); };
+  adopt_count();
   allocated_upper_ += n;
-  if (double(allocated_upper_) <= k_check_share * pool()) return;
+  issued_ += n;
+  if (!grow_pending_ && double(allocated_upper_) <= k_check_share * pool()) return;
+  wait_for_inserts(s);  // the exact count covers inserts in flight on every stream
   const std::uint64_t used = allocated_slabs(s);
   unsigned long long failures = 0;
   copy_bytes(&failures, memory_space::host, counters_.data() + 1, memory_space::device,
              sizeof(failures), s);
   synchronize(s);
   allocated_upper_ = used + n;
-  const bool failed = failures > last_failures_;  // an earlier batch ran out: grow by half at least
-  last_failures_ = failures;
-  const double want = std::max(double(used + n / 8 + k_slabs_per_block) / k_grow_share,
-                               failed ? 1.5 * pool() : 0.0);
+  // An earlier batch ran out: grow by half at least.
+  const bool failed = grow_pending_ || failures > last_failures_;
+  grow_pending_ = false;
+  last_failures_ = std::max<std::uint64_t>(last_failures_, failures);
+  const double want =
+      std::max({double(used + n / 8 + k_slabs_per_block) / k_grow_share,
+                double(used + k_batches_ahead * n) / k_check_share, failed ? 1.5 * pool() : 0.0});
   while (pool() < want && add_super_block(s)) {
   }
+}
+
+// Why the bound stays an upper bound: the count waits for every insert launched before it on any
+// stream (wait_for_inserts), so it sees at least their allocations; every insert launched since
+// is counted in issued_ - counted_issued_ as a slab it may take; and slabs are only freed (flush,
+// clear, a rehash's reset) apart from that, which makes any count, however old, too high, never
+// too low. The bound only ever takes the smaller value.
+void slab_table::adopt_count() {
+  if (!counted_pending_) return;
+  const cudaError_t done = cudaEventQuery(event(counted_event_));
+  if (done == cudaErrorNotReady) return;
+  HS_CUDA_CHECK(done);  // a fault surfaces here as anywhere
+  counted_pending_ = false;
+  allocated_upper_ =
+      std::min<std::uint64_t>(allocated_upper_, counted_.data()[0] + (issued_ - counted_issued_));
+  if (counted_.data()[1] > last_failures_) grow_pending_ = true;
+}
+
+// After an insert batch is launched: when a next batch of its size would need the exact count,
+// a count starts on the table's own stream, behind every insert launched so far, so neither the
+// caller's stream nor its next launch waits for it.
+void slab_table::inserts_launched(stream_view s, std::uint64_t n) {
+  std::lock_guard lock(pool_mutex_);
+  note_insert_event(s);
+  const double pool = double(supers_.size() * shape_.slabs_per_super());
+  if (counted_pending_ || double(allocated_upper_ + n) <= k_check_share * pool) return;
+  const stream_view c = count_stream_.view();
+  wait_for_inserts(c);
+  unsigned long long* slot = pool_count_.data() + 1;
+  fill_bytes(slot, memory_space::device, 0, sizeof(*slot), c);
+  launch_count_allocated(ref(), slot, c);
+  copy_bytes(counted_.data(), memory_space::pinned, slot, memory_space::device, sizeof(*slot), c);
+  copy_bytes(counted_.data() + 1, memory_space::pinned, counters_.data() + 1, memory_space::device,
+             sizeof(*slot), c);
+  HS_CUDA_CHECK(cudaEventRecord(event(counted_event_), cuda(c)));
+  counted_issued_ = issued_;
+  counted_pending_ = true;
+}
+
+void slab_table::note_insert_event(stream_view s) {
+  for (auto& [stream, e] : insert_events_)
+    if (stream == s.handle) {
+      HS_CUDA_CHECK(cudaEventRecord(event(e), cuda(s)));
+      return;
+    }
+  insert_events_.emplace_back(s.handle, make_event());
+  HS_CUDA_CHECK(cudaEventRecord(event(insert_events_.back().second), cuda(s)));
+}
+
+void slab_table::wait_for_inserts(stream_view s) {
+  for (const auto& [stream, e] : insert_events_)
+    if (stream != s.handle) HS_CUDA_CHECK(cudaStreamWaitEvent(cuda(s), event(e), 0));
 }
 
 void slab_table::launch(const batch_io& io, stream_view s) { launch_batch(ref(), io, s); }
@@ -172,6 +248,7 @@ void slab_table::insert(std::span<const key_type> keys, std::span<const value_ty
   std::shared_lock lock(table_mutex_);
   reserve_for(keys.size(), s);
   launch({batch_operands::insert(keys, values, status), batch_op::insert}, s);
+  inserts_launched(s, keys.size());
 }
 
 void slab_table::find(std::span<const key_type> keys, std::span<value_type> values_out,
@@ -196,6 +273,7 @@ void slab_table::apply(const op_batch& ops, std::span<value_type> results,
   std::shared_lock lock(table_mutex_);
   reserve_for(ops.keys.size(), s);  // every element may be an insert
   launch({batch_operands::apply(ops, results, status), batch_op::mixed}, s);
+  inserts_launched(s, ops.keys.size());
 }
 
 void slab_table::erase_all(std::span<const key_type> keys, std::span<std::uint32_t> removed,
@@ -415,8 +493,12 @@ void slab_table::allocate_slabs(std::span<std::uint32_t> out, stream_view s) {
   require_device("allocate_slabs", out);
   std::shared_lock lock(table_mutex_);
   launch_allocate(ref(), out.data(), out.size(), s);
-  std::lock_guard pool_lock(pool_mutex_);
-  allocated_upper_ += out.size();
+  {
+    std::lock_guard pool_lock(pool_mutex_);
+    allocated_upper_ += out.size();
+    issued_ += out.size();
+  }
+  inserts_launched(s, out.size());
 }
 
 void slab_table::free_slabs(std::span<const std::uint32_t> addresses, stream_view s) {

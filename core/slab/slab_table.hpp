@@ -6,6 +6,7 @@
 #include <memory>
 #include <mutex>
 #include <shared_mutex>
+#include <utility>
 #include <vector>
 
 #include "core/slab/slab_family.hpp"
@@ -60,8 +61,18 @@ class slab_table final : public slab_family {
   /// The table as kernels see it, with a fresh allocation seed (call with table_mutex_ held).
   table_ref ref();
   /// Makes sure up to n inserts about to be launched on s find free slabs: tracks an upper bound
-  /// on allocated slabs and, when it nears the pool's size, counts exactly and grows the pool.
+  /// on allocated slabs, tightened by counts that come back without a wait, and only when it
+  /// nears the pool's size counts exactly (a wait) and grows the pool.
   void reserve_for(std::uint64_t n, stream_view s);
+  /// Takes a finished count of allocated slabs into the bound (call with pool_mutex_ held).
+  void adopt_count();
+  /// After n inserts were launched on s: notes them for the counts to wait on, and starts a count
+  /// that comes back without a wait when a next batch of n would need one (takes pool_mutex_).
+  void inserts_launched(stream_view s, std::uint64_t n);
+  /// Records s's latest insert launch (pool_mutex_ held).
+  void note_insert_event(stream_view s);
+  /// Makes s wait for the latest insert launch of every stream (pool_mutex_ held).
+  void wait_for_inserts(stream_view s);
   /// Adds a super block; false when the limit or the GPU's memory forbids (call with pool_mutex_
   /// held).
   bool add_super_block(stream_view s);
@@ -79,13 +90,24 @@ class slab_table final : public slab_family {
   pool_shape shape_;
   buffer<std::uint32_t> base_;
 
-  std::mutex pool_mutex_;                  // growth and its bookkeeping
-  buffer<unsigned long long> pool_count_;  // allocated_slabs' counter (pool_mutex_)
+  std::mutex pool_mutex_;  // growth and its bookkeeping
+  buffer<unsigned long long>
+      pool_count_;  // [0] allocated_slabs', [1] the count without a wait's (pool_mutex_)
   std::vector<std::unique_ptr<super_block>> supers_;
   buffer<std::uint32_t*> slab_ptrs_, bitmap_ptrs_;  // device arrays of k_max_super_blocks pointers
   std::atomic<std::uint32_t> super_count_{0};
   std::uint64_t allocated_upper_ = 0;  // upper bound on allocated slabs
   std::uint64_t last_failures_ = 0;
+  bool grow_pending_ = false;  // a count saw allocations fail: grow at the next insert
+  // The count in flight (start_count): allocated slabs and allocation failures land in counted_
+  // (pinned) when counted_event_ completes; it waited for every insert launched before it.
+  buffer<unsigned long long> counted_;
+  owned_stream count_stream_{false};  // where the counts run (made on the GPU in the constructor)
+  void* counted_event_ = nullptr;     // cudaEvent_t
+  bool counted_pending_ = false;
+  std::uint64_t issued_ = 0;          // slabs the inserts launched so far may take, in total
+  std::uint64_t counted_issued_ = 0;  // issued_ when the count in flight was launched
+  std::vector<std::pair<void*, void*>> insert_events_;  // (stream, its latest insert's event)
   std::atomic<std::uint32_t> seed_{0};
 
   buffer<unsigned long long> counters_;  // see pool_ref::counters

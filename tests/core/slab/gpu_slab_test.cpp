@@ -215,6 +215,54 @@ TEST_CASE("slab: the pool grows when the slabs in use near its size", "[gpu][sla
   CHECK(test::slab_check(*p.gpu).ok());
 }
 
+TEST_CASE(
+    "slab: inserts from several streams, launched without waiting, keep the pool ahead of them",
+    "[gpu][slab]") {
+  test::require_gpu();
+  // ~40,000 slabs from a pool of 4096, in 4 streams x 6 batches launched round-robin: the bound
+  // on allocated slabs is tightened by counts that come back without a wait, and each count must
+  // cover the other streams' inserts in flight, or a batch would run out of slabs.
+  slab_pair p(
+      test::slab_config(backend::gpu, 100, slab_mode::unique, hash_kind::universal, 16, 4096));
+  const int streams = 4, rounds = 6;
+  const std::size_t per_batch = 25000;
+  const auto keys = test::random_keys(per_batch * streams * rounds, 97);
+  const auto values = test::random_values(keys.size(), 98);
+  std::vector<owned_stream> ss;
+  std::vector<buffer<key_type>> kb;
+  std::vector<buffer<value_type>> vb;
+  std::vector<buffer<op_status>> sb;
+  const std::size_t part = per_batch * rounds;
+  for (int i = 0; i < streams; ++i) {
+    ss.emplace_back(true);
+    kb.push_back(test::to_space(
+        memory_space::device,
+        std::vector<key_type>(keys.begin() + i * part, keys.begin() + (i + 1) * part)));
+    vb.push_back(test::to_space(
+        memory_space::device,
+        std::vector<value_type>(values.begin() + i * part, values.begin() + (i + 1) * part)));
+    sb.emplace_back(memory_space::device, part);
+  }
+  synchronize({});  // the uploads ran on the default stream
+  for (int round = 0; round < rounds; ++round)
+    for (int i = 0; i < streams; ++i)
+      p.gpu->insert(kb[i].cspan().subspan(round * per_batch, per_batch),
+                    vb[i].cspan().subspan(round * per_batch, per_batch),
+                    sb[i].span().subspan(round * per_batch, per_batch), ss[i].view());
+  std::uint64_t inserted = 0;
+  for (int i = 0; i < streams; ++i) {
+    synchronize(ss[i].view());
+    for (op_status st : sb[i].download()) inserted += st == op_status::inserted;
+  }
+  CHECK(inserted == keys.size());
+  test::insert(*p.model, keys, values);
+  const table_stats st = p.gpu->stats({});
+  CHECK(st.live == keys.size());
+  CHECK(st.slab.alloc_failures == 0);
+  CHECK(st.slab.super_blocks > 4);
+  p.check();
+}
+
 TEST_CASE("slab: mixed batches with every operation kind in each warp", "[gpu][slab]") {
   test::require_gpu();
   const int tile = GENERATE(2, 4, 8, 16, 32);
