@@ -9,11 +9,13 @@
 
 #include "app/bench_live.hpp"
 #include "core/bench/suites.hpp"
+#include "core/common/error.hpp"
 
 namespace hs::app {
 
 int run_bench(const cli_options& o) {
   if (o.suite == "live") return run_live_bench(o);  // needs the app's frame, not only a table
+  if (o.live_minutes > 0) throw user_error("--minutes is an option of bench live only");
   bench::bench_options opt = o.bench;
   std::string note;
   opt.backend = resolve_backend(o.backend, &note);

@@ -102,6 +102,31 @@ window_result measure_window(app_frame& f, headless_platform* gl, bool running =
   return r;
 }
 
+double percentile(std::vector<double> v, double p);
+
+// bench live --minutes N: the table runs with frames at 60 Hz sampling within the default share
+// for N minutes; one row a minute (does the rate hold?).
+void run_minutes(app_frame& f, headless_platform& gl, const char* name, int minutes,
+                 bench::result_table& t) {
+  for (int m = 1; m <= minutes; ++m) {
+    std::vector<double> rates, samples, frames;
+    for (int w = 0; w < 20; ++w) {  // 20 windows of 3 s
+      window_result r = measure_window(f, &gl);
+      rates.push_back(r.ops_per_s);
+      samples.push_back(r.samples_per_s);
+      frames.insert(frames.end(), r.frame_ms.begin(), r.frame_ms.end());
+    }
+    double sum = 0, sampled = 0;
+    for (std::size_t i = 0; i < rates.size(); ++i) sum += rates[i], sampled += samples[i];
+    const double rate = sum / static_cast<double>(rates.size());
+    t.add({name, bench::cell(m, "%.0f"), bench::cell(rate / 1e9, "%.3f"),
+           bench::cell(sampled / static_cast<double>(samples.size()), "%.1f"),
+           bench::cell(percentile(frames, 0.99), "%.2f"), format_count(f.sess().status().live)});
+    std::cout << "    minute " << m << ": " << strprintf("%.3f", rate / 1e9) << " G ops/s\n"
+              << std::flush;
+  }
+}
+
 double percentile(std::vector<double> v, double p) {
   if (v.empty()) return 0;
   std::sort(v.begin(), v.end());
@@ -164,6 +189,11 @@ int run_live_bench(const cli_options& o) {
        "frames",
        "heatmap path"}};
   const bench::table_filter only("live", o.bench.only, {"linear", "hive", "slab"});
+  bench::result_table by_minute{
+      "live-minutes",
+      "Throughput minute by minute while the window draws at 60 Hz sampling within the default "
+      "share (each minute the mean of twenty 3 s windows)",
+      {"table", "minute", "G ops/s", "samples/s", "frame p99 (ms)", "live keys"}};
   for (const live_case& c : cases) {
     if (!only.wants(c.name)) continue;
     std::cout << "--- " << c.name << ": filling to load " << c.load << "\n" << std::flush;
@@ -181,6 +211,12 @@ int run_live_bench(const cli_options& o) {
     while (since(warm) < k_warm_s)
       gl.frame(
           k_width, k_height, [&] { f.draw_window(); }, f.state().font_size, f.state().ui_theme);
+    if (o.live_minutes > 0) {
+      run_minutes(f, gl, c.name, o.live_minutes, by_minute);
+      s.pause();
+      s.wait_idle();
+      continue;
+    }
     std::vector<double> off, on, shared, shared_rate, drawing, frames, draws;
     for (int i = 0; i < k_windows; ++i) {
       off.push_back(measure_window(f, nullptr).ops_per_s);
@@ -233,7 +269,7 @@ int run_live_bench(const cli_options& o) {
               << strprintf("%.2f", bench::median(shared) / 1e9) << " G ops/s\n"
               << std::flush;
   }
-  rep.tables.push_back(std::move(t));
+  rep.tables.push_back(std::move(o.live_minutes > 0 ? by_minute : t));
   rep.notes.push_back(
       "cost = 1 - with frames / without; the default share lets sampling take at most that share "
       "of the "

@@ -195,6 +195,10 @@ void add_bench(CLI::App& root, cli_options& o) {
   add_parsed(*b, "--dpi", o.dpi, between<int>(72, 1200), "--figures: the PNGs' resolution", "N");
   add_parsed(*b, "--reps", o.bench.reps, between<int>(1, 1000),
              "timed repetitions (the median is reported)", "N");
+  add_parsed(*b, "--minutes", o.live_minutes, between<int>(1, 600),
+             "live: instead of the windows, run each table this long at the default share and "
+             "print its rate for every minute",
+             "N");
   add_parsed(*b, "--warmup", o.bench.warmup, between<int>(0, 100), "untimed repetitions first",
              "N");
   add_parsed(

@@ -37,6 +37,7 @@ struct cli_options {
   std::string screenshot;  ///< window: write the last frame (with --frames) to this PNG
   std::uint32_t width = 1600, height = 1000;  ///< render: image size
   bench::bench_options bench;
+  int live_minutes = 0;   ///< bench live --minutes: one long run a table, its rate minute by minute
   std::string help_text;  ///< help: what --help or --version prints
 };
 

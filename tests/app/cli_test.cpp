@@ -2,6 +2,7 @@
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 
+#include "app/bench_command.hpp"
 #include "app/cli.hpp"
 #include "core/common/error.hpp"
 
@@ -101,4 +102,12 @@ TEST_CASE(
   CHECK(parse_cli({"/home/teacher/lesson.scn"}).scenario == "/home/teacher/lesson.scn");
   CHECK(parse_cli({"/home/teacher/lesson.scn"}).command == command_kind::window);
   CHECK(parse_cli({"linear-clustering"}).scenario == "linear-clustering");  // a shipped one by name
+}
+
+TEST_CASE("bench live --minutes takes 1 to 600 minutes, and no other suite takes it", "[cli]") {
+  CHECK(parse_cli({"bench", "live", "--minutes", "10", "--only", "slab"}).live_minutes == 10);
+  CHECK_THROWS_WITH(parse_cli({"bench", "live", "--minutes", "0"}),
+                    ContainsSubstring("between 1 and 600"));
+  CHECK_THROWS_WITH(run_bench(parse_cli({"bench", "linear", "--minutes", "2"})),
+                    ContainsSubstring("--minutes is an option of bench live only"));
 }
