@@ -1,6 +1,7 @@
 // [gpu] The GPU slab hash against the CPU model: every operation, each tile size, random and
 // adversarial input (one hot bucket, long lists, duplicate-heavy multi mode, delete everything
-// then FLUSH, a pool near exhaustion, mixed batches holding every operation kind in each warp).
+// then FLUSH, a pool near exhaustion, a pool that grows under inserts from several streams, mixed
+// batches holding every operation kind in each warp).
 // Within one batch GPU operations run in no defined order, so batches are built so that their
 // outcome does not depend on it, or compared as multisets.
 #include <catch2/catch_test_macros.hpp>
