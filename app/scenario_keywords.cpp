@@ -317,7 +317,8 @@ const std::array k_keywords{
     K{"mix", "mix insert:W,find-hit:W,find-miss:W,erase:W",
       "The share of each operation in a batch that `run` launches.", workload_, 1, 1, mix},
     K{"maintain", "maintain [grow=LOAD] [shrink=LOAD] [rehash=DEAD_FRACTION]",
-      "Resize or rebuild between batches when the load or the share of tombstones crosses these.",
+      "Resize or rebuild between batches when the load or the share of dead slots crosses these "
+      "(a slab table in unique mode compacts with FLUSH instead of rebuilding).",
       workload_, 1, 3, maintain},
     K{"timeline", "timeline on|off", "Record the churn timeline (`capture timeline`).", workload_,
       1, 1, timeline},

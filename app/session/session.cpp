@@ -31,6 +31,7 @@ session::session(session_config cfg, std::unique_ptr<batch_recorder> recorder)
   cfg_.table = table_->config();  // capacity 0 resolved to the default
   capacity_ = cfg_.table.capacity;
   journal_capacity_ = cfg_.table.capacity;
+  erases_leave_dead_ = fam_.flush && fam_.erases_leave_dead && fam_.erases_leave_dead(cfg_.table);
   backend_label_ = hs::backend_label(cfg_.table.backend);
   commands_.set_spec(cfg_.workload);
   commands_.set_journal_settings(cfg_.maintenance, cfg_.record_timeline);
@@ -214,9 +215,16 @@ void session::run_flush(std::unique_lock<std::mutex>& lock) {
     commands_.drop_script();
     return;
   }
-  records_.add_event(st_.batches, "flush");
+  const std::uint64_t dead = dead_since_compaction_;
+  dead_since_compaction_ = 0;
+  records_.add_event(st_.batches, flush_by_policy_ ? "flush (maintenance)" : "flush");
   ++version_;
-  st_.note = std::string(fam_.flush_note);
+  st_.note = flush_by_policy_ ? strprintf(
+                                    "flushed by the maintenance threshold: %s erased "
+                                    "entries since the last compaction",
+                                    format_count(dead).c_str())
+                              : std::string(fam_.flush_note);
+  flush_by_policy_ = false;
 }
 
 void session::reset() {
@@ -233,6 +241,7 @@ void session::reset() {
   last_step_.reset();
   st_ = {};
   occupied_bound_ = 0;
+  dead_since_compaction_ = 0;
   pending_inserts_ = pending_erases_ = 0;
   t0_ = steady_seconds();
   commands_.set_journal_settings(cfg_.maintenance, cfg_.record_timeline);
@@ -270,6 +279,7 @@ void session::start_next_step() {
         synchronize(work_stream_.view());
         st_.live = 0;
         occupied_bound_ = 0;
+        dead_since_compaction_ = 0;
         ++version_;
         break;
       case script_step::rehash:
@@ -304,6 +314,7 @@ void session::rebuild(std::uint64_t capacity, std::unique_lock<std::mutex>& lock
   }
   capacity_ = capacity;
   occupied_bound_ = st_.live;
+  dead_since_compaction_ = 0;  // a rebuild holds only live entries
   ++version_;
   records_.add_event(batch, rebuild_label(from, capacity));
   st_.note = strprintf("rebuilt: %s live keys in %s slots", format_count(st_.live).c_str(),
@@ -312,7 +323,17 @@ void session::rebuild(std::uint64_t capacity, std::unique_lock<std::mutex>& lock
 
 void session::after_batch(std::unique_lock<std::mutex>& lock, std::uint64_t inserted,
                           double ops_per_s) {
-  const maintenance_policy policy = cfg_.maintenance;
+  maintenance_policy policy = cfg_.maintenance;
+  // Dead entries only a compaction removes are counted from the statuses: past the threshold the
+  // worker flushes once the batches in flight are done (no count of the table every batch).
+  if (erases_leave_dead_ && policy.rehash_above > 0) {
+    if (double(dead_since_compaction_) > policy.rehash_above * double(capacity_.load()) &&
+        !pending_flush_) {
+      pending_flush_ = true;
+      flush_by_policy_ = true;
+    }
+    policy.rehash_above = 0;  // not table::maintain's rebuild
+  }
   const bool record = cfg_.record_timeline;
   occupied_bound_ += inserted;
   // Churn can fill every slot at a steady load factor; fills stop at their target by themselves.
@@ -359,6 +380,7 @@ void session::after_batch(std::unique_lock<std::mutex>& lock, std::uint64_t inse
   if (r.what != maintenance_result::action::none) {
     capacity_ = r.to_capacity;
     occupied_bound_ = r.live;
+    dead_since_compaction_ = 0;
     records_.add_rebuild(batch, r);
     ++version_;
   }
@@ -415,6 +437,7 @@ std::uint64_t session::retire(batch& b) {
   }
   std::copy_n(b.family_counts.data(), counters_after_.size(), counters_after_.begin());
   st_.live = st_.live + o.inserted - std::min(st_.live + o.inserted, o.erased);
+  if (erases_leave_dead_) dead_since_compaction_ += o.erased;
   st_.failed_full += o.failed_full;
   st_.rejected += o.rejected;
   st_.batches += 1;

@@ -201,9 +201,12 @@ class session {
       counters_after_;  // the family's batch counters after the batch retired last
   std::atomic<std::uint64_t> capacity_{0};
   std::atomic<std::uint64_t> version_{0};
-  std::uint64_t pending_rehash_ = 0;    // a rehash asked for: capacity (or 1 for the same)
-  std::uint64_t journal_capacity_ = 0;  // the capacity when the journal began
-  bool pending_flush_ = false;          // the family's compaction asked for
+  std::uint64_t pending_rehash_ = 0;         // a rehash asked for: capacity (or 1 for the same)
+  std::uint64_t journal_capacity_ = 0;       // the capacity when the journal began
+  bool pending_flush_ = false;               // the family's compaction asked for
+  bool flush_by_policy_ = false;             // ...by the maintenance threshold for dead entries
+  bool erases_leave_dead_ = false;           // the family's erases leave entries only flush removes
+  std::uint64_t dead_since_compaction_ = 0;  // erases counted since (erases_leave_dead families)
   std::shared_ptr<const step_trace> last_step_;
   std::uint64_t traced_steps_ = 0;
   std::uint64_t pending_inserts_ = 0, pending_erases_ = 0;  // in flight, not yet counted

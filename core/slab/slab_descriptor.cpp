@@ -126,6 +126,8 @@ const family_descriptor& registration() {
     f.trace_before = trace_before;
     f.flush = flush;
     f.flush_note = "flushed: every list compacted, emptied slabs returned to SlabAlloc";
+    // Unique mode's DELETE writes a tombstone no insert takes again; multi mode's empties the pair.
+    f.erases_leave_dead = [](const table_config& c) { return c.slab.mode == slab_mode::unique; };
     return f;
   }();
   return d;

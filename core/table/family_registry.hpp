@@ -80,6 +80,11 @@ struct family_descriptor {
   /// the user reads when it is done.
   void (*flush)(table& t, stream_view s) = nullptr;
   std::string_view flush_note;
+  /// @brief Whether an erase leaves a dead entry that only `flush` removes (the slab's unique
+  /// mode). The session then counts them from the batches' statuses, and under a maintenance
+  /// threshold for dead entries (`maintain rehash=F`) compacts with `flush` when they pass it,
+  /// without counting the table every batch.
+  bool (*erases_leave_dead)(const table_config& cfg) = nullptr;
 };
 
 /// @brief A family's factory: its CPU model on the CPU backend, else its GPU table through

@@ -164,6 +164,43 @@ TEST_CASE("a slab session fills past one slab per bucket, drains, and FLUSH comp
 }
 
 TEST_CASE(
+    "a slab session under churn flushes by the maintenance threshold, counting its tombstones "
+    "from the statuses",
+    "[session][slab][rehash]") {
+  auto cfg = cpu_config(15 * 2000);  // 2000 buckets, 30,000 pairs of base slabs
+  cfg.table.family = family::slab;
+  cfg.workload.batch_size = 2048;
+  cfg.workload.keys.dist = workload::distribution::uniform_dup;
+  cfg.workload.keys.universe = 30000;
+  cfg.workload.mix = {0.5, 0.0, 0.0, 0.5};
+  cfg.maintenance.rehash_above = 0.25;  // 7,500 dead entries
+  session s(cfg);
+  s.queue({{script_step::fill, 0.5, 0}, {script_step::run, 0, 60}});
+  s.wait_idle();
+  const session_status st = s.status();
+  CHECK_FALSE(st.error);
+  const table_stats ts = s.tbl().stats({});
+  CHECK(ts.live == st.live);
+  // Flushed whenever the erases since the last compaction passed the threshold: never more
+  // tombstones than the threshold plus the batches that ran while the flush waited for them.
+  CHECK(ts.tombstones <= 7500 + 2 * 1024);
+  const auto rb = s.rebuilds();
+  const auto flushes = std::count_if(rb.begin(), rb.end(), [](const rebuild_event& e) {
+    return e.label == "flush (maintenance)";
+  });
+  CHECK(flushes >= 3);           // 60 batches erase about 30,000 live keys
+  CHECK(s.capacity() == 30000);  // compacted, not rebuilt
+
+  // Without the threshold the tombstones pile up.
+  cfg.maintenance.rehash_above = 0;
+  session plain(cfg);
+  plain.queue({{script_step::fill, 0.5, 0}, {script_step::run, 0, 60}});
+  plain.wait_idle();
+  CHECK(plain.tbl().stats({}).tombstones > 20000);
+  CHECK(plain.rebuilds().empty());
+}
+
+TEST_CASE(
     "a traced slab step records each operation's list before it, and replaying them gives the "
     "table",
     "[session][slab]") {
