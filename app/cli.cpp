@@ -182,7 +182,8 @@ void add_bench(CLI::App& root, cli_options& o) {
   suites +=
       "  live: the window's views sampling at 60 Hz (interop into EGL) against none, on linear "
       "2^28, hive 2^27 "
-      "and slab 10^8 keys: throughput cost, frame p50/p99\n";
+      "and slab 10^8 keys (slab under maintain rehash=0.25): throughput cost, frame p50/p99; "
+      "--only TABLE, --minutes N for the rate minute by minute\n";
   CLI::App* b =
       root.add_subcommand("bench", "run a benchmark suite (tables on stdout, CSV/JSON in --out)");
   b->footer(suites);
