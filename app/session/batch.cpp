@@ -10,6 +10,8 @@ batch::batch(memory_space s, bool gpu, std::size_t family_counters)
       family_counts(gpu ? memory_space::pinned : memory_space::host,
                     std::max<std::size_t>(family_counters, 1)),
       timer(gpu),
+      generated(gpu),
+      ran(gpu),
       done(gpu) {}
 
 void batch::reserve(std::uint64_t n) {
@@ -44,11 +46,16 @@ std::shared_ptr<step_trace> trace_before(batch& b, std::uint64_t n, const launch
 }  // namespace
 
 void launch(batch& b, const workload::workload_spec& spec, bool traced, const launch_context& c,
-            stream_view s) {
+            batch_streams streams) {
   table& t = c.tbl;
   const std::uint64_t n = b.plan.size;
   b.reserve(n);
-  workload::generate(spec, b.plan, t.space(), {b.kinds.span(), b.keys.span(), b.values.span()}, s);
+  // The buffers are free: a batch is reused only after its last launch retired (done passed).
+  workload::generate(spec, b.plan, t.space(), {b.kinds.span(), b.keys.span(), b.values.span()},
+                     streams.generate);
+  b.generated.record(streams.generate);
+  const stream_view s = streams.work;
+  b.generated.make_wait(s);
   b.trace = traced ? trace_before(b, n, c, s) : nullptr;
   const auto keys = b.keys.cspan().first(n);
   const auto st = b.status.span().first(n);
@@ -63,9 +70,12 @@ void launch(batch& b, const workload::workload_spec& spec, bool traced, const la
     t.apply({b.kinds.cspan().first(n), keys, b.values.cspan().first(n)}, b.results.span().first(n),
             st, s);
   b.timer.stop(s);
-  count_statuses(st, t.space(), b.scratch.data(), b.counts.data(), b.counts.space(), s);
+  // In stream order after this batch, before the next: the counters are this batch's.
   if (c.fam.copy_batch_counters) c.fam.copy_batch_counters(t, b.family_counts.data(), s);
-  b.done.record(s);
+  b.ran.record(s);
+  b.ran.make_wait(streams.tally);
+  count_statuses(st, t.space(), b.scratch.data(), b.counts.data(), b.counts.space(), streams.tally);
+  b.done.record(streams.tally);
 }
 
 batch_outcome finish(batch& b, std::uint64_t serial) {

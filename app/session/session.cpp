@@ -23,7 +23,9 @@ session::session(session_config cfg, std::unique_ptr<batch_recorder> recorder)
     : cfg_(std::move(cfg)),
       fam_(describe(cfg_.table.family)),
       work_stream_(cfg_.table.backend == backend::gpu),
-      sample_stream_(cfg_.table.backend == backend::gpu) {
+      sample_stream_(cfg_.table.backend == backend::gpu),
+      generate_stream_(cfg_.table.backend == backend::gpu),
+      tally_stream_(cfg_.table.backend == backend::gpu) {
   workload::validate(cfg_.workload);
   table_ = make_table(cfg_.table);
   recorder_ = std::move(recorder);
@@ -420,7 +422,8 @@ bool session::issue_next(std::unique_lock<std::mutex>& lock) {
   const launch_context ctx{*table_, fam_, cfg_.table, capacity_.load()};
   lock.unlock();  // generation and, on the CPU backend, the work itself run unlocked
   try {
-    launch(b, spec, next->traced, ctx, work_stream_.view());
+    launch(b, spec, next->traced, ctx,
+           {work_stream_.view(), generate_stream_.view(), tally_stream_.view()});
   } catch (...) {
     lock.lock();
     throw;

@@ -186,7 +186,7 @@ class session {
   std::unique_ptr<table> table_;
   std::unique_ptr<batch_recorder> recorder_;
   std::string backend_label_;
-  owned_stream work_stream_, sample_stream_;
+  owned_stream work_stream_, sample_stream_, generate_stream_, tally_stream_;
 
   mutable std::mutex mutex_;
   std::condition_variable wake_, idle_cv_;

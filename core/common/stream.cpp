@@ -103,6 +103,14 @@ void stream_event::wait() const {
 #endif
 }
 
+void stream_event::make_wait(stream_view s) const {
+#if HS_WITH_CUDA
+  if (event_) HS_CUDA_CHECK(cudaStreamWaitEvent(cuda(s), event(event_), 0));
+#else
+  (void)s;
+#endif
+}
+
 stream_timer::stream_timer(bool gpu) : gpu_(gpu) {
   if (!gpu) return;
 #if HS_WITH_CUDA

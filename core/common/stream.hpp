@@ -38,6 +38,8 @@ class stream_event {
   void record(stream_view s);
   bool ready() const;
   void wait() const;
+  /// @brief Makes work queued on s from now on wait for this event (no-op on the CPU).
+  void make_wait(stream_view s) const;
 
  private:
   void* event_ = nullptr;

@@ -120,14 +120,36 @@ struct stream_params {
 /// the index space and miss streams the upper half, so a miss key is never an inserted key.
 inline constexpr std::uint64_t k_half = 1ull << 31;
 
+/// @brief Whether the distribution's keys, and its miss keys, are the keyed permutation of the
+/// key space applied to an index (stream_index, miss_index).
+HS_HD bool permuted(distribution d) {
+  return d == distribution::uniform_unique || d == distribution::uniform_dup ||
+         d == distribution::zipf;
+}
+
+/// @brief The index whose permutation is key number j of the insert stream (permuted only).
+HS_HD std::uint32_t stream_index(const stream_params& p, std::uint64_t j,
+                                 const zipf_sampler* zipf) {
+  switch (p.dist) {
+    case distribution::uniform_dup:
+      return random_u32(p.seed, 1, j) % static_cast<std::uint32_t>(p.universe);
+    case distribution::zipf: return static_cast<std::uint32_t>(zipf->sample(p.seed, j));
+    default: return static_cast<std::uint32_t>(j);  // uniform_unique
+  }
+}
+
+/// @brief The index whose permutation is miss key number r (permuted only). The divisors are below
+/// 2^32, so 32-bit remainders give what 64-bit ones would, at a fraction of their cost on a GPU.
+HS_HD std::uint32_t miss_index(const stream_params& p, std::uint64_t r) {
+  const std::uint32_t x = random_u32(p.seed, 2, r);
+  const std::uint64_t first = p.dist == distribution::uniform_unique ? k_half : p.universe;
+  return static_cast<std::uint32_t>(first + x % static_cast<std::uint32_t>(k_key_domain - first));
+}
+
 /// @brief Key number j (j < 2^31) of the insert stream.
 HS_HD key_type stream_key(const stream_params& p, std::uint64_t j, const zipf_sampler* zipf) {
+  if (permuted(p.dist)) return permute(p.seed, stream_index(p, j, zipf), k_key_domain);
   switch (p.dist) {
-    case distribution::uniform_unique:
-      return permute(p.seed, static_cast<std::uint32_t>(j), k_key_domain);
-    case distribution::uniform_dup:
-      return permute(p.seed, random_u32(p.seed, 1, j) % static_cast<std::uint32_t>(p.universe),
-                     k_key_domain);
     case distribution::sequential: return static_cast<key_type>((p.start + j) % k_key_domain);
     case distribution::clustered: {
       const std::uint64_t runs = (k_key_domain / p.cluster) / 2;  // lower half of the runs
@@ -135,24 +157,15 @@ HS_HD key_type stream_key(const stream_params& p, std::uint64_t j, const zipf_sa
           permute(p.seed, static_cast<std::uint32_t>((j / p.cluster) % runs), runs);
       return static_cast<key_type>(std::uint64_t{run} * p.cluster + j % p.cluster);
     }
-    case distribution::zipf:
-      return permute(p.seed, static_cast<std::uint32_t>(zipf->sample(p.seed, j)), k_key_domain);
+    default: return 0;  // permuted: above
   }
-  return 0;
 }
 
 /// @brief Miss key number r: a key no index of the insert stream produces.
 HS_HD key_type miss_key(const stream_params& p, std::uint64_t r) {
+  if (permuted(p.dist)) return permute(p.seed, miss_index(p, r), k_key_domain);
   const std::uint32_t x = random_u32(p.seed, 2, r);
   switch (p.dist) {
-    case distribution::uniform_unique:
-      return permute(p.seed, static_cast<std::uint32_t>(k_half + x % (k_key_domain - k_half)),
-                     k_key_domain);
-    case distribution::uniform_dup:
-    case distribution::zipf:
-      return permute(p.seed,
-                     static_cast<std::uint32_t>(p.universe + x % (k_key_domain - p.universe)),
-                     k_key_domain);
     case distribution::sequential:
       return static_cast<key_type>((p.start + k_half + x % (k_key_domain - k_half)) % k_key_domain);
     case distribution::clustered: {
@@ -160,8 +173,8 @@ HS_HD key_type miss_key(const stream_params& p, std::uint64_t r) {
       const std::uint64_t run = runs + x % (all_runs - runs);
       return static_cast<key_type>(run * p.cluster + random_u32(p.seed, 3, r) % p.cluster);
     }
+    default: return 0;  // permuted: above
   }
-  return 0;
 }
 
 /// @brief The value stored with stream key j: never the reserved empty value, rarely zero.
