@@ -264,6 +264,11 @@ void add_plot(CLI::App& root, cli_options& o) {
         return o.page_size;
       },
       "a panel's page (3.5x2.4in, cm, mm)", "SIZE");
+  p->add_option("--series", o.plot_series,
+                "a CSV of others' rates against load to draw beside the families (columns: label, "
+                "family, operation, load, rate; optional min, max, style); may repeat")
+      ->check(CLI::ExistingFile)
+      ->type_name("FILE");
   p->callback([&o] { o.command = command_kind::plot; });
 }
 

@@ -31,7 +31,8 @@ struct cli_options {
   std::optional<std::string> style;  ///< render: "paper" or "screen" (unset: the scenario's)
   double animate_seconds = 0;  ///< render --animate: each stage also as a video of this length
   double dpi = 300;            ///< render --style paper: the PNG's resolution
-  std::string page_size;   ///< render --style paper, plot: "3.5x2.4in" (empty: the default page)
+  std::string page_size;  ///< render --style paper, plot: "3.5x2.4in" (empty: the default page)
+  std::vector<std::string> plot_series;  ///< plot --series: CSVs of others' rates against load
   bool figures = false;    ///< bench: also plot the figures of its results (needs --out)
   bool headless = false;   ///< window command without a window: render the demo headless
   std::string screenshot;  ///< window: write the last frame (with --frames) to this PNG

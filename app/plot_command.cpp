@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/plot_series_csv.hpp"
 #include "app/report_reader.hpp"
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
@@ -24,17 +25,24 @@ namespace {
 using report_file = bench_report;
 
 // A series: column `y` against column `x` of a table, optionally only the rows whose `where`
-// column equals `is` (hive sizes, probe tables).
+// column equals `is` (hive sizes, probe tables). Only measured columns are ever a series: a
+// figure names each column it plots (named_figure::columns lists those it drew), and parameters
+// such as beta or a batch size are axes or words of the caption.
 struct source {
   std::string suite, table, x, y, legend, where;
   json is;
   fig::series::kind_t kind = fig::series::line;
 };
 
+// Which --series points a panel takes: none, open addressing's inserts or finds (load = keys /
+// slots), or chaining's of both kinds (load = memory utilization).
+enum class takes_extra : std::uint8_t { none, open_insert, open_find, chaining };
+
 struct panel_recipe {
   std::string title, x_label, y_label;
   bool x_log = false, y_log = false;
   std::vector<source> series;
+  takes_extra extra = takes_extra::none;
 };
 
 struct recipe {
@@ -148,7 +156,12 @@ std::vector<recipe> recipes(const probing_words& pw) {
          "operations/s (G)",
          false,
          false,
-         {S{"slab", "fig7a-concurrent", "initial utilization", "*", ""}}}}},
+         {S{"slab", "fig7a-concurrent", "initial utilization", "G0 (0.5,0.5,0,0)",
+            "Γ₀: 50% insert, 50% delete"},
+          S{"slab", "fig7a-concurrent", "initial utilization", "G1 (0.2,0.2,0.3,0.3)",
+            "Γ₁: 20/20/30/30"},
+          S{"slab", "fig7a-concurrent", "initial utilization", "G2 (0.1,0.1,0.4,0.4)",
+            "Γ₂: 10/10/40/40"}}}}},
       {"seed003-fig9",
        {{"Inserts completed by each step (seed 003, Fig. 9)",
          "load factor",
@@ -174,104 +187,169 @@ std::vector<recipe> recipes(const probing_words& pw) {
          false,
          {S{"hive", "bulk-insert", "load", "find (all hit)", "2^25 slots", "slots", "2^25"},
           S{"hive", "bulk-insert", "load", "find (all hit)", "2^27 slots", "slots", "2^27"}}}}},
+      // One quantity per axis: open addressing's load is keys / slots; the slab table's is seed
+      // 004's memory utilization, in a panel of its own.
       {"families-against-load",
-       {{"Inserts against load, every family",
-         "load factor (slab: keys / 15 per bucket)",
+       {{"Inserts against load, open addressing",
+         "load factor (keys / slots)",
          "inserts/s (G)",
          false,
          false,
          {S{"linear", "bulk", "load", "insert", pw.legend},
-          S{"hive", "bulk-insert", "load", "insert", "hive (2^27)", "slots", "2^27"},
-          S{"slab", "fig4-utilization", "beta", "build", "slab hash"}}},
-        {"Finds against load, every family",
-         "load factor",
+          S{"hive", "bulk-insert", "load", "insert", "hive (2^27)", "slots", "2^27"}},
+         takes_extra::open_insert},
+        {"Finds against load, open addressing",
+         "load factor (keys / slots)",
          "finds/s (G)",
          false,
          false,
          {S{"linear", "bulk", "load", "find-hit", pw.legend},
-          S{"hive", "bulk-insert", "load", "find (all hit)", "hive (2^27)", "slots", "2^27"},
-          S{"slab", "fig4-utilization", "beta", "search-all", "slab hash"}}}}},
+          S{"hive", "bulk-insert", "load", "find (all hit)", "hive (2^27)", "slots", "2^27"}},
+         takes_extra::open_find},
+        {"Slab hash against memory utilization",
+         "memory utilization (seed 004)",
+         "operations/s (G)",
+         false,
+         false,
+         {S{"slab", "fig4-utilization", "utilization", "build", "build (insert)"},
+          S{"slab", "fig4-utilization", "utilization", "search-all", "search (find)"}},
+         takes_extra::chaining}}},
   };
 }
 
-// The series of one source (a '*' y takes every numeric column but x, one series each).
-std::vector<fig::series> series_of(const std::map<std::string, report_file>& reports,
-                                   const source& s, int& color) {
-  std::vector<fig::series> out;
+// The series of one source, if its table has rows with both numbers.
+std::optional<fig::series> series_of(const std::map<std::string, report_file>& reports,
+                                     const source& s, int& color) {
   const json* t = find_table(reports, s.suite, s.table);
-  if (!t) return out;
-  std::vector<std::string> ys;
-  if (s.y == "*") {
-    for (const json& c : (*t)["columns"])
-      if (c.get<std::string>() != s.x && !(*t)["rows"].empty() &&
-          (*t)["rows"][0].contains(c.get<std::string>()) &&
-          (*t)["rows"][0][c.get<std::string>()].is_number() && c.get<std::string>() != "buckets")
-        ys.push_back(c.get<std::string>());
-  } else {
-    ys.push_back(s.y);
+  if (!t) return std::nullopt;
+  fig::series se;
+  se.kind = s.kind;
+  se.name = s.legend.empty() ? s.y : s.legend;
+  se.color = color++;
+  for (const json& row : (*t)["rows"]) {
+    if (!s.where.empty() && (!row.contains(s.where) || row[s.where] != s.is)) continue;
+    double x = 0, v = 0;
+    if (number_of(row, s.x, x) && number_of(row, s.y, v)) se.x.push_back(x), se.y.push_back(v);
   }
-  for (const std::string& y : ys) {
-    fig::series se;
-    se.kind = s.kind;
-    se.name = s.legend.empty() ? y : s.legend;
-    se.color = color++;
-    for (const json& row : (*t)["rows"]) {
-      if (!s.where.empty() && (!row.contains(s.where) || row[s.where] != s.is)) continue;
-      double x = 0, v = 0;
-      if (number_of(row, s.x, x) && number_of(row, y, v)) se.x.push_back(x), se.y.push_back(v);
-    }
-    if (!se.x.empty()) out.push_back(std::move(se));
-  }
-  return out;
+  if (se.x.empty()) return std::nullopt;
+  return se;
 }
 
-// "NVIDIA H200, 2026-11-23 13:42; hashscope bench hive" for the suites a figure used.
+// The copy bandwidth in a report's roofline line ("..., copy 4.24 TB/s"), or "".
+std::string copy_bandwidth(const json& metadata) {
+  const std::string line = metadata.value("roofline", std::string());
+  const auto at = line.find("copy ");
+  return at == std::string::npos ? std::string() : line.substr(at);
+}
+
+// What a reader needs to weigh the numbers, for each table a figure used: the table's own title
+// (its sizes and units), then the device and its copy bandwidth, the timing, the date and the
+// command. "Bulk operations on 134,217,728 slots (...). NVIDIA H200 (GPU), copy 4.24 TB/s,
+// median of 5 runs after 1 warm-up, 2026-11-24 13:35: hashscope bench linear".
 std::string provenance(const std::map<std::string, report_file>& reports, const recipe& r,
                        const probing_words& pw) {
-  std::vector<std::string> suites;
+  std::vector<std::pair<std::string, std::string>> used;  // suite, table
   for (const auto& p : r.panels)
     for (const auto& s : p.series)
       if (find_table(reports, s.suite, s.table) &&
-          std::find(suites.begin(), suites.end(), s.suite) == suites.end())
-        suites.push_back(s.suite);
+          std::find(used.begin(), used.end(), std::pair{s.suite, s.table}) == used.end())
+        used.emplace_back(s.suite, s.table);
   std::string out;
-  for (const std::string& s : suites) {
-    const json& m = reports.at(s).doc["metadata"];
-    out += (out.empty() ? "" : "; ") + m.value("backend", std::string("?")) + ", " +
-           m.value("date", std::string("?")) + ": hashscope bench " + s +
-           (s == "linear" ? pw.switch_ : "");
+  std::vector<std::string> suites_said;
+  for (const auto& [suite, table] : used) {
+    const std::string title = find_table(reports, suite, table)->value("title", std::string());
+    if (!title.empty()) out += (out.empty() ? "" : " ") + title + ".";
+    if (std::find(suites_said.begin(), suites_said.end(), suite) != suites_said.end()) continue;
+    suites_said.push_back(suite);
+    const json& m = reports.at(suite).doc["metadata"];
+    std::string device = m.value("backend", std::string("?"));
+    if (const std::string bw = copy_bandwidth(m); !bw.empty()) device += ", " + bw;
+    if (const std::string timing = m.value("timing", std::string()); !timing.empty())
+      device += ", " + timing;
+    out += (out.empty() ? "" : " ") + device + ", " + m.value("date", std::string("?")) +
+           ": hashscope bench " + suite + (suite == "linear" ? pw.switch_ : "") + ".";
   }
   return out;
 }
 
 }  // namespace
 
-std::vector<named_figure> figures_from_reports(const std::vector<bench_report>& list) {
+std::vector<std::string> declared_columns() {
+  std::vector<std::string> out;
+  for (const recipe& r : recipes({}))
+    for (const panel_recipe& p : r.panels)
+      for (const source& s : p.series) out.push_back(s.suite + "/" + s.table + "/" + s.y);
+  return out;
+}
+
+namespace {
+bool panel_takes(takes_extra t, const extra_series& e) {
+  switch (t) {
+    case takes_extra::none: return false;
+    case takes_extra::open_insert: return !e.chaining && e.insert;
+    case takes_extra::open_find: return !e.chaining && !e.insert;
+    case takes_extra::chaining: return e.chaining;
+  }
+  return false;
+}
+
+fig::series drawn_extra(const extra_series& e, takes_extra t, int color) {
+  fig::series s;
+  s.kind = e.kind;
+  s.name = t == takes_extra::chaining ? e.label + (e.insert ? " (insert)" : " (find)") : e.label;
+  s.x = e.load, s.y = e.rate, s.lo = e.lo, s.hi = e.hi;
+  s.color = color;
+  return s;
+}
+}  // namespace
+
+std::vector<named_figure> figures_from_reports(const std::vector<bench_report>& list,
+                                               const std::vector<extra_series>& extra) {
   std::map<std::string, report_file> reports;
   for (const bench_report& r : list) reports[r.suite] = r;
   std::vector<named_figure> out;
   const probing_words pw = probing_of(reports);
   for (const recipe& r : recipes(pw)) {
     fig::figure f;
+    std::vector<std::string> columns, extra_said;
     for (const panel_recipe& pr : r.panels) {
       fig::panel p;
       p.title = pr.title;
       p.x = {pr.x_label, 0, 1, pr.x_log};
       p.y = {pr.y_label, 0, 1, pr.y_log};
       int color = 0;
+      std::vector<std::string> drawn;
       for (const source& s : pr.series)
-        for (auto& se : series_of(reports, s, color)) p.data.push_back(std::move(se));
-      if (!p.data.empty()) f.panels.push_back(std::move(p));
+        if (auto se = series_of(reports, s, color)) {
+          p.data.push_back(std::move(*se));
+          drawn.push_back(s.suite + "/" + s.table + "/" + s.y);
+        }
+      for (const extra_series& e : extra)
+        if (panel_takes(pr.extra, e)) {
+          p.data.push_back(drawn_extra(e, pr.extra, color++));
+          if (std::find(extra_said.begin(), extra_said.end(), e.file) == extra_said.end())
+            extra_said.push_back(e.file);
+        }
+      if (p.data.empty()) continue;
+      f.panels.push_back(std::move(p));
+      columns.insert(columns.end(), drawn.begin(), drawn.end());
     }
     if (f.panels.empty()) continue;  // no report with its numbers
     f.caption = provenance(reports, r, pw);
-    out.push_back({r.file, std::move(f)});
+    for (const std::string& file : extra_said)
+      f.caption += " Other series from " + fs::path(file).filename().string() + ".";
+    out.push_back({r.file, std::move(f), std::move(columns)});
   }
   return out;
 }
 
 std::vector<std::string> plot_results(const std::string& results_dir, const std::string& out_dir,
-                                      const fig::page& page) {
+                                      const fig::page& page,
+                                      const std::vector<std::string>& series_files) {
+  // Every --series file is read and checked before anything is drawn: a bad one writes nothing.
+  std::vector<extra_series> extra;
+  for (const std::string& file : series_files)
+    for (auto& s : read_series_csv(file)) extra.push_back(std::move(s));
   std::vector<bench_report> reports;
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(results_dir, ec)) {
@@ -290,7 +368,7 @@ std::vector<std::string> plot_results(const std::string& results_dir, const std:
   fs::create_directories(out_dir, ec);
   if (ec) throw user_error("plot: cannot create " + out_dir + ": " + ec.message());
   std::vector<std::string> written;
-  for (const named_figure& nf : figures_from_reports(reports)) {
+  for (const named_figure& nf : figures_from_reports(reports, extra)) {
     fig::page pg = page;
     pg.width_in = page.width_in * static_cast<double>(nf.figure.panels.size());
     for (const auto& file :
@@ -310,7 +388,7 @@ int run_plot(const cli_options& o) {
   }
   const std::string out =
       o.out_dir.empty() ? (fs::path(o.scenario) / "figures").string() : o.out_dir;
-  const auto files = plot_results(o.scenario, out, page);
+  const auto files = plot_results(o.scenario, out, page, o.plot_series);
   if (files.empty()) {
     std::cout << "plot: the reports in " << o.scenario << " hold none of the figures' numbers\n";
     return 0;

@@ -8,24 +8,33 @@
 #include <vector>
 
 #include "app/cli.hpp"
+#include "app/plot_series_csv.hpp"
 #include "app/report_reader.hpp"
 #include "visualizers/figure/figure.hpp"
 
 namespace hs::app {
 
-/// @brief Writes every figure the reports in `results_dir` have the numbers for into `out_dir`;
-/// returns the files written. Throws hs::user_error when the folder holds no report or a report
-/// cannot be read (naming the file).
+/// @brief Writes every figure the reports in `results_dir` have the numbers for into `out_dir`,
+/// with the series of the `series_files` (--series CSVs) in the cross-family figure; returns the
+/// files written. Throws hs::user_error, before writing anything, when the folder holds no
+/// report, a report cannot be read or a series file is bad (naming the file and line).
 std::vector<std::string> plot_results(const std::string& results_dir, const std::string& out_dir,
-                                      const fig::page& page);
+                                      const fig::page& page,
+                                      const std::vector<std::string>& series_files = {});
 
 /// @brief A figure and the file name (without extension) it is written under.
 struct named_figure {
   std::string file;
   fig::figure figure;
+  /// "suite/table/column" of each series drawn, panel by panel: every one a column the figure's
+  /// recipe names.
+  std::vector<std::string> columns;
 };
+/// @brief Every "suite/table/column" some figure may plot as a series.
+std::vector<std::string> declared_columns();
 /// @brief Every figure the reports have the numbers for (a later report of a suite wins).
-std::vector<named_figure> figures_from_reports(const std::vector<bench_report>& reports);
+std::vector<named_figure> figures_from_reports(const std::vector<bench_report>& reports,
+                                               const std::vector<extra_series>& extra = {});
 
 int run_plot(const cli_options& o);
 

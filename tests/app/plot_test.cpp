@@ -1,5 +1,6 @@
 // `hashscope plot`: the source documents' figures from bench reports, in paper style, each saying
 // where its numbers came from; reports it has no recipe for are skipped, bad folders refused.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -152,5 +153,201 @@ TEST_CASE(
   }
   CHECK_THROWS_WITH(parse_report("{\"suite\": ", "cut.json"),
                     ContainsSubstring("cut.json is not valid JSON"));
+  fs::remove_all(dir);
+}
+
+namespace {
+// Reports with every table the figures read, each with the parameter columns bench writes beside
+// the measured ones (beta, buckets), as the H200 runs wrote them.
+void write_full_reports(const fs::path& dir) {
+  fs::create_directories(dir);
+  write(dir / "slab.json",
+        R"J({"suite":"slab","metadata":{"date":"2026-11-24 13:35:08","backend":"NVIDIA H200 (GPU)",
+    "roofline":"random read 39.81 G/s, random CAS 16.20 G/s, copy 4.24 TB/s","timing":"median of 5 runs after 1 warm-up (CUDA events)"},
+    "tables":[{"name":"fig7a-concurrent","title":"Fig. 7a: concurrent mixed batches of 4,194,304 operations","columns":["beta","buckets","initial utilization","G0 (0.5,0.5,0,0)","G1 (0.2,0.2,0.3,0.3)","G2 (0.1,0.1,0.4,0.4)"],"rows":[
+      {"beta":0.1,"buckets":2796203,"initial utilization":0.094,"G0 (0.5,0.5,0,0)":11.48,"G1 (0.2,0.2,0.3,0.3)":12.43,"G2 (0.1,0.1,0.4,0.4)":13.02},
+      {"beta":0.5,"buckets":559241,"initial utilization":0.467,"G0 (0.5,0.5,0,0)":9.66,"G1 (0.2,0.2,0.3,0.3)":11.36,"G2 (0.1,0.1,0.4,0.4)":12.79},
+      {"beta":3.0,"buckets":93207,"initial utilization":0.812,"G0 (0.5,0.5,0,0)":4.13,"G1 (0.2,0.2,0.3,0.3)":4.64,"G2 (0.1,0.1,0.4,0.4)":5.27}]},
+     {"name":"fig4-utilization","title":"Fig. 4: build and search of 4,194,304 keys against memory utilization","columns":["beta","buckets","utilization","chained slabs","build","search-all","search-none"],"rows":[
+      {"beta":0.1,"buckets":2796203,"utilization":0.094,"chained slabs":0,"build":13.73,"search-all":20.03,"search-none":23.81},
+      {"beta":1.0,"buckets":279621,"utilization":0.654,"chained slabs":121081,"build":10.8,"search-all":18.44,"search-none":17.96},
+      {"beta":5.0,"buckets":55925,"utilization":0.857,"chained slabs":249812,"build":5.12,"search-all":8.21,"search-none":3.55}]},
+     {"name":"fig5-size","title":"Fig. 5: build and search against n at 60% expected utilization (beta 0.674; G ops/s)","columns":["n","buckets","utilization","build","search-all","search-none"],"rows":[
+      {"n":"2^18","buckets":25947,"utilization":0.6,"build":4.45,"search-all":13.77,"search-none":14.92},
+      {"n":"2^26","buckets":6642340,"utilization":0.601,"build":12.86,"search-all":20.42,"search-none":22.99}]}]})J");
+  write(
+      dir / "linear.json",
+      R"J({"suite":"linear","metadata":{"date":"2026-11-24 13:35:40","backend":"NVIDIA H200 (GPU)",
+    "table":"linear, 134,217,728 slots (1.00 GiB), hash murmur3, probing linear, group auto"},
+    "tables":[{"name":"bulk","title":"Bulk operations on 134,217,728 slots (G ops/s; % of the roofline ceiling)","columns":["load","keys","probe mean","probe max","insert","find-hit","find-miss","erase"],"rows":[
+      {"load":0.5,"keys":67108864,"probe mean":0.485,"probe max":54,"insert":17.36,"find-hit":36.83,"find-miss":32.96,"erase":13.5},
+      {"load":0.9,"keys":120795955,"probe mean":4.366,"probe max":1780,"insert":11.24,"find-hit":19.96,"find-miss":3.56,"erase":10.49},
+      {"load":0.95,"keys":127506841,"probe mean":9.207,"probe max":6119,"insert":8.49,"find-hit":11.52,"find-miss":0.93,"erase":7.64}]}]})J");
+  write(dir / "hive.json",
+        R"J({"suite":"hive","metadata":{"date":"2026-11-24 13:35:08","backend":"NVIDIA H200 (GPU)"},
+    "tables":[{"name":"bulk-insert","title":"Bulk insert into an empty table up to a load, then lookups of every key","columns":["slots","load","insert","find (all hit)","stashed","refused"],"rows":[
+      {"slots":"2^25","load":0.9,"insert":12.36,"find (all hit)":25.49,"stashed":0,"refused":0},
+      {"slots":"2^27","load":0.9,"insert":13.3,"find (all hit)":24.7,"stashed":0,"refused":0},
+      {"slots":"2^27","load":0.99,"insert":4.13,"find (all hit)":21.95,"stashed":510,"refused":0}]},
+     {"name":"steps","columns":["load","inserts","1 replace","2 claim","3 evict","4 stash"],"rows":[
+      {"load":0.55,"inserts":503316,"1 replace":0.0,"2 claim":1.0,"3 evict":0.0,"4 stash":0.0},
+      {"load":0.97,"inserts":503316,"1 replace":0.0,"2 claim":0.5862,"3 evict":0.4138,"4 stash":0.0}]}]})J");
+  write(
+      dir / "seed-linear.json",
+      R"J({"suite":"seed-linear","metadata":{"date":"2026-11-24 11:00:00","backend":"NVIDIA H200 (GPU)"},
+    "tables":[{"name":"experiment2","columns":["load","HashScope G/s","seed G/s"],"rows":[
+      {"load":0.5,"HashScope G/s":14.0,"seed G/s":9.0},{"load":0.97,"HashScope G/s":10.0,"seed G/s":4.0}]},
+     {"name":"probe_lengths","columns":["load","mean"],"rows":[{"load":0.5,"mean":0.5},{"load":0.97,"mean":16.0}]}]})J");
+}
+
+std::vector<bench_report> read_reports(const fs::path& dir) {
+  std::vector<bench_report> out;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.path().extension() == ".json")
+      out.push_back(*parse_report(test::read_text(e.path()), e.path().string()));
+  return out;
+}
+}  // namespace
+
+TEST_CASE("every series a figure draws is a measured column its recipe names, never a parameter",
+          "[plot]") {
+  const fs::path dir = fs::temp_directory_path() / "hs-plot-columns";
+  fs::remove_all(dir);
+  write_full_reports(dir);
+  const auto declared = declared_columns();
+  const auto figures = figures_from_reports(read_reports(dir));
+  REQUIRE(figures.size() >= 7);
+  for (const named_figure& nf : figures) {
+    INFO(nf.file);
+    std::size_t drawn = 0;
+    for (const auto& p : nf.figure.panels) drawn += p.data.size();
+    CHECK(nf.columns.size() == drawn);  // every series drawn is accounted for
+    for (const std::string& c : nf.columns) {
+      INFO(c);
+      CHECK(std::find(declared.begin(), declared.end(), c) != declared.end());
+      for (const char* parameter : {"/beta", "/buckets", "/keys", "/slots", "/n"})
+        CHECK_FALSE(c.ends_with(parameter));
+    }
+  }
+  // Fig. 7a draws the three mixes, and beta only as the caption's words, never as a series.
+  const auto fig7 = std::find_if(figures.begin(), figures.end(),
+                                 [](const named_figure& f) { return f.file == "seed004-fig7"; });
+  REQUIRE(fig7 != figures.end());
+  REQUIRE(fig7->figure.panels.size() == 1);
+  CHECK(fig7->figure.panels[0].data.size() == 3);
+  for (const auto& s : fig7->figure.panels[0].data) CHECK(s.name.find("beta") == std::string::npos);
+  // The cross-family figure keeps open addressing's load and the slab's utilization apart.
+  const auto fam = std::find_if(figures.begin(), figures.end(), [](const named_figure& f) {
+    return f.file == "families-against-load";
+  });
+  REQUIRE(fam != figures.end());
+  REQUIRE(fam->figure.panels.size() == 3);
+  CHECK(fam->figure.panels[2].x.label.find("utilization") != std::string::npos);
+  for (int i = 0; i < 2; ++i)
+    for (const auto& s : fam->figure.panels[i].data)
+      for (double x : s.x) CHECK(x <= 1.0);
+  // The caption names the device, its bandwidth, the timing, the table and the command.
+  CHECK_THAT(fig7->figure.caption, ContainsSubstring("NVIDIA H200"));
+  CHECK_THAT(fig7->figure.caption, ContainsSubstring("copy 4.24 TB/s"));
+  CHECK_THAT(fig7->figure.caption, ContainsSubstring("median of 5 runs"));
+  CHECK_THAT(fig7->figure.caption, ContainsSubstring("4,194,304 operations"));
+  CHECK_THAT(fig7->figure.caption, ContainsSubstring("hashscope bench slab"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("every figure keeps its text on the page and apart, at every supported page size",
+          "[plot]") {
+  const fs::path dir = fs::temp_directory_path() / "hs-plot-layout";
+  fs::remove_all(dir);
+  write_full_reports(dir);
+  const auto figures = figures_from_reports(read_reports(dir));
+  for (const auto& [w, h] : {std::pair{3.0, 2.2}, {3.5, 2.4}, {7.16, 3.0}, {2.5, 2.0}})
+    for (const named_figure& nf : figures) {
+      fig::page pg{w * static_cast<double>(nf.figure.panels.size()), h, 150, 8};
+      INFO(nf.file << " on " << w << "x" << h << " in a panel");
+      const auto boxes = fig::layout_text(nf.figure, pg);
+      REQUIRE(boxes.size() > 5);
+      const double W = pg.width_in * 72, H = pg.height_in * 72, slack = 0.25;
+      for (const auto& b : boxes) {
+        INFO("'" << b.text << "' at " << b.x0 << "," << b.y0 << " - " << b.x1 << "," << b.y1);
+        CHECK(b.x0 >= -slack);
+        CHECK(b.y0 >= -slack);
+        CHECK(b.x1 <= W + slack);
+        CHECK(b.y1 <= H + slack);
+      }
+      for (std::size_t i = 0; i < boxes.size(); ++i)
+        for (std::size_t j = i + 1; j < boxes.size(); ++j) {
+          const auto &a = boxes[i], &b = boxes[j];
+          const bool apart = a.x1 <= b.x0 + slack || b.x1 <= a.x0 + slack || a.y1 <= b.y0 + slack ||
+                             b.y1 <= a.y0 + slack;
+          INFO("'" << a.text << "' and '" << b.text << "'");
+          CHECK(apart);
+        }
+    }
+  fs::remove_all(dir);
+}
+
+TEST_CASE(
+    "plot --series files are drawn beside the families; bad ones are refused with file and line",
+    "[plot]") {
+  const fs::path dir = fs::temp_directory_path() / "hs-plot-series";
+  fs::remove_all(dir);
+  write_full_reports(dir);
+  write(dir / "peer.csv",
+        "# cuco static_map on the H200\n"
+        "label,family,operation,load,rate,min,max\n"
+        "\"cuco, linear probing\",linear,insert,0.9,8.9,8.7,9.1\n"
+        "\"cuco, linear probing\",linear,insert,0.5,12.6,12.5,12.8\n"
+        "\"cuco, linear probing\",linear,find,0.5,27.6,27.1,27.9\n"
+        "other chaining,slab,insert,0.6,9.0,8.0,9.5\n");
+  const auto extra = read_series_csv((dir / "peer.csv").string());
+  REQUIRE(extra.size() == 3);
+  CHECK(extra[0].label == "cuco, linear probing");
+  CHECK(extra[0].load == std::vector<double>{0.5, 0.9});  // sorted by load
+  CHECK(extra[0].lo == std::vector<double>{12.5, 8.7});
+  const auto figures = figures_from_reports(read_reports(dir), extra);
+  const auto fam = std::find_if(figures.begin(), figures.end(), [](const named_figure& f) {
+    return f.file == "families-against-load";
+  });
+  REQUIRE(fam != figures.end());
+  const auto names = [&](int panel) {
+    std::vector<std::string> n;
+    for (const auto& s : fam->figure.panels[panel].data) n.push_back(s.name);
+    return n;
+  };
+  const auto inserts = names(0), finds = names(1), slab = names(2);
+  CHECK(std::count(inserts.begin(), inserts.end(), "cuco, linear probing") == 1);
+  CHECK(std::count(finds.begin(), finds.end(), "cuco, linear probing") == 1);
+  CHECK(std::count(slab.begin(), slab.end(), "other chaining (insert)") == 1);
+  CHECK_THAT(fam->figure.caption, ContainsSubstring("Other series from peer.csv"));
+  const auto files = plot_results(dir.string(), (dir / "figures").string(),
+                                  fig::page{3.0, 2.2, 100, 8}, {(dir / "peer.csv").string()});
+  CHECK_THAT(test::read_text(dir / "figures" / "families-against-load.svg"),
+             ContainsSubstring(">cuco, linear probing</text>"));
+  const std::string header = "label,family,operation,load,rate\n";
+  const std::pair<std::string, std::string> bad[] = {
+      {"label,family,operation,load\nx,linear,insert,0.5\n", "bad.csv:1: no 'rate' column"},
+      {header + "x,linear,insert,0.5,fast\n", "bad.csv:2: rate 'fast' is not a number"},
+      {header + "x,linear,insert,0.5,1\nx,linear,insert,1.5,1\n", "bad.csv:3: load 1.5 is outside"},
+      {header + "x,robin-hood,insert,0.5,1\n", "bad.csv:2: family 'robin-hood'"},
+      {header + "x,linear,upsert,0.5,1\n", "bad.csv:2: operation 'upsert'"},
+      {"label,family,operation,load,rate,style\nx,linear,insert,0.5,1,dashed\n",
+       "bad.csv:2: style 'dashed'"},
+      {header + "x,linear,insert,0.5,1,2\n", "bad.csv:2: 6 fields where the header has 5"},
+      {"label,family,operation,load,rate,min,max\nx,linear,insert,0.5,3,1,2\n",
+       "bad.csv:2: the rate is not between its min and max"},
+      {header + "x,linear,insert,0.5,1\nx,linear,insert,0.5,2\n", "bad.csv:3: a second rate"},
+      {header + "\"x,linear,insert,0.5,1\n", "bad.csv:2: a quote is not closed"},
+      {header, "holds no rows"},
+      {"", "holds no rows"}};
+  for (const auto& [text, message] : bad) {
+    INFO(text);
+    write(dir / "bad.csv", text);
+    fs::remove_all(dir / "out");
+    CHECK_THROWS_WITH(
+        plot_results(dir.string(), (dir / "out").string(), {}, {(dir / "bad.csv").string()}),
+        ContainsSubstring(message));
+    CHECK_FALSE(fs::exists(dir / "out"));  // nothing written, not even the folder
+  }
   fs::remove_all(dir);
 }

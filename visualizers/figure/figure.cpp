@@ -67,11 +67,13 @@ struct text_item {
   std::string s;
 };
 
-// Draws on one surface; with `svg`, text is recorded instead of drawn.
+// Draws on one surface; with `svg`, text is recorded instead of drawn. With `boxes`, where each
+// piece of text lands is noted too (layout_text).
 struct painter {
   cairo_t* cr;
   bool svg;
   std::vector<text_item>* texts;
+  std::vector<text_box>* boxes = nullptr;
 
   double width(const std::string& s, double size) const {
     cairo_save(cr);
@@ -84,6 +86,21 @@ struct painter {
   }
   void text(double x, double y, double size, const std::string& s, double anchor = 0,
             bool vertical = false) {
+    if (boxes && !s.empty()) {
+      cairo_save(cr);
+      cairo_select_font_face(cr, k_font, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+      cairo_set_font_size(cr, size);
+      cairo_text_extents_t e;
+      cairo_text_extents(cr, s.c_str(), &e);
+      cairo_restore(cr);
+      // Along the text: from -anchor * advance; across it: the ink above and below the baseline.
+      const double along0 = -anchor * e.x_advance + e.x_bearing, along1 = along0 + e.width;
+      const double up = -e.y_bearing, down = e.height + e.y_bearing;
+      if (vertical)  // rotated -90 degrees: along runs up the page, "up" runs left
+        boxes->push_back({s, x - up, y - along1, x + down, y - along0});
+      else
+        boxes->push_back({s, x + along0, y - up, x + along1, y + down});
+    }
     if (svg) {
       texts->push_back({x, y, size, anchor, vertical, s});
       return;
@@ -141,6 +158,11 @@ void fit_axis(axis& a, const std::vector<series>& data, bool is_x) {
     hi = lo + 1;
   } else if (!is_x) {
     hi += (hi - lo) * 0.05;
+  } else if (std::none_of(data.begin(), data.end(),
+                          [](const series& s) { return s.kind == series::bars; })) {
+    // Room for the first and last markers, which would otherwise be cut in half by the frame.
+    const double pad = (hi - lo) * 0.03;
+    lo -= pad, hi += pad;
   }
   a.lo = lo, a.hi = hi;
 }
@@ -149,11 +171,32 @@ struct box {
   double x0, y0, x1, y1;
 };
 
-// A title or a label wider than its room is set smaller, down to 65% of the text size, so a
-// narrow panel keeps its words apart rather than running into its neighbour.
+// A label wider than its room is set smaller, so a narrow panel keeps its words apart rather than
+// running into its neighbour or off the page.
 double fitted(const painter& p, const std::string& text, double fs, double room) {
   const double w = p.width(text, fs);
-  return w <= room ? fs : std::max(0.65 * fs, fs * room / w);
+  return w <= room ? fs : fs * room / w;
+}
+
+// A panel's title: one line at the text size where it fits, else two lines broken at the space
+// nearest the middle, each set smaller if still too wide. Returns the height it took.
+double draw_title(painter& p, const std::string& title, box area, double fs) {
+  if (title.empty()) return 0;
+  const double room = area.x1 - area.x0 - 0.4 * fs, centre = (area.x0 + area.x1) / 2;
+  std::vector<std::string> lines{title};
+  if (p.width(title, fs) > room) {
+    std::size_t best = std::string::npos;
+    for (std::size_t i = title.find(' '); i != std::string::npos; i = title.find(' ', i + 1))
+      if (best == std::string::npos ||
+          std::abs(double(i) - title.size() / 2.0) < std::abs(double(best) - title.size() / 2.0))
+        best = i;
+    if (best != std::string::npos) lines = {title.substr(0, best), title.substr(best + 1)};
+  }
+  double size = fs;
+  for (const std::string& l : lines) size = std::min(size, fitted(p, l, fs, room));
+  for (std::size_t i = 0; i < lines.size(); ++i)
+    p.text(centre, area.y0 + 1.1 * fs + i * 1.15 * size, size, lines[i], 0.5);
+  return 0.6 * fs + lines.size() * 1.15 * size;
 }
 
 /// How much of the data a box would hide: points of every line sampled along its segments, every
@@ -177,6 +220,21 @@ double hidden_by(const box& b, const std::vector<const series*>& data,
   return hidden;
 }
 
+// A marker on every measured point: a disc, smaller where a series is dense (a timeline of
+// hundreds of batches) so the markers do not merge into a band.
+double marker_radius(const series& s, double fs) { return (s.x.size() > 60 ? 0.1 : 0.2) * fs; }
+
+void draw_markers(cairo_t* cr, const series& s, const std::function<double(double)>& X,
+                  const std::function<double(double)>& Y, double fs) {
+  const std::size_t n = std::min(s.x.size(), s.y.size());
+  const double r = marker_radius(s, fs);
+  for (std::size_t i = 0; i < n; ++i) {
+    cairo_new_sub_path(cr);
+    cairo_arc(cr, X(s.x[i]), Y(s.y[i]), r, 0, 2 * M_PI);
+  }
+  cairo_fill(cr);
+}
+
 void draw_plot(painter& p, const panel& pn, box area, double fs) {
   cairo_t* cr = p.cr;
   axis xa = pn.x, ya = pn.y;
@@ -185,12 +243,10 @@ void draw_plot(painter& p, const panel& pn, box area, double fs) {
   const auto xt = nice_ticks(xa.lo, xa.hi, xa.log), yt = nice_ticks(ya.lo, ya.hi, ya.log);
   double label_w = 0;
   for (double v : yt) label_w = std::max(label_w, p.width(vis::tick_label(v), fs * 0.9));
+  const double title_h = draw_title(p, pn.title, area, fs);
   const box plot{area.x0 + 1.6 * fs + label_w + 0.4 * fs,
-                 area.y0 + (pn.title.empty() ? 0.6 * fs : 1.8 * fs), area.x1 - 0.6 * fs,
+                 area.y0 + (pn.title.empty() ? 0.6 * fs : title_h + 0.3 * fs), area.x1 - 0.6 * fs,
                  area.y1 - 2.9 * fs};
-  if (!pn.title.empty())
-    p.text((area.x0 + area.x1) / 2, area.y0 + 1.1 * fs, fitted(p, pn.title, fs, area.x1 - area.x0),
-           pn.title, 0.5);
   const auto map = [](double v, const axis& a, double p0, double p1) {
     const double t = a.log ? (std::log10(std::max(v, 1e-300)) - std::log10(a.lo)) /
                                  (std::log10(a.hi) - std::log10(a.lo))
@@ -222,7 +278,8 @@ void draw_plot(painter& p, const panel& pn, box area, double fs) {
   cairo_stroke(cr);
   p.text((plot.x0 + plot.x1) / 2, area.y1 - 0.5 * fs, fitted(p, xa.label, fs, area.x1 - plot.x0),
          xa.label, 0.5);
-  p.text(area.x0 + 1.0 * fs, (plot.y0 + plot.y1) / 2, fs, ya.label, 0.5, true);
+  p.text(area.x0 + 1.0 * fs, (plot.y0 + plot.y1) / 2, fitted(p, ya.label, fs, plot.y1 - plot.y0),
+         ya.label, 0.5, true);
   // The data, clipped to the plot.
   cairo_save(cr);
   cairo_rectangle(cr, plot.x0, plot.y0, plot.x1 - plot.x0, plot.y1 - plot.y0);
@@ -239,17 +296,25 @@ void draw_plot(painter& p, const panel& pn, box area, double fs) {
         cairo_rectangle(cr, x0, Y(s.y[i]), std::max(x1 - x0, 0.3), base - Y(s.y[i]));
       }
       cairo_fill(cr);
-    } else if (s.kind == series::points) {
-      for (std::size_t i = 0; i < n; ++i) {
-        cairo_new_sub_path(cr);
-        cairo_arc(cr, X(s.x[i]), Y(s.y[i]), 0.22 * fs, 0, 2 * M_PI);
-      }
-      cairo_fill(cr);
     } else {
-      cairo_set_line_width(cr, s.width);
-      for (std::size_t i = 0; i < n; ++i)
-        (i ? cairo_line_to : cairo_move_to)(cr, X(s.x[i]), Y(s.y[i]));
-      cairo_stroke(cr);
+      if (s.lo.size() == n && s.hi.size() == n) {  // each point's range over its repeats
+        cairo_set_line_width(cr, 0.5);
+        const double cap = 0.2 * fs;
+        for (std::size_t i = 0; i < n; ++i) {
+          const double x = X(s.x[i]), y0 = Y(s.lo[i]), y1 = Y(s.hi[i]);
+          cairo_move_to(cr, x, y0), cairo_line_to(cr, x, y1);
+          cairo_move_to(cr, x - cap, y0), cairo_line_to(cr, x + cap, y0);
+          cairo_move_to(cr, x - cap, y1), cairo_line_to(cr, x + cap, y1);
+        }
+        cairo_stroke(cr);
+      }
+      if (s.kind == series::line) {
+        cairo_set_line_width(cr, s.width);
+        for (std::size_t i = 0; i < n; ++i)
+          (i ? cairo_line_to : cairo_move_to)(cr, X(s.x[i]), Y(s.y[i]));
+        cairo_stroke(cr);
+      }
+      draw_markers(cr, s, X, Y, fs);
     }
   }
   cairo_restore(cr);
@@ -284,9 +349,20 @@ void draw_plot(painter& p, const panel& pn, box area, double fs) {
       for (std::size_t i = 0; i < named.size(); ++i) {
         const rgb c = series_rgb(named[i]->color);
         cairo_set_source_rgb(cr, c.r, c.g, c.b);
-        const double y = by + 0.4 * fs + i * 1.2 * fs;
-        cairo_rectangle(cr, bx + 0.3 * fs, y + 0.15 * fs, 0.8 * fs, 0.7 * fs);
-        cairo_fill(cr);
+        const double y = by + 0.4 * fs + i * 1.2 * fs, mid = y + 0.5 * fs;
+        if (named[i]->kind == series::bars) {  // a swatch of the bar's colour
+          cairo_rectangle(cr, bx + 0.3 * fs, y + 0.15 * fs, 0.8 * fs, 0.7 * fs);
+          cairo_fill(cr);
+        } else {  // what the plot draws: the line (if any) through a marker
+          if (named[i]->kind == series::line) {
+            cairo_set_line_width(cr, named[i]->width);
+            cairo_move_to(cr, bx + 0.2 * fs, mid), cairo_line_to(cr, bx + 1.2 * fs, mid);
+            cairo_stroke(cr);
+          }
+          cairo_new_sub_path(cr);
+          cairo_arc(cr, bx + 0.7 * fs, mid, marker_radius(*named[i], fs), 0, 2 * M_PI);
+          cairo_fill(cr);
+        }
         p.text(bx + 1.4 * fs, y + 0.8 * fs, fs * 0.9, named[i]->name);
       }
     }
@@ -296,11 +372,9 @@ void draw_plot(painter& p, const panel& pn, box area, double fs) {
 void draw_image(painter& p, const panel& pn, box area, double fs) {
   cairo_t* cr = p.cr;
   const image_panel& im = *pn.image;
-  if (!pn.title.empty())
-    p.text((area.x0 + area.x1) / 2, area.y0 + 1.1 * fs, fitted(p, pn.title, fs, area.x1 - area.x0),
-           pn.title, 0.5);
+  const double title_h = draw_title(p, pn.title, area, fs);
   const double bar_w = im.cmap ? 0.9 * fs : 0, bar_gap = im.cmap ? 3.6 * fs : 0;
-  const box img{area.x0 + 0.4 * fs, area.y0 + (pn.title.empty() ? 0.4 * fs : 1.8 * fs),
+  const box img{area.x0 + 0.4 * fs, area.y0 + (pn.title.empty() ? 0.4 * fs : title_h + 0.3 * fs),
                 area.x1 - bar_w - bar_gap, area.y1 - 2.0 * fs};
   if (im.width > 0 && im.height > 0) {
     cairo_surface_t* src = cairo_image_surface_create(CAIRO_FORMAT_RGB24, im.width, im.height);
@@ -427,6 +501,18 @@ void check(cairo_status_t st, const std::string& what) {
 }
 
 }  // namespace
+
+std::vector<text_box> layout_text(const figure& f, const page& pg) {
+  const double W = pg.width_in * 72, H = pg.height_in * 72;
+  cairo_surface_t* s = cairo_recording_surface_create(CAIRO_CONTENT_COLOR, nullptr);
+  cairo_t* cr = cairo_create(s);
+  std::vector<text_box> boxes;
+  painter p{cr, false, nullptr, &boxes};
+  draw_page(p, f, W, H, pg.font_pt);
+  cairo_destroy(cr);
+  cairo_surface_destroy(s);
+  return boxes;
+}
 
 std::vector<std::string> write_figure(const figure& f, const page& pg, const std::string& base) {
   const double W = pg.width_in * 72, H = pg.height_in * 72, scale = pg.dpi / 72;

@@ -2,6 +2,10 @@
 // of one or more panels, each a plot (axes with ticks, labels and units, bars, lines or points,
 // a legend inside) or an image with its colour bar, and a caption line under them. White, no
 // widgets, fonts in points at the page's DPI. Text stays text in the SVG and the PDF.
+// The grammar every plot follows: each measured point is a marker (a line only joins the points
+// of its own series, and its legend entry shows the line and the marker); a point measured more
+// than once carries its range as an error bar; text that does not fit its room is set on two
+// lines or smaller, never past the page (layout_text tells where each piece went).
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -42,6 +46,9 @@ struct series {
   enum kind_t : std::uint8_t { line, points, bars } kind = line;
   std::string name;  ///< in the legend (empty: none)
   std::vector<double> x, y;
+  /// Optional, one per point: the least and greatest of its repeats (y is their median), drawn
+  /// as an error bar.
+  std::vector<double> lo, hi;
   double bar_width = 1;  ///< bars: in x units, centred on x
   int color = 0;         ///< series_rgb index; -1: black
   double width = 1.0;    ///< lines: in points
@@ -68,6 +75,14 @@ struct figure {
   std::vector<panel> panels;  ///< side by side
   std::string caption;        ///< under the panels (a scenario's `say`), may be empty
 };
+
+/// @brief A piece of text as laid out on the page, in points from the top left.
+struct text_box {
+  std::string text;
+  double x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+};
+/// @brief Every piece of text of the figure as write_figure sets it on a page of `p`'s size.
+std::vector<text_box> layout_text(const figure& f, const page& p);
 
 /// @brief Writes base.png, base.svg and base.pdf (each to a temporary name first, then renamed,
 /// so nothing half-written is left); returns their paths. Throws hs::user_error for a page over
