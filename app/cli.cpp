@@ -12,6 +12,7 @@
 #include "app/scenario.hpp"
 #include "app/scenario_keywords.hpp"
 
+#include "core/bench/load_sweep.hpp"
 #include "core/bench/table_filter.hpp"
 #include "core/common/assets.hpp"
 #include "core/common/error.hpp"
@@ -195,7 +196,12 @@ void add_bench(CLI::App& root, cli_options& o) {
   b->add_flag("--figures", o.figures, "also plot the suite's figures into --out");
   add_parsed(*b, "--dpi", o.dpi, between<int>(72, 1200), "--figures: the PNGs' resolution", "N");
   add_parsed(*b, "--reps", o.bench.reps, between<int>(1, 1000),
-             "timed repetitions (the median is reported)", "N");
+             "timed repetitions (the median is reported, with min and max)", "N");
+  add_parsed(
+      *b, "--loads", o.bench.loads, [](const std::string& v) { return bench::parse_load_sweep(v); },
+      "linear, hive: the bulk tables' loads (default 0.05:0.95:0.05, then 0.97; the hive also "
+      "0.99)",
+      "FROM:TO:STEP");
   add_parsed(*b, "--minutes", o.live_minutes, between<int>(1, 600),
              "live: instead of the windows, run each table this long at the default share and "
              "print its rate for every minute",

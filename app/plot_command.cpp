@@ -226,12 +226,18 @@ std::optional<fig::series> series_of(const std::map<std::string, report_file>& r
   se.kind = s.kind;
   se.name = s.legend.empty() ? s.y : s.legend;
   se.color = color++;
+  // A median with its repetitions' range (columns "<y> min" and "<y> max") gets error bars.
+  bool ranged = true;
   for (const json& row : (*t)["rows"]) {
     if (!s.where.empty() && (!row.contains(s.where) || row[s.where] != s.is)) continue;
-    double x = 0, v = 0;
-    if (number_of(row, s.x, x) && number_of(row, s.y, v)) se.x.push_back(x), se.y.push_back(v);
+    double x = 0, v = 0, lo = 0, hi = 0;
+    if (!number_of(row, s.x, x) || !number_of(row, s.y, v)) continue;
+    se.x.push_back(x), se.y.push_back(v);
+    ranged = ranged && number_of(row, s.y + " min", lo) && number_of(row, s.y + " max", hi);
+    if (ranged) se.lo.push_back(lo), se.hi.push_back(hi);
   }
   if (se.x.empty()) return std::nullopt;
+  if (!ranged) se.lo.clear(), se.hi.clear();
   return se;
 }
 

@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "core/bench/bench_keys.hpp"
+#include "core/bench/load_sweep.hpp"
 #include "core/bench/profile_row.hpp"
 #include "core/bench/roofline.hpp"
 #include "core/bench/suites.hpp"
@@ -85,8 +86,10 @@ report linear_suite(const bench_options& opt) {
                          std::string(to_string(cfg.linear.probe)).c_str(),
                          describe(opt.linear).c_str(), opt.statuses ? "written" : "not written"));
 
-  const double loads[] = {0.5, 0.8, 0.9, 0.95};
-  const std::uint64_t max_n = static_cast<std::uint64_t>(0.95 * cfg.capacity);
+  // Dense enough to draw curves; the rows the README quotes (0.5, 0.8, 0.9, 0.95) are among them.
+  const std::vector<double> loads = opt.loads.empty() ? default_load_sweep({0.97}) : opt.loads;
+  const std::uint64_t max_n =
+      static_cast<std::uint64_t>(*std::max_element(loads.begin(), loads.end()) * cfg.capacity);
   const key_set keys = unique_keys(space, max_n, 42);
   const buffer<key_type> misses = miss_keys(space, max_n, 42);
   buffer<value_type> found(space, max_n);
@@ -99,6 +102,9 @@ report linear_suite(const bench_options& opt) {
                 " slots (G ops/s; % of the roofline ceiling)";
     tab.columns = {"load",     "keys",  "probe mean", "probe max", "insert", "%CAS",
                    "find-hit", "%read", "find-miss",  "%read",     "erase",  "%read"};
+    // Each rate's least and greatest over the repetitions (the column above is their median).
+    for (const char* op : {"insert", "find-hit", "find-miss", "erase"})
+      tab.columns.insert(tab.columns.end(), {std::string(op) + " min", std::string(op) + " max"});
     for (double load : loads) {
       const auto n = static_cast<std::uint64_t>(load * cfg.capacity);
       const auto k = keys.keys.cspan().first(n);
@@ -145,6 +151,10 @@ report linear_suite(const bench_options& opt) {
       if (t->stats(s).live != 0) throw gpu_error("bench linear: erase left live keys");
 
       auto rate = [&](const timing& tm) { return n / (tm.median_ms * 1e-3); };
+      auto range = [&](const timing& tm) {  // slowest and fastest run, in G ops/s
+        return std::vector<cell>{cell(n / (tm.max_ms * 1e-3) / 1e9, "%.2f"),
+                                 cell(n / (tm.min_ms * 1e-3) / 1e9, "%.2f")};
+      };
       auto pct = [&](double v, double ceiling) {
         return gpu ? cell(100.0 * v / ceiling, "%.0f%%") : cell("-");
       };
@@ -155,6 +165,8 @@ report linear_suite(const bench_options& opt) {
                pct(rate(hit), rf.random_reads_per_s), cell(rate(miss) / 1e9, "%.2f"),
                pct(rate(miss), rf.random_reads_per_s), cell(rate(era) / 1e9, "%.2f"),
                pct(rate(era), rf.random_reads_per_s)});
+      for (const timing* tm : {&ins, &hit, &miss, &era})
+        for (auto& c : range(*tm)) tab.rows.back().push_back(std::move(c));
     }
     r.tables.push_back(std::move(tab));
     r.notes.push_back(

@@ -351,3 +351,26 @@ TEST_CASE(
   }
   fs::remove_all(dir);
 }
+
+TEST_CASE("a rate reported with its repetitions' min and max is drawn with an error bar",
+          "[plot]") {
+  const fs::path dir = fs::temp_directory_path() / "hs-plot-ranges";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  write(
+      dir / "linear.json",
+      R"J({"suite":"linear","metadata":{"date":"2026-11-24 14:00:00","backend":"NVIDIA H200 (GPU)"},
+    "tables":[{"name":"bulk","columns":["load","insert","insert min","insert max","find-hit"],"rows":[
+      {"load":0.5,"insert":17.36,"insert min":17.1,"insert max":17.5,"find-hit":36.8},
+      {"load":0.9,"insert":11.24,"insert min":11.0,"insert max":11.3,"find-hit":20.0}]}]})J");
+  const auto figures = figures_from_reports(read_reports(dir));
+  const auto bulk = std::find_if(figures.begin(), figures.end(),
+                                 [](const named_figure& f) { return f.file == "linear-bulk"; });
+  REQUIRE(bulk != figures.end());
+  const auto& series = bulk->figure.panels[0].data;
+  REQUIRE(series.size() == 2);
+  CHECK(series[0].lo == std::vector<double>{17.1, 11.0});  // insert: its range
+  CHECK(series[0].hi == std::vector<double>{17.5, 11.3});
+  CHECK(series[1].lo.empty());  // find-hit has none in this report
+  fs::remove_all(dir);
+}
