@@ -75,24 +75,20 @@ struct painter {
   std::vector<text_item>* texts;
   std::vector<text_box>* boxes = nullptr;
 
-  double width(const std::string& s, double size) const {
+  cairo_text_extents_t extents(const std::string& s, double size) const {
     cairo_save(cr);
     cairo_select_font_face(cr, k_font, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
     cairo_set_font_size(cr, size);
     cairo_text_extents_t e;
     cairo_text_extents(cr, s.c_str(), &e);
     cairo_restore(cr);
-    return e.x_advance;
+    return e;
   }
+  double width(const std::string& s, double size) const { return extents(s, size).x_advance; }
   void text(double x, double y, double size, const std::string& s, double anchor = 0,
             bool vertical = false) {
     if (boxes && !s.empty()) {
-      cairo_save(cr);
-      cairo_select_font_face(cr, k_font, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
-      cairo_set_font_size(cr, size);
-      cairo_text_extents_t e;
-      cairo_text_extents(cr, s.c_str(), &e);
-      cairo_restore(cr);
+      const cairo_text_extents_t e = extents(s, size);
       // Along the text: from -anchor * advance; across it: the ink above and below the baseline.
       const double along0 = -anchor * e.x_advance + e.x_bearing, along1 = along0 + e.width;
       const double up = -e.y_bearing, down = e.height + e.y_bearing;
