@@ -11,6 +11,7 @@
 #include "app/plot_command.hpp"
 #include "app/report_reader.hpp"
 #include "core/bench/result_table.hpp"
+#include "core/common/assets.hpp"
 #include "core/common/error.hpp"
 #include "tests/support/file_support.hpp"
 
@@ -373,4 +374,14 @@ TEST_CASE("a rate reported with its repetitions' min and max is drawn with an er
   CHECK(series[0].hi == std::vector<double>{17.5, 11.3});
   CHECK(series[1].lo.empty());  // find-hit has none in this report
   fs::remove_all(dir);
+}
+
+TEST_CASE("the peer series the README's figure draws reads as a --series file", "[plot]") {
+  const auto peers = read_series_csv(asset_path("peers/h200-cuco-static-map.csv").string());
+  REQUIRE(peers.size() == 4);  // two configurations, inserts and finds
+  for (const auto& p : peers) {
+    CHECK(p.load.size() == 20);
+    CHECK(p.lo.size() == p.load.size());
+    CHECK_FALSE(p.chaining);
+  }
 }
