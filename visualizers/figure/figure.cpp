@@ -240,9 +240,9 @@ void draw_plot(painter& p, const panel& pn, box area, double fs) {
   double label_w = 0;
   for (double v : yt) label_w = std::max(label_w, p.width(vis::tick_label(v), fs * 0.9));
   const double title_h = draw_title(p, pn.title, area, fs);
-  const box plot{area.x0 + 1.6 * fs + label_w + 0.4 * fs,
-                 area.y0 + (pn.title.empty() ? 0.6 * fs : title_h + 0.3 * fs), area.x1 - 0.6 * fs,
-                 area.y1 - 2.9 * fs};
+  box plot{area.x0 + 1.6 * fs + label_w + 0.4 * fs,
+           area.y0 + (pn.title.empty() ? 0.6 * fs : title_h + 0.3 * fs), area.x1 - 0.6 * fs,
+           area.y1 - 2.9 * fs};
   const auto map = [](double v, const axis& a, double p0, double p1) {
     const double t = a.log ? (std::log10(std::max(v, 1e-300)) - std::log10(a.lo)) /
                                  (std::log10(a.hi) - std::log10(a.lo))
@@ -251,6 +251,48 @@ void draw_plot(painter& p, const panel& pn, box area, double fs) {
   };
   const auto X = [&](double v) { return map(v, xa, plot.x0, plot.x1); };
   const auto Y = [&](double v) { return map(v, ya, plot.y1, plot.y0); };
+  // The legend: inside the plot, in the corner where it hides the least data (top right first);
+  // where every corner would hide some, in rows under the x-axis label, the plot giving up their
+  // height (X and Y follow the plot box).
+  std::vector<const series*> named, all;
+  for (const series& s : pn.data) {
+    all.push_back(&s);
+    if (pn.legend && !s.name.empty()) named.push_back(&s);
+  }
+  const auto entry_w = [&](const series* s) { return 1.4 * fs + p.width(s->name, fs * 0.9); };
+  box inside{};
+  std::vector<std::pair<double, double>> below;  // each entry's top left, when under the plot
+  if (!named.empty()) {
+    double w = 0;
+    for (const series* s : named) w = std::max(w, entry_w(s) + 0.6 * fs);
+    const double bh = named.size() * 1.2 * fs + 0.4 * fs, m = 0.4 * fs;
+    const box corners[] = {{plot.x1 - w - m, plot.y0 + m, plot.x1 - m, plot.y0 + m + bh},
+                           {plot.x0 + m, plot.y0 + m, plot.x0 + m + w, plot.y0 + m + bh},
+                           {plot.x1 - w - m, plot.y1 - m - bh, plot.x1 - m, plot.y1 - m},
+                           {plot.x0 + m, plot.y1 - m - bh, plot.x0 + m + w, plot.y1 - m}};
+    inside = corners[0];
+    double least = hidden_by(inside, all, X, Y);
+    for (const box& c : corners) {
+      const double h = hidden_by(c, all, X, Y);
+      if (h < least) least = h, inside = c;
+    }
+    if (least > 0) {
+      double x = area.x0 + 0.5 * fs, y = 0;
+      for (const series* s : named) {
+        const double ew = entry_w(s) + 1.0 * fs;
+        if (x > area.x0 + 0.5 * fs && x + ew > area.x1) x = area.x0 + 0.5 * fs, y += 1.2 * fs;
+        below.emplace_back(x, y);
+        x += ew;
+      }
+      // Only while the plot keeps room for its tick labels; a small page keeps the legend inside.
+      if (plot.y1 - (y + 1.4 * fs) - plot.y0 >= 7 * fs) {
+        plot.y1 -= y + 1.4 * fs;
+        for (auto& [ex, ey] : below) ey += plot.y1 + 2.9 * fs;
+      } else {
+        below.clear();
+      }
+    }
+  }
   // Grid, frame, ticks and their labels.
   cairo_set_line_width(cr, 0.4);
   cairo_set_source_rgb(cr, 0.88, 0.88, 0.88);
@@ -272,7 +314,7 @@ void draw_plot(painter& p, const panel& pn, box area, double fs) {
     p.text(plot.x0 - 0.5 * fs, Y(v) + 0.32 * fs, fs * 0.9, vis::tick_label(v), 1);
   }
   cairo_stroke(cr);
-  p.text((plot.x0 + plot.x1) / 2, area.y1 - 0.5 * fs, fitted(p, xa.label, fs, area.x1 - plot.x0),
+  p.text((plot.x0 + plot.x1) / 2, plot.y1 + 2.4 * fs, fitted(p, xa.label, fs, area.x1 - plot.x0),
          xa.label, 0.5);
   p.text(area.x0 + 1.0 * fs, (plot.y0 + plot.y1) / 2, fitted(p, ya.label, fs, plot.y1 - plot.y0),
          ya.label, 0.5, true);
@@ -314,55 +356,41 @@ void draw_plot(painter& p, const panel& pn, box area, double fs) {
     }
   }
   cairo_restore(cr);
-  // The legend inside the plot, in the corner where it hides the least data (top right first).
-  if (pn.legend) {
-    std::vector<const series*> named, all;
-    for (const series& s : pn.data) {
-      all.push_back(&s);
-      if (!s.name.empty()) named.push_back(&s);
-    }
-    if (!named.empty()) {
-      double w = 0;
-      for (const series* s : named) w = std::max(w, p.width(s->name, fs * 0.9));
-      const double bw = w + 2.0 * fs, bh = named.size() * 1.2 * fs + 0.4 * fs, m = 0.4 * fs;
-      const box corners[] = {{plot.x1 - bw - m, plot.y0 + m, plot.x1 - m, plot.y0 + m + bh},
-                             {plot.x0 + m, plot.y0 + m, plot.x0 + m + bw, plot.y0 + m + bh},
-                             {plot.x1 - bw - m, plot.y1 - m - bh, plot.x1 - m, plot.y1 - m},
-                             {plot.x0 + m, plot.y1 - m - bh, plot.x0 + m + bw, plot.y1 - m}};
-      box best = corners[0];
-      double least = hidden_by(best, all, X, Y);
-      for (const box& c : corners) {
-        const double h = hidden_by(c, all, X, Y);
-        if (h < least) least = h, best = c;
+  if (named.empty()) return;
+  // One entry: what the plot draws for the series (the line through a marker, or a bar's swatch),
+  // then its name; (x, y) is the entry's top left.
+  const auto entry = [&](const series& s, double x, double y) {
+    const rgb c = series_rgb(s.color);
+    cairo_set_source_rgb(cr, c.r, c.g, c.b);
+    const double mid = y + 0.5 * fs;
+    if (s.kind == series::bars) {
+      cairo_rectangle(cr, x + 0.3 * fs, y + 0.15 * fs, 0.8 * fs, 0.7 * fs);
+      cairo_fill(cr);
+    } else {
+      if (s.kind == series::line) {
+        cairo_set_line_width(cr, s.width);
+        cairo_move_to(cr, x + 0.2 * fs, mid), cairo_line_to(cr, x + 1.2 * fs, mid);
+        cairo_stroke(cr);
       }
-      const double bx = best.x0, by = best.y0;
-      cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
-      cairo_rectangle(cr, bx, by, w + 2.0 * fs, bh);
-      cairo_fill_preserve(cr);
-      cairo_set_source_rgb(cr, 0.6, 0.6, 0.6);
-      cairo_set_line_width(cr, 0.4);
-      cairo_stroke(cr);
-      for (std::size_t i = 0; i < named.size(); ++i) {
-        const rgb c = series_rgb(named[i]->color);
-        cairo_set_source_rgb(cr, c.r, c.g, c.b);
-        const double y = by + 0.4 * fs + i * 1.2 * fs, mid = y + 0.5 * fs;
-        if (named[i]->kind == series::bars) {  // a swatch of the bar's colour
-          cairo_rectangle(cr, bx + 0.3 * fs, y + 0.15 * fs, 0.8 * fs, 0.7 * fs);
-          cairo_fill(cr);
-        } else {  // what the plot draws: the line (if any) through a marker
-          if (named[i]->kind == series::line) {
-            cairo_set_line_width(cr, named[i]->width);
-            cairo_move_to(cr, bx + 0.2 * fs, mid), cairo_line_to(cr, bx + 1.2 * fs, mid);
-            cairo_stroke(cr);
-          }
-          cairo_new_sub_path(cr);
-          cairo_arc(cr, bx + 0.7 * fs, mid, marker_radius(*named[i], fs), 0, 2 * M_PI);
-          cairo_fill(cr);
-        }
-        p.text(bx + 1.4 * fs, y + 0.8 * fs, fs * 0.9, named[i]->name);
-      }
+      cairo_new_sub_path(cr);
+      cairo_arc(cr, x + 0.7 * fs, mid, marker_radius(s, fs), 0, 2 * M_PI);
+      cairo_fill(cr);
     }
+    p.text(x + 1.4 * fs, y + 0.8 * fs, fs * 0.9, s.name);
+  };
+  if (!below.empty()) {
+    for (std::size_t i = 0; i < named.size(); ++i)
+      entry(*named[i], below[i].first, below[i].second);
+    return;
   }
+  cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
+  cairo_rectangle(cr, inside.x0, inside.y0, inside.x1 - inside.x0, inside.y1 - inside.y0);
+  cairo_fill_preserve(cr);
+  cairo_set_source_rgb(cr, 0.6, 0.6, 0.6);
+  cairo_set_line_width(cr, 0.4);
+  cairo_stroke(cr);
+  for (std::size_t i = 0; i < named.size(); ++i)
+    entry(*named[i], inside.x0, inside.y0 + 0.4 * fs + i * 1.2 * fs);
 }
 
 void draw_image(painter& p, const panel& pn, box area, double fs) {
