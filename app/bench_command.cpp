@@ -24,7 +24,8 @@ int run_bench(const cli_options& o) {
   std::cout << (opt.backend == backend::gpu ? "GPU backend: " : "CPU model backend: ") << note
             << "\n"
             << std::flush;
-  const bench::report r = bench::run_suite(o.suite, opt);
+  bench::report r = bench::run_suite(o.suite, opt);
+  r.metadata.emplace_back("hashscope", HS_VERSION);  // plot names it if it cannot read the report
   publish_report(r, o);
   return 0;
 }

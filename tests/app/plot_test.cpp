@@ -385,3 +385,16 @@ TEST_CASE("the peer series the README's figure draws reads as a --series file", 
     CHECK_FALSE(p.chaining);
   }
 }
+
+TEST_CASE("a report plot cannot read names the HashScope that wrote it", "[plot]") {
+  CHECK_THROWS_WITH(
+      parse_report(R"({"suite": "s", "metadata": {"hashscope": "0.0.9"}, "tables": [7]})",
+                   "old.json"),
+      ContainsSubstring("old.json is no bench report HashScope can read") &&
+          ContainsSubstring("written by HashScope 0.0.9"));
+  CHECK_THROWS_WITH(parse_report(R"({"suite": "s", "tables": [7]})", "older.json"),
+                    ContainsSubstring("did not record its version"));
+  // A readable report from another version is read.
+  CHECK(parse_report(R"({"suite": "s", "metadata": {"hashscope": "0.0.9"}, "tables": []})",
+                     "ok.json"));
+}
