@@ -117,7 +117,19 @@ fig::figure compare_figure(app_frame& f) {
       c.x.push_back(load), c.y.push_back(cost);
     reads.data.push_back(std::move(c));
   }
-  return {{rates, reads}, {}};
+  // What a reader needs to weigh the rates: the device, the tables' size and the batch size
+  // (small batches on a GPU are bound by their launches, not by the tables).
+  std::string tables;
+  for (std::size_t i = 0; i < set.size(); ++i)
+    tables += (i == 0 ? "" : i + 1 == set.size() ? " and " : ", ") + set.label(i);
+  const std::string note =
+      set.size() == 0
+          ? std::string()
+          : strprintf("%s: %s, %s slots each, one workload in batches of %s operations.",
+                      set.at(0).backend_label().c_str(), tables.c_str(),
+                      format_count(set.at(0).capacity()).c_str(),
+                      format_count(set.at(0).workload().batch_size).c_str());
+  return {{rates, reads}, note};
 }
 
 // The stage's caption first; a note the figure carries itself (instrumentation off, refused

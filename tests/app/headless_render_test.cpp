@@ -282,6 +282,10 @@ TEST_CASE(
         Catch::Approx(0.8).margin(0.01));  // the compared tables', not the idle session's
   const std::string svg = test::read_text(dir / "c-01-compare.svg");
   CHECK(svg.find(">Throughput against load</text>") != std::string::npos);
+  // The caption names the device, the tables' size and the batch size.
+  CHECK(svg.find("CPU model") != std::string::npos);
+  CHECK(svg.find("4,096 slots each") != std::string::npos);
+  CHECK(svg.find("batches of 512 operations") != std::string::npos);
   const std::string csv = test::read_text(dir / "c-01-compare.csv");
   CHECK(std::count(csv.begin(), csv.end(), '\n') == 3);  // a header and a row per table
   CHECK(csv.find("probe=double") != std::string::npos);
