@@ -32,14 +32,6 @@ constexpr double k_grow_share = 0.75;
 // ...and until this many batches (a session keeps three in flight, and counts lag behind them)
 // fit below the check share, so that a table whose slabs stop growing stops waiting.
 constexpr std::uint64_t k_batches_ahead = 4;
-
-cudaStream_t cuda(stream_view s) { return static_cast<cudaStream_t>(s.handle); }
-cudaEvent_t event(void* e) { return static_cast<cudaEvent_t>(e); }
-void* make_event() {
-  cudaEvent_t e = nullptr;
-  HS_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
-  return e;
-}
 }  // namespace
 
 struct slab_table::super_block {
@@ -67,7 +59,7 @@ slab_table::slab_table(const table_config& cfg) : cfg_(cfg) {
   pool_count_ = buffer<unsigned long long>(memory_space::device, 2);
   counted_ = buffer<unsigned long long>(memory_space::pinned, 2);
   count_stream_ = owned_stream(true);
-  counted_event_ = make_event();
+  counted_event_ = stream_event(true);
   histograms_ = buffer<unsigned char>(memory_space::device, 2 * sizeof(device_histogram));
   fill_bytes(counters_.data(), memory_space::device, 0,
              k_pool_counters * sizeof(unsigned long long), {});
@@ -82,11 +74,7 @@ slab_table::slab_table(const table_config& cfg) : cfg_(cfg) {
   HS_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
-slab_table::~slab_table() {
-  cudaDeviceSynchronize();
-  if (counted_event_) cudaEventDestroy(event(counted_event_));
-  for (const auto& [stream, e] : insert_events_) cudaEventDestroy(event(e));
-}
+slab_table::~slab_table() { cudaDeviceSynchronize(); }
 
 void slab_table::reset_base(std::uint64_t buckets, stream_view s) {
   base_ = buffer<std::uint32_t>(memory_space::device, buckets * k_slab_words);
@@ -193,10 +181,7 @@ void slab_table::reserve_for(std::uint64_t n, stream_view s) {
 // clear, a rehash's reset) apart from that, which makes any count, however old, too high, never
 // too low. The bound only ever takes the smaller value.
 void slab_table::adopt_count() {
-  if (!counted_pending_) return;
-  const cudaError_t done = cudaEventQuery(event(counted_event_));
-  if (done == cudaErrorNotReady) return;
-  HS_CUDA_CHECK(done);  // a fault surfaces here as anywhere
+  if (!counted_pending_ || !counted_event_.ready()) return;  // a fault surfaces here as anywhere
   counted_pending_ = false;
   allocated_upper_ =
       std::min<std::uint64_t>(allocated_upper_, counted_.data()[0] + (issued_ - counted_issued_));
@@ -219,7 +204,7 @@ void slab_table::inserts_launched(stream_view s, std::uint64_t n) {
   copy_bytes(counted_.data(), memory_space::pinned, slot, memory_space::device, sizeof(*slot), c);
   copy_bytes(counted_.data() + 1, memory_space::pinned, counters_.data() + 1, memory_space::device,
              sizeof(*slot), c);
-  HS_CUDA_CHECK(cudaEventRecord(event(counted_event_), cuda(c)));
+  counted_event_.record(c);
   counted_issued_ = issued_;
   counted_pending_ = true;
 }
@@ -227,16 +212,16 @@ void slab_table::inserts_launched(stream_view s, std::uint64_t n) {
 void slab_table::note_insert_event(stream_view s) {
   for (auto& [stream, e] : insert_events_)
     if (stream == s.handle) {
-      HS_CUDA_CHECK(cudaEventRecord(event(e), cuda(s)));
+      e.record(s);
       return;
     }
-  insert_events_.emplace_back(s.handle, make_event());
-  HS_CUDA_CHECK(cudaEventRecord(event(insert_events_.back().second), cuda(s)));
+  insert_events_.emplace_back(s.handle, stream_event(true));
+  insert_events_.back().second.record(s);
 }
 
 void slab_table::wait_for_inserts(stream_view s) {
   for (const auto& [stream, e] : insert_events_)
-    if (stream != s.handle) HS_CUDA_CHECK(cudaStreamWaitEvent(cuda(s), event(e), 0));
+    if (stream != s.handle) e.make_wait(s);
 }
 
 void slab_table::launch(const batch_io& io, stream_view s) { launch_batch(ref(), io, s); }

@@ -102,12 +102,12 @@ class slab_table final : public slab_family {
   // The count in flight (start_count): allocated slabs and allocation failures land in counted_
   // (pinned) when counted_event_ completes; it waited for every insert launched before it.
   buffer<unsigned long long> counted_;
-  owned_stream count_stream_{false};  // where the counts run (made on the GPU in the constructor)
-  void* counted_event_ = nullptr;     // cudaEvent_t
+  owned_stream count_stream_{false};   // where the counts run (made on the GPU in the constructor)
+  stream_event counted_event_{false};  // likewise
   bool counted_pending_ = false;
   std::uint64_t issued_ = 0;          // slabs the inserts launched so far may take, in total
   std::uint64_t counted_issued_ = 0;  // issued_ when the count in flight was launched
-  std::vector<std::pair<void*, void*>> insert_events_;  // (stream, its latest insert's event)
+  std::vector<std::pair<void*, stream_event>> insert_events_;  // (stream, its latest insert)
   std::atomic<std::uint32_t> seed_{0};
 
   buffer<unsigned long long> counters_;  // see pool_ref::counters
