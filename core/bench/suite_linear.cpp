@@ -7,6 +7,7 @@
 #include "core/bench/load_sweep.hpp"
 #include "core/bench/profile_row.hpp"
 #include "core/bench/roofline.hpp"
+#include "core/bench/suite_linear_full.hpp"
 #include "core/bench/suites.hpp"
 #include "core/bench/table_filter.hpp"
 #include "core/bench/timing.hpp"
@@ -65,7 +66,7 @@ result_table dead_slots_table(const bench_options& opt, table_config cfg, const 
 
 report linear_suite(const bench_options& opt) {
   report r = new_report("linear", opt);
-  const table_filter only("linear", opt.only, {"bulk", "dead-slots"});
+  const table_filter only("linear", opt.only, {"bulk", "dead-slots", "full"});
   const bool gpu = opt.backend == backend::gpu;
   const memory_space space = gpu ? memory_space::device : memory_space::host;
   owned_stream stream(gpu);
@@ -183,6 +184,15 @@ report linear_suite(const bench_options& opt) {
         "them occupied, tombstone mode leaves tombstones that inserts reuse), then 0.1 of the "
         "slots in "
         "new keys inserted.");
+  }
+  if (gpu && only.wants("full")) {
+    r.tables.push_back(full_table(opt, cfg, s));
+    r.notes.push_back(
+        "full: 2^20 slots filled to 0.9 on one stream, then 0.4 of the slots in new keys inserted "
+        "from 1 or 8 streams (4 batches each, round-robin, no waits; rates in G keys/s), then the "
+        "same keys looked up from those streams; every refusal and miss is checked.");
+  } else if (!gpu && !opt.only.empty() && only.wants("full")) {
+    throw user_error("bench linear --only full needs the GPU (its batches run on 8 streams)");
   }
   return r;
 }

@@ -73,7 +73,8 @@ bool parse_line(const std::vector<std::string>& w, table_config& cfg) {
 std::string check(table& t, stream_view s) {
   const table_stats st = t.stats(s);
   const table_config c = t.config();
-  const auto r = check_invariants(copy_slots(t, s), c.hash, &st, c.linear.deletes, c.linear.probe);
+  const auto r = check_invariants(copy_slots(t, s), c.hash, &st, c.linear.deletes, c.linear.probe,
+                                  copy_reach(t, s));
   return r.ok() ? std::string() : r.describe();
 }
 
@@ -138,7 +139,7 @@ const family_descriptor& registration() {
     f.make = make;
     f.check_config = check_config;
     f.estimate_bytes = [](const table_config& c) -> std::uint64_t {
-      return c.capacity * sizeof(slot_word);
+      return c.capacity * sizeof(slot_word) + reach_regions(c.capacity) * sizeof(std::uint32_t);
     };
     f.options = k_options;
     f.parse_line = parse_line;

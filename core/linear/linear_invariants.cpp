@@ -11,6 +11,34 @@ namespace hs::linear {
 
 namespace {
 
+/// Every key within reach_bound of its home region's word (the walk a lookup makes).
+template <class Hash>
+void check_reach(std::span<const slot_word> slots, std::span<const std::uint32_t> reach,
+                 std::uint32_t longest, invariant_report& r) {
+  if (reach.size() != reach_regions(slots.size())) {
+    r.problems.push_back(strprintf("%zu reach words for %zu slots, where %llu are kept",
+                                   reach.size(), slots.size(),
+                                   (unsigned long long)reach_regions(slots.size())));
+    ++r.violations;
+    return;
+  }
+  const auto mask = static_cast<std::uint32_t>(slots.size() - 1);
+  for (std::uint32_t s = 0; s < slots.size(); ++s) {
+    const slot_word w = slots[s];
+    if (classify(w) != slot_state::live && classify(w) != slot_state::erased) continue;
+    const std::uint32_t home = home_slot<Hash>(slot_key(w), mask);
+    const std::uint32_t d = slot_displacement<Hash>(s, w, mask);
+    const std::uint32_t bound = reach_bound(reach[home >> k_reach_region_log2], longest);
+    if (d <= bound) continue;
+    if (r.problems.size() < 16)
+      r.problems.push_back(
+          strprintf("key 0x%08x lies %u slots from its home %u, past its "
+                    "region's reach %u: lookups would miss it",
+                    slot_key(w), d, home, bound));
+    ++r.violations;
+  }
+}
+
 template <class Hash>
 void check_with(std::span<const slot_word> slots, invariant_report& r) {
   const auto mask = static_cast<std::uint32_t>(slots.size() - 1);
@@ -78,9 +106,12 @@ std::string invariant_report::describe() const {
 
 invariant_report check_invariants(std::span<const slot_word> slots, hash_kind hash,
                                   const table_stats* stats, linear_delete_mode mode,
-                                  probe_policy probe) {
+                                  probe_policy probe, std::span<const std::uint32_t> reach) {
   invariant_report r;
-  dispatch_probing(hash, probe, [&](auto h) { check_with<decltype(h)>(slots, r); });
+  dispatch_probing(hash, probe, [&](auto h) {
+    check_with<decltype(h)>(slots, r);
+    if (stats && !reach.empty()) check_reach<decltype(h)>(slots, reach, stats->max_displacement, r);
+  });
   if (mode == linear_delete_mode::tombstone && r.erased) {
     r.problems.push_back(
         strprintf("%llu keys hold an erased value, which tombstone mode never leaves",

@@ -1,6 +1,7 @@
 // The linear family's invariant checker, run on a copy of the slots (from either backend):
 // every key reachable from its home slot without crossing an empty slot (tombstones are walked
-// past), no key twice, the recorded longest probe bounding every key's displacement, counts
+// past), no key twice, the recorded longest probe (and each region's reach) bounding every key's
+// displacement, counts
 // agreeing with the table's stats, and in tombstone mode no key left with an erased value.
 #pragma once
 #include <span>
@@ -23,10 +24,13 @@ struct invariant_report {
   std::string describe() const;
 };
 
-/// @brief Checks the slots; with `stats`, also that its counts and probe bound agree.
+/// @brief Checks the slots; with `stats`, also that its counts and probe bound agree; with `reach`
+/// (a GPU table's reach words, linear_layout.hpp) and `stats`, that every key lies within its home
+/// region's bound, where lookups stop.
 invariant_report check_invariants(std::span<const slot_word> slots, hash_kind hash,
                                   const table_stats* stats = nullptr,
                                   linear_delete_mode mode = linear_delete_mode::value,
-                                  probe_policy probe = probe_policy::linear);
+                                  probe_policy probe = probe_policy::linear,
+                                  std::span<const std::uint32_t> reach = {});
 
 }  // namespace hs::linear

@@ -9,6 +9,12 @@
 namespace hs::linear::kernels {
 
 inline constexpr int k_block = 256;
+/// Blocks an SM keeps for the insert, lookup and erase kernels: a full SM (2048 threads, so at
+/// most 32 registers a thread). The rare long walks (walk_far, the reach) would otherwise raise
+/// every thread's registers to 36-38 and cost a quarter of the threads in flight (ptxas -v;
+/// inserts to load 0.95 ran at 8.26 instead of 8.48 G/s on the H200, held to 32 they spill 4 bytes
+/// on the tombstone path).
+inline constexpr int k_full_sm_blocks = 2048 / k_block;
 
 // Inputs and outputs are touched once: load and store them with the streaming (evict-first)
 // policy so they do not push table lines out of L2 between a probe's load and its CAS.
@@ -44,7 +50,7 @@ __device__ __forceinline__ op_status insert_one(const linear_ref<Hash, G>& t,
 }
 
 template <class Hash, int G, bool Guarded>
-__global__ void __launch_bounds__(k_block)
+__global__ void __launch_bounds__(k_block, k_full_sm_blocks)
     insert(linear_ref<Hash, G> t, const key_type* keys, const value_type* values, op_status* status,
            std::uint64_t n, std::uint64_t cas_first_ops, bool reuse) {
   const std::uint64_t i = op_index<G>();
@@ -57,7 +63,7 @@ __global__ void __launch_bounds__(k_block)
 }
 
 template <class Hash, int G>
-__global__ void __launch_bounds__(k_block)
+__global__ void __launch_bounds__(k_block, k_full_sm_blocks)
     find(linear_ref<Hash, G> t, const key_type* keys, value_type* values, op_status* status,
          std::uint64_t n) {
   const std::uint64_t i = op_index<G>();
@@ -72,7 +78,7 @@ __global__ void __launch_bounds__(k_block)
 }
 
 template <class Hash, int G>
-__global__ void __launch_bounds__(k_block)
+__global__ void __launch_bounds__(k_block, k_full_sm_blocks)
     erase(linear_ref<Hash, G> t, const key_type* keys, op_status* status, std::uint64_t n,
           bool tombstone) {
   const std::uint64_t i = op_index<G>();
@@ -134,6 +140,14 @@ __global__ void __launch_bounds__(k_block)
     if (classify(w) == slot_state::live)
       t.template insert<false>(g, slot_key(w), slot_value(w), false);
   }
+}
+
+/// Every region's reach set to the table's longest probe (after a rebuild, whose kernels record
+/// only that).
+__global__ void __launch_bounds__(k_block)
+    spread_reach(std::uint32_t* reach, std::uint64_t regions, const unsigned* max_displacement) {
+  const std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x;
+  if (i < regions) reach[i] = *max_displacement;
 }
 
 /// What a warp's lanes of a rebuild placed: the table's probe bound raised once to the longest

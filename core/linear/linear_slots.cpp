@@ -18,4 +18,13 @@ std::vector<slot_word> copy_slots(table& t, stream_view s) {
   throw user_error("copy_slots: not a linear table");
 }
 
+std::vector<std::uint32_t> copy_reach(table& t, stream_view s) {
+#if HS_WITH_CUDA
+  if (auto* g = dynamic_cast<linear_table*>(&t)) return g->download_reach(s);
+#endif
+  (void)t;
+  (void)s;
+  return {};
+}
+
 }  // namespace hs::linear

@@ -125,10 +125,12 @@ linear_table::linear_table(const table_config& cfg)
   if (!query_gpu(&why)) throw user_error("GPU linear table: " + why);
   slots_ = buffer<slot_word>(memory_space::device, cfg.capacity);
   counters_ = buffer<device_counters>(memory_space::device, 1);
+  reach_ = buffer<std::uint32_t>(memory_space::device, reach_regions(cfg.capacity));
   scratch_ = buffer<unsigned long long>(memory_space::device, 4);
   last_insert_ = make_event();
   last_erase_ = make_event();
   counted_event_ = make_event();
+  census_done_ = make_event();
   counted_ = buffer<unsigned long long>(memory_space::pinned, 1);
   clear({});
   // The fill runs on the legacy stream; callers' streams may be non-blocking: wait for it here.
@@ -139,6 +141,7 @@ linear_table::~linear_table() {
   if (last_insert_) cudaEventDestroy(event(last_insert_));
   if (last_erase_) cudaEventDestroy(event(last_erase_));
   if (counted_event_) cudaEventDestroy(event(counted_event_));
+  if (census_done_) cudaEventDestroy(event(census_done_));
 }
 
 int linear_table::current_group() {
@@ -186,7 +189,7 @@ void linear_table::launch_insert(const key_type* keys, const value_type* values,
   dispatch(cfg_.hash, cfg_.linear.probe, group, [&](auto hash, auto gc) {
     using H = decltype(hash);
     constexpr int G = decltype(gc)::value;
-    const linear_ref<H, G> t{slots_.data(), mask_, cfg_.capacity, counters_.data()};
+    const linear_ref<H, G> t{slots_.data(), mask_, cfg_.capacity, counters_.data(), reach_.data()};
     if (guarded)
       kernels::insert<H, G, true><<<blocks_for(n, G), kernels::k_block, 0, cuda(s)>>>(
           t, keys, values, status, n, first, reuse);
@@ -202,30 +205,39 @@ bool linear_table::prepare_inserts(std::uint64_t n, stream_view s) {
   const std::uint64_t before = bound_;
   bound_ += n;
   issued_ += n;
-  if (before + n <= cfg_.capacity) return false;
-  // The batch may fill the table: count taken slots on the stream (one pass, only near full) so
-  // that guarded probes can tell when no free slot is left. The count waits for every insert
-  // launched before, from any stream, so it is exact for them...
+  if (before + n <= cfg_.capacity) {
+    counting_ = false;  // this batch's claims go uncounted: the device counter falls behind
+    return false;
+  }
+  // The batch may fill the table: guarded probes need the device's count of taken slots to tell
+  // when no free slot is left (and then refuse once past the key's reach).
   //
-  // Why guarded inserts on several streams never count a claim twice, nor refuse an insert while
-  // a slot is free (issue 19): launches are serialized on the host (bound_mutex_), and each one
-  // here first waits for last_insert_, which covers every insert launched before it on any stream
-  // (inserts_launched chains the event). So the reset and the count of a guarded batch run after
-  // every earlier insert has finished, and no two guarded kernels ever run at once: the shared
-  // counter belongs to one kernel at a time, seeded exactly. A later unguarded batch may run
-  // beside a guarded one (its kernel is not ordered after this one); its claims are then missing
-  // from the counter, which only makes the counter low: a guarded probe reports failed_full when
-  // its counter reaches the capacity, which the true count then has too. Unguarded batches are
-  // those the bound says fit, so they never need the counter themselves. tests/core/linear/
-  // gpu_streams_test.cpp fills a table from 0.9 to past full from 8 streams at once.
+  // Why the count is exact for every guarded kernel, on however many streams (issue 19; issue 28
+  // made guarded batches concurrent): the first guarded batch after an unguarded one (or a
+  // clear, rehash or tombstone erase) waits for last_insert_, which covers every insert launched
+  // before it on any stream (inserts_launched chains the event), then resets the counter and
+  // counts the taken slots: exact, with no insert running. Every later batch is guarded too, as
+  // long as counting_ holds, and counts each slot it claims, after its CAS; it waits only for that
+  // count (census_done_), so it never claims a slot the count might see as well. So the counter
+  // never exceeds the taken slots: a probe reports failed_full only when it has reached the
+  // capacity, and then no slot is free. Value mode never frees a slot but by clear or rehash; in
+  // tombstone mode an erase frees slots, so it ends counting_. An unguarded batch (the bound says
+  // it fits) ends counting_ as well, since its claims are not counted; the counter is then low,
+  // which delays a refusal but never makes a wrong one. gpu_streams_test.cpp fills a table from
+  // 0.9 to past full from 8 streams at once.
+  if (counting_) {
+    HS_CUDA_CHECK(cudaStreamWaitEvent(cuda(s), event(census_done_), 0));
+    return true;
+  }
   unsigned long long* occupied = &counters_.data()->occupied;
   HS_CUDA_CHECK(cudaStreamWaitEvent(cuda(s), event(last_insert_), 0));
   HS_CUDA_CHECK(cudaMemsetAsync(occupied, 0, sizeof(*occupied), cuda(s)));
   detail::launch_count_occupied(slots_.data(), cfg_.capacity, tombstones(), occupied, s);
-  // ...and it comes back to the host without a wait, to tighten the bound for later batches.
+  HS_CUDA_CHECK(cudaEventRecord(event(census_done_), cuda(s)));
+  counting_ = true;
+  // The count comes back to the host without a wait, to tighten the bound for later batches.
   // Without that, a table that churns (replacing keys, erasing by value and inserting them again)
-  // keeps a bound above its capacity and pays this pass on every batch until stats() is called
-  // (2^28 slots: about 0.6 ms a batch on the H200).
+  // keeps a bound above its capacity and counts every claim from then on.
   // One count travels at a time: a newer one would replace it before it lands (batches are
   // launched ahead of the GPU), and then none would ever be adopted.
   if (!counted_pending_) {
@@ -257,6 +269,7 @@ void linear_table::inserts_launched(stream_view s) {
 }
 
 void linear_table::erases_launched(stream_view s) {
+  if (tombstones()) counting_ = false;  // tombstones are free slots: the count is stale
   HS_CUDA_CHECK(cudaStreamWaitEvent(cuda(s), event(last_erase_), 0));
   HS_CUDA_CHECK(cudaEventRecord(event(last_erase_), cuda(s)));
 }
@@ -301,7 +314,7 @@ void linear_table::find(std::span<const key_type> keys, std::span<value_type> va
   dispatch(cfg_.hash, cfg_.linear.probe, current_group(), [&](auto hash, auto gc) {
     using H = decltype(hash);
     constexpr int G = decltype(gc)::value;
-    const linear_ref<H, G> t{slots_.data(), mask_, cfg_.capacity, counters_.data()};
+    const linear_ref<H, G> t{slots_.data(), mask_, cfg_.capacity, counters_.data(), reach_.data()};
     kernels::find<H, G><<<blocks_for(n, G), kernels::k_block, 0, cuda(s)>>>(
         t, keys.data(), values_out.data(), ptr_or_null(status), n);
   });
@@ -320,7 +333,7 @@ void linear_table::erase(std::span<const key_type> keys, std::span<op_status> st
   dispatch(cfg_.hash, cfg_.linear.probe, group_for(bound_), [&](auto hash, auto gc) {
     using H = decltype(hash);
     constexpr int G = decltype(gc)::value;
-    const linear_ref<H, G> t{slots_.data(), mask_, cfg_.capacity, counters_.data()};
+    const linear_ref<H, G> t{slots_.data(), mask_, cfg_.capacity, counters_.data(), reach_.data()};
     kernels::erase<H, G><<<blocks_for(n, G), kernels::k_block, 0, cuda(s)>>>(
         t, keys.data(), ptr_or_null(status), n, tomb);
   });
@@ -342,7 +355,8 @@ void linear_table::apply(const op_batch& ops, std::span<value_type> results,
     dispatch(cfg_.hash, cfg_.linear.probe, group, [&](auto hash, auto gc) {
       using H = decltype(hash);
       constexpr int G = decltype(gc)::value;
-      const linear_ref<H, G> t{slots_.data(), mask_, cfg_.capacity, counters_.data()};
+      const linear_ref<H, G> t{slots_.data(), mask_, cfg_.capacity, counters_.data(),
+                               reach_.data()};
       auto* res = ptr_or_null(results);
       auto* st = ptr_or_null(status);
       if (guarded)
@@ -374,8 +388,10 @@ void linear_table::clear(stream_view s) {
   std::shared_lock slots_lock(slots_mutex_);
   fill_bytes(slots_.data(), memory_space::device, 0xff, cfg_.capacity * sizeof(slot_word), s);
   fill_bytes(counters_.data(), memory_space::device, 0, sizeof(device_counters), s);
+  fill_bytes(reach_.data(), memory_space::device, 0, reach_.size() * sizeof(std::uint32_t), s);
   std::lock_guard lock(bound_mutex_);
   bound_ = 0;
+  counting_ = false;
 }
 
 table_stats linear_table::stats(stream_view s) {
@@ -408,7 +424,7 @@ table_stats linear_table::count(stream_view s, std::uint32_t* cluster_starts) {
   synchronize(s);
   table_stats st;
   st.capacity = cfg_.capacity;
-  st.bytes = cfg_.capacity * sizeof(slot_word);
+  st.bytes = cfg_.capacity * sizeof(slot_word) + reach_.size() * sizeof(std::uint32_t);
   st.live = census[0];
   st.erased = census[1];
   st.tombstones = census[2];
@@ -460,6 +476,12 @@ void linear_table::rehash(std::uint64_t capacity, stream_view s) {
   if (shrink_windows && waiting_.size() < room)
     waiting_ = buffer<slot_word>(memory_space::device, room);
   buffer<slot_word> fresh;
+  // The new layout's reach words: set from its longest probe once every key is placed (below).
+  buffer<std::uint32_t> fresh_reach;
+  if (reach_regions(capacity) != reach_.size())
+    fresh_reach =
+        buffer<std::uint32_t>(memory_space::device, reach_regions(capacity));  // or throws
+  buffer<std::uint32_t>& reach = fresh_reach.size() ? fresh_reach : reach_;
   if (!in_place) {
     fresh = buffer<slot_word>(memory_space::device,
                               capacity);  // throws, table unchanged, if it does not fit
@@ -515,12 +537,20 @@ void linear_table::rehash(std::uint64_t capacity, stream_view s) {
     kernels::rehash<H><<<grid, kernels::k_block, 0, cuda(s)>>>(slots_.data(), cfg_.capacity, t);
   });
   HS_CUDA_CHECK_LAUNCH();
+  // Rebuilt keys recorded only the longest probe: every region's reach becomes that bound (valid,
+  // if looser than a region's own; exact again from the next clear).
+  kernels::spread_reach<<<static_cast<unsigned>((reach.size() + kernels::k_block - 1) /
+                                                kernels::k_block),
+                          kernels::k_block, 0, cuda(s)>>>(reach.data(), reach.size(),
+                                                          &counters_.data()->max_displacement);
+  HS_CUDA_CHECK_LAUNCH();
   unsigned long long placed = 0;
   if (counted)
     HS_CUDA_CHECK(
         cudaMemcpyAsync(&placed, scratch_.data(), sizeof(placed), cudaMemcpyDeviceToHost, cuda(s)));
   synchronize(s);
   if (!in_place) slots_ = std::move(fresh);
+  if (fresh_reach.size()) reach_ = std::move(fresh_reach);
   cfg_.capacity = capacity;
   mask_ = mask;
   // Reinsertion is checked by what the kernels placed, or by a census.
@@ -537,6 +567,7 @@ void linear_table::rehash(std::uint64_t capacity, stream_view s) {
                     " live keys");
   std::lock_guard lock(bound_mutex_);
   bound_ = moved;
+  counting_ = false;
 }
 
 void linear_table::inspect(const inspect_request& req, inspect_result& out, stream_view s) {
@@ -594,6 +625,11 @@ std::uint64_t linear_table::retrieve_all(std::span<key_type> keys, std::span<val
   HS_CUDA_CHECK(cudaMemcpyAsync(&n, scratch_.data(), sizeof(n), cudaMemcpyDeviceToHost, cuda(s)));
   synchronize(s);
   return n;
+}
+
+std::vector<std::uint32_t> linear_table::download_reach(stream_view s) const {
+  std::shared_lock slots_lock(slots_mutex_);
+  return reach_.download(reach_.size(), s);
 }
 
 std::vector<slot_word> linear_table::download_slots(stream_view s) const {

@@ -39,6 +39,8 @@ class linear_table final : public table {
 
   /// @brief A host copy of the slots (for invariant checks and tests; synchronizes).
   std::vector<slot_word> download_slots(stream_view s) const;
+  /// @brief A host copy of the regions' reach words (linear_layout.hpp; synchronizes).
+  std::vector<std::uint32_t> download_reach(stream_view s) const;
 
  private:
   /// Probe-group size for a batch: the configured one, or chosen by how full the table may be.
@@ -46,7 +48,7 @@ class linear_table final : public table {
   int current_group();
   /// Accounts for up to n inserts about to be launched on s (call with bound_mutex_ held);
   /// returns true when the launch must be guarded because it may fill the table, in which case
-  /// the device occupancy counter has been seeded on the stream.
+  /// the device occupancy counter is exact for it (seeded on the stream, or kept since).
   bool prepare_inserts(std::uint64_t n, stream_view s);
   /// Marks the end of an insert launch on s (call with bound_mutex_ held).
   void inserts_launched(stream_view s);
@@ -67,6 +69,7 @@ class linear_table final : public table {
   std::uint32_t mask_;
   buffer<slot_word> slots_;
   buffer<device_counters> counters_;
+  buffer<std::uint32_t> reach_;  // each region's reach (linear_layout.hpp): how far lookups walk
   buffer<unsigned long long> scratch_;  // census results
   buffer<unsigned char> histogram_;  // a detail::device_histogram, kept: freeing syncs the device
   buffer<std::uint32_t> cluster_starts_;  // rehash's bit per slot, kept from one rehash to the next
@@ -87,6 +90,10 @@ class linear_table final : public table {
   void* counted_event_ = nullptr;       // cudaEvent_t recorded after the copy
   std::uint64_t counted_issued_ = 0;    // inserts launched before the count
   bool counted_pending_ = false;
+  // Whether the device counter is exact for every insert launched so far: all guarded since a
+  // count (prepare_inserts says why), which later guarded batches wait for instead of recounting.
+  bool counting_ = false;
+  void* census_done_ = nullptr;  // cudaEvent_t recorded after the latest count
   /// Tightens bound_ with a finished count (call with bound_mutex_ held).
   void adopt_counted_bound();
   bool tombstones() const { return cfg_.linear.deletes == linear_delete_mode::tombstone; }

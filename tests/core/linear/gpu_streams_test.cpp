@@ -1,7 +1,9 @@
 // [gpu] Guarded inserts from several streams at once: a table at load 0.9 filled past full from 8
 // streams stores every key that has a slot, refuses exactly the excess, and never refuses an
-// insert while a slot is free (linear_table::prepare_inserts says why).
+// insert while a slot is free (linear_table::prepare_inserts says why); each region's reach is
+// then exact, and every key lies within it (linear_ref.cuh says why).
 #include <algorithm>
+#include <numeric>
 
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/generators/catch_generators.hpp>
@@ -63,7 +65,28 @@ TEST_CASE("8 streams fill a table from 0.9 past full: exactly the excess fails",
   CHECK(st.occupied == capacity);
   CHECK(st.live == base + inserted);
   CHECK(st.failed_full == excess);
-  CHECK(linear::check_invariants(linear::copy_slots(*t), hash_kind::murmur3, &st, deletes).ok());
+  // Every key within its region's reach (where refusals and the misses below stop).
+  const auto inv = linear::check_invariants(linear::copy_slots(*t), hash_kind::murmur3, &st,
+                                            deletes, probe_policy::linear, linear::copy_reach(*t));
+  INFO(inv.describe());
+  CHECK(inv.ok());
+  // And each region's reach is exact: no key was erased or moved, so it is the longest
+  // displacement of the keys homed there (those past k_reach_near, which are recorded).
+  const auto slots = linear::copy_slots(*t);
+  std::vector<std::uint32_t> exact(linear::reach_regions(capacity), 0);
+  for (std::uint32_t s = 0; s < capacity; ++s) {
+    const std::uint32_t home =
+        linear::home_slot<murmur3_hash>(linear::slot_key(slots[s]), capacity - 1);
+    const std::uint32_t d = linear::displacement(s, home, capacity - 1);
+    auto& word = exact[home >> linear::k_reach_region_log2];
+    if (d > linear::k_reach_near && d > word) word = d;
+  }
+  const auto reach = linear::copy_reach(*t);
+  CHECK(reach == exact);
+  // Far less than the longest probe, which a full table drives to about its capacity.
+  const double mean = std::accumulate(reach.begin(), reach.end(), 0.0) / double(reach.size());
+  CAPTURE(mean, st.max_displacement);
+  CHECK(mean * 4 < st.max_displacement);
   const auto found = test::find(*t, keys);
   CHECK(static_cast<std::uint64_t>(
             std::count(found.status.begin(), found.status.end(), op_status::found)) == capacity);

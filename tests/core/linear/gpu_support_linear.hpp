@@ -36,7 +36,8 @@ struct linear_pair {
     const table_stats gst = gpu->stats({});
     const auto slots = linear::copy_slots(*gpu);
     const linear::invariant_report r =
-        linear::check_invariants(slots, gpu->config().hash, &gst, gpu->config().linear.deletes);
+        linear::check_invariants(slots, gpu->config().hash, &gst, gpu->config().linear.deletes,
+                                 gpu->config().linear.probe, linear::copy_reach(*gpu));
     INFO(r.describe());
     CHECK(r.ok());
     CHECK(contents(*gpu) == contents(model));

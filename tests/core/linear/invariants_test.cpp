@@ -67,3 +67,33 @@ TEST_CASE("the checker finds planted violations", "[linear][invariants]") {
     CHECK_FALSE(r.ok());
   }
 }
+
+TEST_CASE("the reach check accepts exact reach words and catches a low one",
+          "[linear][invariants]") {
+  table_stats st;
+  const auto slots = filled(4096, 4000, st);  // load 0.98: keys lie past k_reach_near
+  // Each region's exact reach, as a GPU table records it: displacements past k_reach_near only.
+  std::vector<std::uint32_t> reach(reach_regions(slots.size()), 0);
+  const auto mask = static_cast<std::uint32_t>(slots.size() - 1);
+  std::uint32_t far = 0, far_home = 0;
+  for (std::uint32_t s = 0; s < slots.size(); ++s) {
+    if (!holds_key(slots[s])) continue;
+    const std::uint32_t home = home_slot<murmur3_hash>(slot_key(slots[s]), mask);
+    const std::uint32_t d = displacement(s, home, mask);
+    std::uint32_t& word = reach[home >> k_reach_region_log2];
+    if (d > k_reach_near && d > word) word = d;
+    if (d > far) far = d, far_home = home;
+  }
+  REQUIRE(far > k_reach_near);
+  const auto checked = [&] {
+    return check_invariants(slots, hash_kind::murmur3, &st, linear_delete_mode::value,
+                            probe_policy::linear, reach);
+  };
+  CHECK(checked().ok());
+  reach[far_home >> k_reach_region_log2] = far - 1;  // one slot short of the farthest key
+  const invariant_report r = checked();
+  CHECK(r.violations == 1);
+  CHECK(r.describe().find("past its region's reach") != std::string::npos);
+  reach.pop_back();
+  CHECK(checked().describe().find("reach words") != std::string::npos);
+}
