@@ -191,6 +191,9 @@ render_result render_scenario(const scenario& sc, const std::string& out_dir, ba
           out.figures.push_back({files.front(), v, capture, {}, shown_load(v)});
           const fs::path data = fs::path(out_dir) / (stem + "-" + v + ".csv");
           save(data, figure_numbers(*frame, v), out.data_files);
+          if (v == "compare" && frame->compare_figure())  // and every batch's point
+            save(fs::path(out_dir) / (stem + "-compare-batches.csv"),
+                 frame->compare_figure()->batches_csv(), out.data_files);
           views.push_back({{"view", v},
                            {"style", "paper"},
                            {"png", fs::path(files[0]).filename().string()},

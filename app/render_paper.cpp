@@ -113,8 +113,15 @@ fig::figure compare_figure(app_frame& f) {
     rates.data.push_back(std::move(r));
     fig::series c;
     c.kind = fig::series::line, c.name = set.label(i), c.color = static_cast<int>(i);
-    for (const auto& [load, cost] : f.compare_figure()->cost_points(i))
-      c.x.push_back(load), c.y.push_back(cost);
+    // With the timeline recorded (`timeline on`), what each batch left: the cost after every batch;
+    // else the views' samples (the captures, and what the window sampled between them).
+    const std::vector<census_point> batches = set.at(i).timeline();
+    if (!batches.empty()) {
+      for (const census_point& b : batches) c.x.push_back(b.load), c.y.push_back(b.mean_probe + 1);
+    } else {
+      for (const auto& [load, cost] : f.compare_figure()->cost_points(i))
+        c.x.push_back(load), c.y.push_back(cost);
+    }
     reads.data.push_back(std::move(c));
   }
   // What a reader needs to weigh the rates: the device, the tables' size and the batch size

@@ -195,4 +195,22 @@ std::string compare_view::csv() const {
   return s;
 }
 
+std::string compare_view::batches_csv() const {
+  std::string s = "table,batch,ops,load_before,ops_per_s,load_after,reads_per_op,cost_unit\n";
+  for (std::size_t i = 0; i < cols_.size(); ++i) {
+    const session& ss = set_.at(i);
+    const auto rates = ss.throughput();
+    const auto costs = ss.timeline();  // empty unless the timeline is recorded
+    const char* unit = cost_unit(ss.config().table.family);
+    for (std::size_t b = 0; b < rates.size(); ++b) {
+      s += strprintf("\"%s\",%zu,%llu,%.6f,%.0f,", set_.label(i).c_str(), b,
+                     (unsigned long long)rates[b].ops, rates[b].load, rates[b].ops_per_s);
+      s += b < costs.size()
+               ? strprintf("%.6f,%.6f,%s\n", costs[b].load, costs[b].mean_probe + 1, unit)
+               : std::string(",,\n");
+    }
+  }
+  return s;
+}
+
 }  // namespace hs::app

@@ -27,6 +27,9 @@ class compare_view {
   void sample_now();
   /// @brief Per table: label, family, load, live keys, cost, throughput (the figure's numbers).
   std::string csv() const;
+  /// @brief Per table and batch: its rate and load before it, and (with the timeline recorded)
+  /// the load and reads per operation after it (the figure's points).
+  std::string batches_csv() const;
   /// @brief Table i's load factor in its latest sample (0 before the first).
   double load(std::size_t i) const {
     return i < cols_.size() ? cols_[i].last.stats.load_factor() : 0.0;

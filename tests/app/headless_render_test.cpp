@@ -4,6 +4,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include <catch2/catch_approx.hpp>
 #include <catch2/catch_test_macros.hpp>
@@ -289,5 +290,48 @@ TEST_CASE(
   const std::string csv = test::read_text(dir / "c-01-compare.csv");
   CHECK(std::count(csv.begin(), csv.end(), '\n') == 3);  // a header and a row per table
   CHECK(csv.find("probe=double") != std::string::npos);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("with the timeline on, the compare figure has a reads point for every batch",
+          "[render][compare]") {
+  const fs::path dir = fs::temp_directory_path() / "hashscope-render-compare-batches";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const scenario sc = parse_scenario(
+      "capacity 2^12\nbackend cpu\nbatch 512\ntimeline on\ncompare linear hive\nfill 0.75\n"
+      "capture compare\n",
+      (dir / "c.scn").string());
+  render_style style;
+  style.paper = true;
+  style.page = {3.0, 2.0, 100, 8};
+  render_scenario(sc, dir.string(), backend_choice::cpu, 0, 800, 600, 14.f, style);
+  // 0.75 of 4,096 slots in batches of 512: 6 batches a table, each with its rate and its cost.
+  const std::string csv = test::read_text(dir / "c-01-compare-batches.csv");
+  std::istringstream in(csv);
+  std::string line;
+  std::getline(in, line);
+  CHECK(line == "table,batch,ops,load_before,ops_per_s,load_after,reads_per_op,cost_unit");
+  int linear = 0, hive = 0;
+  double last_linear_cost = 0;
+  while (std::getline(in, line)) {
+    CAPTURE(line);
+    const bool is_linear = line.rfind("\"linear\"", 0) == 0;
+    linear += is_linear, hive += line.rfind("\"hive\"", 0) == 0;
+    const auto unit = line.rfind(',');
+    const auto cost = line.rfind(',', unit - 1);
+    const double reads = std::stod(line.substr(cost + 1, unit - cost - 1));
+    CHECK(reads >= 1.0);  // at least the home slot or first bucket
+    if (is_linear) {
+      CHECK(reads >= last_linear_cost);  // walks lengthen as the table fills
+      last_linear_cost = reads;
+    }
+  }
+  CHECK(linear == 6);
+  CHECK(hive == 6);
+  CHECK(last_linear_cost > 1.5);  // at 0.75 linear probing reads more than its home slot
+  // ...which the figure's reads panel draws.
+  const std::string svg = test::read_text(dir / "c-01-compare.svg");
+  CHECK(svg.find(">Reads per operation</text>") != std::string::npos);
   fs::remove_all(dir);
 }
