@@ -16,10 +16,10 @@ struct bench_options {
   hs::backend backend = hs::backend::gpu;
   std::uint64_t capacity = 0;  ///< 0: the suite's default (2^27 slots on the GPU)
   int reps = 5;  ///< timed runs per measurement (the median is reported, with min and max)
-  std::vector<double>
-      loads;             ///< --loads: the open-addressing bulk tables' loads (empty: dense default)
-  int warmup = 1;        ///< untimed runs before them
-  linear_tuning linear;  ///< execution choices of the linear table
+  std::vector<double> loads;  ///< --loads: the bulk tables' loads, or the slab's Fig. 4
+                              ///< utilizations (empty: default)
+  int warmup = 1;             ///< untimed runs before them
+  linear_tuning linear;       ///< execution choices of the linear table
   hash_kind hash = hash_kind::murmur3;
   probe_policy probe = probe_policy::linear;  ///< the linear suites' probing (open addressing)
   bool statuses = false;                      ///< also write a status per operation in timed runs

@@ -466,8 +466,18 @@ std::vector<std::string> wrap(painter& p, const std::string& s, double size, dou
 void draw_page(painter& p, const figure& f, double W, double H, double fs) {
   cairo_set_source_rgb(p.cr, 1, 1, 1);
   cairo_paint(p.cr);
-  const auto caption = wrap(p, f.caption, fs, W - 1.0 * fs);
-  const double caption_h = caption.empty() ? 0 : caption.size() * 1.25 * fs + 0.5 * fs;
+  // The caption takes at most 30% of the page where it can: set smaller (down to 0.7 of the text
+  // size) rather than leave the plots too short for their ticks and legends.
+  double cs = fs;
+  auto caption = wrap(p, f.caption, cs, W - 1.0 * fs);
+  const auto height_of = [&](double size) {
+    return caption.empty() ? 0.0 : caption.size() * 1.25 * size + 0.5 * size;
+  };
+  while (height_of(cs) > 0.3 * H && cs > 0.7 * fs) {
+    cs -= 0.05 * fs;
+    caption = wrap(p, f.caption, cs, W - 1.0 * fs);
+  }
+  const double caption_h = height_of(cs);
   const double pw = W / std::max<std::size_t>(f.panels.size(), 1);
   for (std::size_t i = 0; i < f.panels.size(); ++i) {
     const box area{i * pw, 0, (i + 1) * pw, H - caption_h};
@@ -477,7 +487,7 @@ void draw_page(painter& p, const figure& f, double W, double H, double fs) {
       draw_plot(p, f.panels[i], area, fs);
   }
   for (std::size_t i = 0; i < caption.size(); ++i)
-    p.text(0.5 * fs, H - caption_h + (i + 1) * 1.25 * fs, fs, caption[i]);
+    p.text(0.5 * fs, H - caption_h + (i + 1) * 1.25 * cs, cs, caption[i]);
 }
 
 std::string xml_escape(const std::string& s) {

@@ -2,7 +2,11 @@
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 
+#include <algorithm>
+#include <cmath>
+
 #include "core/bench/load_sweep.hpp"
+#include "core/bench/suites.hpp"
 #include "core/common/error.hpp"
 
 using namespace hs;
@@ -34,4 +38,26 @@ TEST_CASE("a load sweep that is not FROM:TO:STEP within 0-1 is refused, saying w
     INFO(text);
     CHECK_THROWS_WITH(bench::parse_load_sweep(text), ContainsSubstring(why));
   }
+}
+
+TEST_CASE("bench slab --loads sweeps Fig. 4 by the memory utilization each beta reaches",
+          "[bench][slab]") {
+  bench::bench_options o;
+  o.backend = backend::cpu;
+  o.reps = 1;
+  o.warmup = 0;
+  o.only = {"fig4-utilization"};
+  o.loads = bench::parse_load_sweep("0.3:0.7:0.2");
+  const bench::report r = bench::run_suite("slab", o);
+  REQUIRE(r.tables.size() == 1);
+  const bench::result_table& t = r.tables[0];
+  REQUIRE(t.rows.size() == 3);
+  const auto col = std::find(t.columns.begin(), t.columns.end(), "utilization") - t.columns.begin();
+  for (std::size_t i = 0; i < 3; ++i) {
+    CAPTURE(i);
+    REQUIRE(t.rows[i][col].number);
+    CHECK(std::abs(*t.rows[i][col].number - o.loads[i]) < 0.03);  // what the table reached
+  }
+  o.loads = {0.5, 0.95};  // past what a slab can hold: refused before anything runs
+  CHECK_THROWS_WITH(bench::run_suite("slab", o), ContainsSubstring("below 0.93"));
 }
