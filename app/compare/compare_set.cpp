@@ -99,8 +99,11 @@ compare_set::compare_set(const std::vector<compare_entry>& entries, const sessio
     const auto gpu = query_gpu();
     if (gpu) check_fits_together(entries, gpu->free_bytes);
   }
+  // The tables take turns: each batch's rate is its own table's, not a share of the device.
+  const auto turns = std::make_shared<batch_turns>();
   for (const compare_entry& e : entries) {
     session_config cfg = base;
+    cfg.turns = turns;
     cfg.table = e.table;
     cfg.table.backend = base.table.backend;
     try {

@@ -475,9 +475,18 @@ std::string session::guard_occupancy(std::uint64_t bound, std::uint64_t pending,
 
 void session::worker_loop() {
   std::unique_lock lock(mutex_);
-  const std::size_t depth = gpu() ? 3 : 1;
+  // Taking turns with other sessions (compare mode): one batch in flight, which holds the turn
+  // from before its launch until after_batch is done with it.
+  batch_turns* const turns = cfg_.turns.get();
+  const std::size_t depth = turns ? 1 : gpu() ? 3 : 1;
+  bool holding = false;
+  const auto pass_turn = [&] {
+    if (holding) turns->release();
+    holding = false;
+  };
   while (!stop_) {
     if (lost()) {  // noticed here or by anyone else (a sample, another session): stop using it
+      pass_turn();
       abandon_in_flight();
       commands_.cancel();
       pending_rehash_ = 0;
@@ -486,7 +495,16 @@ void session::worker_loop() {
     }
     try {
       if (commands_.act() == activity::idle && in_flight_.empty()) start_next_step();
-      if (in_flight_.size() < depth && issue_next(lock)) continue;
+      if (in_flight_.size() < depth) {
+        if (turns && !holding) {
+          lock.unlock();
+          turns->acquire();
+          lock.lock();
+          holding = true;
+        }
+        if (issue_next(lock)) continue;
+        if (in_flight_.empty()) pass_turn();  // nothing to launch
+      }
       if (pending_rehash_ && in_flight_.empty()) {
         const std::uint64_t cap = pending_rehash_;
         pending_rehash_ = 0;
@@ -513,9 +531,11 @@ void session::worker_loop() {
         spare_.push_back(std::move(in_flight_.front()));
         in_flight_.pop_front();
         after_batch(lock, inserted, rate);
+        if (in_flight_.empty()) pass_turn();
         continue;
       }
     } catch (const std::exception& e) {
+      pass_turn();
       abandon_in_flight();
       fail(e.what());
     }
@@ -523,10 +543,12 @@ void session::worker_loop() {
     if (commands_.act() != activity::idle || pending_rehash_ || pending_flush_ ||
         (in_flight_.empty() && work))
       continue;
+    pass_turn();
     idle_cv_.notify_all();
     wake_.wait(lock,
                [&] { return stop_ || !commands_.resting() || pending_rehash_ || pending_flush_; });
   }
+  pass_turn();  // stopped with a batch of its own in flight: the others go on
 }
 
 void session::sample(const sample_request& req, sample_result& out) { sample(req, out, pixels_); }

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "app/session/batch_recorder.hpp"
+#include "app/session/batch_turns.hpp"
 #include "app/session/commands.hpp"
 #include "app/session/records.hpp"
 #include "core/common/gpu_fault.hpp"
@@ -34,6 +35,9 @@ struct session_config {
   workload::workload_spec workload;
   maintenance_policy maintenance;  ///< applied between batches (grow, shrink, rehash in place)
   bool record_timeline = false;  ///< record the churn timeline (a census and a histogram per batch)
+  /// Shared by sessions that take turns on one device (compare mode), else null: then one batch
+  /// at a time is in flight, and it and what follows it hold the turn (batch_turns.hpp).
+  std::shared_ptr<batch_turns> turns;
 };
 
 /// @brief A snapshot of the session for panels.
