@@ -137,7 +137,7 @@ result_table fig5(const bench_ctx& c, int lo_log, int hi_log) {
   tab.title = strprintf(
       "Fig. 5: build and search against n at 60%% expected utilization (beta %.3f; G ops/s)", beta);
   tab.columns = {"n", "buckets", "utilization", "build", "search-all", "search-none"};
-  for (int e = lo_log; e <= hi_log; e += 2) {
+  for (int e = lo_log; e <= hi_log; ++e) {
     const std::uint64_t n = std::uint64_t{1} << e;
     const std::uint64_t b = slab::buckets_for_beta(n, beta);
     const build_search r = run_build_search(c, n, b);
