@@ -76,7 +76,20 @@ std::uint64_t count_of(const buffer<op_status>& st, std::uint64_t n, op_status w
 struct build_search {
   double utilization, build, hit, miss;
   std::uint64_t chained;
+  timing build_t, hit_t, miss_t;  // the repetitions behind the rates (their range)
 };
+
+/// Each rate's slowest and fastest repetition ("<column> min" and "max": plot's error bars).
+void add_range_columns(result_table& tab) {
+  for (const char* op : {"build", "search-all", "search-none"})
+    tab.columns.insert(tab.columns.end(), {std::string(op) + " min", std::string(op) + " max"});
+}
+void add_ranges(result_table& tab, std::uint64_t n, const build_search& r) {
+  for (const timing* t : {&r.build_t, &r.hit_t, &r.miss_t}) {
+    tab.rows.back().push_back(cell(n / (t->max_ms * 1e-3) / 1e9, "%.2f"));
+    tab.rows.back().push_back(cell(n / (t->min_ms * 1e-3) / 1e9, "%.2f"));
+  }
+}
 
 build_search run_build_search(const bench_ctx& c, std::uint64_t n, std::uint64_t buckets) {
   auto t = c.make(buckets, n);
@@ -102,6 +115,7 @@ build_search run_build_search(const bench_ctx& c, std::uint64_t n, std::uint64_t
   r.build = rate(n, b);
   r.hit = rate(n, h);
   r.miss = rate(n, m);
+  r.build_t = b, r.hit_t = h, r.miss_t = m;
   return r;
 }
 
@@ -112,6 +126,7 @@ result_table fig4(const bench_ctx& c, std::uint64_t n) {
               " keys against memory utilization (G ops/s)";
   tab.columns = {"beta",  "buckets",    "utilization", "chained slabs",
                  "build", "search-all", "search-none"};
+  add_range_columns(tab);
   // The seed's betas, or (--loads) the smallest beta expected to reach each memory utilization:
   // utilization is what the table reaches, so it is measured, not set.
   std::vector<double> betas = {0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8,
@@ -126,6 +141,7 @@ result_table fig4(const bench_ctx& c, std::uint64_t n) {
     tab.add({cell(beta, "%.3f"), cell(double(b), "%.0f"), cell(r.utilization, "%.3f"),
              cell(double(r.chained), "%.0f"), cell(r.build, "%.2f"), cell(r.hit, "%.2f"),
              cell(r.miss, "%.2f")});
+    add_ranges(tab, n, r);
   }
   return tab;
 }
@@ -137,12 +153,14 @@ result_table fig5(const bench_ctx& c, int lo_log, int hi_log) {
   tab.title = strprintf(
       "Fig. 5: build and search against n at 60%% expected utilization (beta %.3f; G ops/s)", beta);
   tab.columns = {"n", "buckets", "utilization", "build", "search-all", "search-none"};
+  add_range_columns(tab);
   for (int e = lo_log; e <= hi_log; ++e) {
     const std::uint64_t n = std::uint64_t{1} << e;
     const std::uint64_t b = slab::buckets_for_beta(n, beta);
     const build_search r = run_build_search(c, n, b);
     tab.add({cell("2^" + std::to_string(e)), cell(double(b), "%.0f"), cell(r.utilization, "%.3f"),
              cell(r.build, "%.2f"), cell(r.hit, "%.2f"), cell(r.miss, "%.2f")});
+    add_ranges(tab, n, r);
   }
   return tab;
 }
