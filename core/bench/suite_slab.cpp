@@ -267,6 +267,9 @@ result_table fig7(const bench_ctx& c, std::uint64_t initial, std::uint64_t batch
               format_count(initial) + " stored keys, against initial utilization (G ops/s)";
   tab.columns = {"beta",         "buckets",      "initial utilization",
                  gammas[0].name, gammas[1].name, gammas[2].name};
+  for (const auto& g : gammas)  // each mix's slowest and fastest repetition (error bars)
+    tab.columns.insert(tab.columns.end(),
+                       {std::string(g.name) + " min", std::string(g.name) + " max"});
   for (double beta : {0.1, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0}) {
     const std::uint64_t b = slab::buckets_for_beta(initial, beta);
     auto t = c.make(b, initial + batch);
@@ -277,6 +280,7 @@ result_table fig7(const bench_ctx& c, std::uint64_t initial, std::uint64_t batch
     fill();
     const double util = t->stats(c.s).slab.utilization;
     std::vector<cell> row{cell(beta, "%.2f"), cell(double(b), "%.0f"), cell(util, "%.3f")};
+    std::vector<cell> ranges;
     for (std::size_t g = 0; g < batches.size(); ++g) {
       const mixed& m = batches[g];
       const op_batch ops{m.kinds.cspan(), m.keys.cspan(), m.values.cspan()};
@@ -286,7 +290,10 @@ result_table fig7(const bench_ctx& c, std::uint64_t initial, std::uint64_t batch
           count_of(st, batch, op_status::none, c.s))
         throw gpu_error("bench slab: a concurrent batch left an operation undone");
       row.push_back(cell(rate(batch, tm), "%.2f"));
+      ranges.push_back(cell(batch / (tm.max_ms * 1e-3) / 1e9, "%.2f"));
+      ranges.push_back(cell(batch / (tm.min_ms * 1e-3) / 1e9, "%.2f"));
     }
+    for (cell& r : ranges) row.push_back(std::move(r));
     tab.add(std::move(row));
   }
   return tab;
