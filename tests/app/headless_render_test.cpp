@@ -39,6 +39,17 @@ double decoded_live_fraction(const std::vector<std::uint8_t>& px, int width,
     }
   return n ? sum / n : -1;
 }
+
+/// Renders scenario `text` (as dir/c.scn) in paper style, 3.0x2.0 in at 100 dpi, into a fresh dir.
+render_result render_paper_in(const fs::path& dir, const std::string& text) {
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const scenario sc = parse_scenario(text, (dir / "c.scn").string());
+  render_style style;
+  style.paper = true;
+  style.page = {3.0, 2.0, 100, 8};
+  return render_scenario(sc, dir.string(), backend_choice::cpu, 0, 800, 600, 14.f, style);
+}
 }  // namespace
 
 TEST_CASE("a churn scenario renders its timeline with the rebuilds marked", "[render][headless]") {
@@ -267,17 +278,10 @@ TEST_CASE(
     "tables' load",
     "[render][compare]") {
   const fs::path dir = fs::temp_directory_path() / "hashscope-render-compare";
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  const scenario sc = parse_scenario(
+  const render_result r = render_paper_in(
+      dir,
       "capacity 2^12\nbackend cpu\nbatch 512\ncompare linear linear:probe=double\nfill 0.8\n"
-      "capture compare\n",
-      (dir / "c.scn").string());
-  render_style style;
-  style.paper = true;
-  style.page = {3.0, 2.0, 100, 8};
-  const render_result r =
-      render_scenario(sc, dir.string(), backend_choice::cpu, 0, 800, 600, 14.f, style);
+      "capture compare\n");
   REQUIRE(r.figures.size() == 1);
   CHECK(r.figures[0].load ==
         Catch::Approx(0.8).margin(0.01));  // the compared tables', not the idle session's
@@ -296,16 +300,9 @@ TEST_CASE(
 TEST_CASE("with the timeline on, the compare figure has a reads point for every batch",
           "[render][compare]") {
   const fs::path dir = fs::temp_directory_path() / "hashscope-render-compare-batches";
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  const scenario sc = parse_scenario(
-      "capacity 2^12\nbackend cpu\nbatch 512\ntimeline on\ncompare linear hive\nfill 0.75\n"
-      "capture compare\n",
-      (dir / "c.scn").string());
-  render_style style;
-  style.paper = true;
-  style.page = {3.0, 2.0, 100, 8};
-  render_scenario(sc, dir.string(), backend_choice::cpu, 0, 800, 600, 14.f, style);
+  render_paper_in(dir,
+                  "capacity 2^12\nbackend cpu\nbatch 512\ntimeline on\ncompare linear hive\n"
+                  "fill 0.75\ncapture compare\n");
   // 0.75 of 4,096 slots in batches of 512: 6 batches a table, each with its rate and its cost.
   const std::string csv = test::read_text(dir / "c-01-compare-batches.csv");
   std::istringstream in(csv);
