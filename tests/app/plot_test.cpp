@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include <catch2/catch_test_macros.hpp>
@@ -285,6 +286,33 @@ TEST_CASE("every figure keeps its text on the page and apart, at every supported
           CHECK(apart);
         }
     }
+  fs::remove_all(dir);
+}
+
+TEST_CASE("every measured point of every plot is a marker inside its page", "[plot]") {
+  const fs::path dir = fs::temp_directory_path() / "hs-plot-markers";
+  fs::remove_all(dir);
+  write_full_reports(dir);
+  const auto figures = figures_from_reports(read_reports(dir));
+  REQUIRE(figures.size() >= 6);
+  for (const named_figure& nf : figures) {
+    INFO(nf.file);
+    const fig::page pg{3.5 * static_cast<double>(nf.figure.panels.size()), 2.4, 150, 8};
+    const auto spots = fig::layout_markers(nf.figure, pg);
+    // As many markers per series name as the series have points (bars have none).
+    std::map<std::string, std::size_t> want, got;
+    for (const fig::panel& p : nf.figure.panels)
+      for (const fig::series& s : p.data)
+        if (s.kind != fig::series::bars) want[s.name] += std::min(s.x.size(), s.y.size());
+    for (const fig::marker_spot& m : spots) {
+      ++got[m.series];
+      CHECK(m.x - m.r >= 0);  // whole, on the page
+      CHECK(m.y - m.r >= 0);
+      CHECK(m.x + m.r <= pg.width_in * 72);
+      CHECK(m.y + m.r <= pg.height_in * 72);
+    }
+    CHECK(got == want);
+  }
   fs::remove_all(dir);
 }
 

@@ -74,6 +74,7 @@ struct painter {
   bool svg;
   std::vector<text_item>* texts;
   std::vector<text_box>* boxes = nullptr;
+  std::vector<marker_spot>* markers = nullptr;  ///< layout_markers: every marker drawn
 
   cairo_text_extents_t extents(const std::string& s, double size) const {
     cairo_save(cr);
@@ -220,15 +221,16 @@ double hidden_by(const box& b, const std::vector<const series*>& data,
 // hundreds of batches) so the markers do not merge into a band.
 double marker_radius(const series& s, double fs) { return (s.x.size() > 60 ? 0.1 : 0.2) * fs; }
 
-void draw_markers(cairo_t* cr, const series& s, const std::function<double(double)>& X,
+void draw_markers(painter& p, const series& s, const std::function<double(double)>& X,
                   const std::function<double(double)>& Y, double fs) {
   const std::size_t n = std::min(s.x.size(), s.y.size());
   const double r = marker_radius(s, fs);
   for (std::size_t i = 0; i < n; ++i) {
-    cairo_new_sub_path(cr);
-    cairo_arc(cr, X(s.x[i]), Y(s.y[i]), r, 0, 2 * M_PI);
+    cairo_new_sub_path(p.cr);
+    cairo_arc(p.cr, X(s.x[i]), Y(s.y[i]), r, 0, 2 * M_PI);
+    if (p.markers) p.markers->push_back({s.name, X(s.x[i]), Y(s.y[i]), r});
   }
-  cairo_fill(cr);
+  cairo_fill(p.cr);
 }
 
 void draw_plot(painter& p, const panel& pn, box area, double fs) {
@@ -352,7 +354,7 @@ void draw_plot(painter& p, const panel& pn, box area, double fs) {
           (i ? cairo_line_to : cairo_move_to)(cr, X(s.x[i]), Y(s.y[i]));
         cairo_stroke(cr);
       }
-      draw_markers(cr, s, X, Y, fs);
+      draw_markers(p, s, X, Y, fs);
     }
   }
   cairo_restore(cr);
@@ -546,6 +548,18 @@ std::vector<text_box> layout_text(const figure& f, const page& pg) {
   cairo_destroy(cr);
   cairo_surface_destroy(s);
   return boxes;
+}
+
+std::vector<marker_spot> layout_markers(const figure& f, const page& pg) {
+  cairo_surface_t* s = cairo_recording_surface_create(CAIRO_CONTENT_COLOR, nullptr);
+  cairo_t* cr = cairo_create(s);
+  std::vector<marker_spot> spots;
+  painter p{cr, false, nullptr};
+  p.markers = &spots;
+  draw_page(p, f, pg.width_in * 72, pg.height_in * 72, pg.font_pt);
+  cairo_destroy(cr);
+  cairo_surface_destroy(s);
+  return spots;
 }
 
 std::vector<std::string> write_figure(const figure& f, const page& pg, const std::string& base) {

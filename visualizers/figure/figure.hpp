@@ -84,6 +84,14 @@ struct text_box {
 /// @brief Every piece of text of the figure as write_figure sets it on a page of `p`'s size.
 std::vector<text_box> layout_text(const figure& f, const page& p);
 
+/// @brief A measured point's marker as drawn (centre and radius, in points from the top left).
+struct marker_spot {
+  std::string series;
+  double x = 0, y = 0, r = 0;
+};
+/// @brief Every marker the figure's plots draw (legends excluded) on a page of `p`'s size.
+std::vector<marker_spot> layout_markers(const figure& f, const page& p);
+
 /// @brief Writes base.png, base.svg and base.pdf (each to a temporary name first, then renamed,
 /// so nothing half-written is left); returns their paths. Throws hs::user_error for a page over
 /// 16,384 pixels a side or a folder that cannot be written.
