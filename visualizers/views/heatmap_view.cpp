@@ -96,13 +96,16 @@ heatmap_view::geometry heatmap_view::layout(std::uint64_t capacity) const {
     g.h = std::max(1, ah / g.cell);
     g.spp = 1.0;
   }
-  if (g.cell > 1) {  // no rows below the last slot
+  // No rows below the last slot, with cells of one pixel too: a view just too small for 2x2 cells
+  // planned one slot a pixel over its whole height, and the rows past the table stayed black.
+  if (g.spp <= 1.0) {
     const std::uint64_t want = std::min<std::uint64_t>(
         range_count_ && zoom_spp_ <= 0 ? range_count_ : capacity, std::uint64_t(g.w) * g.h);
     g.h = static_cast<int>(std::min<std::uint64_t>(g.h, (want + g.w - 1) / g.w));
   }
   const double shown = std::min(static_cast<double>(capacity), g.spp * g.w * g.h);
-  g.count = static_cast<std::uint64_t>(shown);
+  // Rounded, not truncated: spp * w * h of a whole table came to 65,535.99... for 2^16 slots.
+  g.count = std::min<std::uint64_t>(capacity, static_cast<std::uint64_t>(std::llround(shown)));
   const double max_first = static_cast<double>(capacity) - shown;
   g.first = static_cast<std::uint64_t>(std::clamp(first_, 0.0, std::max(0.0, max_first)));
   return g;
@@ -299,8 +302,11 @@ void heatmap_view::draw_legend(ImVec2 size) const {
                         static_cast<float>(rows.size()) * ImGui::GetTextLineHeightWithSpacing() -
                         ImGui::GetStyle().ItemSpacing.y;
   ImGui::BeginGroup();  // keeps the swatches under the scale, beside the image
+  // At least a line per tick (ImPlot sets eleven on [0, 1] however short the scale): beside a
+  // short image, a render on NVIDIA's EGL squeezed them into 80 pixels, one over another.
+  const float least = 11 * ImGui::GetTextLineHeight();
   ImPlot::ColormapScale(occ ? "live fraction of slots" : "log2(1 + mean probe length)", 0, top,
-                        ImVec2(size.x, std::max(scale_h, 4 * ImGui::GetFontSize())), "%g",
+                        ImVec2(size.x, std::max(scale_h, least)), "%g",
                         ImPlotColormapScaleFlags_None, implot_colormap(cmap_));
   for (const swatch& s : rows) {
     ImPlot::ItemIcon(IM_COL32(s.color.r, s.color.g, s.color.b, 255));
