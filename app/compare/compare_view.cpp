@@ -201,13 +201,15 @@ std::string compare_view::batches_csv() const {
     const session& ss = set_.at(i);
     const auto rates = ss.throughput();
     const auto costs = ss.timeline();  // empty unless the timeline is recorded
+    // A census per batch from the first: only then is census b batch b's (a timeline turned on
+    // later, or either record trimmed, would pair a batch with another's cost).
+    const bool paired = costs.size() == rates.size();
     const char* unit = cost_unit(ss.config().table.family);
     for (std::size_t b = 0; b < rates.size(); ++b) {
       s += strprintf("\"%s\",%zu,%llu,%.6f,%.0f,", set_.label(i).c_str(), b,
                      (unsigned long long)rates[b].ops, rates[b].load, rates[b].ops_per_s);
-      s += b < costs.size()
-               ? strprintf("%.6f,%.6f,%s\n", costs[b].load, costs[b].mean_probe + 1, unit)
-               : std::string(",,\n");
+      s += paired ? strprintf("%.6f,%.6f,%s\n", costs[b].load, costs[b].mean_probe + 1, unit)
+                  : std::string(",,\n");
     }
   }
   return s;

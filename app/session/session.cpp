@@ -486,8 +486,8 @@ void session::worker_loop() {
   };
   while (!stop_) {
     if (lost()) {  // noticed here or by anyone else (a sample, another session): stop using it
-      pass_turn();
       abandon_in_flight();
+      pass_turn();
       commands_.cancel();
       pending_rehash_ = 0;
       pending_flush_ = false;
@@ -496,13 +496,15 @@ void session::worker_loop() {
     try {
       if (commands_.act() == activity::idle && in_flight_.empty()) start_next_step();
       if (in_flight_.size() < depth) {
-        if (turns && !holding) {
+        // A turn only when there is work to launch: an idle session would take a ticket at every
+        // wake-up and hold the others back for nothing.
+        if (turns && !holding && !commands_.resting()) {
           lock.unlock();
           turns->acquire();
           lock.lock();
           holding = true;
         }
-        if (issue_next(lock)) continue;
+        if ((!turns || holding) && issue_next(lock)) continue;
         if (in_flight_.empty()) pass_turn();  // nothing to launch
       }
       if (pending_rehash_ && in_flight_.empty()) {
@@ -535,8 +537,8 @@ void session::worker_loop() {
         continue;
       }
     } catch (const std::exception& e) {
-      pass_turn();
       abandon_in_flight();
+      pass_turn();
       fail(e.what());
     }
     const bool work = !commands_.resting() || pending_rehash_ || pending_flush_;

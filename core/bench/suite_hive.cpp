@@ -102,8 +102,9 @@ fill_result fill_and_find(const hive_ctx& c, std::uint64_t capacity, double load
     throw gpu_error("bench hive: a stored key was not found");
   r.insert = grate(n, ti);
   r.find = grate(n, tf);
-  r.insert_min = n / (ti.max_ms * 1e-3) / 1e9, r.insert_max = n / (ti.min_ms * 1e-3) / 1e9;
-  r.find_min = n / (tf.max_ms * 1e-3) / 1e9, r.find_max = n / (tf.min_ms * 1e-3) / 1e9;
+  const rate_range ri = rates_of(n, ti), rf = rates_of(n, tf);
+  r.insert_min = ri.slowest, r.insert_max = ri.fastest;
+  r.find_min = rf.slowest, r.find_max = rf.fastest;
   r.stashed = after.hive.stash_live;
   r.pending = after.failed_full;
   return r;

@@ -152,9 +152,9 @@ report linear_suite(const bench_options& opt) {
       if (t->stats(s).live != 0) throw gpu_error("bench linear: erase left live keys");
 
       auto rate = [&](const timing& tm) { return n / (tm.median_ms * 1e-3); };
-      auto range = [&](const timing& tm) {  // slowest and fastest run, in G ops/s
-        return std::vector<cell>{cell(n / (tm.max_ms * 1e-3) / 1e9, "%.2f"),
-                                 cell(n / (tm.min_ms * 1e-3) / 1e9, "%.2f")};
+      auto range = [&](const timing& tm) {
+        const rate_range r = rates_of(n, tm);
+        return std::vector<cell>{cell(r.slowest, "%.2f"), cell(r.fastest, "%.2f")};
       };
       auto pct = [&](double v, double ceiling) {
         return gpu ? cell(100.0 * v / ceiling, "%.0f%%") : cell("-");

@@ -86,8 +86,9 @@ void add_range_columns(result_table& tab) {
 }
 void add_ranges(result_table& tab, std::uint64_t n, const build_search& r) {
   for (const timing* t : {&r.build_t, &r.hit_t, &r.miss_t}) {
-    tab.rows.back().push_back(cell(n / (t->max_ms * 1e-3) / 1e9, "%.2f"));
-    tab.rows.back().push_back(cell(n / (t->min_ms * 1e-3) / 1e9, "%.2f"));
+    const rate_range rr = rates_of(n, *t);
+    tab.rows.back().push_back(cell(rr.slowest, "%.2f"));
+    tab.rows.back().push_back(cell(rr.fastest, "%.2f"));
   }
 }
 
@@ -290,8 +291,9 @@ result_table fig7(const bench_ctx& c, std::uint64_t initial, std::uint64_t batch
           count_of(st, batch, op_status::none, c.s))
         throw gpu_error("bench slab: a concurrent batch left an operation undone");
       row.push_back(cell(rate(batch, tm), "%.2f"));
-      ranges.push_back(cell(batch / (tm.max_ms * 1e-3) / 1e9, "%.2f"));
-      ranges.push_back(cell(batch / (tm.min_ms * 1e-3) / 1e9, "%.2f"));
+      const rate_range rr = rates_of(batch, tm);
+      ranges.push_back(cell(rr.slowest, "%.2f"));
+      ranges.push_back(cell(rr.fastest, "%.2f"));
     }
     for (cell& r : ranges) row.push_back(std::move(r));
     tab.add(std::move(row));

@@ -15,6 +15,11 @@ double median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+rate_range rates_of(std::uint64_t n, const timing& t) {
+  const double ops = static_cast<double>(n);
+  return {ops / (t.max_ms * 1e-3) / 1e9, ops / (t.min_ms * 1e-3) / 1e9};
+}
+
 double time_once(stream_view s, bool gpu, const std::function<void()>& work) {
   stream_timer t(gpu);
   if (gpu) gpu_delay(s, 50.0);  // the host enqueues `work` while this runs: GPU time only

@@ -1,6 +1,7 @@
 // Timing for benchmarks: untimed setup, warm-up runs, then repeated runs timed with CUDA events
 // (or the host clock on the CPU backend); results are medians.
 #pragma once
+#include <cstdint>
 #include <functional>
 #include <vector>
 
@@ -14,6 +15,13 @@ struct timing {
 };
 
 double median(std::vector<double> v);
+
+/// @brief n operations' rate in G ops/s in the slowest and the fastest timed run (a median's range,
+/// written as "<column> min" / "max", which plot draws as error bars).
+struct rate_range {
+  double slowest = 0, fastest = 0;
+};
+rate_range rates_of(std::uint64_t n, const timing& t);
 
 /// @brief Runs setup() then work() warmup + reps times; times work() only. On the GPU a short
 /// busy kernel precedes each timed region, so the host's enqueue overhead is not counted.

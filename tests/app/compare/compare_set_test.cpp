@@ -118,6 +118,10 @@ TEST_CASE("a compare set runs one workload on every table, and refuses fewer tha
     CHECK(set.at(i).status().batches == 4);  // the same batches
   }
   CHECK(set.at(0).config().table.hash == hash_kind::identity);
+  // The tables take turns through one set of turns (batch_turns_test: one holder at a time).
+  REQUIRE(set.at(0).config().turns);
+  for (std::size_t i = 1; i < set.size(); ++i)
+    CHECK(set.at(i).config().turns == set.at(0).config().turns);
   set.queue(
       {{script_step::fill, 0.25, 0}, {script_step::pause, 0, 0}, {script_step::fill, 0.75, 0}});
   set.wait_idle();
