@@ -1,8 +1,9 @@
 // The live benchmark: alternating windows of the session running alone and running while frames
 // are drawn at 60 Hz (sampling every frame, within the default share, and not at all, which tells
-// what drawing costs from what sampling costs), throughput from the session's own operation count
-// over wall time (what a user gets), frame times from the frame's start to the GPU finishing its
-// drawing.
+// what drawing costs from what sampling costs; and empty frames, what any frame costs), and at the
+// window's watching pace; throughput from the session's own operation count over wall time (what
+// a user gets), frame times from the frame's start to the GPU finishing its drawing, and the
+// GPU's time on a frame's graphics from a GL timer query.
 #include "app/bench_live.hpp"
 
 #include "app/families/family_ui.hpp"
@@ -28,7 +29,7 @@ namespace hs::app {
 namespace {
 
 using clock_type = std::chrono::steady_clock;
-constexpr double k_window_s = 3.0, k_warm_s = 1.0, k_frame_s = 1.0 / 60.0;
+constexpr double k_window_s = 3.0, k_warm_s = 1.0;
 constexpr int k_windows = 3;  // of each kind, alternating
 constexpr int k_width = 1920, k_height = 1080;
 
@@ -67,9 +68,38 @@ struct window_result {
   double ops_per_s = 0;
   double samples_per_s = 0;
   std::vector<double> frame_ms, draw_ms;  // whole frames; building them on the CPU
+  std::vector<double> gl_ms;              // the GPU's time on each frame's GL commands
 };
 
-window_result measure_window(app_frame& f, headless_platform* gl, bool running = true) {
+struct frames_spec {
+  double hz = 60;
+  bool empty = false;  ///< frames with nothing drawn: what the switch to graphics alone costs
+};
+
+// GL_TIME_ELAPSED around one frame's GL commands: the time the GPU spent on them.
+class gl_timer {
+ public:
+  gl_timer() {
+    glGenQueries(1, &query_);
+    glBeginQuery(GL_TIME_ELAPSED, query_);
+  }
+  ~gl_timer() { glDeleteQueries(1, &query_); }
+  gl_timer(const gl_timer&) = delete;
+  gl_timer& operator=(const gl_timer&) = delete;
+  /// @brief Ends the query and waits for its result (milliseconds).
+  double stop_ms() {
+    glEndQuery(GL_TIME_ELAPSED);
+    GLuint64 ns = 0;
+    glGetQueryObjectui64v(query_, GL_QUERY_RESULT, &ns);
+    return static_cast<double>(ns) / 1e6;
+  }
+
+ private:
+  GLuint query_ = 0;
+};
+
+window_result measure_window(app_frame& f, headless_platform* gl, bool running = true,
+                             frames_spec spec = {}) {
   session& s = f.sess();
   window_result r;
   const std::uint64_t ops0 = s.status().operations, samples0 = f.samples_taken();
@@ -81,17 +111,19 @@ window_result measure_window(app_frame& f, headless_platform* gl, bool running =
       continue;
     }
     const auto start = clock_type::now();
+    gl_timer timer;
     gl->frame(
         k_width, k_height,
         [&] {
-          f.draw_window();
+          if (!spec.empty) f.draw_window();
           r.draw_ms.push_back(since(start) * 1e3);
         },
         f.state().font_size, f.state().ui_theme);
+    r.gl_ms.push_back(timer.stop_ms());
     glFinish();  // the frame's GL work counts: interop copies and drawing
     r.frame_ms.push_back(since(start) * 1e3);
-    next +=
-        std::chrono::duration_cast<clock_type::duration>(std::chrono::duration<double>(k_frame_s));
+    next += std::chrono::duration_cast<clock_type::duration>(
+        std::chrono::duration<double>(1.0 / spec.hz));
     if (next > clock_type::now())
       std::this_thread::sleep_until(next);
     else
@@ -164,12 +196,14 @@ int run_live_bench(const cli_options& o) {
                             "slab: maintain rehash=0.25 (a FLUSH when the erases since the last "
                             "compaction pass a quarter of the pairs); linear, hive: none");
   rep.metadata.emplace_back(
-      "method", strprintf("%d rounds, after %.0f s running, of four %.0f s windows: no frames, "
-                          "frames sampling every frame, frames sampling within the default "
-                          "share, frames without sampling; frames of %dx%d at 60 Hz; throughput = "
-                          "operations retired / "
-                          "wall time; medians",
-                          k_windows, k_warm_s, k_window_s, k_width, k_height));
+      "method",
+      strprintf("%d rounds, after %.0f s running, of six %.0f s windows: no frames, frames "
+                "sampling every frame, frames sampling within the default share, the same at the "
+                "window's watching pace (Display > frames while watching), frames without "
+                "sampling, empty frames; frames of %dx%d at 60 Hz unless paced; throughput = "
+                "operations retired / wall time; GL ms a frame from a GL_TIME_ELAPSED query "
+                "around each frame without sampling; medians",
+                k_windows, k_warm_s, k_window_s, k_width, k_height));
   bench::result_table t{
       "live",
       "Throughput while the window draws at 60 Hz, sampling every frame and within the "
@@ -184,12 +218,17 @@ int run_live_bench(const cli_options& o) {
        "cost default share",
        "drawing only (G ops/s)",
        "cost drawing only",
+       "empty frames (G ops/s)",
+       "cost empty frames",
+       "watching pace (G ops/s)",
+       "cost watching pace",
        "samples/s",
        "ms a sample",
        "batches alone (G ops/s)",
        "frame p50 (ms)",
        "frame p99 (ms)",
        "frame max (ms)",
+       "GL ms a frame",
        "draw p50 (ms)",
        "idle frame p50 (ms)",
        "idle frame p99 (ms)",
@@ -224,7 +263,8 @@ int run_live_bench(const cli_options& o) {
       s.wait_idle();
       continue;
     }
-    std::vector<double> off, on, shared, shared_rate, drawing, frames, draws;
+    std::vector<double> off, on, shared, shared_rate, drawing, empty, paced, frames, draws, gl_ms;
+    const frames_spec watching{f.pacing().watching_hz > 0 ? f.pacing().watching_hz : 60.0};
     for (int i = 0; i < k_windows; ++i) {
       off.push_back(measure_window(f, nullptr).ops_per_s);
       f.sampling().share = 1;  // every frame, as the measurement asks
@@ -236,8 +276,12 @@ int run_live_bench(const cli_options& o) {
       const window_result d = measure_window(f, &gl);
       shared.push_back(d.ops_per_s);
       shared_rate.push_back(d.samples_per_s);
+      paced.push_back(measure_window(f, &gl, true, watching).ops_per_s);
       f.sampling().period_s = 1e9;  // the frames go on, showing the last sample
-      drawing.push_back(measure_window(f, &gl).ops_per_s);
+      const window_result dr = measure_window(f, &gl);
+      drawing.push_back(dr.ops_per_s);
+      gl_ms.insert(gl_ms.end(), dr.gl_ms.begin(), dr.gl_ms.end());
+      empty.push_back(measure_window(f, &gl, true, {60, true}).ops_per_s);
       f.sampling().period_s = 0;
     }
     const double sample_ms = f.last_sample_seconds() * 1e3;
@@ -260,12 +304,17 @@ int run_live_bench(const cli_options& o) {
            bench::cell(100.0 * (1.0 - bench::median(shared) / a), "%.1f%%"),
            bench::cell(bench::median(drawing) / 1e9, "%.2f"),
            bench::cell(100.0 * (1.0 - bench::median(drawing) / a), "%.1f%%"),
+           bench::cell(bench::median(empty) / 1e9, "%.2f"),
+           bench::cell(100.0 * (1.0 - bench::median(empty) / a), "%.1f%%"),
+           bench::cell(bench::median(paced) / 1e9, "%.2f"),
+           bench::cell(100.0 * (1.0 - bench::median(paced) / a), "%.1f%%"),
            bench::cell(bench::median(shared_rate), "%.1f"),
            bench::cell(sample_ms, "%.2f"),
            bench::cell(bench::median(alone) / 1e9, "%.2f"),
            bench::cell(percentile(frames, 0.5), "%.2f"),
            bench::cell(percentile(frames, 0.99), "%.2f"),
            bench::cell(percentile(frames, 1.0), "%.2f"),
+           bench::cell(percentile(gl_ms, 0.5), "%.2f"),
            bench::cell(percentile(draws, 0.5), "%.2f"),
            bench::cell(percentile(idle.frame_ms, 0.5), "%.2f"),
            bench::cell(percentile(idle.frame_ms, 0.99), "%.2f"),

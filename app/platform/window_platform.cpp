@@ -10,6 +10,7 @@
 #include <GLFW/glfw3.h>
 #include <imgui.h>
 #include <imgui_impl_glfw.h>
+#include <imgui_internal.h>  // the input queue: whether this frame brought input
 
 #include "app/platform/imgui_renderer.hpp"
 #include "app/platform/png.hpp"
@@ -156,9 +157,12 @@ int run_window(const std::function<std::unique_ptr<app_frame>(bool)>& make,
     if (!ini_notice.empty()) frame->notify(ini_notice);
     if (!size_notice.empty()) frame->notify(size_notice);
     const double started = glfwGetTime();
+    double last_input = started;
     while (!glfwWindowShouldClose(window) && !frame->quit_requested &&
            (opt.frames == 0 || frames < opt.frames)) {
       glfwPollEvents();
+      const double frame_began = glfwGetTime();
+      if (ImGui::GetCurrentContext()->InputEventsQueue.Size > 0) last_input = frame_began;
       renderer.set_style(frame->state().font_size, frame->state().ui_theme);
       renderer.new_frame();
       ImGui_ImplGlfw_NewFrame();
@@ -183,6 +187,12 @@ int run_window(const std::function<std::unique_ptr<app_frame>(bool)>& make,
         glfwMakeContextCurrent(window);
       }
       glfwSwapBuffers(window);
+      // While the user only watches a running table, fewer frames leave the GPU to the table;
+      // input ends the wait at once.
+      const double now = glfwGetTime();
+      const double wait = frame->state().pacing.wait_before_next(
+          now - last_input, now - frame_began, frame->table_changing());
+      if (wait > 0) glfwWaitEventsTimeout(wait);
       if (frame->fullscreen_requested) {
         frame->fullscreen_requested = false;
         toggle_fullscreen(window, restore);

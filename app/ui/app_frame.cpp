@@ -198,6 +198,14 @@ bool app_frame::tables_lost() const {
   return false;
 }
 
+bool app_frame::table_changing() const {
+  if (!state_.sess->at_rest()) return true;
+  if (!state_.compare) return false;
+  for (std::size_t i = 0; i < state_.compare->size(); ++i)
+    if (!state_.compare->at(i).at_rest()) return true;
+  return false;
+}
+
 void app_frame::sample_now() {
   sample(true);
   if (state_.compare_figure) state_.compare_figure->sample_now();

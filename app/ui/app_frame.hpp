@@ -64,6 +64,10 @@ class app_frame final : public frame_actions {
   /// @brief The panel titled `title` this frame, or null (tests read what a panel drew).
   const panel* find_panel(std::string_view title) const;
   sampling_policy& sampling() { return state_.sampling; }
+  frame_pacing& pacing() { return state_.pacing; }
+  /// @brief Whether a table of the window (the main one, or a compared one) is running batches or
+  /// a rebuild: what it shows changes without input.
+  bool table_changing() const;
   /// @brief The session's version when the newest background sample was asked for.
   std::uint64_t asked_version() const { return asked_version_; }
   /// @brief Seconds the last background sample took (0 before the first).

@@ -12,6 +12,7 @@
 #include "app/families/family_ui.hpp"
 #include "app/scenario.hpp"
 #include "app/session/session.hpp"
+#include "app/ui/frame_pacing.hpp"
 #include "app/ui/sampling_policy.hpp"
 #include "app/ui/shortcuts.hpp"
 #include "app/ui/style.hpp"
@@ -55,6 +56,7 @@ struct frame_state {
   vis::heatmap_view heatmap;
   vis::histogram_view histogram;
   sampling_policy sampling;
+  frame_pacing pacing;  ///< how often the window draws (the window platform reads it)
   backend_choice choice = backend_choice::automatic;  ///< how the backend was chosen
   std::string backend_note;
   double target_load = 0.5;  ///< what Fill (F) fills or drains to

@@ -1,6 +1,7 @@
 // The window's controls pressed as a person presses them: the Dear ImGui Test Engine moves the
 // mouse to a widget found by its label and clicks, presses keys, turns the wheel, and the checks
 // read what the session did. Runs on the CPU model here (and on the GPU backend under [gpu]).
+#include <cmath>
 #include <filesystem>
 #include <set>
 
@@ -227,6 +228,43 @@ TEST_CASE("the text-size control changes the font", "[ui]") {
   CHECK(before == 16.f);
   CHECK(ui->frame().state().font_size == 30.f);
   CHECK(after == 30.f);
+}
+
+TEST_CASE("the watching pace: set in Display, fewer frames only while a table runs untouched",
+          "[ui]") {
+  session_config cfg = small_table();
+  cfg.workload = endless(cfg);
+  auto ui = test::harness_or_skip(cfg);
+  app_frame& f = ui->frame();
+  bool changing_at_rest = true, changing_running = false, changing_paused = true;
+  const std::string log = ui->run([&](ImGuiTestContext* ctx) {
+    changing_at_rest = f.table_changing();
+    ctx->SetRef("//Controls");
+    ctx->ItemOpen("display-section/Display");
+    ctx->ItemInputValue("display-section/frames while watching", 20.f);
+    ctx->ItemClick(run_button);
+    test::wait_until(ctx, [&] { return f.sess().status().live > 0; });
+    changing_running = f.table_changing();
+    ctx->ItemClick(pause_button);
+    test::wait_until(ctx, [&] { return f.sess().status().act == activity::idle; });
+    f.sess().wait_idle();
+    changing_paused = f.table_changing();
+  });
+  INFO(log);
+  REQUIRE(log.empty());
+  const frame_pacing& p = f.pacing();
+  CHECK(p.watching_hz == 20);
+  CHECK_FALSE(changing_at_rest);
+  CHECK(changing_running);
+  CHECK_FALSE(changing_paused);
+  // Running and untouched for longer than the grace: the rest of a twentieth of a second.
+  CHECK(std::abs(p.wait_before_next(5.0, 0.01, true) - 0.04) < 1e-12);
+  CHECK(p.wait_before_next(5.0, 0.2, true) == 0);    // a frame slower than the pace: no wait
+  CHECK(p.wait_before_next(0.5, 0.01, true) == 0);   // input within the grace: the display's rate
+  CHECK(p.wait_before_next(5.0, 0.01, false) == 0);  // at rest: the display's rate
+  frame_pacing off = p;
+  off.watching_hz = 0;  // "display rate" on the slider
+  CHECK(off.wait_before_next(5.0, 0.01, true) == 0);
 }
 
 TEST_CASE("keyboard shortcuts drive the session, and wait while a text field is edited",

@@ -242,6 +242,15 @@ void controls_panel::draw_display(frame_state& f) {
       "take milliseconds to sample, and sampling competes with the workload; a table at rest is "
       "sampled as soon as it changes, and no view waits more than %.1f s after a slow sample.",
       f.sampling.max_wait_s);
+  float watching_hz = static_cast<float>(f.pacing.watching_hz);
+  if (ImGui::SliderFloat("frames while watching", &watching_hz, 0.f, 60.f,
+                         watching_hz < 1 ? "display rate" : "%.0f a second"))
+    f.pacing.watching_hz = watching_hz < 1 ? 0.0 : std::round(watching_hz);
+  ImGui::SetItemTooltip(
+      "How often the window draws while a table runs and you only watch (%.0f s after the last "
+      "key or mouse move). Drawing takes time from the table on the same GPU; input, and a table "
+      "at rest, get the display's full rate.",
+      f.pacing.input_grace_s);
   if (ImGui::Button("Reset layout")) f.settings.layouts_built = 0;
   ImGui::SameLine();
   if (ImGui::Button("Quit")) f.actions->execute(command::quit);
