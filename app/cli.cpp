@@ -102,6 +102,20 @@ void add_window_options(CLI::App& app, cli_options& o) {
       },
       "open addressing's probing: one slot on, or a second hash's step over 4-slot sectors",
       "linear|double");
+  app.add_option("--keys", o.keys.path,
+                 "the workload's keys from a file: one per line (decimal, hex or words), a CSV "
+                 "column (--keys-column), or raw 32-bit words (.u32, .bin)")
+      ->type_name("FILE");
+  add_parsed(app, "--keys-column", o.keys.column, between<std::uint32_t>(1, 1u << 20),
+             "--keys: the CSV column of the keys, from 1", "N");
+  add_parsed(
+      app, "--keys-format", o.keys.format,
+      [](const std::string& v) {
+        const auto f = workload::parse_key_format(v);
+        if (!f) throw user_error("'" + v + "' is not auto, decimal, hex, text or u32le");
+        return *f;
+      },
+      "--keys: how the file is read (default auto)", "auto|decimal|hex|text|u32le");
   app.add_option("--scenario", o.scenario,
                  "a scenario to start from (a file, or a shipped scenario's name)")
       ->type_name("SCENARIO");

@@ -10,6 +10,7 @@
 #include "core/bench/suites.hpp"
 #include "core/common/device.hpp"
 #include "core/common/hash.hpp"
+#include "core/workload/key_file.hpp"
 
 namespace hs::app {
 
@@ -21,6 +22,7 @@ struct cli_options {
   std::optional<std::uint64_t> capacity;
   std::optional<hash_kind> hash;
   std::optional<probe_policy> probe;  ///< window and bench: the linear family's probing
+  workload::key_file_spec keys;       ///< window --keys: the workload's keys from a file
   std::string scenario;              ///< window: a scenario to load; render: the scenario to render
   std::string out_dir;               ///< render/bench output folder
   std::string suite;                 ///< bench suite

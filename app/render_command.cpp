@@ -101,6 +101,21 @@ render_result render_scenario(const scenario& sc, const std::string& out_dir, ba
                       {"zipf_s", keys.zipf_s},
                       {"batch", cfg.workload.batch_size},
                       {"mix", workload::to_string(cfg.workload.mix)}};
+  if (const auto& file = cfg.workload.key_file; file && keys.dist == workload::distribution::file) {
+    const workload::key_file_report& r = file->report;
+    meta["workload"]["key_file"] = {{"path", file->source.path},
+                                    {"column", file->source.column},
+                                    {"format", std::string(workload::to_string(r.format))},
+                                    {"keys", r.keys},
+                                    {"records", r.records},
+                                    {"duplicates", r.duplicates},
+                                    {"reserved", r.reserved},
+                                    {"unreadable", r.unreadable},
+                                    {"colliding_strings", r.colliding_strings},
+                                    {"summary", r.summary()}};
+    if (r.format == workload::key_format::text)
+      meta["workload"]["key_file"]["string_hash"] = workload::k_string_hash;
+  }
   json& captures = meta["captures"] = json::array();
 
   // Steps of a stage that ends in `capture animation` wait for it: it spreads them over its frames.

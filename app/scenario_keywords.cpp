@@ -3,9 +3,12 @@
 
 #include <algorithm>
 #include <array>
+#include <filesystem>
+#include <sstream>
 
 #include "app/families/family_ui.hpp"
 #include "app/scenario_parse_state.hpp"
+#include "app/terminal_progress.hpp"
 #include "core/common/bit_math.hpp"
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
@@ -99,7 +102,7 @@ void distribution(scenario_parse& s, const keyword_line& l) {
   const auto d = workload::parse_distribution(l.w[1]);
   if (!d)
     l.p.fail("unknown distribution '" + l.w[1] +
-             "' (uniform, uniform-dup, sequential, clustered, zipf)");
+             "' (uniform, uniform-dup, sequential, clustered, zipf; a key file: keys file PATH)");
   auto& keys = s.now.workload.keys;
   keys.dist = *d;
   for (std::size_t i = 2; i < l.w.size(); ++i) {
@@ -115,6 +118,55 @@ void distribution(scenario_parse& s, const keyword_line& l) {
     else
       l.p.fail("unknown distribution option '" + name + "' (universe, cluster, start, zipf)");
   }
+}
+
+// `keys file PATH [column N] [format F]`: the class's own keys. A relative path is the scenario
+// file's neighbour; a path with spaces is written in double quotes. The file is read here, so a
+// scenario that names a bad one is refused at this line with the loader's reason.
+void keys(scenario_parse& s, const keyword_line& l) {
+  constexpr const char* usage =
+      "usage: keys file PATH [column N] [format auto|decimal|hex|text|u32le]";
+  if (l.w[1] != "file") l.p.fail(usage);
+  std::string rest = l.text.substr(l.text.find("file") + 4);
+  const auto start = rest.find_first_not_of(" \t");
+  if (start == std::string::npos) l.p.fail(usage);
+  rest = rest.substr(start);
+  workload::key_file_spec spec;
+  if (rest.front() == '"') {
+    const auto close = rest.find('"', 1);
+    if (close == std::string::npos) l.p.fail("the key file's path has no closing quote");
+    spec.path = rest.substr(1, close - 1);
+    rest = rest.substr(close + 1);
+  } else {
+    const auto end = rest.find_first_of(" \t");
+    spec.path = rest.substr(0, end);
+    rest = end == std::string::npos ? "" : rest.substr(end);
+  }
+  std::istringstream more(rest);
+  for (std::string name, value; more >> name;) {
+    if (!(more >> value)) l.p.fail("'" + name + "' needs a value (" + usage + ")");
+    if (name == "column") {
+      const std::uint64_t c = l.p.size(value, "column");
+      if (c == 0 || c > 1u << 20) l.p.fail("column " + value + ": columns count from 1");
+      spec.column = static_cast<std::uint32_t>(c);
+    } else if (name == "format") {
+      const auto f = workload::parse_key_format(value);
+      if (!f) l.p.fail("unknown key format '" + value + "' (auto, decimal, hex, text, u32le)");
+      spec.format = *f;
+    } else {
+      l.p.fail("unknown option '" + name + "' (" + usage + ")");
+    }
+  }
+  namespace fs = std::filesystem;
+  if (fs::path(spec.path).is_relative() && !s.sc.file.empty())
+    spec.path = (fs::path(s.sc.file).parent_path() / spec.path).lexically_normal().string();
+  try {
+    s.now.workload.key_file =
+        workload::load_key_file(spec, terminal_progress("reading " + spec.path));
+  } catch (const user_error& e) {
+    l.p.fail(e.what());
+  }
+  s.now.workload.keys.dist = workload::distribution::file;
 }
 
 void seed(scenario_parse& s, const keyword_line& l) {
@@ -312,6 +364,11 @@ const std::array k_keywords{
       "distribution uniform|uniform-dup|sequential|clustered|zipf [universe=N] [cluster=N] "
       "[start=N] [zipf=S]",
       "Where the workload's keys come from.", workload_, 1, 4, distribution},
+    K{"keys", "keys file PATH [column N] [format auto|decimal|hex|text|u32le]",
+      "The workload's keys from a file, in its order: one key per line (decimal, hex or text, "
+      "text through FNV-1a), a CSV's column, or raw little-endian 32-bit words; duplicates, "
+      "reserved keys and unreadable lines are counted and skipped.",
+      workload_, 2, any, keys},
     K{"seed", "seed N", "The workload generator's seed.", workload_, 1, 1, seed},
     K{"batch", "batch OPERATIONS", "Operations in one batch (default 1M).", workload_, 1, 1, batch},
     K{"mix", "mix insert:W,find-hit:W,find-miss:W,erase:W",

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <ctime>
+#include <filesystem>
 
 #include "app/families/family_ui.hpp"
 #include "core/common/format.hpp"
@@ -92,7 +93,19 @@ std::string today() {
 
 std::string settings_lines(const script_step::settings& s) {
   const workload::stream_params& k = s.workload.keys;
-  std::string out = "distribution " + std::string(workload::to_string(k.dist));
+  std::string out;
+  if (k.dist == workload::distribution::file && s.workload.key_file) {
+    const workload::key_file_spec& f = s.workload.key_file->source;
+    // Absolute: the written scenario may be saved in another folder than the one it came from.
+    const std::string path = std::filesystem::absolute(f.path).lexically_normal().string();
+    const bool spaced = path.find_first_of(" \t") != std::string::npos;
+    out = "keys file " + (spaced ? "\"" + path + "\"" : path);
+    if (f.column) out += " column " + std::to_string(f.column);
+    if (f.format != workload::key_format::automatic)
+      out += " format " + std::string(workload::to_string(f.format));
+  } else {
+    out = "distribution " + std::string(workload::to_string(k.dist));
+  }
   switch (k.dist) {
     case workload::distribution::uniform_dup: out += " universe=" + format_size(k.universe); break;
     case workload::distribution::zipf:

@@ -6,6 +6,7 @@
 
 #include "app/platform/window_platform.hpp"
 #include "app/render_command.hpp"
+#include "app/terminal_progress.hpp"
 #include "app/ui/app_frame.hpp"
 #include "core/common/error.hpp"
 
@@ -38,6 +39,19 @@ int run_window_command(const cli_options& o) {
   if (o.hash) cfg.table.hash = *o.hash;
   if (o.probe) cfg.table.linear.probe = *o.probe;
   cfg.workload.batch_size = b == backend::gpu ? (1u << 20) : (1u << 16);
+  if (!o.keys.path.empty()) {
+    if (!o.scenario.empty())
+      throw user_error(
+          "--keys gives the workload its keys, and a scenario names its own: write "
+          "'keys file PATH' in the scenario instead");
+    cfg.workload.key_file =
+        workload::load_key_file(o.keys, terminal_progress("reading " + o.keys.path));
+    cfg.workload.keys.dist = workload::distribution::file;
+    std::cout << "hashscope: keys from " << o.keys.path << ": "
+              << cfg.workload.key_file->report.summary() << "\n";
+  } else if (o.keys.column || o.keys.format != workload::key_format::automatic) {
+    throw user_error("--keys-column and --keys-format go with --keys FILE");
+  }
   window_options w;
   w.frames = o.frames;
   w.font_size = o.font_size;
@@ -50,7 +64,8 @@ int run_window_command(const cli_options& o) {
           // A first launch welcomes with the demo preset's first stage rather than an empty table,
           // unless the command line asked for a scenario or a table of its own.
           std::string preset = o.scenario;
-          if (preset.empty() && first_launch && !o.capacity && !o.hash && !o.probe) {
+          if (preset.empty() && first_launch && !o.capacity && !o.hash && !o.probe &&
+              o.keys.path.empty()) {
             preset = k_demo;
             std::cout << "hashscope: first launch: the " << k_demo
                       << " preset plays its first stage (Space runs, N goes "

@@ -201,12 +201,17 @@ void command_state::fill_batch_done(std::uint64_t inserted, bool failed_full,
   stalled_ = inserted == 0 ? stalled_ + 1 : 0;
   if (stalled_ >= 3) {
     script_.clear();
-    finish(
-        note,
-        strprintf(
-            "fill stopped at load %.3f: the workload's keys repeat (universe %s), so inserts only "
-            "overwrite; choose a larger universe or another distribution",
-            double(p.live) / double(p.capacity), format_count(spec_.keys.universe).c_str()));
+    const bool file = spec_.keys.dist == workload::distribution::file && spec_.key_file;
+    finish(note,
+           file ? strprintf("fill stopped at load %.3f: every key of the key file (%s keys) is in "
+                            "the table, so inserts only overwrite",
+                            double(p.live) / double(p.capacity),
+                            format_count(spec_.key_file->keys.size()).c_str())
+                : strprintf("fill stopped at load %.3f: the workload's keys repeat (universe %s), "
+                            "so inserts only overwrite; choose a larger universe or another "
+                            "distribution",
+                            double(p.live) / double(p.capacity),
+                            format_count(spec_.keys.universe).c_str()));
   }
 }
 

@@ -41,6 +41,10 @@ app_frame::app_frame(session_config cfg, backend_choice choice, std::string back
   state_.backend_note = std::move(backend_note);
   state_.actions = this;
   panels_ = common_panels();
+  if (cfg.workload.key_file) {  // --keys: the Workload section shows it and can come back to it
+    state_.last_keys = cfg.workload.key_file;
+    state_.key_source = cfg.workload.key_file->source;
+  }
   rebuild(cfg);
 }
 
@@ -254,6 +258,7 @@ void app_frame::execute(command c, key_target t) {
     case command::present: set_presenting(!state_.presenting); break;
     case command::leave_present: set_presenting(false); break;
     case command::open_scenario:
+    case command::open_key_file:
     case command::save_scenario:
     case command::export_figures: files_.ask(c); break;
     case command::quit: quit_requested = true; break;
@@ -307,7 +312,40 @@ void app_frame::draw_panels() {
   if (!open) stop_compare();
 }
 
+void app_frame::load_key_file(const std::string& path) {
+  state_.key_source.path = path;
+  state_.key_loader.start(state_.key_source);
+}
+
+void app_frame::use_keys(std::shared_ptr<const workload::key_list> keys) {
+  workload::workload_spec w = state_.sess->workload();
+  w.keys.dist = workload::distribution::file;
+  w.key_file = keys;
+  state_.sess->set_workload(w);
+  if (state_.compare)
+    for (std::size_t i = 0; i < state_.compare->size(); ++i) {
+      workload::workload_spec cw = state_.compare->at(i).workload();
+      cw.keys.dist = workload::distribution::file;
+      cw.key_file = keys;
+      state_.compare->at(i).set_workload(cw);
+    }
+  state_.last_keys = std::move(keys);
+}
+
+void app_frame::take_key_file() {
+  auto r = state_.key_loader.take();
+  if (!r) return;
+  if (!r->keys) {
+    state_.error = "key file not read: " + r->error;
+    return;
+  }
+  use_keys(r->keys);
+  state_.error.clear();
+  notify("keys from " + r->keys->source.path + ": " + r->keys->report.summary());
+}
+
 void app_frame::draw_window() {
+  take_key_file();
   state_.gpu_fault = tables_lost() ? gpu_lost_note() : std::string();
   if (!state_.gpu_fault.empty()) {
     // Nothing more is asked of the GPU, and no sample finished since is shown (session::sample).

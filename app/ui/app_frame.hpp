@@ -65,6 +65,12 @@ class app_frame final : public frame_actions {
   const panel* find_panel(std::string_view title) const;
   sampling_policy& sampling() { return state_.sampling; }
   frame_pacing& pacing() { return state_.pacing; }
+  /// @brief Starts reading a key file (the Workload section's column and format) off the UI
+  /// thread; when it is read, the workload takes its keys, or the error names file and line and
+  /// the workload stays as it was.
+  void load_key_file(const std::string& path);
+  /// @brief Makes `keys` the workload's key source (the main table's, and the compared ones').
+  void use_keys(std::shared_ptr<const workload::key_list> keys);
   /// @brief Whether a table of the window (the main one, or a compared one) is running batches or
   /// a rebuild: what it shows changes without input.
   bool table_changing() const;
@@ -117,6 +123,7 @@ class app_frame final : public frame_actions {
   /// Takes in a new sample: the family views' choice, the heatmap's colours.
   void show_sample();
   void update_freshness();
+  void take_key_file();
   void draw_menu_bar();
   void draw_status_bar();
   void draw_help_overlay();

@@ -28,6 +28,7 @@ namespace {
 constexpr const char* k_open_key = "hashscope-open-scenario";
 constexpr const char* k_save_key = "hashscope-save-scenario";
 constexpr const char* k_export_key = "hashscope-export-figures";
+constexpr const char* k_keys_key = "hashscope-open-key-file";
 
 // ImFileDialog draws file icons and previews as textures: made and freed through the GL the
 // window draws with (the dialogs only exist inside a frame, with its context current).
@@ -199,6 +200,7 @@ file_menu::~file_menu() {
 void file_menu::ask(command c) {
   if (c == command::open_scenario) asked_ = dialog::open;
   if (c == command::save_scenario) asked_ = dialog::save;
+  if (c == command::open_key_file) asked_ = dialog::key_file;
   if (c == command::export_figures) asked_ = dialog::export_to;
 }
 
@@ -214,6 +216,12 @@ void file_menu::draw_menu(app_frame& frame) {
     if (ImGui::MenuItem("Clear the list")) recent.clear();
     ImGui::EndMenu();
   }
+  if (ImGui::MenuItem("Open key file...", keys_for(command::open_key_file)))
+    frame.execute(command::open_key_file);
+  ImGui::SetItemTooltip(
+      "Your own keys as the workload's: one key per line (decimal, hex or words), a column of a "
+      "CSV, or raw little-endian 32-bit words (the column and format are in the Workload "
+      "section).");
   if (ImGui::MenuItem("Save session as scenario...", keys_for(command::save_scenario)))
     frame.execute(command::save_scenario);
   ImGui::SetItemTooltip(
@@ -245,6 +253,9 @@ void file_menu::draw_dialogs(app_frame& frame) {
       opened = d.Save(k_save_key, "Save session as scenario", "Scenario (*.scn){.scn}", from);
     if (asked_ == dialog::export_to)
       opened = d.Open(k_export_key, "Export figures into a folder", "", false, from);
+    if (asked_ == dialog::key_file)
+      opened = d.Open(k_keys_key, "Open a key file",
+                      "Key files (*.txt;*.csv;*.u32;*.bin){.txt,.csv,.u32,.bin},.*", false, from);
     if (opened)
       shown_ = asked_;
     else
@@ -263,6 +274,8 @@ void file_menu::draw_dialogs(app_frame& frame) {
     done(k_save_key, [&](const std::string& p) { save_scenario(frame, p); });
   if (shown_ == dialog::export_to)
     done(k_export_key, [&](const std::string& p) { export_figures(frame, p); });
+  if (shown_ == dialog::key_file)
+    done(k_keys_key, [&](const std::string& p) { frame.load_key_file(p); });
 }
 
 }  // namespace hs::app

@@ -27,7 +27,8 @@ class file_menu {
   void draw_menu(app_frame& frame);
   /// @brief The dialogs asked for (call every frame).
   void draw_dialogs(app_frame& frame);
-  /// @brief Opens the dialog of a File command (open_scenario, save_scenario, export_figures).
+  /// @brief Opens the dialog of a File command (open_scenario, open_key_file, save_scenario,
+  /// export_figures).
   void ask(command c);
 
   /// @brief Opens a scenario as a preset; on failure the error names file and line, and the
@@ -39,7 +40,7 @@ class file_menu {
   bool export_figures(app_frame& frame, const std::string& dir);
 
  private:
-  enum class dialog : std::uint8_t { none, open, save, export_to };
+  enum class dialog : std::uint8_t { none, open, save, export_to, key_file };
   dialog asked_ = dialog::none, shown_ = dialog::none;
   bool close_pending_ = false;
 };

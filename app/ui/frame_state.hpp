@@ -13,6 +13,7 @@
 #include "app/scenario.hpp"
 #include "app/session/session.hpp"
 #include "app/ui/frame_pacing.hpp"
+#include "app/ui/key_file_loader.hpp"
 #include "app/ui/sampling_policy.hpp"
 #include "app/ui/shortcuts.hpp"
 #include "app/ui/style.hpp"
@@ -61,6 +62,12 @@ struct frame_state {
   std::string backend_note;
   double target_load = 0.5;  ///< what Fill (F) fills or drains to
   int step_ops = 0;          ///< what Step (S) runs: 0 one batch, else that many traced operations
+
+  // Your own keys: the Workload section's column and format for the next key file, the reader,
+  // and the last file read (the keys combo goes back to it).
+  workload::key_file_spec key_source;
+  key_file_loader key_loader;
+  std::shared_ptr<const workload::key_list> last_keys;
 
   // Compare mode.
   std::unique_ptr<compare_set> compare;

@@ -23,6 +23,7 @@ enum class command : std::uint8_t {
   present,
   leave_present,
   open_scenario,
+  open_key_file,
   save_scenario,
   export_figures,
   quit

@@ -5,28 +5,28 @@
 namespace hs::workload::detail {
 
 namespace {
-__global__ void generate_kernel(workload_spec spec, batch_plan plan, zipf_sampler zipf,
-                                op_kind* kinds, key_type* keys, value_type* values) {
+__global__ void generate_kernel(stream_params p, batch_plan plan, zipf_sampler zipf, op_kind* kinds,
+                                key_type* keys, value_type* values) {
   const std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x;
   if (i >= plan.size) return;
   op_kind k;
   key_type key;
   value_type v;
-  op_at(spec, plan, &zipf, i, k, key, v);
+  op_at(p, plan, &zipf, i, k, key, v);
   kinds[i] = k;
   keys[i] = key;
   values[i] = v;
 }
 }  // namespace
 
-void generate_on_device(const workload_spec& spec, const batch_plan& plan, const batch_spans& out,
+void generate_on_device(const stream_params& p, const batch_plan& plan, const batch_spans& out,
                         stream_view s) {
   if (plan.size == 0) return;
-  const zipf_sampler zipf(spec.keys.zipf_s, spec.keys.universe);
+  const zipf_sampler zipf(p.zipf_s, p.universe);
   constexpr unsigned block = 256;
   const auto grid = static_cast<unsigned>((plan.size + block - 1) / block);
   generate_kernel<<<grid, block, 0, static_cast<cudaStream_t>(s.handle)>>>(
-      spec, plan, zipf, out.kinds.data(), out.keys.data(), out.values.data());
+      p, plan, zipf, out.kinds.data(), out.keys.data(), out.values.data());
   HS_CUDA_CHECK_LAUNCH();
 }
 

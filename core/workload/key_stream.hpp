@@ -104,6 +104,7 @@ enum class distribution : std::uint8_t {
   sequential,      ///< start, start + 1, ...
   clustered,       ///< runs of `cluster` consecutive keys at random places of the key space
   zipf,            ///< keys of a universe drawn with Zipf(`zipf_s`) popularity
+  file,            ///< the keys of a key file, in its order (key_file.hpp), repeating past its end
 };
 
 /// @brief The parameters of a key stream (what the seed and distribution need at each index).
@@ -114,6 +115,8 @@ struct stream_params {
   std::uint32_t cluster = 64;         ///< clustered: run length (a power of two)
   std::uint32_t start = 0;            ///< sequential: first key
   double zipf_s = 0.99;
+  const key_type* file_keys = nullptr;  ///< file: its keys, in the memory generation runs in
+  std::uint64_t file_count = 0;         ///< file: how many (distinct)
 };
 
 /// Keys are drawn from [0, k_key_domain): never a sentinel. Insert streams use the lower half of
@@ -151,6 +154,7 @@ HS_HD key_type stream_key(const stream_params& p, std::uint64_t j, const zipf_sa
   if (permuted(p.dist)) return permute(p.seed, stream_index(p, j, zipf), k_key_domain);
   switch (p.dist) {
     case distribution::sequential: return static_cast<key_type>((p.start + j) % k_key_domain);
+    case distribution::file: return p.file_keys[j % p.file_count];
     case distribution::clustered: {
       const std::uint64_t runs = (k_key_domain / p.cluster) / 2;  // lower half of the runs
       const std::uint32_t run =
@@ -159,6 +163,17 @@ HS_HD key_type stream_key(const stream_params& p, std::uint64_t j, const zipf_sa
     }
     default: return 0;  // permuted: above
   }
+}
+
+/// @brief Miss key number r of a key file's workload, when `inserted` of its keys were taken: a key
+/// of the file not taken yet (never in the table: the file's keys are distinct); once every key
+/// was taken, a random key, which is in the file with odds of its keys over 2^32.
+HS_HD key_type file_miss_key(const stream_params& p, std::uint64_t inserted, std::uint64_t r) {
+  const std::uint32_t x = random_u32(p.seed, 2, r);
+  if (inserted < p.file_count)
+    return p.file_keys[inserted + x % static_cast<std::uint32_t>(p.file_count - inserted)];
+  return permute(p.seed, static_cast<std::uint32_t>(k_half + x % (k_key_domain - k_half)),
+                 k_key_domain);
 }
 
 /// @brief Miss key number r: a key no index of the insert stream produces.

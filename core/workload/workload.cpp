@@ -60,13 +60,20 @@ void generate(const workload_spec& spec, const batch_plan& plan, memory_space sp
               const batch_spans& out, stream_view s) {
   if (out.kinds.size() < plan.size || out.keys.size() < plan.size || out.values.size() < plan.size)
     throw user_error("workload: output spans are smaller than the batch");
+  stream_params p = spec.keys;
+  if (p.dist == distribution::file) {
+    if (!spec.key_file || spec.key_file->keys.empty())
+      throw user_error("workload: distribution file needs a key file (keys file PATH)");
+    p.file_keys = spec.key_file->keys_in(space, s);
+    p.file_count = spec.key_file->keys.size();
+  }
   if (space == memory_space::device) {
-    detail::generate_on_device(spec, plan, out, s);
+    detail::generate_on_device(p, plan, out, s);
     return;
   }
-  const zipf_sampler zipf(spec.keys.zipf_s, spec.keys.universe);
+  const zipf_sampler zipf(p.zipf_s, p.universe);
   for (std::uint64_t i = 0; i < plan.size; ++i)
-    op_at(spec, plan, &zipf, i, out.kinds[i], out.keys[i], out.values[i]);
+    op_at(p, plan, &zipf, i, out.kinds[i], out.keys[i], out.values[i]);
 }
 
 void validate(const workload_spec& spec) {
@@ -82,6 +89,8 @@ void validate(const workload_spec& spec) {
     throw user_error("workload: operation weights must be non-negative and not all zero");
   if (spec.batch_size == 0 || spec.batch_size > (1ull << 31))
     throw user_error("workload: batch size must be between 1 and 2^31");
+  if (k.dist == distribution::file && (!spec.key_file || spec.key_file->keys.empty()))
+    throw user_error("workload: distribution file needs a key file (keys file PATH)");
 }
 
 std::string_view to_string(distribution d) {
@@ -91,6 +100,7 @@ std::string_view to_string(distribution d) {
     case distribution::sequential: return "sequential";
     case distribution::clustered: return "clustered";
     case distribution::zipf: return "zipf";
+    case distribution::file: return "file";
   }
   return "?";
 }
@@ -147,7 +157,7 @@ std::string to_string(const op_mix& m) {
 
 #if !HS_WITH_CUDA
 namespace hs::workload::detail {
-void generate_on_device(const workload_spec&, const batch_plan&, const batch_spans&, stream_view) {
+void generate_on_device(const stream_params&, const batch_plan&, const batch_spans&, stream_view) {
   throw user_error("workload: device generation needs a CUDA build");
 }
 }  // namespace hs::workload::detail

@@ -3,6 +3,7 @@
 // function of (spec, plan, index), run by a kernel on the GPU or a loop on the host.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -11,6 +12,7 @@
 #include "core/common/memory.hpp"
 #include "core/common/stream.hpp"
 #include "core/common/types.hpp"
+#include "core/workload/key_file.hpp"
 #include "core/workload/key_stream.hpp"
 
 namespace hs::workload {
@@ -26,6 +28,7 @@ struct workload_spec {
   stream_params keys;
   op_mix mix;
   std::uint64_t batch_size = 1u << 20;
+  std::shared_ptr<const key_list> key_file;  ///< distribution::file: its keys (kept while used)
 };
 
 /// @brief What one batch does: how many operations of each kind and where in the streams.
@@ -64,12 +67,12 @@ struct batch_spans {
   std::span<value_type> values;
 };
 
-/// @brief Operation i of a planned batch (shared by the GPU kernel and the host loop).
-HS_HD void op_at(const workload_spec& spec, const batch_plan& plan, const zipf_sampler* zipf,
+/// @brief Operation i of a planned batch (shared by the GPU kernel and the host loop); `p` is the
+/// spec's keys with a key file's keys in the memory generation runs in.
+HS_HD void op_at(const stream_params& p, const batch_plan& plan, const zipf_sampler* zipf,
                  std::uint64_t i, op_kind& kind, key_type& key, value_type& value) {
   const std::uint32_t r =
-      permute(spec.keys.seed ^ mix64(plan.index + 1), static_cast<std::uint32_t>(i), plan.size);
-  const stream_params& p = spec.keys;
+      permute(p.seed ^ mix64(plan.index + 1), static_cast<std::uint32_t>(i), plan.size);
   // First which key (the j-th of the insert stream, or a miss key), then the key itself, computed
   // once: a warp's operations are of every kind, and computing the key in each kind's branch made
   // the warp run each computation in turn (generating 2^20 operations took 48 us on the H200).
@@ -98,6 +101,8 @@ HS_HD void op_at(const workload_spec& spec, const batch_plan& plan, const zipf_s
   }
   if (permuted(p.dist))
     key = permute(p.seed, miss ? miss_index(p, draw) : stream_index(p, j, zipf), k_key_domain);
+  else if (miss && p.dist == distribution::file)
+    key = file_miss_key(p, plan.insert_begin + plan.inserts, draw);
   else
     key = miss ? miss_key(p, draw) : stream_key(p, j, zipf);
   if (kind == op_kind::insert) value = stream_value(p, j);
@@ -118,7 +123,7 @@ std::optional<op_mix> parse_mix(std::string_view s);
 std::string to_string(const op_mix& m);
 
 namespace detail {
-void generate_on_device(const workload_spec& spec, const batch_plan& plan, const batch_spans& out,
+void generate_on_device(const stream_params& p, const batch_plan& plan, const batch_spans& out,
                         stream_view s);
 }
 

@@ -1,9 +1,13 @@
 // Scenario files: the shipped ones parse; every kind of mistake is reported with file and line.
+#include <filesystem>
+#include <fstream>
+
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 
 #include "app/scenario.hpp"
 #include "app/scenario_keywords.hpp"
+#include "app/scenario_writer.hpp"
 #include "core/common/error.hpp"
 
 using namespace hs;
@@ -297,4 +301,44 @@ TEST_CASE("a workload that cannot run names the line that set it", "[scenario]")
                                    "cluster=100\nrun 1\ncapture heatmap\n",
                                    "x.scn"),
                     ContainsSubstring("x.scn:4:"));
+}
+
+TEST_CASE("keys file reads the class's keys beside the scenario; a bad one names file and line",
+          "[scenario][keys]") {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "hs scenario keys";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "ids.csv") << "name,id\nada,17\nbob,42\n";
+  const std::string scn = (dir / "class.scn").string();
+  const scenario sc =
+      parse_scenario("keys file ids.csv column 2\nfill 0.001\ncapture heatmap\n", scn);
+  const workload::workload_spec& w = sc.config.workload;
+  REQUIRE(w.key_file);
+  CHECK(w.keys.dist == workload::distribution::file);
+  CHECK(w.key_file->keys == std::vector<key_type>{17, 42});
+  CHECK(w.key_file->source.path == (dir / "ids.csv").string());  // beside the scenario
+  // A path with spaces in quotes; the scenario prints it back the same way.
+  const scenario quoted = parse_scenario("keys file \"" + (dir / "ids.csv").string() +
+                                             "\" column 2 format decimal\nfill 0.001\n"
+                                             "capture heatmap\n",
+                                         "x.scn");
+  REQUIRE(quoted.config.workload.key_file);
+  CHECK(quoted.config.workload.key_file->keys.size() == 2);
+  const std::string printed = print_scenario(quoted);
+  CHECK(printed.find("keys file \"" + (dir / "ids.csv").string() + "\" column 2 format decimal") !=
+        std::string::npos);
+  CHECK(print_scenario(parse_scenario(printed, "again.scn")) == printed);
+  auto fails = [&](const std::string& text, const std::string& what) {
+    CAPTURE(text);
+    CHECK_THROWS_WITH(parse_scenario("title t\n" + text + "\nfill 0.5\ncapture heatmap\n", scn),
+                      ContainsSubstring(scn + ":2:") && ContainsSubstring(what));
+  };
+  fails("keys file missing.txt", "missing.txt: cannot read the key file");
+  fails("keys file ids.csv column 3",
+        "no valid key in 3 lines (line 1: 2 columns, column 3 asked)");
+  fails("keys file ids.csv format base64", "unknown key format 'base64'");
+  fails("keys file ids.csv column", "'column' needs a value");
+  fails("keys file ids.csv colour red", "unknown option 'colour'");
+  fails("keys table ids.csv", "usage: keys file PATH");
+  fails("keys file \"ids.csv", "no closing quote");
+  fails("distribution file", "a key file: keys file PATH");
 }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <filesystem>
 
 #include "app/ui/panels/heatmap_panel.hpp"
 #include "core/common/bit_math.hpp"
@@ -119,8 +120,21 @@ void controls_panel::draw_workload(frame_state& f) {
   workload::workload_spec w = f.sess->workload();
   bool changed = false;
   int dist = static_cast<int>(w.keys.dist);
-  changed |= ImGui::Combo("keys", &dist, "uniform\0uniform-dup\0sequential\0clustered\0zipf\0");
-  w.keys.dist = static_cast<workload::distribution>(dist);
+  if (ImGui::Combo("keys", &dist,
+                   "uniform\0uniform-dup\0sequential\0clustered\0zipf\0key file\0")) {
+    const auto picked = static_cast<workload::distribution>(dist);
+    if (picked != workload::distribution::file) {
+      w.keys.dist = picked;
+      changed = true;
+    } else if (f.last_keys) {  // back to the file read last
+      w.keys.dist = picked;
+      w.key_file = f.last_keys;
+      changed = true;
+    } else {
+      f.actions->execute(command::open_key_file);  // the keys change once the file is read
+    }
+  }
+  draw_key_file(f, w);
   if (w.keys.dist == workload::distribution::uniform_dup ||
       w.keys.dist == workload::distribution::zipf)
     changed |= log2_slider("universe", w.keys.universe, 4, 31);
@@ -148,6 +162,41 @@ void controls_panel::draw_workload(frame_state& f) {
   } catch (const user_error& e) {
     f.error = e.what();
   }
+}
+
+// The key file's part of the Workload section: what was read, how the next file is read, and the
+// read under way.
+void controls_panel::draw_key_file(frame_state& f, const workload::workload_spec& w) {
+  if (w.keys.dist == workload::distribution::file && w.key_file) {
+    const workload::key_list& k = *w.key_file;
+    ImGui::TextWrapped("%s", std::filesystem::path(k.source.path).filename().string().c_str());
+    ImGui::SetItemTooltip("%s", k.source.path.c_str());
+    ImGui::TextDisabled("%s", k.report.summary().c_str());
+    if (k.report.format == workload::key_format::text)
+      ImGui::TextDisabled("text keys through %s", workload::k_string_hash);
+  }
+  if (w.keys.dist != workload::distribution::file && !f.key_loader.busy()) return;
+  if (f.key_loader.busy()) {
+    const float done = f.key_loader.progress();
+    ImGui::ProgressBar(
+        done, ImVec2(-FLT_MIN, 0),
+        strprintf("reading %s: %.0f%%",
+                  std::filesystem::path(f.key_loader.path()).filename().c_str(), 100.0 * done)
+            .c_str());
+  }
+  int format = static_cast<int>(f.key_source.format);
+  ImGui::Combo("key format", &format, "auto\0decimal\0hex\0text\0u32le\0");
+  f.key_source.format = static_cast<workload::key_format>(format);
+  ImGui::SetItemTooltip(
+      "How the next key file is read. auto: u32le for .u32 and .bin files, else the first key "
+      "decides (0x... hex, digits decimal, anything else text through %s).",
+      workload::k_string_hash);
+  int column = static_cast<int>(f.key_source.column);
+  if (ImGui::InputInt("CSV column", &column)) f.key_source.column = std::clamp(column, 0, 1 << 20);
+  ImGui::SetItemTooltip("A CSV's column, counted from 1 (0: the whole line is the key).");
+  if (ImGui::Button("Open key file...")) f.actions->execute(command::open_key_file);
+  tooltip_with_keys("read your own keys: one per line, a CSV column or 32-bit words",
+                    command::open_key_file);
 }
 
 void controls_panel::draw_table(frame_state& f) {

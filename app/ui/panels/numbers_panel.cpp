@@ -61,6 +61,12 @@ number_rows numbers(const frame_state& f) {
                                        std::string(workload::to_string(wl.keys.dist)).c_str(),
                                        static_cast<unsigned long long>(wl.keys.seed),
                                        format_count(wl.batch_size).c_str()));
+  if (wl.keys.dist == workload::distribution::file && wl.key_file) {
+    n.emplace_back("key file", wl.key_file->source.path);
+    n.emplace_back("keys read", wl.key_file->report.summary());
+    if (wl.key_file->report.format == workload::key_format::text)
+      n.emplace_back("string hash", workload::k_string_hash);
+  }
   n.emplace_back("operation mix", workload::to_string(wl.mix));
   if (f.sample_seconds > 0)
     n.emplace_back("views sampled",

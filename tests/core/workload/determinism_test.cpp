@@ -7,6 +7,7 @@
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/generators/catch_generators.hpp>
 
+#include "core/common/error.hpp"
 #include "core/workload/workload.hpp"
 #include "tests/support/gpu_support.hpp"
 
@@ -27,8 +28,17 @@ host_batch make(const workload_spec& spec, const batch_plan& plan, memory_space 
   generate(spec, plan, space, {k.span(), keys.span(), v.span()}, {});
   return {k.download(), keys.download(), v.download()};
 }
+// A key list as a key file gives it: distinct keys in file order (odd multiples of 7919).
+std::shared_ptr<const key_list> key_list_of(std::size_t n) {
+  auto list = std::make_shared<key_list>();
+  for (std::size_t i = 0; i < n; ++i)
+    list->keys.push_back(static_cast<key_type>(7919 * (2 * i + 1)));
+  list->report.keys = n;
+  return list;
+}
 workload_spec spec_for(distribution d) {
   workload_spec s;
+  if (d == distribution::file) s.key_file = key_list_of(300000);
   s.keys.dist = d;
   s.keys.seed = 1234;
   s.keys.universe = 5000;
@@ -53,7 +63,7 @@ TEST_CASE("the permutation is a bijection of its domain", "[workload]") {
 TEST_CASE("the same seed gives the same batches, another seed others", "[workload]") {
   const distribution d =
       GENERATE(distribution::uniform_unique, distribution::uniform_dup, distribution::sequential,
-               distribution::clustered, distribution::zipf);
+               distribution::clustered, distribution::zipf, distribution::file);
   CAPTURE(to_string(d));
   workload_spec spec = spec_for(d);
   cursor a, b;
@@ -75,7 +85,7 @@ TEST_CASE("the GPU generates exactly the host's batches", "[gpu][workload]") {
   test::require_gpu();
   const distribution d =
       GENERATE(distribution::uniform_unique, distribution::uniform_dup, distribution::sequential,
-               distribution::clustered, distribution::zipf);
+               distribution::clustered, distribution::zipf, distribution::file);
   CAPTURE(to_string(d));
   workload_spec spec = spec_for(d);
   cursor c;
@@ -86,8 +96,8 @@ TEST_CASE("the GPU generates exactly the host's batches", "[gpu][workload]") {
 }
 
 TEST_CASE("unique streams are unique and misses are never inserted keys", "[workload]") {
-  const distribution d =
-      GENERATE(distribution::uniform_unique, distribution::sequential, distribution::clustered);
+  const distribution d = GENERATE(distribution::uniform_unique, distribution::sequential,
+                                  distribution::clustered, distribution::file);
   CAPTURE(to_string(d));
   workload_spec spec = spec_for(d);
   spec.mix = {1, 0, 0, 0};
@@ -121,4 +131,42 @@ TEST_CASE("hits only name keys inserted and not erased", "[workload]") {
       CHECK(live.count(mixed.keys[i]) == 1);
       CHECK(erased.count(mixed.keys[i]) == 0);
     }
+}
+
+TEST_CASE("a key file's workload takes its keys in file order, misses from those not taken yet",
+          "[workload][keys]") {
+  workload_spec spec = spec_for(distribution::file);
+  spec.key_file = key_list_of(1000);
+  spec.mix = {1, 0, 0, 0};
+  spec.batch_size = 600;
+  cursor c;
+  const batch_plan first = c.next(spec);
+  host_batch ins = make(spec, first, memory_space::host);
+  for (const op_kind k : ins.kinds) REQUIRE(k == op_kind::insert);
+  std::sort(ins.keys.begin(), ins.keys.end());
+  std::vector<key_type> expected(spec.key_file->keys.begin(), spec.key_file->keys.begin() + 600);
+  std::sort(expected.begin(), expected.end());
+  CHECK(ins.keys == expected);  // the file's first 600 keys, each once
+  workload_spec look = spec;
+  look.mix = {0, 0.5, 0.5, 0};
+  const host_batch m = make(look, c.next(look), memory_space::host);
+  const std::set<key_type> taken(expected.begin(), expected.end());
+  const std::set<key_type> file(spec.key_file->keys.begin(), spec.key_file->keys.end());
+  std::size_t hits = 0, misses = 0;
+  for (key_type k : m.keys) {
+    CHECK(file.count(k) == 1);  // 400 keys are left to miss with: every key is the file's
+    (taken.count(k) ? hits : misses)++;
+  }
+  CHECK(hits == 300);
+  CHECK(misses == 300);
+  // Past the file's end the keys repeat: an insert batch of 1000 more takes the last 400 and the
+  // first 600 again.
+  workload_spec more = spec;
+  more.batch_size = 1000;
+  const host_batch again = make(more, c.next(more), memory_space::host);
+  const std::set<key_type> again_keys(again.keys.begin(), again.keys.end());
+  CHECK(again_keys == file);
+  workload_spec none = spec;
+  none.key_file = nullptr;
+  CHECK_THROWS_AS(validate(none), user_error);
 }

@@ -1,0 +1,183 @@
+// Key files: every format read into the distinct valid keys in file order, every skipped record
+// counted with its line, and every bad file refused with its name and line.
+#include <catch2/catch_test_macros.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "core/common/error.hpp"
+#include "core/workload/key_file.hpp"
+
+using namespace hs;
+using namespace hs::workload;
+
+namespace {
+
+std::filesystem::path temp_dir() {
+  const auto d = std::filesystem::temp_directory_path() / "hs_key_file_test";
+  std::filesystem::create_directories(d);
+  return d;
+}
+
+std::string write_file(const std::string& name, const std::string& bytes) {
+  const auto path = (temp_dir() / name).string();
+  std::ofstream(path, std::ios::binary) << bytes;
+  return path;
+}
+
+std::string refusal(const key_file_spec& spec) {
+  try {
+    load_key_file(spec);
+  } catch (const user_error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+bool contains(const std::string& s, const std::string& part) {
+  return s.find(part) != std::string::npos;
+}
+
+}  // namespace
+
+TEST_CASE("a decimal key file keeps its distinct valid keys in order and counts the rest",
+          "[workload][keys]") {
+  const std::string path =
+      write_file("decimal.txt", "12\r\n44\n7\n\n44\n4294967295\nseven\n99999999999\n  8  \n12");
+  const auto list = load_key_file({path});
+  CHECK(list->keys == std::vector<key_type>{12, 44, 7, 8});
+  const key_file_report& r = list->report;
+  CHECK(r.format == key_format::decimal);
+  CHECK(r.records == 10);
+  CHECK(r.keys == 4);
+  CHECK(r.duplicates == 2);
+  CHECK(r.reserved == 1);
+  CHECK(r.unreadable == 2);
+  CHECK(r.blank == 1);
+  REQUIRE(r.first_issues.size() == 3);
+  CHECK(r.first_issues[0].line == 6);
+  CHECK(contains(r.first_issues[0].what, "reserved"));
+  CHECK(r.first_issues[1].line == 7);
+  CHECK(contains(r.first_issues[1].what, "'seven': not a decimal number"));
+  CHECK(r.first_issues[2].line == 8);
+  CHECK(contains(r.first_issues[2].what, "out of the 32-bit range"));
+  CHECK(contains(r.summary(), "4 keys (decimal) from 10 lines: 2 duplicates, 1 reserved"));
+  CHECK(contains(r.summary(), "line 6: 0xffffffff is a reserved key"));
+}
+
+TEST_CASE("hex keys are read with or without 0x; the first key decides an automatic format",
+          "[workload][keys]") {
+  const auto list = load_key_file({write_file("hex.txt", "0x10\n0XfF\nab\n0x1g\n")});
+  CHECK(list->report.format == key_format::hex);
+  CHECK(list->keys == std::vector<key_type>{0x10, 0xff, 0xab});
+  CHECK(list->report.unreadable == 1);
+  const auto forced = load_key_file({write_file("hex2.txt", "10\n20\n"), 0, key_format::hex});
+  CHECK(forced->keys == std::vector<key_type>{0x10, 0x20});
+}
+
+TEST_CASE("text keys go through the named string hash, and collisions are counted",
+          "[workload][keys]") {
+  // FNV-1a 32-bit test vectors (Fowler, Noll and Vo's published values).
+  CHECK(text_key("") == 0x811c9dc5u);
+  CHECK(text_key("a") == 0xe40c292cu);
+  CHECK(text_key("foobar") == 0xbf9cf968u);
+  std::string words;
+  const int n = 200000;  // enough distinct words that some share a 32-bit key
+  for (int i = 0; i < n; ++i) words += "student-" + std::to_string(i) + "\n";
+  words += "student-7\nstudent-7\n";  // two duplicates of a word
+  words += "dee18938\nflo33712\n";    // two distinct words with one FNV-1a key (found by search)
+  const auto list = load_key_file({write_file("words.txt", words)});
+  REQUIRE(text_key("dee18938") == text_key("flo33712"));
+  std::unordered_map<key_type, int> by_key;
+  for (int i = 0; i < n; ++i) ++by_key[text_key("student-" + std::to_string(i))];
+  ++by_key[text_key("dee18938")];
+  ++by_key[text_key("flo33712")];
+  const std::uint64_t colliding = n + 2 - by_key.size();
+  const key_file_report& r = list->report;
+  CHECK(r.format == key_format::text);
+  CHECK(r.distinct_strings == static_cast<std::uint64_t>(n) + 2);
+  CHECK(r.keys == by_key.size());
+  CHECK(r.colliding_strings == colliding);
+  CHECK(r.duplicates == 2);
+  CHECK(list->keys.front() == text_key("student-0"));
+  CHECK(colliding >= 1);
+  CHECK(contains(r.summary(), std::to_string(colliding) + " distinct string"));
+}
+
+TEST_CASE("a CSV column is read past its header, with quotes, and short rows are counted",
+          "[workload][keys]") {
+  const std::string csv =
+      "name,id,year\n"
+      "ada,1001,2026\n"
+      "\"lovelace, a\",\"1002\",2026\n"
+      "short\n"
+      "bob,1001,2027\n";
+  const auto list = load_key_file({write_file("ids.csv", csv), 2});
+  CHECK(list->keys == std::vector<key_type>{1001, 1002});
+  CHECK(list->report.header);
+  CHECK(list->report.duplicates == 1);
+  CHECK(list->report.unreadable == 1);
+  REQUIRE(list->report.first_issues.size() == 1);
+  CHECK(list->report.first_issues[0].line == 4);
+  CHECK(list->report.first_issues[0].what == "1 column, column 2 asked");
+  const auto names = load_key_file({write_file("ids2.csv", csv), 1, key_format::text});
+  CHECK(names->keys.size() == 5);  // text keeps the header row as a key: nothing to tell it apart
+  CHECK(names->keys[1] == text_key("ada"));
+  CHECK(names->keys[2] == text_key("lovelace, a"));
+}
+
+TEST_CASE("raw little-endian words are keys; a size that is not a multiple of 4 is refused",
+          "[workload][keys]") {
+  const std::string words("\x01\x00\x00\x00\xff\xff\xff\xff\x02\x01\x00\x00\x01\x00\x00\x00", 16);
+  const auto list = load_key_file({write_file("keys.u32", words)});
+  CHECK(list->report.format == key_format::u32le);
+  CHECK(list->keys == std::vector<key_type>{1, 0x102});
+  CHECK(list->report.reserved == 1);
+  CHECK(list->report.duplicates == 1);
+  CHECK(list->report.first_issues.at(0).line == 2);
+  const std::string odd = refusal({write_file("odd.bin", std::string(10, '\x01'))});
+  CHECK(contains(odd, "odd.bin: 10 bytes is not a whole number of 32-bit keys"));
+}
+
+TEST_CASE("bad key files are refused with the file and the line", "[workload][keys]") {
+  CHECK(contains(refusal({(temp_dir() / "no-such-file.txt").string()}),
+                 "no-such-file.txt: cannot read the key file"));
+  CHECK(contains(refusal({write_file("empty.txt", "")}), "empty.txt: the key file is empty"));
+  CHECK(contains(refusal({write_file("blank.txt", "\n\n  \n")}),
+                 "blank.txt: no valid key in 3 lines (every line is blank)"));
+  CHECK(contains(refusal({write_file("invalid.txt", "1x\n2y\n"), 0, key_format::decimal}),
+                 "invalid.txt: no valid key in 2 lines (line 1: '1x': not a decimal number)"));
+  CHECK(contains(refusal({write_file("nocol.csv", "1,2\n3,4\n"), 3}),
+                 "nocol.csv: no valid key in 2 lines (line 1: 2 columns, column 3 asked)"));
+  CHECK(contains(refusal({write_file("latin1.txt", "caf\xe9\nok\n")}),
+                 "latin1.txt:1: not UTF-8 text (byte 0xe9 at column 4)"));
+  CHECK(contains(
+      refusal({write_file("long.txt", "1\n2\n" + std::string(k_max_line_bytes + 10, 'x'))}),
+      "long.txt:3: a line longer than 1 MiB"));
+  CHECK(contains(refusal({""}), "no path given"));
+}
+
+TEST_CASE("a key file larger than a chunk reads whole, with progress to its end",
+          "[workload][keys]") {
+  std::string text;
+  const key_type n = 2'000'000;  // about 16 MB: lines cross the 8 MiB chunks
+  for (key_type i = 0; i < n; ++i) text += std::to_string(1'000'000'000u + i * 3u) + "\n";
+  const std::string path = write_file("large.txt", text);
+  std::uint64_t last_done = 0, total = 0, calls = 0;
+  const auto list = load_key_file({path}, [&](std::uint64_t done, std::uint64_t all) {
+    CHECK(done >= last_done);
+    last_done = done;
+    total = all;
+    ++calls;
+  });
+  REQUIRE(list->keys.size() == n);
+  CHECK(list->keys[0] == 1'000'000'000u);
+  CHECK(list->keys[n / 2] == 1'000'000'000u + (n / 2) * 3u);
+  CHECK(list->keys.back() == 1'000'000'000u + (n - 1) * 3u);
+  CHECK(calls >= 2);
+  CHECK(last_done == total);
+  CHECK(total == text.size());
+}
