@@ -48,7 +48,11 @@ std::optional<script_step> as_script_step(const scenario_step& s) {
     case scenario_step::clear: return script_step{script_step::clear, 0, 0};
     case scenario_step::rehash: return script_step{script_step::rehash, 0, s.batches};
     case scenario_step::flush: return script_step{script_step::flush, 0, 0};
-    case scenario_step::step: return script_step{script_step::step, 0, s.batches};
+    case scenario_step::step: {
+      script_step st{script_step::step, 0, s.batches};
+      st.given = s.given;
+      return st;
+    }
     case scenario_step::say: return script_step{script_step::say, 0, 0, s.text};
     case scenario_step::configure:
       return script_step{script_step::configure, 0, 0, {}, s.configure_to};

@@ -51,7 +51,8 @@ struct scenario_step {
   std::optional<std::pair<std::uint64_t, std::uint64_t>>
       buckets;  ///< capture: a family view's bucket range
   std::optional<script_step::settings>
-      configure_to;  ///< configure: the workload lines after a step
+      configure_to;             ///< configure: the workload lines after a step
+  std::vector<given_op> given;  ///< step: the typed keys it steps (`step insert 12 44 7`)
   int line = 0;
 };
 

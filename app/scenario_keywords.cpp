@@ -219,9 +219,28 @@ void run(scenario_parse& s, const keyword_line& l) {
   s.push(st, l.p.line);
 }
 
+// `step OPS` (of the mix) or `step insert|find|erase KEY...` (the class's own keys: numbers, or
+// words through the string hash).
 void step(scenario_parse& s, const keyword_line& l) {
   scenario_step st = step_of(scenario_step::step);
-  st.batches = l.p.size(l.w[1], "operation count");
+  std::optional<op_kind> kind;
+  for (const op_kind k : {op_kind::insert, op_kind::find, op_kind::erase})
+    if (l.w[1] == to_string(k)) kind = k;
+  if (kind) {
+    if (l.w.size() < 3) l.p.fail("usage: step " + l.w[1] + " KEY [KEY...] (numbers or words)");
+    std::string keys;
+    for (std::size_t i = 2; i < l.w.size(); ++i) keys += l.w[i] + " ";
+    try {
+      for (const key_type k : workload::parse_key_list(keys))
+        st.given.push_back(typed_op(*kind, k));
+    } catch (const user_error& e) {
+      l.p.fail(e.what());
+    }
+    st.batches = st.given.size();
+  } else {
+    if (l.w.size() > 2) l.p.fail("usage: step OPS, or step insert|find|erase KEY [KEY...]");
+    st.batches = l.p.size(l.w[1], "operation count");
+  }
   if (st.batches == 0 || st.batches > k_traced_step_ops) l.p.fail("step takes 1 to 64 operations");
   s.push(st, l.p.line);
 }
@@ -384,8 +403,10 @@ const std::array k_keywords{
     K{"drain", "drain LOAD", "Erase keys until the table holds this load.", step_, 1, 1,
       fill_or_drain},
     K{"run", "run BATCHES", "Run this many batches of the mix.", step_, 1, 1, run},
-    K{"step", "step OPS", "One traced batch of 1 to 64 operations of the mix, for the step view.",
-      step_, 1, 1, step},
+    K{"step", "step OPS | step insert|find|erase KEY...",
+      "One traced batch of 1 to 64 operations for the step view: of the mix, or your own keys "
+      "(numbers, 0x hex, or words through FNV-1a).",
+      step_, 1, any, step},
     K{"clear", "clear", "Empty the table.", step_, 0, 0, clear},
     K{"rehash", "rehash [CAPACITY]",
       "Rebuild the table, at a new power-of-two capacity if one is given.", step_, 0, 1, rehash},

@@ -56,7 +56,12 @@ std::string step_line(const scenario_step& s) {
     case scenario_step::fill: return "fill " + exact(s.load);
     case scenario_step::drain: return "drain " + exact(s.load);
     case scenario_step::run: return "run " + std::to_string(s.batches);
-    case scenario_step::step: return "step " + std::to_string(s.batches);
+    case scenario_step::step: {
+      if (s.given.empty()) return "step " + std::to_string(s.batches);
+      std::string line = "step " + std::string(to_string(s.given.front().kind));
+      for (const given_op& o : s.given) line += " " + std::to_string(o.key);
+      return line;
+    }
     case scenario_step::clear: return "clear";
     case scenario_step::rehash: return s.batches ? "rehash " + format_size(s.batches) : "rehash";
     case scenario_step::flush: return "flush";
@@ -194,6 +199,7 @@ std::string scenario_text(const session_to_save& s) {
     step.load = c.load;
     step.batches = c.batches;
     step.text = c.text;
+    step.given = c.given;
     switch (c.kind) {
       case script_step::fill: step.kind = scenario_step::fill; break;
       case script_step::drain: step.kind = scenario_step::drain; break;

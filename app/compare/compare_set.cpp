@@ -124,6 +124,9 @@ void compare_set::pause() {
 void compare_set::step(std::uint64_t ops) {
   for (auto& s : sessions_) s->step(ops);
 }
+void compare_set::step(const std::vector<given_op>& ops) {
+  for (auto& s : sessions_) s->step(ops);
+}
 void compare_set::fill_to(double load) {
   for (auto& s : sessions_) s->fill_to(load);
 }

@@ -44,6 +44,7 @@ class compare_set {
   void run();
   void pause();
   void step(std::uint64_t ops = 0);
+  void step(const std::vector<given_op>& ops);
   void fill_to(double load);
   void reset();
   void queue(const std::vector<script_step>& steps);

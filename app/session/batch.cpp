@@ -51,8 +51,23 @@ void launch(batch& b, const workload::workload_spec& spec, bool traced, const la
   const std::uint64_t n = b.plan.size;
   b.reserve(n);
   // The buffers are free: a batch is reused only after its last launch retired (done passed).
-  workload::generate(spec, b.plan, t.space(), {b.kinds.span(), b.keys.span(), b.values.span()},
-                     streams.generate);
+  if (b.given) {  // typed keys: copied in as they are
+    std::vector<op_kind> kinds;
+    std::vector<key_type> keys;
+    std::vector<value_type> values;
+    for (const given_op& o : *b.given) {
+      kinds.push_back(o.kind);
+      keys.push_back(o.key);
+      values.push_back(o.kind == op_kind::insert ? o.value : k_empty);
+    }
+    b.kinds.upload(std::span<const op_kind>(kinds), streams.generate);
+    b.keys.upload(std::span<const key_type>(keys), streams.generate);
+    b.values.upload(std::span<const value_type>(values), streams.generate);
+    synchronize(streams.generate);  // the host vectors go at the end of this block
+  } else {
+    workload::generate(spec, b.plan, t.space(), {b.kinds.span(), b.keys.span(), b.values.span()},
+                       streams.generate);
+  }
   b.generated.record(streams.generate);
   const stream_view s = streams.work;
   b.generated.make_wait(s);

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "app/session/commands.hpp"
 #include "core/common/memory.hpp"
 #include "core/common/status_counts.hpp"
 #include "core/common/stream.hpp"
@@ -33,6 +34,7 @@ struct batch {
   stream_event ran;        // on the work stream: the table is done with them
   stream_event done;       // on the tally stream: everything finish() reads is there
   workload::batch_plan plan;
+  std::shared_ptr<const std::vector<given_op>> given;  // a step of typed keys: its operations
   double load_before = 0;
   std::shared_ptr<step_trace> trace;  // a traced step: completed by finish_trace()
 };

@@ -49,6 +49,33 @@ void command_state::step(std::uint64_t ops) {
                                               : script_step{script_step::run, 0, 1});
 }
 
+void command_state::step(std::vector<given_op> ops) {
+  script_.clear();
+  act_ = activity::stepping;
+  step_ops_ = ops.size();
+  script_step s{script_step::step, 0, ops.size()};
+  s.given = ops;
+  journal(s);
+  given_ = std::move(ops);
+}
+
+given_op typed_op(op_kind kind, key_type key) {
+  return {kind, key,
+          kind == op_kind::insert ? workload::random_u32(0x7e7ed, 6, key) & 0x7fffffffu : k_empty};
+}
+
+workload::batch_plan plan_of(const std::vector<given_op>& ops, std::uint64_t index) {
+  workload::batch_plan p;
+  p.index = index;
+  p.size = ops.size();
+  for (const given_op& o : ops) {
+    if (o.kind == op_kind::insert) ++p.inserts;
+    if (o.kind == op_kind::find) ++p.hits;
+    if (o.kind == op_kind::erase) ++p.erases;
+  }
+  return p;
+}
+
 void command_state::fill_to(double load, const table_progress& p, double max_load) {
   script_.clear();
   start_fill(load, p, max_load);
@@ -123,6 +150,7 @@ std::optional<script_step> command_state::take_script_step(const table_progress&
       case script_step::step:
         act_ = activity::stepping;
         step_ops_ = s.batches;
+        given_ = s.given;
         break;
       case script_step::pause:
         held_ = true;
@@ -157,6 +185,12 @@ std::optional<planned_batch> command_state::next(const table_progress& p, std::s
     case activity::stepping:
       act_ = activity::idle;
       b.traced = step_ops_ > 0 && step_ops_ <= k_traced_step_ops;
+      if (!given_.empty()) {
+        b.plan = plan_of(given_, cursor_.batches());
+        b.given = std::make_shared<const std::vector<given_op>>(std::move(given_));
+        given_.clear();
+        return b;
+      }
       b.plan = cursor_.next(spec_, step_ops_);
       return b;
     case activity::filling: {

@@ -19,6 +19,18 @@ namespace hs::app {
 enum class activity : std::uint8_t { idle, running, filling, draining, stepping, scripted };
 const char* to_string(activity a);
 
+/// @brief An operation given whole (a key the class typed), not drawn from the workload.
+struct given_op {
+  op_kind kind = op_kind::insert;
+  key_type key = 0;
+  value_type value = 0;  ///< an insert's value
+  bool operator==(const given_op&) const = default;
+};
+
+/// @brief A typed key as an operation of `kind`; an insert stores a value drawn from the key
+/// (the same on every run, so a saved session plays back to the same table).
+given_op typed_op(op_kind kind, key_type key);
+
 /// @brief One queued command of a script (a scenario's steps, or a preset's).
 struct script_step {
   enum kind_t : std::uint8_t {
@@ -46,6 +58,7 @@ struct script_step {
     bool record_timeline = false;
   };
   std::optional<settings> configure_to;
+  std::vector<given_op> given;  ///< step: these operations (typed keys) instead of the mix's
 };
 
 /// @brief A command as it ran, with the settings it ran with: what a session saved as a scenario
@@ -68,7 +81,13 @@ struct table_progress {
 struct planned_batch {
   workload::batch_plan plan;
   bool traced = false;
+  /// Operations given whole (a step of typed keys), which the batch runs instead of generating.
+  std::shared_ptr<const std::vector<given_op>> given;
 };
+
+/// @brief The plan of a batch of given operations: its counts of each kind (the workload's cursor
+/// does not move: typed keys are not of its streams).
+workload::batch_plan plan_of(const std::vector<given_op>& ops, std::uint64_t index);
 
 class command_state {
  public:
@@ -98,6 +117,8 @@ class command_state {
   void pause();
   /// @brief One batch of the mix; `ops` > 0: that many operations, traced up to k_traced_step_ops.
   void step(std::uint64_t ops);
+  /// @brief A traced step of these operations (1 to k_traced_step_ops typed keys).
+  void step(std::vector<given_op> ops);
   /// @brief Fill or drain to `load` (clamped to 0..max_load) of the capacity, counted in keys now.
   void fill_to(double load, const table_progress& p, double max_load);
   void queue(const std::vector<script_step>& steps);
@@ -135,6 +156,7 @@ class command_state {
   double target_load_ = 0;
   std::uint64_t target_keys_ = 0;   // fill/drain: live keys to reach, fixed when the command starts
   std::uint64_t step_ops_ = 0;      // stepping: operations in the step (0: one batch)
+  std::vector<given_op> given_;     // stepping: the step's operations, when given whole
   std::uint64_t batches_left_ = 0;  // a script's run step
   int stalled_ = 0;                 // fill batches in a row that added no key
   std::vector<journal_entry> journal_;

@@ -76,6 +76,18 @@ void session::step(std::uint64_t ops) {
   wake_.notify_all();
 }
 
+void session::step(std::vector<given_op> ops) {
+  if (ops.empty() || ops.size() > k_traced_step_ops)
+    throw user_error(strprintf("a step of typed keys takes 1 to %llu keys",
+                               static_cast<unsigned long long>(k_traced_step_ops)));
+  for (const given_op& o : ops)
+    if (is_reserved_key(o.key)) throw user_error(strprintf("0x%08x is a reserved key", o.key));
+  std::lock_guard lock(mutex_);
+  if (lost()) return;  // status() says why
+  commands_.step(std::move(ops));
+  wake_.notify_all();
+}
+
 void session::fill_to(double load) {
   std::lock_guard lock(mutex_);
   if (lost()) return;  // status() says why
@@ -415,6 +427,7 @@ bool session::issue_next(std::unique_lock<std::mutex>& lock) {
   if (!next || next->plan.size == 0) return false;
   batch& b = free_slot();
   b.plan = next->plan;
+  b.given = next->given;
   b.load_before = double(st_.live) / double(capacity_.load());
   pending_inserts_ += b.plan.inserts;
   pending_erases_ += b.plan.erases;

@@ -90,6 +90,9 @@ class session {
   /// @brief One batch of the mix; `ops` > 0 makes it that many operations (single-op teaching).
   /// A step of at most k_traced_step_ops operations is traced: see last_step().
   void step(std::uint64_t ops = 0);
+  /// @brief A traced step of these operations (typed keys, 1 to k_traced_step_ops; a reserved key
+  /// is refused with hs::user_error before anything runs).
+  void step(std::vector<given_op> ops);
   /// @brief Fills (insert-only batches) or drains (erase-only) to the live load factor.
   void fill_to(double load);
   /// @brief Queues steps; the worker runs them in order, each after the previous finished. A

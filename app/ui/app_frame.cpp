@@ -224,12 +224,22 @@ const panel* app_frame::find_panel(std::string_view title) const {
 }
 
 void app_frame::execute(command c, key_target t) {
+  if (c == command::step && !state_.typed_error.empty()) {  // a typed entry that is no key
+    state_.error = "nothing stepped: " + state_.typed_error;
+    return;
+  }
   if (drives_tables(c)) {
     // The same command on one table or on every compared one.
     const auto drive = [&](auto& tables) {
       switch (c) {
         case command::run_pause: tables.running() ? tables.pause() : tables.run(); break;
-        case command::step: tables.step(static_cast<std::uint64_t>(state_.step_ops)); break;
+        case command::step:
+          if (state_.typed_next < state_.typed_keys.size())  // the typed keys, one by one
+            tables.step(std::vector<given_op>{
+                typed_op(state_.typed_kind, state_.typed_keys[state_.typed_next++])});
+          else
+            tables.step(static_cast<std::uint64_t>(state_.step_ops));
+          break;
         case command::fill: tables.fill_to(state_.target_load); break;
         case command::reset: tables.reset(); break;
         case command::next_stage:

@@ -63,6 +63,13 @@ struct frame_state {
   double target_load = 0.5;  ///< what Fill (F) fills or drains to
   int step_ops = 0;          ///< what Step (S) runs: 0 one batch, else that many traced operations
 
+  // Keys typed into the step box: Step runs the next one as a traced operation of `typed_kind`.
+  std::string typed_text;
+  std::vector<key_type> typed_keys;
+  std::size_t typed_next = 0;  ///< the next to step; typed_keys.size(): all stepped
+  op_kind typed_kind = op_kind::insert;
+  std::string typed_error;  ///< the entry that is no key, or empty
+
   // Your own keys: the Workload section's column and format for the next key file, the reader,
   // and the last file read (the keys combo goes back to it).
   workload::key_file_spec key_source;

@@ -472,6 +472,33 @@ key_type text_key(std::string_view s) {
   return static_cast<key_type>(h % k_key_domain);
 }
 
+std::vector<key_type> parse_key_list(std::string_view text) {
+  std::vector<key_type> keys;
+  std::size_t i = 0;
+  const auto separator = [](char c) { return c == ',' || c == ' ' || c == '\t' || c == '\n'; };
+  while (i < text.size()) {
+    while (i < text.size() && separator(text[i])) ++i;
+    const std::size_t start = i;
+    while (i < text.size() && !separator(text[i])) ++i;
+    const std::string_view entry = text.substr(start, i - start);
+    if (entry.empty()) break;
+    if (entry.front() >= '0' && entry.front() <= '9') {
+      std::uint64_t k = 0;
+      const std::string why = parse_number(entry, is_hex_prefixed(entry) ? 16 : 10, k);
+      if (!why.empty())
+        throw user_error("'" + std::string(entry) + "' is neither a key (" + why +
+                         ") nor a word (a word begins with a letter)");
+      if (is_reserved_key(static_cast<key_type>(k)))
+        throw user_error("'" + std::string(entry) + "' is a reserved key");
+      keys.push_back(static_cast<key_type>(k));
+    } else {
+      keys.push_back(text_key(entry));
+    }
+  }
+  if (keys.empty()) throw user_error("no keys typed (e.g. 12, 44, 7 or ada bob)");
+  return keys;
+}
+
 std::string key_file_report::summary() const {
   const char* unit = format == key_format::u32le ? "words" : "lines";
   std::string s = format_count(keys) + " keys (" + std::string(to_string(format)) + ") from " +

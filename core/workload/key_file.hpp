@@ -35,6 +35,11 @@ inline constexpr const char* k_string_hash = "FNV-1a 32-bit, modulo 2^32-2";
 /// @brief A text key's 32-bit key (never a reserved key).
 key_type text_key(std::string_view s);
 
+/// @brief Keys typed by hand ("12, 44, 7", "0x1f", "ada bob"): entries split at commas and
+/// spaces; one that begins with a digit is a decimal or 0x hex 32-bit key, any other a word through
+/// k_string_hash. Throws hs::user_error naming the first entry that is neither, or a reserved key.
+std::vector<key_type> parse_key_list(std::string_view text);
+
 inline constexpr std::size_t k_max_line_bytes = 1u << 20;
 inline constexpr std::size_t k_issues_kept = 5;
 

@@ -10,6 +10,7 @@
 #include <imgui_te_context.h>
 #include <catch2/catch_test_macros.hpp>
 
+#include "app/families/linear_ui.hpp"
 #include "app/ui/app_frame.hpp"
 #include "app/ui/panels/heatmap_panel.hpp"
 #include "app/ui/panels/numbers_panel.hpp"
@@ -123,4 +124,63 @@ TEST_CASE(
   CHECK(uniform_picked == workload::distribution::uniform_unique);
   CHECK(after_combo == after_good);
   CHECK(f.sess().workload().keys.dist == workload::distribution::file);
+}
+
+TEST_CASE("typed keys step one by one as traced operations; an entry that is no key steps nothing",
+          "[ui][keys]") {
+  session_config cfg;
+  cfg.table.backend = backend::cpu;
+  cfg.table.capacity = 1u << 10;
+  cfg.table.hash = hash_kind::identity;
+  auto ui = test::harness_or_skip(cfg);
+  app_frame& f = ui->frame();
+  std::vector<key_type> stepped;
+  std::uint64_t live_after = 0, batches_before_bad = 0, batches_after_bad = 1;
+  std::string typed_error, error_after_bad_step;
+  bool walk_shows_ada = false;
+  const std::string log = ui->run([&](ImGuiTestContext* ctx) {
+    ctx->SetRef("//Controls/run-section");
+    ctx->ItemInput("your keys");
+    ctx->KeyCharsReplaceEnter("12, 44 ada");
+    ctx->Yield(2);
+    for (int i = 0; i < 3; ++i) {
+      const std::uint64_t before = f.sess().status().batches;
+      ctx->ItemClick("Step");
+      test::wait_until(ctx, [&] { return f.sess().status().batches > before; });
+      f.sess().wait_idle();
+      const auto trace = f.sess().last_step();
+      if (trace && trace->ops.size() == 1) stepped.push_back(trace->ops[0].key);
+    }
+    live_after = f.sess().status().live;
+    // The step view replays the last typed key's walk.
+    ctx->WindowFocus("//Probe walk");
+    test::wait_until(ctx, [&] {
+      const auto* walk = app::linear_walk_of(f.views());
+      return walk && walk->has_step() && walk->ops() == 1 &&
+             walk->csv().find("," + std::to_string(workload::text_key("ada")) + ",") !=
+                 std::string::npos;
+    });
+    walk_shows_ada =
+        app::linear_walk_of(f.views())->csv().find("," + std::to_string(workload::text_key("ada")) +
+                                                   ",") != std::string::npos;
+    ctx->SetRef("//Controls/run-section");
+    ctx->ItemInput("your keys");
+    ctx->KeyCharsReplaceEnter("12, 12abc");
+    ctx->Yield(2);
+    typed_error = f.state().typed_error;
+    batches_before_bad = f.sess().status().batches;
+    ctx->ItemClick("Step");
+    ctx->Yield(5);
+    f.sess().wait_idle();
+    batches_after_bad = f.sess().status().batches;
+    error_after_bad_step = f.error();
+  });
+  INFO(log);
+  REQUIRE(log.empty());
+  CHECK(stepped == std::vector<key_type>{12, 44, workload::text_key("ada")});
+  CHECK(live_after == 3);
+  CHECK(walk_shows_ada);
+  CHECK(typed_error.find("'12abc' is neither a key") != std::string::npos);
+  CHECK(batches_after_bad == batches_before_bad);  // nothing stepped
+  CHECK(error_after_bad_step.find("nothing stepped: '12abc'") != std::string::npos);
 }

@@ -342,3 +342,31 @@ TEST_CASE("keys file reads the class's keys beside the scenario; a bad one names
   fails("keys file \"ids.csv", "no closing quote");
   fails("distribution file", "a key file: keys file PATH");
 }
+
+TEST_CASE("step insert|find|erase KEY... steps the class's own keys, and prints back the same",
+          "[scenario][keys]") {
+  const scenario sc =
+      parse_scenario("capacity 2^10\nstep insert 12 44 ada\ncapture heatmap\n", "x.scn");
+  REQUIRE(sc.steps.size() == 2);
+  const scenario_step& st = sc.steps[0];
+  REQUIRE(st.given.size() == 3);
+  CHECK(st.batches == 3);
+  CHECK(st.given[0] == typed_op(op_kind::insert, 12));
+  CHECK(st.given[2].key == workload::text_key("ada"));
+  CHECK(st.given[2].value != k_empty);
+  const std::string printed = print_scenario(sc);
+  CHECK(printed.find("step insert 12 44 " + std::to_string(workload::text_key("ada"))) !=
+        std::string::npos);
+  CHECK(print_scenario(parse_scenario(printed, "again.scn")) == printed);
+  CHECK(sc.script().front().given == st.given);
+  CHECK_THROWS_WITH(parse_scenario("step insert 12 12abc\ncapture heatmap\n", "x.scn"),
+                    ContainsSubstring("x.scn:1: '12abc' is neither a key"));
+  CHECK_THROWS_WITH(parse_scenario("step erase\ncapture heatmap\n", "x.scn"),
+                    ContainsSubstring("x.scn:1: usage: step erase KEY"));
+  std::string many = "step find";
+  for (int i = 1; i <= 65; ++i) many += " " + std::to_string(i);
+  CHECK_THROWS_WITH(parse_scenario(many + "\ncapture heatmap\n", "x.scn"),
+                    ContainsSubstring("x.scn:1: step takes 1 to 64 operations"));
+  CHECK_THROWS_WITH(parse_scenario("step 4 5\ncapture heatmap\n", "x.scn"),
+                    ContainsSubstring("x.scn:1: usage: step OPS"));
+}

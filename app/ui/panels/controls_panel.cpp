@@ -7,6 +7,8 @@
 #include <cmath>
 #include <filesystem>
 
+#include <imgui_stdlib.h>
+
 #include "app/ui/panels/heatmap_panel.hpp"
 #include "core/common/bit_math.hpp"
 #include "core/common/error.hpp"
@@ -86,6 +88,7 @@ void controls_panel::draw_run(frame_state& f, const session_status& st) {
   if (ImGui::Button("Reset")) f.actions->execute(command::reset);
   tooltip_with_keys("empty the table and the plots", command::reset);
   ImGui::SliderInt("step ops", &f.step_ops, 0, 64, f.step_ops == 0 ? "one batch" : "%d ops");
+  draw_typed_keys(f);
   float target = static_cast<float>(f.target_load);
   const auto top = static_cast<float>(max_fill_load(f.sess->config().table.family));
   if (ImGui::SliderFloat(top > 1 ? "target load (beta)" : "target load", &target, 0.f, top, "%.3f"))
@@ -197,6 +200,38 @@ void controls_panel::draw_key_file(frame_state& f, const workload::workload_spec
   if (ImGui::Button("Open key file...")) f.actions->execute(command::open_key_file);
   tooltip_with_keys("read your own keys: one per line, a CSV column or 32-bit words",
                     command::open_key_file);
+}
+
+// The step box: keys typed by the class, stepped one by one as traced operations.
+void controls_panel::draw_typed_keys(frame_state& f) {
+  if (ImGui::InputTextWithHint("your keys", "12, 44, 7 or words", &f.typed_text)) {
+    f.typed_keys.clear();
+    f.typed_next = 0;
+    f.typed_error.clear();
+    if (f.typed_text.find_first_not_of(" ,\t") != std::string::npos) {
+      try {
+        f.typed_keys = workload::parse_key_list(f.typed_text);
+      } catch (const user_error& e) {
+        f.typed_error = e.what();  // nothing is stepped until the list is all keys
+      }
+    }
+  }
+  ImGui::SetItemTooltip(
+      "Step then runs these keys one by one, each a traced operation the views replay. Numbers "
+      "are keys (decimal, or hex with 0x); words go through %s.",
+      workload::k_string_hash);
+  int kind = static_cast<int>(f.typed_kind);
+  if (ImGui::Combo("typed keys as", &kind, "insert\0find\0erase\0"))
+    f.typed_kind = static_cast<op_kind>(kind);
+  if (!f.typed_error.empty()) {
+    ImGui::TextColored(role_color(ui_role::error, f.ui_theme), "%s", f.typed_error.c_str());
+  } else if (f.typed_next < f.typed_keys.size()) {
+    ImGui::TextDisabled("Step: %s %u next (%zu of %zu)",
+                        std::string(to_string(f.typed_kind)).c_str(), f.typed_keys[f.typed_next],
+                        f.typed_next + 1, f.typed_keys.size());
+  } else if (!f.typed_keys.empty()) {
+    ImGui::TextDisabled("all %zu typed keys stepped: Step runs the mix again", f.typed_keys.size());
+  }
 }
 
 void controls_panel::draw_table(frame_state& f) {

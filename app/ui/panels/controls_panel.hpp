@@ -19,6 +19,7 @@ class controls_panel final : public panel {
  private:
   void draw_run(frame_state& f, const session_status& st);
   void draw_workload(frame_state& f);
+  void draw_typed_keys(frame_state& f);
   void draw_key_file(frame_state& f, const workload::workload_spec& w);
   void draw_table(frame_state& f);
   void draw_maintenance(frame_state& f);

@@ -1,6 +1,7 @@
 // Key files: every format read into the distinct valid keys in file order, every skipped record
 // counted with its line, and every bad file refused with its name and line.
 #include <catch2/catch_test_macros.hpp>
+#include <catch2/matchers/catch_matchers_string.hpp>
 
 #include <filesystem>
 #include <fstream>
@@ -180,4 +181,18 @@ TEST_CASE("a key file larger than a chunk reads whole, with progress to its end"
   CHECK(calls >= 2);
   CHECK(last_done == total);
   CHECK(total == text.size());
+}
+
+TEST_CASE("typed keys: numbers, hex and words; an entry that is neither is named",
+          "[workload][keys]") {
+  CHECK(parse_key_list("12, 44, 7") == std::vector<key_type>{12, 44, 7});
+  CHECK(parse_key_list("0x1f ada,,  bob") ==
+        std::vector<key_type>{0x1f, text_key("ada"), text_key("bob")});
+  CHECK_THROWS_WITH(parse_key_list("12, 12abc, 7"),
+                    Catch::Matchers::ContainsSubstring("'12abc' is neither a key"));
+  CHECK_THROWS_WITH(parse_key_list("4294967295"),
+                    Catch::Matchers::ContainsSubstring("'4294967295' is a reserved key"));
+  CHECK_THROWS_WITH(parse_key_list("99999999999"),
+                    Catch::Matchers::ContainsSubstring("out of the 32-bit range"));
+  CHECK_THROWS_WITH(parse_key_list(" , "), Catch::Matchers::ContainsSubstring("no keys typed"));
 }
