@@ -112,6 +112,8 @@ render_result render_scenario(const scenario& sc, const std::string& out_dir, ba
                                     {"reserved", r.reserved},
                                     {"unreadable", r.unreadable},
                                     {"colliding_strings", r.colliding_strings},
+                                    {"bytes", r.bytes},
+                                    {"read_seconds", r.seconds},
                                     {"summary", r.summary()}};
     if (r.format == workload::key_format::text)
       meta["workload"]["key_file"]["string_hash"] = workload::k_string_hash;

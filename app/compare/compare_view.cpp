@@ -2,6 +2,7 @@
 #include "app/compare/compare_view.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include <imgui.h>
 #include <implot.h>
@@ -43,6 +44,17 @@ void compare_view::adopt(column& c, const vis::heatmap_request& tag) {
   }
 }
 
+std::pair<std::uint32_t, std::uint32_t> occupancy_grid(std::uint64_t slots, std::uint32_t w,
+                                                       std::uint32_t h) {
+  if (slots == 0 || w == 0 || h == 0 || slots >= std::uint64_t{w} * h) return {w, h};
+  const double aspect = static_cast<double>(w) / static_cast<double>(h);
+  auto cols = static_cast<std::uint64_t>(std::ceil(std::sqrt(static_cast<double>(slots) * aspect)));
+  cols = std::clamp<std::uint64_t>(cols, 1, std::min<std::uint64_t>(slots, w));
+  const std::uint64_t rows = (slots + cols - 1) / cols;
+  return {static_cast<std::uint32_t>(cols),
+          static_cast<std::uint32_t>(std::min<std::uint64_t>(rows, h))};
+}
+
 void compare_view::sample(bool force) {
   const double now = steady_seconds();
   for (std::size_t i = 0; i < cols_.size(); ++i) {
@@ -50,7 +62,8 @@ void compare_view::sample(bool force) {
     session& s = set_.at(i);
     if (s.lost()) continue;  // its column keeps the last sample from before the fault
     sample_request req;
-    const auto w = static_cast<std::uint32_t>(c.image_w), h = static_cast<std::uint32_t>(c.image_h);
+    const auto [w, h] = occupancy_grid(s.capacity(), static_cast<std::uint32_t>(c.image_w),
+                                       static_cast<std::uint32_t>(c.image_h));
     req.occupancy = occupancy_query{0, s.capacity(), w, h, nullptr};
     req.probe_histogram = true;
     vis::heatmap_request tag;

@@ -7,6 +7,7 @@
 #pragma once
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "app/compare/compare_set.hpp"
@@ -16,6 +17,13 @@
 #include "visualizers/views/histogram_view.hpp"
 
 namespace hs::app {
+
+/// @brief The occupancy image of `slots` slots for a w x h pixel area: the area itself when the
+/// table has at least as many slots as pixels; else a grid of one cell a slot, cells about square,
+/// that the image stretches over the area (512 slots on 680x160 pixels would be a one-pixel strip
+/// along the top).
+std::pair<std::uint32_t, std::uint32_t> occupancy_grid(std::uint64_t slots, std::uint32_t w,
+                                                       std::uint32_t h);
 
 class compare_view {
  public:

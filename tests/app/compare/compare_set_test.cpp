@@ -4,6 +4,7 @@
 #include <catch2/matchers/catch_matchers_string.hpp>
 
 #include "app/compare/compare_set.hpp"
+#include "app/compare/compare_view.hpp"
 #include "app/scenario.hpp"
 #include "core/common/error.hpp"
 #include "core/table/family_registry.hpp"
@@ -174,4 +175,16 @@ TEST_CASE(
     CHECK(describe(set.at(i).config().table.family).check_invariants(set.at(i).tbl(), {}) == "");
   }
   CHECK(set.error().empty());
+}
+
+TEST_CASE("a small table's compare heatmap is a grid of about square cells, a large one pixels",
+          "[compare]") {
+  const auto [cols, rows] = occupancy_grid(512, 680, 160);
+  CHECK(std::uint64_t{cols} * rows >= 512);       // every slot a cell
+  CHECK(std::uint64_t{cols} * (rows - 1) < 512);  // no empty row
+  const double cell_w = 680.0 / cols, cell_h = 160.0 / rows;
+  CHECK(cell_w / cell_h > 0.8);
+  CHECK(cell_w / cell_h < 1.25);
+  CHECK(occupancy_grid(1u << 20, 680, 160) == std::pair<std::uint32_t, std::uint32_t>{680, 160});
+  CHECK(occupancy_grid(3, 680, 160).first <= 3);
 }
