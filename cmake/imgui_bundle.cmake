@@ -1,7 +1,8 @@
-# Dear ImGui 1.93 (docking branch, with its GLFW and OpenGL 3 backends), ImPlot and the Dear ImGui
-# Test Engine, from the C++ sources that PyPI's imgui-bundle source distribution carries under
-# external/. Fetched once per build tree with pip (pinned version, checked against its sha256),
-# then only those three folders are extracted; later configures and builds need no network.
+# Dear ImGui 1.93 (docking branch, with its GLFW and OpenGL 3 backends), ImPlot, the Dear ImGui
+# Test Engine, ImFileDialog and ImGuiColorTextEdit, from the C++ sources that PyPI's imgui-bundle
+# source distribution carries under external/. Fetched once per build tree with pip (pinned
+# version, checked against its sha256), then only those folders are extracted; later configures
+# and builds need no network.
 #
 # ImGui is compiled with the Test Engine's hooks (IMGUI_ENABLE_TEST_ENGINE) so that one build of
 # ImGui and ImPlot serves the app and the tests. The Test Engine itself (its license: free for
@@ -14,7 +15,7 @@ set(hs_bundle_download ${CMAKE_BINARY_DIR}/_deps/download)
 set(hs_bundle_archive ${hs_bundle_download}/imgui_bundle-${HS_IMGUI_BUNDLE_VERSION}.tar.gz)
 set(HS_IMGUI_BUNDLE_DIR ${CMAKE_BINARY_DIR}/_deps/imgui-bundle-${HS_IMGUI_BUNDLE_VERSION})
 # The stamp names what is extracted too: a build tree extracted for fewer folders extracts again.
-set(hs_bundle_stamp ${HS_IMGUI_BUNDLE_DIR}/stamp-${HS_IMGUI_BUNDLE_SHA256}-imgui-implot-te-ifd)
+set(hs_bundle_stamp ${HS_IMGUI_BUNDLE_DIR}/stamp-${HS_IMGUI_BUNDLE_SHA256}-imgui-implot-te-ifd-cte)
 
 function(hs_check_bundle_archive ok_var)
   set(${ok_var} FALSE PARENT_SCOPE)
@@ -52,13 +53,16 @@ if(NOT EXISTS ${hs_bundle_stamp})
   file(ARCHIVE_EXTRACT INPUT ${hs_bundle_archive} DESTINATION ${hs_tmp}
     PATTERNS ${hs_root}/imgui/imgui/* ${hs_root}/implot/implot/*
              ${hs_root}/imgui_test_engine/imgui_test_engine/imgui_test_engine/*
-             ${hs_root}/ImFileDialog/ImFileDialog/*)
+             ${hs_root}/ImFileDialog/ImFileDialog/*
+             ${hs_root}/ImGuiColorTextEdit/ImGuiColorTextEdit/TextEditor.*)
   file(MAKE_DIRECTORY ${HS_IMGUI_BUNDLE_DIR})
   file(RENAME ${hs_tmp}/${hs_root}/imgui/imgui ${HS_IMGUI_BUNDLE_DIR}/imgui)
   file(RENAME ${hs_tmp}/${hs_root}/implot/implot ${HS_IMGUI_BUNDLE_DIR}/implot)
   file(RENAME ${hs_tmp}/${hs_root}/imgui_test_engine/imgui_test_engine/imgui_test_engine
               ${HS_IMGUI_BUNDLE_DIR}/imgui_test_engine)
   file(RENAME ${hs_tmp}/${hs_root}/ImFileDialog/ImFileDialog ${HS_IMGUI_BUNDLE_DIR}/ImFileDialog)
+  file(RENAME ${hs_tmp}/${hs_root}/ImGuiColorTextEdit/ImGuiColorTextEdit
+              ${HS_IMGUI_BUNDLE_DIR}/ImGuiColorTextEdit)
   file(REMOVE_RECURSE ${hs_tmp})
   file(TOUCH ${hs_bundle_stamp})
 endif()
@@ -96,6 +100,15 @@ target_include_directories(hs_imfiledialog SYSTEM PRIVATE ${HS_IMGUI_BUNDLE_DIR}
 target_compile_options(hs_imfiledialog PRIVATE -w)
 set_target_properties(hs_imfiledialog PROPERTIES CXX_STANDARD 17)  # written for C++17 (u8string as std::string)
 target_link_libraries(hs_imfiledialog PUBLIC hs_imgui hs_stb Threads::Threads)
+
+# ImGuiColorTextEdit: the Code panel shows the device code that ran, highlighted, read-only, with
+# a marker on the line the step is at.
+set(hs_cte_src ${HS_IMGUI_BUNDLE_DIR}/ImGuiColorTextEdit)
+add_library(hs_text_editor STATIC ${hs_cte_src}/TextEditor.cpp)
+target_include_directories(hs_text_editor SYSTEM PUBLIC ${hs_cte_src})
+target_include_directories(hs_text_editor SYSTEM PRIVATE ${HS_IMGUI_BUNDLE_DIR}/imgui)
+target_compile_options(hs_text_editor PRIVATE -w)
+target_link_libraries(hs_text_editor PUBLIC hs_imgui)
 
 # Tests only (see above). Coroutines on std::thread; test functions as std::function (lambdas
 # that capture the test's state).

@@ -4,7 +4,9 @@
 #include <imgui.h>
 
 #include "app/families/family_ui.hpp"
+#include "app/families/linear_code.hpp"
 #include "app/session/session.hpp"
+#include "app/teach/code_view.hpp"
 #include "core/common/format.hpp"
 #include "visualizers/views/heatmap_view.hpp"
 #include "visualizers/views/histogram_view.hpp"
@@ -28,9 +30,28 @@ class linear_views final : public family_views {
     walk_.draw(ctx.height);
   }
   const vis::linear_walk_view& walk() const { return walk_; }
+  // The code that decided the operation the walk view shows (its arrows choose it).
+  void draw_code(view_context& ctx) {
+    follow_walk(ctx.sess);
+    const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+    code_.draw(ctx.height, bg.x + bg.y + bg.z > 1.5f ? theme::light : theme::dark);
+  }
+  const code_view& code() const { return code_; }
 
  private:
+  void follow_walk(const session& s) {
+    const step_trace* t = walk_.step();
+    if (!t || (t->serial == code_serial_ && walk_.shown_op() == code_op_)) return;
+    code_serial_ = t->serial;
+    code_op_ = walk_.shown_op();
+    if (const linear::probe_walk* pw = walk_.walk_at(code_op_); pw && code_op_ < t->ops.size())
+      code_.show(linear_walkthrough(t->ops[code_op_], *pw, s.config().table, s.capacity()));
+  }
+
   vis::linear_walk_view walk_;
+  code_view code_{&linear_english};
+  std::uint64_t code_serial_ = 0;
+  std::size_t code_op_ = 0;
 };
 
 linear_views& self(family_views& v) { return static_cast<linear_views&>(v); }
@@ -51,6 +72,10 @@ const view_entry k_views[] = {
        return self(v).walk().paper_figure(s.config().table.linear.probe == probe_policy::double_hash
                                               ? "Double hashing"
                                               : "Linear probing");
+     }},
+    {"Code", "code", [](family_views& v, view_context& ctx) { self(v).draw_code(ctx); },
+     [](const family_views& v, const session&, const sample_result&) {
+       return self(v).code().csv();
      }},
 };
 
@@ -97,6 +122,11 @@ void count_rows(number_rows& n, const session& s, const sample_result& r) {
 }
 
 }  // namespace
+
+const code_view* linear_code_of(const family_views* v) {
+  const auto* l = dynamic_cast<const linear_views*>(v);
+  return l ? &l->code() : nullptr;
+}
 
 const vis::linear_walk_view* linear_walk_of(const family_views* v) {
   const auto* l = dynamic_cast<const linear_views*>(v);

@@ -1,11 +1,14 @@
 // The linear family's views as tests and tools reach them through a frame's family views.
 #pragma once
 #include "app/families/family_ui.hpp"
+#include "app/teach/code_view.hpp"
 #include "visualizers/views/linear_walk_view.hpp"
 
 namespace hs::app {
 
 /// @brief Step mode's walk view inside `v`, or null when `v` is another family's.
 const vis::linear_walk_view* linear_walk_of(const family_views* v);
+/// @brief The linear family's Code panel (null for another family's views).
+const code_view* linear_code_of(const family_views* v);
 
 }  // namespace hs::app

@@ -28,6 +28,10 @@ float clamp_font_size(float size, std::string* notice) {
   return c;
 }
 
+namespace {
+ImFont* g_code_font = nullptr;  // in the one ImGui context's atlas, made with it
+}  // namespace
+
 std::string load_ui_font() {
   ImGuiIO& io = ImGui::GetIO();
   if (!io.Fonts->Fonts.empty()) return "already loaded";
@@ -38,10 +42,31 @@ std::string load_ui_font() {
                               HS_FONT_FILE,
 #endif
                               "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"};
+  std::string loaded;
+  g_code_font = nullptr;
   for (const char* path : candidates)
-    if (*path && std::filesystem::exists(path) && io.Fonts->AddFontFromFileTTF(path)) return path;
-  io.Fonts->AddFontDefaultVector();
-  return "ImGui's embedded scalable font (DejaVu Sans not found)";
+    if (*path && std::filesystem::exists(path) && io.Fonts->AddFontFromFileTTF(path)) {
+      loaded = path;
+      break;
+    }
+  if (loaded.empty()) {
+    io.Fonts->AddFontDefaultVector();
+    loaded = "ImGui's embedded scalable font (DejaVu Sans not found)";
+  }
+  // The Code panel's text editor lays glyphs on a grid: a monospaced font beside the UI's
+  // (DejaVu Sans Mono from the UI font's folder, else the system's); without one it uses the UI's.
+  std::filesystem::path mono = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf";
+  if (std::filesystem::exists(loaded))
+    if (const auto beside = std::filesystem::path(loaded).parent_path() / "DejaVuSansMono.ttf";
+        std::filesystem::exists(beside))
+      mono = beside;
+  if (std::filesystem::exists(mono)) g_code_font = io.Fonts->AddFontFromFileTTF(mono.c_str());
+  return loaded;
+}
+
+ImFont* code_font() {
+  // Only a font of the current context's atlas: a context made since may not have loaded one.
+  return g_code_font && ImGui::GetIO().Fonts->Fonts.contains(g_code_font) ? g_code_font : nullptr;
 }
 
 void apply_style(float size, theme t) {

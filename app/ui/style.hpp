@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+struct ImFont;
+
 struct ImVec4;
 
 namespace hs::app {
@@ -25,6 +27,8 @@ float clamp_font_size(float size, std::string* notice);
 /// DejaVu Sans when installed, else ImGui's embedded scalable font (which lays out just as
 /// cleanly, only less pretty). Returns a description of the font used.
 std::string load_ui_font();
+/// @brief The monospaced font load_ui_font added for code, or null (then the UI's font).
+ImFont* code_font();
 
 /// @brief Resets the style to `t` (ImGui and ImPlot colours) at text size `size` px, with
 /// padding and spacing scaled to match.

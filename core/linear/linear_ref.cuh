@@ -81,6 +81,7 @@ struct linear_ref {
   /// so that probes can stop once no free slot is left, instead of walking the whole table.
   /// With `cas_first` (a mostly empty table) the home slot is claimed blindly with one CAS before
   /// anything is read: one memory round trip instead of two when the home slot is free.
+  // teach-region linear-insert
   template <bool Guarded>
   __device__ op_status insert(const coop_group<G>& g, key_type k, value_type v,
                               bool cas_first) const {
@@ -88,7 +89,7 @@ struct linear_ref {
       if (g.rank() == 0) atomicAdd(&counters->rejected[int(op_kind::insert)], 1ull);
       return is_reserved_key(k) ? op_status::rejected_key : op_status::rejected_value;
     }
-    const std::uint32_t home = home_slot<Hash>(k, mask);
+    const std::uint32_t home = home_slot<Hash>(k, mask);  // [teach:home]
     if (cas_first) {
       int outcome = 0;
       if (g.rank() == 0) {
@@ -111,6 +112,7 @@ struct linear_ref {
       return insert_windowed<Guarded>(g, k, v, home);
     }
   }
+  // teach-region-end
 
   /// @brief Tombstone mode's insert (one thread per operation). Seed 002 claims the first tombstone
   /// it meets, which stores a key twice when the key already sits further along its chain. Here
@@ -120,6 +122,7 @@ struct linear_ref {
   /// resumes after it. Inserts and erases run in separate phases, so during an insert phase slots
   /// only go from free to taken; two threads inserting the same key therefore always race for the
   /// same first free slot, and the loser's CAS returns the winner's key: it overwrites the value.
+  // teach-region linear-insert-reusing
   template <bool Guarded>
   __device__ op_status insert_reusing(key_type k, value_type v) const {
     static_assert(G == 1, "tombstone inserts run one thread per operation");
@@ -127,7 +130,7 @@ struct linear_ref {
       atomicAdd(&counters->rejected[int(op_kind::insert)], 1ull);
       return is_reserved_key(k) ? op_status::rejected_key : op_status::rejected_value;
     }
-    const std::uint32_t home = home_slot<Hash>(k, mask);
+    const std::uint32_t home = home_slot<Hash>(k, mask);  // [teach:home]
     // No k lies further from home than its reach: read only once a walk passes k_reach_near.
     const std::uint32_t longest = current_max();
     std::uint64_t bound = longest < k_reach_near ? longest : k_reach_near;
@@ -149,18 +152,18 @@ struct linear_ref {
           sector = s & ~3u;
           words = sector_reader<true>(slots + sector);
         }
-        const slot_word w = words.at(s & 3u);
-        if (slot_key(w) == k) return assign_value(s, v);
+        const slot_word w = words.at(s & 3u);             // [teach:read]
+        if (slot_key(w) == k) return assign_value(s, v);  // [teach:found]
         const bool empty = w == k_empty_slot;
         if (free_d < 0 && (empty || slot_key(w) == k_tombstone)) {
-          free_d = static_cast<std::int64_t>(d);
+          free_d = static_cast<std::int64_t>(d);  // [teach:first_free]
           free_w = w;
         }
         if (!empty && free_d >= 0 && d >= bound && !widened) {
           bound = reach_of(home, longest);
           widened = true;
         }
-        if (empty || (free_d >= 0 && d >= bound)) break;
+        if (empty || (free_d >= 0 && d >= bound)) break;  // [teach:stop]
         if constexpr (Guarded) {
           // No free slot anywhere, and past the key's reach (read afresh: a concurrent insert of
           // the same key may have lengthened it): the key is not here and cannot go in.
@@ -175,19 +178,22 @@ struct linear_ref {
       }
       const std::uint32_t s = probe_slot<Hash>(home, k, static_cast<std::uint64_t>(free_d), mask);
       const slot_word prev =
+          // [teach:claim]
           atomicCAS(reinterpret_cast<unsigned long long*>(slots + s), free_w, pack(k, v));
       if (prev == free_w) {
         note_displacement(home, static_cast<std::uint32_t>(free_d));
         if constexpr (Guarded) atomicAdd(&counters->occupied, 1ull);
-        return op_status::inserted;
+        return op_status::inserted;  // [teach:claimed]
       }
       if (slot_key(prev) == k) return assign_value(s, v);  // the same key, inserted concurrently
-      d = static_cast<std::uint64_t>(free_d) + 1;          // another key took it: walk on
-      sector = ~0u;                                        // reading afresh
+      d = static_cast<std::uint64_t>(free_d) + 1;  // [teach:lost] another key took it: walk on
+      sector = ~0u;                                // reading afresh
     }
   }
+  // teach-region-end
 
   /// @brief Looks a key up; `max_disp` bounds the probe (no key lies further from its home).
+  // teach-region linear-find
   __device__ op_status find(const coop_group<G>& g, key_type k, value_type& out,
                             std::uint32_t max_disp) const {
     out = k_empty;
@@ -197,13 +203,15 @@ struct linear_ref {
     }
     std::uint32_t slot;
     const slot_word hit = locate(g, k, max_disp, slot);
-    if (slot_key(hit) != k) return op_status::missing;
-    out = slot_value(hit);
+    if (slot_key(hit) != k) return op_status::missing;  // [teach:missing]
+    out = slot_value(hit);                              // [teach:found]
     return out == k_empty ? op_status::missing : op_status::found;
   }
+  // teach-region-end
 
   /// @brief Erases: by emptying the value (seed 000; the key keeps its slot), or by turning the
   /// key into a tombstone with an empty value in one CAS (seed 002).
+  // teach-region linear-erase
   __device__ op_status erase(const coop_group<G>& g, key_type k, std::uint32_t max_disp,
                              bool tombstone) const {
     if (is_reserved_key(k)) {
@@ -212,17 +220,19 @@ struct linear_ref {
     }
     std::uint32_t slot;
     const slot_word hit = locate(g, k, max_disp, slot);
-    if (slot_key(hit) != k) return op_status::missing;
+    if (slot_key(hit) != k) return op_status::missing;  // [teach:missing]
     int outcome = 0;
     if (g.rank() == 0) {
       if (!tombstone) {
         outcome =
+            // [teach:erase_value]
             static_cast<int>(atomicExch(value_ptr(slot), k_empty) != k_empty ? op_status::erased
                                                                              : op_status::missing);
       } else {
         slot_word seen = hit;
         outcome = static_cast<int>(op_status::missing);
         while (slot_key(seen) == k && slot_value(seen) != k_empty) {
+          // [teach:erase_tombstone]
           const slot_word prev = atomicCAS(reinterpret_cast<unsigned long long*>(slots + slot),
                                            seen, pack(k_tombstone, k_empty));
           if (prev == seen) {
@@ -235,6 +245,7 @@ struct linear_ref {
     }
     return static_cast<op_status>(g.shfl(outcome, 0));
   }
+  // teach-region-end
 
  private:
   __device__ void load_pair(std::uint32_t base, unsigned lane, slot_word& w0, slot_word& w1) const {
@@ -282,6 +293,7 @@ struct linear_ref {
   /// Linear probing's insert: the group reads a window of 2G slots at a time, and its leader
   /// claims the first slot, in probe order, that holds the key or is empty (the window walk the
   /// header describes). A failed CAS records the word seen and the window is looked at again.
+  // teach-region linear-insert-windowed
   template <bool Guarded>
   __device__ op_status insert_windowed(const coop_group<G>& g, key_type k, value_type v,
                                        std::uint32_t home) const {
@@ -293,12 +305,12 @@ struct linear_ref {
     for (std::uint64_t w = 0; w < windows; ++w, base = (base + window) & mask) {
       // Two named words, not an array: a runtime index would put the window in local memory.
       slot_word cur0, cur1;
-      load_pair(base, lane, cur0, cur1);
+      load_pair(base, lane, cur0, cur1);  // [teach:read]
       const std::int64_t o0 = static_cast<std::int64_t>(w * window + 2 * lane) - skip;
       const bool valid0 = o0 >= 0 && o0 < cap;
       const bool valid1 = o0 + 1 >= 0 && o0 + 1 < cap;
       while (true) {
-        const bool c0 = valid0 && (slot_key(cur0) == k || cur0 == k_empty_slot);
+        const bool c0 = valid0 && (slot_key(cur0) == k || cur0 == k_empty_slot);  // [teach:compare]
         const bool c1 = valid1 && (slot_key(cur1) == k || cur1 == k_empty_slot);
         const unsigned hits = g.ballot(c0 || c1);
         if (hits == 0) break;
@@ -308,18 +320,19 @@ struct linear_ref {
           const slot_word seen = c0 ? cur0 : cur1;
           const std::uint32_t slot = base + 2 * lane + (c0 ? 0u : 1u);
           if (slot_key(seen) == k) {
-            outcome = static_cast<int>(assign_value(slot, v));
+            outcome = static_cast<int>(assign_value(slot, v));  // [teach:found]
           } else {
+            // [teach:claim]
             const slot_word prev = atomicCAS(reinterpret_cast<unsigned long long*>(slots + slot),
                                              k_empty_slot, pack(k, v));
             if (prev == k_empty_slot) {
-              outcome = static_cast<int>(op_status::inserted);
+              outcome = static_cast<int>(op_status::inserted);  // [teach:claimed]
               note_displacement(home, static_cast<std::uint32_t>(o0 + (c0 ? 0 : 1)));
               if constexpr (Guarded) atomicAdd(&counters->occupied, 1ull);
             } else if (slot_key(prev) == k) {
               outcome = static_cast<int>(assign_value(slot, v));  // same key claimed concurrently
             } else if (c0) {
-              cur0 = prev;  // another key took the slot: look further
+              cur0 = prev;  // [teach:lost] another key took the slot: look further
             } else {
               cur1 = prev;
             }
@@ -349,6 +362,7 @@ struct linear_ref {
     if (g.rank() == 0) atomicAdd(&counters->failed_full, 1ull);
     return op_status::failed_full;
   }
+  // teach-region-end
 
   /// Value mode's insert under double hashing (one thread per operation): reads a sector of the
   /// probe sequence at a time (from L2, which sees claims), takes its slots in probe order, and
@@ -356,6 +370,7 @@ struct linear_ref {
   /// slot, so two inserts of one key race for the same first empty slot. The CAS sits outside the
   /// walk over the sector: with a CAS at each slot, lanes that decided at different slots claimed
   /// one after another (ncu at load 0.9: 7.8 of 32 threads active, L2 48% busy).
+  // teach-region linear-insert-probed
   template <bool Guarded>
   __device__ op_status insert_probed(key_type k, value_type v, std::uint32_t home) const {
     static_assert(G == 1, "double hashing probes one sector at a time");
@@ -373,18 +388,19 @@ struct linear_ref {
         slot_word w = 0;
         for (; r < P::width; ++r) {
           j = (first + r) & (P::width - 1);
-          w = sector.at(j);
+          w = sector.at(j);  // [teach:read]
           if (w == k_empty_slot || slot_key(w) == k) break;
         }
         if (r == P::width) break;  // none here: the next sector
         const std::uint32_t s = base + j;
-        if (slot_key(w) == k) return assign_value(s, v);
+        if (slot_key(w) == k) return assign_value(s, v);  // [teach:found]
         const slot_word prev =
+            // [teach:claim]
             atomicCAS(reinterpret_cast<unsigned long long*>(slots + s), k_empty_slot, pack(k, v));
         if (prev == k_empty_slot) {
           note_displacement(home, static_cast<std::uint32_t>(d + r));
           if constexpr (Guarded) atomicAdd(&counters->occupied, 1ull);
-          return op_status::inserted;
+          return op_status::inserted;  // [teach:claimed]
         }
         // Taken meanwhile: by this key (overwritten above next time) or by another.
         sector.set(j, prev);
@@ -397,6 +413,7 @@ struct linear_ref {
     atomicAdd(&counters->failed_full, 1ull);
     return op_status::failed_full;
   }
+  // teach-region-end
 
   /// The rest of a long linear-probing walk, for one thread per operation: the word of the first
   /// slot at displacement [from, limit) from home that holds k or is empty (empty-keyed if none),
@@ -459,9 +476,10 @@ struct linear_ref {
   /// slot index. The first k_reach_near slots are walked as if there were no reach (the loop the
   /// common short walks run stays as lean as it was: with the reach checked inside it, lookups at
   /// load 0.8 ran 18% slower); the rest, once the reach is read, with the warp (walk_far) or on.
+  // teach-region linear-locate
   __device__ slot_word locate(const coop_group<G>& g, key_type k, std::uint32_t max_disp,
                               std::uint32_t& slot_out) const {
-    const std::uint32_t home = home_slot<Hash>(k, mask);
+    const std::uint32_t home = home_slot<Hash>(k, mask);  // [teach:home]
     const std::uint32_t near = max_disp < k_reach_near ? max_disp : k_reach_near;
     slot_word w = k_empty_slot;
     if (scan(g, k, home, 0, near, w, slot_out) || near == max_disp) return w;
@@ -472,9 +490,11 @@ struct linear_ref {
     scan(g, k, home, near + 1, last, w, slot_out);
     return w;
   }
+  // teach-region-end
 
   /// Walks displacements [from, last] of k's probe sequence: true, with the word and slot, at the
   /// first slot holding k or empty; false (the word empty-keyed) when none does.
+  // teach-region linear-scan
   __device__ bool scan(const coop_group<G>& g, key_type k, std::uint32_t home, std::uint32_t from,
                        std::uint32_t last, slot_word& word, std::uint32_t& slot_out) const {
     word = k_empty_slot;
@@ -489,7 +509,7 @@ struct linear_ref {
         for (std::uint32_t r = 0; r < P::width && d + r < limit; ++r) {
           if (d + r < lo) continue;
           const std::uint32_t j = (first + r) & (P::width - 1);
-          const slot_word w = sector.at(j);
+          const slot_word w = sector.at(j);  // [teach:read_sector]
           if (slot_key(w) == k || w == k_empty_slot) {
             slot_out = base + j;
             word = w;
@@ -505,8 +525,9 @@ struct linear_ref {
     for (std::int64_t first = lo - (start - base); first < limit;
          first += window, base = (base + window) & mask) {
       slot_word cur0, cur1;
-      load_pair(base, lane, cur0, cur1);
+      load_pair(base, lane, cur0, cur1);  // [teach:read]
       const std::int64_t o0 = first + 2 * lane;
+      // [teach:compare]
       const bool c0 = o0 >= lo && o0 < limit && (slot_key(cur0) == k || cur0 == k_empty_slot);
       const bool c1 =
           o0 + 1 >= lo && o0 + 1 < limit && (slot_key(cur1) == k || cur1 == k_empty_slot);
@@ -520,6 +541,7 @@ struct linear_ref {
     }
     return false;
   }
+  // teach-region-end
 };
 
 }  // namespace hs::linear

@@ -25,6 +25,11 @@ class linear_walk_view {
   bool has_step() const { return step_ != nullptr; }
   std::size_t shown_op() const { return op_; }
   std::size_t ops() const { return step_ ? step_->ops.size() : 0; }
+  const step_trace* step() const { return step_.get(); }
+  /// @brief Operation i's replayed walk, or null.
+  const linear::probe_walk* walk_at(std::size_t i) const {
+    return i < walks_.size() ? &walks_[i] : nullptr;
+  }
   void show_op(std::size_t i);
   /// @brief The shown operation's walk as heatmap marks (empty without a step).
   std::vector<slot_mark> marks() const;

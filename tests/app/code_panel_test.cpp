@@ -1,0 +1,194 @@
+// The Code panel: the lines it shows are the source files' own (a region that no longer matches
+// its file fails here), every decision the linear family points at is a tagged line with words
+// for it, and in the window the marked line follows Step, the step view's arrows and its own.
+#include <algorithm>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <imgui.h>
+#include <imgui_te_context.h>
+#include <catch2/catch_test_macros.hpp>
+
+#include "app/families/linear_code.hpp"
+#include "app/families/linear_ui.hpp"
+#include "app/teach/code_regions.hpp"
+#include "app/ui/app_frame.hpp"
+#include "tests/support/ui_harness.hpp"
+
+using namespace hs;
+using namespace hs::app;
+
+namespace {
+
+std::vector<std::string> file_lines(std::string_view path) {
+  std::ifstream in(std::string(HS_SOURCE_DIR) + "/" + std::string(path));
+  std::vector<std::string> lines;
+  for (std::string l; std::getline(in, l);) lines.push_back(l);
+  return lines;
+}
+
+// A file line as the panel shows it: its teach tag taken out, a comment after the tag kept.
+std::string without_tag(const std::string& line) {
+  static const std::regex trailing(R"(\s+// \[teach:[a-z_]+\]\s*$)");
+  static const std::regex before_comment(R"(// \[teach:[a-z_]+\] )");
+  return std::regex_replace(std::regex_replace(line, trailing, ""), before_comment, "// ");
+}
+
+}  // namespace
+
+TEST_CASE("every marked region shows its source file's own lines", "[code]") {
+  REQUIRE_FALSE(code_regions().empty());
+  for (const code_region& r : code_regions()) {
+    INFO(r.name << " in " << r.file);
+    const std::vector<std::string> lines = file_lines(r.file);
+    REQUIRE_FALSE(lines.empty());
+    REQUIRE(r.lines.size() == r.numbers.size());
+    for (std::size_t i = 0; i < r.lines.size(); ++i) {
+      const auto n = static_cast<std::size_t>(r.numbers[i]);
+      REQUIRE(n >= 1);
+      REQUIRE(n <= lines.size());
+      CHECK(without_tag(lines[n - 1]) == std::string(r.lines[i]));
+    }
+    for (const code_tag& t : r.tags) CHECK(r.line_of(t.tag) == t.line);
+  }
+}
+
+TEST_CASE("every decision the linear family points at is a tagged line, with words for it",
+          "[code]") {
+  // The slots from home slot 12 on: another key, a tombstone, the key (or, when absent, another
+  // key), an empty slot. Replayed for every kind, probing and delete mode, key present or not:
+  // every role a walk can take.
+  const auto slots_with = [](bool present) {
+    std::vector<slot_record> s(4);
+    for (std::uint64_t i = 0; i < 4; ++i) s[i].slot = 12 + i;
+    s[0].key = 12, s[0].state = slot_state::live;
+    s[1].key = k_tombstone, s[1].state = slot_state::tombstone;
+    s[2].key = present ? 76 : 140, s[2].state = slot_state::live;
+    s[3].state = slot_state::empty;
+    return s;
+  };
+  const auto status_of = [](op_kind kind, bool present) {
+    if (kind == op_kind::insert) return present ? op_status::replaced : op_status::inserted;
+    if (!present) return op_status::missing;
+    return kind == op_kind::find ? op_status::found : op_status::erased;
+  };
+  std::size_t events = 0;
+  std::set<linear::walk_role> roles;
+  for (const auto probe : {probe_policy::linear, probe_policy::double_hash})
+    for (const auto deletes : {linear_delete_mode::value, linear_delete_mode::tombstone})
+      for (const auto kind : {op_kind::insert, op_kind::find, op_kind::erase})
+        for (const bool present : {true, false}) {
+          table_config cfg;
+          cfg.linear.probe = probe;
+          cfg.linear.deletes = deletes;
+          stepped_op op;
+          op.kind = kind;
+          op.key = 76;
+          op.probe_before = slots_with(present);
+          op.status = status_of(kind, present);
+          const linear::probe_walk walk =
+              linear::replay_walk(op.probe_before, kind, op.key, op.status, deletes);
+          for (const auto& cell : walk.cells) roles.insert(cell.role);
+          const code_walkthrough w = linear_walkthrough(op, walk, cfg, 64);
+          for (const std::string& name : w.regions) CHECK(find_code_region(name) != nullptr);
+          for (const code_event& e : w.events) {
+            INFO(e.region << " / " << e.tag);
+            const code_region* r = find_code_region(e.region);
+            REQUIRE(r);
+            CHECK(r->line_of(e.tag).has_value());
+            CHECK_FALSE(linear_english(e.region, e.tag).empty());
+            // The region of every decision is one the panel shows.
+            CHECK(std::find(w.regions.begin(), w.regions.end(), e.region) != w.regions.end());
+            ++events;
+          }
+        }
+  CHECK(roles.size() == 5);  // every role was told
+  CHECK(events > 50);
+}
+
+TEST_CASE("the Code panel's marked line follows Step, the step view's arrows and its own",
+          "[ui][code]") {
+  session_config cfg;
+  cfg.table.backend = backend::cpu;
+  cfg.table.capacity = 1u << 6;
+  cfg.table.hash = hash_kind::identity;
+  auto ui = test::harness_or_skip(cfg);
+  app_frame& f = ui->frame();
+  const code_region* insert = find_code_region("linear-insert");
+  const code_region* windowed = find_code_region("linear-insert-windowed");
+  REQUIRE(insert);
+  REQUIRE(windowed);
+  const auto line_of = [](const code_region* r, const char* tag) {
+    return r->numbers[static_cast<std::size_t>(*r->line_of(tag))];
+  };
+  std::vector<std::string> tags;
+  std::vector<int> lines, gutter;
+  std::vector<std::string> marked_text;
+  bool english = false;
+  std::size_t events_second = 0, first_op_events = 0, second_op_events = 0;
+  std::string second_op_region;
+  const std::string log = ui->run([&](ImGuiTestContext* ctx) {
+    const auto* code = app::linear_code_of(f.views());
+    REQUIRE(code);
+    // Two keys with one home slot: 12 lands there, 76 walks one slot on.
+    ctx->SetRef("//Controls/run-section");
+    ctx->ItemInput("your keys");
+    ctx->KeyCharsReplaceEnter("12, 76");
+    for (int i = 0; i < 2; ++i) {
+      const std::uint64_t before = f.sess().status().batches;
+      ctx->ItemClick("Step");
+      test::wait_until(ctx, [&] { return f.sess().status().batches > before; });
+      f.sess().wait_idle();
+    }
+    ctx->WindowFocus("//Code");
+    test::wait_until(ctx, [&] { return code->drawn().events == 5 && code->drawn().event == 0; });
+    events_second = code->drawn().events;
+    ctx->SetRef("//Code");
+    for (int i = 0; i < 5; ++i) {
+      ctx->Yield(2);
+      tags.push_back(code->drawn().tag);
+      lines.push_back(code->drawn().file_line);
+      gutter.push_back(code->drawn().gutter_line);
+      marked_text.push_back(code->drawn().marked_text);
+      ctx->ItemClick("code-next");
+    }
+    ctx->ItemCheck("plain English");
+    ctx->Yield(2);
+    english = code->drawn().english;
+    ctx->ItemUncheck("plain English");
+    // A step of two operations: the step view's arrows choose which one the Code panel tells.
+    const std::uint64_t before = f.sess().status().batches;
+    f.sess().step(
+        std::vector<given_op>{typed_op(op_kind::insert, 140), typed_op(op_kind::find, 12)});
+    test::wait_until(ctx, [&] { return f.sess().status().batches > before; });
+    f.sess().wait_idle();
+    test::wait_until(ctx, [&] { return code->drawn().events == 6; });  // 140 walks past 12 and 76
+    first_op_events = code->drawn().events;
+    ctx->WindowFocus("//Probe walk");
+    ctx->SetRef("//Probe walk");
+    ctx->ItemClick("walk-next");
+    ctx->WindowFocus("//Code");
+    test::wait_until(ctx, [&] { return code->drawn().events == 3; });
+    second_op_events = code->drawn().events;
+    second_op_region = code->drawn().region;
+  });
+  INFO(log);
+  REQUIRE(log.empty());
+  CHECK(events_second == 5);  // home, read, slot 12 holds 12: on, the CAS, inserted
+  CHECK(tags == std::vector<std::string>{"home", "read", "compare", "claim", "claimed"});
+  CHECK(lines == std::vector<int>{line_of(insert, "home"), line_of(windowed, "read"),
+                                  line_of(windowed, "compare"), line_of(windowed, "claim"),
+                                  line_of(windowed, "claimed")});
+  CHECK(gutter == lines);  // the marked line is numbered as in the file
+  // and its text is the file's line there
+  const std::vector<std::string> file = file_lines("core/linear/linear_ref.cuh");
+  for (std::size_t i = 0; i < lines.size() && i < marked_text.size(); ++i)
+    CHECK(without_tag(file[static_cast<std::size_t>(lines[i]) - 1]) == marked_text[i]);
+  CHECK(english);
+  CHECK(first_op_events == 6);
+  CHECK(second_op_events == 3);  // the find of 12: home, read, found
+  CHECK(second_op_region == "linear-locate");
+}
