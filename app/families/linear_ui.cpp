@@ -11,6 +11,7 @@
 #include "visualizers/views/heatmap_view.hpp"
 #include "visualizers/views/histogram_view.hpp"
 #include "visualizers/views/linear_walk_view.hpp"
+#include "visualizers/views/warp_lanes_view.hpp"
 
 namespace hs::app {
 
@@ -37,11 +38,35 @@ class linear_views final : public family_views {
     code_.draw(ctx.height, bg.x + bg.y + bg.z > 1.5f ? theme::light : theme::dark);
   }
   const code_view& code() const { return code_; }
+  // The step's operations as the lanes of the warps that ran them, one probe a cell.
+  void draw_lanes(view_context& ctx) {
+    follow_walk(ctx.sess);
+    lanes_.draw(ctx.height);
+  }
+  const vis::warp_lanes_view& lanes() const { return lanes_; }
 
  private:
   void follow_walk(const session& s) {
     const step_trace* t = walk_.step();
     if (!t || (t->serial == code_serial_ && walk_.shown_op() == code_op_)) return;
+    if (t->serial != code_serial_) {  // a new step: its lanes
+      std::vector<vis::lane_row> rows;
+      for (std::size_t i = 0; i < t->ops.size(); ++i) {
+        vis::lane_row row;
+        row.label =
+            strprintf("%s %08x", std::string(to_string(t->ops[i].kind)).c_str(), t->ops[i].key);
+        row.outcome = std::string(to_string(t->ops[i].status));
+        if (const linear::probe_walk* pw = walk_.walk_at(i))
+          for (const linear::walk_cell& c : pw->cells) row.cells.push_back(vis::walk_color(c.role));
+        rows.push_back(std::move(row));
+      }
+      lanes_.set(std::move(rows),
+                 {{vis::walk_color(linear::walk_role::passed), "another key: on"},
+                  {vis::walk_color(linear::walk_role::found), "the key"},
+                  {vis::walk_color(linear::walk_role::claimed), "claimed"},
+                  {vis::walk_color(linear::walk_role::first_free), "first free"},
+                  {vis::walk_color(linear::walk_role::stop_empty), "empty: stop"}});
+    }
     code_serial_ = t->serial;
     code_op_ = walk_.shown_op();
     if (const linear::probe_walk* pw = walk_.walk_at(code_op_); pw && code_op_ < t->ops.size())
@@ -49,6 +74,7 @@ class linear_views final : public family_views {
   }
 
   vis::linear_walk_view walk_;
+  vis::warp_lanes_view lanes_;
   code_view code_{&linear_english};
   std::uint64_t code_serial_ = 0;
   std::size_t code_op_ = 0;
@@ -76,6 +102,10 @@ const view_entry k_views[] = {
     {"Code", "code", [](family_views& v, view_context& ctx) { self(v).draw_code(ctx); },
      [](const family_views& v, const session&, const sample_result&) {
        return self(v).code().csv();
+     }},
+    {"Warp lanes", "lanes", [](family_views& v, view_context& ctx) { self(v).draw_lanes(ctx); },
+     [](const family_views& v, const session&, const sample_result&) {
+       return self(v).lanes().csv();
      }},
 };
 
@@ -122,6 +152,11 @@ void count_rows(number_rows& n, const session& s, const sample_result& r) {
 }
 
 }  // namespace
+
+const vis::warp_lanes_view* linear_lanes_of(const family_views* v) {
+  const auto* l = dynamic_cast<const linear_views*>(v);
+  return l ? &l->lanes() : nullptr;
+}
 
 const code_view* linear_code_of(const family_views* v) {
   const auto* l = dynamic_cast<const linear_views*>(v);

@@ -1,7 +1,9 @@
 // The Code panel: the lines it shows are the source files' own (a region that no longer matches
 // its file fails here), every decision the linear family points at is a tagged line with words
-// for it, and in the window the marked line follows Step, the step view's arrows and its own.
+// for it, and in the window the marked line follows Step, the step view's arrows and its own;
+// the warp lanes show a step's operations as the lanes of the warps that ran them.
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <regex>
 #include <set>
@@ -191,4 +193,53 @@ TEST_CASE("the Code panel's marked line follows Step, the step view's arrows and
   CHECK(first_op_events == 6);
   CHECK(second_op_events == 3);  // the find of 12: home, read, found
   CHECK(second_op_region == "linear-locate");
+}
+
+TEST_CASE("the warp lanes show a step's operations 32 to a warp, waiting for the longest walk",
+          "[ui][lanes]") {
+  session_config cfg;
+  cfg.table.backend = backend::cpu;
+  cfg.table.capacity = 1u << 8;
+  cfg.table.hash = hash_kind::identity;
+  auto ui = test::harness_or_skip(cfg);
+  app_frame& f = ui->frame();
+  // Keys 0..39 fill slots 0..39 (the identity hash); then a traced step of 40 finds: 0..19 hit at
+  // their home slots, and 20 keys never inserted with homes 0..19 (256 + j) walk the run to slot
+  // 40, the first empty one: the warp waits for the longest of them.
+  std::vector<given_op> fill, finds;
+  for (key_type k = 0; k < 40; ++k) fill.push_back(typed_op(op_kind::insert, k));
+  for (key_type k = 0; k < 20; ++k) finds.push_back(typed_op(op_kind::find, k));
+  for (key_type j = 0; j < 20; ++j) finds.push_back(typed_op(op_kind::find, 256 + j));
+  vis::warp_lanes_view::drawn_state first{}, second{};
+  std::size_t expected_rounds = 0, expected_probes = 0;
+  const std::string log = ui->run([&](ImGuiTestContext* ctx) {
+    f.sess().step(fill);
+    test::wait_until(ctx, [&] { return f.sess().status().batches == 1 && f.sess().at_rest(); });
+    f.sess().step(finds);
+    test::wait_until(ctx, [&] { return f.sess().status().batches == 2 && f.sess().at_rest(); });
+    ctx->WindowFocus("//Warp lanes");
+    const auto* lanes = app::linear_lanes_of(f.views());
+    test::wait_until(ctx, [&] { return lanes && lanes->drawn().warps == 2; });
+    const auto* walk = app::linear_walk_of(f.views());
+    for (std::size_t i = 0; i < 32; ++i) {
+      expected_rounds = std::max(expected_rounds, walk->walk_at(i)->cells.size());
+      expected_probes += walk->walk_at(i)->cells.size();
+    }
+    first = lanes->drawn();
+    ctx->SetRef("//Warp lanes");
+    ctx->ItemClick("lanes-next");
+    ctx->Yield(2);
+    second = lanes->drawn();
+  });
+  INFO(log);
+  REQUIRE(log.empty());
+  CHECK(first.warp == 0);
+  CHECK(first.lanes == 32);
+  CHECK(first.rounds == expected_rounds);
+  CHECK(expected_rounds == 41);  // the miss from slot 0 reads slots 0 to 40
+  CHECK(std::abs(first.busy - static_cast<double>(expected_probes) / (32.0 * expected_rounds)) <
+        1e-12);
+  CHECK(first.busy < 0.5);  // most lanes wait for the longest walk
+  CHECK(second.warp == 1);
+  CHECK(second.lanes == 8);
 }
