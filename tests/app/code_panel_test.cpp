@@ -113,11 +113,7 @@ TEST_CASE("every decision the linear family points at is a tagged line, with wor
 
 TEST_CASE("the Code panel's marked line follows Step, the step view's arrows and its own",
           "[ui][code]") {
-  session_config cfg;
-  cfg.table.backend = backend::cpu;
-  cfg.table.capacity = 1u << 6;
-  cfg.table.hash = hash_kind::identity;
-  auto ui = test::harness_or_skip(cfg);
+  auto ui = test::harness_or_skip(test::identity_table(1u << 6));
   app_frame& f = ui->frame();
   const code_region* insert = find_code_region("linear-insert");
   const code_region* windowed = find_code_region("linear-insert-windowed");
@@ -197,11 +193,7 @@ TEST_CASE("the Code panel's marked line follows Step, the step view's arrows and
 
 TEST_CASE("the warp lanes show a step's operations 32 to a warp, waiting for the longest walk",
           "[ui][lanes]") {
-  session_config cfg;
-  cfg.table.backend = backend::cpu;
-  cfg.table.capacity = 1u << 8;
-  cfg.table.hash = hash_kind::identity;
-  auto ui = test::harness_or_skip(cfg);
+  auto ui = test::harness_or_skip(test::identity_table(1u << 8));
   app_frame& f = ui->frame();
   // Keys 0..39 fill slots 0..39 (the identity hash); then a traced step of 40 finds: 0..19 hit at
   // their home slots, and 20 keys never inserted with homes 0..19 (256 + j) walk the run to slot

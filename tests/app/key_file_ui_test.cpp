@@ -128,11 +128,7 @@ TEST_CASE(
 
 TEST_CASE("typed keys step one by one as traced operations; an entry that is no key steps nothing",
           "[ui][keys]") {
-  session_config cfg;
-  cfg.table.backend = backend::cpu;
-  cfg.table.capacity = 1u << 10;
-  cfg.table.hash = hash_kind::identity;
-  auto ui = test::harness_or_skip(cfg);
+  auto ui = test::harness_or_skip(test::identity_table(1u << 10));
   app_frame& f = ui->frame();
   std::vector<key_type> stepped;
   std::uint64_t live_after = 0, batches_before_bad = 0, batches_after_bad = 1;

@@ -94,3 +94,13 @@ void wait_until(ImGuiTestContext* ctx, const std::function<bool()>& done, int ma
 }
 
 }  // namespace hs::test
+
+namespace hs::test {
+app::session_config identity_table(std::uint64_t capacity) {
+  app::session_config cfg;
+  cfg.table.backend = backend::cpu;
+  cfg.table.capacity = capacity;
+  cfg.table.hash = hash_kind::identity;
+  return cfg;
+}
+}  // namespace hs::test
