@@ -63,8 +63,14 @@ std::optional<script_step> as_script_step(const scenario_step& s) {
 
 std::vector<script_step> scenario::script() const {
   std::vector<script_step> out;
-  for (const scenario_step& s : steps)
+  for (const scenario_step& s : steps) {
+    if (!s.ask.empty()) {  // the question holds the script until it is answered
+      script_step q{script_step::ask, 0, 0, s.ask};
+      q.given = s.given;
+      out.push_back(q);
+    }
     out.push_back(as_script_step(s).value_or(script_step{script_step::pause, 0, 0}));
+  }
   return out;
 }
 
@@ -249,6 +255,15 @@ void check_whole(scenario_parse& s, int lines) {
         fail_at(st.line, "the " + v + " view belongs to the " + std::string(to_string(*f)) +
                              " family: add 'table " + std::string(to_string(*f)) + "'");
     }
+  if (!s.pending_ask.empty()) fail_at(s.pending_ask_line, "ask with no step after it to ask about");
+  for (const scenario_step& st : sc.steps)
+    if (!st.ask.empty() && sc.config.table.family != family::linear)
+      fail_at(st.ask_line, "ask " + st.ask + ": the " +
+                               std::string(to_string(sc.config.table.family)) +
+                               " family's views cannot answer it (linear probing's step view "
+                               "tells slots and probes)");
+    else if (!st.ask.empty() && !sc.compare.empty())
+      fail_at(st.ask_line, "ask: a question is on one table, not on compared ones");
   for (const scenario_step& st : sc.steps)
     if (st.range_first && sc.config.table.capacity &&
         *st.range_first + st.range_count > sc.config.table.capacity)

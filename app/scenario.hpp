@@ -53,6 +53,8 @@ struct scenario_step {
   std::optional<script_step::settings>
       configure_to;             ///< configure: the workload lines after a step
   std::vector<given_op> given;  ///< step: the typed keys it steps (`step insert 12 44 7`)
+  std::string ask;              ///< step: a question before it ("where", "probes"), or empty
+  int ask_line = 0;
   int line = 0;
 };
 

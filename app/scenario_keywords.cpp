@@ -5,6 +5,7 @@
 #include <array>
 #include <filesystem>
 #include <sstream>
+#include <utility>
 
 #include "app/families/family_ui.hpp"
 #include "app/scenario_parse_state.hpp"
@@ -242,7 +243,24 @@ void step(scenario_parse& s, const keyword_line& l) {
     st.batches = l.p.size(l.w[1], "operation count");
   }
   if (st.batches == 0 || st.batches > k_traced_step_ops) l.p.fail("step takes 1 to 64 operations");
+  if (!s.pending_ask.empty()) {
+    if (st.given.empty())
+      line_parser{l.p.file, s.pending_ask_line}.fail(
+          "ask needs the step after it to name its keys (step insert 76): the question is about "
+          "its first key");
+    st.ask = std::exchange(s.pending_ask, {});
+    st.ask_line = s.pending_ask_line;
+  }
   s.push(st, l.p.line);
+}
+
+// `ask where|probes`: a question on the next step (which names its keys), asked before it runs.
+void ask(scenario_parse& s, const keyword_line& l) {
+  if (l.w[1] != "where" && l.w[1] != "probes")
+    l.p.fail("ask takes where (the slot its first key lands in) or probes (the slots it reads)");
+  if (!s.pending_ask.empty()) l.p.fail("an ask before this one has no step yet");
+  s.pending_ask = l.w[1];
+  s.pending_ask_line = l.p.line;
 }
 
 void clear(scenario_parse& s, const keyword_line& l) {
@@ -407,6 +425,11 @@ const std::array k_keywords{
       "One traced batch of 1 to 64 operations for the step view: of the mix, or your own keys "
       "(numbers, 0x hex, or words through FNV-1a).",
       step_, 1, any, step},
+    K{"ask", "ask where|probes",
+      "Before the next step (which names its keys) runs, ask the class where its first key lands "
+      "or how many slots it reads; the reveal shows the answer on the real table and keeps a "
+      "tally (linear probing).",
+      step_, 1, 1, ask},
     K{"clear", "clear", "Empty the table.", step_, 0, 0, clear},
     K{"rehash", "rehash [CAPACITY]",
       "Rebuild the table, at a new power-of-two capacity if one is given.", step_, 0, 1, rehash},

@@ -58,7 +58,8 @@ std::string step_line(const scenario_step& s) {
     case scenario_step::run: return "run " + std::to_string(s.batches);
     case scenario_step::step: {
       if (s.given.empty()) return "step " + std::to_string(s.batches);
-      std::string line = "step " + std::string(to_string(s.given.front().kind));
+      std::string line = (s.ask.empty() ? "" : "ask " + s.ask + "\n") + "step " +
+                         std::string(to_string(s.given.front().kind));
       for (const given_op& o : s.given) line += " " + std::to_string(o.key);
       return line;
     }

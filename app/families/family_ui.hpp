@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "app/session/batch_recorder.hpp"
+#include "core/table/step_trace.hpp"
 #include "core/table/table.hpp"
 #include "visualizers/figure/figure.hpp"
 
@@ -73,6 +74,11 @@ struct view_entry {
 
 struct family_ui {
   family id = family::linear;
+  /// @brief A scenario's question answered by the real table: `what` ("where": the slot the
+  /// traced step's first operation decided at; "probes": the slots it read) from the step's
+  /// trace; none when the family cannot tell.
+  std::optional<std::uint64_t> (*answer)(const std::string& what, const step_trace& t,
+                                         const table_config& cfg) = nullptr;
   /// @brief The family's views: windows (the first in front in its default layout) and the
   /// figures a scenario may capture ("capture chains").
   std::span<const view_entry> views;

@@ -141,6 +141,18 @@ void about_rows(number_rows& n, const session& s, const table_stats&) {
           : "linear (the next slot)");
 }
 
+// The class's question, answered from the step's trace: the first operation's replayed walk.
+std::optional<std::uint64_t> answer(const std::string& what, const step_trace& t,
+                                    const table_config& cfg) {
+  if (t.ops.empty()) return std::nullopt;
+  const stepped_op& op = t.ops.front();
+  const linear::probe_walk w = linear::replay_walk(op.probe_before, op.kind, op.key, op.status,
+                                                   cfg.linear.deletes, op.probe_truncated);
+  if (w.cells.empty() || w.truncated) return std::nullopt;
+  if (what == "probes") return w.cells.size();
+  return w.decided.value_or(w.cells.back().slot);  // a miss: the empty slot where it stopped
+}
+
 void count_rows(number_rows& n, const session& s, const sample_result& r) {
   const table_stats& t = r.stats;
   n.emplace_back("load factor (live / slots)", strprintf("%.4f", t.load_factor()));
@@ -177,6 +189,7 @@ const family_ui& linear_ui() {
     f.draw_table_controls = draw_controls;
     f.about_rows = about_rows;
     f.count_rows = count_rows;
+    f.answer = answer;
     f.explains_tombstone_inserts = [](const table_config& c) {
       return c.linear.deletes == linear_delete_mode::tombstone;
     };

@@ -137,8 +137,8 @@ std::optional<script_step> command_state::take_script_step(const table_progress&
       spec_ = s.configure_to->workload;  // the session takes the rest; entries after it record them
       maintenance_ = s.configure_to->maintenance;
       record_timeline_ = s.configure_to->record_timeline;
-    } else if (s.kind != script_step::pause) {
-      journal(s);
+    } else if (s.kind != script_step::pause && s.kind != script_step::ask) {
+      journal(s);  // a question is no command: a saved session replays the steps alone
     }
     switch (s.kind) {
       case script_step::fill:
@@ -156,6 +156,10 @@ std::optional<script_step> command_state::take_script_step(const table_progress&
         held_ = true;
         note = "stage finished: continue to run the next one";
         break;
+      case script_step::ask:  // the step waits for the class's answer
+        held_ = true;
+        note = "a question: answer it, and the step shows whether it was right";
+        return s;
       case script_step::clear: cursor_.reset(); return s;
       case script_step::rehash:
       case script_step::flush:

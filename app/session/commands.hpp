@@ -43,7 +43,8 @@ struct script_step {
     flush,
     step,
     say,
-    configure
+    configure,
+    ask  ///< a question on the next step ("where" or "probes" in `text`, its operation in `given`)
   } kind = run;
   double load =
       0;  ///< fill/drain target (live load factor; above 1 for lists and self-resizing tables)

@@ -99,14 +99,16 @@ void session::fill_to(double load) {
 
 void session::queue(std::vector<script_step> steps) {
   std::lock_guard lock(mutex_);
-  if (lost()) return;  // status() says why
+  if (lost()) return;    // status() says why
+  st_.question.reset();  // a script waiting for an answer is replaced
   commands_.queue(steps);
   wake_.notify_all();
 }
 
 void session::continue_script() {
   std::lock_guard lock(mutex_);
-  if (lost()) return;  // status() says why
+  if (lost()) return;    // status() says why
+  st_.question.reset();  // answered (or passed over): the step runs
   commands_.continue_script();
   wake_.notify_all();
 }
@@ -301,6 +303,7 @@ void session::start_next_step() {
         return;  // the worker rebuilds outside the lock
       case script_step::flush: pending_flush_ = true; return;
       case script_step::say: st_.caption = s->text; break;
+      case script_step::ask: st_.question = {s->text, s->given.front()}; break;
       case script_step::configure:
         cfg_.maintenance = s->configure_to->maintenance;
         cfg_.record_timeline = s->configure_to->record_timeline;

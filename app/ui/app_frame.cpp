@@ -283,6 +283,7 @@ void app_frame::change_font_size(float delta) {
 }
 
 void app_frame::handle_shortcuts() {
+  if (question_keys(state_)) return;  // the arrows and Enter answer a waiting question
   const auto c = pressed_command();
   if (!c) return;
   // Presenting, Space tells the story on: the next stage, as N does.
@@ -356,6 +357,7 @@ void app_frame::take_key_file() {
 
 void app_frame::draw_window() {
   take_key_file();
+  update_question(state_);
   state_.gpu_fault = tables_lost() ? gpu_lost_note() : std::string();
   if (!state_.gpu_fault.empty()) {
     // Nothing more is asked of the GPU, and no sample finished since is shown (session::sample).
@@ -390,6 +392,7 @@ void app_frame::draw_window() {
   compare_setup_.draw(state_);
   files_.draw_dialogs(*this);
   draw_help_overlay();
+  draw_question(state_);
   // The default layout's front tabs come forward by taking focus, which the Compare window keeps
   // while it is open (its keys drive the compared tables).
   if (tabs_forward_in_ > 0)

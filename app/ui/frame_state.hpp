@@ -12,6 +12,7 @@
 #include "app/families/family_ui.hpp"
 #include "app/scenario.hpp"
 #include "app/session/session.hpp"
+#include "app/ui/class_question.hpp"
 #include "app/ui/frame_pacing.hpp"
 #include "app/ui/key_file_loader.hpp"
 #include "app/ui/sampling_policy.hpp"
@@ -62,6 +63,10 @@ struct frame_state {
   std::string backend_note;
   double target_load = 0.5;  ///< what Fill (F) fills or drains to
   int step_ops = 0;          ///< what Step (S) runs: 0 one batch, else that many traced operations
+
+  // A scenario's question for the class, and the session's tally.
+  std::optional<class_question> question;
+  int questions_asked = 0, questions_right = 0;
 
   // Keys typed into the step box: Step runs the next one as a traced operation of `typed_kind`.
   std::string typed_text;

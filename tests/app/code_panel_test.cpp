@@ -16,8 +16,11 @@
 
 #include "app/families/linear_code.hpp"
 #include "app/families/linear_ui.hpp"
+#include "app/scenario.hpp"
 #include "app/teach/code_regions.hpp"
 #include "app/ui/app_frame.hpp"
+#include "app/ui/class_question.hpp"
+#include "core/common/error.hpp"
 #include "tests/support/ui_harness.hpp"
 
 using namespace hs;
@@ -234,4 +237,74 @@ TEST_CASE("the warp lanes show a step's operations 32 to a warp, waiting for the
   CHECK(first.busy < 0.5);  // most lanes wait for the longest walk
   CHECK(second.warp == 1);
   CHECK(second.lanes == 8);
+}
+
+TEST_CASE("a scenario's questions wait for the class's answer, then reveal the table's and tally",
+          "[ui][ask]") {
+  const scenario sc = parse_scenario(
+      "title Questions\ntable linear\ncapacity 2^6\nhash identity\nbatch 16\n"
+      "step insert 12\ncapture walk\n"
+      "ask where\nstep insert 76\ncapture walk\n"
+      "ask probes\nstep find 140\ncapture walk\n",
+      "questions.scn");
+  auto ui = test::harness_or_skip(test::identity_table(1u << 6));
+  app_frame& f = ui->frame();
+  std::string asked_where, reveal_where, asked_probes, reveal_probes;
+  std::uint64_t batches_while_asked = 0, batches_before = 0;
+  int right_after_first = -1, asked_after_second = -1, right_after_second = -1;
+  const std::string log = ui->run([&](ImGuiTestContext* ctx) {
+    f.load_preset(sc);
+    test::wait_until(ctx, [&] { return f.sess().status().script_held; });
+    batches_before = f.sess().status().batches;
+    ctx->KeyPress(ImGuiKey_N);  // the next stage: its question comes first
+    test::wait_until(ctx, [&] { return f.state().question.has_value(); });
+    asked_where = question_text(*f.state().question);
+    ctx->Yield(5);
+    batches_while_asked = f.sess().status().batches;  // the step waits for the answer
+    // Keyboard only: 76 lands in slot 13 (12 holds 12).
+    for (int i = 0; i < 13; ++i) ctx->KeyPress(ImGuiKey_RightArrow);
+    ctx->KeyPress(ImGuiKey_Enter);
+    test::wait_until(ctx, [&] { return !f.state().question->reveal.empty(); });
+    reveal_where = f.state().question->reveal;
+    right_after_first = f.state().questions_right;
+    test::wait_until(ctx, [&] { return f.sess().status().script_held; });
+    ctx->KeyPress(ImGuiKey_N);
+    test::wait_until(ctx, [&] { return f.state().question && !f.state().question->answered; });
+    asked_probes = question_text(*f.state().question);
+    // The answer typed: 2 slots (the find reads 12, 13 and the empty 14: 3).
+    ctx->SetRef("//Question");
+    ctx->ItemInputValue("slots read", 2);
+    ctx->ItemClick("Answer");
+    test::wait_until(ctx, [&] { return !f.state().question->reveal.empty(); });
+    reveal_probes = f.state().question->reveal;
+    asked_after_second = f.state().questions_asked;
+    right_after_second = f.state().questions_right;
+  });
+  INFO(log);
+  REQUIRE(log.empty());
+  CHECK(asked_where == "Where will key 0x0000004c land? Pick its slot.");
+  CHECK(batches_while_asked == batches_before);
+  CHECK(reveal_where == "The table says slot 13; the class said 13: right.");
+  CHECK(right_after_first == 1);
+  CHECK(asked_probes == "How many slots will the find of key 0x0000008c read?");
+  CHECK(reveal_probes == "The table says 3 slots; the class said 2: not this time.");
+  CHECK(asked_after_second == 2);
+  CHECK(right_after_second == 1);
+}
+
+TEST_CASE("an ask that cannot be answered is refused with file and line", "[scenario][ask]") {
+  const auto fails = [](const std::string& text, const std::string& what) {
+    CAPTURE(text);
+    try {
+      parse_scenario(text, "q.scn");
+      FAIL("parsed");
+    } catch (const user_error& e) {
+      CHECK(std::string(e.what()).find(what) != std::string::npos);
+    }
+  };
+  fails("table hive\nask where\nstep insert 5\ncapture buckets\n",
+        "q.scn:2: ask where: the hive family's views cannot answer it");
+  fails("ask where\nstep 4\ncapture walk\n", "q.scn:1: ask needs the step after it to name");
+  fails("step insert 4\nask probes\ncapture walk\n", "q.scn:2: ask with no step after it");
+  fails("ask colour\nstep insert 4\ncapture walk\n", "q.scn:1: ask takes where");
 }

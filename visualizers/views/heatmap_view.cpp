@@ -169,8 +169,13 @@ void heatmap_view::draw(const heatmap_image& image, const heatmap_request& req,
                      static_cast<float>(req.occupancy.height) * g.cell);
   draw_cells_image(image, shown);
   ImGui::SetCursorScreenPos(origin);
-  ImGui::InvisibleButton("heatmap", ImVec2(std::max(1.f, shown.x), std::max(1.f, shown.y)));
+  const bool pressed =
+      ImGui::InvisibleButton("heatmap", ImVec2(std::max(1.f, shown.x), std::max(1.f, shown.y)));
   const bool hovered = ImGui::IsItemHovered();
+  // A click that did not drag (a drag pans): the slot under it, for whoever asks (a question).
+  if (pressed && ImGui::GetMouseDragDelta(ImGuiMouseButton_Left, 4.f).x == 0.f &&
+      ImGui::GetMouseDragDelta(ImGuiMouseButton_Left, 4.f).y == 0.f)
+    clicked_ = slot_at(g, origin, ImGui::GetIO().MousePos);
 
   draw_cells(g, origin, dump);
   draw_marks(g, origin);

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <imgui.h>
@@ -32,6 +33,8 @@ struct slot_mark {
 
 class heatmap_view {
  public:
+  /// @brief The slot last clicked (without dragging), once.
+  std::optional<std::uint64_t> take_clicked() { return std::exchange(clicked_, std::nullopt); }
   heatmap_view();
 
   /// @brief The request for this frame, from the size and zoom of the last one.
@@ -68,6 +71,7 @@ class heatmap_view {
   void draw_legend(ImVec2 size) const;
 
  private:
+  std::optional<std::uint64_t> clicked_;
   struct geometry {
     double spp;  ///< slots per image pixel (>= 1), or 1 when zoomed in
     int cell;    ///< screen pixels per image pixel (1 unless zoomed to slots)

@@ -42,6 +42,9 @@ void heatmap_panel::draw(frame_state& f) {
   draw_status_line(f);
   draw_freshness(f);
   f.heatmap.draw(*f.image, f.request, f.sample.inspected.slots, f.sess->capacity());
+  if (const auto clicked = f.heatmap.take_clicked();
+      clicked && f.question && !f.question->answered && f.question->what == "where")
+    f.question->answer = static_cast<std::int64_t>(*clicked);  // the class points at the slot
   drawn_ = {f.sample.version, f.sample.stats, f.freshness.old, drawn_.frames + 1};
 }
 
