@@ -87,25 +87,69 @@ void linear_walk_view::draw(float height) {
         "Tombstone mode: the insert remembers the first free slot it passes (orange) but walks on "
         "to its "
         "key or an empty slot before it claims it, so the key is never stored twice.");
-  // The walk as a row of cells, wrapping: the key each slot held, outlined by what happened there.
-  const float fs = ImGui::GetFontSize(), cw = 6.5f * fs, ch = 2.6f * fs;
-  const int per_row = std::max(1, static_cast<int>(ImGui::GetContentRegionAvail().x / (cw + 4)));
+  // The walk as a row of cells, wrapping: each slot's number and the key it held, outlined by
+  // what happened there; an arrow from each probe to the next, the home slot marked above the
+  // first, and the outcome under the cell where it was decided. Sized by the text, so presenter
+  // mode's larger text makes it readable on a projector.
+  const float fs = ImGui::GetFontSize(), cw = 7.f * fs, ch = 3.4f * fs, gap = 1.8f * fs;
+  const float row_h = ch + 2.6f * fs;  // the home mark above, the outcome below
+  const int per_row =
+      std::max(1, static_cast<int>((ImGui::GetContentRegionAvail().x + gap) / (cw + gap)));
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 at = ImGui::GetCursorScreenPos();
+  const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text), arrow = IM_COL32(255, 200, 60, 255);
   const int shown = static_cast<int>(std::min<std::size_t>(w.cells.size(), 256));
+  const auto cell_at = [&](int i) {
+    return ImVec2(at.x + static_cast<float>(i % per_row) * (cw + gap),
+                  at.y + 1.2f * fs + static_cast<float>(i / per_row) * row_h);
+  };
   for (int i = 0; i < shown; ++i) {
     const linear::walk_cell& c = w.cells[i];
     const slot_record& rec = op.probe_before[i];
-    const ImVec2 p0(at.x + (i % per_row) * (cw + 4), at.y + (i / per_row) * (ch + 4));
-    const ImVec2 p1(p0.x + cw, p0.y + ch);
+    const ImVec2 p0 = cell_at(i), p1(p0.x + cw, p0.y + ch);
     dl->AddRectFilled(p0, p1, IM_COL32(40, 40, 48, 255));
-    dl->AddRect(p0, p1, walk_color(c.role), 0.f, 2.f);
+    dl->AddRect(p0, p1, walk_color(c.role), 0.f, std::max(2.f, fs * 0.15f));
     const std::string key = rec.state == slot_state::empty       ? "empty"
                             : rec.state == slot_state::tombstone ? "tombstone"
                                                                  : strprintf("%08x", rec.key);
-    dl->AddText(ImVec2(p0.x + 4, p0.y + 2), IM_COL32_WHITE, key.c_str());
-    dl->AddText(ImVec2(p0.x + 4, p0.y + 2 + fs), walk_color(c.role),
+    dl->AddText(ImVec2(p0.x + 4, p0.y + 2), IM_COL32(170, 170, 180, 255),
+                strprintf("slot %s", format_count(c.slot).c_str()).c_str());
+    dl->AddText(ImVec2(p0.x + 4, p0.y + 2 + fs), IM_COL32_WHITE, key.c_str());
+    dl->AddText(ImVec2(p0.x + 4, p0.y + 2 + 2 * fs), walk_color(c.role),
                 strprintf("#%d %s", i, linear::to_string(c.role)).c_str());
+    if (i == 0) {  // the home slot: where the hash sends the key
+      const float mx = p0.x + cw * 0.5f;
+      dl->AddTriangleFilled(ImVec2(mx - 0.35f * fs, p0.y - 0.5f * fs),
+                            ImVec2(mx + 0.35f * fs, p0.y - 0.5f * fs), ImVec2(mx, p0.y - 0.1f * fs),
+                            arrow);
+      dl->AddText(ImVec2(mx + 0.5f * fs, p0.y - 1.15f * fs), text, "home slot");
+    }
+    if (i + 1 < shown) {  // the next probe: along the row, or down to the next row
+      const ImVec2 q0 = cell_at(i + 1);
+      const bool same_row = (i + 1) % per_row != 0;
+      const ImVec2 a = same_row ? ImVec2(p1.x + 2, p0.y + ch * 0.5f)
+                                : ImVec2(p0.x + cw * 0.5f, p1.y + 2),
+                   b = same_row ? ImVec2(q0.x - 2, q0.y + ch * 0.5f)
+                                : ImVec2(q0.x + cw * 0.5f, q0.y - 2);
+      const float t = std::max(1.5f, fs * 0.12f), h = 0.45f * fs;
+      if (same_row) {
+        dl->AddLine(a, ImVec2(b.x - h, b.y), arrow, t);
+        dl->AddTriangleFilled(ImVec2(b.x - h, b.y - h * 0.6f), ImVec2(b.x - h, b.y + h * 0.6f), b,
+                              arrow);
+      } else {
+        dl->AddBezierCubic(a, ImVec2(a.x, a.y + row_h * 0.4f), ImVec2(b.x, b.y - row_h * 0.4f),
+                           ImVec2(b.x, b.y - h), arrow, t);
+        dl->AddTriangleFilled(ImVec2(b.x - h * 0.6f, b.y - h), ImVec2(b.x + h * 0.6f, b.y - h), b,
+                              arrow);
+      }
+    }
+    if (i == shown - 1) {  // where the walk ended, and what the operation did there
+      const char* outcome = c.role == linear::walk_role::found        ? "the key: decided here"
+                            : c.role == linear::walk_role::claimed    ? "claimed: inserted here"
+                            : c.role == linear::walk_role::stop_empty ? "empty: the walk ends"
+                                                                      : "walks on";
+      dl->AddText(ImVec2(p0.x, p1.y + 0.2f * fs), walk_color(c.role), outcome);
+    }
     ImGui::SetCursorScreenPos(p0);
     ImGui::InvisibleButton(strprintf("walk-cell-%d", i).c_str(), ImVec2(cw, ch));
     if (ImGui::IsItemHovered())
@@ -115,7 +159,8 @@ void linear_walk_view::draw(float height) {
                         format_count(rec.home).c_str(), (unsigned long long)rec.displacement,
                         linear::to_string(c.role));
   }
-  ImGui::SetCursorScreenPos(ImVec2(at.x, at.y + ((shown + per_row - 1) / per_row) * (ch + 4)));
+  ImGui::SetCursorScreenPos(
+      ImVec2(at.x, at.y + 1.2f * fs + static_cast<float>((shown + per_row - 1) / per_row) * row_h));
   ImGui::Dummy(ImVec2(1, 1));
 }
 
