@@ -336,6 +336,8 @@ class key_reader {
       done += n;
       const bool last = n == 0 || done >= size;
       std::size_t end = held + n, start = 0;
+      // A byte-order mark (spreadsheets write one before a CSV's first line) is no part of a key.
+      if (done == n && n >= 3 && std::memcmp(buf.data(), "\xEF\xBB\xBF", 3) == 0) start = 3;
       while (true) {
         const void* nl = std::memchr(buf.data() + start, '\n', end - start);
         if (!nl) break;

@@ -69,6 +69,20 @@ TEST_CASE("a decimal key file keeps its distinct valid keys in order and counts 
   CHECK(contains(r.summary(), "line 6: 0xffffffff is a reserved key"));
 }
 
+TEST_CASE("a byte-order mark before the first line is no part of its key", "[workload][keys]") {
+  const auto list = load_key_file({write_file("bom.csv",
+                                              "\xEF\xBB\xBF"
+                                              "id\n17\n42\n"),
+                                   1});
+  CHECK(list->keys == std::vector<key_type>{17, 42});
+  CHECK(list->report.header);
+  const auto plain = load_key_file({write_file("bom.txt",
+                                               "\xEF\xBB\xBF"
+                                               "5\n6\n")});
+  CHECK(plain->keys == std::vector<key_type>{5, 6});
+  CHECK(plain->report.unreadable == 0);
+}
+
 TEST_CASE("hex keys are read with or without 0x; the first key decides an automatic format",
           "[workload][keys]") {
   const auto list = load_key_file({write_file("hex.txt", "0x10\n0XfF\nab\n0x1g\n")});
