@@ -251,9 +251,17 @@ void check_whole(scenario_parse& s, int lines) {
       if ((v == "compare") != !sc.compare.empty())
         fail_at(st.line, sc.compare.empty() ? "the compare view needs a 'compare TABLE TABLE' line"
                                             : "a compare scenario captures 'compare' figures only");
-      if (const auto f = family_of_figure(v); f && *f != sc.config.table.family)
-        fail_at(st.line, "the " + v + " view belongs to the " + std::string(to_string(*f)) +
-                             " family: add 'table " + std::string(to_string(*f)) + "'");
+      if (const auto fs = families_of_figure(v);
+          !fs.empty() && !ui_of(sc.config.table.family).figure(v)) {  // other families' only
+        std::string names;
+        for (std::size_t i = 0; i < fs.size(); ++i)
+          names += (i == 0               ? ""
+                    : i + 1 == fs.size() ? " or "
+                                         : ", ") +
+                   std::string(to_string(fs[i]));
+        fail_at(st.line, "the " + v + " view belongs to the " + names + " family: add 'table " +
+                             std::string(to_string(fs.front())) + "'");
+      }
     }
   if (!s.pending_ask.empty()) fail_at(s.pending_ask_line, "ask with no step after it to ask about");
   for (const scenario_step& st : sc.steps)

@@ -31,7 +31,7 @@ std::string view_names() {
   return s;
 }
 
-bool is_view(const std::string& v) { return parse_view_kind(v) || family_of_figure(v); }
+bool is_view(const std::string& v) { return parse_view_kind(v) || !families_of_figure(v).empty(); }
 
 // "name=value" split, or the error that says what the options are.
 std::pair<std::string, std::string> option(const line_parser& p, const std::string& word,

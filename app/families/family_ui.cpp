@@ -38,10 +38,11 @@ std::vector<std::string_view> family_ui::figure_names() const {
   return out;
 }
 
-std::optional<family> family_of_figure(std::string_view view) {
+std::vector<family> families_of_figure(std::string_view view) {
+  std::vector<family> out;
   for (const family_ui* u : detail::registered_uis())
-    if (u->figure(view)) return u->id;
-  return std::nullopt;
+    if (u->figure(view)) out.push_back(u->id);
+  return out;
 }
 
 }  // namespace hs::app

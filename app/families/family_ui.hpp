@@ -123,8 +123,8 @@ struct family_ui {
 const family_ui& ui_of(family f);
 /// @brief A session of `cfg` with its family's per-batch recorder (what its views draw from).
 std::unique_ptr<session> make_session(const session_config& cfg);
-/// @brief The family whose figure `view` is, if any.
-std::optional<family> family_of_figure(std::string_view view);
+/// @brief The families that have a figure named `view` ("code": every family with a Code view).
+std::vector<family> families_of_figure(std::string_view view);
 
 namespace detail {
 /// The registration list (family_ui_list.cpp).

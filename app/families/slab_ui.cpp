@@ -5,7 +5,9 @@
 #include <imgui.h>
 
 #include "app/families/family_ui.hpp"
+#include "app/families/slab_code.hpp"
 #include "app/session/session.hpp"
+#include "app/teach/code_view.hpp"
 #include "core/common/format.hpp"
 #include "core/slab/slab_layout.hpp"
 #include "visualizers/views/histogram_view.hpp"
@@ -30,9 +32,25 @@ class slab_views final : public family_views {
   void sampled(const sample_result& r) override { view_.follow_longest(r.inspected, r.stats); }
   vis::slab_view& view() { return view_; }
   const vis::slab_view& view() const { return view_; }
+  // The code that decided the operation the list view's step shows (its arrows choose it).
+  void draw_code(view_context& ctx) {
+    const step_trace* t = view_.step();
+    if (t && (t->serial != code_serial_ || view_.step_op() != code_op_)) {
+      code_serial_ = t->serial;
+      code_op_ = view_.step_op();
+      if (const slab::op_trace* p = view_.path_at(code_op_); p && code_op_ < t->ops.size())
+        code_.show(slab_walkthrough(t->ops[code_op_], *p));
+    }
+    const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+    code_.draw(ctx.height, bg.x + bg.y + bg.z > 1.5f ? theme::light : theme::dark);
+  }
+  const code_view& code() const { return code_; }
 
  private:
   vis::slab_view view_;
+  code_view code_{&slab_english};
+  std::uint64_t code_serial_ = 0;
+  std::size_t code_op_ = 0;
 };
 
 vis::slab_view& view_of(family_views& v) { return static_cast<slab_views&>(v).view(); }
@@ -53,6 +71,11 @@ const view_entry k_views[] = {
        if (const auto step = s.last_step())
          for (const stepped_op& op : step->ops) stepped.push_back(op.key);
        return vis::slab_lists_figure(r.inspected.slab.chain, r.inspected.slab.chains, stepped);
+     }},
+    {"Code", "code",
+     [](family_views& v, view_context& ctx) { static_cast<slab_views&>(v).draw_code(ctx); },
+     [](const family_views& v, const session&, const sample_result&) {
+       return static_cast<const slab_views&>(v).code().csv();
      }},
     {"SlabAlloc", "allocator",
      [](family_views& v, view_context& ctx) {

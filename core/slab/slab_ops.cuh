@@ -35,35 +35,42 @@ struct value_range {
   std::uint64_t at = 0, end = 0;
 };
 
+// teach-region slab-cas-pair
 template <int T>
 __device__ bool cas_pair(const slab_tile<T>& t, std::uint32_t* slab, int pair,
                          std::uint64_t expected, std::uint64_t desired) {
   bool ok = false;
   if (t.lane == 0)
+    // [teach:cas]
     ok = atomicCAS(reinterpret_cast<unsigned long long*>(slab + 2 * pair), expected, desired) ==
          expected;
   return t.shfl(ok, 0);
 }
+// teach-region-end
 
+// teach-region slab-run-op
 template <int T, class Hash>
 __device__ __forceinline__ op_result run_op(const slab_tile<T>& t, alloc_state<T>& alloc,
                                             std::uint32_t tile_id, const slab_device<Hash>& d,
                                             dev_op op, key_type k, value_type v,
                                             value_range range) {
   op_result r;
+  // [teach:bucket]
   std::uint32_t* slab = d.base + std::size_t{bucket_of(d.hash, k, d.buckets)} * k_slab_words;
   for (;;) {
-    const slab_words<32 / T> s = read_slab(t, slab);
+    const slab_words<32 / T> s = read_slab(t, slab);  // [teach:read]
     if (op == dev_op::search) {
-      const int p = first_pair(t, s, [k](std::uint32_t key) { return key == k; });
-      if (p >= 0) return {op_status::found, word_of(t, s, 2 * p + 1), 1};
+      const int p = first_pair(t, s, [k](std::uint32_t key) { return key == k; });  // [teach:match]
+      if (p >= 0) return {op_status::found, word_of(t, s, 2 * p + 1), 1};           // [teach:found]
     } else if (op == dev_op::replace || op == dev_op::insert) {
       const bool unique = op == dev_op::replace;
       const int p = first_pair(
+          // [teach:pair_free]
           t, s, [k, unique](std::uint32_t key) { return key == k_empty || (unique && key == k); });
       if (p >= 0) {
         const std::uint32_t old_key = word_of(t, s, 2 * p), old_value = word_of(t, s, 2 * p + 1);
-        if (cas_pair(t, slab, p, pack_pair(old_key, old_value), pack_pair(k, v)))
+        if (cas_pair(t, slab, p, pack_pair(old_key, old_value), pack_pair(k, v)))  // [teach:claim]
+          // [teach:claimed]
           return {old_key == k ? op_status::replaced : op_status::inserted, k_empty, 1};
         continue;  // another tile changed that pair: read the slab again
       }
@@ -71,10 +78,10 @@ __device__ __forceinline__ op_result run_op(const slab_tile<T>& t, alloc_state<T
       const int p = first_pair(t, s, [k](std::uint32_t key) { return key == k; });
       if (p >= 0) {
         const std::uint32_t old_value = word_of(t, s, 2 * p + 1);
-        if (cas_pair(t, slab, p, pack_pair(k, old_value),
+        if (cas_pair(t, slab, p, pack_pair(k, old_value),  // [teach:erase]
                      pack_pair(deleted_key(d.mode), k_empty))) {
           ++r.count;
-          if (op == dev_op::erase) return {op_status::erased, k_empty, 1};
+          if (op == dev_op::erase) return {op_status::erased, k_empty, 1};  // [teach:erased]
         }
         continue;  // DELETEALL looks for more in this slab; a failed CAS retries
       }
@@ -94,22 +101,23 @@ __device__ __forceinline__ op_result run_op(const slab_tile<T>& t, alloc_state<T
     }
     const std::uint32_t next = word_of(t, s, k_next_word);
     if (next != k_null_address) {
-      slab = pool_slab(d.pool, next);
+      slab = pool_slab(d.pool, next);  // [teach:next]
       continue;
     }
     if (op != dev_op::replace && op != dev_op::insert) {
+      // [teach:missing]
       r.status = op == dev_op::search || op == dev_op::erase ? op_status::missing : op_status::none;
       return r;
     }
     // The list is full: allocate a slab, empty it, and link it after the tail.
-    const std::uint32_t fresh = allocate(t, alloc, d.pool, tile_id);
+    const std::uint32_t fresh = allocate(t, alloc, d.pool, tile_id);  // [teach:allocate]
     if (fresh == k_null_address) return {op_status::failed_full, k_empty, 0};
     std::uint32_t* fresh_slab = pool_slab(d.pool, fresh);
     write_empty_slab(t, fresh_slab);
     __syncwarp(t.mask);  // every lane's stores, then one fence, before the slab is published
     __threadfence();
     std::uint32_t seen = 0;
-    if (t.lane == 0) seen = atomicCAS(slab + k_next_word, k_null_address, fresh);
+    if (t.lane == 0) seen = atomicCAS(slab + k_next_word, k_null_address, fresh);  // [teach:link]
     seen = t.shfl(seen, 0);
     if (seen == k_null_address) {
       slab = fresh_slab;
@@ -119,5 +127,6 @@ __device__ __forceinline__ op_result run_op(const slab_tile<T>& t, alloc_state<T
     }
   }
 }
+// teach-region-end
 
 }  // namespace hs::slab

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <iterator>
 #include <regex>
 #include <set>
 #include <string>
@@ -16,11 +17,13 @@
 
 #include "app/families/linear_code.hpp"
 #include "app/families/linear_ui.hpp"
+#include "app/families/slab_code.hpp"
 #include "app/scenario.hpp"
 #include "app/teach/code_regions.hpp"
 #include "app/ui/app_frame.hpp"
 #include "app/ui/class_question.hpp"
 #include "core/common/error.hpp"
+#include "core/slab/slab_layout.hpp"
 #include "tests/support/ui_harness.hpp"
 
 using namespace hs;
@@ -307,4 +310,77 @@ TEST_CASE("an ask that cannot be answered is refused with file and line", "[scen
   fails("ask where\nstep 4\ncapture walk\n", "q.scn:1: ask needs the step after it to name");
   fails("step insert 4\nask probes\ncapture walk\n", "q.scn:2: ask with no step after it");
   fails("ask colour\nstep insert 4\ncapture walk\n", "q.scn:1: ask takes where");
+}
+
+TEST_CASE("every decision the slab family points at is a tagged line, with words for it",
+          "[code]") {
+  // Bucket 3's list: a full base slab (keys 1..15), then a slab holding 99 in its first pair.
+  const auto list_of = [](bool second_slab) {
+    slab_chain c;
+    c.bucket = 3;
+    slab_record base;
+    for (int p = 0; p < slab::k_slab_pairs; ++p) {
+      base.words[2 * p] = static_cast<key_type>(p + 1);
+      base.words[2 * p + 1] = 100u + static_cast<key_type>(p);
+    }
+    c.slabs.push_back(base);
+    if (second_slab) {
+      slab_record next;
+      std::fill(std::begin(next.words), std::end(next.words), k_empty);
+      next.words[0] = 99;
+      next.words[1] = 7;
+      c.slabs.push_back(next);
+    }
+    c.total = c.slabs.size();
+    return c;
+  };
+  struct one {
+    op_kind kind;
+    key_type key;
+    op_status status;
+    bool second_slab;
+    std::vector<std::string> tags;
+  };
+  const std::vector<one> cases = {
+      {op_kind::find,
+       99,
+       op_status::found,
+       true,
+       {"bucket", "read", "next", "read", "match", "found"}},
+      {op_kind::find, 500, op_status::missing, true, {"bucket", "read", "next", "read", "missing"}},
+      {op_kind::insert,
+       500,
+       op_status::inserted,
+       true,
+       {"bucket", "read", "next", "read", "pair_free", "claim", "cas", "claimed"}},
+      {op_kind::erase, 7, op_status::erased, true, {"bucket", "read", "erase", "cas", "erased"}},
+      {op_kind::insert,
+       500,
+       op_status::inserted,
+       false,
+       {"bucket", "read", "next", "allocate", "link", "read", "pair_free", "claim", "cas",
+        "claimed"}},
+  };
+  for (const one& c : cases) {
+    CAPTURE(to_string(c.kind), c.key, c.second_slab);
+    slab_chain list = list_of(c.second_slab);
+    stepped_op op;
+    op.kind = c.kind;
+    op.key = c.key;
+    op.value = 5;
+    op.status = c.status;
+    op.list_before = list;
+    const slab::op_trace path =
+        slab::replay_op(list, c.kind, c.key, op.value, c.status, slab_mode::unique);
+    const code_walkthrough w = slab_walkthrough(op, path);
+    std::vector<std::string> tags;
+    for (const code_event& e : w.events) {
+      tags.push_back(e.tag);
+      const code_region* r = find_code_region(e.region);
+      REQUIRE(r);
+      CHECK(r->line_of(e.tag).has_value());
+      CHECK_FALSE(slab_english(e.region, e.tag).empty());
+    }
+    CHECK(tags == c.tags);
+  }
 }

@@ -1,6 +1,7 @@
 // The app side of the registry: every registered family has views, windows and figures of its
 // own, its figures are capture names for its scenarios only, and a session records what its
 // views need through its recorder.
+#include <algorithm>
 #include <set>
 
 #include <catch2/catch_test_macros.hpp>
@@ -18,9 +19,10 @@ using Catch::Matchers::ContainsSubstring;
 
 TEST_CASE("every registered family has views, and windows and figures of its own",
           "[app][registry]") {
-  std::set<std::string_view> windows, figures;
   for (const family_descriptor* d : families()) {
     INFO(d->name);
+    // Unique within the family; a name two families share is one kind of view (the Code view).
+    std::set<std::string_view> windows, figures;
     const family_ui& u = ui_of(d->id);
     CHECK(u.id == d->id);
     REQUIRE(u.make_views);
@@ -34,7 +36,8 @@ TEST_CASE("every registered family has views, and windows and figures of its own
       CHECK(v.csv);  // every figure writes its numbers
       CHECK(figures.insert(v.capture).second);
       CHECK_FALSE(parse_view_kind(v.capture));  // no family figure shadows a common view
-      CHECK(family_of_figure(v.capture) == d->id);
+      const auto owners = families_of_figure(v.capture);
+      CHECK(std::find(owners.begin(), owners.end(), d->id) != owners.end());
       CHECK(u.figure(v.capture) == &v);
     }
   }
@@ -49,12 +52,12 @@ TEST_CASE("a family's figures are capture names for its own scenarios only",
           "table " + std::string(d->name) + "\ncapture " + fig + " heatmap\n", "f.scn");
       CHECK(sc.steps.at(0).views == std::vector<std::string>{fig, "heatmap"});
       for (const family_descriptor* other : families()) {
-        if (other == d) continue;
+        if (other == d || ui_of(other->id).figure(fig)) continue;  // a view both families have
         CHECK_THROWS_WITH(
             parse_scenario("table " + std::string(other->name) + "\ncapture " + fig + "\n",
                            "f.scn"),
-            ContainsSubstring("f.scn:2: the " + fig + " view belongs to the " +
-                              std::string(d->name) + " family"));
+            ContainsSubstring("f.scn:2: the " + fig + " view belongs to the ") &&
+                ContainsSubstring(std::string(d->name)));
       }
     }
   }

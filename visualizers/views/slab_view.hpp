@@ -47,6 +47,12 @@ class slab_view {
   /// @brief A new traced step replaces what is outlined: its first operation's bucket is shown
   /// with the lanes it read; the view steps through the others. Null or an old step: no change.
   void follow_step(std::shared_ptr<const step_trace> t, slab_mode mode);
+  /// @brief The traced step shown, the operation its arrows show, and that operation's replay.
+  const step_trace* step() const { return step_.get(); }
+  std::size_t step_op() const { return step_op_; }
+  const slab::op_trace* path_at(std::size_t i) const {
+    return i < step_paths_.size() ? &step_paths_[i] : nullptr;
+  }
 
  private:
   void draw_length_histogram(const probe_histogram& h, float height);
