@@ -58,10 +58,15 @@ std::string step_line(const scenario_step& s) {
     case scenario_step::run: return "run " + std::to_string(s.batches);
     case scenario_step::step: {
       if (s.given.empty()) return "step " + std::to_string(s.batches);
-      std::string line = (s.ask.empty() ? "" : "ask " + s.ask + "\n") + "step " +
-                         std::string(to_string(s.given.front().kind));
-      for (const given_op& o : s.given) line += " " + std::to_string(o.key);
-      return line;
+      // A line names one kind: a step of several kinds is written as a step per run of one kind
+      // (the same operations, in order, on the same table).
+      std::string out = s.ask.empty() ? "" : "ask " + s.ask + "\n";
+      for (std::size_t i = 0; i < s.given.size(); ++i) {
+        if (i == 0 || s.given[i].kind != s.given[i - 1].kind)
+          out += (i ? "\n" : "") + std::string("step ") + std::string(to_string(s.given[i].kind));
+        out += " " + std::to_string(s.given[i].key);
+      }
+      return out;
     }
     case scenario_step::clear: return "clear";
     case scenario_step::rehash: return s.batches ? "rehash " + format_size(s.batches) : "rehash";

@@ -34,8 +34,7 @@ class linear_views final : public family_views {
   // The code that decided the operation the walk view shows (its arrows choose it).
   void draw_code(view_context& ctx) {
     follow_walk(ctx.sess);
-    const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
-    code_.draw(ctx.height, bg.x + bg.y + bg.z > 1.5f ? theme::light : theme::dark);
+    code_.draw(ctx.height);
   }
   const code_view& code() const { return code_; }
   // The step's operations as the lanes of the warps that ran them, one probe a cell.
@@ -48,8 +47,9 @@ class linear_views final : public family_views {
  private:
   void follow_walk(const session& s) {
     const step_trace* t = walk_.step();
-    if (!t || (t->serial == code_serial_ && walk_.shown_op() == code_op_)) return;
-    if (t->serial != code_serial_) {  // a new step: its lanes
+    if (!t) return;
+    if (t->serial != lanes_serial_) {  // a new step: its lanes
+      lanes_serial_ = t->serial;
       std::vector<vis::lane_row> rows;
       for (std::size_t i = 0; i < t->ops.size(); ++i) {
         vis::lane_row row;
@@ -67,17 +67,18 @@ class linear_views final : public family_views {
                   {vis::walk_color(linear::walk_role::first_free), "first free"},
                   {vis::walk_color(linear::walk_role::stop_empty), "empty: stop"}});
     }
-    code_serial_ = t->serial;
-    code_op_ = walk_.shown_op();
-    if (const linear::probe_walk* pw = walk_.walk_at(code_op_); pw && code_op_ < t->ops.size())
-      code_.show(linear_walkthrough(t->ops[code_op_], *pw, s.config().table, s.capacity()));
+    const std::size_t op = walk_.shown_op();
+    code_.follow(t->serial, op, [&]() -> std::optional<code_walkthrough> {
+      const linear::probe_walk* pw = walk_.walk_at(op);
+      if (!pw || op >= t->ops.size()) return std::nullopt;
+      return linear_walkthrough(t->ops[op], *pw, s.config().table, s.capacity());
+    });
   }
 
   vis::linear_walk_view walk_;
   vis::warp_lanes_view lanes_;
   code_view code_{&linear_english};
-  std::uint64_t code_serial_ = 0;
-  std::size_t code_op_ = 0;
+  std::uint64_t lanes_serial_ = 0;  // the traced step the lanes are of
 };
 
 linear_views& self(family_views& v) { return static_cast<linear_views&>(v); }

@@ -34,23 +34,21 @@ class slab_views final : public family_views {
   const vis::slab_view& view() const { return view_; }
   // The code that decided the operation the list view's step shows (its arrows choose it).
   void draw_code(view_context& ctx) {
-    const step_trace* t = view_.step();
-    if (t && (t->serial != code_serial_ || view_.step_op() != code_op_)) {
-      code_serial_ = t->serial;
-      code_op_ = view_.step_op();
-      if (const slab::op_trace* p = view_.path_at(code_op_); p && code_op_ < t->ops.size())
-        code_.show(slab_walkthrough(t->ops[code_op_], *p));
+    if (const step_trace* t = view_.step()) {
+      const std::size_t op = view_.step_op();
+      code_.follow(t->serial, op, [&]() -> std::optional<code_walkthrough> {
+        const slab::op_trace* p = view_.path_at(op);
+        if (!p || op >= t->ops.size()) return std::nullopt;
+        return slab_walkthrough(t->ops[op], *p);
+      });
     }
-    const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
-    code_.draw(ctx.height, bg.x + bg.y + bg.z > 1.5f ? theme::light : theme::dark);
+    code_.draw(ctx.height);
   }
   const code_view& code() const { return code_; }
 
  private:
   vis::slab_view view_;
   code_view code_{&slab_english};
-  std::uint64_t code_serial_ = 0;
-  std::size_t code_op_ = 0;
 };
 
 vis::slab_view& view_of(family_views& v) { return static_cast<slab_views&>(v).view(); }

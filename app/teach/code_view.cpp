@@ -7,6 +7,7 @@
 #include <TextEditor.h>
 
 #include "app/teach/code_regions.hpp"
+#include "app/ui/style.hpp"
 #include "core/common/format.hpp"
 
 namespace hs::app {
@@ -104,7 +105,7 @@ void code_view::mark() {
   drawn_.gutter_line = file_line_at(line);
 }
 
-void code_view::draw(float height, theme t) {
+void code_view::draw(float height) {
   if (walk_.regions.empty()) {
     ImGui::TextDisabled(
         "No traced step yet: Step with a few operations (step ops, or your keys) and the device "
@@ -146,8 +147,9 @@ void code_view::draw(float height, theme t) {
     ImGui::EndChild();
     return;
   }
-  editor_->SetPalette(t == theme::light ? TextEditor::GetLightPalette()
-                                        : TextEditor::GetDarkPalette());
+  const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];  // the theme's, light or dark
+  editor_->SetPalette(bg.x + bg.y + bg.z > 1.5f ? TextEditor::GetLightPalette()
+                                                : TextEditor::GetDarkPalette());
   ImGui::PushFont(code_font(), 0.f);  // null: the UI's font
   editor_->Render("code-text", ImVec2(0, std::max(avail, 4 * ImGui::GetFontSize())));
   ImGui::PopFont();

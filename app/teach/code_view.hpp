@@ -4,12 +4,14 @@
 // instead. The family's view hands it a walkthrough for the operation its step view shows.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "app/teach/code_walkthrough.hpp"
-#include "app/ui/style.hpp"
 
 class TextEditor;
 
@@ -27,10 +29,21 @@ class code_view {
 
   /// @brief Shows an operation's walkthrough from its first decision.
   void show(code_walkthrough w);
+  /// @brief Shows operation `op` of traced step `serial` through `make` (returning an optional
+  /// walkthrough), unless that operation is shown already: a family asks every frame, a
+  /// walkthrough is made once.
+  template <class Make>
+  void follow(std::uint64_t serial, std::size_t op, Make&& make) {
+    if (shown_ == std::pair{serial, op}) return;
+    if (auto w = make()) {
+      show(std::move(*w));
+      shown_ = {serial, op};
+    }
+  }
   void next();
   void prev();
-  /// @brief The panel (in a window, height 0, or a figure's height).
-  void draw(float height, theme t);
+  /// @brief The panel (in a window, height 0, or a figure's height), its colours the theme's.
+  void draw(float height);
   /// @brief The decisions as CSV: "event,region,tag,file,line,what".
   std::string csv() const;
 
@@ -58,6 +71,7 @@ class code_view {
 
   code_english english_;
   code_walkthrough walk_;
+  std::optional<std::pair<std::uint64_t, std::size_t>> shown_;  // step serial, operation
   std::size_t event_ = 0;
   bool plain_english_ = false, marked_ = false;
   std::unique_ptr<TextEditor> editor_;

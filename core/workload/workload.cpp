@@ -56,14 +56,20 @@ batch_plan cursor::next(const workload_spec& spec, std::uint64_t size,
   return p;
 }
 
+namespace {
+void require_key_file(const workload_spec& spec) {
+  if (!spec.key_file || spec.key_file->keys.empty())
+    throw user_error("workload: distribution file needs a key file (keys file PATH)");
+}
+}  // namespace
+
 void generate(const workload_spec& spec, const batch_plan& plan, memory_space space,
               const batch_spans& out, stream_view s) {
   if (out.kinds.size() < plan.size || out.keys.size() < plan.size || out.values.size() < plan.size)
     throw user_error("workload: output spans are smaller than the batch");
   stream_params p = spec.keys;
   if (p.dist == distribution::file) {
-    if (!spec.key_file || spec.key_file->keys.empty())
-      throw user_error("workload: distribution file needs a key file (keys file PATH)");
+    require_key_file(spec);
     p.file_keys = spec.key_file->keys_in(space, s);
     p.file_count = spec.key_file->keys.size();
   }
@@ -89,8 +95,7 @@ void validate(const workload_spec& spec) {
     throw user_error("workload: operation weights must be non-negative and not all zero");
   if (spec.batch_size == 0 || spec.batch_size > (1ull << 31))
     throw user_error("workload: batch size must be between 1 and 2^31");
-  if (k.dist == distribution::file && (!spec.key_file || spec.key_file->keys.empty()))
-    throw user_error("workload: distribution file needs a key file (keys file PATH)");
+  if (k.dist == distribution::file) require_key_file(spec);
 }
 
 std::string_view to_string(distribution d) {

@@ -359,6 +359,16 @@ TEST_CASE("step insert|find|erase KEY... steps the class's own keys, and prints 
         std::string::npos);
   CHECK(print_scenario(parse_scenario(printed, "again.scn")) == printed);
   CHECK(sc.script().front().given == st.given);
+  // A step of several kinds (a session's API allows it) is written as a step per run of one kind.
+  scenario mixed = sc;
+  mixed.steps[0].given = {typed_op(op_kind::insert, 140), typed_op(op_kind::insert, 7),
+                          typed_op(op_kind::find, 12)};
+  const std::string mixed_text = print_scenario(mixed);
+  CHECK(mixed_text.find("step insert 140 7\nstep find 12\n") != std::string::npos);
+  const scenario again = parse_scenario(mixed_text, "again.scn");
+  REQUIRE(again.steps.size() == 3);
+  CHECK(again.steps[0].given.size() == 2);
+  CHECK(again.steps[1].given == std::vector<given_op>{typed_op(op_kind::find, 12)});
   CHECK_THROWS_WITH(parse_scenario("step insert 12 12abc\ncapture heatmap\n", "x.scn"),
                     ContainsSubstring("x.scn:1: '12abc' is neither a key"));
   CHECK_THROWS_WITH(parse_scenario("step erase\ncapture heatmap\n", "x.scn"),
