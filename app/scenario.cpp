@@ -193,6 +193,14 @@ void parse_line(scenario_parse& s, const std::string& raw, int n) {
 
 // What can be checked only once the whole file is read: the family's lines against its table,
 // the capacity against the family, the workloads, the compare entries, what each capture asks.
+// "linear", "linear or slab", "linear, slab or hive".
+std::string family_names(const std::vector<family>& fs) {
+  std::string names;
+  for (std::size_t i = 0; i < fs.size(); ++i)
+    names += (i == 0 ? "" : i + 1 == fs.size() ? " or " : ", ") + std::string(to_string(fs[i]));
+  return names;
+}
+
 void check_whole(scenario_parse& s, int lines) {
   scenario& sc = s.sc;
   const std::string& file = sc.file;
@@ -253,23 +261,17 @@ void check_whole(scenario_parse& s, int lines) {
                                             : "a compare scenario captures 'compare' figures only");
       if (const auto fs = families_of_figure(v);
           !fs.empty() && !ui_of(sc.config.table.family).figure(v)) {  // other families' only
-        std::string names;
-        for (std::size_t i = 0; i < fs.size(); ++i)
-          names += (i == 0               ? ""
-                    : i + 1 == fs.size() ? " or "
-                                         : ", ") +
-                   std::string(to_string(fs[i]));
-        fail_at(st.line, "the " + v + " view belongs to the " + names + " family: add 'table " +
-                             std::string(to_string(fs.front())) + "'");
+        fail_at(st.line, "the " + v + " view belongs to the " + family_names(fs) +
+                             " family: add 'table " + std::string(to_string(fs.front())) + "'");
       }
     }
   if (!s.pending_ask.empty()) fail_at(s.pending_ask_line, "ask with no step after it to ask about");
   for (const scenario_step& st : sc.steps)
-    if (!st.ask.empty() && sc.config.table.family != family::linear)
+    if (!st.ask.empty() && !ui_of(sc.config.table.family).answers(st.ask))
       fail_at(st.ask_line, "ask " + st.ask + ": the " +
                                std::string(to_string(sc.config.table.family)) +
-                               " family's views cannot answer it (linear probing's step view "
-                               "tells slots and probes)");
+                               " family's views cannot answer it (" +
+                               family_names(families_answering(st.ask)) + " can)");
     else if (!st.ask.empty() && !sc.compare.empty())
       fail_at(st.ask_line, "ask: a question is on one table, not on compared ones");
   for (const scenario_step& st : sc.steps)

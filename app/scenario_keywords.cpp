@@ -254,10 +254,13 @@ void step(scenario_parse& s, const keyword_line& l) {
   s.push(st, l.p.line);
 }
 
-// `ask where|probes`: a question on the next step (which names its keys), asked before it runs.
+// `ask where|probes|bucket`: a question on the next step (which names its keys), asked before it
+// runs. Whether the table's family can answer it is checked once the table is known.
 void ask(scenario_parse& s, const keyword_line& l) {
-  if (l.w[1] != "where" && l.w[1] != "probes")
-    l.p.fail("ask takes where (the slot its first key lands in) or probes (the slots it reads)");
+  if (l.w[1] != "where" && l.w[1] != "probes" && l.w[1] != "bucket")
+    l.p.fail(
+        "ask takes where (the slot its first key lands in), probes (the slots it reads) or bucket "
+        "(the bucket it goes to)");
   if (!s.pending_ask.empty()) l.p.fail("an ask before this one has no step yet");
   s.pending_ask = l.w[1];
   s.pending_ask_line = l.p.line;
@@ -425,10 +428,10 @@ const std::array k_keywords{
       "One traced batch of 1 to 64 operations for the step view: of the mix, or your own keys "
       "(numbers, 0x hex, or words through FNV-1a).",
       step_, 1, any, step},
-    K{"ask", "ask where|probes",
+    K{"ask", "ask where|probes|bucket",
       "Before the next step (which names its keys) runs, ask the class where its first key lands "
-      "or how many slots it reads; the reveal shows the answer on the real table and keeps a "
-      "tally (linear probing).",
+      "(linear probing, the hive), how many slots it reads (linear probing) or which bucket it "
+      "goes to (the hive); the reveal shows the answer on the real table and keeps a tally.",
       step_, 1, 1, ask},
     K{"clear", "clear", "Empty the table.", step_, 0, 0, clear},
     K{"rehash", "rehash [CAPACITY]",

@@ -1,6 +1,8 @@
 // Lookups in the app's family list.
 #include "app/families/family_ui.hpp"
 
+#include <algorithm>
+
 #include "app/session/session.hpp"
 #include "core/common/error.hpp"
 #include "core/table/family_registry.hpp"
@@ -35,6 +37,22 @@ std::vector<std::string_view> family_ui::figure_names() const {
   std::vector<std::string_view> out;
   for (const view_entry& v : views)
     if (!v.capture.empty()) out.push_back(v.capture);
+  return out;
+}
+
+bool family_ui::answers(std::string_view question) const {
+  for (std::size_t at = 0; at < questions.size();) {
+    const std::size_t end = std::min(questions.find(' ', at), questions.size());
+    if (questions.substr(at, end - at) == question) return true;
+    at = end + 1;
+  }
+  return false;
+}
+
+std::vector<family> families_answering(std::string_view question) {
+  std::vector<family> out;
+  for (const family_ui* u : detail::registered_uis())
+    if (u->answers(question)) out.push_back(u->id);
   return out;
 }
 

@@ -74,16 +74,21 @@ struct view_entry {
 
 struct family_ui {
   family id = family::linear;
-  /// @brief A scenario's question answered by the real table: `what` ("where": the slot the
-  /// traced step's first operation decided at; "probes": the slots it read) from the step's
-  /// trace; none when the family cannot tell.
+  /// @brief The questions `ask` may put to the class on this family ("where probes"), and each
+  /// answered by the real table: `what` ("where": the slot the traced step's first operation
+  /// decided at; "probes": the slots it read; "bucket": the bucket it decided in) from the step's
+  /// trace and the latest sample (the hive's eviction paths); none when the family cannot tell.
+  std::string_view questions;
   std::optional<std::uint64_t> (*answer)(const std::string& what, const step_trace& t,
-                                         const table_config& cfg) = nullptr;
+                                         const table_config& cfg,
+                                         const sample_result& latest) = nullptr;
   /// @brief The family's views: windows (the first in front in its default layout) and the
   /// figures a scenario may capture ("capture chains").
   std::span<const view_entry> views;
   std::unique_ptr<family_views> (*make_views)() = nullptr;
 
+  /// @brief Whether `ask QUESTION` is one of `questions`.
+  bool answers(std::string_view question) const;
   /// @brief The titles of the views that are windows, in order.
   std::vector<const char*> window_titles() const;
   /// @brief The entry of figure `capture`, or null.
@@ -123,6 +128,8 @@ struct family_ui {
 const family_ui& ui_of(family f);
 /// @brief A session of `cfg` with its family's per-batch recorder (what its views draw from).
 std::unique_ptr<session> make_session(const session_config& cfg);
+/// @brief The families whose tables answer `ask QUESTION`.
+std::vector<family> families_answering(std::string_view question);
 /// @brief The families that have a figure named `view` ("code": every family with a Code view).
 std::vector<family> families_of_figure(std::string_view view);
 

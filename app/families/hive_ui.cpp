@@ -7,9 +7,13 @@
 
 #include <imgui.h>
 
+#include "app/families/hive_code.hpp"
+#include "app/families/tile_lanes.hpp"
 #include "app/session/session.hpp"
+#include "app/teach/code_view.hpp"
 #include "core/common/format.hpp"
 #include "core/hive/hive_family.hpp"
+#include "core/hive/hive_trace.hpp"
 #include "core/table/family_registry.hpp"
 #include "visualizers/views/heatmap_view.hpp"
 #include "visualizers/views/hive_figures.hpp"
@@ -35,12 +39,97 @@ class hive_views final : public family_views {
   void set_bucket_range(std::uint64_t first, std::uint64_t count) override {
     view_.set_arc_range(first, count);
   }
+  void sampled(const sample_result& r) override { paths_ = r.inspected.hive.paths; }
   vis::hive_view& view() { return view_; }
   const vis::hive_view& view() const { return view_; }
 
+  // Step mode: the traced step replayed on its candidate buckets (again when the sample brings
+  // the eviction paths its inserts took), one operation shown at a time.
+  void follow_step(const session& s) {
+    const auto t = s.last_step();
+    if (!t) return;
+    std::vector<hive::op_trace> replay = hive::replay_step(*t, paths_);
+    std::size_t evicted = 0;
+    for (const hive::op_trace& o : replay) evicted += o.path ? 1 : 0;
+    if (step_ && step_->serial == t->serial && evicted == evicted_) return;
+    if (!step_ || step_->serial != t->serial) picked_ = false;
+    if (!picked_) {  // a new step shows its first insert that evicted (as the Evictions view), else
+                     // its first operation, until the arrows pick another
+      op_ = 0;
+      for (std::size_t i = 0; i < replay.size(); ++i)
+        if (replay[i].path) {
+          op_ = i;
+          break;
+        }
+    }
+    step_ = t;
+    replay_ = std::move(replay);
+    evicted_ = evicted;
+    ++generation_;
+  }
+  // The operation shown, with arrows through the step's operations.
+  bool draw_op_picker(const char* id) {
+    if (!step_ || step_->ops.empty()) return false;
+    ImGui::PushID(id);
+    if (ImGui::ArrowButton("op-prev", ImGuiDir_Left) && op_ > 0) show_op(op_ - 1);
+    ImGui::SameLine();
+    if (ImGui::ArrowButton("op-next", ImGuiDir_Right)) show_op(op_ + 1);
+    ImGui::SameLine();
+    ImGui::Text("operation %zu of %zu of step %llu", op_ + 1, step_->ops.size(),
+                static_cast<unsigned long long>(step_->serial));
+    ImGui::PopID();
+    return true;
+  }
+  void draw_code(view_context& ctx) {
+    follow_step(ctx.sess);
+    if (draw_op_picker("code") && op_ < replay_.size())
+      code_.follow(generation_, op_, [&]() -> std::optional<code_walkthrough> {
+        return hive_walkthrough(step_->ops[op_], replay_[op_]);
+      });
+    code_.draw(ctx.height);
+  }
+  void draw_lanes(view_context& ctx) {
+    follow_step(ctx.sess);
+    if (!draw_op_picker("lanes") || op_ >= replay_.size()) {
+      lanes_.clear(
+          "No traced step yet: Step to see the lanes of the tile that serves one hive "
+          "operation.");
+    } else if (lanes_shown_ != std::pair{generation_, op_}) {
+      const table_config& cfg = ctx.sess.config().table;
+      const int slots = cfg.hive.bucket_slots ? cfg.hive.bucket_slots : hive::k_default_slots;
+      const int tile = cfg.hive.tile ? cfg.hive.tile : std::min(hive::k_default_tile, slots);
+      lanes_.set(tile_title(step_->ops[op_], tile),
+                 hive_lane_rounds(step_->ops[op_], replay_[op_], tile), tile_legend());
+      if (replay_[op_].reads.empty())
+        lanes_.clear("This operation read nothing (a reserved key is refused first).");
+      lanes_shown_ = {generation_, op_};
+    }
+    lanes_.draw(ctx.height);
+  }
+  const code_view& code() const { return code_; }
+  const vis::tile_lanes_view& lanes() const { return lanes_; }
+  std::size_t shown_op() const { return op_; }
+  void show_op(std::size_t i) {
+    if (!step_ || i >= step_->ops.size()) return;
+    op_ = i;
+    picked_ = true;
+  }
+
  private:
   vis::hive_view view_;
+  std::vector<hive::path_record> paths_;  // from the latest sample
+  std::shared_ptr<const step_trace> step_;
+  std::vector<hive::op_trace> replay_;
+  std::size_t evicted_ = 0, op_ = 0;
+  bool picked_ = false;           // the arrows chose the operation shown
+  std::uint64_t generation_ = 0;  // counts replays: the code and lanes views redo theirs
+  code_view code_{&hive_english};
+  vis::tile_lanes_view lanes_;
+  std::pair<std::uint64_t, std::size_t> lanes_shown_{0, 0};
 };
+
+hive_views& self(family_views& v) { return static_cast<hive_views&>(v); }
+const hive_views& self(const family_views& v) { return static_cast<const hive_views&>(v); }
 
 vis::hive_view& view_of(family_views& v) { return static_cast<hive_views&>(v).view(); }
 const vis::hive_view& view_of(const family_views& v) {
@@ -82,6 +171,14 @@ const view_entry k_views[] = {
            r.inspected.hive.paths, r.stats, range.first, range.second,
            vis::stepped_path(r.inspected.hive.paths, s.last_step().get()));
      }},
+    {"Code", "code", [](family_views& v, view_context& ctx) { self(v).draw_code(ctx); },
+     [](const family_views& v, const session&, const sample_result&) {
+       return self(v).code().csv();
+     }},
+    {"Warp lanes", "lanes", [](family_views& v, view_context& ctx) { self(v).draw_lanes(ctx); },
+     [](const family_views& v, const session&, const sample_result&) {
+       return self(v).lanes().csv();
+     }},
     {"Insert steps", "steps",
      [](family_views& v, view_context& ctx) {
        view_of(v).draw_steps(hive_steps(ctx.sess), ctx.sample.stats, ctx.height);
@@ -115,7 +212,21 @@ const view_entry k_views[] = {
      }},
 };
 
-void prepare(table_config& c) { c.hive.instrument = true; }  // its views draw the counters
+void prepare(table_config& c) { c.hive.instrument = true; }
+
+// The class's question, answered from the step's trace: the first operation replayed on its
+// candidate buckets ("bucket": where it decided; "where": the slot there).
+std::optional<std::uint64_t> answer(const std::string& what, const step_trace& t,
+                                    const table_config& cfg, const sample_result& latest) {
+  if (t.ops.empty()) return std::nullopt;
+  hive::step_replay r;
+  const hive::op_trace o = r.replay(t.ops.front(), latest.inspected.hive.paths);
+  const auto bucket = hive::decided_bucket(o);
+  if (!bucket || !o.agrees || o.slot < 0) return std::nullopt;
+  if (what == "bucket") return *bucket;
+  const int slots = cfg.hive.bucket_slots ? cfg.hive.bucket_slots : hive::k_default_slots;
+  return *bucket * static_cast<std::uint64_t>(slots) + static_cast<std::uint64_t>(o.slot);
+}  // its views draw the counters
 
 // Bucket size, threads per operation, hash policy, eviction depth, stash size and automatic
 // resizing apply by rebuilding; instrumentation switches on the running table at once.
@@ -225,6 +336,20 @@ std::vector<vis::hive_step_point> hive_steps(const session& s) {
   return r ? r->points() : std::vector<vis::hive_step_point>{};
 }
 
+const code_view* hive_code_of(const family_views* v) {
+  const auto* h = dynamic_cast<const hive_views*>(v);
+  return h ? &h->code() : nullptr;
+}
+
+const vis::tile_lanes_view* hive_lanes_of(const family_views* v) {
+  const auto* h = dynamic_cast<const hive_views*>(v);
+  return h ? &h->lanes() : nullptr;
+}
+
+void show_hive_op(family_views* v, std::size_t op) {
+  if (auto* h = dynamic_cast<hive_views*>(v)) h->show_op(op);
+}
+
 const vis::hive_view* hive_view_of(const family_views* v) {
   const auto* h = dynamic_cast<const hive_views*>(v);
   return h ? &h->view() : nullptr;
@@ -245,6 +370,8 @@ const family_ui& hive_ui() {
     f.histogram_measure = "candidate index";
     f.failed_label = "refused (stash full)";
     f.make_recorder = [] { return std::unique_ptr<batch_recorder>(new hive_steps_recorder); };
+    f.questions = "where bucket";
+    f.answer = answer;
     return f;
   }();
   return u;

@@ -6,8 +6,11 @@
 
 #include "app/families/family_ui.hpp"
 #include "visualizers/views/hive_view.hpp"
+#include "visualizers/views/tile_lanes_view.hpp"
 
 namespace hs::app {
+
+class code_view;
 
 /// @brief Each batch's load before and after and its inserts by step (the live Fig. 9), from the
 /// step counters each batch copies back (family_descriptor::copy_batch_counters).
@@ -27,5 +30,10 @@ class hive_steps_recorder final : public batch_recorder {
 std::vector<vis::hive_step_point> hive_steps(const session& s);
 /// @brief The hive view inside `v`, or null when `v` is another family's.
 const vis::hive_view* hive_view_of(const family_views* v);
+/// @brief The hive's Code view and warp lanes inside `v`, or null.
+const code_view* hive_code_of(const family_views* v);
+const vis::tile_lanes_view* hive_lanes_of(const family_views* v);
+/// @brief Shows operation `op` of the traced step in the Code and lanes views (the arrows' work).
+void show_hive_op(family_views* v, std::size_t op);
 
 }  // namespace hs::app

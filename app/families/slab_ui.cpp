@@ -6,9 +6,11 @@
 
 #include "app/families/family_ui.hpp"
 #include "app/families/slab_code.hpp"
+#include "app/families/tile_lanes.hpp"
 #include "app/session/session.hpp"
 #include "app/teach/code_view.hpp"
 #include "core/common/format.hpp"
+#include "core/slab/slab_family.hpp"
 #include "core/slab/slab_layout.hpp"
 #include "visualizers/views/histogram_view.hpp"
 #include "visualizers/views/slab_figures.hpp"
@@ -45,10 +47,36 @@ class slab_views final : public family_views {
     code_.draw(ctx.height);
   }
   const code_view& code() const { return code_; }
+  // The tile's lanes on the operation the list view's step shows.
+  void draw_lanes(view_context& ctx) {
+    const step_trace* t = view_.step();
+    const std::size_t op = view_.step_op();
+    if (!t || op >= t->ops.size()) {
+      lanes_.clear(
+          "No traced step yet: Step to see the lanes of the tile that serves one slab-hash "
+          "operation (the Slab lists view's arrows choose it).");
+    } else if (std::pair{t->serial, op} != lanes_shown_) {
+      const slab::op_trace* p = view_.path_at(op);
+      const slab_chain* list = view_.list_seen_at(op);
+      const table_config& cfg = ctx.sess.config().table;
+      const int tile = cfg.slab.tile ? cfg.slab.tile : slab::k_default_tile;
+      if (p && list) {
+        lanes_.set(tile_title(t->ops[op], tile),
+                   slab_lane_rounds(t->ops[op], *list, *p, tile, cfg.slab.mode), tile_legend());
+      } else {
+        lanes_.clear("This operation read nothing (a reserved key is refused first).");
+      }
+      lanes_shown_ = {t->serial, op};
+    }
+    lanes_.draw(ctx.height);
+  }
+  const vis::tile_lanes_view& lanes() const { return lanes_; }
 
  private:
   vis::slab_view view_;
   code_view code_{&slab_english};
+  vis::tile_lanes_view lanes_;
+  std::pair<std::uint64_t, std::size_t> lanes_shown_{~std::uint64_t{0}, 0};
 };
 
 vis::slab_view& view_of(family_views& v) { return static_cast<slab_views&>(v).view(); }
@@ -74,6 +102,11 @@ const view_entry k_views[] = {
      [](family_views& v, view_context& ctx) { static_cast<slab_views&>(v).draw_code(ctx); },
      [](const family_views& v, const session&, const sample_result&) {
        return static_cast<const slab_views&>(v).code().csv();
+     }},
+    {"Warp lanes", "lanes",
+     [](family_views& v, view_context& ctx) { static_cast<slab_views&>(v).draw_lanes(ctx); },
+     [](const family_views& v, const session&, const sample_result&) {
+       return static_cast<const slab_views&>(v).lanes().csv();
      }},
     {"SlabAlloc", "allocator",
      [](family_views& v, view_context& ctx) {
@@ -147,6 +180,11 @@ void count_rows(number_rows& n, const session&, const sample_result& r) {
 }
 
 }  // namespace
+
+const vis::tile_lanes_view* slab_lanes_of(const family_views* v) {
+  const auto* s = dynamic_cast<const slab_views*>(v);
+  return s ? &s->lanes() : nullptr;
+}
 
 const vis::slab_view* slab_view_of(const family_views* v) {
   const auto* s = dynamic_cast<const slab_views*>(v);

@@ -112,6 +112,10 @@ void code_view::draw(float height) {
         "code that decided each one shows here, the line it is at marked.");
     return;
   }
+  if (height > 0 && !walk_.events.empty() && event_ + 1 != walk_.events.size()) {
+    event_ = walk_.events.size() - 1;  // a still figure marks the decision that ended it
+    marked_ = false;
+  }
   ImGui::TextUnformatted(walk_.title.c_str());
   if (ImGui::ArrowButton("code-prev", ImGuiDir_Left)) prev();
   ImGui::SameLine();

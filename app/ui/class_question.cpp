@@ -17,6 +17,10 @@ std::string question_text(const class_question& q) {
     return q.op.kind == op_kind::insert
                ? "Where will " + key + " land? Pick its slot."
                : "Where will the " + op + " of " + key + " stop? Pick the slot.";
+  if (q.what == "bucket")
+    return q.op.kind == op_kind::insert
+               ? "Which bucket will " + key + " go to? Click a slot of it."
+               : "In which bucket will the " + op + " of " + key + " decide? Click a slot of it.";
   return "How many slots will the " + op + " of " + key + " read?";
 }
 
@@ -25,9 +29,9 @@ void update_question(frame_state& f) {
   if (f.question && f.question->answered && f.question->reveal.empty()) {
     const auto trace = f.sess->last_step();
     if (trace && trace->serial > f.question->steps_before && !trace->ops.empty()) {
-      const auto truth = f.ui().answer
-                             ? f.ui().answer(f.question->what, *trace, f.sess->config().table)
-                             : std::nullopt;
+      const auto truth =
+          f.ui().answer ? f.ui().answer(f.question->what, *trace, f.sess->config().table, f.sample)
+                        : std::nullopt;
       class_question& q = *f.question;
       if (!truth) {
         q.reveal = "this table cannot tell";
@@ -35,9 +39,10 @@ void update_question(frame_state& f) {
         q.right = *truth == static_cast<std::uint64_t>(std::max<std::int64_t>(q.answer, 0));
         ++f.questions_asked;
         if (q.right) ++f.questions_right;
-        const std::string told =
-            q.what == "where" ? strprintf("slot %llu", static_cast<unsigned long long>(*truth))
-                              : strprintf("%llu slots", static_cast<unsigned long long>(*truth));
+        const auto n = static_cast<unsigned long long>(*truth);
+        const std::string told = q.what == "where"    ? strprintf("slot %llu", n)
+                                 : q.what == "bucket" ? strprintf("bucket %llu", n)
+                                                      : strprintf("%llu slots", n);
         q.reveal = strprintf("The table says %s; the class said %lld: %s.", told.c_str(),
                              static_cast<long long>(q.answer), q.right ? "right" : "not this time");
       }
@@ -94,14 +99,16 @@ void draw_question(frame_state& f) {
     if (!q.answered) {
       ImGui::SetNextItemWidth(8 * ImGui::GetFontSize());
       const std::int64_t step = 1;
-      ImGui::InputScalar(q.what == "where" ? "slot" : "slots read", ImGuiDataType_S64, &q.answer,
-                         &step);
+      ImGui::InputScalar(q.what == "where"    ? "slot"
+                         : q.what == "bucket" ? "bucket"
+                                              : "slots read",
+                         ImGuiDataType_S64, &q.answer, &step);
       q.answer = std::max<std::int64_t>(q.answer, 0);
       ImGui::SameLine();
       if (ImGui::Button("Answer")) submit_answer(f);
-      ImGui::TextDisabled(q.what == "where"
-                              ? "click the slot in the heatmap, or the arrows and Enter"
-                              : "the arrows and Enter, or type it");
+      ImGui::TextDisabled(q.what == "probes"
+                              ? "the arrows and Enter, or type it"
+                              : "click the slot in the heatmap, or the arrows and Enter");
     } else if (q.reveal.empty()) {
       ImGui::TextDisabled("the class said %lld: the step runs...",
                           static_cast<long long>(q.answer));

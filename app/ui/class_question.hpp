@@ -1,5 +1,5 @@
-// Questions for the class: a scenario's `ask where|probes` holds the script before a step, the
-// window asks ("Where will key 0x0000004c land?"), the class answers (a click on the heatmap's
+// Questions for the class: a scenario's `ask where|probes|bucket` holds the script before a step,
+// the window asks ("Where will key 0x0000004c land?"), the class answers (a click on the heatmap's
 // slot, the arrows and Enter, or the number typed), and once the step has run the reveal tells
 // the answer the real table gave beside theirs and keeps a tally for the session.
 #pragma once
@@ -15,7 +15,7 @@ namespace hs::app {
 struct frame_state;
 
 struct class_question {
-  std::string what;  ///< "where" or "probes"
+  std::string what;  ///< "where", "probes" or "bucket"
   given_op op;       ///< the step's first operation, the one asked about
   std::int64_t answer = 0;
   bool answered = false;

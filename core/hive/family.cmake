@@ -5,6 +5,7 @@ target_sources(hs_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/hive_image_inspect.cpp
   ${CMAKE_CURRENT_LIST_DIR}/hive_invariants.cpp
   ${CMAKE_CURRENT_LIST_DIR}/hive_model.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/hive_trace.cpp
 )
 if(HS_WITH_CUDA)
   target_sources(hs_core PRIVATE

@@ -115,6 +115,17 @@ void copy_batch_counters(table& t, std::uint64_t* out, stream_view s) {
 
 bool resizes_itself(const table_config& cfg) { return cfg.hive.auto_resize; }
 
+// The candidate buckets and the stash as the step's operation will find them (stream-ordered
+// after every earlier batch).
+void trace_before(table& t, const table_config&, std::uint64_t, stepped_op& op, stream_view s) {
+  if (is_reserved_key(op.key)) return;
+  inspect_request ir;
+  ir.hive.key = op.key;
+  inspect_result r;
+  t.inspect(ir, r, s);
+  op.hive_before = std::move(r.hive.key);
+}
+
 }  // namespace
 
 const family_descriptor& registration() {
@@ -145,6 +156,7 @@ const family_descriptor& registration() {
     f.resizes_itself = resizes_itself;
     f.batch_counters = 5;
     f.copy_batch_counters = copy_batch_counters;
+    f.trace_before = trace_before;
     return f;
   }();
   return d;

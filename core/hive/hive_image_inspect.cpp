@@ -65,6 +65,19 @@ void inspect_image(const hive_image& img, const inspect_request& req, inspect_re
       if (img.stash[i] != k_empty_word)
         out.hive.stash.push_back({i, key_of(img.stash[i]), value_of(img.stash[i])});
   }
+  if (req.hive.key && is_reserved_key(*req.hive.key)) return;
+  if (req.hive.key) {
+    out.hive.key = key_before(img, *req.hive.key, [&](hive_bucket_before& b) {
+      b.words.assign(img.bucket(b.bucket), img.bucket(b.bucket) + img.slots);
+      b.free_mask = img.masks[b.bucket] & all_free(img.slots);
+      b.lock = img.locks[b.bucket];
+    });
+    for (std::uint64_t i = 0; i < img.stash_used; ++i)
+      if (img.stash[i] != k_empty_word) {
+        out.hive.key->stash_used = true;
+        if (key_of(img.stash[i]) == *req.hive.key) out.hive.key->stash_position = i;
+      }
+  }
 }
 
 }  // namespace hs::hive

@@ -145,13 +145,15 @@ struct dev_candidates {
   std::uint32_t b[k_max_hashes];
 };
 
+// teach-region hive-candidates
 __device__ inline dev_candidates dev_candidates_of(const hive_ref& r, key_type k) {
-  const candidates c = candidates_of(r.hashes, r.geo, k);
+  const candidates c = candidates_of(r.hashes, r.geo, k);  // [teach:candidates]
   dev_candidates d;
 #pragma unroll
   for (int i = 0; i < k_max_hashes; ++i) d.b[i] = static_cast<std::uint32_t>(c.b[i]);
   return d;
 }
+// teach-region-end
 
 /// @brief Lane 0: the lock words (eviction lock, hint, move count) of a key's candidates from
 /// `first` on. A scan that reads the candidates one after another, in order, needs only those
@@ -223,6 +225,7 @@ __device__ long long stash_find(const warp_tile<T>& t, const hive_ref& r, key_ty
 
 /// @brief SEARCH (WCME): the first match in the candidates in order, then the stash, watching
 /// for keys in transit. (Lookups no write can overlap run quiet_find_kernel instead.)
+// teach-region hive-find-op
 template <int S, int T>
 __device__ op_result find_op(const warp_tile<T>& t, const hive_ref& r, key_type k,
                              const dev_candidates& c, bool stash_used) {
@@ -233,27 +236,30 @@ __device__ op_result find_op(const warp_tile<T>& t, const hive_ref& r, key_type 
 #pragma unroll
     for (int i = 0; i < k_max_hashes; ++i) {
       if (again || i >= r.hashes.count || (i > 0 && c.b[i] == c.b[i - 1])) continue;
-      const auto v = load_bucket<S, T>(t, r.words + std::uint64_t{c.b[i]} * S);
+      const auto v = load_bucket<S, T>(t, r.words + std::uint64_t{c.b[i]} * S);  // [teach:read]
+      // [teach:match]
       const int p = first_slot(t, v, [k](word_type w, int) { return key_of(w) == k; });
-      if (p < 0) continue;
+      if (p < 0) continue;  // [teach:next]
       const word_type w = word_at(t, v, p);
-      if (!is_marker(w)) return {op_status::found, value_of(w)};
+      if (!is_marker(w)) return {op_status::found, value_of(w)};  // [teach:found]
       again = true;  // the key is moving: its copy is already in another candidate
     }
     if (!again && moved_since(t, r, c, before, 1)) again = true;  // not found, but something moved
   }
-  if (stash_may_hold(t, r, c, stash_used)) {
+  if (stash_may_hold(t, r, c, stash_used)) {  // [teach:stash]
     const long long at = stash_find(t, r, k);
     if (at >= 0) {
       const word_type w = load_word(r.stash + at);
-      if (key_of(w) == k) return {op_status::found, value_of(w)};
+      if (key_of(w) == k) return {op_status::found, value_of(w)};  // [teach:stash_found]
     }
   }
-  return {op_status::missing, k_empty};
+  return {op_status::missing, k_empty};  // [teach:missing]
 }
+// teach-region-end
 
 /// @brief DELETE (WCME): the elected lane CASes the word to empty, then frees its bit; a stashed
 /// key's word is emptied in the stash.
+// teach-region hive-erase-op
 template <int S, int T>
 __device__ op_result erase_op(const warp_tile<T>& t, const hive_ref& r, key_type k,
                               const dev_candidates& c, bool stash_used) {
@@ -266,26 +272,27 @@ __device__ op_result erase_op(const warp_tile<T>& t, const hive_ref& r, key_type
       if (again || i >= r.hashes.count || (i > 0 && c.b[i] == c.b[i - 1])) continue;
       word_type* bucket = r.words + std::uint64_t{c.b[i]} * S;
       for (;;) {
-        const auto v = load_bucket<S, T>(t, bucket);
+        const auto v = load_bucket<S, T>(t, bucket);  // [teach:read]
+        // [teach:match]
         const int p = first_slot(t, v, [k](word_type w, int) { return key_of(w) == k; });
-        if (p < 0) break;
+        if (p < 0) break;  // [teach:next]
         const word_type old = word_at(t, v, p);
         if (is_marker(old)) {  // the key is moving: look again from the first candidate
           again = true;
           break;
         }
         bool ok = false;
-        if (t.lane == 0 && cas_word(bucket + p, old, k_empty_word) == old) {
-          meta_or(r, c.b[i], meta_word{1} << p);
+        if (t.lane == 0 && cas_word(bucket + p, old, k_empty_word) == old) {  // [teach:cas]
+          meta_or(r, c.b[i], meta_word{1} << p);                              // [teach:free_bit]
           ok = true;
         }
-        if (t.shfl(ok, 0)) return {op_status::erased, k_empty};
+        if (t.shfl(ok, 0)) return {op_status::erased, k_empty};  // [teach:erased]
         // the word changed under us (a replace, or a move by an eviction): look again
       }
     }
     if (!again && moved_since(t, r, c, before, 1)) again = true;  // not found, but something moved
   }
-  if (stash_may_hold(t, r, c, stash_used)) {
+  if (stash_may_hold(t, r, c, stash_used)) {  // [teach:stash]
     for (;;) {
       const long long at = stash_find(t, r, k);
       if (at < 0) break;
@@ -298,11 +305,12 @@ __device__ op_result erase_op(const warp_tile<T>& t, const hive_ref& r, key_type
           ok = true;
         }
       }
-      if (t.shfl(ok, 0)) return {op_status::erased, k_empty};
+      if (t.shfl(ok, 0)) return {op_status::erased, k_empty};  // [teach:stash_erased]
     }
   }
-  return {op_status::missing, k_empty};
+  return {op_status::missing, k_empty};  // [teach:missing]
 }
+// teach-region-end
 
 /// @brief Per-tile tallies of instrumented events, added to the device counters once per thread.
 struct tallies {
@@ -325,15 +333,16 @@ inline constexpr int k_claim_lost = -1, k_claim_moved = -2;
 /// since `before`, the slot is given back unwritten (k_claim_moved): the scan may have missed the
 /// key. A claim outside the first candidate sets its away bit, by the atomic that also reads its
 /// lock word.
+// teach-region hive-claim-slot
 template <int T>
 __device__ int claim_slot_watched(const warp_tile<T>& t, const hive_ref& r, const dev_candidates& c,
                                   std::uint32_t b, std::uint32_t mask,
                                   const lock_snapshot& before) {
-  const int slot = __ffs(mask) - 1;
+  const int slot = __ffs(mask) - 1;  // [teach:lowest_free]
   int got = k_claim_lost;
   if (t.lane == 0) {
     const meta_word bit = meta_word{1} << slot;
-    const meta_word old = meta_and(r, b, ~bit);
+    const meta_word old = meta_and(r, b, ~bit);  // [teach:atomic_and]
     lock_snapshot now;
 #pragma unroll
     for (int i = 0; i < k_max_hashes; ++i)
@@ -344,10 +353,11 @@ __device__ int claim_slot_watched(const warp_tile<T>& t, const hive_ref& r, cons
     const bool moved = moved_between(r, before, now, 0);
     const bool mine = (old & bit) != 0;
     if (mine && moved) meta_or(r, b, bit);
-    got = moved ? k_claim_moved : mine ? slot : k_claim_lost;
+    got = moved ? k_claim_moved : mine ? slot : k_claim_lost;  // [teach:won]
   }
   return t.shfl(got, 0);
 }
+// teach-region-end
 
 /// @brief A fixed-depth eviction path found before anything moves (lane 0 only; the arrays live
 /// in local memory, touched only on this rare path).
@@ -586,6 +596,7 @@ __device__ scan_outcome scan_for_insert(const warp_tile<T>& t, const hive_ref& r
 /// (Reading the buckets of a tile's T operations together, to have more reads in flight, measured
 /// no faster on the H200, nor did a leaner kernel with twice the warps: an insert's cost is mostly
 /// the random line it dirties, not the latency of its round trips.)
+// teach-region hive-insert-first
 template <int S, int T>
 __device__ bool insert_first(const warp_tile<T>& t, const hive_ref& r, bool eligible, key_type k,
                              word_type fresh, std::uint32_t c0) {
@@ -593,8 +604,9 @@ __device__ bool insert_first(const warp_tile<T>& t, const hive_ref& r, bool elig
   meta_word q0 = 0;
   if (t.lane == 0 && eligible) q0 = load_meta(r, c0);
   bucket_view<S, T> v0{};
-  if (eligible)
-    v0 = load_bucket<S, T>(t, r.words + std::uint64_t{c0} * S);  // no ballot or shuffle inside
+  if (eligible)  // no ballot or shuffle inside
+    // [teach:read]
+    v0 = load_bucket<S, T>(t, r.words + std::uint64_t{c0} * S);
   const std::uint32_t m0 = t.shfl_all(mask_of(q0), 0);
   bool notable = false;
 #pragma unroll
@@ -602,22 +614,24 @@ __device__ bool insert_first(const warp_tile<T>& t, const hive_ref& r, bool elig
     const std::uint32_t bit = 1u << bucket_view<S, T>::slot_of(t.lane, j);
     notable |= key_of(v0.w[j]) == k || (v0.w[j] == k_empty_word && !(m0 & bit));
   }
-  const bool clear = t.ballot_all(notable) == 0;
+  const bool clear = t.ballot_all(notable) == 0;  // [teach:ballot]
   const std::uint32_t free = m0 & all_free(S);
   constexpr std::uint32_t k_elsewhere = k_lock_bit | k_hint_bits | k_intent_bit | k_away_bit;
   bool ok = false;
+  // [teach:room]
   if (t.lane == 0 && eligible && clear && __popc(free) >= first_choice_floor(S) &&
       !(lock_of(q0) & k_elsewhere)) {
-    const int slot = __ffs(free) - 1;
+    const int slot = __ffs(free) - 1;  // [teach:lowest_free]
     const meta_word bit = meta_word{1} << slot;
-    const meta_word old = meta_and(r, c0, ~bit);
+    const meta_word old = meta_and(r, c0, ~bit);  // [teach:atomic_and]
     const bool mine = (old & bit) != 0, changed = lock_of(old) != lock_of(q0);
     if (mine && changed) meta_or(r, c0, bit);
     ok = mine && !changed;
-    if (ok) store_word(r.words + std::uint64_t{c0} * S + slot, fresh);
+    if (ok) store_word(r.words + std::uint64_t{c0} * S + slot, fresh);  // [teach:store]
   }
-  return t.shfl_all(ok, 0);
+  return t.shfl_all(ok, 0);  // [teach:passed_on]
 }
+// teach-region-end
 
 /// @brief The common insert (steps 1 and 2 when nothing is in the way), run by every tile of a
 /// warp at once: the whole warp must be here, converged, so the tiles share one instruction
@@ -628,6 +642,7 @@ __device__ bool insert_first(const warp_tile<T>& t, const hive_ref& r, bool elig
 /// candidate placement_of chooses, watched as in claim_slot_watched (claiming in c1, the atomic
 /// that sets c0's away bit reads c0's lock word), and stores the word. True (every lane) when
 /// stored; false leaves the operation, untouched, to insert_op.
+// teach-region hive-insert-common
 template <int S, int T>
 __device__ bool insert_common(const warp_tile<T>& t, const hive_ref& r, bool eligible, key_type k,
                               word_type fresh, std::uint32_t c0, std::uint32_t c1) {
@@ -639,8 +654,8 @@ __device__ bool insert_common(const warp_tile<T>& t, const hive_ref& r, bool eli
   }
   bucket_view<S, T> v0{}, v1{};
   if (eligible) {  // no ballot or shuffle inside: tiles may part here
-    v0 = load_bucket<S, T>(t, r.words + std::uint64_t{c0} * S);
-    v1 = load_bucket<S, T>(t, r.words + std::uint64_t{c1} * S);
+    v0 = load_bucket<S, T>(t, r.words + std::uint64_t{c0} * S);  // [teach:read]
+    v1 = load_bucket<S, T>(t, r.words + std::uint64_t{c1} * S);  // [teach:read_second]
   }
   const std::uint32_t m0 = t.shfl_all(mask_of(q0), 0), m1 = t.shfl_all(mask_of(q1), 0);
   bool notable = false;
@@ -650,17 +665,18 @@ __device__ bool insert_common(const warp_tile<T>& t, const hive_ref& r, bool eli
     notable |= key_of(v0.w[j]) == k || (v0.w[j] == k_empty_word && !(m0 & bit));
     notable |= key_of(v1.w[j]) == k || (v1.w[j] == k_empty_word && !(m1 & bit));
   }
-  const bool clear = t.ballot_all(notable) == 0;
+  const bool clear = t.ballot_all(notable) == 0;  // [teach:ballot]
   const std::uint32_t f0 = m0 & all_free(S), f1 = m1 & all_free(S);
-  const bool use1 = __popc(f0) < first_choice_floor(S) &&
-                    __popc(f1) > __popc(f0);  // placement_of, two candidates
+  // placement_of, two candidates:
+  // [teach:placement]
+  const bool use1 = __popc(f0) < first_choice_floor(S) && __popc(f1) > __popc(f0);
   const std::uint32_t free = use1 ? f1 : f0;
   bool ok = false;
   if (t.lane == 0 && eligible && clear && free != 0) {
     const std::uint32_t b = use1 ? c1 : c0;
-    const int slot = __ffs(free) - 1;
+    const int slot = __ffs(free) - 1;  // [teach:lowest_free]
     const meta_word bit = meta_word{1} << slot;
-    const meta_word old = meta_and(r, b, ~bit);
+    const meta_word old = meta_and(r, b, ~bit);  // [teach:atomic_and]
     const meta_word other = use1 ? meta_or(r, c0, lock_part(k_away_bit)) : load_meta(r, c1);
     const std::uint32_t before_b = lock_of(use1 ? q1 : q0), before_o = lock_of(use1 ? q0 : q1);
     const std::uint32_t now_b = lock_of(old), now_o = lock_of(other);
@@ -669,13 +685,15 @@ __device__ bool insert_common(const warp_tile<T>& t, const hive_ref& r, bool eli
     const bool mine = (old & bit) != 0;
     if (mine && moved) meta_or(r, b, bit);
     ok = mine && !moved;
-    if (ok) store_word(r.words + std::uint64_t{b} * S + slot, fresh);
+    if (ok) store_word(r.words + std::uint64_t{b} * S + slot, fresh);  // [teach:store]
   }
-  return t.shfl_all(ok, 0);
+  return t.shfl_all(ok, 0);  // [teach:passed_on]
 }
+// teach-region-end
 
 /// @brief INSERT/REPLACE in four steps (seed 003, IV-A): replace a present key; claim a free
 /// slot in a candidate bucket; evict along a bounded path; stash.
+// teach-region hive-insert-op
 template <int S, int T>
 __device__ op_result insert_op(const warp_tile<T>& t, const hive_ref& r, key_type k, value_type val,
                                const dev_candidates& c, bool stash_used, tallies& tl) {
@@ -708,10 +726,11 @@ __device__ op_result insert_op(const warp_tile<T>& t, const hive_ref& r, key_typ
     }
     std::uint32_t masks[k_max_hashes];
     lock_snapshot before;
+    // [teach:scan]
     const scan_outcome found = scan_for_insert<S, T>(t, r, k, fresh, c, stash_now, before, masks);
     if (found == scan_outcome::replaced) {
       release();
-      return {op_status::replaced, k_empty, insert_step::replace};
+      return {op_status::replaced, k_empty, insert_step::replace};  // [teach:replaced]
     }
     if (found == scan_outcome::again) {
       release();
@@ -724,7 +743,7 @@ __device__ op_result insert_op(const warp_tile<T>& t, const hive_ref& r, key_typ
     int free_slots[k_max_hashes];
 #pragma unroll
     for (int i = 0; i < k_max_hashes; ++i) free_slots[i] = __popc(masks[i]);
-    const int best = placement_of(free_slots, r.hashes.count, S);
+    const int best = placement_of(free_slots, r.hashes.count, S);  // [teach:placement]
     if (best >= 0) {
       if (held) {  // room appeared meanwhile: claim as any insert does, without the intent
         release();
@@ -734,8 +753,9 @@ __device__ op_result insert_op(const warp_tile<T>& t, const hive_ref& r, key_typ
 #pragma unroll
       for (int i = 1; i < k_max_hashes; ++i)
         if (best == i) b = c.b[i], m = masks[i];
-      const int slot = claim_slot_watched(t, r, c, b, m, before);
+      const int slot = claim_slot_watched(t, r, c, b, m, before);  // [teach:claim]
       if (slot >= 0) {
+        // [teach:store]
         if (t.lane == 0) store_word(r.words + std::uint64_t{b} * S + slot, fresh);
         return {op_status::inserted, k_empty, insert_step::claim};
       }
@@ -756,13 +776,13 @@ __device__ op_result insert_op(const warp_tile<T>& t, const hive_ref& r, key_typ
       std::uint64_t at = ~0ull;
       if (t.lane == 0) {
         eviction_path path;
-        if (find_path<S>(r, k, c, attempt, path)) {
+        if (find_path<S>(r, k, c, attempt, path)) {  // [teach:find_path]
           // The newcomer takes the first hop's slot: outside its first candidate, that bucket's
           // away bit goes first (run_path fences before the newcomer's word is stored).
           if (path.bucket[0] != c.b[0]) meta_or(r, c.b[0], lock_part(k_away_bit));
-          at = run_path<S>(r, path, tl);
+          at = run_path<S>(r, path, tl);  // [teach:run_path]
           if (at != ~0ull) {
-            store_word(r.words + at, fresh);
+            store_word(r.words + at, fresh);  // [teach:evicted]
             if (r.instrument) {
               atomicAdd(r.counters + c_path_len0 + path.length, 1ull);
               record_path<S>(r, k, path);
@@ -785,9 +805,9 @@ __device__ op_result insert_op(const warp_tile<T>& t, const hive_ref& r, key_typ
     // refused (failed_full) and nothing is stored.
     unsigned long long pos = 0;
     if (t.lane == 0) {
-      pos = atomicAdd(r.stash_tail, 1ull);
+      pos = atomicAdd(r.stash_tail, 1ull);  // [teach:stash]
       if (pos < r.stash_capacity) {
-        store_word(r.stash + pos, fresh);
+        store_word(r.stash + pos, fresh);  // [teach:stashed]
         meta_add(r, c.b[0], lock_part(k_stash_hint_unit));
         atomicAdd(r.stash_live, 1ull);
       } else {
@@ -797,8 +817,9 @@ __device__ op_result insert_op(const warp_tile<T>& t, const hive_ref& r, key_typ
     pos = t.shfl(pos, 0);
     release();
     if (pos < r.stash_capacity) return {op_status::inserted, k_empty, insert_step::stash};
-    return {op_status::failed_full, k_empty, insert_step::stash};
+    return {op_status::failed_full, k_empty, insert_step::stash};  // [teach:full]
   }
 }
+// teach-region-end
 
 }  // namespace hs::hive

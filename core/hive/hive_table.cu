@@ -315,6 +315,28 @@ void hive_table::inspect_locked(const inspect_request& req, inspect_result& out,
     for (std::uint64_t i = 0; i < n; ++i)
       out.slots.push_back(describe_slot(shape, *req.dump_first + i, w[i]));
   }
+  if (req.hive.key && !is_reserved_key(*req.hive.key)) {
+    out.hive.key = key_before(shape, *req.hive.key, [&](hive_bucket_before& b) {
+      b.words.resize(shape_.slots);
+      copy_bytes(b.words.data(), memory_space::host, words_.data() + b.bucket * shape_.slots,
+                 memory_space::device, shape_.slots * sizeof(word_type), s);
+      meta_word m = 0;
+      copy_bytes(&m, memory_space::host, bucket_meta_.data() + b.bucket, memory_space::device,
+                 sizeof m, s);
+      synchronize(s);
+      b.free_mask = mask_of(m) & all_free(shape_.slots);
+      b.lock = lock_of(m);
+    });
+    const std::uint64_t used =
+        std::min<std::uint64_t>(meta_.download(1, s)[0], shape_.stash_capacity);
+    const auto live = meta_.download(2, s)[1];
+    out.hive.key->stash_used = live != 0;
+    if (live) {
+      const auto w = stash_.download(used, s);
+      for (std::uint64_t i = 0; i < used; ++i)
+        if (w[i] != k_empty_word && key_of(w[i]) == *req.hive.key) out.hive.key->stash_position = i;
+    }
+  }
   if (req.hive.stash) {
     // The ring's used prefix, bounded: a stash past a few thousand words is shown by its count.
     const std::uint64_t used =

@@ -12,6 +12,11 @@
 
 namespace hs::slab {
 
+/// @brief Threads sharing a slab when the config leaves it to the table: 2 measured fastest on the
+/// H200 for build, search and mixed batches (bench slab-tile): the rate is set by how many slab
+/// reads are in flight, and a warp of 2-thread tiles has 16 of them where the paper's has one.
+inline constexpr int k_default_tile = 2;
+
 class slab_family : public table {
  public:
   /// @brief DELETEALL: removes every pair of each key; `removed` (may be empty) gets how many.

@@ -15,11 +15,6 @@
 
 namespace hs::slab {
 
-/// @brief Threads sharing a slab when the config leaves it to the table: 2 measured fastest on the
-/// H200 for build, search and mixed batches (bench slab-tile): the rate is set by how many slab
-/// reads are in flight, and a warp of 2-thread tiles has 16 of them where the paper's has one.
-inline constexpr int k_default_tile = 2;
-
 class slab_table final : public slab_family {
  public:
   explicit slab_table(const table_config& cfg);

@@ -1,6 +1,6 @@
 // What one traced step did: its operations, their outcomes, and what each operation found just
 // before the step ran (the slab family: its bucket list; open addressing: the slots from its home
-// slot on), so a view can replay where each one went.
+// slot on; the hive: its candidate buckets), so a view can replay where each one went.
 // The session records one for a step of at most k_traced_step_ops operations.
 #pragma once
 #include <cstdint>
@@ -9,6 +9,7 @@
 
 #include "core/common/inspection.hpp"
 #include "core/common/types.hpp"
+#include "core/hive/hive_inspection.hpp"
 #include "core/slab/slab_inspection.hpp"
 
 namespace hs {
@@ -26,6 +27,7 @@ struct stepped_op {
   std::vector<slot_record> probe_before;  ///< open addressing: the slots from the home slot on, to
                                           ///< where the walk must end (at most k_traced_walk_slots)
   bool probe_truncated = false;           ///< the walk goes on past the captured slots
+  std::optional<hive_key_before> hive_before;  ///< the hive: its candidate buckets and the stash
 };
 
 struct step_trace {

@@ -305,8 +305,10 @@ TEST_CASE("an ask that cannot be answered is refused with file and line", "[scen
       CHECK(std::string(e.what()).find(what) != std::string::npos);
     }
   };
-  fails("table hive\nask where\nstep insert 5\ncapture buckets\n",
-        "q.scn:2: ask where: the hive family's views cannot answer it");
+  fails("table hive\nask probes\nstep insert 5\ncapture buckets\n",
+        "q.scn:2: ask probes: the hive family's views cannot answer it (linear can)");
+  fails("table slab\nask bucket\nstep insert 5\ncapture chains\n",
+        "q.scn:2: ask bucket: the slab family's views cannot answer it (hive can)");
   fails("ask where\nstep 4\ncapture walk\n", "q.scn:1: ask needs the step after it to name");
   fails("step insert 4\nask probes\ncapture walk\n", "q.scn:2: ask with no step after it");
   fails("ask colour\nstep insert 4\ncapture walk\n", "q.scn:1: ask takes where");

@@ -43,14 +43,17 @@ void slab_view::follow_step(std::shared_ptr<const step_trace> t, slab_mode mode)
   // effects of the earlier operations on it (the device's order among those may differ).
   std::vector<slab_chain> lists;
   step_paths_.clear();
+  step_lists_.clear();
   for (const stepped_op& op : step_->ops) {
     if (!op.list_before) {
       step_paths_.push_back({});
+      step_lists_.push_back({});
       continue;
     }
     auto it = std::find_if(lists.begin(), lists.end(),
                            [&](const slab_chain& c) { return c.bucket == op.list_before->bucket; });
     if (it == lists.end()) it = lists.insert(lists.end(), *op.list_before);
+    step_lists_.push_back(*it);
     step_paths_.push_back(slab::replay_op(*it, op.kind, op.key, op.value, op.status, mode));
   }
   show_step_op(0);

@@ -50,6 +50,10 @@ class slab_view {
   /// @brief The traced step shown, the operation its arrows show, and that operation's replay.
   const step_trace* step() const { return step_.get(); }
   std::size_t step_op() const { return step_op_; }
+  /// @brief Operation i's bucket list as it found it (earlier operations of the step applied).
+  const slab_chain* list_seen_at(std::size_t i) const {
+    return i < step_lists_.size() && step_->ops[i].list_before ? &step_lists_[i] : nullptr;
+  }
   const slab::op_trace* path_at(std::size_t i) const {
     return i < step_paths_.size() ? &step_paths_[i] : nullptr;
   }
@@ -68,6 +72,7 @@ class slab_view {
   std::shared_ptr<const step_trace> step_;
   slab_mode step_mode_ = slab_mode::unique;
   std::vector<slab::op_trace> step_paths_;  // per operation of step_, replayed in batch order
+  std::vector<slab_chain> step_lists_;      // per operation: its bucket's list as it found it
   std::size_t step_op_ = 0;
   bool step_shown_ = false;
   char key_text_[16] = "";

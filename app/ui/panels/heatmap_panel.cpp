@@ -1,6 +1,10 @@
 // The slot occupancy window and the status line every sampled figure shows.
 #include "app/ui/panels/heatmap_panel.hpp"
 
+#include <algorithm>
+
+#include <algorithm>
+
 #include "core/common/format.hpp"
 
 namespace hs::app {
@@ -43,8 +47,13 @@ void heatmap_panel::draw(frame_state& f) {
   draw_freshness(f);
   f.heatmap.draw(*f.image, f.request, f.sample.inspected.slots, f.sess->capacity());
   if (const auto clicked = f.heatmap.take_clicked();
-      clicked && f.question && !f.question->answered && f.question->what == "where")
-    f.question->answer = static_cast<std::int64_t>(*clicked);  // the class points at the slot
+      clicked && f.question && !f.question->answered && f.question->what != "probes") {
+    // The class points at the slot, or at a slot of the bucket.
+    const std::uint64_t per = f.question->what == "bucket"
+                                  ? std::max<std::uint32_t>(f.sample.stats.hive.slots_per_bucket, 1)
+                                  : 1;
+    f.question->answer = static_cast<std::int64_t>(*clicked / per);
+  }
   drawn_ = {f.sample.version, f.sample.stats, f.freshness.old, drawn_.frames + 1};
 }
 

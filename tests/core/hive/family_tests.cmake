@@ -6,4 +6,5 @@ target_sources(hs_core_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/hash_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/inspect_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/model_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/trace_test.cpp
 )

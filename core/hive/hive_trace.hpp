@@ -1,0 +1,78 @@
+// Where one hive operation went, replayed on its candidate buckets as they were just before the
+// step (step mode's Code view and warp lanes draw it). The rules are the device's: the batch
+// kernel's two insert passes (hive_kernels.cu: insert_first reading the first candidate, then
+// insert_common reading both), then the general operations of hive_ops.cuh (find_op and erase_op
+// read the candidates in order, then the stash; insert_op's four steps: replace, claim,
+// eviction, stash). An eviction's path is the one the table recorded for the key (the path ring,
+// instrumentation on). The operations of a step are replayed in order, each seeing what the
+// earlier ones did to the buckets they share.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "core/hive/hive_inspection.hpp"
+#include "core/hive/hive_layout.hpp"
+#include "core/table/step_trace.hpp"
+
+namespace hs::hive {
+
+/// @brief Which of the kernel's code paths decided an insert.
+enum class insert_pass : std::uint8_t {
+  none,     ///< not an insert, or refused before anything was read
+  first,    ///< insert_first: the first candidate alone
+  common,   ///< insert_common: both candidates, read at once
+  general,  ///< insert_op: the four steps
+};
+const char* to_string(insert_pass p);
+
+/// @brief One bucket as the operation's tile read it: T lanes, lane l holding slots
+/// [l S/T, (l+1) S/T).
+struct bucket_read {
+  insert_pass pass = insert_pass::none;  ///< the code path that read it (none: find_op, erase_op)
+  int candidate = 0;                     ///< which of the key's candidates
+  std::uint64_t bucket = 0;
+  std::vector<word_type> words;  ///< as read
+  std::uint32_t free_mask = 0;
+  int match = -1;  ///< the key's slot: the ballot's lowest lane, then its lowest slot
+};
+
+struct op_trace {
+  std::vector<bucket_read> reads;  ///< in the order the tile read them
+  insert_pass pass = insert_pass::none;
+  std::optional<insert_step> step;              ///< the step that completed an insert
+  int decided = -1;                             ///< the read (index) whose bucket decided, -1: none
+  int slot = -1;                                ///< the slot there: the key's, or the one claimed
+  int placement = -1;                           ///< a claim: the candidate placement_of chose
+  bool stash_read = false;                      ///< it looked in the stash
+  std::optional<std::uint64_t> stash_position;  ///< the key's stash slot, where it decided there
+  std::optional<eviction_path> path;            ///< step 3: the path its insert took
+  bool agrees = true;  ///< the replay's outcome is the status the table reported
+};
+
+/// @brief The bucket an operation decided in (the eviction's first hop for step 3), if any.
+std::optional<std::uint64_t> decided_bucket(const op_trace& t);
+
+/// @brief Replays a step's operations in order. `paths`: the table's recorded eviction paths
+/// (oldest first); `hashes` the table's count of hash functions.
+class step_replay {
+ public:
+  op_trace replay(const stepped_op& op, std::span<const eviction_path> paths);
+
+ private:
+  struct bucket_state {
+    std::vector<word_type> words;
+    std::uint32_t free_mask = 0, lock = 0;
+  };
+  bucket_state& state_of(const hive_bucket_before& b);
+  bucket_read read(insert_pass pass, int candidate, const hive_bucket_before& b, key_type k);
+  void claim(op_trace& t, const hive_key_before& kb, int candidate, key_type k, value_type v);
+  std::map<std::uint64_t, bucket_state> seen_;
+};
+
+/// @brief Every operation of a step, replayed in order.
+std::vector<op_trace> replay_step(const step_trace& t, std::span<const eviction_path> paths);
+
+}  // namespace hs::hive

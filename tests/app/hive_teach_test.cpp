@@ -1,0 +1,251 @@
+// The hive in step mode, driven through the window: a question on which bucket a key goes to
+// (answered by typing, revealed from the real table), and for the find of that key the warp
+// lanes (32 lanes, one slot each: the ballot elects the lane holding the key) and the Code view
+// (find_op's lines, ending at "found"); checked against where the table holds the key.
+#include <string>
+
+#include <imgui.h>
+#include <imgui_te_context.h>
+#include <catch2/catch_test_macros.hpp>
+
+#include "app/families/hive_code.hpp"
+#include "app/families/hive_ui.hpp"
+#include "app/scenario.hpp"
+#include "app/teach/code_regions.hpp"
+#include "app/teach/code_view.hpp"
+#include "app/ui/app_frame.hpp"
+#include "app/ui/class_question.hpp"
+#include "core/hive/hive_family.hpp"
+#include "core/hive/hive_trace.hpp"
+#include "tests/support/ui_harness.hpp"
+
+using namespace hs;
+using namespace hs::app;
+
+namespace {
+// Where the table holds `k`: bucket and slot (the bucket is -1 when it is nowhere in a bucket).
+std::pair<long long, int> where_is(session& s, key_type k) {
+  s.wait_idle();
+  const hive::hive_image img = hive::as_hive(s.tbl())->snapshot({});
+  for (std::uint64_t b = 0; b < img.geo.buckets(); ++b)
+    for (int i = 0; i < img.slots; ++i)
+      if (img.bucket(b)[i] != hive::k_empty_word && hive::key_of(img.bucket(b)[i]) == k)
+        return {static_cast<long long>(b), i};
+  return {-1, -1};
+}
+}  // namespace
+
+TEST_CASE("hive step mode: a bucket question, the warp's lanes and the Code view",
+          "[ui][ask][lanes]") {
+  const scenario sc = parse_scenario(
+      "title Hive lanes\ntable hive\ncapacity 2^10\nhive slots=32 tile=32\nseed 5\nbatch 32\n"
+      "fill 0.5\ncapture buckets\n"
+      "ask bucket\nstep insert 12\ncapture lanes\n"
+      "step find 12\ncapture lanes code\n",
+      "hive-lanes.scn");
+  session_config cfg;
+  cfg.table = sc.config.table;
+  cfg.table.backend = backend::cpu;
+  auto ui = test::harness_or_skip(cfg);
+  app_frame& f = ui->frame();
+  std::string asked, reveal;
+  long long guessed = -1;
+  std::pair<long long, int> at{-2, -2};
+  vis::tile_lanes_view::drawn_state lanes;
+  std::string code_csv, lanes_title;
+  const std::string log = ui->run([&](ImGuiTestContext* ctx) {
+    f.load_preset(sc);
+    test::wait_until(ctx, [&] { return f.sess().status().script_held; });
+    ctx->KeyPress(ImGuiKey_N);  // the question comes before the step
+    test::wait_until(ctx, [&] { return f.state().question.has_value(); });
+    asked = question_text(*f.state().question);
+    // The class guesses the key's first candidate bucket.
+    const hive::hive_image img = hive::as_hive(f.sess().tbl())->snapshot({});
+    guessed = static_cast<long long>(img.candidates_of(12).b[0]);
+    ctx->SetRef("//Question");
+    ctx->ItemInputValue("bucket", static_cast<int>(guessed));
+    ctx->ItemClick("Answer");
+    test::wait_until(ctx, [&] { return !f.state().question->reveal.empty(); });
+    reveal = f.state().question->reveal;
+    at = where_is(f.sess(), 12);
+    test::wait_until(ctx, [&] { return f.sess().status().script_held; });
+    const std::uint64_t steps = f.sess().last_step()->serial;
+    ctx->KeyPress(ImGuiKey_N);  // find 12
+    test::wait_until(ctx, [&] { return f.sess().last_step()->serial > steps; });
+    ctx->WindowFocus("//Warp lanes");
+    const auto* view = hive_lanes_of(f.views());
+    REQUIRE(view);
+    test::wait_until(ctx, [&] {
+      return view->drawn().title.rfind("find 0x0000000c", 0) == 0 && view->drawn().rounds > 0;
+    });
+    lanes = view->drawn();
+    lanes_title = view->title();
+    ctx->WindowFocus("//Code");
+    const auto* code = hive_code_of(f.views());
+    REQUIRE(code);
+    test::wait_until(ctx, [&] { return code->drawn().events > 0 && code->drawn().region != ""; });
+    code_csv = code->csv();
+  });
+  INFO(log);
+  REQUIRE(log.empty());
+  CHECK(asked == "Which bucket will key 0x0000000c go to? Click a slot of it.");
+  REQUIRE(at.first >= 0);
+  const bool right = at.first == guessed;
+  CHECK(reveal == "The table says bucket " + std::to_string(at.first) + "; the class said " +
+                      std::to_string(guessed) + ": " + (right ? "right." : "not this time."));
+  // The find reads the bucket holding 12 last: one lane (the slot's) votes and is elected.
+  CHECK(lanes.lanes == 32);
+  REQUIRE(!lanes.ballots.empty());
+  CHECK(lanes.ballots.back() == (1u << at.second));
+  CHECK(lanes.elected.back() == at.second);
+  CHECK(lanes.actors.back() == at.second);  // the elected lane's word goes to the tile
+  CHECK(code_csv.find("hive-find-op,found") != std::string::npos);
+  CHECK(code_csv.find("hive-find-op,match") != std::string::npos);
+}
+
+TEST_CASE("every decision the hive family points at is a tagged line, with words for it",
+          "[code]") {
+  // Candidates 3 and 9 of 8 slots: bucket 3 holds keys 1..6 (2 free), bucket 9 is full unless
+  // `room`; key 4 is in bucket 3. Replayed for every kind, the stash used or not, and every way
+  // an insert ends (each pass, replace, claim, eviction, stash, refused).
+  const auto before = [](key_type k, bool room, bool stash_used, bool away) {
+    hive_key_before kb;
+    kb.key = k;
+    hive_bucket_before a{3, std::vector<std::uint64_t>(8, hive::k_empty_word), 0, 0};
+    for (int i = 0; i < 6; ++i) a.words[i] = hive::pack(static_cast<key_type>(i + 1), 50);
+    a.free_mask = 0xc0;
+    a.lock = away ? hive::k_away_bit : 0;
+    hive_bucket_before b{9, std::vector<std::uint64_t>(8, hive::pack(100, 1)), 0, 0};
+    for (int i = 0; i < 8; ++i) b.words[i] = hive::pack(static_cast<key_type>(100 + i), 1);
+    if (room) b.words[7] = hive::k_empty_word, b.free_mask = 0x80;
+    kb.candidates = {a, b};
+    kb.stash_used = stash_used;
+    return kb;
+  };
+  struct case_ {
+    op_kind kind;
+    key_type key;
+    op_status status;
+    bool room, stash_used, away, full;
+    std::vector<std::string> tags;
+  };
+  const std::vector<case_> cases = {
+      {op_kind::find,
+       4,
+       op_status::found,
+       false,
+       false,
+       false,
+       false,
+       {"candidates", "read", "match", "found"}},
+      {op_kind::find,
+       77,
+       op_status::missing,
+       false,
+       false,
+       false,
+       false,
+       {"candidates", "read", "next", "read", "next", "missing"}},
+      {op_kind::erase,
+       4,
+       op_status::erased,
+       false,
+       false,
+       false,
+       false,
+       {"candidates", "read", "match", "cas", "free_bit", "erased"}},
+      {op_kind::insert,
+       4,
+       op_status::replaced,
+       false,
+       false,
+       false,
+       false,
+       {"candidates", "read", "ballot", "passed_on", "read", "read_second", "ballot", "passed_on",
+        "scan", "replaced"}},
+      {op_kind::insert,
+       77,
+       op_status::inserted,
+       true,
+       false,
+       false,
+       false,
+       {"candidates", "read", "ballot", "room", "lowest_free", "atomic_and", "store"}},
+      {op_kind::insert,
+       77,
+       op_status::inserted,
+       true,
+       false,
+       true,
+       false,
+       {"candidates", "read", "ballot", "passed_on", "read", "read_second", "ballot", "placement",
+        "lowest_free", "atomic_and", "store"}},
+      {op_kind::insert,
+       77,
+       op_status::inserted,
+       true,
+       true,
+       false,
+       false,
+       {"candidates", "scan", "placement", "claim", "lowest_free", "atomic_and", "won", "store"}},
+      {op_kind::insert,
+       77,
+       op_status::inserted,
+       false,
+       true,
+       false,
+       true,
+       {"candidates", "scan", "placement", "find_path", "run_path", "evicted"}},
+      {op_kind::insert,
+       78,
+       op_status::inserted,
+       false,
+       true,
+       false,
+       true,
+       {"candidates", "scan", "placement", "find_path", "stash", "stashed"}},
+      {op_kind::insert,
+       78,
+       op_status::failed_full,
+       false,
+       true,
+       false,
+       true,
+       {"candidates", "scan", "placement", "find_path", "stash", "full"}},
+  };
+  for (const case_& c : cases) {
+    CAPTURE(to_string(c.kind), c.key, to_string(c.status));
+    stepped_op op;
+    op.kind = c.kind;
+    op.key = c.key;
+    op.value = 5;
+    op.status = c.status;
+    op.hive_before = before(c.key, c.room, c.stash_used, c.away);
+    if (c.full) {  // both candidates full
+      for (auto& b : op.hive_before->candidates) {
+        for (std::size_t i = 0; i < b.words.size(); ++i)
+          if (b.words[i] == hive::k_empty_word) b.words[i] = hive::pack(200 + i, 1);
+        b.free_mask = 0;
+      }
+    }
+    std::vector<eviction_path> paths(1);
+    paths[0].length = 1;
+    paths[0].newcomer = 77;
+    paths[0].bucket[0] = 9;
+    paths[0].moved[0] = 101;
+    paths[0].dest = 12;
+    hive::step_replay r;
+    const hive::op_trace t = r.replay(op, paths);
+    CHECK(t.agrees);
+    const code_walkthrough w = hive_walkthrough(op, t);
+    std::vector<std::string> tags;
+    for (const code_event& e : w.events) {
+      tags.push_back(e.tag);
+      const code_region* region = find_code_region(e.region);
+      REQUIRE(region);
+      CHECK(region->line_of(e.tag).has_value());
+      CHECK_FALSE(hive_english(e.region, e.tag).empty());
+    }
+    CHECK(tags == c.tags);
+  }
+}

@@ -1,0 +1,129 @@
+// One warp-cooperative operation's lanes: a row of lane columns per read, votes and the atomic.
+#include "visualizers/views/tile_lanes_view.hpp"
+
+#include <algorithm>
+
+#include "core/common/format.hpp"
+
+namespace hs::vis {
+
+void tile_lanes_view::set(std::string title, std::vector<tile_round> rounds,
+                          std::vector<std::pair<ImU32, std::string>> legend) {
+  title_ = std::move(title);
+  rounds_ = std::move(rounds);
+  legend_ = std::move(legend);
+  why_empty_.clear();
+}
+
+void tile_lanes_view::clear(std::string why) {
+  title_.clear();
+  rounds_.clear();
+  why_empty_ = std::move(why);
+}
+
+void tile_lanes_view::draw(float height) {
+  (void)height;
+  drawn_.title = title_;
+  drawn_.rounds = rounds_.size();
+  drawn_.lanes = rounds_.empty() ? 0 : rounds_.front().lanes.size();
+  drawn_.ballots.clear();
+  drawn_.elected.clear();
+  drawn_.actors.clear();
+  ++drawn_.frames;
+  if (rounds_.empty()) {
+    ImGui::TextWrapped("%s", why_empty_.empty() ? "No traced step yet: Step to see the lanes of "
+                                                  "the tile that serves one operation."
+                                                : why_empty_.c_str());
+    return;
+  }
+  ImGui::TextUnformatted(title_.c_str());
+  const float fs = ImGui::GetFontSize();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text),
+              dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+  const ImU32 vote_col = IM_COL32(250, 200, 60, 255), actor_col = IM_COL32(240, 90, 70, 255);
+  auto swatch = [&](ImU32 c, const char* what, bool outline) {
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const ImVec2 a(p.x, p.y + 2.f), b(p.x + fs * 0.8f, p.y + 2.f + fs * 0.8f);
+    if (outline)
+      dl->AddRect(a, b, c, 0.f, 2.f);
+    else
+      dl->AddRectFilled(a, b, c);
+    ImGui::Dummy(ImVec2(fs * 0.8f, fs * 0.8f));
+    ImGui::SameLine();
+    ImGui::TextUnformatted(what);
+    ImGui::SameLine();
+  };
+  for (const auto& [c, what] : legend_) swatch(c, what.c_str(), false);
+  swatch(vote_col, "voted yes in the ballot", true);
+  swatch(actor_col, "issued the atomic", true);
+  ImGui::NewLine();
+  const float avail = std::max(ImGui::GetContentRegionAvail().x, 20.f * fs);
+  for (const tile_round& r : rounds_) {
+    drawn_.ballots.push_back(r.ballot);
+    drawn_.elected.push_back(r.elected);
+    drawn_.actors.push_back(r.actor);
+    ImGui::Spacing();
+    ImGui::TextUnformatted(r.label.c_str());
+    const std::size_t lanes = r.lanes.size();
+    std::size_t words = 1;
+    for (const auto& l : r.lanes) words = std::max(words, l.size());
+    const float col =
+        std::min(4.f * fs, (avail - fs) / static_cast<float>(std::max<std::size_t>(lanes, 1)));
+    const float cell_h = fs * 1.25f;
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    for (std::size_t l = 0; l < lanes; ++l) {
+      const float x = p.x + static_cast<float>(l) * col;
+      const std::string head = std::to_string(l);
+      dl->AddText(ImVec2(x + (col - ImGui::CalcTextSize(head.c_str()).x) * 0.5f, p.y),
+                  static_cast<int>(l) == r.elected ? vote_col : dim, head.c_str());
+      for (std::size_t w = 0; w < r.lanes[l].size(); ++w) {
+        const tile_word& tw = r.lanes[l][w];
+        const ImVec2 a(x + 1.f, p.y + fs * 1.2f + static_cast<float>(w) * cell_h);
+        const ImVec2 b(x + col - 1.f, a.y + cell_h - 1.f);
+        dl->AddRectFilled(a, b, tw.fill);
+        // A key too wide for its cell shows its last digits.
+        std::string shown = tw.text;
+        if (ImGui::CalcTextSize(shown.c_str()).x >= col - 2.f && shown.size() > 3)
+          shown = ".." + shown.substr(shown.size() - 3);
+        const ImVec2 ts = ImGui::CalcTextSize(shown.c_str());
+        if (ts.x < col - 2.f)
+          dl->AddText(ImVec2(a.x + (col - 2.f - ts.x) * 0.5f, a.y + (cell_h - ts.y) * 0.5f), text,
+                      shown.c_str());
+      }
+      const ImVec2 top(x, p.y + fs * 1.1f),
+          bottom(x + col, p.y + fs * 1.3f + static_cast<float>(words) * cell_h);
+      if ((r.ballot >> l) & 1u) dl->AddRect(top, bottom, vote_col, 0.f, 2.f);
+      if (static_cast<int>(l) == r.actor)
+        dl->AddRect(ImVec2(top.x + 2.f, top.y + 2.f), ImVec2(bottom.x - 2.f, bottom.y - 2.f),
+                    actor_col, 0.f, 2.f);
+    }
+    ImGui::Dummy(
+        ImVec2(static_cast<float>(lanes) * col, fs * 1.4f + static_cast<float>(words) * cell_h));
+    std::string votes = r.vote.empty() ? std::string() : "ballot(" + r.vote + ") = ";
+    if (!r.vote.empty()) {
+      for (std::size_t l = lanes; l-- > 0;) votes += ((r.ballot >> l) & 1u) ? '1' : '0';
+      votes += r.elected >= 0 ? strprintf(": lane %d elected", r.elected) : ": no lane";
+    }
+    if (!votes.empty()) ImGui::TextUnformatted(votes.c_str());
+    if (!r.action.empty())
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(actor_col), "%s", r.action.c_str());
+  }
+}
+
+std::string tile_lanes_view::csv() const {
+  std::string out = "round,label,lane,word,text,voted,elected,actor\n";
+  for (std::size_t r = 0; r < rounds_.size(); ++r) {
+    const tile_round& t = rounds_[r];
+    int word = t.word_base;
+    for (std::size_t l = 0; l < t.lanes.size(); ++l)
+      for (const tile_word& w : t.lanes[l])
+        out += strprintf("%zu,\"%s\",%zu,%d,%s,%d,%d,%d\n", r + 1, t.label.c_str(), l, word++,
+                         w.text.c_str(), static_cast<int>((t.ballot >> l) & 1u),
+                         static_cast<int>(static_cast<int>(l) == t.elected),
+                         static_cast<int>(static_cast<int>(l) == t.actor));
+  }
+  return out;
+}
+
+}  // namespace hs::vis
