@@ -61,9 +61,9 @@ code_walkthrough hive_walkthrough(const stepped_op& op, const hive::op_trace& t)
       w.events.push_back({region, "match",
                           strprintf("one ballot: the lane holding slot %d has the key", r.match)});
       if (op.kind == op_kind::find) {
-        w.events.push_back(
-            {region, "found",
-             strprintf("found: value %u", hive::value_of(r.words[static_cast<std::size_t>(r.match)]))});
+        w.events.push_back({region, "found",
+                            strprintf("found: value %u",
+                                      hive::value_of(r.words[static_cast<std::size_t>(r.match)]))});
       } else {
         w.events.push_back({region, "cas", strprintf("lane 0 CASes slot %d to empty", r.match)});
         w.events.push_back(
