@@ -1,7 +1,6 @@
 // The hive's decisions, line by line.
 #include "app/families/hive_code.hpp"
 
-#include <array>
 #include <bit>
 
 #include "core/common/format.hpp"
@@ -221,60 +220,55 @@ code_walkthrough hive_walkthrough(const stepped_op& op, const hive::op_trace& t)
 }
 
 std::string hive_english(const std::string& region, const std::string& tag) {
-  struct line {
-    const char *region, *tag, *words;
+  static constexpr english_line k_lines[] = {
+      {k_cand, "candidates", "Hash the key with each hash function: its candidate buckets."},
+      {k_find, "read", "The tile reads a whole bucket: each lane a few slots."},
+      {k_find, "match", "Which lane holds the key? One warp ballot answers (WCME)."},
+      {k_find, "next", "Not here: try the next candidate."},
+      {k_find, "found", "Found: return its value."},
+      {k_find, "stash", "A stashed key's first candidate is here: search the stash."},
+      {k_find, "stash_found", "Found in the stash."},
+      {k_find, "missing", "In no candidate and not in the stash: missing."},
+      {k_erase, "read", "The tile reads a whole bucket: each lane a few slots."},
+      {k_erase, "match", "Which lane holds the key? One warp ballot answers (WCME)."},
+      {k_erase, "next", "Not here: try the next candidate."},
+      {k_erase, "cas", "One lane swaps the key's word for empty with a CAS."},
+      {k_erase, "free_bit", "Mark the slot free again in the bucket's free mask."},
+      {k_erase, "erased", "Erased."},
+      {k_erase, "stash", "A stashed key's first candidate is here: search the stash."},
+      {k_erase, "stash_erased", "Erased from the stash."},
+      {k_erase, "missing", "In no candidate and not in the stash: missing."},
+      {k_first, "read", "Fast pass: read only the first candidate bucket."},
+      {k_first, "ballot", "One ballot: does any lane hold the key (or a claim in flight)?"},
+      {k_first, "room", "A quarter of it free, and none of its keys moved away?"},
+      {k_first, "lowest_free", "Pick its lowest free slot."},
+      {k_first, "atomic_and", "Claim it: one atomicAnd clears its bit in the free mask."},
+      {k_first, "store", "Store the key and value in the claimed slot."},
+      {k_first, "passed_on", "Not stored here: the next pass tries."},
+      {k_common, "read", "Second pass: read the first candidate..."},
+      {k_common, "read_second", "...and the second, at once."},
+      {k_common, "ballot", "One ballot: is the key (or a claim in flight) in either?"},
+      {k_common, "placement", "The first while a quarter is free, else the emptier one."},
+      {k_common, "lowest_free", "Pick its lowest free slot."},
+      {k_common, "atomic_and", "Claim it: one atomicAnd clears its bit in the free mask."},
+      {k_common, "store", "Store the key and value in the claimed slot."},
+      {k_common, "passed_on", "Not stored here: the general insert takes over."},
+      {k_insert, "scan", "Step 1: look for the key in every candidate (and the stash)."},
+      {k_insert, "replaced", "Found: replace its value. Done."},
+      {k_insert, "placement", "Step 2: which candidate has room?"},
+      {k_insert, "claim", "Claim a free slot there (WABC)."},
+      {k_insert, "store", "Store the key and value in the claimed slot."},
+      {k_insert, "find_path", "Step 3: find a short cuckoo path to a bucket with room."},
+      {k_insert, "run_path", "Move the keys along it, last hop first."},
+      {k_insert, "evicted", "The new key takes the slot the first move freed."},
+      {k_insert, "stash", "Step 4: take a slot in the overflow stash."},
+      {k_insert, "stashed", "Stored in the stash."},
+      {k_insert, "full", "The stash is full too: the insert is refused."},
+      {k_claim, "lowest_free", "Pick the lowest free slot."},
+      {k_claim, "atomic_and", "One atomicAnd clears its bit in the free mask."},
+      {k_claim, "won", "Was the bit still set? Then the slot is ours."},
   };
-  static constexpr std::array k_lines{
-      line{k_cand, "candidates", "Hash the key with each hash function: its candidate buckets."},
-      line{k_find, "read", "The tile reads a whole bucket: each lane a few slots."},
-      line{k_find, "match", "Which lane holds the key? One warp ballot answers (WCME)."},
-      line{k_find, "next", "Not here: try the next candidate."},
-      line{k_find, "found", "Found: return its value."},
-      line{k_find, "stash", "A stashed key's first candidate is here: search the stash."},
-      line{k_find, "stash_found", "Found in the stash."},
-      line{k_find, "missing", "In no candidate and not in the stash: missing."},
-      line{k_erase, "read", "The tile reads a whole bucket: each lane a few slots."},
-      line{k_erase, "match", "Which lane holds the key? One warp ballot answers (WCME)."},
-      line{k_erase, "next", "Not here: try the next candidate."},
-      line{k_erase, "cas", "One lane swaps the key's word for empty with a CAS."},
-      line{k_erase, "free_bit", "Mark the slot free again in the bucket's free mask."},
-      line{k_erase, "erased", "Erased."},
-      line{k_erase, "stash", "A stashed key's first candidate is here: search the stash."},
-      line{k_erase, "stash_erased", "Erased from the stash."},
-      line{k_erase, "missing", "In no candidate and not in the stash: missing."},
-      line{k_first, "read", "Fast pass: read only the first candidate bucket."},
-      line{k_first, "ballot", "One ballot: does any lane hold the key (or a claim in flight)?"},
-      line{k_first, "room", "A quarter of it free, and none of its keys moved away?"},
-      line{k_first, "lowest_free", "Pick its lowest free slot."},
-      line{k_first, "atomic_and", "Claim it: one atomicAnd clears its bit in the free mask."},
-      line{k_first, "store", "Store the key and value in the claimed slot."},
-      line{k_first, "passed_on", "Not stored here: the next pass tries."},
-      line{k_common, "read", "Second pass: read the first candidate..."},
-      line{k_common, "read_second", "...and the second, at once."},
-      line{k_common, "ballot", "One ballot: is the key (or a claim in flight) in either?"},
-      line{k_common, "placement", "The first while a quarter is free, else the emptier one."},
-      line{k_common, "lowest_free", "Pick its lowest free slot."},
-      line{k_common, "atomic_and", "Claim it: one atomicAnd clears its bit in the free mask."},
-      line{k_common, "store", "Store the key and value in the claimed slot."},
-      line{k_common, "passed_on", "Not stored here: the general insert takes over."},
-      line{k_insert, "scan", "Step 1: look for the key in every candidate (and the stash)."},
-      line{k_insert, "replaced", "Found: replace its value. Done."},
-      line{k_insert, "placement", "Step 2: which candidate has room?"},
-      line{k_insert, "claim", "Claim a free slot there (WABC)."},
-      line{k_insert, "store", "Store the key and value in the claimed slot."},
-      line{k_insert, "find_path", "Step 3: find a short cuckoo path to a bucket with room."},
-      line{k_insert, "run_path", "Move the keys along it, last hop first."},
-      line{k_insert, "evicted", "The new key takes the slot the first move freed."},
-      line{k_insert, "stash", "Step 4: take a slot in the overflow stash."},
-      line{k_insert, "stashed", "Stored in the stash."},
-      line{k_insert, "full", "The stash is full too: the insert is refused."},
-      line{k_claim, "lowest_free", "Pick the lowest free slot."},
-      line{k_claim, "atomic_and", "One atomicAnd clears its bit in the free mask."},
-      line{k_claim, "won", "Was the bit still set? Then the slot is ours."},
-  };
-  for (const line& l : k_lines)
-    if (region == l.region && tag == l.tag) return l.words;
-  return {};
+  return english_of(k_lines, region, tag);
 }
 
 }  // namespace hs::app

@@ -1,7 +1,6 @@
 // Linear probing's decisions, line by line.
 #include "app/families/linear_code.hpp"
 
-#include <array>
 #include <optional>
 
 #include "core/common/format.hpp"
@@ -133,42 +132,37 @@ code_walkthrough linear_walkthrough(const stepped_op& op, const linear::probe_wa
 }
 
 std::string linear_english(const std::string& region, const std::string& tag) {
-  struct line {
-    const char *region, *tag, *words;
+  static constexpr english_line k_lines[] = {
+      {"linear-insert", "home", "Hash the key: its home slot is the hash modulo the slots."},
+      {"linear-insert-reusing", "home", "Hash the key: its home slot."},
+      {"linear-locate", "home", "Hash the key: its home slot."},
+      {"linear-insert-windowed", "read", "The threads of the operation read the next slots."},
+      {"linear-insert-windowed", "compare", "Is the slot empty, or the key? If not, go on."},
+      {"linear-insert-windowed", "found", "The key is here: overwrite its value."},
+      {"linear-insert-windowed", "claim", "Try to take the empty slot with one atomic CAS."},
+      {"linear-insert-windowed", "claimed", "The CAS won: inserted."},
+      {"linear-insert-windowed", "lost", "Another thread took the slot first: look further."},
+      {"linear-insert-probed", "read", "Read the next slot of the probe sequence."},
+      {"linear-insert-probed", "found", "The key is here: overwrite its value."},
+      {"linear-insert-probed", "claim", "Try to take the empty slot with one atomic CAS."},
+      {"linear-insert-probed", "claimed", "The CAS won: inserted."},
+      {"linear-insert-reusing", "read", "Read the next slot."},
+      {"linear-insert-reusing", "found", "The key is here: overwrite its value."},
+      {"linear-insert-reusing", "first_free", "Remember the first free slot (a tombstone)."},
+      {"linear-insert-reusing", "stop", "An empty slot: the key is nowhere further."},
+      {"linear-insert-reusing", "claim", "Take the remembered free slot with one atomic CAS."},
+      {"linear-insert-reusing", "claimed", "The CAS won: inserted."},
+      {"linear-insert-reusing", "lost", "Another key took it first: walk on from there."},
+      {"linear-scan", "read", "The threads read the next slots."},
+      {"linear-scan", "read_sector", "Read the next sector of the probe sequence."},
+      {"linear-scan", "compare", "Is the slot the key, or empty? If neither, go on."},
+      {"linear-find", "found", "Found: return the value."},
+      {"linear-find", "missing", "An empty slot first: the key is not here."},
+      {"linear-erase", "missing", "An empty slot first: nothing to erase."},
+      {"linear-erase", "erase_value", "Found: empty its value (the key keeps its slot)."},
+      {"linear-erase", "erase_tombstone", "Found: turn it into a tombstone with one CAS."},
   };
-  static constexpr std::array k_lines{
-      line{"linear-insert", "home", "Hash the key: its home slot is the hash modulo the slots."},
-      line{"linear-insert-reusing", "home", "Hash the key: its home slot."},
-      line{"linear-locate", "home", "Hash the key: its home slot."},
-      line{"linear-insert-windowed", "read", "The threads of the operation read the next slots."},
-      line{"linear-insert-windowed", "compare", "Is the slot empty, or the key? If not, go on."},
-      line{"linear-insert-windowed", "found", "The key is here: overwrite its value."},
-      line{"linear-insert-windowed", "claim", "Try to take the empty slot with one atomic CAS."},
-      line{"linear-insert-windowed", "claimed", "The CAS won: inserted."},
-      line{"linear-insert-windowed", "lost", "Another thread took the slot first: look further."},
-      line{"linear-insert-probed", "read", "Read the next slot of the probe sequence."},
-      line{"linear-insert-probed", "found", "The key is here: overwrite its value."},
-      line{"linear-insert-probed", "claim", "Try to take the empty slot with one atomic CAS."},
-      line{"linear-insert-probed", "claimed", "The CAS won: inserted."},
-      line{"linear-insert-reusing", "read", "Read the next slot."},
-      line{"linear-insert-reusing", "found", "The key is here: overwrite its value."},
-      line{"linear-insert-reusing", "first_free", "Remember the first free slot (a tombstone)."},
-      line{"linear-insert-reusing", "stop", "An empty slot: the key is nowhere further."},
-      line{"linear-insert-reusing", "claim", "Take the remembered free slot with one atomic CAS."},
-      line{"linear-insert-reusing", "claimed", "The CAS won: inserted."},
-      line{"linear-insert-reusing", "lost", "Another key took it first: walk on from there."},
-      line{"linear-scan", "read", "The threads read the next slots."},
-      line{"linear-scan", "read_sector", "Read the next sector of the probe sequence."},
-      line{"linear-scan", "compare", "Is the slot the key, or empty? If neither, go on."},
-      line{"linear-find", "found", "Found: return the value."},
-      line{"linear-find", "missing", "An empty slot first: the key is not here."},
-      line{"linear-erase", "missing", "An empty slot first: nothing to erase."},
-      line{"linear-erase", "erase_value", "Found: empty its value (the key keeps its slot)."},
-      line{"linear-erase", "erase_tombstone", "Found: turn it into a tombstone with one CAS."},
-  };
-  for (const line& l : k_lines)
-    if (region == l.region && tag == l.tag) return l.words;
-  return {};
+  return english_of(k_lines, region, tag);
 }
 
 }  // namespace hs::app

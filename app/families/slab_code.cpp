@@ -1,8 +1,6 @@
 // The slab hash's decisions, line by line.
 #include "app/families/slab_code.hpp"
 
-#include <array>
-
 #include "core/common/format.hpp"
 
 namespace hs::app {
@@ -63,28 +61,23 @@ code_walkthrough slab_walkthrough(const stepped_op& op, const slab::op_trace& pa
 }
 
 std::string slab_english(const std::string& region, const std::string& tag) {
-  struct line {
-    const char *region, *tag, *words;
+  static constexpr english_line k_lines[] = {
+      {k_run, "bucket", "Hash the key: its bucket's base slab."},
+      {k_run, "read", "The tile reads a whole slab: each lane a few of its words."},
+      {k_run, "match", "Which lanes hold the key? A warp ballot answers at once."},
+      {k_run, "found", "Found: return the value."},
+      {k_run, "pair_free", "The first pair that is empty (or the key, in unique mode)."},
+      {k_run, "claim", "Try to write the pair with one atomic CAS."},
+      {k_run, "claimed", "The CAS won: inserted (or replaced)."},
+      {k_run, "erase", "Mark the key's pair erased with one atomic CAS."},
+      {k_run, "erased", "The CAS won: erased."},
+      {k_run, "next", "Follow the slab's next pointer down the list."},
+      {k_run, "missing", "The list ends: the key is not here."},
+      {k_run, "allocate", "The list is full: take a fresh slab from SlabAlloc."},
+      {k_run, "link", "Link it after the last slab with one atomic CAS."},
+      {k_cas, "cas", "One lane swaps the whole pair, key and value, in 64 bits."},
   };
-  static constexpr std::array k_lines{
-      line{k_run, "bucket", "Hash the key: its bucket's base slab."},
-      line{k_run, "read", "The tile reads a whole slab: each lane a few of its words."},
-      line{k_run, "match", "Which lanes hold the key? A warp ballot answers at once."},
-      line{k_run, "found", "Found: return the value."},
-      line{k_run, "pair_free", "The first pair that is empty (or the key, in unique mode)."},
-      line{k_run, "claim", "Try to write the pair with one atomic CAS."},
-      line{k_run, "claimed", "The CAS won: inserted (or replaced)."},
-      line{k_run, "erase", "Mark the key's pair erased with one atomic CAS."},
-      line{k_run, "erased", "The CAS won: erased."},
-      line{k_run, "next", "Follow the slab's next pointer down the list."},
-      line{k_run, "missing", "The list ends: the key is not here."},
-      line{k_run, "allocate", "The list is full: take a fresh slab from SlabAlloc."},
-      line{k_run, "link", "Link it after the last slab with one atomic CAS."},
-      line{k_cas, "cas", "One lane swaps the whole pair, key and value, in 64 bits."},
-  };
-  for (const line& l : k_lines)
-    if (region == l.region && tag == l.tag) return l.words;
-  return {};
+  return english_of(k_lines, region, tag);
 }
 
 }  // namespace hs::app

@@ -2,6 +2,7 @@
 // it ran (code_regions.hpp) and, in order, each decision as the line that made it and what it
 // found there. A family turns its replay of a traced step into one (linear: linear_code.hpp).
 #pragma once
+#include <span>
 #include <string>
 #include <vector>
 
@@ -18,5 +19,18 @@ struct code_walkthrough {
   std::vector<std::string> regions;  ///< the code the operation ran, in the order shown
   std::vector<code_event> events;    ///< empty: the operation decided nothing (a rejected key)
 };
+
+/// @brief A tagged line told in plain English (a family's table of them).
+struct english_line {
+  const char *region, *tag, *words;
+};
+
+/// @brief The words for (region, tag) in `lines`, or empty.
+inline std::string english_of(std::span<const english_line> lines, const std::string& region,
+                              const std::string& tag) {
+  for (const english_line& l : lines)
+    if (region == l.region && tag == l.tag) return l.words;
+  return {};
+}
 
 }  // namespace hs::app
