@@ -39,7 +39,10 @@ class hive_views final : public family_views {
   void set_bucket_range(std::uint64_t first, std::uint64_t count) override {
     view_.set_arc_range(first, count);
   }
-  void sampled(const sample_result& r) override { paths_ = r.inspected.hive.paths; }
+  void sampled(const sample_result& r) override {
+    paths_ = r.inspected.hive.paths;
+    paths_new_ = true;
+  }
   vis::hive_view& view() { return view_; }
   const vis::hive_view& view() const { return view_; }
 
@@ -47,7 +50,8 @@ class hive_views final : public family_views {
   // the eviction paths its inserts took), one operation shown at a time.
   void follow_step(const session& s) {
     const auto t = s.last_step();
-    if (!t) return;
+    if (!t || (step_ == t && !paths_new_)) return;  // replayed already, with these paths
+    paths_new_ = false;
     std::vector<hive::op_trace> replay = hive::replay_step(*t, paths_);
     std::size_t evicted = 0;
     for (const hive::op_trace& o : replay) evicted += o.path ? 1 : 0;
@@ -108,7 +112,6 @@ class hive_views final : public family_views {
   }
   const code_view& code() const { return code_; }
   const vis::tile_lanes_view& lanes() const { return lanes_; }
-  std::size_t shown_op() const { return op_; }
   void show_op(std::size_t i) {
     if (!step_ || i >= step_->ops.size()) return;
     op_ = i;
@@ -118,6 +121,7 @@ class hive_views final : public family_views {
  private:
   vis::hive_view view_;
   std::vector<hive::path_record> paths_;  // from the latest sample
+  bool paths_new_ = false;                // a sample came since the last replay
   std::shared_ptr<const step_trace> step_;
   std::vector<hive::op_trace> replay_;
   std::size_t evicted_ = 0, op_ = 0;
@@ -212,7 +216,7 @@ const view_entry k_views[] = {
      }},
 };
 
-void prepare(table_config& c) { c.hive.instrument = true; }
+void prepare(table_config& c) { c.hive.instrument = true; }  // its views draw the counters
 
 // The class's question, answered from the step's trace: the first operation replayed on its
 // candidate buckets ("bucket": where it decided; "where": the slot there).
@@ -226,7 +230,7 @@ std::optional<std::uint64_t> answer(const std::string& what, const step_trace& t
   if (what == "bucket") return *bucket;
   const int slots = cfg.hive.bucket_slots ? cfg.hive.bucket_slots : hive::k_default_slots;
   return *bucket * static_cast<std::uint64_t>(slots) + static_cast<std::uint64_t>(o.slot);
-}  // its views draw the counters
+}
 
 // Bucket size, threads per operation, hash policy, eviction depth, stash size and automatic
 // resizing apply by rebuilding; instrumentation switches on the running table at once.
@@ -344,10 +348,6 @@ const code_view* hive_code_of(const family_views* v) {
 const vis::tile_lanes_view* hive_lanes_of(const family_views* v) {
   const auto* h = dynamic_cast<const hive_views*>(v);
   return h ? &h->lanes() : nullptr;
-}
-
-void show_hive_op(family_views* v, std::size_t op) {
-  if (auto* h = dynamic_cast<hive_views*>(v)) h->show_op(op);
 }
 
 const vis::hive_view* hive_view_of(const family_views* v) {

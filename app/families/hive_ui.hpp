@@ -33,7 +33,5 @@ const vis::hive_view* hive_view_of(const family_views* v);
 /// @brief The hive's Code view and warp lanes inside `v`, or null.
 const code_view* hive_code_of(const family_views* v);
 const vis::tile_lanes_view* hive_lanes_of(const family_views* v);
-/// @brief Shows operation `op` of the traced step in the Code and lanes views (the arrows' work).
-void show_hive_op(family_views* v, std::size_t op);
 
 }  // namespace hs::app

@@ -327,11 +327,10 @@ void hive_table::inspect_locked(const inspect_request& req, inspect_result& out,
       b.free_mask = mask_of(m) & all_free(shape_.slots);
       b.lock = lock_of(m);
     });
-    const std::uint64_t used =
-        std::min<std::uint64_t>(meta_.download(1, s)[0], shape_.stash_capacity);
-    const auto live = meta_.download(2, s)[1];
-    out.hive.key->stash_used = live != 0;
-    if (live) {
+    const auto tail_live = meta_.download(2, s);  // [0] stash tail, [1] live stashed words
+    const std::uint64_t used = std::min<std::uint64_t>(tail_live[0], shape_.stash_capacity);
+    out.hive.key->stash_used = tail_live[1] != 0;
+    if (tail_live[1]) {
       const auto w = stash_.download(used, s);
       for (std::uint64_t i = 0; i < used; ++i)
         if (w[i] != k_empty_word && key_of(w[i]) == *req.hive.key) out.hive.key->stash_position = i;

@@ -41,7 +41,7 @@ TEST_CASE("hive step mode: a bucket question, the warp's lanes and the Code view
       "title Hive lanes\ntable hive\ncapacity 2^10\nhive slots=32 tile=32\nseed 5\nbatch 32\n"
       "fill 0.5\ncapture buckets\n"
       "ask bucket\nstep insert 12\ncapture lanes\n"
-      "step find 12\ncapture lanes code\n",
+      "step find 12 99\ncapture lanes code\n",
       "hive-lanes.scn");
   session_config cfg;
   cfg.table = sc.config.table;
@@ -52,7 +52,8 @@ TEST_CASE("hive step mode: a bucket question, the warp's lanes and the Code view
   long long guessed = -1;
   std::pair<long long, int> at{-2, -2};
   vis::tile_lanes_view::drawn_state lanes;
-  std::string code_csv, lanes_title;
+  std::string code_csv, lanes_title, second_code_csv;
+  vis::tile_lanes_view::drawn_state second_lanes;
   const std::string log = ui->run([&](ImGuiTestContext* ctx) {
     f.load_preset(sc);
     test::wait_until(ctx, [&] { return f.sess().status().script_held; });
@@ -85,6 +86,15 @@ TEST_CASE("hive step mode: a bucket question, the warp's lanes and the Code view
     REQUIRE(code);
     test::wait_until(ctx, [&] { return code->drawn().events > 0 && code->drawn().region != ""; });
     code_csv = code->csv();
+    // The arrows move both views to the step's second operation: the miss of 99.
+    ctx->WindowFocus("//Warp lanes");
+    ctx->SetRef("//Warp lanes");
+    ctx->ItemClick("lanes/op-next");
+    test::wait_until(ctx, [&] { return view->drawn().title.rfind("find 0x00000063", 0) == 0; });
+    second_lanes = view->drawn();
+    ctx->WindowFocus("//Code");
+    test::wait_until(ctx, [&] { return code->csv().find("missing") != std::string::npos; });
+    second_code_csv = code->csv();
   });
   INFO(log);
   REQUIRE(log.empty());
@@ -101,6 +111,12 @@ TEST_CASE("hive step mode: a bucket question, the warp's lanes and the Code view
   CHECK(lanes.actors.back() == at.second);  // the elected lane's word goes to the tile
   CHECK(code_csv.find("hive-find-op,found") != std::string::npos);
   CHECK(code_csv.find("hive-find-op,match") != std::string::npos);
+  // 99 is in neither candidate: two reads, no lane votes, nothing elected.
+  CHECK(second_lanes.rounds == 2);
+  CHECK(second_lanes.ballots == std::vector<std::uint32_t>{0, 0});
+  CHECK(second_lanes.elected == std::vector<int>{-1, -1});
+  CHECK(second_code_csv.find("hive-find-op,missing") != std::string::npos);
+  CHECK(second_code_csv.find("hive-find-op,found") == std::string::npos);
 }
 
 TEST_CASE("every decision the hive family points at is a tagged line, with words for it",

@@ -42,7 +42,13 @@ void tile_lanes_view::draw(float height) {
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text),
               dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
   const ImU32 vote_col = IM_COL32(250, 200, 60, 255), actor_col = IM_COL32(240, 90, 70, 255);
+  bool first_swatch = true;
   auto swatch = [&](ImU32 c, const char* what, bool outline) {
+    // On this line while it fits, else on the next: a narrow window wraps the legend.
+    const float w = fs * 0.8f + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize(what).x;
+    if (!first_swatch) ImGui::SameLine();
+    if (!first_swatch && ImGui::GetContentRegionAvail().x < w) ImGui::NewLine();
+    first_swatch = false;
     const ImVec2 p = ImGui::GetCursorScreenPos();
     const ImVec2 a(p.x, p.y + 2.f), b(p.x + fs * 0.8f, p.y + 2.f + fs * 0.8f);
     if (outline)
@@ -52,12 +58,10 @@ void tile_lanes_view::draw(float height) {
     ImGui::Dummy(ImVec2(fs * 0.8f, fs * 0.8f));
     ImGui::SameLine();
     ImGui::TextUnformatted(what);
-    ImGui::SameLine();
   };
   for (const auto& [c, what] : legend_) swatch(c, what.c_str(), false);
   swatch(vote_col, "voted yes in the ballot", true);
   swatch(actor_col, "issued the atomic", true);
-  ImGui::NewLine();
   const float avail = std::max(ImGui::GetContentRegionAvail().x, 20.f * fs);
   for (const tile_round& r : rounds_) {
     drawn_.ballots.push_back(r.ballot);
@@ -72,11 +76,16 @@ void tile_lanes_view::draw(float height) {
         std::min(4.f * fs, (avail - fs) / static_cast<float>(std::max<std::size_t>(lanes, 1)));
     const float cell_h = fs * 1.25f;
     const ImVec2 p = ImGui::GetCursorScreenPos();
+    // Lane numbers every `every` lanes where two digits do not fit a column (and always the
+    // elected lane's).
+    const float digits = ImGui::CalcTextSize("00").x + 2.f;
+    const std::size_t every = col >= digits ? 1 : col * 2 >= digits ? 2 : col * 4 >= digits ? 4 : 8;
     for (std::size_t l = 0; l < lanes; ++l) {
       const float x = p.x + static_cast<float>(l) * col;
       const std::string head = std::to_string(l);
-      dl->AddText(ImVec2(x + (col - ImGui::CalcTextSize(head.c_str()).x) * 0.5f, p.y),
-                  static_cast<int>(l) == r.elected ? vote_col : dim, head.c_str());
+      if (l % every == 0 || static_cast<int>(l) == r.elected)
+        dl->AddText(ImVec2(x + (col - ImGui::CalcTextSize(head.c_str()).x) * 0.5f, p.y),
+                    static_cast<int>(l) == r.elected ? vote_col : dim, head.c_str());
       for (std::size_t w = 0; w < r.lanes[l].size(); ++w) {
         const tile_word& tw = r.lanes[l][w];
         const ImVec2 a(x + 1.f, p.y + fs * 1.2f + static_cast<float>(w) * cell_h);
