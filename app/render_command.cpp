@@ -204,6 +204,7 @@ render_result render_scenario(const scenario& sc, const std::string& out_dir, ba
           fig::page pg = style.page;  // --size is one panel's: a figure of two panels is twice as
                                       // wide, as in plot
           pg.width_in *= double(std::max<std::size_t>(paper->panels.size(), 1));
+          pg = fig::fit_page(*paper, pg);  // a code listing asks for room
           const auto files = fig::write_figure(*paper, pg, base);
           out.figures.push_back({files.front(), v, capture, {}, shown_load(v)});
           const fs::path data = fs::path(out_dir) / (stem + "-" + v + ".csv");

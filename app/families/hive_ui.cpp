@@ -10,6 +10,7 @@
 #include "app/families/hive_code.hpp"
 #include "app/families/tile_lanes.hpp"
 #include "app/session/session.hpp"
+#include "app/teach/code_figure.hpp"
 #include "app/teach/code_view.hpp"
 #include "core/common/format.hpp"
 #include "core/hive/hive_family.hpp"
@@ -31,6 +32,10 @@ class hive_views final : public family_views {
     req.hive.bucket_fill = true;
     req.hive.stash = true;
     req.hive.paths = true;
+    planned_step_ = s.last_step();
+    const table_config& cfg = s.config().table;
+    const int bucket_slots = cfg.hive.bucket_slots ? cfg.hive.bucket_slots : hive::k_default_slots;
+    tile_ = cfg.hive.tile ? cfg.hive.tile : std::min(hive::k_default_tile, bucket_slots);
     const int slots = s.config().table.hive.bucket_slots ? s.config().table.hive.bucket_slots
                                                          : hive::k_default_slots;
     req.strip = bucket_strip_query{0, capacity / static_cast<std::uint64_t>(slots),
@@ -42,14 +47,16 @@ class hive_views final : public family_views {
   void sampled(const sample_result& r) override {
     paths_ = r.inspected.hive.paths;
     paths_new_ = true;
+    follow_step();  // and the code and lanes: figures are made without drawing the windows
+    follow_op();
   }
   vis::hive_view& view() { return view_; }
   const vis::hive_view& view() const { return view_; }
 
   // Step mode: the traced step replayed on its candidate buckets (again when the sample brings
   // the eviction paths its inserts took), one operation shown at a time.
-  void follow_step(const session& s) {
-    const auto t = s.last_step();
+  void follow_step() {
+    const auto t = planned_step_;
     if (!t || (step_ == t && !paths_new_)) return;  // replayed already, with these paths
     paths_new_ = false;
     std::vector<hive::op_trace> replay = hive::replay_step(*t, paths_);
@@ -85,29 +92,13 @@ class hive_views final : public family_views {
     return true;
   }
   void draw_code(view_context& ctx) {
-    follow_step(ctx.sess);
-    if (draw_op_picker("code") && op_ < replay_.size())
-      code_.follow(generation_, op_, [&]() -> std::optional<code_walkthrough> {
-        return hive_walkthrough(step_->ops[op_], replay_[op_]);
-      });
+    draw_op_picker("code");
+    follow_op();
     code_.draw(ctx.height);
   }
   void draw_lanes(view_context& ctx) {
-    follow_step(ctx.sess);
-    if (!draw_op_picker("lanes") || op_ >= replay_.size()) {
-      lanes_.clear(
-          "No traced step yet: Step to see the lanes of the tile that serves one hive "
-          "operation.");
-    } else if (lanes_shown_ != std::pair{generation_, op_}) {
-      const table_config& cfg = ctx.sess.config().table;
-      const int slots = cfg.hive.bucket_slots ? cfg.hive.bucket_slots : hive::k_default_slots;
-      const int tile = cfg.hive.tile ? cfg.hive.tile : std::min(hive::k_default_tile, slots);
-      lanes_.set(tile_title(step_->ops[op_], tile),
-                 hive_lane_rounds(step_->ops[op_], replay_[op_], tile), tile_legend());
-      if (replay_[op_].reads.empty())
-        lanes_.clear("This operation read nothing (a reserved key is refused first).");
-      lanes_shown_ = {generation_, op_};
-    }
+    draw_op_picker("lanes");
+    follow_op();
     lanes_.draw(ctx.height);
   }
   const code_view& code() const { return code_; }
@@ -119,7 +110,28 @@ class hive_views final : public family_views {
   }
 
  private:
+  // The Code view and the lanes on the operation shown (each made once per replay and operation).
+  void follow_op() {
+    if (!step_ || op_ >= replay_.size()) {
+      lanes_.clear(
+          "No traced step yet: Step to see the lanes of the tile that serves one hive operation.");
+      return;
+    }
+    code_.follow(generation_, op_, [&]() -> std::optional<code_walkthrough> {
+      return hive_walkthrough(step_->ops[op_], replay_[op_]);
+    });
+    if (lanes_shown_ == std::pair{generation_, op_}) return;
+    if (replay_[op_].reads.empty())
+      lanes_.clear("This operation read nothing (a reserved key is refused first).");
+    else
+      lanes_.set(tile_title(step_->ops[op_], tile_),
+                 hive_lane_rounds(step_->ops[op_], replay_[op_], tile_), tile_legend());
+    lanes_shown_ = {generation_, op_};
+  }
+
   vis::hive_view view_;
+  std::shared_ptr<const step_trace> planned_step_;  // the session's last step at plan_sample
+  int tile_ = hive::k_default_tile;
   std::vector<hive::path_record> paths_;  // from the latest sample
   bool paths_new_ = false;                // a sample came since the last replay
   std::shared_ptr<const step_trace> step_;
@@ -178,10 +190,16 @@ const view_entry k_views[] = {
     {"Code", "code", [](family_views& v, view_context& ctx) { self(v).draw_code(ctx); },
      [](const family_views& v, const session&, const sample_result&) {
        return self(v).code().csv();
+     },
+     [](const family_views& v, const session&, const sample_result&) -> std::optional<fig::figure> {
+       return code_figure(self(v).code().walkthrough());
      }},
     {"Warp lanes", "lanes", [](family_views& v, view_context& ctx) { self(v).draw_lanes(ctx); },
      [](const family_views& v, const session&, const sample_result&) {
        return self(v).lanes().csv();
+     },
+     [](const family_views& v, const session&, const sample_result&) -> std::optional<fig::figure> {
+       return self(v).lanes().paper_figure();
      }},
     {"Insert steps", "steps",
      [](family_views& v, view_context& ctx) {

@@ -6,6 +6,7 @@
 #include "app/families/family_ui.hpp"
 #include "app/families/linear_code.hpp"
 #include "app/session/session.hpp"
+#include "app/teach/code_figure.hpp"
 #include "app/teach/code_view.hpp"
 #include "core/common/format.hpp"
 #include "visualizers/views/heatmap_view.hpp"
@@ -22,6 +23,7 @@ class linear_views final : public family_views {
   void plan_sample(const session& s, std::uint64_t, sample_request&) override {
     walk_.follow_step(s.last_step(),
                       s.config().table.linear.deletes);  // a new traced step shows its first walk
+    follow_walk(s);  // the code and lanes too: figures are made without drawing the windows
   }
   // The heatmap zooms to the shown walk (one cell per slot) and outlines its slots.
   void draw_walk(view_context& ctx) {
@@ -103,10 +105,16 @@ const view_entry k_views[] = {
     {"Code", "code", [](family_views& v, view_context& ctx) { self(v).draw_code(ctx); },
      [](const family_views& v, const session&, const sample_result&) {
        return self(v).code().csv();
+     },
+     [](const family_views& v, const session&, const sample_result&) -> std::optional<fig::figure> {
+       return code_figure(self(v).code().walkthrough());
      }},
     {"Warp lanes", "lanes", [](family_views& v, view_context& ctx) { self(v).draw_lanes(ctx); },
      [](const family_views& v, const session&, const sample_result&) {
        return self(v).lanes().csv();
+     },
+     [](const family_views& v, const session&, const sample_result&) -> std::optional<fig::figure> {
+       return self(v).lanes().paper_figure();
      }},
 };
 

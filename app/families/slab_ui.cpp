@@ -8,6 +8,7 @@
 #include "app/families/slab_code.hpp"
 #include "app/families/tile_lanes.hpp"
 #include "app/session/session.hpp"
+#include "app/teach/code_figure.hpp"
 #include "app/teach/code_view.hpp"
 #include "core/common/format.hpp"
 #include "core/slab/slab_family.hpp"
@@ -24,6 +25,8 @@ class slab_views final : public family_views {
  public:
   void plan_sample(const session& s, std::uint64_t capacity, sample_request& req) override {
     view_.follow_step(s.last_step(), s.config().table.slab.mode);  // a new step picks its bucket
+    follow_code();  // and the code and lanes: figures are made without drawing the windows
+    follow_lanes(s.config().table);
     const std::uint64_t buckets = capacity / slab::k_slab_pairs;
     req.slab.chain_lengths = true;
     req.strip = bucket_strip_query{0, buckets, view_.strip_width(buckets)};
@@ -36,43 +39,49 @@ class slab_views final : public family_views {
   const vis::slab_view& view() const { return view_; }
   // The code that decided the operation the list view's step shows (its arrows choose it).
   void draw_code(view_context& ctx) {
-    if (const step_trace* t = view_.step()) {
-      const std::size_t op = view_.step_op();
-      code_.follow(t->serial, op, [&]() -> std::optional<code_walkthrough> {
-        const slab::op_trace* p = view_.path_at(op);
-        if (!p || op >= t->ops.size()) return std::nullopt;
-        return slab_walkthrough(t->ops[op], *p);
-      });
-    }
+    follow_code();
     code_.draw(ctx.height);
   }
   const code_view& code() const { return code_; }
   // The tile's lanes on the operation the list view's step shows.
   void draw_lanes(view_context& ctx) {
+    follow_lanes(ctx.sess.config().table);
+    lanes_.draw(ctx.height);
+  }
+  const vis::tile_lanes_view& lanes() const { return lanes_; }
+
+ private:
+  void follow_code() {
+    const step_trace* t = view_.step();
+    if (!t) return;
+    const std::size_t op = view_.step_op();
+    code_.follow(t->serial, op, [&]() -> std::optional<code_walkthrough> {
+      const slab::op_trace* p = view_.path_at(op);
+      if (!p || op >= t->ops.size()) return std::nullopt;
+      return slab_walkthrough(t->ops[op], *p);
+    });
+  }
+  void follow_lanes(const table_config& cfg) {
     const step_trace* t = view_.step();
     const std::size_t op = view_.step_op();
     if (!t || op >= t->ops.size()) {
       lanes_.clear(
           "No traced step yet: Step to see the lanes of the tile that serves one slab-hash "
           "operation (the Slab lists view's arrows choose it).");
-    } else if (std::pair{t->serial, op} != lanes_shown_) {
-      const slab::op_trace* p = view_.path_at(op);
-      const slab_chain* list = view_.list_seen_at(op);
-      const table_config& cfg = ctx.sess.config().table;
-      const int tile = cfg.slab.tile ? cfg.slab.tile : slab::k_default_tile;
-      if (p && list) {
-        lanes_.set(tile_title(t->ops[op], tile),
-                   slab_lane_rounds(t->ops[op], *list, *p, tile, cfg.slab.mode), tile_legend());
-      } else {
-        lanes_.clear("This operation read nothing (a reserved key is refused first).");
-      }
-      lanes_shown_ = {t->serial, op};
+      return;
     }
-    lanes_.draw(ctx.height);
+    if (std::pair{t->serial, op} == lanes_shown_) return;
+    const slab::op_trace* p = view_.path_at(op);
+    const slab_chain* list = view_.list_seen_at(op);
+    const int tile = cfg.slab.tile ? cfg.slab.tile : slab::k_default_tile;
+    if (p && list)
+      lanes_.set(tile_title(t->ops[op], tile),
+                 slab_lane_rounds(t->ops[op], *list, *p, tile, cfg.slab.mode), tile_legend());
+    else
+      lanes_.clear("This operation read nothing (a reserved key is refused first).");
+    lanes_shown_ = {t->serial, op};
   }
-  const vis::tile_lanes_view& lanes() const { return lanes_; }
 
- private:
   vis::slab_view view_;
   code_view code_{&slab_english};
   vis::tile_lanes_view lanes_;
@@ -102,11 +111,17 @@ const view_entry k_views[] = {
      [](family_views& v, view_context& ctx) { static_cast<slab_views&>(v).draw_code(ctx); },
      [](const family_views& v, const session&, const sample_result&) {
        return static_cast<const slab_views&>(v).code().csv();
+     },
+     [](const family_views& v, const session&, const sample_result&) -> std::optional<fig::figure> {
+       return code_figure(static_cast<const slab_views&>(v).code().walkthrough());
      }},
     {"Warp lanes", "lanes",
      [](family_views& v, view_context& ctx) { static_cast<slab_views&>(v).draw_lanes(ctx); },
      [](const family_views& v, const session&, const sample_result&) {
        return static_cast<const slab_views&>(v).lanes().csv();
+     },
+     [](const family_views& v, const session&, const sample_result&) -> std::optional<fig::figure> {
+       return static_cast<const slab_views&>(v).lanes().paper_figure();
      }},
     {"SlabAlloc", "allocator",
      [](family_views& v, view_context& ctx) {

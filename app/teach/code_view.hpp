@@ -60,6 +60,8 @@ class code_view {
   };
   const drawn_state& drawn() const { return drawn_; }
   std::size_t event() const { return event_; }
+  /// @brief The operation shown (empty regions: none yet).
+  const code_walkthrough& walkthrough() const { return walk_; }
   std::size_t events() const { return walk_.events.size(); }
   /// @brief The editor line (from 0) of a region's shown line, or -1.
   int editor_line(const std::string& region, int shown_line) const;

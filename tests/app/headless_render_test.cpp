@@ -162,6 +162,34 @@ TEST_CASE(
   fs::remove_all(dir);
 }
 
+TEST_CASE("the Code view and a warp's lanes render for print from a traced step",
+          "[render][paper][code]") {
+  const fs::path dir = fs::temp_directory_path() / "hashscope-render-code-paper";
+  const render_result r =
+      render_paper_in(dir,
+                      "table hive\ncapacity 2^10\nhive slots=32 tile=32\nbatch 32\nfill 0.5\n"
+                      "step insert 12\ncapture code lanes\n");
+  for (const char* v : {"code", "lanes"})
+    for (const char* ext : {".png", ".svg", ".pdf", ".csv"}) {
+      INFO(v << ext);
+      CHECK(fs::exists(dir / (std::string("c-01-") + v + ext)));
+    }
+  const std::string code = test::read_text(dir / "c-01-code.svg");
+  CHECK(code.find("insert(0x0000000c) -&gt; inserted") != std::string::npos);
+  CHECK(code.find("core/hive/hive_ops.cuh, lines") != std::string::npos);
+  CHECK(code.find("DejaVu Sans Mono") != std::string::npos);  // the code in monospace
+  const std::string lanes = test::read_text(dir / "c-01-lanes.svg");
+  CHECK(lanes.find("a tile of 32 lanes serves it") != std::string::npos);
+  CHECK(lanes.find("ballot(") != std::string::npos);
+  // The listing asks for a page tall enough for its lines: taller than the 2 in given.
+  int w = 0, h = 0;
+  read_png((dir / "c-01-code.png").string(), w, h);
+  CHECK(h > 200);
+  const std::string m = test::read_text(r.metadata);
+  CHECK(m.find("no paper figure yet") == std::string::npos);
+  fs::remove_all(dir);
+}
+
 TEST_CASE(
     "capture animation records a stage as it runs, at a fixed frame rate; without ffmpeg the "
     "frames are kept",

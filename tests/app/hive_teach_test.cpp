@@ -10,7 +10,9 @@
 
 #include "app/families/hive_code.hpp"
 #include "app/families/hive_ui.hpp"
+#include "app/families/tile_lanes.hpp"
 #include "app/scenario.hpp"
+#include "app/teach/code_figure.hpp"
 #include "app/teach/code_regions.hpp"
 #include "app/teach/code_view.hpp"
 #include "app/ui/app_frame.hpp"
@@ -263,5 +265,69 @@ TEST_CASE("every decision the hive family points at is a tagged line, with words
       CHECK_FALSE(hive_english(e.region, e.tag).empty());
     }
     CHECK(tags == c.tags);
+  }
+}
+
+TEST_CASE("the Code and lanes figures for print keep their text on the page and apart",
+          "[code][lanes][paper]") {
+  // An insert that claimed in its second candidate (the common pass), told and drawn.
+  stepped_op op;
+  op.kind = op_kind::insert;
+  op.key = 77;
+  op.value = 5;
+  op.status = op_status::inserted;
+  hive_key_before kb;
+  kb.key = 77;
+  hive_bucket_before a{3, std::vector<std::uint64_t>(8), 0, hive::k_away_bit};
+  hive_bucket_before b{9, std::vector<std::uint64_t>(8), 0, 0};
+  for (int i = 0; i < 8; ++i) a.words[i] = hive::pack(static_cast<key_type>(1000 + i), 1);
+  for (int i = 0; i < 8; ++i) b.words[i] = hive::pack(static_cast<key_type>(i + 1), 1);
+  b.words[5] = b.words[6] = b.words[7] = hive::k_empty_word;
+  b.free_mask = 0xe0;
+  kb.candidates = {a, b};
+  op.hive_before = kb;
+  hive::step_replay r;
+  const hive::op_trace t = r.replay(op, {});
+  REQUIRE(t.pass == hive::insert_pass::common);
+  const code_walkthrough w = hive_walkthrough(op, t);
+  vis::tile_lanes_view lanes;
+  lanes.set(tile_title(op, 4), hive_lane_rounds(op, t, 4), tile_legend());
+  for (const fig::figure& f : {code_figure(w), lanes.paper_figure()}) {
+    const fig::page pg = fig::fit_page(f, {3.5, 2.4, 150, 8});
+    const auto boxes = fig::layout_text(f, pg);
+    REQUIRE(boxes.size() > 5);
+    const double W = pg.width_in * 72, H = pg.height_in * 72, slack = 0.25;
+    std::string all;
+    for (const auto& box : boxes) {
+      INFO("'" << box.text << "' at " << box.x0 << "," << box.y0 << " - " << box.x1 << ","
+               << box.y1);
+      CHECK(box.x0 >= -slack);
+      CHECK(box.y0 >= -slack);
+      CHECK(box.x1 <= W + slack);
+      CHECK(box.y1 <= H + slack);
+      all += box.text + "\n";
+    }
+    for (std::size_t i = 0; i < boxes.size(); ++i)
+      for (std::size_t j = i + 1; j < boxes.size(); ++j) {
+        const auto &p = boxes[i], &q = boxes[j];
+        INFO("'" << p.text << "' and '" << q.text << "'");
+        CHECK((p.x1 <= q.x0 + slack || q.x1 <= p.x0 + slack || p.y1 <= q.y0 + slack ||
+               q.y1 <= p.y0 + slack));
+      }
+    CHECK(all.find("more lines") == std::string::npos);  // the page grew to hold it all
+    if (f.panels.at(0).title == w.title) {
+      // The listing: the line that ended the operation, with its decision's number, and the
+      // decisions in words.
+      const code_region* common = find_code_region("hive-insert-common");
+      REQUIRE(common);
+      const int store = *common->line_of("store");
+      CHECK(all.find(std::string(common->lines[static_cast<std::size_t>(store)]) + "  <- " +
+                     std::to_string(w.events.size())) != std::string::npos);
+      CHECK(all.find("1. " + w.events.front().what) != std::string::npos);
+    } else {
+      // The lanes: lane 0 of a tile of 4 holds slots 0-1 of bucket 9 (keys 1 and 2).
+      CHECK(all.find("bucket 9 (candidate 1), read by insert_common") != std::string::npos);
+      CHECK(all.find("lane 0: atomicAnd on the free mask takes slot 5") != std::string::npos);
+    }
   }
 }

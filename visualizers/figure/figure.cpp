@@ -3,6 +3,7 @@
 // and for the SVG it is written as <text> elements, since cairo's SVG surface turns glyphs into
 // outlines that no reader or script can search.
 #include "visualizers/figure/figure.hpp"
+#include "visualizers/figure/figure_painter.hpp"
 
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
@@ -22,6 +23,32 @@
 namespace hs::fig {
 
 namespace fs = std::filesystem;
+using namespace detail;
+
+namespace detail {
+
+// A panel's title: one line at the text size where it fits, else two lines broken at the space
+// nearest the middle, each set smaller if still too wide. Returns the height it took.
+double draw_title(painter& p, const std::string& title, box area, double fs) {
+  if (title.empty()) return 0;
+  const double room = area.x1 - area.x0 - 0.4 * fs, centre = (area.x0 + area.x1) / 2;
+  std::vector<std::string> lines{title};
+  if (p.width(title, fs) > room) {
+    std::size_t best = std::string::npos;
+    for (std::size_t i = title.find(' '); i != std::string::npos; i = title.find(' ', i + 1))
+      if (best == std::string::npos ||
+          std::abs(double(i) - title.size() / 2.0) < std::abs(double(best) - title.size() / 2.0))
+        best = i;
+    if (best != std::string::npos) lines = {title.substr(0, best), title.substr(best + 1)};
+  }
+  double size = fs;
+  for (const std::string& l : lines) size = std::min(size, fitted(p, l, fs, room));
+  for (std::size_t i = 0; i < lines.size(); ++i)
+    p.text(centre, area.y0 + 1.1 * fs + i * 1.15 * size, size, lines[i], 0.5);
+  return 0.6 * fs + lines.size() * 1.15 * size;
+}
+
+}  // namespace detail
 
 std::optional<std::pair<double, double>> parse_page_size(std::string_view text, double dpi) {
   std::string s(text);
@@ -49,6 +76,15 @@ std::optional<std::pair<double, double>> parse_page_size(std::string_view text, 
   }
 }
 
+page fit_page(const figure& f, page p) {
+  const double pt = p.font_pt / 72;  // a text size, in inches
+  // A diagram line is 1.3 text sizes high, a monospace column 0.61 wide; the margins, title and
+  // a caption line take a few lines more (a longer caption is set smaller).
+  if (f.text_lines) p.height_in = (f.text_lines * 1.3 + 5) * pt;
+  if (f.text_columns) p.width_in = std::max(p.width_in, (f.text_columns * 0.61 + 2) * pt);
+  return p;
+}
+
 rgb series_rgb(int i) {
   if (i < 0) return {0, 0, 0};
   static constexpr rgb k[] = {{0.34, 0.71, 0.91}, {0.90, 0.62, 0.0}, {0.0, 0.62, 0.45},
@@ -57,62 +93,6 @@ rgb series_rgb(int i) {
 }
 
 namespace {
-
-constexpr const char* k_font = "DejaVu Sans";
-
-struct text_item {
-  double x, y, size;
-  double anchor;  // 0 left, 0.5 centre, 1 right
-  bool vertical;  // rotated -90 degrees (a y-axis label)
-  std::string s;
-};
-
-// Draws on one surface; with `svg`, text is recorded instead of drawn. With `boxes`, where each
-// piece of text lands is noted too (layout_text).
-struct painter {
-  cairo_t* cr;
-  bool svg;
-  std::vector<text_item>* texts;
-  std::vector<text_box>* boxes = nullptr;
-  std::vector<marker_spot>* markers = nullptr;  ///< layout_markers: every marker drawn
-
-  cairo_text_extents_t extents(const std::string& s, double size) const {
-    cairo_save(cr);
-    cairo_select_font_face(cr, k_font, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
-    cairo_set_font_size(cr, size);
-    cairo_text_extents_t e;
-    cairo_text_extents(cr, s.c_str(), &e);
-    cairo_restore(cr);
-    return e;
-  }
-  double width(const std::string& s, double size) const { return extents(s, size).x_advance; }
-  void text(double x, double y, double size, const std::string& s, double anchor = 0,
-            bool vertical = false) {
-    if (boxes && !s.empty()) {
-      const cairo_text_extents_t e = extents(s, size);
-      // Along the text: from -anchor * advance; across it: the ink above and below the baseline.
-      const double along0 = -anchor * e.x_advance + e.x_bearing, along1 = along0 + e.width;
-      const double up = -e.y_bearing, down = e.height + e.y_bearing;
-      if (vertical)  // rotated -90 degrees: along runs up the page, "up" runs left
-        boxes->push_back({s, x - up, y - along1, x + down, y - along0});
-      else
-        boxes->push_back({s, x + along0, y - up, x + along1, y + down});
-    }
-    if (svg) {
-      texts->push_back({x, y, size, anchor, vertical, s});
-      return;
-    }
-    cairo_save(cr);
-    cairo_select_font_face(cr, k_font, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
-    cairo_set_font_size(cr, size);
-    cairo_set_source_rgb(cr, 0, 0, 0);
-    cairo_translate(cr, x, y);
-    if (vertical) cairo_rotate(cr, -M_PI / 2);
-    cairo_move_to(cr, -anchor * width(s, size), 0);
-    cairo_show_text(cr, s.c_str());
-    cairo_restore(cr);
-  }
-};
 
 std::vector<double> nice_ticks(double lo, double hi, bool log) {
   std::vector<double> t;
@@ -162,38 +142,6 @@ void fit_axis(axis& a, const std::vector<series>& data, bool is_x) {
     lo -= pad, hi += pad;
   }
   a.lo = lo, a.hi = hi;
-}
-
-struct box {
-  double x0, y0, x1, y1;
-};
-
-// A label wider than its room is set smaller, so a narrow panel keeps its words apart rather than
-// running into its neighbour or off the page.
-double fitted(const painter& p, const std::string& text, double fs, double room) {
-  const double w = p.width(text, fs);
-  return w <= room ? fs : fs * room / w;
-}
-
-// A panel's title: one line at the text size where it fits, else two lines broken at the space
-// nearest the middle, each set smaller if still too wide. Returns the height it took.
-double draw_title(painter& p, const std::string& title, box area, double fs) {
-  if (title.empty()) return 0;
-  const double room = area.x1 - area.x0 - 0.4 * fs, centre = (area.x0 + area.x1) / 2;
-  std::vector<std::string> lines{title};
-  if (p.width(title, fs) > room) {
-    std::size_t best = std::string::npos;
-    for (std::size_t i = title.find(' '); i != std::string::npos; i = title.find(' ', i + 1))
-      if (best == std::string::npos ||
-          std::abs(double(i) - title.size() / 2.0) < std::abs(double(best) - title.size() / 2.0))
-        best = i;
-    if (best != std::string::npos) lines = {title.substr(0, best), title.substr(best + 1)};
-  }
-  double size = fs;
-  for (const std::string& l : lines) size = std::min(size, fitted(p, l, fs, room));
-  for (std::size_t i = 0; i < lines.size(); ++i)
-    p.text(centre, area.y0 + 1.1 * fs + i * 1.15 * size, size, lines[i], 0.5);
-  return 0.6 * fs + lines.size() * 1.15 * size;
 }
 
 /// How much of the data a box would hide: points of every line sampled along its segments, every
@@ -483,7 +431,9 @@ void draw_page(painter& p, const figure& f, double W, double H, double fs) {
   const double pw = W / std::max<std::size_t>(f.panels.size(), 1);
   for (std::size_t i = 0; i < f.panels.size(); ++i) {
     const box area{i * pw, 0, (i + 1) * pw, H - caption_h};
-    if (f.panels[i].image)
+    if (f.panels[i].diagram)
+      draw_diagram(p, f.panels[i], area, fs);
+    else if (f.panels[i].image)
       draw_image(p, f.panels[i], area, fs);
     else
       draw_plot(p, f.panels[i], area, fs);
@@ -517,12 +467,13 @@ void add_svg_text(const std::string& path, const std::vector<text_item>& texts) 
   std::string t = "<g font-family=\"DejaVu Sans, Verdana, sans-serif\" fill=\"black\">\n";
   for (const text_item& x : texts)
     t += strprintf(
-        "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.2f\" text-anchor=\"%s\"%s>%s</text>\n", x.x, x.y,
-        x.size,
+        "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.2f\" text-anchor=\"%s\"%s%s>%s</text>\n", x.x,
+        x.y, x.size,
         x.anchor == 0   ? "start"
         : x.anchor == 1 ? "end"
                         : "middle",
         x.vertical ? strprintf(" transform=\"rotate(-90 %.2f %.2f)\"", x.x, x.y).c_str() : "",
+        x.mono ? " font-family=\"DejaVu Sans Mono, monospace\" xml:space=\"preserve\"" : "",
         xml_escape(x.s).c_str());
   t += "</g>\n";
   svg.insert(end, t);

@@ -1,6 +1,7 @@
 // Figures for papers and slides, drawn once and written as PNG, SVG and PDF through cairo: a page
 // of one or more panels, each a plot (axes with ticks, labels and units, bars, lines or points,
-// a legend inside) or an image with its colour bar, and a caption line under them. White, no
+// a legend inside), an image with its colour bar, or a diagram (lines of text or code and rows
+// of cells), and a caption line under them. White, no
 // widgets, fonts in points at the page's DPI. Text stays text in the SVG and the PDF.
 // The grammar every plot follows: each measured point is a marker (a line only joins the points
 // of its own series, and its legend entry shows the line and the marker); a point measured more
@@ -63,18 +64,50 @@ struct image_panel {
   std::optional<vis::colormap> cmap;
 };
 
+/// @brief One cell of a diagram row: its fill, the text in it (where it fits; a number too wide
+/// shows its last digits), a label above it, and a heavy outline where it is marked.
+struct diagram_cell {
+  rgb fill{1, 1, 1};
+  std::string text, head;  ///< a number too wide for its cell shows its last digits
+  std::optional<rgb> outline;
+};
+
+/// @brief One line of a diagram: text (monospace for code, with a line number in a gutter), or a
+/// row of cells; a line may be marked by a background colour across it.
+struct diagram_line {
+  std::string text;
+  std::string gutter;  ///< a line number set right-aligned before monospace text
+  bool mono = false;
+  std::optional<rgb> mark;
+  std::vector<diagram_cell> cells;  ///< non-empty: a row of cells, not text
+};
+
+/// @brief A panel of lines set top to bottom (a code listing with its decisions, a warp's lanes),
+/// all set smaller together until they fit the panel.
+struct diagram_panel {
+  std::vector<diagram_line> lines;
+};
+
 struct panel {
   std::string title;
   axis x, y;
   std::vector<series> data;
   bool legend = true;
-  std::optional<image_panel> image;  ///< an image panel instead of a plot
+  std::optional<image_panel> image;      ///< an image panel instead of a plot
+  std::optional<diagram_panel> diagram;  ///< a diagram instead of a plot
 };
 
 struct figure {
   std::vector<panel> panels;  ///< side by side
   std::string caption;        ///< under the panels (a scenario's `say`), may be empty
+  /// @brief Room a diagram needs at the page's text size, in lines and in monospace columns (a
+  /// code listing): the page is as tall as its lines and at least as wide as its columns
+  /// (fit_page); 0: the page as given.
+  int text_lines = 0, text_columns = 0;
 };
+
+/// @brief `p` fitted to what `f` asks for (figure::text_lines, text_columns).
+page fit_page(const figure& f, page p);
 
 /// @brief A piece of text as laid out on the page, in points from the top left.
 struct text_box {

@@ -2,10 +2,28 @@
 #include "visualizers/views/tile_lanes_view.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "core/common/format.hpp"
 
 namespace hs::vis {
+
+namespace {
+// A window colour for print: lightened, so black text on it reads.
+fig::rgb paper_rgb(ImU32 c) {
+  const ImVec4 v = ImGui::ColorConvertU32ToFloat4(c);
+  return {0.45 + 0.55 * v.x, 0.45 + 0.55 * v.y, 0.45 + 0.55 * v.z};
+}
+constexpr fig::rgb k_vote_rgb{0.85, 0.62, 0.05}, k_actor_rgb{0.80, 0.15, 0.10};
+
+std::string ballot_text(const tile_round& r) {
+  if (r.vote.empty()) return {};
+  std::string bits;
+  for (std::size_t l = r.lanes.size(); l-- > 0;) bits += ((r.ballot >> l) & 1u) ? '1' : '0';
+  return "ballot(" + r.vote + ") = " + bits +
+         (r.elected >= 0 ? strprintf(": lane %d elected", r.elected) : std::string(": no lane"));
+}
+}  // namespace
 
 void tile_lanes_view::set(std::string title, std::vector<tile_round> rounds,
                           std::vector<std::pair<ImU32, std::string>> legend) {
@@ -109,15 +127,55 @@ void tile_lanes_view::draw(float height) {
     }
     ImGui::Dummy(
         ImVec2(static_cast<float>(lanes) * col, fs * 1.4f + static_cast<float>(words) * cell_h));
-    std::string votes = r.vote.empty() ? std::string() : "ballot(" + r.vote + ") = ";
-    if (!r.vote.empty()) {
-      for (std::size_t l = lanes; l-- > 0;) votes += ((r.ballot >> l) & 1u) ? '1' : '0';
-      votes += r.elected >= 0 ? strprintf(": lane %d elected", r.elected) : ": no lane";
-    }
+    const std::string votes = ballot_text(r);
     if (!votes.empty()) ImGui::TextUnformatted(votes.c_str());
     if (!r.action.empty())
       ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(actor_col), "%s", r.action.c_str());
   }
+}
+
+fig::figure tile_lanes_view::paper_figure() const {
+  fig::panel p;
+  p.title = rounds_.empty() ? (why_empty_.empty() ? "no traced step" : why_empty_) : title_;
+  fig::diagram_panel d;
+  if (!rounds_.empty()) {
+    fig::diagram_line legend;
+    for (const auto& [c, what] : legend_) legend.cells.push_back({paper_rgb(c), what, {}, {}});
+    legend.cells.push_back({{1, 1, 1}, "voted yes", {}, k_vote_rgb});
+    legend.cells.push_back({{1, 1, 1}, "issued the atomic", {}, k_actor_rgb});
+    d.lines.push_back(std::move(legend));
+  }
+  for (const tile_round& r : rounds_) {
+    d.lines.push_back({r.label});
+    fig::diagram_line row;
+    for (std::size_t l = 0; l < r.lanes.size(); ++l)
+      for (std::size_t w = 0; w < r.lanes[l].size(); ++w) {
+        fig::diagram_cell c{paper_rgb(r.lanes[l][w].fill),
+                            r.lanes[l][w].text,
+                            w == 0 ? std::to_string(l) : std::string(),
+                            {}};
+        if (static_cast<int>(l) == r.actor)
+          c.outline = k_actor_rgb;
+        else if ((r.ballot >> l) & 1u)
+          c.outline = k_vote_rgb;
+        row.cells.push_back(std::move(c));
+      }
+    d.lines.push_back(std::move(row));
+    if (const std::string b = ballot_text(r); !b.empty()) d.lines.push_back({b});
+    if (!r.action.empty()) d.lines.push_back({r.action});
+  }
+  fig::figure f;
+  double lines = 0;  // a row of cells with numbers over it is 2.3 text lines high
+  std::size_t cells = 0;
+  for (const fig::diagram_line& l : d.lines) {
+    lines += l.cells.empty() ? 1 : 2.3;
+    cells = std::max(cells, l.cells.size());
+  }
+  f.text_lines = static_cast<int>(std::ceil(lines));
+  f.text_columns = static_cast<int>(cells * 4);  // a key of a few digits in each cell
+  p.diagram = std::move(d);
+  f.panels.push_back(std::move(p));
+  return f;
 }
 
 std::string tile_lanes_view::csv() const {

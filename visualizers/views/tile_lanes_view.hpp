@@ -13,6 +13,8 @@
 
 #include <imgui.h>
 
+#include "visualizers/figure/figure.hpp"
+
 namespace hs::vis {
 
 /// @brief The words' colours, shared by the families that build rounds.
@@ -48,6 +50,10 @@ class tile_lanes_view {
            std::vector<std::pair<ImU32, std::string>> legend);
   void clear(std::string why);
   void draw(float height);
+  /// @brief The operation for print: each read a row of cells (one a word, the lane number over
+  /// each lane's first), voting lanes outlined in gold and the acting lane in red, with the
+  /// ballot and the action under it.
+  fig::figure paper_figure() const;
   /// @brief "round,label,lane,word,text,voted,elected,actor" rows.
   std::string csv() const;
   const std::string& title() const { return title_; }

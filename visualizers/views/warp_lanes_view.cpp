@@ -91,6 +91,36 @@ void warp_lanes_view::draw(float height) {
   }
 }
 
+fig::figure warp_lanes_view::paper_figure() const {
+  fig::panel p;
+  const std::size_t first = warp_ * k_warp_lanes;
+  const std::size_t count =
+      lanes_.size() > first ? std::min(k_warp_lanes, lanes_.size() - first) : 0;
+  const std::size_t rounds = longest(lanes_, first, count);
+  p.title =
+      count ? strprintf(
+                  "warp %zu of %zu: %zu lanes, %zu rounds (its longest walk); lanes "
+                  "busy %.0f%%",
+                  warp_ + 1, warps(), count, rounds, 100.0 * lanes_busy_share(lanes_, first, count))
+            : std::string("no traced step (step N in the scenario traces one)");
+  p.x = {"probe (round of the warp)"};
+  p.y = {"lane"};
+  for (std::size_t k = 0; k <= legend_.size(); ++k) {
+    fig::series s;
+    s.kind = fig::series::points;
+    s.name = k < legend_.size() ? legend_[k].second : "waiting for the warp";
+    s.color = k < legend_.size() ? static_cast<int>(k) : -1;
+    for (std::size_t i = first; i < first + count; ++i)
+      for (std::size_t r = 0; r < rounds; ++r) {
+        const bool probed = r < lanes_[i].cells.size();
+        if (k < legend_.size() ? probed && lanes_[i].cells[r] == legend_[k].first : !probed)
+          s.x.push_back(double(r)), s.y.push_back(double(i - first));
+      }
+    if (!s.x.empty()) p.data.push_back(std::move(s));
+  }
+  return {{p}, {}};
+}
+
 std::string warp_lanes_view::csv() const {
   std::string out = "warp,lane,operation,probes,outcome,waited\n";
   for (std::size_t w = 0; w < warps(); ++w) {

@@ -12,6 +12,8 @@
 
 #include <imgui.h>
 
+#include "visualizers/figure/figure.hpp"
+
 namespace hs::vis {
 
 inline constexpr std::size_t k_warp_lanes = 32;
@@ -33,6 +35,9 @@ class warp_lanes_view {
   std::size_t warps() const;
   void show_warp(std::size_t w);
   void draw(float height);
+  /// @brief The warp shown, for print: each lane's probes as markers by what they found, and the
+  /// rounds it waits for the longest walk.
+  fig::figure paper_figure() const;
   /// @brief "warp,lane,operation,probes,outcome,waited" rows.
   std::string csv() const;
 
