@@ -176,6 +176,7 @@ bool file_menu::export_figures(app_frame& frame, const std::string& dir) {
       if (!figure) continue;
       fig::page pg;
       pg.width_in *= double(std::max<std::size_t>(figure->panels.size(), 1));
+      pg = fig::fit_page(*figure, pg);  // a code listing asks for room
       fig::write_figure(*figure, pg, (fs::path(dir) / ("hashscope-" + v)).string());
       write_file_atomically((fs::path(dir) / ("hashscope-" + v + ".csv")).string(),
                             figure_numbers(frame, v));

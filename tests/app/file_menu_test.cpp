@@ -183,7 +183,7 @@ TEST_CASE("File > Export figures writes each view shown as PNG, SVG and PDF with
   INFO(log);
   REQUIRE(log.empty());
   INFO(f.error());
-  for (const char* view : {"heatmap", "histogram", "throughput", "walk"})
+  for (const char* view : {"heatmap", "histogram", "throughput", "walk", "code", "lanes"})
     for (const char* ext : {".png", ".svg", ".pdf", ".csv"}) {
       const fs::path p = dir / (std::string("hashscope-") + view + ext);
       INFO(p);
@@ -191,5 +191,5 @@ TEST_CASE("File > Export figures writes each view shown as PNG, SVG and PDF with
       CHECK(fs::file_size(p) > 100);
     }
   CHECK(fs::is_regular_file(dir / "hashscope-numbers.csv"));
-  CHECK(f.notice().find("exported 4 figures") != std::string::npos);
+  CHECK(f.notice().find("exported 6 figures") != std::string::npos);
 }

@@ -197,6 +197,52 @@ TEST_CASE("a key file larger than a chunk reads whole, with progress to its end"
   CHECK(total == text.size());
 }
 
+TEST_CASE("a file of many chunks parsed at once keeps file order, line numbers and the first error",
+          "[workload][keys]") {
+  // 4,000,000 lines (about 44 MB: six 8 MiB chunks, parsed several at a time), with a reserved
+  // key, an unreadable line, a blank line and a duplicate in different chunks.
+  const std::uint64_t n = 4'000'000, reserved_at = 2'500'000, bad_at = 3'000'001,
+                      blank_at = 1'234'567, repeat_at = 3'500'000;
+  std::string text;
+  std::vector<key_type> expected;
+  std::unordered_set<key_type> seen;
+  for (std::uint64_t line = 1; line <= n; ++line) {
+    if (line == reserved_at) {
+      text += "4294967295\n";
+    } else if (line == bad_at) {
+      text += "12abc\n";
+    } else if (line == blank_at) {
+      text += "\n";
+    } else {
+      const key_type k = line == repeat_at ? 1'000'000'010u : 1'000'000'000u + line;
+      text += std::to_string(k) + "\n";
+      if (seen.insert(k).second) expected.push_back(k);
+    }
+  }
+  const auto list = load_key_file({write_file("many-chunks.txt", text)});
+  CHECK(list->keys == expected);
+  const key_file_report& r = list->report;
+  CHECK(r.records == n);
+  CHECK(r.reserved == 1);
+  CHECK(r.unreadable == 1);
+  CHECK(r.blank == 1);
+  CHECK(r.duplicates == 1);
+  REQUIRE(r.first_issues.size() == 2);
+  CHECK(r.first_issues[0].line == reserved_at);
+  CHECK(r.first_issues[1].line == bad_at);
+  // Two lines that stop the read, in different chunks: the first is named, by its line.
+  std::string broken = text;
+  const auto line_start = [&](std::uint64_t line) {
+    std::size_t at = 0;
+    for (std::uint64_t l = 1; l < line; ++l) at = broken.find('\n', at) + 1;
+    return at;
+  };
+  broken[line_start(3'900'000)] = '\xff';
+  broken[line_start(1'700'000)] = '\xfe';
+  CHECK(contains(refusal({write_file("many-chunks-broken.txt", broken)}),
+                 "many-chunks-broken.txt:1700000: not UTF-8 text (byte 0xfe at column 1)"));
+}
+
 TEST_CASE("typed keys: numbers, hex and words; an entry that is neither is named",
           "[workload][keys]") {
   CHECK(parse_key_list("12, 44, 7") == std::vector<key_type>{12, 44, 7});
