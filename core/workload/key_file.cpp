@@ -1,6 +1,9 @@
 // Reading key files: chunked, lines parsed on every core, every skipped record counted.
 #include "core/workload/key_file.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <array>
 #include <cerrno>
@@ -22,29 +25,57 @@ namespace {
 
 constexpr std::size_t k_chunk_bytes = 8u << 20;
 
-// Reads a file into its distinct valid keys in file order. Words (u32le) are taken as read. Lines
-// are read in rounds of one chunk a thread: the chunks of a round are parsed at once, each on
-// its own thread (detail::parse_chunk), while this thread checks the previous round's keys for
-// duplicates in file order; so parsing runs on every core and the check, a random access a key,
-// overlaps it. A round holds a chunk of text and its keys per thread: never the whole file.
+// Runs task(0) .. task(n - 1) at once, task 0 on this thread; the first exception a task threw
+// is thrown once all are done.
+template <class Task>
+void run_parallel(unsigned n, Task&& task) {
+  std::vector<std::exception_ptr> failed(n);
+  const auto guarded = [&](unsigned i) {
+    try {
+      task(i);
+    } catch (...) {
+      failed[i] = std::current_exception();
+    }
+  };
+  std::vector<std::thread> workers;
+  for (unsigned i = 1; i < n; ++i) workers.emplace_back(guarded, i);
+  if (n) guarded(0);
+  for (std::thread& t : workers) t.join();
+  for (const std::exception_ptr& e : failed)
+    if (e) std::rethrow_exception(e);
+}
+
+// Reads a file into its distinct valid keys in file order, a round of one 8 MiB chunk a thread
+// at a time (a round holds its chunks and their keys, never the whole file):
+// - each thread reads its chunk with pread and parses the lines that begin in it (the line it
+//   ends in is read on to its end; one begun in the chunk before is that chunk's);
+// - the chunks' counts, issues and first error are taken in file order;
+// - the keys are checked for duplicates in file order, each thread marking the keys of its part
+//   of the bits (seen_keys::part_of: no two threads touch one word), then kept in order.
+// Small files (the seen keys a set, not bits) are checked on this thread. Words (u32le) go the
+// same way, with nothing to parse.
 class key_reader {
  public:
   explicit key_reader(const key_file_spec& spec) : spec_(spec) {
     list_ = std::make_shared<key_list>();
     list_->source = spec;
+    threads_ = std::clamp(std::thread::hardware_concurrency(), 1u, 16u);
   }
 
   std::shared_ptr<const key_list> read(const load_progress& progress) {
     const auto t0 = std::chrono::steady_clock::now();
     std::error_code ec;
     const auto size = std::filesystem::file_size(spec_.path, ec);
-    std::FILE* f = std::fopen(spec_.path.c_str(), "rb");
-    if (!f || ec) {
+    const int fd = ::open(spec_.path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0 || ec) {
       const std::string why = std::strerror(errno ? errno : ENOENT);
-      if (f) std::fclose(f);
+      if (fd >= 0) ::close(fd);
       throw user_error(spec_.path + ": cannot read the key file: " + why);
     }
-    std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(f, &std::fclose);
+    const std::unique_ptr<int, void (*)(int*)> closer(new int(fd), [](int* f) {
+      ::close(*f);
+      delete f;
+    });
     report().bytes = size;
     if (size == 0) throw user_error(spec_.path + ": the key file is empty");
     key_format format = spec_.format;
@@ -52,33 +83,176 @@ class key_reader {
       const std::string ext = std::filesystem::path(spec_.path).extension().string();
       if (ext == ".u32" || ext == ".bin") format = key_format::u32le;
     }
-    if (format == key_format::u32le) {
+    const bool words = format == key_format::u32le;
+    if (words) {
       if (spec_.column)
         throw user_error(spec_.path + ": a column is for CSV text, not a u32le file of words");
       if (size % 4)
         throw user_error(spec_.path + ": " + format_count(size) +
                          " bytes is not a whole number of 32-bit keys (u32le)");
       seen_.expect(size / 4);
-      read_words(file.get(), size, progress);
-      report().format = format;
+      list_->keys.reserve(size / 4);
     } else {
       seen_.expect(size / 2);  // a line holds a key and its newline at least
       // Room for keys of 8 bytes a line (address space only until used): a vector grown by
       // doubling would copy 10^8 keys several times over.
       list_->keys.reserve(size / 8);
-      read_lines(file.get(), size, progress);
+      std::vector<char> first(std::min<std::uint64_t>(size, k_chunk_bytes));
+      read_at(fd, first.data(), first.size(), 0);
+      rules_ = detail::decide_rules(spec_, std::string_view(first.data(), first.size()));
     }
-    finish();
+    std::vector<chunk> round(threads_);
+    const std::uint64_t per_round = std::uint64_t{threads_} * k_chunk_bytes;
+    for (std::uint64_t base = 0; base < size; base += per_round) {
+      const auto n = static_cast<unsigned>(
+          std::min<std::uint64_t>(threads_, (size - base + k_chunk_bytes - 1) / k_chunk_bytes));
+      run_parallel(n, [&](unsigned i) {
+        chunk& c = round[i];
+        c.parsed.reset();
+        const std::uint64_t start = base + std::uint64_t{i} * k_chunk_bytes;
+        if (words)
+          read_words(fd, size, start, c);
+        else
+          read_lines(fd, size, start, c);
+      });
+      check_duplicates_in_order(round, n, words, base, size, progress);
+    }
+    report().format = words ? format : rules_.format;
+    report().header = !words && rules_.header_at.has_value();
+    finish(words);
     report().seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return list_;
   }
 
  private:
+  struct chunk {
+    std::vector<char> bytes;
+    detail::chunk_result parsed;
+    std::vector<std::uint8_t> kept;  // per key: the first of its value in file order
+  };
+
   key_file_report& report() { return list_->report; }
 
-  void skip(std::uint64_t record, std::string what) {
-    if (report().first_issues.size() < k_issues_kept)
-      report().first_issues.push_back({record, std::move(what)});
+  void read_at(int fd, char* out, std::uint64_t n, std::uint64_t at) const {
+    while (n) {
+      const ssize_t got = ::pread(fd, out, n, static_cast<off_t>(at));
+      if (got < 0 && errno == EINTR) continue;
+      if (got <= 0)
+        throw user_error(spec_.path + ": read failed at byte " + format_count(at) + ": " +
+                         (got < 0 ? std::strerror(errno) : "the file got shorter"));
+      out += got, at += static_cast<std::uint64_t>(got), n -= static_cast<std::uint64_t>(got);
+    }
+  }
+
+  // The lines that begin in [start, start + k_chunk_bytes), read on to the end of the last (a line
+  // past k_max_line_bytes is read far enough for parse_chunk to refuse it).
+  void read_lines(int fd, std::uint64_t size, std::uint64_t start, chunk& c) const {
+    const std::uint64_t len = std::min<std::uint64_t>(k_chunk_bytes, size - start);
+    const std::uint64_t lead = start ? 1 : 0;  // the byte before: does a line begin at start?
+    const std::uint64_t want =
+        std::min<std::uint64_t>(size - start + lead, lead + len + k_max_line_bytes + 1);
+    c.bytes.resize(want);
+    read_at(fd, c.bytes.data(), want, start - lead);
+    const char* p = c.bytes.data();
+    const char* own_end = p + lead + len;  // lines beginning before here are this chunk's
+    const char* begin = p + lead;
+    if (lead && p[0] != '\n') {
+      const void* nl = std::memchr(begin, '\n', len);
+      begin = nl ? static_cast<const char*>(nl) + 1 : own_end;
+    }
+    if (begin >= own_end) return;  // no line begins here
+    const void* nl =
+        std::memchr(own_end - 1, '\n', static_cast<std::size_t>(p + want - (own_end - 1)));
+    const char* end = nl ? static_cast<const char*>(nl) + 1 : p + want;
+    detail::parse_chunk(rules_, std::string_view(begin, static_cast<std::size_t>(end - begin)),
+                        start - lead + static_cast<std::uint64_t>(begin - p), c.parsed);
+  }
+
+  // The words of [start, start + k_chunk_bytes), reserved ones counted and named.
+  void read_words(int fd, std::uint64_t size, std::uint64_t start, chunk& c) const {
+    const std::uint64_t len = std::min<std::uint64_t>(k_chunk_bytes, size - start);
+    c.bytes.resize(len);
+    read_at(fd, c.bytes.data(), len, start);
+    detail::chunk_result& out = c.parsed;
+    out.keys.reserve(len / 4);
+    for (std::uint64_t i = 0; i + 4 <= len; i += 4) {
+      key_type k;
+      std::memcpy(&k, c.bytes.data() + i, 4);  // little-endian, as x86 and Arm Linux are
+      const std::uint64_t no = ++out.lines;
+      if (is_reserved_key(k)) {
+        ++out.reserved;
+        if (out.issues.size() < k_issues_kept)
+          out.issues.push_back({no, strprintf("0x%08x is a reserved key", k)});
+        continue;
+      }
+      out.keys.push_back(k);
+    }
+  }
+
+  // A chunk's counts, issues and first error, in file order.
+  void merge(const detail::chunk_result& p, bool words) {
+    key_file_report& r = report();
+    for (const key_file_issue& i : p.issues)
+      if (r.first_issues.size() < k_issues_kept)
+        r.first_issues.push_back({r.records + i.line, i.what});
+    if (p.error)
+      throw user_error(spec_.path + ":" + std::to_string(r.records + p.error->line) +
+                       p.error->what);
+    r.records += p.lines;
+    r.reserved += p.reserved;
+    r.unreadable += p.unreadable;
+    r.blank += p.blank;
+    if (!words) text_hashes_.insert(text_hashes_.end(), p.text_hashes.begin(), p.text_hashes.end());
+  }
+
+  // The round's chunks in file order: counts, issues and errors, then their keys against the keys
+  // seen (the first of each value kept), progress told chunk by chunk.
+  void check_duplicates_in_order(std::vector<chunk>& round, unsigned n, bool words,
+                                 std::uint64_t base, std::uint64_t size,
+                                 const load_progress& progress) {
+    for (unsigned i = 0; i < n; ++i) merge(round[i].parsed, words);
+    const auto told = [&](unsigned i) {
+      if (progress) progress(std::min(base + (i + 1) * std::uint64_t{k_chunk_bytes}, size), size);
+    };
+    if (!seen_.bits() || threads_ == 1) {
+      for (unsigned i = 0; i < n; ++i) {
+        for (const key_type k : round[i].parsed.keys) take(k);
+        told(i);
+      }
+      return;
+    }
+    for (unsigned i = 0; i < n; ++i) round[i].kept.assign(round[i].parsed.keys.size(), 0);
+    run_parallel(threads_, [&](unsigned part) {
+      // This part's keys, a batch at a time: their bits fetched together, then tested in order.
+      constexpr std::size_t k_batch = 32;
+      std::array<std::pair<std::uint8_t*, key_type>, k_batch> batch;
+      std::size_t held = 0;
+      const auto settle = [&] {
+        for (std::size_t j = 0; j < held; ++j)
+          *batch[j].first = !seen_.test_and_set_bit(batch[j].second);
+        held = 0;
+      };
+      for (unsigned i = 0; i < n; ++i) {
+        const std::vector<key_type>& keys = round[i].parsed.keys;
+        std::uint8_t* kept = round[i].kept.data();
+        for (std::size_t j = 0; j < keys.size(); ++j) {
+          if (detail::seen_keys::part_of(keys[j], threads_) != part) continue;
+          seen_.prefetch(keys[j]);
+          batch[held++] = {kept + j, keys[j]};
+          if (held == k_batch) settle();
+        }
+      }
+      settle();
+    });
+    for (unsigned i = 0; i < n; ++i) {
+      const std::vector<key_type>& keys = round[i].parsed.keys;
+      for (std::size_t j = 0; j < keys.size(); ++j)
+        if (round[i].kept[j])
+          list_->keys.push_back(keys[j]);
+        else
+          ++report().duplicates;  // counted, not listed: no mistake in a file of keys
+      told(i);
+    }
   }
 
   // A valid key, checked k_keys_ahead keys later in file order, its place fetched meanwhile.
@@ -93,133 +267,14 @@ class key_reader {
     pending_first_ = (pending_first_ + 1) % k_keys_ahead;
     --pending_count_;
     if (seen_.test_and_set(k))
-      ++report().duplicates;  // counted, not listed: a duplicate is no mistake in a file of keys
+      ++report().duplicates;  // counted, not listed: no mistake in a file of keys
     else
       list_->keys.push_back(k);
   }
 
-  void read_words(std::FILE* f, std::uint64_t size, const load_progress& progress) {
-    std::vector<unsigned char> buf(k_chunk_bytes);
-    std::uint64_t done = 0;
-    list_->keys.reserve(size / 4);
-    while (done < size) {
-      const std::size_t n = std::fread(buf.data(), 1, buf.size(), f);
-      if (n == 0)
-        throw user_error(spec_.path + ": read failed after " + format_count(done) + " bytes");
-      for (std::size_t i = 0; i + 4 <= n; i += 4) {
-        const key_type k = std::uint32_t{buf[i]} | std::uint32_t{buf[i + 1]} << 8 |
-                           std::uint32_t{buf[i + 2]} << 16 | std::uint32_t{buf[i + 3]} << 24;
-        const std::uint64_t no = ++report().records;
-        if (is_reserved_key(k)) {
-          ++report().reserved;
-          skip(no, strprintf("0x%08x is a reserved key", k));
-          continue;
-        }
-        take(k);
-      }
-      done += n;
-      if (progress) progress(done, size);
-    }
-  }
-
-  // One chunk of whole lines, and what parsing it gave.
-  struct chunk {
-    std::vector<char> text;
-    std::uint64_t offset = 0;  // of its first byte in the file
-    detail::chunk_result parsed;
-  };
-
-  // The next chunk of whole lines: what was carried over, then up to k_chunk_bytes more, up to
-  // its last newline (the rest carried to the next). False at the end of the file.
-  bool next_chunk(std::FILE* f, std::uint64_t size, chunk& c) {
-    c.text.assign(carry_.begin(), carry_.end());  // into the chunk's buffer, kept from before
-    carry_.clear();
-    c.offset = read_ - c.text.size();
-    const std::size_t held = c.text.size();
-    c.text.resize(held + k_chunk_bytes);
-    const std::size_t n = std::fread(c.text.data() + held, 1, k_chunk_bytes, f);
-    read_ += n;
-    c.text.resize(held + n);
-    if (c.text.empty()) return false;
-    if (n == 0 || read_ >= size) return true;  // the last: its final line may lack a newline
-    const auto nl = std::find(c.text.rbegin(), c.text.rend(), '\n');
-    const std::size_t whole = static_cast<std::size_t>(c.text.rend() - nl);
-    if (whole == 0 && c.text.size() > k_max_line_bytes) return true;  // parse_chunk sees it
-    carry_.assign(c.text.begin() + static_cast<std::ptrdiff_t>(whole), c.text.end());
-    c.text.resize(whole);
-    if (carry_.size() > k_max_line_bytes) {  // a line past the limit, begun in this chunk
-      c.text.insert(c.text.end(), carry_.begin(), carry_.end());
-      carry_.clear();
-    }
-    return true;
-  }
-
-  void read_lines(std::FILE* f, std::uint64_t size, const load_progress& progress) {
-    const unsigned threads = std::clamp(std::thread::hardware_concurrency(), 1u, 16u);
-    std::vector<chunk> round(threads), previous(threads);
-    std::size_t in_round = 0, in_previous = 0;
-    bool decided = false;
-    const auto parse = [&](chunk& c) {
-      try {
-        detail::parse_chunk(rules_, std::string_view(c.text.data(), c.text.size()), c.offset,
-                            c.parsed);
-      } catch (...) {  // out of memory: the reader says so once the round is joined
-        c.parsed.error = {c.parsed.lines + 1, ": out of memory while parsing"};
-      }
-    };
-    while (true) {
-      in_round = 0;
-      for (chunk& c : round) {
-        c.parsed.reset();
-        if (!next_chunk(f, size, c)) break;
-        if (!decided) {  // the first chunk holds the first key, which decides how lines read
-          rules_ = detail::decide_rules(spec_, std::string_view(c.text.data(), c.text.size()));
-          decided = true;
-        }
-        ++in_round;
-      }
-      std::vector<std::thread> workers;
-      for (std::size_t i = 1; i < in_round; ++i) workers.emplace_back(parse, std::ref(round[i]));
-      if (in_round) parse(round[0]);
-      // While the workers parse this round, this thread checks the previous one's keys; a file
-      // refused there is refused once the workers are joined.
-      std::exception_ptr refused;
-      try {
-        for (std::size_t i = 0; i < in_previous; ++i) merge(previous[i]);
-      } catch (...) {
-        refused = std::current_exception();
-      }
-      for (std::thread& t : workers) t.join();
-      if (refused) std::rethrow_exception(refused);
-      if (progress) progress(std::min<std::uint64_t>(read_, size), size);
-      std::swap(round, previous);
-      in_previous = in_round;
-      if (in_round == 0) break;
-    }
-    report().format = rules_.format;
-    report().header = rules_.header_at.has_value();
-  }
-
-  // One parsed chunk into the list, in file order: its counts, its issues and its keys.
-  void merge(chunk& c) {
-    key_file_report& r = report();
-    const detail::chunk_result& p = c.parsed;
-    for (const key_file_issue& i : p.issues) skip(r.records + i.line, i.what);
-    if (p.error)
-      throw user_error(spec_.path + ":" + std::to_string(r.records + p.error->line) +
-                       p.error->what);
-    r.records += p.lines;
-    r.reserved += p.reserved;
-    r.unreadable += p.unreadable;
-    r.blank += p.blank;
-    for (const key_type k : p.keys) take(k);
-    text_hashes_.insert(text_hashes_.end(), p.text_hashes.begin(), p.text_hashes.end());
-  }
-
-  void finish() {
+  void finish(bool words) {
     while (pending_count_) settle_oldest();
     key_file_report& r = report();
-    if (r.header) --r.blank;  // the header row, counted by parse_chunk as a line without a key
     r.keys = list_->keys.size();
     if (!text_hashes_.empty()) {
       std::sort(text_hashes_.begin(), text_hashes_.end());
@@ -232,7 +287,7 @@ class key_reader {
     }
     if (r.keys == 0) {
       std::string why = spec_.path + ": no valid key in " + format_count(r.records) +
-                        (r.format == key_format::u32le ? " words" : " lines");
+                        (words ? " words" : " lines");
       if (!r.first_issues.empty())
         why += " (line " + std::to_string(r.first_issues.front().line) + ": " +
                r.first_issues.front().what + ")";
@@ -244,10 +299,9 @@ class key_reader {
 
   const key_file_spec& spec_;
   std::shared_ptr<key_list> list_;
+  unsigned threads_ = 1;
   detail::line_rules rules_;
   detail::seen_keys seen_;
-  std::vector<char> carry_;  // the unfinished line after the last chunk read
-  std::uint64_t read_ = 0;   // bytes read from the file
   static constexpr std::size_t k_keys_ahead = 32;
   std::array<key_type, k_keys_ahead> pending_{};
   std::size_t pending_first_ = 0, pending_count_ = 0;

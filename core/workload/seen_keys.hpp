@@ -37,18 +37,24 @@ class seen_keys {
   ~seen_keys() { std::free(bits_); }
   /// @brief Marks `k` (never k_empty); whether it was marked before.
   bool test_and_set(key_type k) {
-    if (bits_) {
-      std::uint64_t& word = bits_[k >> 6];
-      const std::uint64_t bit = 1ull << (k & 63);
-      const bool was = word & bit;
-      word |= bit;
-      return was;
-    }
+    if (bits_) return test_and_set_bit(k);
     if (2 * (size_ + 1) > slots_.size()) grow();
     if (bits_) return test_and_set(k);
     if (!insert(k)) return true;
     ++size_;
     return false;
+  }
+
+  /// @brief Whether the keys are bits: then keys of different `part_of` parts touch different
+  /// words, so one thread a part may mark them at once (test_and_set_bit).
+  bool bits() const { return bits_ != nullptr; }
+  static unsigned part_of(key_type k, unsigned parts) { return (k >> 26) % parts; }
+  bool test_and_set_bit(key_type k) {
+    std::uint64_t& word = bits_[k >> 6];
+    const std::uint64_t bit = 1ull << (k & 63);
+    const bool was = word & bit;
+    word |= bit;
+    return was;
   }
 
  private:

@@ -3,6 +3,7 @@
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -241,6 +242,36 @@ TEST_CASE("a file of many chunks parsed at once keeps file order, line numbers a
   broken[line_start(1'700'000)] = '\xfe';
   CHECK(contains(refusal({write_file("many-chunks-broken.txt", broken)}),
                  "many-chunks-broken.txt:1700000: not UTF-8 text (byte 0xfe at column 1)"));
+}
+
+TEST_CASE("a file past 128 MiB is checked for duplicates by several threads, still in file order",
+          "[workload][keys]") {
+  // Files that may hold more than 2^26 keys mark the keys seen as bits, each thread its part of
+  // them: the first of each value must still be the one kept, wherever its chunk was parsed.
+  const std::uint64_t n = 15'500'000;  // 9 bytes a line: about 140 MB
+  std::string text;
+  text.reserve(n * 9);
+  std::vector<key_type> expected;
+  std::vector<bool> seen(60'000'000);
+  std::uint64_t duplicates = 0;
+  char line[16];
+  for (std::uint64_t i = 0; i < n; ++i) {
+    const auto k =
+        static_cast<key_type>(10'000'000 + ((i + 1) * 0x9e3779b97f4a7c15ull >> 20) % 50'000'000);
+    const int len = std::snprintf(line, sizeof line, "%u\n", k);
+    text.append(line, static_cast<std::size_t>(len));
+    if (seen[k])
+      ++duplicates;
+    else
+      seen[k] = true, expected.push_back(k);
+  }
+  REQUIRE(text.size() > (128u << 20));
+  REQUIRE(duplicates > 0);
+  const auto list = load_key_file({write_file("past-128-mib.txt", text)});
+  CHECK(list->report.records == n);
+  CHECK(list->report.duplicates == duplicates);
+  CHECK(list->keys == expected);
+  std::filesystem::remove(temp_dir() / "past-128-mib.txt");
 }
 
 TEST_CASE("typed keys: numbers, hex and words; an entry that is neither is named",
