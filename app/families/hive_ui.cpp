@@ -8,9 +8,9 @@
 #include <imgui.h>
 
 #include "app/families/hive_code.hpp"
+#include "app/families/teach_entries.hpp"
 #include "app/families/tile_lanes.hpp"
 #include "app/session/session.hpp"
-#include "app/teach/code_figure.hpp"
 #include "app/teach/code_view.hpp"
 #include "core/common/format.hpp"
 #include "core/hive/hive_family.hpp"
@@ -163,7 +163,7 @@ void draw_buckets(family_views& v, view_context& ctx) {
   view_of(v).draw_buckets(s.inspected, s.stats, ctx.height);
 }
 
-const view_entry k_views[] = {
+constexpr view_entry k_views[] = {
     {"Buckets", "buckets", draw_buckets,
      [](const family_views&, const session&, const sample_result& r) {
        return vis::bucket_fill_csv(r.inspected.hive.bucket_fill);
@@ -187,20 +187,8 @@ const view_entry k_views[] = {
            r.inspected.hive.paths, r.stats, range.first, range.second,
            vis::stepped_path(r.inspected.hive.paths, s.last_step().get()));
      }},
-    {"Code", "code", [](family_views& v, view_context& ctx) { self(v).draw_code(ctx); },
-     [](const family_views& v, const session&, const sample_result&) {
-       return self(v).code().csv();
-     },
-     [](const family_views& v, const session&, const sample_result&) -> std::optional<fig::figure> {
-       return code_figure(self(v).code().walkthrough());
-     }},
-    {"Warp lanes", "lanes", [](family_views& v, view_context& ctx) { self(v).draw_lanes(ctx); },
-     [](const family_views& v, const session&, const sample_result&) {
-       return self(v).lanes().csv();
-     },
-     [](const family_views& v, const session&, const sample_result&) -> std::optional<fig::figure> {
-       return self(v).lanes().paper_figure();
-     }},
+    code_entry<hive_views>(),
+    lanes_entry<hive_views>(),
     {"Insert steps", "steps",
      [](family_views& v, view_context& ctx) {
        view_of(v).draw_steps(hive_steps(ctx.sess), ctx.sample.stats, ctx.height);

@@ -5,8 +5,8 @@
 
 #include "app/families/family_ui.hpp"
 #include "app/families/linear_code.hpp"
+#include "app/families/teach_entries.hpp"
 #include "app/session/session.hpp"
-#include "app/teach/code_figure.hpp"
 #include "app/teach/code_view.hpp"
 #include "core/common/format.hpp"
 #include "visualizers/views/heatmap_view.hpp"
@@ -86,7 +86,7 @@ class linear_views final : public family_views {
 linear_views& self(family_views& v) { return static_cast<linear_views&>(v); }
 const linear_views& self(const family_views& v) { return static_cast<const linear_views&>(v); }
 
-const view_entry k_views[] = {
+constexpr view_entry k_views[] = {
     {"Probe lengths",
      {},
      [](family_views&, view_context& ctx) {
@@ -102,20 +102,8 @@ const view_entry k_views[] = {
                                               ? "Double hashing"
                                               : "Linear probing");
      }},
-    {"Code", "code", [](family_views& v, view_context& ctx) { self(v).draw_code(ctx); },
-     [](const family_views& v, const session&, const sample_result&) {
-       return self(v).code().csv();
-     },
-     [](const family_views& v, const session&, const sample_result&) -> std::optional<fig::figure> {
-       return code_figure(self(v).code().walkthrough());
-     }},
-    {"Warp lanes", "lanes", [](family_views& v, view_context& ctx) { self(v).draw_lanes(ctx); },
-     [](const family_views& v, const session&, const sample_result&) {
-       return self(v).lanes().csv();
-     },
-     [](const family_views& v, const session&, const sample_result&) -> std::optional<fig::figure> {
-       return self(v).lanes().paper_figure();
-     }},
+    code_entry<linear_views>(),
+    lanes_entry<linear_views>(),
 };
 
 void draw_controls(table_config& c, session& running, const table_stats&) {

@@ -6,9 +6,9 @@
 
 #include "app/families/family_ui.hpp"
 #include "app/families/slab_code.hpp"
+#include "app/families/teach_entries.hpp"
 #include "app/families/tile_lanes.hpp"
 #include "app/session/session.hpp"
-#include "app/teach/code_figure.hpp"
 #include "app/teach/code_view.hpp"
 #include "core/common/format.hpp"
 #include "core/slab/slab_family.hpp"
@@ -90,7 +90,7 @@ class slab_views final : public family_views {
 
 vis::slab_view& view_of(family_views& v) { return static_cast<slab_views&>(v).view(); }
 
-const view_entry k_views[] = {
+constexpr view_entry k_views[] = {
     {"Slab lists", "chains",
      [](family_views& v, view_context& ctx) {
        view_of(v).draw_chains(ctx.sample.inspected, ctx.sample.stats, ctx.sess.config().table.hash,
@@ -107,22 +107,8 @@ const view_entry k_views[] = {
          for (const stepped_op& op : step->ops) stepped.push_back(op.key);
        return vis::slab_lists_figure(r.inspected.slab.chain, r.inspected.slab.chains, stepped);
      }},
-    {"Code", "code",
-     [](family_views& v, view_context& ctx) { static_cast<slab_views&>(v).draw_code(ctx); },
-     [](const family_views& v, const session&, const sample_result&) {
-       return static_cast<const slab_views&>(v).code().csv();
-     },
-     [](const family_views& v, const session&, const sample_result&) -> std::optional<fig::figure> {
-       return code_figure(static_cast<const slab_views&>(v).code().walkthrough());
-     }},
-    {"Warp lanes", "lanes",
-     [](family_views& v, view_context& ctx) { static_cast<slab_views&>(v).draw_lanes(ctx); },
-     [](const family_views& v, const session&, const sample_result&) {
-       return static_cast<const slab_views&>(v).lanes().csv();
-     },
-     [](const family_views& v, const session&, const sample_result&) -> std::optional<fig::figure> {
-       return static_cast<const slab_views&>(v).lanes().paper_figure();
-     }},
+    code_entry<slab_views>(),
+    lanes_entry<slab_views>(),
     {"SlabAlloc", "allocator",
      [](family_views& v, view_context& ctx) {
        view_of(v).draw_allocator(ctx.sample.inspected.slab.allocator, ctx.sample.stats, ctx.height);
