@@ -8,13 +8,15 @@
 #include <iostream>
 
 #include "app/bench_live.hpp"
+#include "app/bench_mixed.hpp"
 #include "core/bench/suites.hpp"
 #include "core/common/error.hpp"
 
 namespace hs::app {
 
 int run_bench(const cli_options& o) {
-  if (o.suite == "live") return run_live_bench(o);  // needs the app's frame, not only a table
+  if (o.suite == "live") return run_live_bench(o);    // needs the app's frame, not only a table
+  if (o.suite == "mixed") return run_mixed_bench(o);  // sessions, as the window runs them
   if (o.live_minutes > 0) throw user_error("--minutes is an option of bench live only");
   bench::bench_options opt = o.bench;
   std::string note;

@@ -198,7 +198,10 @@ void add_bench(CLI::App& root, cli_options& o) {
       "  live: the window's views sampling at 60 Hz (interop into EGL) against none, on linear "
       "2^28, hive 2^27 "
       "and slab 10^8 keys (slab under maintain rehash=0.25): throughput cost, frame p50/p99; "
-      "--only TABLE, --minutes N for the rate minute by minute\n";
+      "--only TABLE, --minutes N for the rate minute by minute\n"
+      "  mixed: the three families' sessions on mixed batches with statuses (the window's mix and "
+      "the Hive paper's two; repeated and unique keys; the hive instrumented and plain) at loads "
+      "0.3, 0.5 and 0.7, and their fills against a bulk insert; --only linear,slab,hive,fill\n";
   CLI::App* b =
       root.add_subcommand("bench", "run a benchmark suite (tables on stdout, CSV/JSON in --out)");
   b->footer(suites);

@@ -11,7 +11,7 @@ namespace {
 constexpr const char* k_cand = "hive-candidates";
 constexpr const char* k_find = "hive-find-op";
 constexpr const char* k_erase = "hive-erase-op";
-constexpr const char* k_first = "hive-insert-first";
+constexpr const char* k_first = "hive-first-pass";
 constexpr const char* k_common = "hive-insert-common";
 constexpr const char* k_insert = "hive-insert-op";
 constexpr const char* k_claim = "hive-claim-slot";
@@ -45,10 +45,85 @@ code_walkthrough hive_walkthrough(const stepped_op& op, const hive::op_trace& t)
       {k_cand, "candidates",
        strprintf("%zu hash functions give its candidate buckets: %s", c.size(), cands.c_str())});
 
+  // The first pass, every kind: the first candidate, read with those of the tile's other
+  // operations; the operation's own thread decides (decide_first).
+  const int floor = hive::first_choice_floor(slots);
+  const auto claimed = [&](const char* region, const hive::bucket_read& r, const char* who) {
+    w.events.push_back({region, "lowest_free",
+                        strprintf("the lowest free slot of bucket %llu: %d",
+                                  static_cast<unsigned long long>(r.bucket), t.slot)});
+    w.events.push_back({region, "atomic_and",
+                        strprintf("%s clears bit %d of its free mask (atomicAnd): the slot is "
+                                  "this insert's (WABC)",
+                                  who, t.slot)});
+  };
+  w.regions = {k_cand, k_first};
+  std::size_t i = 0;
+  {
+    const hive::bucket_read& r = t.reads[i++];
+    w.events.push_back({k_first, "read",
+                        strprintf("the first pass: the tile reads %s, beside the first candidates "
+                                  "of its other operations",
+                                  bucket_name(r).c_str())});
+    w.events.push_back({k_first, "ballot",
+                        r.match >= 0 ? strprintf("a ballot: slot %d holds the key", r.match)
+                                     : std::string("a ballot: no lane holds the key")});
+    if (t.pass == hive::kernel_pass::first) {
+      if (r.match >= 0) {
+        w.events.push_back(
+            {k_first, "match", "the key's slot and word go to the operation's own lane"});
+        if (op.kind == op_kind::find) {
+          w.events.push_back(
+              {k_first, "found",
+               strprintf("found: value %u",
+                         hive::value_of(r.words[static_cast<std::size_t>(r.match)]))});
+        } else if (op.kind == op_kind::erase) {
+          w.events.push_back(
+              {k_first, "cas", strprintf("its lane CASes slot %d to empty", r.match)});
+          w.events.push_back(
+              {k_first, "free_bit", strprintf("and sets bit %d of the free mask again", r.match)});
+          w.events.push_back({k_first, "erased", "erased"});
+        } else {
+          w.events.push_back(
+              {k_first, "cas", strprintf("its lane CASes the new value into slot %d", r.match)});
+          w.events.push_back({k_first, "replaced", "replaced"});
+        }
+      } else if (op.kind == op_kind::insert) {
+        w.events.push_back({k_first, "room",
+                            strprintf("%d free slots, at least %d (a quarter), and none of its "
+                                      "keys lives elsewhere",
+                                      free_of(r), floor)});
+        claimed(k_first, r, "its own lane");
+        w.events.push_back({k_first, "store", strprintf("and stores the word in slot %d", t.slot)});
+      } else {
+        w.events.push_back({k_first, "away",
+                            "its lock word, read again: no key whose first candidate this is "
+                            "went elsewhere (away bit clear, no stash hint)"});
+        w.events.push_back({k_first, "missing", "so the key is nowhere: missing"});
+      }
+      return w;
+    }
+    if (op.kind == op_kind::insert)
+      w.events.push_back(
+          {k_first, "room",
+           t.reads.size() > 1 && t.reads[1].pass == hive::kernel_pass::common
+               ? (free_of(r) < floor ? strprintf("only %d free slots, under %d: on to the next "
+                                                 "pass",
+                                                 free_of(r), floor)
+                                     : std::string("a key of this bucket lives elsewhere (its "
+                                                   "away bit): on to the next pass"))
+               : std::string("no claim in this pass (the stash in use, or a "
+                             "single candidate): on to the general insert")});
+    else
+      w.events.push_back({k_first, "away",
+                          "a key of this bucket went elsewhere (its away bit) or to the stash: "
+                          "the general path looks further"});
+  }
+
   if (op.kind != op_kind::insert) {
     const char* region = op.kind == op_kind::find ? k_find : k_erase;
-    w.regions = {k_cand, region};
-    for (std::size_t i = 0; i < t.reads.size(); ++i) {
+    w.regions.push_back(region);
+    for (; i < t.reads.size(); ++i) {
       const hive::bucket_read& r = t.reads[i];
       w.events.push_back({region, "read",
                           strprintf("the tile reads %s: each lane holds a few of its %d slots",
@@ -84,54 +159,12 @@ code_walkthrough hive_walkthrough(const stepped_op& op, const hive::op_trace& t)
     return w;
   }
 
-  w.regions = {k_cand};
-  bool first = false, common = false;
-  for (const auto& r : t.reads) {
-    first |= r.pass == hive::insert_pass::first;
-    common |= r.pass == hive::insert_pass::common;
-  }
-  if (first) w.regions.push_back(k_first);
+  bool common = false;
+  for (const auto& r : t.reads) common |= r.pass == hive::kernel_pass::common;
   if (common) w.regions.push_back(k_common);
-  if (t.pass == hive::insert_pass::general) w.regions.push_back(k_insert);
-  if (t.pass == hive::insert_pass::general && t.step == hive::insert_step::claim)
+  if (t.pass == hive::kernel_pass::general) w.regions.push_back(k_insert);
+  if (t.pass == hive::kernel_pass::general && t.step == hive::insert_step::claim)
     w.regions.push_back(k_claim);
-  const int floor = hive::first_choice_floor(slots);
-  const auto claimed = [&](const char* region, const hive::bucket_read& r) {
-    w.events.push_back({region, "lowest_free",
-                        strprintf("the lowest free slot of bucket %llu: %d",
-                                  static_cast<unsigned long long>(r.bucket), t.slot)});
-    w.events.push_back({region, "atomic_and",
-                        strprintf("lane 0 clears bit %d of its free mask (atomicAnd): the slot "
-                                  "is this insert's (WABC)",
-                                  t.slot)});
-  };
-  std::size_t i = 0;
-  if (first) {
-    const hive::bucket_read& r = t.reads[i++];
-    w.events.push_back(
-        {k_first, "read",
-         strprintf("the kernel's first pass reads %s alone", bucket_name(r).c_str())});
-    w.events.push_back({k_first, "ballot",
-                        r.match >= 0 ? strprintf("a ballot: slot %d already holds the key", r.match)
-                                     : std::string("a ballot: no lane holds the key")});
-    if (t.pass == hive::insert_pass::first) {
-      w.events.push_back({k_first, "room",
-                          strprintf("%d free slots, at least %d (a quarter), and none of its keys "
-                                    "lives elsewhere",
-                                    free_of(r), floor)});
-      claimed(k_first, r);
-      w.events.push_back(
-          {k_first, "store", strprintf("lane 0 stores the word in slot %d", t.slot)});
-      return w;
-    }
-    w.events.push_back(
-        {k_first, "passed_on",
-         r.match >= 0 ? std::string("the key is here: left to the general insert")
-         : free_of(r) < floor
-             ? strprintf("only %d free slots, under %d: on to the next pass", free_of(r), floor)
-             : std::string("a key of this bucket lives elsewhere (its away "
-                           "bit): on to the next pass")});
-  }
   if (common) {
     const hive::bucket_read &a = t.reads[i], &b = t.reads[i + 1];
     i += 2;
@@ -140,11 +173,11 @@ code_walkthrough hive_walkthrough(const stepped_op& op, const hive::op_trace& t)
     w.events.push_back({k_common, "ballot",
                         a.match >= 0 || b.match >= 0 ? std::string("a ballot: the key is there")
                                                      : std::string("a ballot: no lane holds it")});
-    if (t.pass == hive::insert_pass::common) {
+    if (t.pass == hive::kernel_pass::common) {
       w.events.push_back({k_common, "placement",
                           strprintf("free slots %d and %d: placement chooses candidate %d",
                                     free_of(a), free_of(b), t.placement)});
-      claimed(k_common, t.placement == 0 ? a : b);
+      claimed(k_common, t.placement == 0 ? a : b, "lane 0");
       w.events.push_back(
           {k_common, "store", strprintf("lane 0 stores the word in slot %d", t.slot)});
       return w;
@@ -181,7 +214,7 @@ code_walkthrough hive_walkthrough(const stepped_op& op, const hive::op_trace& t)
                         strprintf("step 2: free slots %s: placement chooses candidate %d",
                                   frees.c_str(), t.placement)});
     w.events.push_back({k_insert, "claim", "claim_slot_watched on " + bucket_name(r)});
-    claimed(k_claim, r);
+    claimed(k_claim, r, "lane 0");
     w.events.push_back({k_claim, "won", "the bit was still set: won (no key moved meanwhile)"});
     w.events.push_back({k_insert, "store", strprintf("lane 0 stores the word in slot %d", t.slot)});
     return w;
@@ -238,13 +271,22 @@ std::string hive_english(const std::string& region, const std::string& tag) {
       {k_erase, "stash", "A stashed key's first candidate is here: search the stash."},
       {k_erase, "stash_erased", "Erased from the stash."},
       {k_erase, "missing", "In no candidate and not in the stash: missing."},
-      {k_first, "read", "Fast pass: read only the first candidate bucket."},
-      {k_first, "ballot", "One ballot: does any lane hold the key (or a claim in flight)?"},
+      {k_first, "read", "First pass: the tile reads the first candidate bucket."},
+      {k_first, "ballot", "One ballot: does any lane hold the key?"},
+      {k_first, "match", "It does: its slot and word go to the operation's own lane."},
+      {k_first, "moving", "A move marker: the key is in transit, the general path looks again."},
+      {k_first, "found", "Found: return its value."},
+      {k_first, "cas", "Its lane swaps the word with a CAS: empty, or the new value."},
+      {k_first, "replaced", "Replaced: the key keeps its slot, with the new value."},
+      {k_first, "free_bit", "Mark the slot free again in the bucket's free mask."},
+      {k_first, "erased", "Erased."},
+      {k_first, "in_flight", "A slot taken but still empty: a claim in flight, wait for it."},
       {k_first, "room", "A quarter of it free, and none of its keys moved away?"},
       {k_first, "lowest_free", "Pick its lowest free slot."},
       {k_first, "atomic_and", "Claim it: one atomicAnd clears its bit in the free mask."},
       {k_first, "store", "Store the key and value in the claimed slot."},
-      {k_first, "passed_on", "Not stored here: the next pass tries."},
+      {k_first, "away", "Did any key of this bucket go elsewhere (away bit, stash)?"},
+      {k_first, "missing", "None did, and the key is not here: it is nowhere. Missing."},
       {k_common, "read", "Second pass: read the first candidate..."},
       {k_common, "read_second", "...and the second, at once."},
       {k_common, "ballot", "One ballot: is the key (or a claim in flight) in either?"},

@@ -38,8 +38,8 @@ std::vector<vis::tile_round> hive_lane_rounds(const stepped_op& op, const hive::
     vis::tile_round round;
     round.label =
         strprintf("bucket %llu (candidate %d)%s%s", static_cast<unsigned long long>(r.bucket),
-                  r.candidate, r.pass == hive::insert_pass::none ? "" : ", read by ",
-                  r.pass == hive::insert_pass::none ? "" : to_string(r.pass));
+                  r.candidate, r.pass == hive::kernel_pass::none ? "" : ", read by ",
+                  r.pass == hive::kernel_pass::none ? "" : to_string(r.pass));
     round.lanes.resize(static_cast<std::size_t>(lanes));
     for (int s = 0; s < slots; ++s) {
       const hive::word_type w = r.words[static_cast<std::size_t>(s)];
@@ -54,7 +54,7 @@ std::vector<vis::tile_round> hive_lane_rounds(const stepped_op& op, const hive::
       }
       round.lanes[static_cast<std::size_t>(s / per)].push_back(std::move(tw));
     }
-    round.vote = r.pass == hive::insert_pass::first || r.pass == hive::insert_pass::common
+    round.vote = r.pass == hive::kernel_pass::first || r.pass == hive::kernel_pass::common
                      ? "holds the key or a claim in flight"
                      : "holds the key";
     if (r.match >= 0) {
@@ -62,21 +62,25 @@ std::vector<vis::tile_round> hive_lane_rounds(const stepped_op& op, const hive::
       round.ballot = 1u << round.elected;
     }
     if (decides) {
-      round.actor = 0;
+      // The first pass: the operation's own thread (its place in the batch, modulo the tile)
+      // acts, every thread of the warp at once; the later passes: lane 0 of the tile.
+      const bool own = r.pass == hive::kernel_pass::first;
+      round.actor = own ? static_cast<int>(t.position % static_cast<std::size_t>(lanes)) : 0;
+      const std::string who =
+          own ? strprintf("lane %d (the operation's own)", round.actor) : std::string("lane 0");
       if (op.kind == op_kind::find) {
         round.actor = round.elected;
         round.action = strprintf("lane %d shuffles the word of slot %d to the tile: found",
                                  round.elected, t.slot);
       } else if (op.kind == op_kind::erase) {
         round.action =
-            strprintf("lane 0: CAS slot %d to empty, then sets its free bit: won", t.slot);
+            strprintf("%s: CAS slot %d to empty, then sets its free bit: won", who.c_str(), t.slot);
       } else if (t.step == hive::insert_step::replace) {
-        round.action = strprintf("lane 0: CAS slot %d to the new value: replaced", t.slot);
+        round.action = strprintf("%s: CAS slot %d to the new value: replaced", who.c_str(), t.slot);
       } else {
         round.action = strprintf(
-            "lane 0: atomicAnd on the free mask takes slot %d (lane %d's), "
-            "then stores the word",
-            t.slot, t.slot / per);
+            "%s: atomicAnd on the free mask takes slot %d (lane %d's), then stores the word",
+            who.c_str(), t.slot, t.slot / per);
       }
     }
     out.push_back(std::move(round));

@@ -16,106 +16,169 @@ constexpr int k_block = 128;
 cudaStream_t cuda(stream_view s) { return static_cast<cudaStream_t>(s.handle); }
 
 __device__ void add_tallies(const hive_ref& r, const tallies& tl) {
-  // One atomic per warp and counter: the lanes' tallies are summed first.
+  // Summed over the warp, then one atomic per warp and non-zero tally into the copy of its warp
+  // (hive_launch.hpp says why): every warp adding to the counters' one line cost a session's
+  // mixed batches 21% (H100: 3.30 G ops/s plain, 2.60 instrumented).
   const unsigned all = 0xffffffffu;  // every thread of the block gets here
-  const std::uint32_t v[7] = {tl.steps[0], tl.steps[1], tl.steps[2], tl.steps[3],
-                              tl.moves,    tl.locks,    tl.restarts};
-  const int at[7] = {c_step1, c_step2, c_step3, c_step4, c_moves, c_locks, c_restarts};
+  const std::uint32_t v[k_tally_count] = {tl.steps[0], tl.steps[1], tl.steps[2], tl.steps[3],
+                                          tl.moves,    tl.locks,    tl.restarts};
+  unsigned long long* copy =
+      r.tallies +
+      ((blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32) % k_tally_shards) * k_tally_stride;
 #pragma unroll
-  for (int i = 0; i < 7; ++i) {
+  for (int i = 0; i < k_tally_count; ++i) {
+#if __CUDA_ARCH__ >= 800
+    const std::uint32_t sum = __reduce_add_sync(all, v[i]);  // one instruction (redux.sync)
+#else
     std::uint32_t sum = v[i];
     for (int o = 16; o > 0; o /= 2) sum += __shfl_xor_sync(all, sum, o);
-    if ((threadIdx.x & 31u) == 0 && sum) atomicAdd(r.counters + at[i], sum);
+#endif
+    if ((threadIdx.x & 31u) == 0 && sum) atomicAdd(copy + i, static_cast<unsigned long long>(sum));
   }
 }
 
-// Inserts and mixed batches with up to 4 words per lane are held to 64 registers per thread
+// A thread per copy and tally: empties its word and adds what it held to the counter.
+__global__ void fold_tallies_kernel(hive_ref r) {
+  const unsigned copy = blockIdx.x, i = threadIdx.x;
+  if (i >= k_tally_count) return;
+  const unsigned long long v = atomicExch(r.tallies + copy * k_tally_stride + i, 0ull);
+  if (v) atomicAdd(r.counters + tally_counter(static_cast<int>(i)), v);
+}
+
+// The operation thread i serves.
+struct op_in {
+  bool active = false;  ///< an operation to run (not past the batch, refused, or done already)
+  key_type k = 0;
+  value_type v = 0;
+  op_kind kind = op_kind::find;
+  dev_candidates c{};
+};
+
+// Reads operation i; a reserved key or value is refused here.
+template <batch_op Op>
+__device__ op_in read_op(const hive_ref& r, const batch_io& io, std::uint64_t i) {
+  op_in o;
+  o.kind = Op == batch_op::insert  ? op_kind::insert
+           : Op == batch_op::erase ? op_kind::erase
+                                   : op_kind::find;
+  o.active = i < io.n;
+  if (!o.active) return o;
+  o.k = io.keys[i];
+  if constexpr (Op == batch_op::mixed) o.kind = io.kinds[i];
+  if (o.kind == op_kind::insert) o.v = io.values[i];
+  const op_status reject = refusal(o.k, o.kind == op_kind::insert, o.v);
+  if (reject != op_status::none) {
+    o.active = false;
+    atomicAdd(r.counters + rejected_counter(o.kind), 1ull);
+    io.put(i, reject, k_empty);
+    return o;
+  }
+  o.c = dev_candidates_of(r, o.k);
+  return o;
+}
+
+// Stashed words that existed when the batch started are found; ones stashed by this batch may be
+// missed by its concurrent operations (no order among them is promised). Lane 0 of each tile
+// reads the count, so every lane of a tile takes the same branches round its ballots.
+template <int T>
+__device__ word_type stash_live_of(const warp_tile<T>& t, const hive_ref& r) {
+  word_type live = 0;
+  if (t.lane == 0) live = load_word(reinterpret_cast<const word_type*>(r.stash_live));
+  return live;
+}
+
+// Claims in the passes: two distinct candidates and the stash empty (else the general path, whose
+// step 1 also reads the stash).
+__device__ inline bool claims_allowed(const hive_ref& r, const op_in& o, bool stash_used) {
+  return r.hashes.count == 2 && !stash_used && o.c.b[0] != o.c.b[1];
+}
+
+// Pass 1, every kind: the first candidate (look_in_first, decide_first). True when it decided the
+// operation (its outcome written). The stash count's load goes out with the pass's own.
+template <int S, int T>
+__device__ bool first_pass(const warp_tile<T>& t, const hive_ref& r, const batch_io& io,
+                           std::uint64_t i, const op_in& o, bool& stash_used, tallies& tl) {
+  const word_type live = stash_live_of(t, r);
+  meta_word q = 0;
+  if (o.active) q = load_meta(r, o.c.b[0]);  // beside the tile's bucket loads
+  const first_look f = look_in_first<S, T>(t, r, o.active, o.k, o.c.b[0], mask_of(q));
+  stash_used = t.shfl(live != 0, 0);
+  if (!o.active) return false;
+  const op_result res =
+      decide_first<S>(r, o.kind, o.k, o.v, o.c.b[0], q, f, claims_allowed(r, o, stash_used));
+  if (res.status == op_status::none) return false;
+  io.put(i, res.status, res.value);
+  if (o.kind == op_kind::insert) tl.count_step(res.step);
+  return true;
+}
+
+// Inserts, deletes and mixed batches with up to 4 words per lane are held to 64 registers a thread
 // (with that bound the compiler keeps their common path free of spills); everything else is left
 // to the compiler's own choice (0: no bound; bounding lookups measured slower on the H200).
 template <int S, int T, batch_op Op>
 constexpr int k_min_blocks =
-    (Op == batch_op::insert || Op == batch_op::mixed) && S / T <= 4 ? 8 : 0;
+    (Op == batch_op::insert || Op == batch_op::mixed || Op == batch_op::erase) && S / T <= 4 ? 8
+                                                                                             : 0;
 
+// Every pass of a batch: the first candidate for every kind, both candidates for the inserts that
+// leaves, then the general path.
 template <int S, int T, batch_op Op>
 __global__ void __launch_bounds__(k_block, (k_min_blocks<S, T, Op>))
     batch_kernel(hive_ref r, batch_io io) {
   const warp_tile<T> t;
   const std::uint64_t i = blockIdx.x * std::uint64_t{k_block} + threadIdx.x;
-  bool active = i < io.n;
-  key_type k = 0;
-  value_type v = 0;
-  op_kind kind = Op == batch_op::insert  ? op_kind::insert
-                 : Op == batch_op::erase ? op_kind::erase
-                                         : op_kind::find;
-  dev_candidates c{};
-  if (active) {
-    k = io.keys[i];
-    if constexpr (Op == batch_op::mixed) kind = io.kinds[i];
-    if (kind == op_kind::insert) v = io.values[i];
-    const op_status reject = refusal(k, kind == op_kind::insert, v);
-    if (reject != op_status::none) {
-      active = false;
-      atomicAdd(r.counters + rejected_counter(kind), 1ull);
-      io.put(i, reject, k_empty);
-    } else {
-      c = dev_candidates_of(r, k);
-    }
-  }
-  // Stashed words that existed when the batch started are found; ones stashed by this batch may
-  // be missed by its concurrent operations (no order among them is promised).
-  // Read once per tile, so every lane of a tile takes the same branches round its ballots.
-  bool stash_used = false;
-  if (t.lane == 0) stash_used = load_word(reinterpret_cast<const word_type*>(r.stash_live)) != 0;
-  stash_used = t.shfl(stash_used, 0);
+  const op_in o = read_op<Op>(r, io, i);
+  const key_type k = o.k;
+  const value_type v = o.v;
+  const op_kind kind = o.kind;
+  const dev_candidates& c = o.c;
   tallies tl;
-  bool pending = active;
+  bool stash_used = false;
+  bool pending = !first_pass<S, T>(t, r, io, i, o, stash_used, tl) && o.active;
+  const bool claim_ok = claims_allowed(r, o, stash_used);
   if constexpr (Op == batch_op::insert || Op == batch_op::mixed) {
-    // Common inserts first, every tile of the warp in step (the whole warp is here): a pass that
-    // reads only the first candidate, then one that reads both for what it left; whatever they
-    // leave (the key present, a claim in flight, both candidates full, a lost claim, the stash in
-    // use, lookups and deletes) goes through the general path below.
-    const bool common_ok = r.hashes.count == 2 && !stash_used;
-    for (int pass = 0; pass < 2; ++pass) {
-      for (int src = 0; src < T; ++src) {
-        const key_type sk = t.shfl_all(k, src);
-        const value_type sv = t.shfl_all(v, src);
-        const std::uint32_t c0 = t.shfl_all(c.b[0], src), c1 = t.shfl_all(c.b[1], src);
-        const bool eligible =
-            t.shfl_all(pending && kind == op_kind::insert, src) && common_ok && c0 != c1;
-        if (!__any_sync(0xffffffffu, eligible)) continue;  // the same on every lane of the warp
-        const bool stored = pass == 0
-                                ? insert_first<S, T>(t, r, eligible, sk, pack(sk, sv), c0)
-                                : insert_common<S, T>(t, r, eligible, sk, pack(sk, sv), c0, c1);
-        if (stored) {
-          if (t.lane == 0) tl.count_step(insert_step::claim);
-          if (t.lane == static_cast<unsigned>(src)) {
-            pending = false;
-            io.put(i, op_status::inserted, k_empty);
-          }
+    // Pass 2, inserts the first pass left (their first candidate short of room, or keys of it gone
+    // elsewhere): both candidates read at once, every tile of the warp in step (the whole warp is
+    // here). Whatever it leaves (the key present, a claim in flight, both candidates full, a lost
+    // claim, the stash in use) goes through the general path below.
+    for (int src = 0; src < T; ++src) {
+      const key_type sk = t.shfl_all(k, src);
+      const value_type sv = t.shfl_all(v, src);
+      const std::uint32_t c0 = t.shfl_all(c.b[0], src), c1 = t.shfl_all(c.b[1], src);
+      const bool eligible = t.shfl_all(pending && kind == op_kind::insert && claim_ok, src);
+      if (!__any_sync(0xffffffffu, eligible)) continue;  // the same on every lane of the warp
+      if (insert_common<S, T>(t, r, eligible, sk, pack(sk, sv), c0, c1)) {
+        if (t.lane == 0) tl.count_step(insert_step::claim);
+        if (t.lane == static_cast<unsigned>(src)) {
+          pending = false;
+          io.put(i, op_status::inserted, k_empty);
         }
       }
     }
   }
-  for (unsigned queue = t.ballot(pending); queue; queue &= queue - 1) {
-    const int src = __ffs(queue) - 1;
-    const key_type sk = t.shfl(k, src);
-    dev_candidates sc;
+  // The general path, one kind after another so that a warp's tiles run the same code together.
+  constexpr op_kind k_order[3] = {op_kind::find, op_kind::erase, op_kind::insert};
 #pragma unroll
-    for (int j = 0; j < k_max_hashes; ++j) sc.b[j] = t.shfl(c.b[j], src);
-    op_kind sop = kind;
-    if constexpr (Op == batch_op::mixed)
-      sop = static_cast<op_kind>(t.shfl(static_cast<int>(kind), src));
-    op_result res;
-    if (sop == op_kind::find) {
-      res = find_op<S, T>(t, r, sk, sc, stash_used);
-    } else if (sop == op_kind::erase) {
-      res = erase_op<S, T>(t, r, sk, sc, stash_used);
-    } else {
-      res = insert_op<S, T>(t, r, sk, t.shfl(v, src), sc, stash_used, tl);
-      if (t.lane == 0 && res.status != op_status::failed_full) tl.count_step(res.step);
-    }
-    if (t.lane == static_cast<unsigned>(src)) {
-      io.put(i, res.status, res.value);
+  for (int ko = 0; ko < 3; ++ko) {
+    const op_kind now = k_order[ko];
+    if constexpr (Op != batch_op::mixed)
+      if (now != kind) continue;  // a batch of one kind: the others never come
+    for (unsigned queue = t.ballot(pending && kind == now); queue; queue &= queue - 1) {
+      const int src = __ffs(queue) - 1;
+      const key_type sk = t.shfl(k, src);
+      dev_candidates sc;
+#pragma unroll
+      for (int j = 0; j < k_max_hashes; ++j) sc.b[j] = t.shfl(c.b[j], src);
+      op_result res;
+      if (now == op_kind::find) {
+        res = find_op<S, T>(t, r, sk, sc, stash_used);
+      } else if (now == op_kind::erase) {
+        res = erase_op<S, T>(t, r, sk, sc, stash_used);
+      } else {
+        res = insert_op<S, T>(t, r, sk, t.shfl(v, src), sc, stash_used, tl);
+        if (t.lane == 0 && res.status != op_status::failed_full) tl.count_step(res.step);
+      }
+      if (t.lane == static_cast<unsigned>(src)) io.put(i, res.status, res.value);
     }
   }
   if (r.instrument) add_tallies(r, tl);
@@ -228,6 +291,11 @@ void launch_slots(const hive_ref& r, const batch_io& io, cudaStream_t s) {
 }
 
 }  // namespace
+
+void launch_fold_tallies(const hive_ref& r, stream_view s) {
+  fold_tallies_kernel<<<k_tally_shards, 32, 0, cuda(s)>>>(r);
+  HS_CUDA_CHECK(cudaGetLastError());
+}
 
 void launch_batch(const hive_ref& r, const batch_io& io, stream_view s) {
   if (io.n == 0) return;

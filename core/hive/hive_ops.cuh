@@ -586,50 +586,115 @@ __device__ scan_outcome scan_for_insert(const warp_tile<T>& t, const hive_ref& r
   return scan_outcome::absent;
 }
 
-/// @brief The first-candidate insert (steps 1 and 2 reading one bucket), run by every tile of a
-/// warp at once, as insert_common below. While the first candidate c0 has its away bit clear and
-/// no stashed keys, the key can only be there; if it is not, nor a claim in flight, and c0 has at
-/// least first_choice_floor(S) free slots (placement_of would choose it), the tile claims c0's
-/// lowest free slot and stores the word. The claim's atomic is the watch: any change of c0's lock
-/// word since the read (a move out, the lock, an intent, a hint, the away bit) gives the slot
-/// back. True (every lane) when stored; false leaves the operation, untouched, to insert_common.
-/// (Reading the buckets of a tile's T operations together, to have more reads in flight, measured
-/// no faster on the H200, nor did a leaner kernel with twice the warps: an insert's cost is mostly
-/// the random line it dirties, not the latency of its round trips.)
-// teach-region hive-insert-first
+// teach-region hive-first-pass
+/// @brief What a tile found in one operation's first candidate, for that operation's own thread:
+/// the key's slot and the word there, and whether a claim was in flight (a slot taken in the
+/// thread's free mask whose word was still empty).
+struct first_look {
+  int match = -1;
+  word_type old = k_empty_word;
+  bool in_flight = false;
+};
+
+/// @brief The first pass of every operation, run by every tile of a warp at once (the whole warp
+/// converged): a tile reads the first candidates of G of its operations together (G * S / T <= 16
+/// words a lane in flight), then hands each operation's thread what its bucket held. `mask` is
+/// the thread's own free mask of its first candidate, read by the thread beside its tile's loads.
+/// Reading one operation's bucket after another, with the decision's atomic in between, had a
+/// warp wait 2 T round trips a pass (ncu on a session's batches: L2 45% and DRAM 36% busy, the
+/// warps stalled on the loads).
 template <int S, int T>
-__device__ bool insert_first(const warp_tile<T>& t, const hive_ref& r, bool eligible, key_type k,
-                             word_type fresh, std::uint32_t c0) {
+__device__ first_look look_in_first(const warp_tile<T>& t, const hive_ref& r, bool eligible,
+                                    key_type k, std::uint32_t c0, std::uint32_t mask) {
   constexpr int W = S / T;
-  meta_word q0 = 0;
-  if (t.lane == 0 && eligible) q0 = load_meta(r, c0);
-  bucket_view<S, T> v0{};
-  if (eligible)  // no ballot or shuffle inside
-    // [teach:read]
-    v0 = load_bucket<S, T>(t, r.words + std::uint64_t{c0} * S);
-  const std::uint32_t m0 = t.shfl_all(mask_of(q0), 0);
-  bool notable = false;
+  constexpr int G = T * W <= 16 ? T : (16 / W > 1 ? 16 / W : 1);
+  using view = bucket_view<S, T>;
+  first_look mine;
 #pragma unroll
-  for (int j = 0; j < W; ++j) {
-    const std::uint32_t bit = 1u << bucket_view<S, T>::slot_of(t.lane, j);
-    notable |= key_of(v0.w[j]) == k || (v0.w[j] == k_empty_word && !(m0 & bit));
+  for (int g = 0; g < T; g += G) {
+    view v[G];
+#pragma unroll
+    for (int j = 0; j < G; ++j) {  // every load first: no ballot or shuffle waits on one
+      const std::uint32_t b = t.shfl_all(c0, g + j);
+      if (t.shfl_all(eligible, g + j))
+        v[j] = load_bucket<S, T>(t, r.words + std::uint64_t{b} * S);  // [teach:read]
+      else
+        v[j] = view{};
+    }
+#pragma unroll
+    for (int j = 0; j < G; ++j) {
+      const int src = g + j;
+      const key_type sk = t.shfl_all(k, src);
+      const std::uint32_t sm = t.shfl_all(mask, src);
+      unsigned hit = 0;
+      bool flight = false;
+#pragma unroll
+      for (int w = 0; w < W; ++w) {
+        hit |= key_of(v[j].w[w]) == sk ? 1u << w : 0u;
+        flight |= v[j].w[w] == k_empty_word && !((sm >> view::slot_of(t.lane, w)) & 1u);
+      }
+      const unsigned hits = t.ballot_all(hit != 0);  // [teach:ballot]
+      const bool any_flight = t.ballot_all(flight) != 0;
+      const unsigned at = hits ? unsigned(__ffs(hits) - 1) : 0u;  // a bucket holds a key once
+      const unsigned h = t.shfl_all(hit, static_cast<int>(at));
+      const int idx = h ? __ffs(h) - 1 : 0;
+      const word_type old = t.shfl_all(v[j].at(idx), static_cast<int>(at));
+      if (t.lane == static_cast<unsigned>(src)) {
+        mine.match = hits ? view::slot_of(at, idx) : -1;
+        mine.old = old;
+        mine.in_flight = any_flight;
+      }
+    }
   }
-  const bool clear = t.ballot_all(notable) == 0;  // [teach:ballot]
-  const std::uint32_t free = m0 & all_free(S);
+  return mine;
+}
+
+/// @brief The first pass's decision, by the operation's own thread (every thread of the warp its
+/// own atomic at once): what its first candidate c0 held decides the common cases of every kind.
+/// The key there (not a move marker): a lookup has found it, a delete empties the word by CAS and
+/// frees its bit, an insert replaces the word by CAS. The key absent and no claim in flight: while
+/// c0 has its away bit clear and no stashed keys, the key can only be there. So an insert (where
+/// `claim_ok`) claims c0's lowest free slot when c0 has at least first_choice_floor(S) free
+/// (placement_of would choose it): one atomicAnd on its metadata word (WABC), which is also the
+/// watch: any change of c0's lock word since `q` was read (a move out, the lock, an intent, a
+/// hint, the away bit) gives the slot back. And a lookup or delete is a miss when c0's lock word,
+/// read again after the bucket, says no key whose first candidate is c0 went elsewhere (the away
+/// bit, set before any such key leaves, and the stash hints). Anything else (a marker, a lost CAS
+/// or claim, a claim in flight, keys gone elsewhere) returns op_status::none: the later passes
+/// take the operation, untouched.
+template <int S>
+__device__ op_result decide_first(const hive_ref& r, op_kind kind, key_type k, value_type val,
+                                  std::uint32_t c0, meta_word q, const first_look& f,
+                                  bool claim_ok) {
+  word_type* bucket = r.words + std::uint64_t{c0} * S;
+  if (f.match >= 0) {                                                       // [teach:match]
+    if (is_marker(f.old)) return {};                                        // [teach:moving]
+    if (kind == op_kind::find) return {op_status::found, value_of(f.old)};  // [teach:found]
+    const word_type now = kind == op_kind::erase ? k_empty_word : pack(k, val);
+    if (cas_word(bucket + f.match, f.old, now) != f.old) return {};  // [teach:cas]
+    // [teach:replaced]
+    if (kind == op_kind::insert) return {op_status::replaced, k_empty, insert_step::replace};
+    meta_or(r, c0, meta_word{1} << f.match);  // [teach:free_bit]
+    return {op_status::erased, k_empty};      // [teach:erased]
+  }
+  if (f.in_flight) return {};  // [teach:in_flight]
   constexpr std::uint32_t k_elsewhere = k_lock_bit | k_hint_bits | k_intent_bit | k_away_bit;
-  bool ok = false;
-  // [teach:room]
-  if (t.lane == 0 && eligible && clear && __popc(free) >= first_choice_floor(S) &&
-      !(lock_of(q0) & k_elsewhere)) {
+  if (kind == op_kind::insert) {
+    const std::uint32_t free = mask_of(q) & all_free(S);
+    // [teach:room]
+    if (!claim_ok || __popc(free) < first_choice_floor(S) || (lock_of(q) & k_elsewhere)) return {};
     const int slot = __ffs(free) - 1;  // [teach:lowest_free]
     const meta_word bit = meta_word{1} << slot;
     const meta_word old = meta_and(r, c0, ~bit);  // [teach:atomic_and]
-    const bool mine = (old & bit) != 0, changed = lock_of(old) != lock_of(q0);
+    const bool mine = (old & bit) != 0, changed = lock_of(old) != lock_of(q);
     if (mine && changed) meta_or(r, c0, bit);
-    ok = mine && !changed;
-    if (ok) store_word(r.words + std::uint64_t{c0} * S + slot, fresh);  // [teach:store]
+    if (!mine || changed) return {};
+    store_word(bucket + slot, pack(k, val));  // [teach:store]
+    return {op_status::inserted, k_empty, insert_step::claim};
   }
-  return t.shfl_all(ok, 0);  // [teach:passed_on]
+  constexpr std::uint32_t k_gone = k_away_bit | k_hint_bits;
+  if ((lock_of(q) & k_gone) || (load_lock(r, c0) & k_gone)) return {};  // [teach:away]
+  return {op_status::missing, k_empty};                                 // [teach:missing]
 }
 // teach-region-end
 

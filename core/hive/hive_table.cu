@@ -41,6 +41,7 @@ hive_table::hive_table(const table_config& cfg) : cfg_(cfg), shape_(resolve_shap
   stash_ = buffer<word_type>(memory_space::device, shape_.stash_capacity);
   meta_ = buffer<unsigned long long>(memory_space::device, k_meta);
   counters_ = buffer<unsigned long long>(memory_space::device, c_count);
+  tallies_ = buffer<unsigned long long>(memory_space::device, k_tally_shards * k_tally_stride);
   paths_ = buffer<path_record>(memory_space::device, k_path_ring);
   overflowed_ = buffer<unsigned long long>(memory_space::device, 1);
   clear({});
@@ -79,6 +80,7 @@ hive_ref hive_table::ref() {
   r.stash_live = meta_.data() + 1;
   r.path_head = meta_.data() + 2;
   r.counters = counters_.data();
+  r.tallies = tallies_.data();
   r.paths = paths_.data();
   r.instrument = instrument_;
   r.seed = seed_.fetch_add(0x9e3779b9u);
@@ -232,6 +234,8 @@ void hive_table::clear(stream_view s) {
   fill_bytes(stash_.data(), memory_space::device, 0xff, stash_.size() * sizeof(word_type), s);
   fill_bytes(meta_.data(), memory_space::device, 0, k_meta * sizeof(unsigned long long), s);
   fill_bytes(counters_.data(), memory_space::device, 0, c_count * sizeof(unsigned long long), s);
+  fill_bytes(tallies_.data(), memory_space::device, 0, tallies_.size() * sizeof(unsigned long long),
+             s);
   live_bound_ = 0;
   erases_since_ = 0;
 }
@@ -240,6 +244,7 @@ table_stats hive_table::stats(stream_view s) {
   std::shared_lock lock(table_mutex_);
   const auto census = this->census(s);
   const auto meta = meta_.download(k_meta, s);
+  launch_fold_tallies(ref(), s);
   const auto c = counters_.download(c_count, s);
   table_stats st;
   st.capacity = geo_.buckets() * shape_.slots;
@@ -573,8 +578,8 @@ void hive_table::rehash(std::uint64_t capacity, stream_view s) {
 void hive_table::set_instrumentation(bool on) { instrument_ = on; }
 
 void hive_table::copy_step_counters(std::uint64_t* out, stream_view s) {
-  static_assert(c_moves == c_step1 + 4, "steps 1-4 and moves are adjacent");
   static_assert(sizeof(unsigned long long) == sizeof(std::uint64_t));
+  launch_fold_tallies(ref(), s);  // stream-ordered after the batch, like the copy
   copy_bytes(out, memory_space::pinned, counters_.data() + c_step1, memory_space::device,
              5 * sizeof(std::uint64_t), s);
 }

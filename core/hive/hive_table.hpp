@@ -92,6 +92,7 @@ class hive_table final : public hive_family {
   buffer<word_type> stash_;
   buffer<unsigned long long> meta_;  // [0] stash tail, [1] stash live, [2] path head, [3..] scratch
   buffer<unsigned long long> counters_;  // c_count
+  buffer<unsigned long long> tallies_;   // k_tally_shards x k_tally_stride, folded into counters_
   buffer<path_record> paths_;
   buffer<word_type> overflow_;  // a contraction step's entries that did not fit their bucket
   buffer<unsigned long long> overflowed_;  // how many

@@ -5,12 +5,12 @@
 
 namespace hs::hive {
 
-const char* to_string(insert_pass p) {
+const char* to_string(kernel_pass p) {
   switch (p) {
-    case insert_pass::none: return "none";
-    case insert_pass::first: return "insert_first";
-    case insert_pass::common: return "insert_common";
-    case insert_pass::general: return "insert_op";
+    case kernel_pass::none: return "none";
+    case kernel_pass::first: return "the first pass";
+    case kernel_pass::common: return "insert_common";
+    case kernel_pass::general: return "insert_op";
   }
   return "?";
 }
@@ -38,7 +38,7 @@ step_replay::bucket_state& step_replay::state_of(const hive_bucket_before& b) {
   return it->second;
 }
 
-bucket_read step_replay::read(insert_pass pass, int candidate, const hive_bucket_before& b,
+bucket_read step_replay::read(kernel_pass pass, int candidate, const hive_bucket_before& b,
                               key_type k) {
   const bucket_state& s = state_of(b);
   bucket_read r{pass, candidate, b.bucket, s.words, s.free_mask};
@@ -82,12 +82,52 @@ op_trace step_replay::replay(const stepped_op& op, std::span<const eviction_path
     t.slot = t.reads[r].match;
   };
   const auto stash_may_hold = [&] { return kb.stash_used && stash_hint(state_of(c[0]).lock) != 0; };
+  // The kernel's claims in its passes: two distinct candidates and the stash empty.
+  const bool claims = c.size() == 2 && !kb.stash_used && c[0].bucket != c[1].bucket;
+  const op_status hit = op.kind == op_kind::find    ? op_status::found
+                        : op.kind == op_kind::erase ? op_status::erased
+                                                    : op_status::replaced;
+
+  // The first pass, every kind (decide_first): the first candidate alone.
+  {
+    t.reads.push_back(read(kernel_pass::first, 0, c[0], k));
+    const bucket_read& r0 = t.reads.back();
+    const std::uint32_t lock0 = state_of(c[0]).lock;
+    if (r0.match >= 0) {  // found, emptied by CAS, or replaced by CAS
+      t.pass = kernel_pass::first;
+      decide_at(0);
+      word_type& w = state_of(c[0]).words[static_cast<std::size_t>(t.slot)];
+      if (op.kind == op_kind::erase) {
+        w = k_empty_word;
+        state_of(c[0]).free_mask |= 1u << t.slot;
+      } else if (op.kind == op_kind::insert) {
+        w = pack(k, op.value);
+        t.step = insert_step::replace;
+      }
+      t.agrees = op.status == hit;
+      return t;
+    }
+    constexpr std::uint32_t k_elsewhere = k_lock_bit | k_hint_bits | k_intent_bit | k_away_bit;
+    if (!claim_in_flight(r0)) {
+      if (op.kind == op_kind::insert && claims && free_count(r0) >= first_choice_floor(slots) &&
+          !(lock0 & k_elsewhere)) {
+        t.pass = kernel_pass::first;
+        claim(t, kb, 0, k, op.value);
+        t.agrees = op.status == op_status::inserted;
+        return t;
+      }
+      if (op.kind != op_kind::insert && !(lock0 & (k_away_bit | k_hint_bits))) {
+        t.pass = kernel_pass::first;  // nothing of this bucket went elsewhere: a miss
+        t.agrees = op.status == op_status::missing;
+        return t;
+      }
+    }
+  }
 
   if (op.kind != op_kind::insert) {  // find_op, erase_op: the candidates in order, then the stash
-    const op_status hit = op.kind == op_kind::find ? op_status::found : op_status::erased;
     for (std::size_t i = 0; i < c.size(); ++i) {
       if (i > 0 && c[i].bucket == c[i - 1].bucket) continue;
-      t.reads.push_back(read(insert_pass::none, static_cast<int>(i), c[i], k));
+      t.reads.push_back(read(kernel_pass::none, static_cast<int>(i), c[i], k));
       if (t.reads.back().match < 0) continue;
       decide_at(t.reads.size() - 1);
       if (op.kind == op_kind::erase) {
@@ -106,25 +146,15 @@ op_trace step_replay::replay(const stepped_op& op, std::span<const eviction_path
     return t;
   }
 
-  // The batch kernel's passes: two distinct candidates and the stash empty.
-  if (c.size() == 2 && !kb.stash_used && c[0].bucket != c[1].bucket) {
-    t.reads.push_back(read(insert_pass::first, 0, c[0], k));
-    const bucket_read& r0 = t.reads.back();
-    constexpr std::uint32_t k_elsewhere = k_lock_bit | k_hint_bits | k_intent_bit | k_away_bit;
-    if (r0.match < 0 && !claim_in_flight(r0) && free_count(r0) >= first_choice_floor(slots) &&
-        !(state_of(c[0]).lock & k_elsewhere)) {
-      t.pass = insert_pass::first;
-      claim(t, kb, 0, k, op.value);
-      t.agrees = op.status == op_status::inserted;
-      return t;
-    }
-    t.reads.push_back(read(insert_pass::common, 0, c[0], k));
-    t.reads.push_back(read(insert_pass::common, 1, c[1], k));
+  // The second pass for an insert the first left: both candidates at once.
+  if (claims) {
+    t.reads.push_back(read(kernel_pass::common, 0, c[0], k));
+    t.reads.push_back(read(kernel_pass::common, 1, c[1], k));
     const bucket_read &a = t.reads[t.reads.size() - 2], &b = t.reads.back();
     const bool notable = a.match >= 0 || b.match >= 0 || claim_in_flight(a) || claim_in_flight(b);
     const bool use1 = free_count(a) < first_choice_floor(slots) && free_count(b) > free_count(a);
     if (!notable && (use1 ? b.free_mask : a.free_mask) != 0) {
-      t.pass = insert_pass::common;
+      t.pass = kernel_pass::common;
       claim(t, kb, use1 ? 1 : 0, k, op.value);
       t.agrees = op.status == op_status::inserted;
       return t;
@@ -132,13 +162,13 @@ op_trace step_replay::replay(const stepped_op& op, std::span<const eviction_path
   }
 
   // insert_op. Step 1: the key in a candidate (or the stash) is replaced.
-  t.pass = insert_pass::general;
+  t.pass = kernel_pass::general;
   const bool second = c.size() > 1 && c[1].bucket != c[0].bucket;
   const bool third = c.size() > 2 && c[2].bucket != c[1].bucket && c[2].bucket != c[0].bucket;
   int free_slots[k_max_hashes] = {};
   for (std::size_t i = 0; i < c.size(); ++i) {
     if ((i == 1 && !second) || (i == 2 && !third)) continue;
-    t.reads.push_back(read(insert_pass::general, static_cast<int>(i), c[i], k));
+    t.reads.push_back(read(kernel_pass::general, static_cast<int>(i), c[i], k));
     const bucket_read& r = t.reads.back();
     if (r.match >= 0) {
       decide_at(t.reads.size() - 1);
@@ -192,7 +222,10 @@ op_trace step_replay::replay(const stepped_op& op, std::span<const eviction_path
 std::vector<op_trace> replay_step(const step_trace& t, std::span<const eviction_path> paths) {
   step_replay r;
   std::vector<op_trace> out;
-  for (const stepped_op& op : t.ops) out.push_back(r.replay(op, paths));
+  for (const stepped_op& op : t.ops) {
+    out.push_back(r.replay(op, paths));
+    out.back().position = out.size() - 1;
+  }
   return out;
 }
 

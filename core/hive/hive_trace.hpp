@@ -1,11 +1,12 @@
 // Where one hive operation went, replayed on its candidate buckets as they were just before the
 // step (step mode's Code view and warp lanes draw it). The rules are the device's: the batch
-// kernel's two insert passes (hive_kernels.cu: insert_first reading the first candidate, then
-// insert_common reading both), then the general operations of hive_ops.cuh (find_op and erase_op
-// read the candidates in order, then the stash; insert_op's four steps: replace, claim,
-// eviction, stash). An eviction's path is the one the table recorded for the key (the path ring,
-// instrumentation on). The operations of a step are replayed in order, each seeing what the
-// earlier ones did to the buckets they share.
+// kernel's passes (hive_kernels.cu: the first pass of every kind reading the first candidate,
+// look_in_first and decide_first; then insert_common reading both candidates for an insert it
+// left), then the general operations of hive_ops.cuh (find_op and erase_op read the candidates in
+// order, then the stash; insert_op's four steps: replace, claim, eviction, stash). An eviction's
+// path is the one the table recorded for the key (the path ring, instrumentation on). The
+// operations of a step are replayed in order, each seeing what the earlier ones did to the buckets
+// they share.
 #pragma once
 #include <cstdint>
 #include <map>
@@ -19,19 +20,19 @@
 
 namespace hs::hive {
 
-/// @brief Which of the kernel's code paths decided an insert.
-enum class insert_pass : std::uint8_t {
-  none,     ///< not an insert, or refused before anything was read
-  first,    ///< insert_first: the first candidate alone
+/// @brief Which of the batch kernel's passes read a bucket, or decided an operation.
+enum class kernel_pass : std::uint8_t {
+  none,     ///< refused before anything was read; for a read, find_op or erase_op
+  first,    ///< the first pass, every kind: the first candidate alone (decide_first)
   common,   ///< insert_common: both candidates, read at once
-  general,  ///< insert_op: the four steps
+  general,  ///< find_op, erase_op, insert_op's four steps
 };
-const char* to_string(insert_pass p);
+const char* to_string(kernel_pass p);
 
 /// @brief One bucket as the operation's tile read it: T lanes, lane l holding slots
 /// [l S/T, (l+1) S/T).
 struct bucket_read {
-  insert_pass pass = insert_pass::none;  ///< the code path that read it (none: find_op, erase_op)
+  kernel_pass pass = kernel_pass::none;  ///< the code path that read it (none: find_op, erase_op)
   int candidate = 0;                     ///< which of the key's candidates
   std::uint64_t bucket = 0;
   std::vector<word_type> words;  ///< as read
@@ -41,7 +42,7 @@ struct bucket_read {
 
 struct op_trace {
   std::vector<bucket_read> reads;  ///< in the order the tile read them
-  insert_pass pass = insert_pass::none;
+  kernel_pass pass = kernel_pass::none;
   std::optional<insert_step> step;              ///< the step that completed an insert
   int decided = -1;                             ///< the read (index) whose bucket decided, -1: none
   int slot = -1;                                ///< the slot there: the key's, or the one claimed
@@ -50,6 +51,9 @@ struct op_trace {
   std::optional<std::uint64_t> stash_position;  ///< the key's stash slot, where it decided there
   std::optional<eviction_path> path;            ///< step 3: the path its insert took
   bool agrees = true;  ///< the replay's outcome is the status the table reported
+  /// Its place in the step: the batch's thread position % T is its lane in the tile, the lane
+  /// that issues the first pass's atomic for it.
+  std::size_t position = 0;
 };
 
 /// @brief The bucket an operation decided in (the eviction's first hop for step 3), if any.
@@ -67,7 +71,7 @@ class step_replay {
     std::uint32_t free_mask = 0, lock = 0;
   };
   bucket_state& state_of(const hive_bucket_before& b);
-  bucket_read read(insert_pass pass, int candidate, const hive_bucket_before& b, key_type k);
+  bucket_read read(kernel_pass pass, int candidate, const hive_bucket_before& b, key_type k);
   void claim(op_trace& t, const hive_key_before& kb, int candidate, key_type k, value_type v);
   std::map<std::uint64_t, bucket_state> seen_;
 };

@@ -32,7 +32,7 @@ struct tile_word {
 
 /// @brief One read of a slab or bucket by the whole tile, and what its lanes decided there.
 struct tile_round {
-  std::string label;                          ///< "bucket 5 (candidate 0), read by insert_first"
+  std::string label;                          ///< "bucket 5 (candidate 0), read by the first pass"
   std::vector<std::vector<tile_word>> lanes;  ///< per lane, the words it holds, in order
   std::string vote;                           ///< what the ballot asked ("holds the key")
   std::uint32_t ballot = 0;                   ///< bit l: lane l voted yes

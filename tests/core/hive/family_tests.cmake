@@ -2,6 +2,7 @@
 target_sources(hs_core_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/gpu_hive_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/gpu_hive_bulk_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/gpu_hive_mixed_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/gpu_hive_streams_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/hash_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/inspect_test.cpp
