@@ -20,8 +20,8 @@ __device__ void add_tallies(const hive_ref& r, const tallies& tl) {
   // (hive_launch.hpp says why): every warp adding to the counters' one line cost a session's
   // mixed batches 21% (H100: 3.30 G ops/s plain, 2.60 instrumented).
   const unsigned all = 0xffffffffu;  // every thread of the block gets here
-  const std::uint32_t v[k_tally_count] = {tl.steps[0], tl.steps[1], tl.steps[2], tl.steps[3],
-                                          tl.moves,    tl.locks,    tl.restarts};
+  const std::uint32_t v[k_tally_count] = {tl.step(0), tl.step(1), tl.step(2), tl.step(3),
+                                          tl.moves(), tl.locks(), tl.restarts};
   unsigned long long* copy =
       r.tallies +
       ((blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32) % k_tally_shards) * k_tally_stride;

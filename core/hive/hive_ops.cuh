@@ -313,14 +313,20 @@ __device__ op_result erase_op(const warp_tile<T>& t, const hive_ref& r, key_type
 // teach-region-end
 
 /// @brief Per-tile tallies of instrumented events, added to the device counters once per thread.
+/// Packed, so they hold few registers through the kernel: a thread counts its own operation in
+/// the first pass and, as lane 0, its tile's in the others (at most 2 T + 1 <= 65 inserts), and a
+/// move and a lock at most once per hop of its tile's eviction paths (at most 32 x 8 x 32 each).
 struct tallies {
-  std::uint32_t steps[4] = {};
-  std::uint32_t moves = 0, locks = 0, restarts = 0;
-  /// Counts an insert completed by step s (selects, no index: the tallies stay in registers).
-  __device__ void count_step(insert_step s) {
-#pragma unroll
-    for (int i = 0; i < 4; ++i) steps[i] += static_cast<int>(s) == i + 1 ? 1u : 0u;
-  }
+  std::uint32_t steps = 0;        ///< inserts completed by step 1..4, 8 bits each
+  std::uint32_t moves_locks = 0;  ///< moves in the low 16 bits, locks in the high
+  std::uint32_t restarts = 0;
+  /// Counts an insert completed by step s.
+  __device__ void count_step(insert_step s) { steps += 1u << (8 * (static_cast<int>(s) - 1)); }
+  __device__ void count_move() { moves_locks += 1u; }
+  __device__ void count_lock() { moves_locks += 1u << 16; }
+  __device__ std::uint32_t step(int i) const { return (steps >> (8 * i)) & 0xffu; }
+  __device__ std::uint32_t moves() const { return moves_locks & 0xffffu; }
+  __device__ std::uint32_t locks() const { return moves_locks >> 16; }
 };
 
 inline constexpr int k_claim_lost = -1, k_claim_moved = -2;
@@ -444,7 +450,7 @@ __device__ std::uint64_t run_path(const hive_ref& r, const eviction_path& path, 
     // moves.
     const std::uint32_t away = (path.leaves_first >> d) & 1u ? k_away_bit : 0u;
     while (lock_of(meta_or(r, b, lock_part(k_lock_bit | away))) & k_lock_bit) __nanosleep(32);
-    ++tl.locks;
+    tl.count_lock();
     bool moved = false, give_back = true;
     if (load_word(r.words + from) == w) {
       store_word(r.words + ahead, w);
@@ -469,7 +475,7 @@ __device__ std::uint64_t run_path(const hive_ref& r, const eviction_path& path, 
       }
       return ~0ull;
     }
-    ++tl.moves;
+    tl.count_move();
     ahead = from;  // holds a marker, still marked taken: the next hop (or the newcomer) fills it
   }
   return ahead;
