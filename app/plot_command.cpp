@@ -94,6 +94,22 @@ probing_words probing_of(const std::map<std::string, report_file>& reports) {
   return w;
 }
 
+// A panel of bench mixed: one mix's batches against the load the table was filled to.
+panel_recipe mixed_panel(const std::string& table, const std::string& title) {
+  const auto of = [&](const char* legend, const char* series) {
+    return source{"mixed", table, "load", "G ops/s", legend, "series", series};
+  };
+  return {title,
+          "load before the batches (keys / slots)",
+          "operations/s (G)",
+          false,
+          false,
+          {of("linear probing", "linear, repeats"), of("slab hash", "slab, repeats"),
+           of("hive, instrumented", "hive, repeats, instrumented"),
+           of("hive, plain", "hive, repeats, plain"),
+           of("hive, each key once", "hive, unique, instrumented")}};
+}
+
 std::vector<recipe> recipes(const probing_words& pw) {
   using S = source;
   const auto pts = fig::series::line;
@@ -222,6 +238,15 @@ std::vector<recipe> recipes(const probing_words& pw) {
           S{"hive", "bulk-insert", "load", "find (all hit)", "2^27 slots", "slots", "2^27"}}}},
        "The paper (seed 003): Figs. 6 and 7, on an RTX 4090 (1008 GB/s): bulk inserts at most "
        "3,543 M/s, queries 3,853 M/s (loads not stated)."},
+      // The three families side by side on the same mixed session batches, a panel per mix:
+      // keys repeated (inserts may replace, erases may miss), the hive as the window runs it
+      // (instrumented) and plain, and with each key once.
+      {"mixed-families",
+       {mixed_panel("window-mix", "The window's mix (0.2 / 0.5 / 0.1 / 0.2)"),
+        mixed_panel("paper-mix-5-3-2", "Insert:lookup:delete 0.5:0.3:0.2"),
+        mixed_panel("paper-mix-5-4-1", "Insert:lookup:delete 0.5:0.4:0.1")},
+       "The Hive paper: 1.5-2x SlabHash's throughput under mixed insert/lookup/delete batches, on "
+       "an RTX 4090 (1008 GB/s)."},
       // One quantity per axis: open addressing's load is keys / slots; the slab table's is seed
       // 004's memory utilization, in a panel of its own.
       {"families-against-load",
