@@ -30,6 +30,21 @@ struct mixed_batch {
   }
 };
 
+// A GPU table and the model, both holding the first `n` keys of a universe of `size` (the rest
+// are keys never stored).
+struct filled_pair {
+  hive_pair p;
+  std::vector<key_type> universe, stored;
+  filled_pair(int slots, int tile, std::size_t size, std::size_t n, std::uint64_t seed)
+      : p(test::hive_config(backend::gpu, 1u << 16, slots, tile)),
+        universe(test::random_keys(size, seed)),
+        stored(universe.begin(), universe.begin() + static_cast<std::ptrdiff_t>(n)) {
+    const auto values = test::random_values(stored.size(), seed + 1);
+    test::insert(*p.gpu, stored, values);
+    test::insert(*p.model, stored, values);
+  }
+};
+
 }  // namespace
 
 TEST_CASE(
@@ -40,12 +55,10 @@ TEST_CASE(
   const auto [slots, tile] =
       GENERATE(Catch::Generators::table<int, int>({{16, 4}, {16, 2}, {8, 8}, {32, 32}, {16, 16}}));
   CAPTURE(slots, tile);
-  hive_pair p(test::hive_config(backend::gpu, 1u << 16, slots, tile));
-  const auto universe = test::random_keys(120000, 31);
-  const std::vector<key_type> stored(universe.begin(), universe.begin() + 30000);
-  const auto stored_values = test::random_values(stored.size(), 32);
-  test::insert(*p.gpu, stored, stored_values);
-  test::insert(*p.model, stored, stored_values);
+  filled_pair fp(slots, tile, 120000, 30000, 31);
+  hive_pair& p = fp.p;
+  const auto& universe = fp.universe;
+  const auto& stored = fp.stored;
   // The triples' keys are new; beside them, operations on distinct keys whose outcome no order
   // changes (new inserts, lookups and deletes of stored keys, lookups of absent keys), which the
   // model replays.
@@ -200,12 +213,10 @@ TEST_CASE(
   test::require_gpu();
   const auto [slots, tile] = GENERATE(Catch::Generators::table<int, int>({{16, 4}, {32, 32}}));
   CAPTURE(slots, tile);
-  hive_pair p(test::hive_config(backend::gpu, 1u << 16, slots, tile));
-  const auto universe = test::random_keys(100000, 51);
-  const std::vector<key_type> stored(universe.begin(), universe.begin() + 40000);
-  const auto stored_values = test::random_values(stored.size(), 52);
-  test::insert(*p.gpu, stored, stored_values);
-  test::insert(*p.model, stored, stored_values);
+  filled_pair fp(slots, tile, 100000, 40000, 51);
+  hive_pair& p = fp.p;
+  const auto& universe = fp.universe;
+  const auto& stored = fp.stored;
   mixed_batch b;
   for (std::size_t i = 0; i < 20000; ++i) {
     const int r = static_cast<int>(i % 5);
