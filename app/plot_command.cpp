@@ -116,7 +116,7 @@ std::vector<recipe> recipes(const probing_words& pw) {
   const auto dots = fig::series::points;
   return {
       {"seed000-load-sweep",
-       {{"Insert rate against load (seed 000, Experiment 2)",
+       {{"Insert rate against load (A Simple GPU Hash Table, Experiment 2)",
          "load factor",
          "inserts/s (G)",
          false,
@@ -126,7 +126,7 @@ std::vector<recipe> recipes(const probing_words& pw) {
             "experiment2",
             "load",
             "seed G/s",
-            "seed 000's algorithm",
+            "the article's own algorithm",
             "",
             {},
             pts}}},
@@ -140,7 +140,8 @@ std::vector<recipe> recipes(const probing_words& pw) {
          // lie hidden under this one).
          {S{"seed-linear", "probe_lengths", "load", "mean", "HashScope", "table", "HashScope",
             pts}}}},
-       "The paper (seed 000): its load-factor table, on a GTX 1060 (192 GB/s): 361 M inserts/s "
+       "The article (A Simple GPU Hash Table): its load-factor table, on a GTX 1060 (192 GB/s): "
+       "361 M inserts/s "
        "at load 0, 4M keys a kernel."},
       {"linear-bulk",
        {{pw.name + ": bulk rates against load",
@@ -159,7 +160,7 @@ std::vector<recipe> recipes(const probing_words& pw) {
          true,
          {S{"linear", "bulk", "load", "probe mean", "mean"}}}}},
       {"seed004-fig4",
-       {{"Build and search against memory utilization (seed 004, Fig. 4)",
+       {{"Build and search against memory utilization (SlabHash, Fig. 4)",
          "memory utilization",
          "operations/s (G)",
          false,
@@ -183,10 +184,11 @@ std::vector<recipe> recipes(const probing_words& pw) {
             "",
             {},
             dots}}}},
-       "The paper (seed 004): Fig. 4, on a Tesla K40c (288 GB/s): at most 512 M inserts/s and "
+       "The SlabHash paper (Ashkiani, Farach-Colton, Owens, IPDPS 2018): Fig. 4, on a Tesla K40c "
+       "(288 GB/s): at most 512 M inserts/s and "
        "937 M queries/s."},
       {"seed004-fig5",
-       {{"Build and search against the number of keys (seed 004, Fig. 5)",
+       {{"Build and search against the number of keys (SlabHash, Fig. 5)",
          "keys",
          "operations/s (G)",
          true,
@@ -194,10 +196,10 @@ std::vector<recipe> recipes(const probing_words& pw) {
          {S{"slab", "fig5-size", "n", "build", "build"},
           S{"slab", "fig5-size", "n", "search-all", "search (all present)"},
           S{"slab", "fig5-size", "n", "search-none", "search (none present)"}}}},
-       "The paper (seed 004): Fig. 5, on a Tesla K40c (288 GB/s), at utilization 0.6: searches "
+       "The SlabHash paper: Fig. 5, on a Tesla K40c (288 GB/s), at utilization 0.6: searches "
        "at a harmonic mean of 861 (all present) and 793 M/s (none)."},
       {"seed004-fig7",
-       {{"Concurrent mixed batches (seed 004, Fig. 7a)",
+       {{"Concurrent mixed batches (SlabHash, Fig. 7a)",
          "initial memory utilization",
          "operations/s (G)",
          false,
@@ -208,10 +210,10 @@ std::vector<recipe> recipes(const probing_words& pw) {
             "Γ₁: 20/20/30/30"},
           S{"slab", "fig7a-concurrent", "initial utilization", "G2 (0.1,0.1,0.4,0.4)",
             "Γ₂: 10/10/40/40"}}}},
-       "The paper (seed 004): Fig. 7a, on a Tesla K40c (288 GB/s): Γ₀ < Γ₁ < Γ₂, falling to about "
+       "The SlabHash paper: Fig. 7a, on a Tesla K40c (288 GB/s): Γ₀ < Γ₁ < Γ₂, falling to about "
        "100 M ops/s at utilization 0.9."},
       {"seed003-fig9",
-       {{"Inserts completed by each step (seed 003, Fig. 9)",
+       {{"Inserts completed by each step (the Hive paper, Fig. 9)",
          "load factor",
          "share of the inserts",
          false,
@@ -220,9 +222,9 @@ std::vector<recipe> recipes(const probing_words& pw) {
           S{"hive", "steps", "load", "2 claim", "2: claim"},
           S{"hive", "steps", "load", "3 evict", "3: evict"},
           S{"hive", "steps", "load", "4 stash", "4: stash"}}}},
-       "The paper (seed 003): Fig. 9, on an RTX 4090 (1008 GB/s)."},
+       "The Hive paper: Fig. 9, on an RTX 4090 (1008 GB/s)."},
       {"seed003-throughput",
-       {{"Bulk insert against load (seed 003)",
+       {{"Bulk insert against load (the Hive paper)",
          "load factor",
          "inserts/s (G)",
          false,
@@ -236,7 +238,7 @@ std::vector<recipe> recipes(const probing_words& pw) {
          false,
          {S{"hive", "bulk-insert", "load", "find (all hit)", "2^25 slots", "slots", "2^25"},
           S{"hive", "bulk-insert", "load", "find (all hit)", "2^27 slots", "slots", "2^27"}}}},
-       "The paper (seed 003): Figs. 6 and 7, on an RTX 4090 (1008 GB/s): bulk inserts at most "
+       "The Hive paper: Figs. 6 and 7, on an RTX 4090 (1008 GB/s): bulk inserts at most "
        "3,543 M/s, queries 3,853 M/s (loads not stated)."},
       // The three families side by side on the same mixed session batches, a panel per mix:
       // keys repeated (inserts may replace, erases may miss), the hive as the window runs it
@@ -267,7 +269,7 @@ std::vector<recipe> recipes(const probing_words& pw) {
           S{"hive", "bulk-insert", "load", "find (all hit)", "hive (2^27)", "slots", "2^27"}},
          takes_extra::open_find},
         {"Slab hash against memory utilization",
-         "memory utilization (seed 004)",
+         "memory utilization (SlabHash)",
          "operations/s (G)",
          false,
          false,

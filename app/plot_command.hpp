@@ -1,8 +1,9 @@
 // `hashscope plot RESULTS_DIR` (and `bench SUITE --figures`): the source documents' figures from
-// the JSON reports `bench` writes, in paper style (PNG, SVG, PDF): seed 000's load sweep, seed
-// 004's Fig. 4, 5 and 7, seed 003's Fig. 9 and throughput against load, the linear table's bulk
-// rates, and one figure of every family's insert and find rates against load on the same axes.
-// Each figure says the machine, the date and the command its numbers came from.
+// the JSON reports `bench` writes, in paper style (PNG, SVG, PDF): the Simple GPU Hash Table
+// article's load sweep, the SlabHash paper's Fig. 4, 5 and 7, the Hive paper's Fig. 9 and
+// throughput against load, the linear table's bulk rates, and one figure of every family's insert
+// and find rates against load on the same axes. Each figure says the machine, the date and the
+// command its numbers came from.
 #pragma once
 #include <string>
 #include <vector>

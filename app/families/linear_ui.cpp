@@ -129,8 +129,8 @@ void draw_controls(table_config& c, session& running, const table_stats&) {
 void about_rows(number_rows& n, const session& s, const table_stats&) {
   if (s.gpu()) n.emplace_back("tuning", describe(s.config().table.linear.tuning));
   n.emplace_back("erase", s.config().table.linear.deletes == linear_delete_mode::tombstone
-                              ? "tombstone (seed 002)"
-                              : "empties the value (seed 000)");
+                              ? "tombstone (Reusing Deleted Slots)"
+                              : "empties the value (A Simple GPU Hash Table)");
   n.emplace_back(
       "probing",
       s.config().table.linear.probe == probe_policy::double_hash

@@ -1,6 +1,6 @@
-// The seed's own insert algorithm (seed 000/001, "A Simple GPU Hash Table"), rewritten here from
-// the document as the baseline of `bench seed-linear`: one thread per key, 1024-thread blocks, a
-// 32-bit CAS on the key of every probed slot, then a plain store of the value. Same slot layout
+// The seed's own insert algorithm ("A Simple GPU Hash Table", in both versions), rewritten here
+// from the document as the baseline of `bench seed-linear`: one thread per key, 1024-thread blocks,
+// a 32-bit CAS on the key of every probed slot, then a plain store of the value. Same slot layout
 // as HashScope's linear table, so the same inspection kernels read it.
 #pragma once
 #include <cstdint>

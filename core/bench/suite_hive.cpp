@@ -1,4 +1,4 @@
-// bench hive: seed 003's experiments on the hive table. Bulk insert into an empty table up to
+// bench hive: the Hive paper's experiments on the hive table. Bulk insert into an empty table up to
 // load 0.9-0.99 across sizes, lookups by hit ratio, the mixed workloads (0.5:0.3:0.2 and
 // 0.5:0.4:0.1 insert:lookup:delete), hash-policy and bucket-size comparisons, resize rates, the
 // insert-step breakdown from load 0.55 to 0.97 (Fig. 9) and the instrumentation's overhead.

@@ -1,8 +1,9 @@
 // bench linear-churn: a long-lived table kept at a steady load through cycles of erases (the
-// oldest keys) and inserts (as many new ones), under three policies: erase by value (seed 000),
-// tombstones without rehash (seed 002), and tombstones rebuilt in place when a quarter of the
-// slots are dead. Per cycle: throughput of each phase and the probe lengths after it. Then the
-// rebuild rates themselves (rehash in place, grow, shrink), also as a fraction of copy bandwidth.
+// oldest keys) and inserts (as many new ones), under three policies: erase by value (A Simple GPU
+// Hash Table), tombstones without rehash (Reusing Deleted Slots), and tombstones rebuilt in place
+// when a quarter of the slots are dead. Per cycle: throughput of each phase and the probe lengths
+// after it. Then the rebuild rates themselves (rehash in place, grow, shrink), also as a fraction
+// of copy bandwidth.
 #include <algorithm>
 
 #include "core/bench/profile_row.hpp"
@@ -81,8 +82,8 @@ report linear_churn_suite(const bench_options& opt) {
   summary.columns = {"policy",  "cycles",     "rebuilds",  "dead slots", "mean probe",
                      "longest", "insert G/s", "erase G/s", "find G/s"};
   for (const policy pol :
-       {policy{"erase by value (seed 000)", linear_delete_mode::value, false},
-        policy{"tombstones (seed 002)", linear_delete_mode::tombstone, false},
+       {policy{"erase by value (A Simple GPU Hash Table)", linear_delete_mode::value, false},
+        policy{"tombstones (Reusing Deleted Slots)", linear_delete_mode::tombstone, false},
         policy{"tombstones, rehash at 25% dead", linear_delete_mode::tombstone, true}}) {
     const char* name = pol.deletes == linear_delete_mode::value ? "value"
                        : pol.rehash                             ? "tombstone-rehash"

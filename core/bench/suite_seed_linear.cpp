@@ -1,4 +1,5 @@
-// bench seed-linear: seed 000's experiments on the H200, HashScope beside the seed's own algorithm.
+// bench seed-linear: the Simple GPU Hash Table article's experiments on the H200, HashScope beside
+// the seed's own algorithm.
 //  1. 64M random keys inserted in 16 batches of 4M, 32M deleted in 8 batches; per-batch GPU times,
 //     the total with allocation, copies and iteration, and std::unordered_map doing the same.
 //  2. Capacity 2^27, 4M new keys per kernel until 124M are stored (load ~0.97), one row per kernel.

@@ -1,7 +1,7 @@
-// bench slab: seed 004's experiments on the slab table (Fig. 4: build and search against memory
-// utilization; Fig. 5: against n at 60%; Fig. 6: incremental batches; Fig. 7a: concurrent mixes
-// against initial utilization; SlabAlloc's allocation rate), and bench slab-tile (2, 4, 8, 16 or 32
-// threads sharing a slab). Pools are sized up front so no timed batch waits for a pool check.
+// bench slab: the SlabHash paper's experiments on the slab table (Fig. 4: build and search against
+// memory utilization; Fig. 5: against n at 60%; Fig. 6: incremental batches; Fig. 7a: concurrent
+// mixes against initial utilization; SlabAlloc's allocation rate), and bench slab-tile (2, 4, 8, 16
+// or 32 threads sharing a slab). Pools are sized up front so no timed batch waits for a pool check.
 #include <algorithm>
 #include <numeric>
 #include <random>

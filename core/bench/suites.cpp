@@ -18,7 +18,8 @@ const std::vector<suite_info>& suites() {
        "bulk insert / find-hit / find-miss / erase at load 0.5, 0.8, 0.9, 0.95 on 2^27 slots",
        false},
       {"seed-linear",
-       "seed 000's experiments: 64M inserts + 32M deletes, the 4M-per-kernel load sweep, probe "
+       "the Simple GPU Hash Table article's experiments: 64M inserts + 32M deletes, the "
+       "4M-per-kernel load sweep, probe "
        "lengths",
        true},
       {"locality",
@@ -30,13 +31,14 @@ const std::vector<suite_info>& suites() {
        "rehash; rebuild rates",
        false},
       {"slab",
-       "seed 004's experiments: build/search vs memory utilization and vs n, incremental batches, "
+       "the SlabHash paper's experiments: build/search vs memory utilization and vs n, incremental "
+       "batches, "
        "concurrent mixes, SlabAlloc",
        false},
       {"slab-tile",
        "the slab table's build and search with 2, 4, 8, 16 and 32 threads sharing a slab", true},
       {"hive",
-       "seed 003's experiments: bulk insert to 0.9-0.99 by size, lookups by hit ratio, mixed "
+       "the Hive paper's experiments: bulk insert to 0.9-0.99 by size, lookups by hit ratio, mixed "
        "workloads, hash and bucket policies, resize rates, insert steps",
        true},
   };

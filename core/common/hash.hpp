@@ -34,7 +34,7 @@ struct identity_hash {
   HS_HD std::uint32_t operator()(std::uint32_t k) const { return k; }
 };
 
-/// @brief The universal hash of seed 004, h(k) = (a k + b) mod p with p = 2^32 - 5 (a prime) and
+/// @brief The universal hash of SlabHash, h(k) = (a k + b) mod p with p = 2^32 - 5 (a prime) and
 /// fixed random a, b; a table reduces it further (mod B buckets, or its low bits). The modulus is
 /// taken without a division: 2^32 = 5 (mod p), so x = hi 2^32 + lo folds to 5 hi + lo.
 struct universal_hash {

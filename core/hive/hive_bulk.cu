@@ -9,9 +9,9 @@
 // full, first candidates to the brim, second candidates to the brim (caps that leave room in
 // both of a key's buckets keep evictions rare afterwards). What still finds no room, and every
 // key of a bucket whose away bit, stash count, lock or intent was set (it may sit elsewhere),
-// goes through the per-key insert kernels with every step of seed 003. The rounds write buckets
-// with plain stores, so the table runs them alone (hive_table::insert); the host waits once, for
-// the count of keys left.
+// goes through the per-key insert kernels with every step of the Hive paper. The rounds write
+// buckets with plain stores, so the table runs them alone (hive_table::insert); the host waits
+// once, for the count of keys left.
 #include <cuda_runtime.h>
 
 #include <algorithm>

@@ -1,5 +1,5 @@
 // The hive family's registration: bucketed warp-cooperative cuckoo hashing with a stash and
-// linear-hashing resize (seed 003).
+// linear-hashing resize (the Hive paper).
 #include <cmath>
 
 #include "core/common/error.hpp"
@@ -136,7 +136,7 @@ const family_descriptor& registration() {
     f.summary =
         "bucketed warp-cooperative cuckoo hashing: packed words, free masks, bounded evictions, a "
         "stash, "
-        "linear-hashing resize (seed 003)";
+        "linear-hashing resize (the Hive paper)";
     f.max_fill_load = 4.0;
     f.make = make;
     f.estimate_bytes =

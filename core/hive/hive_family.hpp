@@ -1,6 +1,6 @@
-// What a hive table offers beyond the Table seam (seed 003): linear-hashing resizes one K-bucket
-// step at a time, switchable instrumentation, the recent eviction paths, and a full copy for
-// checkers. Both backends implement it.
+// What a hive table offers beyond the Table seam (the Hive paper): linear-hashing resizes one
+// K-bucket step at a time, switchable instrumentation, the recent eviction paths, and a full copy
+// for checkers. Both backends implement it.
 #pragma once
 #include <cstdint>
 #include <vector>

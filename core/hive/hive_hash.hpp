@@ -1,5 +1,5 @@
-// The hive family's hash functions (seed 003, III-C and V-B): each key gets two or three of them,
-// one per candidate bucket. BitHash1/2 are this project's own shift/xor/add mixers in the
+// The hive family's hash functions (the Hive paper, III-C and V-B): each key gets two or three of
+// them, one per candidate bucket. BitHash1/2 are this project's own shift/xor/add mixers in the
 // paper's style; Murmur3's finalizer; a CityHash-style 32-bit mix (multiply, rotate, xor-fold);
 // CRC-32C, a bit at a time on the device (a table in constant memory serialized a warp's lookups)
 // and through the byte table on the host (the CPU model).

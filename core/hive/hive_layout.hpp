@@ -1,9 +1,9 @@
-// The hive layout of seed 003, shared by kernels, the CPU model, the invariant checker and the
-// views: buckets of S packed 64-bit words (key in the low half, value in the high half; all ones
-// = empty), one 32-bit free mask per bucket (bit i set = slot i free), one lock word per bucket
-// (bit 0 the eviction lock; bits 1-14 count stashed keys whose first candidate is this bucket:
-// lookups skip the stash unless a candidate's count is non-zero; bit 15 an insert's intent to
-// evict or stash a key whose first candidate this is; bit 16 the away bit, set before any key
+// The hive layout of the Hive paper, shared by kernels, the CPU model, the invariant checker and
+// the views: buckets of S packed 64-bit words (key in the low half, value in the high half; all
+// ones = empty), one 32-bit free mask per bucket (bit i set = slot i free), one lock word per
+// bucket (bit 0 the eviction lock; bits 1-14 count stashed keys whose first candidate is this
+// bucket: lookups skip the stash unless a candidate's count is non-zero; bit 15 an insert's intent
+// to evict or stash a key whose first candidate this is; bit 16 the away bit, set before any key
 // whose first candidate this is gets placed in another bucket and kept until the table is
 // cleared, so while it is clear such a key can only be here; bits 17-31 count moves out of the
 // bucket, so an operation that found nothing can tell a key moved while it looked), and the
@@ -74,8 +74,8 @@ HS_HD int placement_of(const int (&free_slots)[k_max_hashes], int count, int slo
   return best;
 }
 
-/// @brief Linear hashing (seed 003, IV-C): `round` buckets (a power of two) are addressed by the
-/// low bits of a hash; buckets below `split` have been split this round, so they and their
+/// @brief Linear hashing (the Hive paper, IV-C): `round` buckets (a power of two) are addressed by
+/// the low bits of a hash; buckets below `split` have been split this round, so they and their
 /// partners (b + round) take one more bit. Buckets in use: round + split.
 struct geometry {
   std::uint64_t round = 0;
@@ -139,7 +139,7 @@ HS_HD std::uint32_t victim_mix(key_type k, std::uint32_t seed, int attempt, int 
   return h(k ^ h(seed + 0x9e3779b9u * static_cast<std::uint32_t>(attempt * 64 + hop + 1)));
 }
 
-/// @brief Which insert step completed an insert (seed 003, IV-A), for the step breakdown.
+/// @brief Which insert step completed an insert (the Hive paper, IV-A), for the step breakdown.
 enum class insert_step : std::uint8_t { replace = 1, claim = 2, evict = 3, stash = 4 };
 
 }  // namespace hs::hive

@@ -1,6 +1,7 @@
-// The hive table's operations for one tile of T lanes (seed 003, III-E/F and IV-A/B): a bucket of
-// S slots is read by the whole tile, lane l holding slots [l*W, l*W + W); decisions come from
-// ballots, so the lanes stay together. T = 32 with S = 32 is the paper's warp, one slot per lane.
+// The hive table's operations for one tile of T lanes (the Hive paper, III-E/F and IV-A/B): a
+// bucket of S slots is read by the whole tile, lane l holding slots [l*W, l*W + W); decisions come
+// from ballots, so the lanes stay together. T = 32 with S = 32 is the paper's warp, one slot per
+// lane.
 //
 // Concurrency rules (each one a comment below where it acts):
 // - A slot is claimed through its bucket's free mask (one atomicAnd); the claimer then publishes
@@ -762,7 +763,7 @@ __device__ bool insert_common(const warp_tile<T>& t, const hive_ref& r, bool eli
 }
 // teach-region-end
 
-/// @brief INSERT/REPLACE in four steps (seed 003, IV-A): replace a present key; claim a free
+/// @brief INSERT/REPLACE in four steps (the Hive paper, IV-A): replace a present key; claim a free
 /// slot in a candidate bucket; evict along a bounded path; stash.
 // teach-region hive-insert-op
 template <int S, int T>

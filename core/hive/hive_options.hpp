@@ -9,7 +9,7 @@
 
 namespace hs {
 
-/// @brief Shape and policies of a hive table (seed 003). The capacity is buckets x slots, the
+/// @brief Shape and policies of a hive table (the Hive paper). The capacity is buckets x slots, the
 /// buckets a power of two at creation (resizing then moves one bucket at a time).
 struct hive_options {
   int bucket_slots = 0;  ///< 8, 16 or 32 slots per bucket; 0: the default (measured fastest)

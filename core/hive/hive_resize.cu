@@ -1,6 +1,6 @@
-// Linear-hashing resize kernels (seed 003, IV-C): a lane per slot of a bucket pair, 32 / slots
-// pairs a warp.
-// They run alone on the table (the host holds it exclusively), so plain loads and stores suffice.
+// Linear-hashing resize kernels (the Hive paper, IV-C): a lane per slot of a bucket pair, 32 /
+// slots pairs a warp. They run alone on the table (the host holds it exclusively), so plain loads
+// and stores suffice.
 #include <cuda_runtime.h>
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// The GPU hive table (seed 003): the host owner of the buckets, masks, lock words, stash and
+// The GPU hive table (the Hive paper): the host owner of the buckets, masks, lock words, stash and
 // counters. Kernels are templated on bucket size and tile (hive_kernels.cu); this class checks
 // arguments, resizes by linear hashing (alone on the table) and dispatches.
 #pragma once

@@ -135,7 +135,8 @@ const family_descriptor& registration() {
     f.summary =
         "open addressing with linear probing (one thread or a probe group per operation) or double "
         "hashing; "
-        "erase empties the value (seed 000) or leaves a reusable tombstone (seed 002)";
+        "erase empties the value (A Simple GPU Hash Table) or leaves a reusable tombstone (Reusing "
+        "Deleted Slots)";
     f.make = make;
     f.check_config = check_config;
     f.estimate_bytes = [](const table_config& c) -> std::uint64_t {

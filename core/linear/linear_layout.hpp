@@ -28,8 +28,8 @@ HS_HD std::uint32_t home_slot(key_type k, std::uint32_t mask) {
   return Hash{}(k)&mask;
 }
 
-/// @brief How far a slot lies past a home slot, wrapping at the end of the table (seed 000's
-/// probe length: (slot - home) & (capacity - 1)).
+/// @brief How far a slot lies past a home slot, wrapping at the end of the table (the Simple GPU
+/// Hash Table article's probe length: (slot - home) & (capacity - 1)).
 HS_HD std::uint32_t displacement(std::uint32_t slot, std::uint32_t home, std::uint32_t mask) {
   return (slot - home) & mask;
 }

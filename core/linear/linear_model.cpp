@@ -59,8 +59,9 @@ op_status linear_model::insert_impl(key_type k, value_type v) {
   return op_status::failed_full;
 }
 
-// Tombstone mode (seed 002, without its flaw): the key may sit anywhere up to the first empty slot,
-// behind tombstones, so the probe goes that far before it reuses the first free slot it passed.
+// Tombstone mode (Reusing Deleted Slots, without its flaw): the key may sit anywhere up to the
+// first empty slot, behind tombstones, so the probe goes that far before it reuses the first free
+// slot it passed.
 template <class Hash>
 op_status linear_model::insert_reusing(key_type k, value_type v) {
   const std::uint32_t home = home_slot<Hash>(k, mask_);
@@ -110,8 +111,8 @@ op_status linear_model::erase_impl(key_type k) {
   if (s < 0) return op_status::missing;
   slot_word& w = slots_[static_cast<std::size_t>(s)];
   if (slot_value(w) == k_empty) return op_status::missing;
-  // seed 000: the key keeps its slot, only the value is emptied; seed 002: the key becomes a
-  // tombstone (still walked past by probes, reused by inserts).
+  // A Simple GPU Hash Table: the key keeps its slot, only the value is emptied; Reusing Deleted
+  // Slots: the key becomes a tombstone (still walked past by probes, reused by inserts).
   w = cfg_.linear.deletes == linear_delete_mode::tombstone ? pack(k_tombstone, k_empty)
                                                            : pack(k, k_empty);
   return op_status::erased;

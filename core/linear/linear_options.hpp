@@ -10,10 +10,11 @@
 
 namespace hs {
 
-/// @brief How the linear family deletes. `value` (seed 000): the key keeps its slot and only the
-/// value is emptied, so erase runs concurrently with everything. `tombstone` (seed 002): the key
-/// becomes a tombstone that later inserts reuse; inserts and erases then run in separate phases
-/// (the table orders them itself, see linear_table.hpp), lookups concurrently with either.
+/// @brief How the linear family deletes. `value` (A Simple GPU Hash Table): the key keeps its slot
+/// and only the value is emptied, so erase runs concurrently with everything. `tombstone` (Reusing
+/// Deleted Slots): the key becomes a tombstone that later inserts reuse; inserts and erases then
+/// run in separate phases (the table orders them itself, see linear_table.hpp), lookups
+/// concurrently with either.
 enum class linear_delete_mode : std::uint8_t { value, tombstone };
 std::string_view to_string(linear_delete_mode m);
 std::optional<linear_delete_mode> parse_delete_mode(std::string_view s);

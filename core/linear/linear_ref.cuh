@@ -114,14 +114,15 @@ struct linear_ref {
   }
   // teach-region-end
 
-  /// @brief Tombstone mode's insert (one thread per operation). Seed 002 claims the first tombstone
-  /// it meets, which stores a key twice when the key already sits further along its chain. Here
-  /// the probe walks on to the key or the first empty slot (past the longest probe once a free slot
-  /// was seen: no key lies further), remembering the first free slot (tombstone or empty), and
-  /// only then claims that slot with one CAS. A failed CAS means another key took it: the walk
-  /// resumes after it. Inserts and erases run in separate phases, so during an insert phase slots
-  /// only go from free to taken; two threads inserting the same key therefore always race for the
-  /// same first free slot, and the loser's CAS returns the winner's key: it overwrites the value.
+  /// @brief Tombstone mode's insert (one thread per operation). Reusing Deleted Slots claims the
+  /// first tombstone it meets, which stores a key twice when the key already sits further along its
+  /// chain. Here the probe walks on to the key or the first empty slot (past the longest probe once
+  /// a free slot was seen: no key lies further), remembering the first free slot (tombstone or
+  /// empty), and only then claims that slot with one CAS. A failed CAS means another key took it:
+  /// the walk resumes after it. Inserts and erases run in separate phases, so during an insert
+  /// phase slots only go from free to taken; two threads inserting the same key therefore always
+  /// race for the same first free slot, and the loser's CAS returns the winner's key: it overwrites
+  /// the value.
   // teach-region linear-insert-reusing
   template <bool Guarded>
   __device__ op_status insert_reusing(key_type k, value_type v) const {
@@ -209,8 +210,8 @@ struct linear_ref {
   }
   // teach-region-end
 
-  /// @brief Erases: by emptying the value (seed 000; the key keeps its slot), or by turning the
-  /// key into a tombstone with an empty value in one CAS (seed 002).
+  /// @brief Erases: by emptying the value (A Simple GPU Hash Table; the key keeps its slot), or by
+  /// turning the key into a tombstone with an empty value in one CAS (Reusing Deleted Slots).
   // teach-region linear-erase
   __device__ op_status erase(const coop_group<G>& g, key_type k, std::uint32_t max_disp,
                              bool tombstone) const {

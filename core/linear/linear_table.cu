@@ -275,8 +275,9 @@ void linear_table::erases_launched(stream_view s) {
 }
 
 void linear_table::order_phase(bool inserting, stream_view s) {
-  // Seed 002's contract: inserts and erases never overlap in tombstone mode. Whatever stream a
-  // caller uses, a launch of one phase waits for the latest launch of the other; lookups are free.
+  // The Reusing Deleted Slots article's contract: inserts and erases never overlap in tombstone
+  // mode. Whatever stream a caller uses, a launch of one phase waits for the latest launch of the
+  // other; lookups are free.
   if (tombstones())
     HS_CUDA_CHECK(cudaStreamWaitEvent(cuda(s), event(inserting ? last_erase_ : last_insert_), 0));
 }

@@ -1,4 +1,4 @@
-// SlabAlloc on the device (seed 004, V): the pool's super blocks are cut into memory blocks of
+// SlabAlloc on the device (SlabHash, V): the pool's super blocks are cut into memory blocks of
 // 1024 slabs with a 1024-bit bitmap each. A tile keeps one resident block, its bitmap held in the
 // lanes' registers (W words per lane); an allocation finds the lowest free bit there and claims it
 // with one atomicOr, refreshing the register copy when another tile got there first. A full

@@ -104,7 +104,7 @@ const family_descriptor& registration() {
     f.summary =
         "SlabHash: chaining over 128-byte slabs shared by a tile of threads, lists grown from "
         "SlabAlloc "
-        "(seed 004)";
+        "(SlabHash)";
     f.capacity_unit = "pairs in base slabs";
     f.pow2_capacity = false;
     f.max_fill_load = 8.0;

@@ -1,4 +1,4 @@
-// What a slab table offers beyond the Table seam (seed 004): DELETEALL, COUNT, SEARCHALL, FLUSH,
+// What a slab table offers beyond the Table seam (SlabHash): DELETEALL, COUNT, SEARCHALL, FLUSH,
 // and a full copy of its slabs for checkers. Both backends implement it; in the seam's terms,
 // insert is INSERT (multi mode) or REPLACE (unique mode), find is SEARCH and erase is DELETE,
 // each acting on the least recent match (the first one in list order).

@@ -1,4 +1,4 @@
-// The slab layout of seed 004, shared by kernels, the CPU model, the invariant checker and the
+// The slab layout of SlabHash, shared by kernels, the CPU model, the invariant checker and the
 // views: a slab is 32 words of 32 bits (128 bytes); words 0..29 hold 15 key-value pairs (keys in
 // even words, values in odd words), word 30 is auxiliary, word 31 the next slab's address. Base
 // slabs (one per bucket) sit in one array; chained slabs come from SlabAlloc and are named by a
@@ -54,7 +54,7 @@ HS_HD std::uint64_t pack_pair(std::uint32_t key, std::uint32_t value) {
 }
 inline constexpr std::uint64_t k_empty_pair = 0xffffffffffffffffull;
 
-/// @brief The bucket of a key: the hash reduced modulo the bucket count (seed 004: h(k) mod B).
+/// @brief The bucket of a key: the hash reduced modulo the bucket count (SlabHash: h(k) mod B).
 template <class Hash>
 HS_HD std::uint32_t bucket_of(Hash h, key_type k, std::uint32_t buckets) {
   return h(k) % buckets;

@@ -1,4 +1,4 @@
-// Sequential semantics of the slab family (seed 004): every operation walks its bucket's list from
+// Sequential semantics of the slab family (SlabHash): every operation walks its bucket's list from
 // the base slab. REPLACE takes the first pair holding the key or empty (in unique mode lists fill
 // in order and deleted pairs stay tombstones, so no copy of the key can lie further on); INSERT
 // takes the first empty pair; SEARCH and DELETE take the first match; a full list gets a new slab.

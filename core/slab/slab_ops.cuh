@@ -1,4 +1,4 @@
-// The slab hash's operations for one tile (seed 004, III-B and IV-C): each walks its key's bucket
+// The slab hash's operations for one tile (SlabHash, III-B and IV-C): each walks its key's bucket
 // list from the base slab, one slab read per step by the whole tile; every decision is taken from
 // ballots and shuffles, so the tile's lanes stay together. Updates are single 64-bit CASes on a
 // pair (the key word first); a failed CAS re-reads the same slab. A full list gets a new slab from

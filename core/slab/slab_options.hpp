@@ -8,12 +8,12 @@
 namespace hs {
 
 /// @brief Whether a slab table keeps keys unique (INSERT means REPLACE; DELETE leaves a tombstone)
-/// or allows duplicates (INSERT adds another pair; DELETE empties the pair for reuse). Seed 004.
+/// or allows duplicates (INSERT adds another pair; DELETE empties the pair for reuse). SlabHash.
 enum class slab_mode : std::uint8_t { unique, multi };
 std::string_view to_string(slab_mode m);
 std::optional<slab_mode> parse_slab_mode(std::string_view s);
 
-/// @brief Shape and execution choices of a slab table (seed 004).
+/// @brief Shape and execution choices of a slab table (SlabHash).
 struct slab_options {
   slab_mode mode = slab_mode::unique;
   std::uint64_t buckets = 0;  ///< base slabs; 0: the capacity / 15, rounded up

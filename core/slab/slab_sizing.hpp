@@ -1,4 +1,4 @@
-// Choosing a slab table's bucket count, the paper's way (seed 004, footnote 3): from the number of
+// Choosing a slab table's bucket count, the paper's way (SlabHash, footnote 3): from the number of
 // keys and an average slab count beta, B = n / (15 beta); or from a target memory utilization,
 // through the beta that gives it when keys spread over buckets at random (Poisson chain fills).
 #pragma once

@@ -1,4 +1,4 @@
-// The GPU slab hash (seed 004): the host owner of the base slabs, SlabAlloc's super blocks and the
+// The GPU slab hash (SlabHash): the host owner of the base slabs, SlabAlloc's super blocks and the
 // device counters. Kernels are templated on hash and tile size (slab_kernels.cu); this class checks
 // arguments, keeps the pool large enough and dispatches.
 #pragma once

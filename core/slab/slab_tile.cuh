@@ -1,4 +1,4 @@
-// Warp-cooperative work sharing (seed 004, IV-A) over a tile of T threads that reads a slab
+// Warp-cooperative work sharing (SlabHash, IV-A) over a tile of T threads that reads a slab
 // together: T = 32 is the paper's warp, one word per lane; T = 16 or 8 give each lane 2 or 4 words
 // (8- or 16-byte loads), T = 4 or 2 give each lane 8 or 16 words (two or four 16-byte loads), so
 // one warp works on 2, 4, 8 or 16 operations at once: more slab reads in flight per warp. Lane l

@@ -71,8 +71,8 @@ TEST_CASE(
   CHECK_THAT(fig9, ContainsSubstring("2026-11-20 10:00:00"));
   CHECK_THAT(fig9, ContainsSubstring("bench hive"));
   const std::string sweep = test::read_text(dir / "figures" / "seed000-load-sweep.svg");
-  CHECK_THAT(sweep, ContainsSubstring(">seed 000&apos;s algorithm</text>") ||
-                        ContainsSubstring(">seed 000's algorithm</text>"));
+  CHECK_THAT(sweep, ContainsSubstring(">the article&apos;s own algorithm</text>") ||
+                        ContainsSubstring(">the article's own algorithm</text>"));
   fs::remove_all(dir);
 }
 

@@ -45,7 +45,8 @@ ImPlotSpec line_spec(int series) {
 const char* tombstone_insert_note() {
   return "Tombstone inserts: the probe walks on to the key or to the first empty slot, remembering "
          "the "
-         "first tombstone it passed, and only then claims that slot with one CAS (seed 002 claims "
+         "first tombstone it passed, and only then claims that slot with one CAS (Reusing Deleted "
+         "Slots claims "
          "the first "
          "tombstone at once, and stores a key twice when the key sits further on). Inserts and "
          "erases run in "

@@ -1,7 +1,7 @@
 // The churn timeline: a long-lived table through many insert/delete cycles. Live keys, tombstones
 // and erased values, mean and longest probe, and throughput per batch, with rebuilds (rehash,
-// grow, shrink) marked, so that seed 000's "performance degrades over time" and the recovery after
-// a rehash show in one figure.
+// grow, shrink) marked, so that the Simple GPU Hash Table article's "performance degrades over
+// time" and the recovery after a rehash show in one figure.
 #pragma once
 #include <cstdint>
 #include <string>

@@ -1,7 +1,7 @@
 // The hive family's views as paper figures (render --style paper): bucket fill, the insert steps
-// against load (seed 003's Fig. 9), eviction paths as arcs over a bucket range with their lengths,
-// the stash ring, and the linear-hashing round with its split pointer. Each draws what the window
-// shows, without widgets, through the figure layer.
+// against load (the Hive paper's Fig. 9), eviction paths as arcs over a bucket range with their
+// lengths, the stash ring, and the linear-hashing round with its split pointer. Each draws what the
+// window shows, without widgets, through the figure layer.
 #pragma once
 #include <cstdint>
 #include <span>

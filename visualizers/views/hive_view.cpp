@@ -270,7 +270,7 @@ void hive_view::draw_steps(std::span<const hive_step_point> points, const table_
       below = above;
     }
   }
-  if (!ImPlot::BeginPlot("Insert steps against load factor (seed 003, Fig. 9)##steps",
+  if (!ImPlot::BeginPlot("Insert steps against load factor (the Hive paper, Fig. 9)##steps",
                          ImVec2(-1, std::max(total - 1.6f * fs, 60.f))))
     return;
   ImPlot::SetupAxes("load factor", "share of the inserts");

@@ -1,4 +1,4 @@
-// The hive family's views (seed 003): bucket fill (a histogram of 0..S live slots per bucket,
+// The hive family's views (the Hive paper): bucket fill (a histogram of 0..S live slots per bucket,
 // the share of keys in each candidate, and the bucket strip), eviction paths (recent paths as
 // arcs between buckets over the strip, newest brightest, the path-length histogram, and in step
 // mode one insert's path animated hop by hop), the insert-step breakdown against load factor

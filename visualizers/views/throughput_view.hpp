@@ -1,5 +1,5 @@
 // Live throughput: operations per second of each batch over time, and against the load factor
-// (seed 000's load sweep, drawn as it happens).
+// (the Simple GPU Hash Table article's load sweep, drawn as it happens).
 #pragma once
 #include <cstdint>
 #include <string>

@@ -1,5 +1,5 @@
-// The CPU model in tombstone mode (seed 002): erase leaves a tombstone, inserts reuse the first
-// tombstone of the probe, and never store a key a second time.
+// The CPU model in tombstone mode (Reusing Deleted Slots): erase leaves a tombstone, inserts reuse
+// the first tombstone of the probe, and never store a key a second time.
 #include <algorithm>
 
 #include <catch2/catch_test_macros.hpp>
@@ -52,13 +52,15 @@ TEST_CASE("inserts reuse the first tombstone of their probe", "[linear][model][t
   CHECK(m.stats({}).occupied == 2);  // reuse takes no new slot
 }
 
-TEST_CASE("a key behind a tombstone is overwritten, not stored twice (seed 002's flaw)",
-          "[linear][model][tombstone]") {
+TEST_CASE(
+    "a key behind a tombstone is overwritten, not stored twice (the Reusing Deleted Slots "
+    "article's flaw)",
+    "[linear][model][tombstone]") {
   auto m = tombstone_model(16);
   m.insert_one(5, 50);    // slot 5
   m.insert_one(21, 210);  // home 5, slot 6
   m.erase_one(5);         // slot 5 becomes a tombstone, in front of key 21
-  // Seed 002 would claim slot 5 for key 21 and leave the old copy in slot 6.
+  // Reusing Deleted Slots would claim slot 5 for key 21 and leave the old copy in slot 6.
   CHECK(m.insert_one(21, 211) == op_status::replaced);
   CHECK(slot_key(m.slots()[5]) == k_tombstone);
   CHECK(slot_key(m.slots()[6]) == 21);

@@ -1,4 +1,4 @@
-// The slab model's sequential semantics (seed 004): REPLACE, INSERT with duplicates, DELETE of the
+// The slab model's sequential semantics (SlabHash): REPLACE, INSERT with duplicates, DELETE of the
 // least recent match, DELETEALL, COUNT, SEARCHALL, FLUSH, lists growing slab by slab.
 #include <catch2/catch_test_macros.hpp>
 

@@ -1,4 +1,4 @@
-// Bucket counts from beta and from a memory utilization (seed 004, footnote 3).
+// Bucket counts from beta and from a memory utilization (SlabHash, footnote 3).
 #include <catch2/catch_approx.hpp>
 #include <catch2/catch_test_macros.hpp>
 
