@@ -182,11 +182,6 @@ void count_rows(number_rows& n, const session&, const sample_result& r) {
 
 }  // namespace
 
-const vis::tile_lanes_view* slab_lanes_of(const family_views* v) {
-  const auto* s = dynamic_cast<const slab_views*>(v);
-  return s ? &s->lanes() : nullptr;
-}
-
 const vis::slab_view* slab_view_of(const family_views* v) {
   const auto* s = dynamic_cast<const slab_views*>(v);
   return s ? &s->view() : nullptr;

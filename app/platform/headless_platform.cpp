@@ -135,10 +135,6 @@ headless_platform::~headless_platform() {
   imgui_.reset();
 }
 
-void headless_platform::set_font_size(float size) {
-  imgui_->set_style(size, imgui_->current_theme());
-}
-
 float headless_platform::font_size() const { return imgui_->font_size(); }
 
 std::vector<std::uint8_t> headless_platform::render(int width, int height,

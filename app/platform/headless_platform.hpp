@@ -29,7 +29,6 @@ class headless_platform {
 
   /// @brief "EGL device platform, OpenGL 4.5 / NVIDIA H200" for logs and metadata.
   const std::string& description() const { return description_; }
-  void set_font_size(float size);
   float font_size() const;
 
   /// @brief Draws `frames` ImGui frames of width x height with `draw` and returns the last one's

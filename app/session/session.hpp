@@ -1,7 +1,8 @@
-// The Session: owns one table, the workload, a work stream and a sampling stream. A worker thread
-// keeps batches in flight on the work stream (the GPU stays busy batch after batch) while the UI
-// thread samples the table at display rate on the other stream; a sample waits only for the
-// latest insert launch (so its counts are consistent), never for the worker. Its parts: the
+// The Session: owns one table, the workload and four streams: work, generation and tally (the
+// batch pipeline's, batch.hpp) and sampling. A worker thread keeps batches in flight on the work
+// stream (the GPU stays busy batch after batch) while the UI thread samples the table at display
+// rate on the sampling stream; a sample waits only for the latest insert launch (so its counts are
+// consistent), never for the worker. Its parts: the
 // command state machine (commands.hpp), one batch of the pipeline (batch.hpp), the records of the
 // common views (records.hpp) and the family's per-batch recorder (batch_recorder.hpp).
 #pragma once

@@ -7,10 +7,7 @@ namespace hs::app {
 
 namespace {
 using namespace window_name;
-constexpr const char* k_common[] = {controls, numbers, heatmap, throughput, timeline};
 }  // namespace
-
-std::span<const char* const> common_windows() { return k_common; }
 
 void build_default_layout(ImGuiID dockspace, ImVec2 size,
                           std::span<const char* const> family_windows) {

@@ -17,9 +17,6 @@ inline constexpr const char* throughput = "Throughput";
 inline constexpr const char* timeline = "Churn timeline";
 }  // namespace window_name
 
-/// @brief The windows every family shows (the family's own: family_ui::windows).
-std::span<const char* const> common_windows();
-
 /// @brief Lays out the default arrangement with the family's windows `family_windows` (the first
 /// in front) in the dock space `dockspace` of `size` pixels (call before the dock space is
 /// submitted in the frame).

@@ -34,9 +34,4 @@ HS_HD int lowest_bit(std::uint32_t x) {
 
 HS_HD bool is_pow2(std::uint64_t x) { return x && !(x & (x - 1)); }
 
-/// @brief Smallest power of two >= x (x >= 1, x <= 2^63).
-HS_HD std::uint64_t next_pow2(std::uint64_t x) {
-  return x <= 1 ? 1 : std::uint64_t{1} << (floor_log2_64(x - 1) + 1);
-}
-
 }  // namespace hs

@@ -22,8 +22,6 @@ std::string_view to_string(backend_choice c) {
   return c == backend_choice::gpu ? "gpu" : c == backend_choice::cpu ? "cpu" : "auto";
 }
 
-bool built_with_cuda() { return HS_WITH_CUDA != 0; }
-
 std::optional<gpu_info> query_gpu(std::string* why_not) {
 #if HS_WITH_CUDA
   int count = 0;

@@ -26,8 +26,6 @@ struct gpu_info {
   int compute_major = 0, compute_minor = 0;
 };
 
-/// @brief True when this build contains the CUDA tables.
-bool built_with_cuda();
 /// @brief The CUDA device, or nullopt with the reason in `why_not` (no build support, no device,
 /// driver error).
 std::optional<gpu_info> query_gpu(std::string* why_not = nullptr);

@@ -1,7 +1,6 @@
 // Reading name=value words of a family's scenario line.
 #include "core/table/option_words.hpp"
 
-#include <algorithm>
 #include <charconv>
 
 #include "core/common/error.hpp"
@@ -35,14 +34,6 @@ std::uint64_t option_size(const std::string& value, std::string_view what) {
     throw user_error("'" + value + "' is not a " + std::string(what) +
                      " (examples: 1048576, 1M, 2^20)");
   return *v;
-}
-
-std::string option_choice(const std::string& value, std::string_view name,
-                          const std::vector<std::string>& choices) {
-  if (std::find(choices.begin(), choices.end(), value) != choices.end()) return value;
-  std::string list;
-  for (const auto& c : choices) list += (list.empty() ? "" : " or ") + c;
-  throw user_error(std::string(name) + " is " + list);
 }
 
 }  // namespace hs

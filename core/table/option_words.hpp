@@ -18,8 +18,5 @@ std::pair<std::string, std::string> split_option(const std::string& word);
 double option_number(const std::string& value, std::string_view what);
 /// @brief A count such as 1048576, 1M or 2^20; throws naming `what`.
 std::uint64_t option_size(const std::string& value, std::string_view what);
-/// @brief One of `choices` ("on", "off"); throws listing them.
-std::string option_choice(const std::string& value, std::string_view name,
-                          const std::vector<std::string>& choices);
 
 }  // namespace hs

@@ -59,7 +59,7 @@ void histogram_view::draw(const probe_histogram& h, float height) {
     ys[i > 64].push_back(static_cast<double>(bars[i].count));
   }
   if (!ImPlot::BeginPlot("##probe-histogram", plot_size(height))) return;
-  setup_histogram_axes(x_label.c_str(), "slots", 0, static_cast<double>(bars.size()), top,
+  setup_histogram_axes(frame_, x_label.c_str(), "slots", 0, static_cast<double>(bars.size()), top,
                        log_counts);
   ImPlot::SetupAxisTicks(ImAxis_X1, ticks.data(), static_cast<int>(ticks.size()),
                          label_ptrs.data());

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/common/probe_histogram.hpp"
+#include "visualizers/views/histogram_frame.hpp"
 
 namespace hs::vis {
 
@@ -24,6 +25,7 @@ class histogram_view {
  private:
   std::array<double, 4> shown_{};
   std::uint64_t drawn_total_ = 0;
+  histogram_frame frame_;
 };
 
 /// @brief The statistics line shown above the histogram and written beside figures.

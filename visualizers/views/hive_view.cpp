@@ -119,7 +119,7 @@ void hive_view::draw_buckets(const inspect_result& r, const table_stats& st, flo
   const std::uint32_t slots = std::max<std::uint32_t>(h.slots_per_bucket, 1);
   std::vector<double> counts(slots + 1);
   for (std::uint32_t i = 0; i <= slots; ++i) counts[i] = double(f.counts[i]);
-  if (const auto i = colormap_histogram("Bucket fill##bucket-fill",
+  if (const auto i = colormap_histogram(fill_frame_, "Bucket fill##bucket-fill",
                                         ImVec2(-1, std::max(total * 0.62f - 2 * fs, 60.f)),
                                         "live slots in the bucket", "buckets", "buckets", counts, 0,
                                         false, implot_colormap(cmap_)))
@@ -140,9 +140,10 @@ void hive_view::draw_path_lengths(const table_stats& st, float height) {
   // "###": the title counts evictions, the plot keeps its ID (and the user's legend choices).
   const std::string title = strprintf("Eviction path lengths (%s evictions)###path-lengths",
                                       format_count(evictions).c_str());
-  if (const auto i = colormap_histogram(title.c_str(), ImVec2(-1, std::max(height, 60.f)),
-                                        "entries moved by the eviction", "evictions", "evictions",
-                                        counts, 1, true, implot_colormap(cmap_)))
+  if (const auto i =
+          colormap_histogram(paths_frame_, title.c_str(), ImVec2(-1, std::max(height, 60.f)),
+                             "entries moved by the eviction", "evictions", "evictions", counts, 1,
+                             true, implot_colormap(cmap_)))
     ImGui::SetTooltip("%zu moves: %s evictions", *i + 1,
                       format_count(h.path_lengths[*i + 1]).c_str());
 }

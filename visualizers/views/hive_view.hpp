@@ -18,6 +18,7 @@
 #include "core/table/step_trace.hpp"
 #include "core/table/table.hpp"
 #include "visualizers/colormap.hpp"
+#include "visualizers/views/histogram_frame.hpp"
 
 namespace hs::vis {
 
@@ -72,6 +73,7 @@ class hive_view {
   void draw_strip(const inspect_result& r, const table_stats& st, float height, const char* what);
   void draw_path_lengths(const table_stats& st, float height);
   colormap cmap_;
+  histogram_frame fill_frame_, paths_frame_;
   double anim_start_s_ = -1;
   std::uint64_t anim_serial_ = 0;
   std::optional<std::uint64_t> selected_, picked_;

@@ -6,11 +6,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <unordered_map>
 #include <vector>
 
 #include <implot.h>
-#include <implot_internal.h>  // GetCurrentPlot: the plot a framing belongs to
 
 #include "visualizers/axis_format.hpp"
 
@@ -18,20 +16,13 @@ namespace hs::vis {
 
 ImVec2 plot_size(float height) { return ImVec2(-1, height > 0 ? height : -1); }
 
-void setup_histogram_axes(const char* x_label, const char* y_label, double x_min, double x_max,
-                          double top, bool log_y) {
+void setup_histogram_axes(histogram_frame& last, const char* x_label, const char* y_label,
+                          double x_min, double x_max, double top, bool log_y) {
   ImPlot::SetupAxes(x_label, y_label);
   if (log_y) ImPlot::SetupAxisScale(ImAxis_Y1, ImPlotScale_Log10);
   ImPlot::SetupAxisFormat(ImAxis_Y1, format_tick);
   const double frame_top = std::exp2(std::ceil(std::log2(std::max(top, 1.0))));
-  struct framing {
-    double x_min, x_max, top;
-    bool log;
-    bool operator==(const framing&) const = default;
-  };
-  static std::unordered_map<ImGuiID, framing> framed;  // by plot; UI thread only
-  const framing now{x_min, x_max, frame_top, log_y};
-  framing& last = framed[ImPlot::GetCurrentPlot()->ID];
+  const histogram_frame now{x_min, x_max, frame_top, log_y};
   const ImPlotCond cond = last == now ? ImPlotCond_Once : ImPlotCond_Always;
   last = now;
   ImPlot::SetupAxesLimits(x_min, x_max, log_y ? 0.5 : 0.0, log_y ? frame_top * 2 : frame_top * 1.05,
@@ -58,13 +49,14 @@ std::optional<std::size_t> hovered_bar(double first_x, std::size_t count) {
   return static_cast<std::size_t>(std::clamp(i, 0.0, static_cast<double>(count - 1)));
 }
 
-std::optional<std::size_t> colormap_histogram(const char* title_id, ImVec2 size,
-                                              const char* x_label, const char* y_label,
+std::optional<std::size_t> colormap_histogram(histogram_frame& last, const char* title_id,
+                                              ImVec2 size, const char* x_label, const char* y_label,
                                               const char* series, std::span<const double> counts,
                                               double first_x, bool log_y, int cmap) {
   if (!ImPlot::BeginPlot(title_id, size)) return std::nullopt;
   const std::size_t n = counts.size();
-  setup_histogram_axes(x_label, y_label, first_x - 0.5, first_x + static_cast<double>(n) - 0.5,
+  setup_histogram_axes(last, x_label, y_label, first_x - 0.5,
+                       first_x + static_cast<double>(n) - 0.5,
                        std::max(1.0, *std::max_element(counts.begin(), counts.end())), log_y);
   // Ticks on the bars only, about 16 at most: bars count whole slots, moves or slabs.
   std::vector<double> ticks;

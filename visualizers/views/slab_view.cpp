@@ -150,10 +150,10 @@ void slab_view::draw_length_histogram(const probe_histogram& h, float height) {
   const std::uint32_t shown = std::min<std::uint32_t>(std::max<std::uint32_t>(h.max, 1), 64);
   std::vector<double> counts(shown);
   for (std::uint32_t i = 1; i <= shown; ++i) counts[i - 1] = double(h.counts[probe_bin(i)]);
-  if (const auto i =
-          colormap_histogram("List lengths##chain-lengths", ImVec2(-1, std::max(height, 60.f)),
-                             "slabs in the list (base included)", "buckets", "buckets", counts, 1,
-                             true, implot_colormap(cmap_)))
+  if (const auto i = colormap_histogram(lengths_frame_, "List lengths##chain-lengths",
+                                        ImVec2(-1, std::max(height, 60.f)),
+                                        "slabs in the list (base included)", "buckets", "buckets",
+                                        counts, 1, true, implot_colormap(cmap_)))
     ImGui::SetTooltip("%zu slabs: %s buckets", *i + 1,
                       format_count(h.counts[probe_bin(std::uint32_t(*i + 1))]).c_str());
 }

@@ -17,6 +17,7 @@
 #include "core/table/step_trace.hpp"
 #include "core/table/table.hpp"
 #include "visualizers/colormap.hpp"
+#include "visualizers/views/histogram_frame.hpp"
 
 namespace hs::vis {
 
@@ -66,6 +67,7 @@ class slab_view {
   void show_step_op(std::size_t i);
 
   colormap cmap_;
+  histogram_frame lengths_frame_;
   std::uint64_t bucket_ = 0;
   bool chosen_ = false;  // a bucket was picked (click, key, step): no longer the longest list
   std::optional<key_type> traced_;
