@@ -4,11 +4,11 @@
 #include <string>
 #include <vector>
 
-#include "app/bench_command.hpp"
-#include "app/cli.hpp"
-#include "app/plot_command.hpp"
-#include "app/render_command.hpp"
-#include "app/window_command.hpp"
+#include "app/commands/bench_command.hpp"
+#include "app/commands/cli.hpp"
+#include "app/commands/render_command.hpp"
+#include "app/commands/window_command.hpp"
+#include "app/plot/plot_command.hpp"
 #include "core/common/error.hpp"
 
 int main(int argc, char** argv) {

@@ -7,7 +7,7 @@
 # ImGui is compiled with the Test Engine's hooks (IMGUI_ENABLE_TEST_ENGINE) so that one build of
 # ImGui and ImPlot serves the app and the tests. The Test Engine itself (its license: free for
 # open-source and educational use) is linked into the tests only; the shipped hashscope links
-# app/imgui_hooks_off.cpp, whose hooks do nothing.
+# app/platform/imgui_hooks_off.cpp, whose hooks do nothing.
 include(build_python)
 set(HS_IMGUI_BUNDLE_VERSION 1.93.0)
 set(HS_IMGUI_BUNDLE_SHA256 10ad1dab8258a6787b4f07bb926b08d0efc648a7906242568c8dd778c5e719bf)

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "app/compare/compare_set.hpp"
-#include "app/sampler.hpp"
+#include "app/ui/sampler.hpp"
 #include "visualizers/colormap.hpp"
 #include "visualizers/heatmap_image.hpp"
 #include "visualizers/views/histogram_view.hpp"

@@ -10,11 +10,11 @@
 #include <ImFileDialog.h>
 #include <imgui.h>
 
-#include "app/figure_numbers.hpp"
-#include "app/render_paper.hpp"
-#include "app/scenario_writer.hpp"
+#include "app/scenario/scenario_writer.hpp"
 #include "app/session/gpu_fault_notice.hpp"
 #include "app/ui/app_frame.hpp"
+#include "app/ui/export/figure_numbers.hpp"
+#include "app/ui/export/render_paper.hpp"
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
 #include "visualizers/gl/gl.hpp"

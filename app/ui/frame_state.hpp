@@ -10,7 +10,7 @@
 #include "app/compare/compare_set.hpp"
 #include "app/compare/compare_view.hpp"
 #include "app/families/family_ui.hpp"
-#include "app/scenario.hpp"
+#include "app/scenario/scenario.hpp"
 #include "app/session/session.hpp"
 #include "app/ui/class_question.hpp"
 #include "app/ui/frame_pacing.hpp"

@@ -2,8 +2,8 @@
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 
-#include "app/bench_command.hpp"
-#include "app/cli.hpp"
+#include "app/commands/bench_command.hpp"
+#include "app/commands/cli.hpp"
 #include "core/common/error.hpp"
 
 using namespace hs;

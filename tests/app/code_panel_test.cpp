@@ -18,7 +18,7 @@
 #include "app/families/linear_code.hpp"
 #include "app/families/linear_ui.hpp"
 #include "app/families/slab_code.hpp"
-#include "app/scenario.hpp"
+#include "app/scenario/scenario.hpp"
 #include "app/teach/code_regions.hpp"
 #include "app/ui/app_frame.hpp"
 #include "app/ui/class_question.hpp"

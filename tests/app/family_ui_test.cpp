@@ -9,7 +9,7 @@
 
 #include "app/families/family_ui.hpp"
 #include "app/families/hive_ui.hpp"
-#include "app/scenario.hpp"
+#include "app/scenario/scenario.hpp"
 #include "app/session/session.hpp"
 #include "core/common/error.hpp"
 

@@ -9,8 +9,8 @@
 #include <catch2/catch_approx.hpp>
 #include <catch2/catch_test_macros.hpp>
 
+#include "app/commands/render_command.hpp"
 #include "app/platform/png.hpp"
-#include "app/render_command.hpp"
 #include "tests/support/file_support.hpp"
 #include "visualizers/colormap.hpp"
 

@@ -11,7 +11,7 @@
 #include "app/families/hive_code.hpp"
 #include "app/families/hive_ui.hpp"
 #include "app/families/tile_lanes.hpp"
-#include "app/scenario.hpp"
+#include "app/scenario/scenario.hpp"
 #include "app/teach/code_figure.hpp"
 #include "app/teach/code_regions.hpp"
 #include "app/teach/code_view.hpp"

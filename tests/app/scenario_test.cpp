@@ -5,9 +5,9 @@
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 
-#include "app/scenario.hpp"
-#include "app/scenario_keywords.hpp"
-#include "app/scenario_writer.hpp"
+#include "app/scenario/scenario.hpp"
+#include "app/scenario/scenario_keywords.hpp"
+#include "app/scenario/scenario_writer.hpp"
 #include "core/common/error.hpp"
 
 using namespace hs;

@@ -8,8 +8,8 @@
 #include <catch2/matchers/catch_matchers_string.hpp>
 
 #include "app/families/family_ui.hpp"
-#include "app/scenario.hpp"
-#include "app/scenario_writer.hpp"
+#include "app/scenario/scenario.hpp"
+#include "app/scenario/scenario_writer.hpp"
 #include "app/session/session.hpp"
 
 using namespace hs;

@@ -8,10 +8,10 @@
 
 #include <catch2/catch_test_macros.hpp>
 
+#include "app/commands/window_command.hpp"
 #include "app/platform/png.hpp"
 #include "app/platform/window_platform.hpp"
 #include "app/ui/app_frame.hpp"
-#include "app/window_command.hpp"
 #include "tests/support/xvfb.hpp"
 
 using namespace hs;

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "app/cli.hpp"
+#include "app/commands/cli.hpp"
 #include "core/common/error.hpp"
 #include "tests/fuzz/fuzz_check.hpp"
 

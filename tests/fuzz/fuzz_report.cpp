@@ -3,8 +3,8 @@
 #include <cstdint>
 #include <string>
 
-#include "app/plot_command.hpp"
-#include "app/report_reader.hpp"
+#include "app/plot/plot_command.hpp"
+#include "app/plot/report_reader.hpp"
 #include "core/common/error.hpp"
 #include "tests/fuzz/fuzz_check.hpp"
 

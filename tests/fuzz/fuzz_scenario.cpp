@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <string>
 
-#include "app/scenario.hpp"
-#include "app/scenario_writer.hpp"
+#include "app/scenario/scenario.hpp"
+#include "app/scenario/scenario_writer.hpp"
 #include "core/common/error.hpp"
 #include "tests/fuzz/fuzz_check.hpp"
 

@@ -7,7 +7,7 @@
 #include <fstream>
 #include <string>
 
-#include "app/plot_series_csv.hpp"
+#include "app/plot/plot_series_csv.hpp"
 #include "core/common/error.hpp"
 #include "tests/fuzz/fuzz_check.hpp"
 

@@ -5,7 +5,7 @@
 
 #include "app/compare/compare_set.hpp"
 #include "app/compare/compare_view.hpp"
-#include "app/scenario.hpp"
+#include "app/scenario/scenario.hpp"
 #include "core/common/error.hpp"
 #include "core/table/family_registry.hpp"
 #include "tests/support/gpu_support.hpp"

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "app/platform/headless_platform.hpp"
-#include "app/scenario.hpp"
+#include "app/scenario/scenario.hpp"
 #include "app/ui/app_frame.hpp"
 
 namespace hs::app {

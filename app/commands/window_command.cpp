@@ -1,12 +1,12 @@
 // Opens the window with a fresh session (or a scenario as a preset); falls back to rendering the
 // default demo headless when there is no display, and says where the images went.
-#include "app/window_command.hpp"
+#include "app/commands/window_command.hpp"
 
 #include <iostream>
 
+#include "app/commands/render_command.hpp"
+#include "app/commands/terminal_progress.hpp"
 #include "app/platform/window_platform.hpp"
-#include "app/render_command.hpp"
-#include "app/terminal_progress.hpp"
 #include "app/ui/app_frame.hpp"
 #include "core/common/error.hpp"
 

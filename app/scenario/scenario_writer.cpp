@@ -1,7 +1,7 @@
 // Scenarios written as the keywords parse_scenario reads: print_scenario for any scenario (the
 // fuzzer checks that what it prints parses back to what prints the same), and a session's journal
 // turned into a scenario first.
-#include "app/scenario_writer.hpp"
+#include "app/scenario/scenario_writer.hpp"
 
 #include <chrono>
 #include <ctime>

@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "app/cli.hpp"
-#include "app/render_paper.hpp"
-#include "app/scenario.hpp"
+#include "app/commands/cli.hpp"
+#include "app/scenario/scenario.hpp"
+#include "app/ui/export/render_paper.hpp"
 
 namespace hs::app {
 

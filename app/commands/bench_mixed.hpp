@@ -1,7 +1,7 @@
 // `hashscope bench mixed`: the three families on the same mixed batches with statuses, run by the
 // session as the window, compare mode and render run them (not a bulk kernel on its own).
 #pragma once
-#include "app/cli.hpp"
+#include "app/commands/cli.hpp"
 
 namespace hs::app {
 

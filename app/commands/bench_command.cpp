@@ -1,14 +1,14 @@
 // Resolves the backend, runs the suite and writes its files.
-#include "app/bench_command.hpp"
+#include "app/commands/bench_command.hpp"
 
 #include <filesystem>
 
-#include "app/plot_command.hpp"
+#include "app/plot/plot_command.hpp"
 
 #include <iostream>
 
-#include "app/bench_live.hpp"
-#include "app/bench_mixed.hpp"
+#include "app/commands/bench_live.hpp"
+#include "app/commands/bench_mixed.hpp"
 #include "core/bench/suites.hpp"
 #include "core/common/error.hpp"
 

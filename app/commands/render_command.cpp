@@ -1,6 +1,6 @@
 // Scenario rendering: steps run on a session synchronously; captures draw single-view figures
 // through the headless platform, and the numbers behind each go beside it.
-#include "app/render_command.hpp"
+#include "app/commands/render_command.hpp"
 
 #include <chrono>
 #include <ctime>
@@ -10,12 +10,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/figure_numbers.hpp"
 #include "app/platform/headless_platform.hpp"
 #include "app/platform/png.hpp"
-#include "app/render_animation.hpp"
-#include "app/render_paper.hpp"
 #include "app/ui/app_frame.hpp"
+#include "app/ui/export/figure_numbers.hpp"
+#include "app/ui/export/render_animation.hpp"
+#include "app/ui/export/render_paper.hpp"
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
 

@@ -4,7 +4,7 @@
 // window's watching pace; throughput from the session's own operation count over wall time (what
 // a user gets), frame times from the frame's start to the GPU finishing its drawing, and the
 // GPU's time on a frame's graphics from a GL timer query.
-#include "app/bench_live.hpp"
+#include "app/commands/bench_live.hpp"
 
 #include "app/families/family_ui.hpp"
 
@@ -13,7 +13,7 @@
 #include <iostream>
 #include <thread>
 
-#include "app/bench_command.hpp"
+#include "app/commands/bench_command.hpp"
 #include "app/platform/headless_platform.hpp"
 #include "app/ui/app_frame.hpp"
 #include "core/bench/result_table.hpp"

@@ -1,6 +1,6 @@
 // The command line through CLI11: each option defined once (its name, its value's check, its help
 // line), so `hashscope COMMAND --help` is generated from the same definitions that parse.
-#include "app/cli.hpp"
+#include "app/commands/cli.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -9,8 +9,8 @@
 
 #include <CLI/CLI.hpp>
 
-#include "app/scenario.hpp"
-#include "app/scenario_keywords.hpp"
+#include "app/scenario/scenario.hpp"
+#include "app/scenario/scenario_keywords.hpp"
 
 #include "core/bench/load_sweep.hpp"
 #include "core/bench/table_filter.hpp"

@@ -1,5 +1,5 @@
 // Recording a stage as it runs: steps spread over the frames, frames piped to ffmpeg.
-#include "app/render_animation.hpp"
+#include "app/ui/export/render_animation.hpp"
 
 #include <algorithm>
 #include <cmath>

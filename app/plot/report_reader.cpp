@@ -1,5 +1,5 @@
 // Checking a bench report's shape where it is read.
-#include "app/report_reader.hpp"
+#include "app/plot/report_reader.hpp"
 
 #include "core/common/error.hpp"
 

@@ -1,5 +1,5 @@
 // The CSV behind each figure.
-#include "app/figure_numbers.hpp"
+#include "app/ui/export/figure_numbers.hpp"
 
 #include "core/common/format.hpp"
 

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "app/cli.hpp"
-#include "app/plot_series_csv.hpp"
-#include "app/report_reader.hpp"
+#include "app/commands/cli.hpp"
+#include "app/plot/plot_series_csv.hpp"
+#include "app/plot/report_reader.hpp"
 #include "visualizers/figure/figure.hpp"
 
 namespace hs::app {

@@ -1,5 +1,5 @@
 // The sampler thread.
-#include "app/sampler.hpp"
+#include "app/ui/sampler.hpp"
 
 #include <chrono>
 #include <utility>

@@ -1,5 +1,5 @@
 // Paper figures of the common views and the compare figure.
-#include "app/render_paper.hpp"
+#include "app/ui/export/render_paper.hpp"
 
 #include <algorithm>
 

@@ -1,5 +1,5 @@
 // Figures from benchmark reports: recipes that name a suite's table, its x column and the series.
-#include "app/plot_command.hpp"
+#include "app/plot/plot_command.hpp"
 
 #include <cmath>
 #include <filesystem>
@@ -10,8 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/plot_series_csv.hpp"
-#include "app/report_reader.hpp"
+#include "app/plot/plot_series_csv.hpp"
+#include "app/plot/report_reader.hpp"
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "app/scenario.hpp"
+#include "app/scenario/scenario.hpp"
 
 namespace hs::app {
 

@@ -1,5 +1,5 @@
 // The scenario keywords' handlers, the table that names them, and the reference printed from it.
-#include "app/scenario_keywords.hpp"
+#include "app/scenario/scenario_keywords.hpp"
 
 #include <algorithm>
 #include <array>
@@ -7,9 +7,9 @@
 #include <sstream>
 #include <utility>
 
+#include "app/commands/terminal_progress.hpp"
 #include "app/families/family_ui.hpp"
-#include "app/scenario_parse_state.hpp"
-#include "app/terminal_progress.hpp"
+#include "app/scenario/scenario_parse_state.hpp"
 #include "core/common/bit_math.hpp"
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"

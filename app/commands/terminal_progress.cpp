@@ -1,5 +1,5 @@
 // The terminal's progress line.
-#include "app/terminal_progress.hpp"
+#include "app/commands/terminal_progress.hpp"
 
 #include <cstdio>
 #include <memory>

@@ -1,5 +1,5 @@
 // The scenario parser: strict about keywords and values, with messages that say what to write.
-#include "app/scenario.hpp"
+#include "app/scenario/scenario.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -9,8 +9,8 @@
 #include <sstream>
 
 #include "app/families/family_ui.hpp"
-#include "app/scenario_keywords.hpp"
-#include "app/scenario_parse_state.hpp"
+#include "app/scenario/scenario_keywords.hpp"
+#include "app/scenario/scenario_parse_state.hpp"
 #include "core/common/assets.hpp"
 #include "core/common/bit_math.hpp"
 #include "core/common/error.hpp"

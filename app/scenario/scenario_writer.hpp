@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "app/compare/compare_set.hpp"
-#include "app/scenario.hpp"
+#include "app/scenario/scenario.hpp"
 #include "app/session/session.hpp"
 #include "core/common/device.hpp"
 

@@ -5,12 +5,12 @@
 // medians) and the session's (operations over the wall time of the measured batches). A second
 // table sets the session's insert batches (statuses written, as compare mode fills) beside one
 // bulk insert without statuses of the same keys, as `bench hive` fills.
-#include "app/bench_mixed.hpp"
+#include "app/commands/bench_mixed.hpp"
 
 #include <algorithm>
 #include <iostream>
 
-#include "app/bench_command.hpp"
+#include "app/commands/bench_command.hpp"
 #include "app/families/family_ui.hpp"
 #include "app/session/session.hpp"
 #include "core/bench/bench_keys.hpp"

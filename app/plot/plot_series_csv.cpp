@@ -1,6 +1,6 @@
 // Reading --series files: a small CSV dialect (a header, comma-separated fields, double quotes
 // around a field that holds a comma), checked line by line before any figure is drawn.
-#include "app/plot_series_csv.hpp"
+#include "app/plot/plot_series_csv.hpp"
 
 #include <algorithm>
 #include <cmath>

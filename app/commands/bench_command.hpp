@@ -1,6 +1,6 @@
 // `hashscope bench SUITE`: runs a suite, prints its tables, writes CSV/JSON.
 #pragma once
-#include "app/cli.hpp"
+#include "app/commands/cli.hpp"
 #include "core/bench/result_table.hpp"
 
 namespace hs::app {

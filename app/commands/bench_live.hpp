@@ -2,7 +2,7 @@
 // GPU table while the window's frame samples it every frame at 60 Hz (CUDA-GL interop into an
 // EGL context, as in the window); the same run with no frames drawn is the baseline.
 #pragma once
-#include "app/cli.hpp"
+#include "app/commands/cli.hpp"
 
 namespace hs::app {
 
