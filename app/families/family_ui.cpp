@@ -40,16 +40,11 @@ std::vector<std::string_view> family_ui::figure_names() const {
   return out;
 }
 
-bool family_ui::answers(std::string_view question) const {
-  for (std::size_t at = 0; at < questions.size();) {
-    const std::size_t end = std::min(questions.find(' ', at), questions.size());
-    if (questions.substr(at, end - at) == question) return true;
-    at = end + 1;
-  }
-  return false;
+bool family_ui::answers(question_kind question) const {
+  return std::find(questions.begin(), questions.end(), question) != questions.end();
 }
 
-std::vector<family> families_answering(std::string_view question) {
+std::vector<family> families_answering(question_kind question) {
   std::vector<family> out;
   for (const family_ui* u : detail::registered_uis())
     if (u->answers(question)) out.push_back(u->id);

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "app/session/batch_recorder.hpp"
+#include "app/session/question.hpp"
 #include "core/table/step_trace.hpp"
 #include "core/table/table.hpp"
 #include "visualizers/figure/figure.hpp"
@@ -74,12 +75,12 @@ struct view_entry {
 
 struct family_ui {
   family id = family::linear;
-  /// @brief The questions `ask` may put to the class on this family ("where probes"), and each
-  /// answered by the real table: `what` ("where": the slot the traced step's first operation
-  /// decided at; "probes": the slots it read; "bucket": the bucket it decided in) from the step's
-  /// trace and the latest sample (the hive's eviction paths); none when the family cannot tell.
-  std::string_view questions;
-  std::optional<std::uint64_t> (*answer)(const std::string& what, const step_trace& t,
+  /// @brief The questions `ask` may put to the class on this family, and each answered by the
+  /// real table: `what` (where: the slot the traced step's first operation decided at; probes:
+  /// the slots it read; bucket: the bucket it decided in) from the step's trace and the latest
+  /// sample (the hive's eviction paths); none when the family cannot tell.
+  std::span<const question_kind> questions;
+  std::optional<std::uint64_t> (*answer)(question_kind what, const step_trace& t,
                                          const table_config& cfg,
                                          const sample_result& latest) = nullptr;
   /// @brief The family's views: windows (the first in front in its default layout) and the
@@ -88,7 +89,7 @@ struct family_ui {
   std::unique_ptr<family_views> (*make_views)() = nullptr;
 
   /// @brief Whether `ask QUESTION` is one of `questions`.
-  bool answers(std::string_view question) const;
+  bool answers(question_kind question) const;
   /// @brief The titles of the views that are windows, in order.
   std::vector<const char*> window_titles() const;
   /// @brief The entry of figure `capture`, or null.
@@ -129,7 +130,7 @@ const family_ui& ui_of(family f);
 /// @brief A session of `cfg` with its family's per-batch recorder (what its views draw from).
 std::unique_ptr<session> make_session(const session_config& cfg);
 /// @brief The families whose tables answer `ask QUESTION`.
-std::vector<family> families_answering(std::string_view question);
+std::vector<family> families_answering(question_kind question);
 /// @brief The families that have a figure named `view` ("code": every family with a Code view).
 std::vector<family> families_of_figure(std::string_view view);
 

@@ -224,16 +224,18 @@ constexpr view_entry k_views[] = {
 
 void prepare(table_config& c) { c.hive.instrument = true; }  // its views draw the counters
 
+constexpr question_kind k_questions[] = {question_kind::where, question_kind::bucket};
+
 // The class's question, answered from the step's trace: the first operation replayed on its
 // candidate buckets ("bucket": where it decided; "where": the slot there).
-std::optional<std::uint64_t> answer(const std::string& what, const step_trace& t,
+std::optional<std::uint64_t> answer(question_kind what, const step_trace& t,
                                     const table_config& cfg, const sample_result& latest) {
   if (t.ops.empty()) return std::nullopt;
   hive::step_replay r;
   const hive::op_trace o = r.replay(t.ops.front(), latest.inspected.hive.paths);
   const auto bucket = hive::decided_bucket(o);
   if (!bucket || !o.agrees || o.slot < 0) return std::nullopt;
-  if (what == "bucket") return *bucket;
+  if (what == question_kind::bucket) return *bucket;
   const int slots = cfg.hive.bucket_slots ? cfg.hive.bucket_slots : hive::k_default_slots;
   return *bucket * static_cast<std::uint64_t>(slots) + static_cast<std::uint64_t>(o.slot);
 }
@@ -376,7 +378,7 @@ const family_ui& hive_ui() {
     f.histogram_measure = "candidate index";
     f.failed_label = "refused (stash full)";
     f.make_recorder = [] { return std::unique_ptr<batch_recorder>(new hive_steps_recorder); };
-    f.questions = "where bucket";
+    f.questions = k_questions;
     f.answer = answer;
     return f;
   }();

@@ -138,15 +138,17 @@ void about_rows(number_rows& n, const session& s, const table_stats&) {
           : "linear (the next slot)");
 }
 
+constexpr question_kind k_questions[] = {question_kind::where, question_kind::probes};
+
 // The class's question, answered from the step's trace: the first operation's replayed walk.
-std::optional<std::uint64_t> answer(const std::string& what, const step_trace& t,
+std::optional<std::uint64_t> answer(question_kind what, const step_trace& t,
                                     const table_config& cfg, const sample_result&) {
   if (t.ops.empty()) return std::nullopt;
   const stepped_op& op = t.ops.front();
   const linear::probe_walk w = linear::replay_walk(op.probe_before, op.kind, op.key, op.status,
                                                    cfg.linear.deletes, op.probe_truncated);
   if (w.cells.empty() || w.truncated) return std::nullopt;
-  if (what == "probes") return w.cells.size();
+  if (what == question_kind::probes) return w.cells.size();
   return w.decided.value_or(w.cells.back().slot);  // a miss: the empty slot where it stopped
 }
 
@@ -186,7 +188,7 @@ const family_ui& linear_ui() {
     f.draw_table_controls = draw_controls;
     f.about_rows = about_rows;
     f.count_rows = count_rows;
-    f.questions = "where probes";
+    f.questions = k_questions;
     f.answer = answer;
     f.explains_tombstone_inserts = [](const table_config& c) {
       return c.linear.deletes == linear_delete_mode::tombstone;

@@ -64,8 +64,9 @@ std::optional<script_step> as_script_step(const scenario_step& s) {
 std::vector<script_step> scenario::script() const {
   std::vector<script_step> out;
   for (const scenario_step& s : steps) {
-    if (!s.ask.empty()) {  // the question holds the script until it is answered
-      script_step q{script_step::ask, 0, 0, s.ask};
+    if (s.ask) {  // the question holds the script until it is answered
+      script_step q{script_step::ask};
+      q.question = *s.ask;
       q.given = s.given;
       out.push_back(q);
     }
@@ -265,14 +266,14 @@ void check_whole(scenario_parse& s, int lines) {
                              " family: add 'table " + std::string(to_string(fs.front())) + "'");
       }
     }
-  if (!s.pending_ask.empty()) fail_at(s.pending_ask_line, "ask with no step after it to ask about");
+  if (s.pending_ask) fail_at(s.pending_ask_line, "ask with no step after it to ask about");
   for (const scenario_step& st : sc.steps)
-    if (!st.ask.empty() && !ui_of(sc.config.table.family).answers(st.ask))
-      fail_at(st.ask_line, "ask " + st.ask + ": the " +
+    if (st.ask && !ui_of(sc.config.table.family).answers(*st.ask))
+      fail_at(st.ask_line, "ask " + std::string(to_string(*st.ask)) + ": the " +
                                std::string(to_string(sc.config.table.family)) +
                                " family's views cannot answer it (" +
-                               family_names(families_answering(st.ask)) + " can)");
-    else if (!st.ask.empty() && !sc.compare.empty())
+                               family_names(families_answering(*st.ask)) + " can)");
+    else if (st.ask && !sc.compare.empty())
       fail_at(st.ask_line, "ask: a question is on one table, not on compared ones");
   for (const scenario_step& st : sc.steps)
     if (st.range_first && sc.config.table.capacity &&

@@ -51,9 +51,9 @@ struct scenario_step {
   std::optional<std::pair<std::uint64_t, std::uint64_t>>
       buckets;  ///< capture: a family view's bucket range
   std::optional<script_step::settings>
-      configure_to;             ///< configure: the workload lines after a step
-  std::vector<given_op> given;  ///< step: the typed keys it steps (`step insert 12 44 7`)
-  std::string ask;              ///< step: a question before it ("where", "probes"), or empty
+      configure_to;                  ///< configure: the workload lines after a step
+  std::vector<given_op> given;       ///< step: the typed keys it steps (`step insert 12 44 7`)
+  std::optional<question_kind> ask;  ///< step: a question before it
   int ask_line = 0;
   int line = 0;
 };

@@ -243,7 +243,7 @@ void step(scenario_parse& s, const keyword_line& l) {
     st.batches = l.p.size(l.w[1], "operation count");
   }
   if (st.batches == 0 || st.batches > k_traced_step_ops) l.p.fail("step takes 1 to 64 operations");
-  if (!s.pending_ask.empty()) {
+  if (s.pending_ask) {
     if (st.given.empty())
       line_parser{l.p.file, s.pending_ask_line}.fail(
           "ask needs the step after it to name its keys (step insert 76): the question is about "
@@ -257,12 +257,13 @@ void step(scenario_parse& s, const keyword_line& l) {
 // `ask where|probes|bucket`: a question on the next step (which names its keys), asked before it
 // runs. Whether the table's family can answer it is checked once the table is known.
 void ask(scenario_parse& s, const keyword_line& l) {
-  if (l.w[1] != "where" && l.w[1] != "probes" && l.w[1] != "bucket")
+  const std::optional<question_kind> q = parse_question(l.w[1]);
+  if (!q)
     l.p.fail(
         "ask takes where (the slot its first key lands in), probes (the slots it reads) or bucket "
         "(the bucket it goes to)");
-  if (!s.pending_ask.empty()) l.p.fail("an ask before this one has no step yet");
-  s.pending_ask = l.w[1];
+  if (s.pending_ask) l.p.fail("an ask before this one has no step yet");
+  s.pending_ask = q;
   s.pending_ask_line = l.p.line;
 }
 

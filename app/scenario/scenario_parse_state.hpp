@@ -55,7 +55,7 @@ struct scenario_parse {
   int table_line = 0;                      ///< where the family was named
   int capacity_line = 0;
   int compare_line = 0;
-  std::string pending_ask;  ///< an `ask` the next step takes
+  std::optional<question_kind> pending_ask;  ///< an `ask` the next step takes
   int pending_ask_line = 0;
 
   /// A step begins: the settings so far become the scenario's, or a configure step before it.

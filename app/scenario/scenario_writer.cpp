@@ -60,7 +60,7 @@ std::string step_line(const scenario_step& s) {
       if (s.given.empty()) return "step " + std::to_string(s.batches);
       // A line names one kind: a step of several kinds is written as a step per run of one kind
       // (the same operations, in order, on the same table).
-      std::string out = s.ask.empty() ? "" : "ask " + s.ask + "\n";
+      std::string out = s.ask ? "ask " + std::string(to_string(*s.ask)) + "\n" : "";
       for (std::size_t i = 0; i < s.given.size(); ++i) {
         if (i == 0 || s.given[i].kind != s.given[i - 1].kind)
           out += (i ? "\n" : "") + std::string("step ") + std::string(to_string(s.given[i].kind));

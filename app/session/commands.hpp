@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "app/session/question.hpp"
 #include "core/table/table.hpp"
 #include "core/workload/workload.hpp"
 
@@ -44,7 +45,7 @@ struct script_step {
     step,
     say,
     configure,
-    ask  ///< a question on the next step ("where" or "probes" in `text`, its operation in `given`)
+    ask  ///< a question (`question`) on the next step, its operation in `given`
   } kind = run;
   double load =
       0;  ///< fill/drain target (live load factor; above 1 for lists and self-resizing tables)
@@ -60,6 +61,7 @@ struct script_step {
   };
   std::optional<settings> configure_to;
   std::vector<given_op> given;  ///< step: these operations (typed keys) instead of the mix's
+  question_kind question = question_kind::where;  ///< ask: what it asks
 };
 
 /// @brief A command as it ran, with the settings it ran with: what a session saved as a scenario

@@ -303,7 +303,7 @@ void session::start_next_step() {
         return;  // the worker rebuilds outside the lock
       case script_step::flush: pending_flush_ = true; return;
       case script_step::say: st_.caption = s->text; break;
-      case script_step::ask: st_.question = {s->text, s->given.front()}; break;
+      case script_step::ask: st_.question = {s->question, s->given.front()}; break;
       case script_step::configure:
         cfg_.maintenance = s->configure_to->maintenance;
         cfg_.record_timeline = s->configure_to->record_timeline;

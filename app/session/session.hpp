@@ -54,9 +54,9 @@ struct session_status {
   bool script_held = false;  ///< a script waits at a pause step
   std::string caption;       ///< the current stage's caption (a scenario's `say`), empty if none
   bool gpu_lost = false;     ///< the GPU faulted: the note says what happened (session::lost)
-  /// A scenario's `ask`: the question ("where", "probes") on the next step's first operation,
-  /// while the script waits for the answer (continue_script).
-  std::optional<std::pair<std::string, given_op>> question;
+  /// A scenario's `ask`: the question on the next step's first operation, while the script waits
+  /// for the answer (continue_script).
+  std::optional<std::pair<question_kind, given_op>> question;
 };
 
 /// @brief What the UI wants sampled this frame: an inspection (the occupancy query's `out` is

@@ -13,11 +13,11 @@ namespace hs::app {
 std::string question_text(const class_question& q) {
   const std::string key = strprintf("key 0x%08x", q.op.key);
   const std::string op = std::string(to_string(q.op.kind));
-  if (q.what == "where")
+  if (q.what == question_kind::where)
     return q.op.kind == op_kind::insert
                ? "Where will " + key + " land? Pick its slot."
                : "Where will the " + op + " of " + key + " stop? Pick the slot.";
-  if (q.what == "bucket")
+  if (q.what == question_kind::bucket)
     return q.op.kind == op_kind::insert
                ? "Which bucket will " + key + " go to? Click a slot of it."
                : "In which bucket will the " + op + " of " + key + " decide? Click a slot of it.";
@@ -40,9 +40,9 @@ void update_question(frame_state& f) {
         ++f.questions_asked;
         if (q.right) ++f.questions_right;
         const auto n = static_cast<unsigned long long>(*truth);
-        const std::string told = q.what == "where"    ? strprintf("slot %llu", n)
-                                 : q.what == "bucket" ? strprintf("bucket %llu", n)
-                                                      : strprintf("%llu slots", n);
+        const std::string told = q.what == question_kind::where    ? strprintf("slot %llu", n)
+                                 : q.what == question_kind::bucket ? strprintf("bucket %llu", n)
+                                                                   : strprintf("%llu slots", n);
         q.reveal = strprintf("The table says %s; the class said %lld: %s.", told.c_str(),
                              static_cast<long long>(q.answer), q.right ? "right" : "not this time");
       }
@@ -99,14 +99,14 @@ void draw_question(frame_state& f) {
     if (!q.answered) {
       ImGui::SetNextItemWidth(8 * ImGui::GetFontSize());
       const std::int64_t step = 1;
-      ImGui::InputScalar(q.what == "where"    ? "slot"
-                         : q.what == "bucket" ? "bucket"
-                                              : "slots read",
+      ImGui::InputScalar(q.what == question_kind::where    ? "slot"
+                         : q.what == question_kind::bucket ? "bucket"
+                                                           : "slots read",
                          ImGuiDataType_S64, &q.answer, &step);
       q.answer = std::max<std::int64_t>(q.answer, 0);
       ImGui::SameLine();
       if (ImGui::Button("Answer")) submit_answer(f);
-      ImGui::TextDisabled(q.what == "probes"
+      ImGui::TextDisabled(q.what == question_kind::probes
                               ? "the arrows and Enter, or type it"
                               : "click the slot in the heatmap, or the arrows and Enter");
     } else if (q.reveal.empty()) {

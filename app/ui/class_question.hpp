@@ -15,8 +15,8 @@ namespace hs::app {
 struct frame_state;
 
 struct class_question {
-  std::string what;  ///< "where", "probes" or "bucket"
-  given_op op;       ///< the step's first operation, the one asked about
+  question_kind what = question_kind::where;
+  given_op op;  ///< the step's first operation, the one asked about
   std::int64_t answer = 0;
   bool answered = false;
   std::uint64_t steps_before = 0;  ///< traced steps when it was answered: the next one reveals

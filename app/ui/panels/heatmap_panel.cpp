@@ -47,9 +47,9 @@ void heatmap_panel::draw(frame_state& f) {
   draw_freshness(f);
   f.heatmap.draw(*f.image, f.request, f.sample.inspected.slots, f.sess->capacity());
   if (const auto clicked = f.heatmap.take_clicked();
-      clicked && f.question && !f.question->answered && f.question->what != "probes") {
+      clicked && f.question && !f.question->answered && f.question->what != question_kind::probes) {
     // The class points at the slot, or at a slot of the bucket.
-    const std::uint64_t per = f.question->what == "bucket"
+    const std::uint64_t per = f.question->what == question_kind::bucket
                                   ? std::max<std::uint32_t>(f.sample.stats.hive.slots_per_bucket, 1)
                                   : 1;
     f.question->answer = static_cast<std::int64_t>(*clicked / per);
