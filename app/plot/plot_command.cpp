@@ -249,8 +249,8 @@ std::vector<recipe> recipes(const probing_words& pw) {
         mixed_panel("paper-mix-5-4-1", "Insert:lookup:delete 0.5:0.4:0.1")},
        "The Hive paper: 1.5-2x SlabHash's throughput under mixed insert/lookup/delete batches, on "
        "an RTX 4090 (1008 GB/s)."},
-      // One quantity per axis: open addressing's load is keys / slots; the slab table's is seed
-      // 004's memory utilization, in a panel of its own.
+      // One quantity per axis: open addressing's load is keys / slots; the slab table's is the
+      // SlabHash paper's memory utilization, in a panel of its own.
       {"families-against-load",
        {{"Inserts against load, open addressing",
          "load factor (keys / slots)",

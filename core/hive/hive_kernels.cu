@@ -61,7 +61,7 @@ __global__ void fold_tallies_kernel(hive_ref r) {
 
 // The operation thread i serves.
 struct op_in {
-  bool active = false;  ///< an operation to run (not past the batch, refused, or done already)
+  bool active = false;  ///< an operation to run (not past the batch, not refused)
   key_type k = 0;
   value_type v = 0;
   op_kind kind = op_kind::find;

@@ -1,5 +1,5 @@
-// The slab family's registration: SlabHash's chaining over 128-byte slabs with SlabAlloc (seed
-// 004).
+// The slab family's registration: SlabHash's chaining over 128-byte slabs with SlabAlloc (SlabHash,
+// Ashkiani, Farach-Colton and Owens, IPDPS 2018).
 #include "core/common/error.hpp"
 #include "core/slab/slab_family.hpp"
 #include "core/slab/slab_invariants.hpp"

@@ -99,6 +99,13 @@ TEST_CASE("hive: filled to 0.97 and 0.99 nothing is lost, with instrumentation c
   CHECK(stored + s.failed_full == n);
   CHECK(s.hive.steps[1] + s.hive.steps[2] + s.hive.steps[3] == stored);
   CHECK(s.hive.steps[2] > 0);
+  // Every hop of a path that completed moved an entry under a lock (a broken path may have moved
+  // some first): the tallies of moves and locks, folded from the kernels' copies, say so.
+  std::uint64_t hops = 0;
+  for (std::uint64_t d = 1; d <= 32; ++d) hops += d * s.hive.path_lengths[d];
+  CHECK(hops > 0);
+  CHECK(s.hive.moves >= hops);
+  CHECK(s.hive.locks >= s.hive.moves);
   if (load == 0.97) CHECK(stored == n);  // zero lost at 0.97: evictions and the stash hold the rest
   // Every stored key is found with its value; refused ones are not.
   const auto f = test::find(*p.gpu, keys);
