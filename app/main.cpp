@@ -6,9 +6,9 @@
 
 #include "app/commands/bench_command.hpp"
 #include "app/commands/cli.hpp"
+#include "app/commands/plot_command.hpp"
 #include "app/commands/render_command.hpp"
 #include "app/commands/window_command.hpp"
-#include "app/plot/plot_command.hpp"
 #include "core/common/error.hpp"
 
 int main(int argc, char** argv) {

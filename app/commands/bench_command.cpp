@@ -3,7 +3,7 @@
 
 #include <filesystem>
 
-#include "app/plot/plot_command.hpp"
+#include "app/plot/plot_figures.hpp"
 
 #include <iostream>
 

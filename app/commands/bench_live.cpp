@@ -6,7 +6,7 @@
 // GPU's time on a frame's graphics from a GL timer query.
 #include "app/commands/bench_live.hpp"
 
-#include "app/families/family_ui.hpp"
+#include "app/families/family_hooks.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -51,7 +51,7 @@ live_case make_case(const char* name, family f, std::uint64_t capacity, double l
   c.cfg.table.family = f;
   c.cfg.table.backend = backend::gpu;
   c.cfg.table.capacity = capacity;
-  if (const auto prepare = ui_of(f).prepare) prepare(c.cfg.table);  // as the window runs it
+  if (const auto prepare = hooks_of(f).prepare) prepare(c.cfg.table);  // as the window runs it
   workload::workload_spec& w = c.cfg.workload;
   w.batch_size = 1u << 20;  // the window's default on the GPU
   w.keys.dist = workload::distribution::uniform_dup;

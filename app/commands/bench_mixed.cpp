@@ -11,7 +11,7 @@
 #include <iostream>
 
 #include "app/commands/bench_command.hpp"
-#include "app/families/family_ui.hpp"
+#include "app/families/family_hooks.hpp"
 #include "app/session/session.hpp"
 #include "core/bench/bench_keys.hpp"
 #include "core/bench/result_table.hpp"
@@ -67,7 +67,7 @@ session_config config_for(const family_case& fc, backend b, const scale& sc) {
   c.table.family = fc.f;
   c.table.backend = b;
   c.table.capacity = sc.capacity;
-  if (const auto prepare = ui_of(fc.f).prepare) prepare(c.table);  // as the window runs it
+  if (const auto prepare = hooks_of(fc.f).prepare) prepare(c.table);  // as the window runs it
   if (!fc.instrumented) c.table.hive.instrument = false;
   // A slab table in unique mode keeps every erase until a FLUSH; the session compacts it as
   // `bench live` does (maintain rehash=0.25), or its lists grow without end under churn.

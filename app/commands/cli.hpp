@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "app/ui/style.hpp"
+#include "app/platform/style.hpp"
 #include "core/bench/suites.hpp"
 #include "core/common/device.hpp"
 #include "core/common/hash.hpp"

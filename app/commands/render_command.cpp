@@ -13,9 +13,9 @@
 #include "app/platform/headless_platform.hpp"
 #include "app/platform/png.hpp"
 #include "app/ui/app_frame.hpp"
-#include "app/ui/export/figure_numbers.hpp"
-#include "app/ui/export/render_animation.hpp"
-#include "app/ui/export/render_paper.hpp"
+#include "app/ui/figure_numbers.hpp"
+#include "app/ui/render_animation.hpp"
+#include "app/ui/render_paper.hpp"
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
 
@@ -86,7 +86,7 @@ render_result render_scenario(const scenario& sc, const std::string& out_dir, ba
   meta["hash"] = std::string(to_string(cfg.table.hash));
   {  // the family's own settings, as its rows in the numbers say them (the hive's shape, ...)
     number_rows about;
-    if (const auto rows = ui_of(cfg.table.family).about_rows) rows(about, s, s.tbl().stats({}));
+    if (const auto rows = hooks_of(cfg.table.family).about_rows) rows(about, s, s.tbl().stats({}));
     meta["family_settings"] = json::object();
     for (const auto& [name, value] : about) meta["family_settings"][name] = value;
   }

@@ -7,7 +7,7 @@
 
 #include "app/commands/cli.hpp"
 #include "app/scenario/scenario.hpp"
-#include "app/ui/export/render_paper.hpp"
+#include "app/ui/render_paper.hpp"
 
 namespace hs::app {
 

@@ -5,9 +5,9 @@
 #include <iostream>
 
 #include "app/commands/render_command.hpp"
-#include "app/commands/terminal_progress.hpp"
-#include "app/platform/window_platform.hpp"
+#include "app/session/terminal_progress.hpp"
 #include "app/ui/app_frame.hpp"
+#include "app/ui/window_platform.hpp"
 #include "core/common/error.hpp"
 
 namespace hs::app {

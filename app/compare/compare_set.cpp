@@ -1,7 +1,7 @@
 // Compare mode's tables: entries, the memory check, commands sent to every session.
 #include "app/compare/compare_set.hpp"
 
-#include "app/families/family_ui.hpp"
+#include "app/families/family_hooks.hpp"
 #include "core/common/device.hpp"
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
@@ -31,7 +31,7 @@ compare_entry parse_compare_entry(std::string_view text, const table_config& bas
   // The base's settings of this family stay (a scenario's table line); another family's are
   // never read by this one's table.
   e.table.family = *f;
-  if (const auto prepare = ui_of(*f).prepare)
+  if (const auto prepare = hooks_of(*f).prepare)
     prepare(e.table);  // as its views want it; options follow
   const family_descriptor& d = describe(*f);
   for (std::size_t i = 1; i < parts.size(); ++i) {
@@ -65,7 +65,7 @@ compare_entry parse_compare_entry(std::string_view text, const table_config& bas
 std::string format_compare_entry(const table_config& cfg, const table_config& base) {
   table_config plain = base;  // what the bare family name would make
   plain.family = cfg.family;
-  if (const auto prepare = ui_of(cfg.family).prepare) prepare(plain);
+  if (const auto prepare = hooks_of(cfg.family).prepare) prepare(plain);
   std::string text(to_string(cfg.family));
   if (cfg.hash != plain.hash) text += ":hash=" + std::string(to_string(cfg.hash));
   if (cfg.capacity != plain.capacity) text += ":capacity=" + format_size(cfg.capacity);

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "app/ui/style.hpp"
+#include "app/platform/style.hpp"
 
 namespace hs::gl {
 class render_target;

@@ -3,7 +3,7 @@
 #pragma once
 #include <string>
 
-#include "app/ui/style.hpp"
+#include "app/platform/style.hpp"
 
 namespace hs::app {
 

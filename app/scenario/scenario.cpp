@@ -8,7 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "app/families/family_ui.hpp"
+#include "app/families/family_hooks.hpp"
 #include "app/scenario/scenario_keywords.hpp"
 #include "app/scenario/scenario_parse_state.hpp"
 #include "core/common/assets.hpp"
@@ -220,7 +220,7 @@ void check_whole(scenario_parse& s, int lines) {
                             std::string(to_string(l.owner)) + "')");
   // The settings the family's views want (the hive's instrumentation), then the scenario's own
   // family lines again, wherever they stand: what the file says wins.
-  if (const auto prepare = ui_of(sc.config.table.family).prepare) {
+  if (const auto prepare = hooks_of(sc.config.table.family).prepare) {
     prepare(sc.config.table);
     for (const family_line& l : s.family_lines)
       parse_family_line(line_parser{file, l.line}, l.words, sc.config.table);
@@ -261,14 +261,14 @@ void check_whole(scenario_parse& s, int lines) {
         fail_at(st.line, sc.compare.empty() ? "the compare view needs a 'compare TABLE TABLE' line"
                                             : "a compare scenario captures 'compare' figures only");
       if (const auto fs = families_of_figure(v);
-          !fs.empty() && !ui_of(sc.config.table.family).figure(v)) {  // other families' only
+          !fs.empty() && !hooks_of(sc.config.table.family).has_figure(v)) {  // other families' only
         fail_at(st.line, "the " + v + " view belongs to the " + family_names(fs) +
                              " family: add 'table " + std::string(to_string(fs.front())) + "'");
       }
     }
   if (s.pending_ask) fail_at(s.pending_ask_line, "ask with no step after it to ask about");
   for (const scenario_step& st : sc.steps)
-    if (st.ask && !ui_of(sc.config.table.family).answers(*st.ask))
+    if (st.ask && !hooks_of(sc.config.table.family).answers(*st.ask))
       fail_at(st.ask_line, "ask " + std::string(to_string(*st.ask)) + ": the " +
                                std::string(to_string(sc.config.table.family)) +
                                " family's views cannot answer it (" +

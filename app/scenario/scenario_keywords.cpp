@@ -7,9 +7,9 @@
 #include <sstream>
 #include <utility>
 
-#include "app/commands/terminal_progress.hpp"
-#include "app/families/family_ui.hpp"
+#include "app/families/family_hooks.hpp"
 #include "app/scenario/scenario_parse_state.hpp"
+#include "app/session/terminal_progress.hpp"
 #include "core/common/bit_math.hpp"
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
@@ -23,7 +23,7 @@ namespace {
 std::string view_names() {
   std::string s = "heatmap, histogram, throughput, stats, timeline, compare";
   for (const family_descriptor* f : families()) {
-    const auto figures = ui_of(f->id).figure_names();
+    const auto figures = hooks_of(f->id).figures;
     if (figures.empty()) continue;
     for (std::string_view v : figures) s += ", " + std::string(v);
     s += " (" + std::string(f->name) + ")";

@@ -7,7 +7,7 @@
 #include <ctime>
 #include <filesystem>
 
-#include "app/families/family_ui.hpp"
+#include "app/families/family_hooks.hpp"
 #include "core/common/format.hpp"
 #include "core/table/family_registry.hpp"
 
@@ -23,7 +23,7 @@ std::string option_lines(family f, const table_config& t) {
   const family_descriptor& d = describe(f);
   table_config plain;
   plain.family = f;
-  if (const auto prepare = ui_of(f).prepare) prepare(plain);
+  if (const auto prepare = hooks_of(f).prepare) prepare(plain);
   table_config mine = t;
   mine.family = f;
   std::string lines, options;
@@ -176,7 +176,7 @@ std::string scenario_text(const session_to_save& s) {
   sc.config.workload = settings.workload;
   sc.config.maintenance = settings.maintenance;
   sc.config.record_timeline = settings.record_timeline;
-  const std::vector<std::string_view> figures = ui_of(sc.config.table.family).figure_names();
+  const std::span<const std::string_view> figures = hooks_of(sc.config.table.family).figures;
   const auto capture = [&](bool traced) {
     scenario_step c;
     c.kind = scenario_step::capture;

@@ -6,8 +6,8 @@
 
 #include <TextEditor.h>
 
+#include "app/platform/style.hpp"
 #include "app/teach/code_regions.hpp"
-#include "app/ui/style.hpp"
 #include "core/common/format.hpp"
 
 namespace hs::app {

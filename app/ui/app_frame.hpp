@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
+#include "app/session/sampler.hpp"
 #include "app/ui/file_menu.hpp"
-#include "app/ui/frame_state.hpp"
 #include "app/ui/panels/compare_panel.hpp"
 #include "app/ui/panels/panel.hpp"
-#include "app/ui/sampler.hpp"
+#include "app/ui/state/frame_state.hpp"
 
 namespace hs::app {
 

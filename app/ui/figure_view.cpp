@@ -7,7 +7,7 @@
 #include "app/ui/app_frame.hpp"
 #include "app/ui/panels/heatmap_panel.hpp"
 #include "app/ui/panels/numbers_panel.hpp"
-#include "app/ui/record_views.hpp"
+#include "app/ui/state/record_views.hpp"
 #include "visualizers/views/churn_view.hpp"
 #include "visualizers/views/throughput_view.hpp"
 
@@ -71,7 +71,7 @@ std::array<float, 4> app_frame::draw_figure(std::string_view view, float width, 
           break;
         }
         case view_kind::timeline: {
-          const auto explains = f.ui().explains_tombstone_inserts;
+          const auto explains = f.hooks().explains_tombstone_inserts;
           vis::churn_view v;
           v.draw(churn_input_of(f.sess->timeline(), f.sess->rebuilds()),
                  explains && explains(f.sess->config().table), avail.y - 6 * fs);

@@ -13,8 +13,8 @@
 #include "app/scenario/scenario_writer.hpp"
 #include "app/session/gpu_fault_notice.hpp"
 #include "app/ui/app_frame.hpp"
-#include "app/ui/export/figure_numbers.hpp"
-#include "app/ui/export/render_paper.hpp"
+#include "app/ui/figure_numbers.hpp"
+#include "app/ui/render_paper.hpp"
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
 #include "visualizers/gl/gl.hpp"
@@ -67,7 +67,7 @@ std::vector<std::string> shown_views(app_frame& frame) {
   std::vector<std::string> v = {"heatmap", "histogram"};
   if (!frame.sess().throughput().empty()) v.push_back("throughput");
   if (!frame.sess().timeline().empty()) v.push_back("timeline");
-  for (std::string_view name : frame.state().ui().figure_names()) v.emplace_back(name);
+  for (std::string_view name : frame.state().hooks().figures) v.emplace_back(name);
   return v;
 }
 

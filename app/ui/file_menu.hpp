@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "app/ui/shortcuts.hpp"
+#include "app/ui/state/shortcuts.hpp"
 
 namespace hs::app {
 

@@ -14,15 +14,9 @@
 #include "visualizers/colormap.hpp"
 #include "visualizers/heatmap_colors.hpp"
 #include "visualizers/heatmap_image.hpp"
+#include "visualizers/views/heatmap_request.hpp"
 
 namespace hs::vis {
-
-/// @brief What the heatmap needs sampled this frame.
-struct heatmap_request {
-  occupancy_query occupancy;                ///< out is filled in by whoever samples
-  std::optional<std::uint64_t> dump_first;  ///< slots to dump (hovered slot, or visible cells)
-  std::uint32_t dump_count = 0;
-};
 
 /// @brief A slot outlined on the heatmap (step mode: the slots an operation's probe walked).
 struct slot_mark {

@@ -66,7 +66,7 @@ void compare_setup::draw_entry(frame_state& f, std::size_t i) {
                    static_cast<int>(registered.size()))) {
     table_config fresh = f.sess->config().table;  // the window's table settings, another family
     fresh.family = registered[fam]->id;
-    if (const auto prepare = ui_of(fresh.family).prepare) prepare(fresh);
+    if (const auto prepare = hooks_of(fresh.family).prepare) prepare(fresh);
     if (registered[fam]->pow2_capacity)
       fresh.capacity = std::bit_floor(std::max<std::uint64_t>(fresh.capacity, 16));
     t = fresh;
@@ -78,7 +78,7 @@ void compare_setup::draw_entry(frame_state& f, std::size_t i) {
   ImGui::SetNextItemWidth(10 * ImGui::GetFontSize());
   if (ImGui::SliderInt("capacity", &e, 4, 30, ("2^" + std::to_string(e)).c_str()))
     t.capacity = std::uint64_t{1} << e, changed = true;
-  if (ui_of(t.family).common_hash) {
+  if (hooks_of(t.family).common_hash) {
     ImGui::SameLine();
     int h = static_cast<int>(t.hash);
     ImGui::SetNextItemWidth(8 * ImGui::GetFontSize());

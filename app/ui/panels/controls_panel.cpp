@@ -254,14 +254,14 @@ void controls_panel::draw_table(frame_state& f) {
           std::bit_floor(std::max<std::uint64_t>(pending_.table.capacity, 16));
     else if (pending_.table.capacity > (1ull << 28))
       pending_.table.capacity = 1ull << 27;
-    if (const auto prepare = ui_of(pending_.table.family).prepare) prepare(pending_.table);
+    if (const auto prepare = hooks_of(pending_.table.family).prepare) prepare(pending_.table);
   }
   const family_descriptor& fd = describe(pending_.table.family);
   const family_ui& fu = ui_of(pending_.table.family);
   log2_slider(fd.pow2_capacity ? "capacity" : fd.capacity_unit.data(), pending_.table.capacity, 4,
               32);
   int h = static_cast<int>(pending_.table.hash);
-  if (fu.common_hash && ImGui::Combo("hash", &h, "murmur3\0knuth\0identity\0universal\0"))
+  if (fu.hooks().common_hash && ImGui::Combo("hash", &h, "murmur3\0knuth\0identity\0universal\0"))
     pending_.table.hash = static_cast<hash_kind>(h);
   if (fu.draw_table_controls) fu.draw_table_controls(pending_.table, *f.sess, f.sample.stats);
   int b = static_cast<int>(f.choice);

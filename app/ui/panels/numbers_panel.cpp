@@ -22,7 +22,7 @@ number_rows numbers(const frame_state& f) {
                  strprintf("%s, %s slots, %s", std::string(to_string(c.table.family)).c_str(),
                            format_count(t.capacity).c_str(), format_bytes(t.bytes).c_str()));
   n.emplace_back("hash", std::string(to_string(c.table.hash)));
-  const family_ui& fu = f.ui();
+  const family_hooks& fu = f.hooks();
   if (fu.about_rows) fu.about_rows(n, s, t);
   const maintenance_policy mp = s.maintenance();
   if (mp.active())

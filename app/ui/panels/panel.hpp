@@ -6,7 +6,7 @@
 
 #include <imgui.h>
 
-#include "app/ui/frame_state.hpp"
+#include "app/ui/state/frame_state.hpp"
 
 namespace hs::app {
 

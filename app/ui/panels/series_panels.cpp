@@ -1,7 +1,7 @@
 // The windows that draw what the session records per batch (not samples): throughput against
 // time and load, and the churn timeline.
 #include "app/ui/panels/panel.hpp"
-#include "app/ui/record_views.hpp"
+#include "app/ui/state/record_views.hpp"
 #include "visualizers/views/churn_view.hpp"
 #include "visualizers/views/throughput_view.hpp"
 
@@ -26,7 +26,7 @@ class timeline_panel final : public panel {
     bool record = s.recording_timeline();
     if (ImGui::Checkbox("record churn timeline (a census per batch)", &record))
       s.set_record_timeline(record);
-    const auto explains = f.ui().explains_tombstone_inserts;
+    const auto explains = f.hooks().explains_tombstone_inserts;
     view_.draw(churn_input_of(s.timeline(), s.rebuilds()), explains && explains(s.config().table));
   }
 
