@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <string>
 
-#include "app/plot/plot_command.hpp"
+#include "app/plot/plot_figures.hpp"
 #include "app/plot/report_reader.hpp"
 #include "core/common/error.hpp"
 #include "tests/fuzz/fuzz_check.hpp"

@@ -8,7 +8,7 @@
 #include <sstream>
 #include <string>
 
-#include "app/ui/ui_settings.hpp"
+#include "app/ui/state/ui_settings.hpp"
 #include "tests/fuzz/fuzz_check.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
