@@ -8,7 +8,7 @@
 #include "core/linear/linear_invariants.hpp"
 #include "core/linear/linear_slots.hpp"
 #include "tests/app/session/hive_session_check.hpp"
-#include "tests/app/step_trace_check.hpp"
+#include "tests/app/session/step_trace_check.hpp"
 #include "tests/support/gpu_support.hpp"
 
 using namespace hs;

@@ -7,7 +7,7 @@
 #include "app/session/session.hpp"
 #include "core/common/error.hpp"
 #include "tests/app/session/hive_session_check.hpp"
-#include "tests/app/step_trace_check.hpp"
+#include "tests/app/session/step_trace_check.hpp"
 
 using namespace hs;
 using namespace hs::app;
