@@ -10,8 +10,8 @@
 
 #include "app/commands/window_command.hpp"
 #include "app/platform/png.hpp"
-#include "app/platform/window_platform.hpp"
 #include "app/ui/app_frame.hpp"
+#include "app/ui/window_platform.hpp"
 #include "tests/support/xvfb.hpp"
 
 using namespace hs;

@@ -4,8 +4,8 @@
 #include <catch2/matchers/catch_matchers_string.hpp>
 
 #include "app/compare/compare_set.hpp"
-#include "app/compare/compare_view.hpp"
 #include "app/scenario/scenario.hpp"
+#include "app/ui/state/compare_view.hpp"
 #include "core/common/error.hpp"
 #include "core/table/family_registry.hpp"
 #include "tests/support/gpu_support.hpp"

@@ -7,10 +7,11 @@
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 
-#include "app/families/family_ui.hpp"
-#include "app/families/hive_ui.hpp"
+#include "app/families/family_hooks.hpp"
+#include "app/families/hive_steps.hpp"
 #include "app/scenario/scenario.hpp"
 #include "app/session/session.hpp"
+#include "app/ui/families/family_ui.hpp"
 #include "core/common/error.hpp"
 
 using namespace hs;
@@ -43,16 +44,31 @@ TEST_CASE("every registered family has views, and windows and figures of its own
   }
 }
 
+TEST_CASE("a family's hooks name exactly the figures its drawing has, in the same order",
+          "[app][registry]") {
+  for (const family_descriptor* d : families()) {
+    INFO(d->name);
+    const family_hooks& h = hooks_of(d->id);
+    CHECK(h.id == d->id);
+    std::vector<std::string_view> drawn;
+    for (const view_entry& v : ui_of(d->id).views)
+      if (!v.capture.empty()) drawn.push_back(v.capture);
+    CHECK(std::vector<std::string_view>(h.figures.begin(), h.figures.end()) == drawn);
+    for (const question_kind q : h.questions) CHECK(h.answer);  // a question it cannot answer
+  }
+}
+
 TEST_CASE("a family's figures are capture names for its own scenarios only",
           "[app][registry][scenario]") {
   for (const family_descriptor* d : families()) {
-    for (std::string_view f : ui_of(d->id).figure_names()) {
+    for (std::string_view f : hooks_of(d->id).figures) {
       const std::string fig(f);
       const auto sc = parse_scenario(
           "table " + std::string(d->name) + "\ncapture " + fig + " heatmap\n", "f.scn");
       CHECK(sc.steps.at(0).views == std::vector<std::string>{fig, "heatmap"});
       for (const family_descriptor* other : families()) {
-        if (other == d || ui_of(other->id).figure(fig)) continue;  // a view both families have
+        if (other == d || hooks_of(other->id).has_figure(fig))
+          continue;  // a view both families have
         CHECK_THROWS_WITH(
             parse_scenario("table " + std::string(other->name) + "\ncapture " + fig + "\n",
                            "f.scn"),

@@ -5,8 +5,8 @@
 #include <imgui_te_context.h>
 #include <catch2/catch_test_macros.hpp>
 
-#include "app/families/linear_ui.hpp"
 #include "app/ui/app_frame.hpp"
+#include "app/ui/families/linear_ui.hpp"
 #include "tests/app/ui/ui_test_fixtures.hpp"
 #include "tests/support/ui_harness.hpp"
 

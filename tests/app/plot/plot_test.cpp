@@ -9,7 +9,7 @@
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 
-#include "app/plot/plot_command.hpp"
+#include "app/plot/plot_figures.hpp"
 #include "app/plot/report_reader.hpp"
 #include "core/bench/result_table.hpp"
 #include "core/common/assets.hpp"

@@ -7,10 +7,10 @@
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 
-#include "app/families/family_ui.hpp"
 #include "app/scenario/scenario.hpp"
 #include "app/scenario/scenario_writer.hpp"
 #include "app/session/session.hpp"
+#include "app/ui/families/family_ui.hpp"
 
 using namespace hs;
 using namespace hs::app;

@@ -4,9 +4,10 @@
 #pragma once
 #include <catch2/catch_test_macros.hpp>
 
-#include "app/families/family_ui.hpp"
-#include "app/families/hive_ui.hpp"
+#include "app/families/family_hooks.hpp"
+#include "app/families/hive_steps.hpp"
 #include "app/session/session.hpp"
+#include "app/ui/families/family_ui.hpp"
 
 namespace hs::test {
 

@@ -15,13 +15,13 @@
 #include <imgui_te_context.h>
 #include <catch2/catch_test_macros.hpp>
 
-#include "app/families/linear_code.hpp"
-#include "app/families/linear_ui.hpp"
-#include "app/families/slab_code.hpp"
 #include "app/scenario/scenario.hpp"
 #include "app/teach/code_regions.hpp"
 #include "app/ui/app_frame.hpp"
-#include "app/ui/class_question.hpp"
+#include "app/ui/families/linear_code.hpp"
+#include "app/ui/families/linear_ui.hpp"
+#include "app/ui/families/slab_code.hpp"
+#include "app/ui/state/class_question.hpp"
 #include "core/common/error.hpp"
 #include "core/slab/slab_layout.hpp"
 #include "tests/support/ui_harness.hpp"

@@ -8,15 +8,15 @@
 #include <imgui_te_context.h>
 #include <catch2/catch_test_macros.hpp>
 
-#include "app/families/hive_code.hpp"
-#include "app/families/hive_ui.hpp"
-#include "app/families/tile_lanes.hpp"
 #include "app/scenario/scenario.hpp"
 #include "app/teach/code_figure.hpp"
 #include "app/teach/code_regions.hpp"
 #include "app/teach/code_view.hpp"
 #include "app/ui/app_frame.hpp"
-#include "app/ui/class_question.hpp"
+#include "app/ui/families/hive_code.hpp"
+#include "app/ui/families/hive_ui.hpp"
+#include "app/ui/families/tile_lanes.hpp"
+#include "app/ui/state/class_question.hpp"
 #include "core/hive/hive_family.hpp"
 #include "core/hive/hive_trace.hpp"
 #include "tests/support/ui_harness.hpp"

@@ -10,8 +10,8 @@
 #include <imgui_te_context.h>
 #include <catch2/catch_test_macros.hpp>
 
-#include "app/families/linear_ui.hpp"
 #include "app/ui/app_frame.hpp"
+#include "app/ui/families/linear_ui.hpp"
 #include "app/ui/panels/heatmap_panel.hpp"
 #include "app/ui/panels/numbers_panel.hpp"
 #include "tests/support/ui_harness.hpp"

@@ -4,8 +4,8 @@
 
 #include <catch2/catch_test_macros.hpp>
 
-#include "app/ui/style.hpp"
-#include "app/ui/ui_settings.hpp"
+#include "app/platform/style.hpp"
+#include "app/ui/state/ui_settings.hpp"
 
 using namespace hs::app;
 namespace fs = std::filesystem;

@@ -14,7 +14,7 @@
 #include "app/ui/app_frame.hpp"
 #include "app/ui/panels/heatmap_panel.hpp"
 #include "app/ui/panels/numbers_panel.hpp"
-#include "app/ui/sampling_policy.hpp"
+#include "app/ui/state/sampling_policy.hpp"
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
 #include "tests/support/ui_harness.hpp"
