@@ -170,24 +170,22 @@ double percentile(std::vector<double> v, double p) {
                     static_cast<std::size_t>(p * static_cast<double>(v.size() - 1) + 0.5))];
 }
 
-}  // namespace
-
-int run_live_bench(const cli_options& o) {
-  std::string why;
-  if (!query_gpu(&why)) throw user_error("bench live needs a CUDA device: " + why);
-  headless_platform gl(18.f);
-  std::cout << "graphics: " << gl.description() << "\n" << std::flush;
+/// The linear, hive and slab cases, each scaled down to `o.capacity` when given.
+std::vector<live_case> live_cases(const cli_options& o) {
   const auto scaled = [&](std::uint64_t full) {
     return o.capacity ? std::min(full, *o.capacity) : full;
   };
   const std::uint64_t slab_pairs = scaled(1ull << 27);
-  const live_case cases[] = {
+  return {
       make_case("linear", family::linear, scaled(1ull << 28), 0.5),
       make_case("hive", family::hive, scaled(1ull << 27), 0.5),
       // 10^8 keys in 2^27 pairs of base slabs (beta 0.75), as in the slab case.
       make_case("slab", family::slab, slab_pairs,
                 std::min(0.745, 1e8 / static_cast<double>(slab_pairs))),
   };
+}
+
+bench::report live_report(const headless_platform& gl) {
   bench::bench_options bo;
   bo.backend = backend::gpu;
   bench::report rep = bench::detail::new_report("live", bo);
@@ -204,7 +202,11 @@ int run_live_bench(const cli_options& o) {
                 "operations retired / wall time; GL ms a frame from a GL_TIME_ELAPSED query "
                 "around each frame without sampling; medians",
                 k_windows, k_warm_s, k_window_s, k_width, k_height));
-  bench::result_table t{
+  return rep;
+}
+
+bench::result_table live_table() {
+  return bench::result_table{
       "live",
       "Throughput while the window draws at 60 Hz, sampling every frame and within the "
       "default share of the time, against no frames",
@@ -234,12 +236,121 @@ int run_live_bench(const cli_options& o) {
        "idle frame p99 (ms)",
        "frames",
        "heatmap path"}};
-  const bench::table_filter only("live", o.bench.only, {"linear", "hive", "slab"});
-  bench::result_table by_minute{
+}
+
+bench::result_table minutes_table() {
+  return bench::result_table{
       "live-minutes",
       "Throughput minute by minute while the window draws at 60 Hz sampling within the default "
       "share (each minute the mean of twenty 3 s windows)",
       {"table", "minute", "G ops/s", "samples/s", "frame p99 (ms)", "live keys"}};
+}
+
+/// Fills the case's table, starts its workload and draws frames for the warm-up time.
+void fill_and_warm(app_frame& f, const live_case& c, headless_platform& gl) {
+  session& s = f.sess();
+  s.fill_to(c.load);
+  s.wait_idle();
+  if (s.status().error) throw gpu_error(std::string(c.name) + ": fill failed: " + s.status().note);
+  s.run();
+  const auto warm = clock_type::now();
+  while (since(warm) < k_warm_s)
+    gl.frame(k_width, k_height, [&] { f.draw_window(); }, f.state().font_size, f.state().ui_theme);
+}
+
+/// What each kind of window measured over the rounds, and the same frames with the table idle.
+struct live_windows {
+  std::vector<double> off, on, shared, shared_rate, drawing, empty, paced, frames, draws, gl_ms;
+  double sample_ms = 0;
+  window_result idle;
+};
+
+/// The rounds of six windows (no frames, sampling every frame, within the default share, at the
+/// watching pace, drawing without sampling, empty frames); then the table pauses for the idle
+/// frames.
+live_windows measure_rounds(app_frame& f, headless_platform& gl, double default_share) {
+  live_windows m;
+  const frames_spec watching{f.pacing().watching_hz > 0 ? f.pacing().watching_hz : 60.0};
+  for (int i = 0; i < k_windows; ++i) {
+    m.off.push_back(measure_window(f, nullptr).ops_per_s);
+    f.sampling().share = 1;  // every frame, as the measurement asks
+    window_result w = measure_window(f, &gl);
+    m.on.push_back(w.ops_per_s);
+    m.frames.insert(m.frames.end(), w.frame_ms.begin(), w.frame_ms.end());
+    m.draws.insert(m.draws.end(), w.draw_ms.begin(), w.draw_ms.end());
+    f.sampling().share = default_share;
+    const window_result d = measure_window(f, &gl);
+    m.shared.push_back(d.ops_per_s);
+    m.shared_rate.push_back(d.samples_per_s);
+    m.paced.push_back(measure_window(f, &gl, true, watching).ops_per_s);
+    f.sampling().period_s = 1e9;  // the frames go on, showing the last sample
+    const window_result dr = measure_window(f, &gl);
+    m.drawing.push_back(dr.ops_per_s);
+    m.gl_ms.insert(m.gl_ms.end(), dr.gl_ms.begin(), dr.gl_ms.end());
+    m.empty.push_back(measure_window(f, &gl, true, {60, true}).ops_per_s);
+    f.sampling().period_s = 0;
+  }
+  m.sample_ms = f.last_sample_seconds() * 1e3;
+  session& s = f.sess();
+  s.pause();
+  s.wait_idle();
+  // The same frames with the table idle: what drawing and sampling cost alone.
+  m.idle = measure_window(f, &gl, false);
+  return m;
+}
+
+/// The case's row of the live table, and a line of it on the terminal.
+void add_live_row(bench::result_table& t, const char* name, app_frame& f, const live_windows& m) {
+  session& s = f.sess();
+  const double a = bench::median(m.off), b = bench::median(m.on);
+  // Each batch's own rate (CUDA events around its kernels): what the pipeline would reach if
+  // nothing but the batches ran, to tell GPU time from time lost between batches.
+  std::vector<double> alone;
+  for (const auto& p : s.throughput()) alone.push_back(p.ops_per_s);
+  t.add({name,
+         format_count(s.capacity()),
+         format_count(s.status().live),
+         bench::cell(a / 1e9, "%.2f"),
+         bench::cell(b / 1e9, "%.2f"),
+         bench::cell(100.0 * (1.0 - b / a), "%.1f%%"),
+         bench::cell(bench::median(m.shared) / 1e9, "%.2f"),
+         bench::cell(100.0 * (1.0 - bench::median(m.shared) / a), "%.1f%%"),
+         bench::cell(bench::median(m.drawing) / 1e9, "%.2f"),
+         bench::cell(100.0 * (1.0 - bench::median(m.drawing) / a), "%.1f%%"),
+         bench::cell(bench::median(m.empty) / 1e9, "%.2f"),
+         bench::cell(100.0 * (1.0 - bench::median(m.empty) / a), "%.1f%%"),
+         bench::cell(bench::median(m.paced) / 1e9, "%.2f"),
+         bench::cell(100.0 * (1.0 - bench::median(m.paced) / a), "%.1f%%"),
+         bench::cell(bench::median(m.shared_rate), "%.1f"),
+         bench::cell(m.sample_ms, "%.2f"),
+         bench::cell(bench::median(alone) / 1e9, "%.2f"),
+         bench::cell(percentile(m.frames, 0.5), "%.2f"),
+         bench::cell(percentile(m.frames, 0.99), "%.2f"),
+         bench::cell(percentile(m.frames, 1.0), "%.2f"),
+         bench::cell(percentile(m.gl_ms, 0.5), "%.2f"),
+         bench::cell(percentile(m.draws, 0.5), "%.2f"),
+         bench::cell(percentile(m.idle.frame_ms, 0.5), "%.2f"),
+         bench::cell(percentile(m.idle.frame_ms, 0.99), "%.2f"),
+         bench::cell(static_cast<double>(m.frames.size()), "%.0f"),
+         f.image().path()});
+  std::cout << "    no frames " << strprintf("%.2f", a / 1e9) << ", sampling every frame "
+            << strprintf("%.2f", b / 1e9) << ", within the default share "
+            << strprintf("%.2f", bench::median(m.shared) / 1e9) << " G ops/s\n"
+            << std::flush;
+}
+
+}  // namespace
+
+int run_live_bench(const cli_options& o) {
+  std::string why;
+  if (!query_gpu(&why)) throw user_error("bench live needs a CUDA device: " + why);
+  headless_platform gl(18.f);
+  std::cout << "graphics: " << gl.description() << "\n" << std::flush;
+  const std::vector<live_case> cases = live_cases(o);
+  bench::report rep = live_report(gl);
+  bench::result_table t = live_table();
+  const bench::table_filter only("live", o.bench.only, {"linear", "hive", "slab"});
+  bench::result_table by_minute = minutes_table();
   for (const live_case& c : cases) {
     if (!only.wants(c.name)) continue;
     std::cout << "--- " << c.name << ": filling to load " << c.load << "\n" << std::flush;
@@ -247,83 +358,14 @@ int run_live_bench(const cli_options& o) {
     f.state().font_size = 18.f;
     f.sampling().period_s = 0;
     const double default_share = f.sampling().share;
-    session& s = f.sess();
-    s.fill_to(c.load);
-    s.wait_idle();
-    if (s.status().error)
-      throw gpu_error(std::string(c.name) + ": fill failed: " + s.status().note);
-    s.run();
-    const auto warm = clock_type::now();
-    while (since(warm) < k_warm_s)
-      gl.frame(
-          k_width, k_height, [&] { f.draw_window(); }, f.state().font_size, f.state().ui_theme);
+    fill_and_warm(f, c, gl);
     if (o.live_minutes > 0) {
       run_minutes(f, gl, c.name, o.live_minutes, by_minute);
-      s.pause();
-      s.wait_idle();
+      f.sess().pause();
+      f.sess().wait_idle();
       continue;
     }
-    std::vector<double> off, on, shared, shared_rate, drawing, empty, paced, frames, draws, gl_ms;
-    const frames_spec watching{f.pacing().watching_hz > 0 ? f.pacing().watching_hz : 60.0};
-    for (int i = 0; i < k_windows; ++i) {
-      off.push_back(measure_window(f, nullptr).ops_per_s);
-      f.sampling().share = 1;  // every frame, as the measurement asks
-      window_result w = measure_window(f, &gl);
-      on.push_back(w.ops_per_s);
-      frames.insert(frames.end(), w.frame_ms.begin(), w.frame_ms.end());
-      draws.insert(draws.end(), w.draw_ms.begin(), w.draw_ms.end());
-      f.sampling().share = default_share;
-      const window_result d = measure_window(f, &gl);
-      shared.push_back(d.ops_per_s);
-      shared_rate.push_back(d.samples_per_s);
-      paced.push_back(measure_window(f, &gl, true, watching).ops_per_s);
-      f.sampling().period_s = 1e9;  // the frames go on, showing the last sample
-      const window_result dr = measure_window(f, &gl);
-      drawing.push_back(dr.ops_per_s);
-      gl_ms.insert(gl_ms.end(), dr.gl_ms.begin(), dr.gl_ms.end());
-      empty.push_back(measure_window(f, &gl, true, {60, true}).ops_per_s);
-      f.sampling().period_s = 0;
-    }
-    const double sample_ms = f.last_sample_seconds() * 1e3;
-    s.pause();
-    s.wait_idle();
-    // The same frames with the table idle: what drawing and sampling cost alone.
-    const window_result idle = measure_window(f, &gl, false);
-    const double a = bench::median(off), b = bench::median(on);
-    // Each batch's own rate (CUDA events around its kernels): what the pipeline would reach if
-    // nothing but the batches ran, to tell GPU time from time lost between batches.
-    std::vector<double> alone;
-    for (const auto& p : s.throughput()) alone.push_back(p.ops_per_s);
-    t.add({c.name,
-           format_count(s.capacity()),
-           format_count(s.status().live),
-           bench::cell(a / 1e9, "%.2f"),
-           bench::cell(b / 1e9, "%.2f"),
-           bench::cell(100.0 * (1.0 - b / a), "%.1f%%"),
-           bench::cell(bench::median(shared) / 1e9, "%.2f"),
-           bench::cell(100.0 * (1.0 - bench::median(shared) / a), "%.1f%%"),
-           bench::cell(bench::median(drawing) / 1e9, "%.2f"),
-           bench::cell(100.0 * (1.0 - bench::median(drawing) / a), "%.1f%%"),
-           bench::cell(bench::median(empty) / 1e9, "%.2f"),
-           bench::cell(100.0 * (1.0 - bench::median(empty) / a), "%.1f%%"),
-           bench::cell(bench::median(paced) / 1e9, "%.2f"),
-           bench::cell(100.0 * (1.0 - bench::median(paced) / a), "%.1f%%"),
-           bench::cell(bench::median(shared_rate), "%.1f"),
-           bench::cell(sample_ms, "%.2f"),
-           bench::cell(bench::median(alone) / 1e9, "%.2f"),
-           bench::cell(percentile(frames, 0.5), "%.2f"),
-           bench::cell(percentile(frames, 0.99), "%.2f"),
-           bench::cell(percentile(frames, 1.0), "%.2f"),
-           bench::cell(percentile(gl_ms, 0.5), "%.2f"),
-           bench::cell(percentile(draws, 0.5), "%.2f"),
-           bench::cell(percentile(idle.frame_ms, 0.5), "%.2f"),
-           bench::cell(percentile(idle.frame_ms, 0.99), "%.2f"),
-           bench::cell(static_cast<double>(frames.size()), "%.0f"),
-           f.image().path()});
-    std::cout << "    no frames " << strprintf("%.2f", a / 1e9) << ", sampling every frame "
-              << strprintf("%.2f", b / 1e9) << ", within the default share "
-              << strprintf("%.2f", bench::median(shared) / 1e9) << " G ops/s\n"
-              << std::flush;
+    add_live_row(t, c.name, f, measure_rounds(f, gl, default_share));
   }
   rep.tables.push_back(std::move(o.live_minutes > 0 ? by_minute : t));
   rep.notes.push_back(

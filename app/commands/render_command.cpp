@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/families/family_hooks.hpp"
 #include "app/platform/headless_platform.hpp"
 #include "app/platform/png.hpp"
 #include "app/ui/app_frame.hpp"
@@ -25,6 +26,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
+using json = nlohmann::ordered_json;
+
 void save(const fs::path& p, const std::string& text, std::vector<std::string>& files) {
   std::ofstream f(p);
   f << text;
@@ -39,41 +42,77 @@ std::string now_text() {
   return buf;
 }
 
-}  // namespace
-
-render_result render_scenario(const scenario& sc, const std::string& out_dir, backend_choice choice,
-                              std::uint64_t capacity, int width, int height, float font_size,
-                              const render_style& style) {
-  render_result out;
-  out.dir = out_dir;
+void create_out_dir(const std::string& out_dir) {
   std::error_code ec;
   fs::create_directories(out_dir, ec);
   if (ec) throw user_error("cannot create " + out_dir + ": " + ec.message());
+}
 
-  std::string note;
-  const backend_choice wanted = choice != backend_choice::automatic ? choice : sc.backend;
+/// The scenario's table with the command line's backend and capacity over it; `note` says how the
+/// backend was chosen.
+session_config render_config(const scenario& sc, backend_choice wanted, std::uint64_t capacity,
+                             std::string& note) {
   session_config cfg = sc.config;
   cfg.table.backend = resolve_backend(wanted, &note);
   if (capacity) cfg.table.capacity = capacity;
   if (cfg.table.capacity == 0) cfg.table.capacity = default_capacity(cfg.table.backend);
+  return cfg;
+}
 
-  headless_platform gl(font_size);
-  auto frame = std::make_unique<app_frame>(cfg, wanted, note);
-  frame->heatmap().set_colormap(sc.colormap);
-  frame->heatmap().set_mode(sc.heatmap_mode);
-  if (!sc.compare.empty()) {
-    std::vector<compare_entry> entries = sc.compare;
-    for (compare_entry& e : entries) {
-      e.table.backend = cfg.table.backend;
-      if (e.table.capacity == 0 || capacity) e.table.capacity = cfg.table.capacity;
-    }
-    frame->start_compare(entries);
+/// Compared tables run on the rendered table's backend; a capacity from the command line is theirs
+/// too.
+void start_compared_tables(app_frame& frame, const scenario& sc, const session_config& cfg,
+                           std::uint64_t capacity) {
+  if (sc.compare.empty()) return;
+  std::vector<compare_entry> entries = sc.compare;
+  for (compare_entry& e : entries) {
+    e.table.backend = cfg.table.backend;
+    if (e.table.capacity == 0 || capacity) e.table.capacity = cfg.table.capacity;
   }
-  session& s = frame->sess();
-  const std::string title = (sc.title.empty() ? sc.name : sc.title);
+  frame.start_compare(entries);
+}
 
-  // The metadata, written through nlohmann's library (keys in this order).
-  using json = nlohmann::ordered_json;
+/// The family's own settings, as its rows in the numbers say them (the hive's shape, ...).
+json family_settings_json(const session_config& cfg, session& s) {
+  number_rows about;
+  if (const auto rows = hooks_of(cfg.table.family).about_rows) rows(about, s, s.tbl().stats({}));
+  json settings = json::object();
+  for (const auto& [name, value] : about) settings[name] = value;
+  return settings;
+}
+
+json workload_json(const session_config& cfg) {
+  const auto& keys = cfg.workload.keys;
+  json w{{"distribution", std::string(workload::to_string(keys.dist))},
+         {"seed", keys.seed},
+         {"universe", keys.universe},
+         {"cluster", keys.cluster},
+         {"zipf_s", keys.zipf_s},
+         {"batch", cfg.workload.batch_size},
+         {"mix", workload::to_string(cfg.workload.mix)}};
+  if (const auto& file = cfg.workload.key_file; file && keys.dist == workload::distribution::file) {
+    const workload::key_file_report& r = file->report;
+    w["key_file"] = {{"path", file->source.path},
+                     {"column", file->source.column},
+                     {"format", std::string(workload::to_string(r.format))},
+                     {"keys", r.keys},
+                     {"records", r.records},
+                     {"duplicates", r.duplicates},
+                     {"reserved", r.reserved},
+                     {"unreadable", r.unreadable},
+                     {"colliding_strings", r.colliding_strings},
+                     {"bytes", r.bytes},
+                     {"read_seconds", r.seconds},
+                     {"summary", r.summary()}};
+    if (r.format == workload::key_format::text)
+      w["key_file"]["string_hash"] = workload::k_string_hash;
+  }
+  return w;
+}
+
+/// The metadata, written through nlohmann's library (keys in this order); the captures follow.
+json scenario_metadata(const scenario& sc, const std::string& title, const std::string& note,
+                       const session_config& cfg, session& s, const headless_platform& gl) {
   json meta{{"scenario", sc.name},
             {"file", sc.file},
             {"title", title},
@@ -84,43 +123,16 @@ render_result render_scenario(const scenario& sc, const std::string& out_dir, ba
   meta["family"] = std::string(to_string(cfg.table.family));
   meta["capacity"] = cfg.table.capacity;
   meta["hash"] = std::string(to_string(cfg.table.hash));
-  {  // the family's own settings, as its rows in the numbers say them (the hive's shape, ...)
-    number_rows about;
-    if (const auto rows = hooks_of(cfg.table.family).about_rows) rows(about, s, s.tbl().stats({}));
-    meta["family_settings"] = json::object();
-    for (const auto& [name, value] : about) meta["family_settings"][name] = value;
-  }
+  meta["family_settings"] = family_settings_json(cfg, s);
   meta["maintenance"] = {{"grow_above", cfg.maintenance.grow_above},
                          {"shrink_below", cfg.maintenance.shrink_below},
                          {"rehash_above", cfg.maintenance.rehash_above}};
-  const auto& keys = cfg.workload.keys;
-  meta["workload"] = {{"distribution", std::string(workload::to_string(keys.dist))},
-                      {"seed", keys.seed},
-                      {"universe", keys.universe},
-                      {"cluster", keys.cluster},
-                      {"zipf_s", keys.zipf_s},
-                      {"batch", cfg.workload.batch_size},
-                      {"mix", workload::to_string(cfg.workload.mix)}};
-  if (const auto& file = cfg.workload.key_file; file && keys.dist == workload::distribution::file) {
-    const workload::key_file_report& r = file->report;
-    meta["workload"]["key_file"] = {{"path", file->source.path},
-                                    {"column", file->source.column},
-                                    {"format", std::string(workload::to_string(r.format))},
-                                    {"keys", r.keys},
-                                    {"records", r.records},
-                                    {"duplicates", r.duplicates},
-                                    {"reserved", r.reserved},
-                                    {"unreadable", r.unreadable},
-                                    {"colliding_strings", r.colliding_strings},
-                                    {"bytes", r.bytes},
-                                    {"read_seconds", r.seconds},
-                                    {"summary", r.summary()}};
-    if (r.format == workload::key_format::text)
-      meta["workload"]["key_file"]["string_hash"] = workload::k_string_hash;
-  }
-  json& captures = meta["captures"] = json::array();
+  meta["workload"] = workload_json(cfg);
+  return meta;
+}
 
-  // Steps of a stage that ends in `capture animation` wait for it: it spreads them over its frames.
+/// Steps of a stage that ends in `capture animation` wait for it: it spreads them over its frames.
+std::vector<bool> steps_held_for_animation(const scenario& sc) {
   std::vector<bool> animated(sc.steps.size(), false);
   for (std::size_t i = sc.steps.size(), next_capture_animated = 0; i-- > 0;) {
     if (sc.steps[i].kind == scenario_step::capture)
@@ -128,138 +140,213 @@ render_result render_scenario(const scenario& sc, const std::string& out_dir, ba
     else
       animated[i] = next_capture_animated;
   }
-  std::vector<scenario_step> stage;
+  return animated;
+}
+
+/// What the steps of one render share: the frame that runs and draws them, where the figures go,
+/// and the metadata's list of captures they add to.
+struct scenario_render {
+  const scenario& sc;
+  const std::string& out_dir;
+  int width;
+  int height;
+  const render_style& style;
+  headless_platform& gl;
+  app_frame& frame;
+  session& s;
+  const std::string& title;
+  render_result& out;
+  json& captures;
   int capture = 0;
-  for (std::size_t i = 0; i < sc.steps.size(); ++i) {
-    const scenario_step& step = sc.steps[i];
-    if (step.kind != scenario_step::capture && animated[i] && !frame->comparing()) {
-      stage.push_back(step);
-      continue;
-    }
-    if (step.animation && !frame->comparing()) {
-      ++capture;
-      const std::string base =
-          (fs::path(out_dir) / strprintf("%s-%02d-animation", sc.name.c_str(), capture)).string();
-      const animation_result a =
-          record_animation(*frame, gl, stage, *step.animation, base, width, height,
-                           strprintf("%s  |  capture %d", title.c_str(), capture));
-      stage.clear();
-      if (!a.error.empty())
-        std::cerr << "hashscope: " << sc.file << ":" << step.line << ": " << a.error << "\n";
-      json entry{{"capture", capture},
-                 {"line", step.line},
-                 {"animation", a.file},
-                 {"frames", a.frames},
-                 {"fps", step.animation->fps}};
-      if (!a.error.empty()) entry["error"] = a.error;
-      entry["load"] = frame->last_sample().stats.load_factor();
-      captures.push_back(std::move(entry));
-      out.figures.push_back(
-          {a.file, step.animation->view, capture, {}, frame->last_sample().stats.load_factor()});
-      continue;
-    }
-    if (step.kind != scenario_step::capture &&
-        frame->comparing()) {  // compare mode: every table takes the step
-      compare_set& c = *frame->comparing();
-      c.queue({*as_script_step(step)});
-      c.wait_idle();
-      if (const std::string e = c.error(); !e.empty())
-        throw gpu_error(sc.file + ":" + std::to_string(step.line) + ": " + e);
-      if (step.kind == scenario_step::say)
-        s.queue({*as_script_step(step)}), s.wait_idle();  // the caption under the figure
-      continue;
-    }
-    if (step.kind != scenario_step::capture) {
-      s.queue({*as_script_step(step)});
-      s.wait_idle();
-      const session_status st = s.status();
-      if (st.error) throw gpu_error(sc.file + ":" + std::to_string(step.line) + ": " + st.note);
-      if (!st.note.empty()) std::cout << sc.name << ":" << step.line << ": " << st.note << "\n";
-      continue;
-    }
-    ++capture;
-    const std::string stem = strprintf("%s-%02d", sc.name.c_str(), capture);
-    if (step.range_first)
-      frame->heatmap().set_range(*step.range_first, step.range_count, s.capacity());
-    else
-      frame->heatmap().set_range(0, 0, s.capacity());
-    if (family_views* fv = frame->views())
-      fv->set_bucket_range(step.buckets ? step.buckets->first : 0,
-                           step.buckets ? step.buckets->second : 0);
-    json entry{{"capture", capture}, {"line", step.line}};
-    if (const std::string caption = s.status().caption; !caption.empty())
-      entry["caption"] = caption;
-    json& views = entry["views"] = json::array();
-    double load = 0;
-    // The load a figure shows: in compare mode the compared tables' (they share one workload),
-    // not the idle session table's.
-    const auto shown_load = [&](const std::string& v) {
-      const compare_view* c = frame->compare_figure();
-      return v == "compare" && c ? c->load(0) : frame->last_sample().stats.load_factor();
-    };
-    for (const std::string& v : step.views) {
-      if (style.paper) {
-        if (const auto paper = paper_figure(*frame, v, s.status().caption)) {
-          const std::string base = (fs::path(out_dir) / (stem + "-" + v)).string();
-          fig::page pg = style.page;  // --size is one panel's: a figure of two panels is twice as
-                                      // wide, as in plot
-          pg.width_in *= double(std::max<std::size_t>(paper->panels.size(), 1));
-          pg = fig::fit_page(*paper, pg);  // a code listing asks for room
-          const auto files = fig::write_figure(*paper, pg, base);
-          out.figures.push_back({files.front(), v, capture, {}, shown_load(v)});
-          const fs::path data = fs::path(out_dir) / (stem + "-" + v + ".csv");
-          save(data, figure_numbers(*frame, v), out.data_files);
-          if (v == "compare" && frame->compare_figure())  // and every batch's point
-            save(fs::path(out_dir) / (stem + "-compare-batches.csv"),
-                 frame->compare_figure()->batches_csv(), out.data_files);
-          views.push_back({{"view", v},
-                           {"style", "paper"},
-                           {"png", fs::path(files[0]).filename().string()},
-                           {"svg", fs::path(files[2]).filename().string()},
-                           {"pdf", fs::path(files[1]).filename().string()},
-                           {"numbers", data.filename().string()}});
-          continue;
-        }
-        if (v == "stats") {  // in paper style the numbers are their CSV, not a picture
-          const fs::path data = fs::path(out_dir) / (stem + "-" + v + ".csv");
-          save(data, figure_numbers(*frame, v), out.data_files);
-          views.push_back({{"view", v}, {"style", "paper"}, {"numbers", data.filename().string()}});
-          continue;
-        }
-      }
-      const std::string fig_title = strprintf("%s  |  capture %d", title.c_str(), capture);
-      // A first frame lays the view out (the heatmap learns its area), then sample, then draw.
-      gl.render(
-          width, height, [&] { frame->draw_figure(v, float(width), float(height), fig_title); }, 1);
-      frame->sample_now();
-      if (!parse_view_kind(
-              v)) {  // a family view may choose from that sample what to show (the longest list)
-        gl.render(
-            width, height, [&] { frame->draw_figure(v, float(width), float(height), fig_title); },
-            1);
-        frame->sample_now();
-      }
-      std::array<float, 4> rect{};
-      const auto px = gl.render(width, height, [&] {
-        rect = frame->draw_figure(v, float(width), float(height), fig_title);
-      });
-      const fs::path png = fs::path(out_dir) / (stem + "-" + v + ".png");
-      write_png(png.string(), width, height, px);
-      load = shown_load(v);
-      out.figures.push_back({png.string(), v, capture, rect, load});
-      const fs::path data = fs::path(out_dir) / (stem + "-" + v + ".csv");
-      save(data, figure_numbers(*frame, v), out.data_files);
-      json view{{"view", v}, {"png", png.filename().string()}};
-      if (style.paper) view["style"] = "screen (this view has no paper figure yet)";
-      view["numbers"] = data.filename().string();
-      view["view_rect"] = {double(rect[0]), double(rect[1]), double(rect[2]), double(rect[3])};
-      views.push_back(std::move(view));
-    }
-    entry["numbers"] = json::object();
-    for (const auto& [k, val] : frame->numbers()) entry["numbers"][k] = val;
-    entry["load"] = load;
-    captures.push_back(std::move(entry));
+  std::vector<scenario_step> stage{};  ///< steps waiting for the animation that ends their stage
+
+  void run_step(const scenario_step& step, bool held_for_animation);
+  void capture_animation(const scenario_step& step);
+  void run_compared_step(const scenario_step& step);
+  void run_session_step(const scenario_step& step);
+  void capture_views(const scenario_step& step);
+  bool write_paper_view(const std::string& v, const std::string& stem, json& views);
+  double write_screen_view(const std::string& v, const std::string& stem, json& views);
+  fs::path save_numbers(const std::string& v, const std::string& stem);
+  double shown_load(const std::string& v) const;
+};
+
+void scenario_render::run_step(const scenario_step& step, bool held_for_animation) {
+  if (step.kind != scenario_step::capture && held_for_animation && !frame.comparing()) {
+    stage.push_back(step);
+    return;
   }
+  if (step.animation && !frame.comparing()) return capture_animation(step);
+  if (step.kind != scenario_step::capture && frame.comparing()) return run_compared_step(step);
+  if (step.kind != scenario_step::capture) return run_session_step(step);
+  capture_views(step);
+}
+
+void scenario_render::capture_animation(const scenario_step& step) {
+  ++capture;
+  const std::string base =
+      (fs::path(out_dir) / strprintf("%s-%02d-animation", sc.name.c_str(), capture)).string();
+  const animation_result a =
+      record_animation(frame, gl, stage, *step.animation, base, width, height,
+                       strprintf("%s  |  capture %d", title.c_str(), capture));
+  stage.clear();
+  if (!a.error.empty())
+    std::cerr << "hashscope: " << sc.file << ":" << step.line << ": " << a.error << "\n";
+  json entry{{"capture", capture},
+             {"line", step.line},
+             {"animation", a.file},
+             {"frames", a.frames},
+             {"fps", step.animation->fps}};
+  if (!a.error.empty()) entry["error"] = a.error;
+  entry["load"] = frame.last_sample().stats.load_factor();
+  captures.push_back(std::move(entry));
+  out.figures.push_back(
+      {a.file, step.animation->view, capture, {}, frame.last_sample().stats.load_factor()});
+}
+
+/// In compare mode every table takes the step.
+void scenario_render::run_compared_step(const scenario_step& step) {
+  compare_set& c = *frame.comparing();
+  c.queue({*as_script_step(step)});
+  c.wait_idle();
+  if (const std::string e = c.error(); !e.empty())
+    throw gpu_error(sc.file + ":" + std::to_string(step.line) + ": " + e);
+  if (step.kind == scenario_step::say)
+    s.queue({*as_script_step(step)}), s.wait_idle();  // the caption under the figure
+}
+
+void scenario_render::run_session_step(const scenario_step& step) {
+  s.queue({*as_script_step(step)});
+  s.wait_idle();
+  const session_status st = s.status();
+  if (st.error) throw gpu_error(sc.file + ":" + std::to_string(step.line) + ": " + st.note);
+  if (!st.note.empty()) std::cout << sc.name << ":" << step.line << ": " << st.note << "\n";
+}
+
+void scenario_render::capture_views(const scenario_step& step) {
+  ++capture;
+  const std::string stem = strprintf("%s-%02d", sc.name.c_str(), capture);
+  if (step.range_first)
+    frame.heatmap().set_range(*step.range_first, step.range_count, s.capacity());
+  else
+    frame.heatmap().set_range(0, 0, s.capacity());
+  if (family_views* fv = frame.views())
+    fv->set_bucket_range(step.buckets ? step.buckets->first : 0,
+                         step.buckets ? step.buckets->second : 0);
+  json entry{{"capture", capture}, {"line", step.line}};
+  if (const std::string caption = s.status().caption; !caption.empty()) entry["caption"] = caption;
+  json& views = entry["views"] = json::array();
+  double load = 0;
+  for (const std::string& v : step.views) {
+    if (style.paper && write_paper_view(v, stem, views)) continue;
+    load = write_screen_view(v, stem, views);
+  }
+  entry["numbers"] = json::object();
+  for (const auto& [k, val] : frame.numbers()) entry["numbers"][k] = val;
+  entry["load"] = load;
+  captures.push_back(std::move(entry));
+}
+
+/// In paper style a view with a paper figure is written as one, and the stats view as its numbers
+/// alone; false when the view has neither, so it is drawn as on screen.
+bool scenario_render::write_paper_view(const std::string& v, const std::string& stem, json& views) {
+  if (const auto paper = paper_figure(frame, v, s.status().caption)) {
+    const std::string base = (fs::path(out_dir) / (stem + "-" + v)).string();
+    // --size is one panel's: a figure of two panels is twice as wide, as in plot
+    fig::page pg = style.page;
+    pg.width_in *= double(std::max<std::size_t>(paper->panels.size(), 1));
+    pg = fig::fit_page(*paper, pg);  // a code listing asks for room
+    const auto files = fig::write_figure(*paper, pg, base);
+    out.figures.push_back({files.front(), v, capture, {}, shown_load(v)});
+    const fs::path data = save_numbers(v, stem);
+    if (v == "compare" && frame.compare_figure())  // and every batch's point
+      save(fs::path(out_dir) / (stem + "-compare-batches.csv"),
+           frame.compare_figure()->batches_csv(), out.data_files);
+    views.push_back({{"view", v},
+                     {"style", "paper"},
+                     {"png", fs::path(files[0]).filename().string()},
+                     {"svg", fs::path(files[2]).filename().string()},
+                     {"pdf", fs::path(files[1]).filename().string()},
+                     {"numbers", data.filename().string()}});
+    return true;
+  }
+  if (v == "stats") {  // in paper style the numbers are their CSV, not a picture
+    const fs::path data = save_numbers(v, stem);
+    views.push_back({{"view", v}, {"style", "paper"}, {"numbers", data.filename().string()}});
+    return true;
+  }
+  return false;
+}
+
+/// Draws the view as on screen into a PNG with its numbers beside it; returns the load it shows.
+double scenario_render::write_screen_view(const std::string& v, const std::string& stem,
+                                          json& views) {
+  const std::string fig_title = strprintf("%s  |  capture %d", title.c_str(), capture);
+  const auto draw = [&] { return frame.draw_figure(v, float(width), float(height), fig_title); };
+  // A first frame lays the view out (the heatmap learns its area), then sample, then draw.
+  gl.render(width, height, draw, 1);
+  frame.sample_now();
+  if (!parse_view_kind(v)) {  // a family view may choose from that sample what to show (the
+                              // longest list)
+    gl.render(width, height, draw, 1);
+    frame.sample_now();
+  }
+  std::array<float, 4> rect{};
+  const auto px = gl.render(width, height, [&] { rect = draw(); });
+  const fs::path png = fs::path(out_dir) / (stem + "-" + v + ".png");
+  write_png(png.string(), width, height, px);
+  const double load = shown_load(v);
+  out.figures.push_back({png.string(), v, capture, rect, load});
+  const fs::path data = save_numbers(v, stem);
+  json view{{"view", v}, {"png", png.filename().string()}};
+  if (style.paper) view["style"] = "screen (this view has no paper figure yet)";
+  view["numbers"] = data.filename().string();
+  view["view_rect"] = {double(rect[0]), double(rect[1]), double(rect[2]), double(rect[3])};
+  views.push_back(std::move(view));
+  return load;
+}
+
+/// The numbers behind a view, as CSV beside its figure.
+fs::path scenario_render::save_numbers(const std::string& v, const std::string& stem) {
+  const fs::path data = fs::path(out_dir) / (stem + "-" + v + ".csv");
+  save(data, figure_numbers(frame, v), out.data_files);
+  return data;
+}
+
+/// The load a figure shows: in compare mode the compared tables' (they share one workload), not
+/// the idle session table's.
+double scenario_render::shown_load(const std::string& v) const {
+  const compare_view* c = frame.compare_figure();
+  return v == "compare" && c ? c->load(0) : frame.last_sample().stats.load_factor();
+}
+
+}  // namespace
+
+render_result render_scenario(const scenario& sc, const std::string& out_dir, backend_choice choice,
+                              std::uint64_t capacity, int width, int height, float font_size,
+                              const render_style& style) {
+  render_result out;
+  out.dir = out_dir;
+  create_out_dir(out_dir);
+
+  std::string note;
+  const backend_choice wanted = choice != backend_choice::automatic ? choice : sc.backend;
+  const session_config cfg = render_config(sc, wanted, capacity, note);
+
+  headless_platform gl(font_size);
+  auto frame = std::make_unique<app_frame>(cfg, wanted, note);
+  frame->heatmap().set_colormap(sc.colormap);
+  frame->heatmap().set_mode(sc.heatmap_mode);
+  start_compared_tables(*frame, sc, cfg, capacity);
+  session& s = frame->sess();
+  const std::string title = (sc.title.empty() ? sc.name : sc.title);
+
+  json meta = scenario_metadata(sc, title, note, cfg, s, gl);
+  json& captures = meta["captures"] = json::array();
+  const std::vector<bool> held = steps_held_for_animation(sc);
+  scenario_render run{sc, out_dir, width, height, style, gl, *frame, s, title, out, captures};
+  for (std::size_t i = 0; i < sc.steps.size(); ++i) run.run_step(sc.steps[i], held[i]);
+
   const fs::path meta_path = fs::path(out_dir) / (sc.name + "-metadata.json");
   save(meta_path, meta.dump() + "\n", out.data_files);
   out.metadata = meta_path.string();

@@ -107,6 +107,136 @@ std::vector<std::uint8_t> read_back(int w, int h) {
   return px;
 }
 
+// The window's context current, vsynced, with OpenGL's functions loaded.
+void load_gl(GLFWwindow* window) {
+  glfwMakeContextCurrent(window);
+  glfwSwapInterval(1);
+  if (!gladLoadGL(reinterpret_cast<GLADloadfunc>(glfwGetProcAddress))) {
+    glfwDestroyWindow(window);
+    throw graphics_error("could not load OpenGL functions for the window");
+  }
+}
+
+// The text size: the command line's, else the saved one, else one for the monitor's height;
+// `notice` says when it had to be clamped.
+float window_font_size(const window_options& opt, const ui_settings& persisted,
+                       std::string& notice) {
+  float size = opt.font_size > 0 ? opt.font_size : persisted.font_size.value_or(0.f);
+  if (size <= 0) {
+    const GLFWvidmode* mode = glfwGetVideoMode(glfwGetPrimaryMonitor());
+    size = default_font_size(mode ? mode->height : 1080);
+  }
+  return clamp_font_size(size, &notice);
+}
+
+// The frame starts from the persisted settings at the window's text size and theme.
+void start_frame_settings(app_frame& frame, const ui_settings& persisted, float size, theme t) {
+  frame.state().settings = persisted;
+  const bool presenting = frame.presenting();  // --present: its text size on top of this one
+  frame.set_presenting(false);
+  frame.state().font_size = size;
+  frame.set_presenting(presenting);
+  frame.state().ui_theme = t;
+}
+
+/// The frame loop and what its frames share: the window, where it goes back to from full screen,
+/// and the settings that persist (which the ini handler writes).
+struct frame_loop {
+  GLFWwindow* window;
+  const window_options& opt;
+  imgui_renderer& renderer;
+  app_frame& frame;
+  ui_settings& persisted;
+  std::array<int, 4> place;
+  std::array<int, 4> restore;
+  int frames = 0;
+
+  void run(double started);
+  std::pair<int, int> draw_frame();
+  void save_requested_pixels(int w, int h);
+  void present();
+  void wait_for_next_frame(double last_input, double frame_began);
+  void remember_settings();
+};
+
+// Frames until the window closes, the frame asks to quit, or `opt.frames` were drawn.
+void frame_loop::run(double started) {
+  double last_input = started;
+  while (!glfwWindowShouldClose(window) && !frame.quit_requested &&
+         (opt.frames == 0 || frames < opt.frames)) {
+    glfwPollEvents();
+    const double frame_began = glfwGetTime();
+    if (ImGui::GetCurrentContext()->InputEventsQueue.Size > 0) last_input = frame_began;
+    const auto [w, h] = draw_frame();
+    ++frames;
+    save_requested_pixels(w, h);
+    present();
+    wait_for_next_frame(last_input, frame_began);
+    if (frame.fullscreen_requested) {
+      frame.fullscreen_requested = false;
+      toggle_fullscreen(window, restore);
+    }
+    remember_settings();
+  }
+}
+
+// One frame into the window's back buffer; returns the framebuffer's width and height.
+std::pair<int, int> frame_loop::draw_frame() {
+  renderer.set_style(frame.state().font_size, frame.state().ui_theme);
+  renderer.new_frame();
+  ImGui_ImplGlfw_NewFrame();
+  ImGui::NewFrame();
+  frame.draw_window();
+  int w = 0, h = 0;
+  glfwGetFramebufferSize(window, &w, &h);
+  glViewport(0, 0, w, h);
+  glClearColor(0.08f, 0.08f, 0.1f, 1.f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  renderer.render();
+  return {w, h};
+}
+
+// The screenshot the user asked for, and the last frame of a scripted run when --screenshot asks.
+void frame_loop::save_requested_pixels(int w, int h) {
+  if (frame.screenshot_requested) {
+    frame.screenshot_requested = false;
+    frame.save_screenshot(read_back(w, h), w, h);
+  }
+  if (!opt.screenshot.empty() && opt.frames && frames == opt.frames)
+    write_png(opt.screenshot, w, h, read_back(w, h));
+}
+
+// The frame on screen, with the views dragged out of the window in their own.
+void frame_loop::present() {
+  if (ImGui::GetIO().ConfigFlags & ImGuiConfigFlags_ViewportsEnable) {
+    ImGui::UpdatePlatformWindows();
+    ImGui::RenderPlatformWindowsDefault();
+    glfwMakeContextCurrent(window);
+  }
+  glfwSwapBuffers(window);
+}
+
+// While the user only watches a running table, fewer frames leave the GPU to the table; input
+// ends the wait at once.
+void frame_loop::wait_for_next_frame(double last_input, double frame_began) {
+  const double now = glfwGetTime();
+  const double wait = frame.state().pacing.wait_before_next(now - last_input, now - frame_began,
+                                                            frame.table_changing());
+  if (wait > 0) glfwWaitEventsTimeout(wait);
+}
+
+// What persists: the frame's settings and, unless full screen, where the window is.
+void frame_loop::remember_settings() {
+  persisted = frame.state().settings;
+  persisted.font_size = frame.remembered_font_size();
+  persisted.ui_theme = frame.state().ui_theme;
+  if (!glfwGetWindowMonitor(window)) {
+    glfwGetWindowPos(window, &place[0], &place[1]);
+    glfwGetWindowSize(window, &place[2], &place[3]);
+  }
+  persisted.window = place;
+}
+
 }  // namespace
 
 bool display_available() {
@@ -124,23 +254,13 @@ int run_window(const std::function<std::unique_ptr<app_frame>(bool)>& make,
   if (!ini_notice.empty()) std::cerr << "hashscope: " << ini_notice << "\n";
 
   glfw_session glfw;
-  std::array<int, 4> place = initial_placement(persisted), restore = place;
+  const std::array<int, 4> place = initial_placement(persisted);
   GLFWwindow* window = open_window(place);
-  glfwMakeContextCurrent(window);
-  glfwSwapInterval(1);
-  if (!gladLoadGL(reinterpret_cast<GLADloadfunc>(glfwGetProcAddress))) {
-    glfwDestroyWindow(window);
-    throw graphics_error("could not load OpenGL functions for the window");
-  }
+  load_gl(window);
   int frames = 0;
   {
     std::string size_notice;
-    float size = opt.font_size > 0 ? opt.font_size : persisted.font_size.value_or(0.f);
-    if (size <= 0) {
-      const GLFWvidmode* mode = glfwGetVideoMode(glfwGetPrimaryMonitor());
-      size = default_font_size(mode ? mode->height : 1080);
-    }
-    size = clamp_font_size(size, &size_notice);
+    const float size = window_font_size(opt, persisted, size_notice);
     const theme t = opt.ui_theme.value_or(persisted.ui_theme.value_or(theme::dark));
     imgui_renderer renderer(size, t, ini.c_str());
     register_settings_handler(persisted);
@@ -148,65 +268,13 @@ int run_window(const std::function<std::unique_ptr<app_frame>(bool)>& make,
     io.ConfigFlags |= ImGuiConfigFlags_ViewportsEnable;  // used where the platform supports it
     ImGui_ImplGlfw_InitForOpenGL(window, true);
     std::unique_ptr<app_frame> frame = make(first_launch);
-    frame->state().settings = persisted;
-    const bool presenting = frame->presenting();  // --present: its text size on top of this one
-    frame->set_presenting(false);
-    frame->state().font_size = size;
-    frame->set_presenting(presenting);
-    frame->state().ui_theme = t;
+    start_frame_settings(*frame, persisted, size, t);
     if (!ini_notice.empty()) frame->notify(ini_notice);
     if (!size_notice.empty()) frame->notify(size_notice);
     const double started = glfwGetTime();
-    double last_input = started;
-    while (!glfwWindowShouldClose(window) && !frame->quit_requested &&
-           (opt.frames == 0 || frames < opt.frames)) {
-      glfwPollEvents();
-      const double frame_began = glfwGetTime();
-      if (ImGui::GetCurrentContext()->InputEventsQueue.Size > 0) last_input = frame_began;
-      renderer.set_style(frame->state().font_size, frame->state().ui_theme);
-      renderer.new_frame();
-      ImGui_ImplGlfw_NewFrame();
-      ImGui::NewFrame();
-      frame->draw_window();
-      int w = 0, h = 0;
-      glfwGetFramebufferSize(window, &w, &h);
-      glViewport(0, 0, w, h);
-      glClearColor(0.08f, 0.08f, 0.1f, 1.f);
-      glClear(GL_COLOR_BUFFER_BIT);
-      renderer.render();
-      ++frames;
-      if (frame->screenshot_requested) {
-        frame->screenshot_requested = false;
-        frame->save_screenshot(read_back(w, h), w, h);
-      }
-      if (!opt.screenshot.empty() && opt.frames && frames == opt.frames)
-        write_png(opt.screenshot, w, h, read_back(w, h));
-      if (io.ConfigFlags & ImGuiConfigFlags_ViewportsEnable) {  // views dragged out of the window
-        ImGui::UpdatePlatformWindows();
-        ImGui::RenderPlatformWindowsDefault();
-        glfwMakeContextCurrent(window);
-      }
-      glfwSwapBuffers(window);
-      // While the user only watches a running table, fewer frames leave the GPU to the table;
-      // input ends the wait at once.
-      const double now = glfwGetTime();
-      const double wait = frame->state().pacing.wait_before_next(
-          now - last_input, now - frame_began, frame->table_changing());
-      if (wait > 0) glfwWaitEventsTimeout(wait);
-      if (frame->fullscreen_requested) {
-        frame->fullscreen_requested = false;
-        toggle_fullscreen(window, restore);
-      }
-      // What persists: the frame's settings and, unless full screen, where the window is.
-      persisted = frame->state().settings;
-      persisted.font_size = frame->remembered_font_size();
-      persisted.ui_theme = frame->state().ui_theme;
-      if (!glfwGetWindowMonitor(window)) {
-        glfwGetWindowPos(window, &place[0], &place[1]);
-        glfwGetWindowSize(window, &place[2], &place[3]);
-      }
-      persisted.window = place;
-    }
+    frame_loop loop{window, opt, renderer, *frame, persisted, place, place};
+    loop.run(started);
+    frames = loop.frames;
     if (opt.frames)  // a scripted run (checks, screenshots): say how it went and which heatmap path
                      // ran
       std::cout << "hashscope: " << frames << " frames in "

@@ -181,69 +181,105 @@ void draw_markers(painter& p, const series& s, const std::function<double(double
   cairo_fill(p.cr);
 }
 
-void draw_plot(painter& p, const panel& pn, box area, double fs) {
-  cairo_t* cr = p.cr;
-  axis xa = pn.x, ya = pn.y;
+// A value's place between p0 and p1 along a linear or a log axis.
+double axis_position(double v, const axis& a, double p0, double p1) {
+  const double t = a.log ? (std::log10(std::max(v, 1e-300)) - std::log10(a.lo)) /
+                               (std::log10(a.hi) - std::log10(a.lo))
+                         : (v - a.lo) / (a.hi - a.lo);
+  return p0 + t * (p1 - p0);
+}
+
+/// One plot panel as it is drawn: its axes fitted to the data with their ticks, the box they span
+/// on the page, and where the legend goes. X and Y map values onto the plot box and follow it when
+/// the legend takes room from it.
+struct plot_drawing {
+  painter& p;
+  const panel& pn;
+  box area;
+  double fs;
+  cairo_t* cr;
+  axis xa, ya;
+  std::vector<double> xt{}, yt{};
+  box plot{};
+  std::vector<const series*> named{};              ///< the series with a legend entry
+  box inside{};                                    ///< the legend's box, inside the plot
+  std::vector<std::pair<double, double>> below{};  ///< each entry's top left, when under the plot
+
+  double X(double v) const { return axis_position(v, xa, plot.x0, plot.x1); }
+  double Y(double v) const { return axis_position(v, ya, plot.y1, plot.y0); }
+  double entry_width(const series* s) const { return 1.4 * fs + p.width(s->name, fs * 0.9); }
+  void lay_out();
+  void place_legend();
+  void move_legend_below();
+  void draw_axes() const;
+  void draw_data() const;
+  void draw_series(const series& s) const;
+  void draw_legend() const;
+  void draw_legend_entry(const series& s, double x, double y) const;
+};
+
+// Fits the axes to the data, draws the title, and leaves room for the tick and axis labels.
+void plot_drawing::lay_out() {
   fit_axis(xa, pn.data, true);
   fit_axis(ya, pn.data, false);
-  const auto xt = nice_ticks(xa.lo, xa.hi, xa.log), yt = nice_ticks(ya.lo, ya.hi, ya.log);
+  xt = nice_ticks(xa.lo, xa.hi, xa.log);
+  yt = nice_ticks(ya.lo, ya.hi, ya.log);
   double label_w = 0;
   for (double v : yt) label_w = std::max(label_w, p.width(vis::tick_label(v), fs * 0.9));
   const double title_h = draw_title(p, pn.title, area, fs);
-  box plot{area.x0 + 1.6 * fs + label_w + 0.4 * fs,
-           area.y0 + (pn.title.empty() ? 0.6 * fs : title_h + 0.3 * fs), area.x1 - 0.6 * fs,
-           area.y1 - 2.9 * fs};
-  const auto map = [](double v, const axis& a, double p0, double p1) {
-    const double t = a.log ? (std::log10(std::max(v, 1e-300)) - std::log10(a.lo)) /
-                                 (std::log10(a.hi) - std::log10(a.lo))
-                           : (v - a.lo) / (a.hi - a.lo);
-    return p0 + t * (p1 - p0);
-  };
-  const auto X = [&](double v) { return map(v, xa, plot.x0, plot.x1); };
-  const auto Y = [&](double v) { return map(v, ya, plot.y1, plot.y0); };
-  // The legend: inside the plot, in the corner where it hides the least data (top right first);
-  // where every corner would hide some, in rows under the x-axis label, the plot giving up their
-  // height (X and Y follow the plot box).
-  std::vector<const series*> named, all;
+  plot = box{area.x0 + 1.6 * fs + label_w + 0.4 * fs,
+             area.y0 + (pn.title.empty() ? 0.6 * fs : title_h + 0.3 * fs), area.x1 - 0.6 * fs,
+             area.y1 - 2.9 * fs};
+}
+
+// The legend: inside the plot, in the corner where it hides the least data (top right first);
+// where every corner would hide some, in rows under the x-axis label.
+void plot_drawing::place_legend() {
+  std::vector<const series*> all;
   for (const series& s : pn.data) {
     all.push_back(&s);
     if (pn.legend && !s.name.empty()) named.push_back(&s);
   }
-  const auto entry_w = [&](const series* s) { return 1.4 * fs + p.width(s->name, fs * 0.9); };
-  box inside{};
-  std::vector<std::pair<double, double>> below;  // each entry's top left, when under the plot
-  if (!named.empty()) {
-    double w = 0;
-    for (const series* s : named) w = std::max(w, entry_w(s) + 0.6 * fs);
-    const double bh = named.size() * 1.2 * fs + 0.4 * fs, m = 0.4 * fs;
-    const box corners[] = {{plot.x1 - w - m, plot.y0 + m, plot.x1 - m, plot.y0 + m + bh},
-                           {plot.x0 + m, plot.y0 + m, plot.x0 + m + w, plot.y0 + m + bh},
-                           {plot.x1 - w - m, plot.y1 - m - bh, plot.x1 - m, plot.y1 - m},
-                           {plot.x0 + m, plot.y1 - m - bh, plot.x0 + m + w, plot.y1 - m}};
-    inside = corners[0];
-    double least = hidden_by(inside, all, X, Y);
-    for (const box& c : corners) {
-      const double h = hidden_by(c, all, X, Y);
-      if (h < least) least = h, inside = c;
-    }
-    if (least > 0) {
-      double x = area.x0 + 0.5 * fs, y = 0;
-      for (const series* s : named) {
-        const double ew = entry_w(s) + 1.0 * fs;
-        if (x > area.x0 + 0.5 * fs && x + ew > area.x1) x = area.x0 + 0.5 * fs, y += 1.2 * fs;
-        below.emplace_back(x, y);
-        x += ew;
-      }
-      // Only while the plot keeps room for its tick labels; a small page keeps the legend inside.
-      if (plot.y1 - (y + 1.4 * fs) - plot.y0 >= 7 * fs) {
-        plot.y1 -= y + 1.4 * fs;
-        for (auto& [ex, ey] : below) ey += plot.y1 + 2.9 * fs;
-      } else {
-        below.clear();
-      }
-    }
+  if (named.empty()) return;
+  double w = 0;
+  for (const series* s : named) w = std::max(w, entry_width(s) + 0.6 * fs);
+  const double bh = named.size() * 1.2 * fs + 0.4 * fs, m = 0.4 * fs;
+  const box corners[] = {{plot.x1 - w - m, plot.y0 + m, plot.x1 - m, plot.y0 + m + bh},
+                         {plot.x0 + m, plot.y0 + m, plot.x0 + m + w, plot.y0 + m + bh},
+                         {plot.x1 - w - m, plot.y1 - m - bh, plot.x1 - m, plot.y1 - m},
+                         {plot.x0 + m, plot.y1 - m - bh, plot.x0 + m + w, plot.y1 - m}};
+  const auto x = [this](double v) { return X(v); };
+  const auto y = [this](double v) { return Y(v); };
+  inside = corners[0];
+  double least = hidden_by(inside, all, x, y);
+  for (const box& c : corners) {
+    const double h = hidden_by(c, all, x, y);
+    if (h < least) least = h, inside = c;
   }
-  // Grid, frame, ticks and their labels.
+  if (least > 0) move_legend_below();
+}
+
+// Rows of entries under the x-axis label, the plot giving up their height (X and Y follow the
+// plot box).
+void plot_drawing::move_legend_below() {
+  double x = area.x0 + 0.5 * fs, y = 0;
+  for (const series* s : named) {
+    const double ew = entry_width(s) + 1.0 * fs;
+    if (x > area.x0 + 0.5 * fs && x + ew > area.x1) x = area.x0 + 0.5 * fs, y += 1.2 * fs;
+    below.emplace_back(x, y);
+    x += ew;
+  }
+  // Only while the plot keeps room for its tick labels; a small page keeps the legend inside.
+  if (plot.y1 - (y + 1.4 * fs) - plot.y0 >= 7 * fs) {
+    plot.y1 -= y + 1.4 * fs;
+    for (auto& [ex, ey] : below) ey += plot.y1 + 2.9 * fs;
+  } else {
+    below.clear();
+  }
+}
+
+// Grid, frame, ticks and their labels.
+void plot_drawing::draw_axes() const {
   cairo_set_line_width(cr, 0.4);
   cairo_set_source_rgb(cr, 0.88, 0.88, 0.88);
   for (double v : yt) cairo_move_to(cr, plot.x0, Y(v)), cairo_line_to(cr, plot.x1, Y(v));
@@ -268,69 +304,55 @@ void draw_plot(painter& p, const panel& pn, box area, double fs) {
          xa.label, 0.5);
   p.text(area.x0 + 1.0 * fs, (plot.y0 + plot.y1) / 2, fitted(p, ya.label, fs, plot.y1 - plot.y0),
          ya.label, 0.5, true);
-  // The data, clipped to the plot.
+}
+
+// The data, clipped to the plot.
+void plot_drawing::draw_data() const {
   cairo_save(cr);
   cairo_rectangle(cr, plot.x0, plot.y0, plot.x1 - plot.x0, plot.y1 - plot.y0);
   cairo_clip(cr);
-  for (const series& s : pn.data) {
-    const rgb c = series_rgb(s.color);
-    cairo_set_source_rgb(cr, c.r, c.g, c.b);
-    const std::size_t n = std::min(s.x.size(), s.y.size());
-    if (s.kind == series::bars) {
-      for (std::size_t i = 0; i < n; ++i) {
-        if (ya.log && s.y[i] <= 0) continue;
-        const double x0 = X(s.x[i] - s.bar_width * 0.45), x1 = X(s.x[i] + s.bar_width * 0.45);
-        const double base = ya.log ? plot.y1 : Y(std::max(ya.lo, 0.0));
-        cairo_rectangle(cr, x0, Y(s.y[i]), std::max(x1 - x0, 0.3), base - Y(s.y[i]));
-      }
-      cairo_fill(cr);
-    } else {
-      if (s.lo.size() == n && s.hi.size() == n) {  // each point's range over its repeats
-        cairo_set_line_width(cr, 0.5);
-        const double cap = 0.2 * fs;
-        for (std::size_t i = 0; i < n; ++i) {
-          const double x = X(s.x[i]), y0 = Y(s.lo[i]), y1 = Y(s.hi[i]);
-          cairo_move_to(cr, x, y0), cairo_line_to(cr, x, y1);
-          cairo_move_to(cr, x - cap, y0), cairo_line_to(cr, x + cap, y0);
-          cairo_move_to(cr, x - cap, y1), cairo_line_to(cr, x + cap, y1);
-        }
-        cairo_stroke(cr);
-      }
-      if (s.kind == series::line) {
-        cairo_set_line_width(cr, s.width);
-        for (std::size_t i = 0; i < n; ++i)
-          (i ? cairo_line_to : cairo_move_to)(cr, X(s.x[i]), Y(s.y[i]));
-        cairo_stroke(cr);
-      }
-      draw_markers(p, s, X, Y, fs);
-    }
-  }
+  for (const series& s : pn.data) draw_series(s);
   cairo_restore(cr);
-  if (named.empty()) return;
-  // One entry: what the plot draws for the series (the line through a marker, or a bar's swatch),
-  // then its name; (x, y) is the entry's top left.
-  const auto entry = [&](const series& s, double x, double y) {
-    const rgb c = series_rgb(s.color);
-    cairo_set_source_rgb(cr, c.r, c.g, c.b);
-    const double mid = y + 0.5 * fs;
-    if (s.kind == series::bars) {
-      cairo_rectangle(cr, x + 0.3 * fs, y + 0.15 * fs, 0.8 * fs, 0.7 * fs);
-      cairo_fill(cr);
-    } else {
-      if (s.kind == series::line) {
-        cairo_set_line_width(cr, s.width);
-        cairo_move_to(cr, x + 0.2 * fs, mid), cairo_line_to(cr, x + 1.2 * fs, mid);
-        cairo_stroke(cr);
-      }
-      cairo_new_sub_path(cr);
-      cairo_arc(cr, x + 0.7 * fs, mid, marker_radius(s, fs), 0, 2 * M_PI);
-      cairo_fill(cr);
+}
+
+void plot_drawing::draw_series(const series& s) const {
+  const rgb c = series_rgb(s.color);
+  cairo_set_source_rgb(cr, c.r, c.g, c.b);
+  const std::size_t n = std::min(s.x.size(), s.y.size());
+  if (s.kind == series::bars) {
+    for (std::size_t i = 0; i < n; ++i) {
+      if (ya.log && s.y[i] <= 0) continue;
+      const double x0 = X(s.x[i] - s.bar_width * 0.45), x1 = X(s.x[i] + s.bar_width * 0.45);
+      const double base = ya.log ? plot.y1 : Y(std::max(ya.lo, 0.0));
+      cairo_rectangle(cr, x0, Y(s.y[i]), std::max(x1 - x0, 0.3), base - Y(s.y[i]));
     }
-    p.text(x + 1.4 * fs, y + 0.8 * fs, fs * 0.9, s.name);
-  };
+    cairo_fill(cr);
+    return;
+  }
+  if (s.lo.size() == n && s.hi.size() == n) {  // each point's range over its repeats
+    cairo_set_line_width(cr, 0.5);
+    const double cap = 0.2 * fs;
+    for (std::size_t i = 0; i < n; ++i) {
+      const double x = X(s.x[i]), y0 = Y(s.lo[i]), y1 = Y(s.hi[i]);
+      cairo_move_to(cr, x, y0), cairo_line_to(cr, x, y1);
+      cairo_move_to(cr, x - cap, y0), cairo_line_to(cr, x + cap, y0);
+      cairo_move_to(cr, x - cap, y1), cairo_line_to(cr, x + cap, y1);
+    }
+    cairo_stroke(cr);
+  }
+  if (s.kind == series::line) {
+    cairo_set_line_width(cr, s.width);
+    for (std::size_t i = 0; i < n; ++i)
+      (i ? cairo_line_to : cairo_move_to)(cr, X(s.x[i]), Y(s.y[i]));
+    cairo_stroke(cr);
+  }
+  draw_markers(p, s, [this](double v) { return X(v); }, [this](double v) { return Y(v); }, fs);
+}
+
+void plot_drawing::draw_legend() const {
   if (!below.empty()) {
     for (std::size_t i = 0; i < named.size(); ++i)
-      entry(*named[i], below[i].first, below[i].second);
+      draw_legend_entry(*named[i], below[i].first, below[i].second);
     return;
   }
   cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
@@ -340,7 +362,38 @@ void draw_plot(painter& p, const panel& pn, box area, double fs) {
   cairo_set_line_width(cr, 0.4);
   cairo_stroke(cr);
   for (std::size_t i = 0; i < named.size(); ++i)
-    entry(*named[i], inside.x0, inside.y0 + 0.4 * fs + i * 1.2 * fs);
+    draw_legend_entry(*named[i], inside.x0, inside.y0 + 0.4 * fs + i * 1.2 * fs);
+}
+
+// One entry: what the plot draws for the series (the line through a marker, or a bar's swatch),
+// then its name; (x, y) is the entry's top left.
+void plot_drawing::draw_legend_entry(const series& s, double x, double y) const {
+  const rgb c = series_rgb(s.color);
+  cairo_set_source_rgb(cr, c.r, c.g, c.b);
+  const double mid = y + 0.5 * fs;
+  if (s.kind == series::bars) {
+    cairo_rectangle(cr, x + 0.3 * fs, y + 0.15 * fs, 0.8 * fs, 0.7 * fs);
+    cairo_fill(cr);
+  } else {
+    if (s.kind == series::line) {
+      cairo_set_line_width(cr, s.width);
+      cairo_move_to(cr, x + 0.2 * fs, mid), cairo_line_to(cr, x + 1.2 * fs, mid);
+      cairo_stroke(cr);
+    }
+    cairo_new_sub_path(cr);
+    cairo_arc(cr, x + 0.7 * fs, mid, marker_radius(s, fs), 0, 2 * M_PI);
+    cairo_fill(cr);
+  }
+  p.text(x + 1.4 * fs, y + 0.8 * fs, fs * 0.9, s.name);
+}
+
+void draw_plot(painter& p, const panel& pn, box area, double fs) {
+  plot_drawing d{p, pn, area, fs, p.cr, pn.x, pn.y};
+  d.lay_out();
+  d.place_legend();
+  d.draw_axes();
+  d.draw_data();
+  if (!d.named.empty()) d.draw_legend();
 }
 
 void draw_image(painter& p, const panel& pn, box area, double fs) {

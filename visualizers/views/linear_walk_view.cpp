@@ -51,6 +51,153 @@ std::vector<slot_mark> linear_walk_view::marks() const {
   return m;
 }
 
+namespace {
+
+constexpr ImU32 k_arrow_color = IM_COL32(255, 200, 60, 255);
+
+void draw_op_line(const step_trace& step, const stepped_op& op, std::size_t op_index,
+                  std::size_t op_count) {
+  const std::string args = op.kind == op_kind::insert ? strprintf("%08x, %u", op.key, op.value)
+                                                      : strprintf("%08x", op.key);
+  ImGui::TextColored(ImVec4(1.f, 0.86f, 0.24f, 1.f),
+                     "step %llu, operation %zu of %zu: %s(%s) -> %s",
+                     (unsigned long long)step.serial, op_index + 1, op_count,
+                     std::string(to_string(op.kind)).c_str(), args.c_str(),
+                     std::string(to_string(op.status)).c_str());
+}
+
+void draw_walk_summary(const linear::probe_walk& w, bool tombstone_insert) {
+  ImGui::Text(
+      "home slot %s; walked %zu slot%s%s%s", format_count(w.cells.front().slot).c_str(),
+      w.cells.size(), w.cells.size() == 1 ? "" : "s",
+      w.decided ? strprintf(", decided at slot %s", format_count(*w.decided).c_str()).c_str() : "",
+      w.truncated ? " (the walk goes on past the slots captured)" : "");
+  if (tombstone_insert)
+    ImGui::TextWrapped(
+        "Tombstone mode: the insert remembers the first free slot it passes (orange) but walks on "
+        "to its "
+        "key or an empty slot before it claims it, so the key is never stored twice.");
+}
+
+// The cells' sizes, sized by the text so presenter mode's larger text makes them readable on a
+// projector, and where each cell goes: rows that wrap at the window's width.
+struct walk_grid {
+  float fs, cw, ch, gap, row_h;
+  int per_row;
+  ImVec2 at;  ///< the grid's top left
+
+  ImVec2 cell_at(int i) const {
+    return ImVec2(at.x + static_cast<float>(i % per_row) * (cw + gap),
+                  at.y + 1.2f * fs + static_cast<float>(i / per_row) * row_h);
+  }
+};
+
+walk_grid walk_grid_at_cursor() {
+  const float fs = ImGui::GetFontSize(), cw = 7.f * fs, ch = 3.4f * fs, gap = 1.8f * fs;
+  const float row_h = ch + 2.6f * fs;  // the home mark above, the outcome below
+  const int per_row =
+      std::max(1, static_cast<int>((ImGui::GetContentRegionAvail().x + gap) / (cw + gap)));
+  return {fs, cw, ch, gap, row_h, per_row, ImGui::GetCursorScreenPos()};
+}
+
+// Probe i's cell: the slot's number and the key it held, outlined by what happened there.
+void draw_walk_cell(ImDrawList* dl, const walk_grid& g, const linear::walk_cell& c,
+                    const slot_record& rec, int i) {
+  const float fs = g.fs;
+  const ImVec2 p0 = g.cell_at(i), p1(p0.x + g.cw, p0.y + g.ch);
+  dl->AddRectFilled(p0, p1, IM_COL32(40, 40, 48, 255));
+  dl->AddRect(p0, p1, walk_color(c.role), 0.f, std::max(2.f, fs * 0.15f));
+  const std::string key = rec.state == slot_state::empty       ? "empty"
+                          : rec.state == slot_state::tombstone ? "tombstone"
+                                                               : strprintf("%08x", rec.key);
+  dl->AddText(ImVec2(p0.x + 4, p0.y + 2), IM_COL32(170, 170, 180, 255),
+              strprintf("slot %s", format_count(c.slot).c_str()).c_str());
+  dl->AddText(ImVec2(p0.x + 4, p0.y + 2 + fs), IM_COL32_WHITE, key.c_str());
+  dl->AddText(ImVec2(p0.x + 4, p0.y + 2 + 2 * fs), walk_color(c.role),
+              strprintf("#%d %s", i, linear::to_string(c.role)).c_str());
+}
+
+// The home slot, where the hash sends the key: marked above the first cell.
+void draw_home_mark(ImDrawList* dl, const walk_grid& g) {
+  const float fs = g.fs;
+  const ImVec2 p0 = g.cell_at(0);
+  const float mx = p0.x + g.cw * 0.5f;
+  dl->AddTriangleFilled(ImVec2(mx - 0.35f * fs, p0.y - 0.5f * fs),
+                        ImVec2(mx + 0.35f * fs, p0.y - 0.5f * fs), ImVec2(mx, p0.y - 0.1f * fs),
+                        k_arrow_color);
+  dl->AddText(ImVec2(mx + 0.5f * fs, p0.y - 1.15f * fs), ImGui::GetColorU32(ImGuiCol_Text),
+              "home slot");
+}
+
+// An arrow from probe i to the next: along the row, or down to the next row.
+void draw_probe_arrow(ImDrawList* dl, const walk_grid& g, int i) {
+  const float fs = g.fs, cw = g.cw, ch = g.ch, row_h = g.row_h;
+  const ImVec2 p0 = g.cell_at(i), p1(p0.x + cw, p0.y + ch);
+  const ImVec2 q0 = g.cell_at(i + 1);
+  const bool same_row = (i + 1) % g.per_row != 0;
+  const ImVec2 a = same_row ? ImVec2(p1.x + 2, p0.y + ch * 0.5f)
+                            : ImVec2(p0.x + cw * 0.5f, p1.y + 2),
+               b = same_row ? ImVec2(q0.x - 2, q0.y + ch * 0.5f)
+                            : ImVec2(q0.x + cw * 0.5f, q0.y - 2);
+  const float t = std::max(1.5f, fs * 0.12f), h = 0.45f * fs;
+  if (same_row) {
+    dl->AddLine(a, ImVec2(b.x - h, b.y), k_arrow_color, t);
+    dl->AddTriangleFilled(ImVec2(b.x - h, b.y - h * 0.6f), ImVec2(b.x - h, b.y + h * 0.6f), b,
+                          k_arrow_color);
+  } else {
+    dl->AddBezierCubic(a, ImVec2(a.x, a.y + row_h * 0.4f), ImVec2(b.x, b.y - row_h * 0.4f),
+                       ImVec2(b.x, b.y - h), k_arrow_color, t);
+    dl->AddTriangleFilled(ImVec2(b.x - h * 0.6f, b.y - h), ImVec2(b.x + h * 0.6f, b.y - h), b,
+                          k_arrow_color);
+  }
+}
+
+// Where the walk ended, and what the operation did there: under the last cell.
+void draw_outcome(ImDrawList* dl, const walk_grid& g, const linear::walk_cell& c, int i) {
+  const ImVec2 p0 = g.cell_at(i);
+  const char* outcome = c.role == linear::walk_role::found        ? "the key: decided here"
+                        : c.role == linear::walk_role::claimed    ? "claimed: inserted here"
+                        : c.role == linear::walk_role::stop_empty ? "empty: the walk ends"
+                                                                  : "walks on";
+  dl->AddText(ImVec2(p0.x, p0.y + g.ch + 0.2f * g.fs), walk_color(c.role), outcome);
+}
+
+// Hovering probe i's cell tells all the slot held.
+void cell_tooltip(const walk_grid& g, const linear::walk_cell& c, const slot_record& rec, int i) {
+  ImGui::SetCursorScreenPos(g.cell_at(i));
+  ImGui::InvisibleButton(strprintf("walk-cell-%d", i).c_str(), ImVec2(g.cw, g.ch));
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("probe %d: slot %s\nkey %08x, value %s\nhome %s (displacement %llu)\n%s", i,
+                      format_count(c.slot).c_str(), rec.key,
+                      rec.value == k_empty ? "empty" : std::to_string(rec.value).c_str(),
+                      format_count(rec.home).c_str(), (unsigned long long)rec.displacement,
+                      linear::to_string(c.role));
+}
+
+// The walk as a row of cells, wrapping: each slot's number and the key it held, outlined by what
+// happened there; an arrow from each probe to the next, the home slot marked above the first, and
+// the outcome under the cell where it was decided.
+void draw_walk_cells(const linear::probe_walk& w, const stepped_op& op) {
+  const walk_grid g = walk_grid_at_cursor();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const int shown = static_cast<int>(std::min<std::size_t>(w.cells.size(), 256));
+  for (int i = 0; i < shown; ++i) {
+    const linear::walk_cell& c = w.cells[i];
+    const slot_record& rec = op.probe_before[i];
+    draw_walk_cell(dl, g, c, rec, i);
+    if (i == 0) draw_home_mark(dl, g);
+    if (i + 1 < shown) draw_probe_arrow(dl, g, i);
+    if (i == shown - 1) draw_outcome(dl, g, c, i);
+    cell_tooltip(g, c, rec, i);
+  }
+  ImGui::SetCursorScreenPos(ImVec2(
+      g.at.x,
+      g.at.y + 1.2f * g.fs + static_cast<float>((shown + g.per_row - 1) / g.per_row) * g.row_h));
+  ImGui::Dummy(ImVec2(1, 1));
+}
+
+}  // namespace
+
 void linear_walk_view::draw(float height) {
   (void)height;
   if (!step_) {
@@ -66,102 +213,13 @@ void linear_walk_view::draw(float height) {
   ImGui::SameLine();
   if (ImGui::ArrowButton("walk-next", ImGuiDir_Right) && op_ + 1 < walks_.size()) show_op(op_ + 1);
   ImGui::SameLine();
-  const std::string args = op.kind == op_kind::insert ? strprintf("%08x, %u", op.key, op.value)
-                                                      : strprintf("%08x", op.key);
-  ImGui::TextColored(ImVec4(1.f, 0.86f, 0.24f, 1.f),
-                     "step %llu, operation %zu of %zu: %s(%s) -> %s",
-                     (unsigned long long)step_->serial, op_ + 1, walks_.size(),
-                     std::string(to_string(op.kind)).c_str(), args.c_str(),
-                     std::string(to_string(op.status)).c_str());
+  draw_op_line(*step_, op, op_, walks_.size());
   if (w.cells.empty()) {
     ImGui::TextDisabled("a reserved key: rejected before any slot is read");
     return;
   }
-  ImGui::Text(
-      "home slot %s; walked %zu slot%s%s%s", format_count(w.cells.front().slot).c_str(),
-      w.cells.size(), w.cells.size() == 1 ? "" : "s",
-      w.decided ? strprintf(", decided at slot %s", format_count(*w.decided).c_str()).c_str() : "",
-      w.truncated ? " (the walk goes on past the slots captured)" : "");
-  if (mode_ == linear_delete_mode::tombstone && op.kind == op_kind::insert)
-    ImGui::TextWrapped(
-        "Tombstone mode: the insert remembers the first free slot it passes (orange) but walks on "
-        "to its "
-        "key or an empty slot before it claims it, so the key is never stored twice.");
-  // The walk as a row of cells, wrapping: each slot's number and the key it held, outlined by
-  // what happened there; an arrow from each probe to the next, the home slot marked above the
-  // first, and the outcome under the cell where it was decided. Sized by the text, so presenter
-  // mode's larger text makes it readable on a projector.
-  const float fs = ImGui::GetFontSize(), cw = 7.f * fs, ch = 3.4f * fs, gap = 1.8f * fs;
-  const float row_h = ch + 2.6f * fs;  // the home mark above, the outcome below
-  const int per_row =
-      std::max(1, static_cast<int>((ImGui::GetContentRegionAvail().x + gap) / (cw + gap)));
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  const ImVec2 at = ImGui::GetCursorScreenPos();
-  const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text), arrow = IM_COL32(255, 200, 60, 255);
-  const int shown = static_cast<int>(std::min<std::size_t>(w.cells.size(), 256));
-  const auto cell_at = [&](int i) {
-    return ImVec2(at.x + static_cast<float>(i % per_row) * (cw + gap),
-                  at.y + 1.2f * fs + static_cast<float>(i / per_row) * row_h);
-  };
-  for (int i = 0; i < shown; ++i) {
-    const linear::walk_cell& c = w.cells[i];
-    const slot_record& rec = op.probe_before[i];
-    const ImVec2 p0 = cell_at(i), p1(p0.x + cw, p0.y + ch);
-    dl->AddRectFilled(p0, p1, IM_COL32(40, 40, 48, 255));
-    dl->AddRect(p0, p1, walk_color(c.role), 0.f, std::max(2.f, fs * 0.15f));
-    const std::string key = rec.state == slot_state::empty       ? "empty"
-                            : rec.state == slot_state::tombstone ? "tombstone"
-                                                                 : strprintf("%08x", rec.key);
-    dl->AddText(ImVec2(p0.x + 4, p0.y + 2), IM_COL32(170, 170, 180, 255),
-                strprintf("slot %s", format_count(c.slot).c_str()).c_str());
-    dl->AddText(ImVec2(p0.x + 4, p0.y + 2 + fs), IM_COL32_WHITE, key.c_str());
-    dl->AddText(ImVec2(p0.x + 4, p0.y + 2 + 2 * fs), walk_color(c.role),
-                strprintf("#%d %s", i, linear::to_string(c.role)).c_str());
-    if (i == 0) {  // the home slot: where the hash sends the key
-      const float mx = p0.x + cw * 0.5f;
-      dl->AddTriangleFilled(ImVec2(mx - 0.35f * fs, p0.y - 0.5f * fs),
-                            ImVec2(mx + 0.35f * fs, p0.y - 0.5f * fs), ImVec2(mx, p0.y - 0.1f * fs),
-                            arrow);
-      dl->AddText(ImVec2(mx + 0.5f * fs, p0.y - 1.15f * fs), text, "home slot");
-    }
-    if (i + 1 < shown) {  // the next probe: along the row, or down to the next row
-      const ImVec2 q0 = cell_at(i + 1);
-      const bool same_row = (i + 1) % per_row != 0;
-      const ImVec2 a = same_row ? ImVec2(p1.x + 2, p0.y + ch * 0.5f)
-                                : ImVec2(p0.x + cw * 0.5f, p1.y + 2),
-                   b = same_row ? ImVec2(q0.x - 2, q0.y + ch * 0.5f)
-                                : ImVec2(q0.x + cw * 0.5f, q0.y - 2);
-      const float t = std::max(1.5f, fs * 0.12f), h = 0.45f * fs;
-      if (same_row) {
-        dl->AddLine(a, ImVec2(b.x - h, b.y), arrow, t);
-        dl->AddTriangleFilled(ImVec2(b.x - h, b.y - h * 0.6f), ImVec2(b.x - h, b.y + h * 0.6f), b,
-                              arrow);
-      } else {
-        dl->AddBezierCubic(a, ImVec2(a.x, a.y + row_h * 0.4f), ImVec2(b.x, b.y - row_h * 0.4f),
-                           ImVec2(b.x, b.y - h), arrow, t);
-        dl->AddTriangleFilled(ImVec2(b.x - h * 0.6f, b.y - h), ImVec2(b.x + h * 0.6f, b.y - h), b,
-                              arrow);
-      }
-    }
-    if (i == shown - 1) {  // where the walk ended, and what the operation did there
-      const char* outcome = c.role == linear::walk_role::found        ? "the key: decided here"
-                            : c.role == linear::walk_role::claimed    ? "claimed: inserted here"
-                            : c.role == linear::walk_role::stop_empty ? "empty: the walk ends"
-                                                                      : "walks on";
-      dl->AddText(ImVec2(p0.x, p1.y + 0.2f * fs), walk_color(c.role), outcome);
-    }
-    ImGui::SetCursorScreenPos(p0);
-    ImGui::InvisibleButton(strprintf("walk-cell-%d", i).c_str(), ImVec2(cw, ch));
-    if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("probe %d: slot %s\nkey %08x, value %s\nhome %s (displacement %llu)\n%s", i,
-                        format_count(c.slot).c_str(), rec.key,
-                        rec.value == k_empty ? "empty" : std::to_string(rec.value).c_str(),
-                        format_count(rec.home).c_str(), (unsigned long long)rec.displacement,
-                        linear::to_string(c.role));
-  }
-  ImGui::SetCursorScreenPos(
-      ImVec2(at.x, at.y + 1.2f * fs + static_cast<float>((shown + per_row - 1) / per_row) * row_h));
-  ImGui::Dummy(ImVec2(1, 1));
+  draw_walk_summary(w, mode_ == linear_delete_mode::tombstone && op.kind == op_kind::insert);
+  draw_walk_cells(w, op);
 }
 
 std::string linear_walk_view::csv() const {

@@ -22,171 +22,209 @@ std::string bucket_name(const hive::bucket_read& r) {
                    r.candidate);
 }
 int free_of(const hive::bucket_read& r) { return std::popcount(r.free_mask); }
-}  // namespace
 
-code_walkthrough hive_walkthrough(const stepped_op& op, const hive::op_trace& t) {
-  code_walkthrough w;
-  w.title = strprintf("%s(%s) -> %s", std::string(to_string(op.kind)).c_str(), hex(op.key).c_str(),
-                      std::string(to_string(op.status)).c_str());
-  if (!t.agrees)
-    w.title +=
-        " (the table reported this; replayed on the buckets as they were before the step, "
-        "another operation of the step got there first)";
-  if (!op.hive_before || t.reads.empty()) {
-    w.regions = {k_cand};
-    return w;  // rejected: nothing read
-  }
+/// One walkthrough being written: the operation, its trace, and how far the passes told so far
+/// got through the trace's bucket reads.
+struct hive_walk {
+  const stepped_op& op;
+  const hive::op_trace& t;
+  code_walkthrough& w;
+  int slots = 0;      ///< a bucket's
+  std::size_t i = 0;  ///< the next read to tell
+
+  void candidates();
+  void claimed(const char* region, const hive::bucket_read& r, const char* who);
+  bool first_pass();
+  void first_pass_decided(const hive::bucket_read& r, int floor);
+  void first_pass_match(const hive::bucket_read& r);
+  void first_pass_passed_on(const hive::bucket_read& r, int floor);
+  void lookup();
+  void lookup_match(const char* region, const hive::bucket_read& r);
+  bool insert_regions();
+  bool common_pass();
+  void general_insert();
+  void insert_claim(const std::string& frees);
+  void eviction(const eviction_path& p);
+  void stash_or_refused();
+};
+
+void hive_walk::candidates() {
   const auto& c = op.hive_before->candidates;
   std::string cands;
-  for (std::size_t i = 0; i < c.size(); ++i)
-    cands += strprintf("%s%llu", i ? ", " : "", static_cast<unsigned long long>(c[i].bucket));
-  const int slots = static_cast<int>(c.front().words.size());
+  for (std::size_t k = 0; k < c.size(); ++k)
+    cands += strprintf("%s%llu", k ? ", " : "", static_cast<unsigned long long>(c[k].bucket));
+  slots = static_cast<int>(c.front().words.size());
   w.events.push_back(
       {k_cand, "candidates",
        strprintf("%zu hash functions give its candidate buckets: %s", c.size(), cands.c_str())});
+}
 
-  // The first pass, every kind: the first candidate, read with those of the tile's other
-  // operations; the operation's own thread decides (decide_first).
+void hive_walk::claimed(const char* region, const hive::bucket_read& r, const char* who) {
+  w.events.push_back({region, "lowest_free",
+                      strprintf("the lowest free slot of bucket %llu: %d",
+                                static_cast<unsigned long long>(r.bucket), t.slot)});
+  w.events.push_back({region, "atomic_and",
+                      strprintf("%s clears bit %d of its free mask (atomicAnd): the slot is "
+                                "this insert's (WABC)",
+                                who, t.slot)});
+}
+
+// The first pass, every kind: the first candidate, read with those of the tile's other
+// operations; the operation's own thread decides (decide_first). True when it decided there.
+bool hive_walk::first_pass() {
   const int floor = hive::first_choice_floor(slots);
-  const auto claimed = [&](const char* region, const hive::bucket_read& r, const char* who) {
-    w.events.push_back({region, "lowest_free",
-                        strprintf("the lowest free slot of bucket %llu: %d",
-                                  static_cast<unsigned long long>(r.bucket), t.slot)});
-    w.events.push_back({region, "atomic_and",
-                        strprintf("%s clears bit %d of its free mask (atomicAnd): the slot is "
-                                  "this insert's (WABC)",
-                                  who, t.slot)});
-  };
   w.regions = {k_cand, k_first};
-  std::size_t i = 0;
-  {
-    const hive::bucket_read& r = t.reads[i++];
-    w.events.push_back({k_first, "read",
-                        strprintf("the first pass: the tile reads %s, beside the first candidates "
-                                  "of its other operations",
-                                  bucket_name(r).c_str())});
-    w.events.push_back({k_first, "ballot",
-                        r.match >= 0 ? strprintf("a ballot: slot %d holds the key", r.match)
-                                     : std::string("a ballot: no lane holds the key")});
-    if (t.pass == hive::kernel_pass::first) {
-      if (r.match >= 0) {
-        w.events.push_back(
-            {k_first, "match", "the key's slot and word go to the operation's own lane"});
-        if (op.kind == op_kind::find) {
-          w.events.push_back(
-              {k_first, "found",
-               strprintf("found: value %u",
-                         hive::value_of(r.words[static_cast<std::size_t>(r.match)]))});
-        } else if (op.kind == op_kind::erase) {
-          w.events.push_back(
-              {k_first, "cas", strprintf("its lane CASes slot %d to empty", r.match)});
-          w.events.push_back(
-              {k_first, "free_bit", strprintf("and sets bit %d of the free mask again", r.match)});
-          w.events.push_back({k_first, "erased", "erased"});
-        } else {
-          w.events.push_back(
-              {k_first, "cas", strprintf("its lane CASes the new value into slot %d", r.match)});
-          w.events.push_back({k_first, "replaced", "replaced"});
-        }
-      } else if (op.kind == op_kind::insert) {
-        w.events.push_back({k_first, "room",
-                            strprintf("%d free slots, at least %d (a quarter), and none of its "
-                                      "keys lives elsewhere",
-                                      free_of(r), floor)});
-        claimed(k_first, r, "its own lane");
-        w.events.push_back({k_first, "store", strprintf("and stores the word in slot %d", t.slot)});
-      } else {
-        w.events.push_back({k_first, "away",
-                            "its lock word, read again: no key whose first candidate this is "
-                            "went elsewhere (away bit clear, no stash hint)"});
-        w.events.push_back({k_first, "missing", "so the key is nowhere: missing"});
-      }
-      return w;
-    }
-    if (op.kind == op_kind::insert)
-      w.events.push_back(
-          {k_first, "room",
-           t.reads.size() > 1 && t.reads[1].pass == hive::kernel_pass::common
-               ? (free_of(r) < floor ? strprintf("only %d free slots, under %d: on to the next "
-                                                 "pass",
-                                                 free_of(r), floor)
-                                     : std::string("a key of this bucket lives elsewhere (its "
-                                                   "away bit): on to the next pass"))
-               : std::string("no claim in this pass (the stash in use, or a "
-                             "single candidate): on to the general insert")});
-    else
-      w.events.push_back({k_first, "away",
-                          "a key of this bucket went elsewhere (its away bit) or to the stash: "
-                          "the general path looks further"});
+  const hive::bucket_read& r = t.reads[i++];
+  w.events.push_back({k_first, "read",
+                      strprintf("the first pass: the tile reads %s, beside the first candidates "
+                                "of its other operations",
+                                bucket_name(r).c_str())});
+  w.events.push_back({k_first, "ballot",
+                      r.match >= 0 ? strprintf("a ballot: slot %d holds the key", r.match)
+                                   : std::string("a ballot: no lane holds the key")});
+  if (t.pass == hive::kernel_pass::first) {
+    first_pass_decided(r, floor);
+    return true;
   }
+  first_pass_passed_on(r, floor);
+  return false;
+}
 
-  if (op.kind != op_kind::insert) {
-    const char* region = op.kind == op_kind::find ? k_find : k_erase;
-    w.regions.push_back(region);
-    for (; i < t.reads.size(); ++i) {
-      const hive::bucket_read& r = t.reads[i];
-      w.events.push_back({region, "read",
-                          strprintf("the tile reads %s: each lane holds a few of its %d slots",
-                                    bucket_name(r).c_str(), slots)});
-      if (r.match < 0) {
-        w.events.push_back({region, "next", "no lane holds the key: the ballot is empty, next"});
-        continue;
-      }
-      w.events.push_back({region, "match",
-                          strprintf("one ballot: the lane holding slot %d has the key", r.match)});
-      if (op.kind == op_kind::find) {
-        w.events.push_back({region, "found",
-                            strprintf("found: value %u",
-                                      hive::value_of(r.words[static_cast<std::size_t>(r.match)]))});
-      } else {
-        w.events.push_back({region, "cas", strprintf("lane 0 CASes slot %d to empty", r.match)});
-        w.events.push_back(
-            {region, "free_bit", strprintf("and sets bit %d of the free mask again", r.match)});
-        w.events.push_back({region, "erased", "erased"});
-      }
-      return w;
-    }
-    if (t.stash_read) {
-      w.events.push_back({region, "stash", "a stashed key's first candidate is here: the stash"});
-      if (t.stash_position) {
-        w.events.push_back({region, op.kind == op_kind::find ? "stash_found" : "stash_erased",
-                            strprintf("stash slot %llu holds it",
-                                      static_cast<unsigned long long>(*t.stash_position))});
-        return w;
-      }
-    }
-    w.events.push_back({region, "missing", "in none of its buckets: missing"});
-    return w;
+void hive_walk::first_pass_decided(const hive::bucket_read& r, int floor) {
+  if (r.match >= 0) {
+    first_pass_match(r);
+  } else if (op.kind == op_kind::insert) {
+    w.events.push_back({k_first, "room",
+                        strprintf("%d free slots, at least %d (a quarter), and none of its "
+                                  "keys lives elsewhere",
+                                  free_of(r), floor)});
+    claimed(k_first, r, "its own lane");
+    w.events.push_back({k_first, "store", strprintf("and stores the word in slot %d", t.slot)});
+  } else {
+    w.events.push_back({k_first, "away",
+                        "its lock word, read again: no key whose first candidate this is "
+                        "went elsewhere (away bit clear, no stash hint)"});
+    w.events.push_back({k_first, "missing", "so the key is nowhere: missing"});
   }
+}
 
+void hive_walk::first_pass_match(const hive::bucket_read& r) {
+  w.events.push_back({k_first, "match", "the key's slot and word go to the operation's own lane"});
+  if (op.kind == op_kind::find) {
+    w.events.push_back(
+        {k_first, "found",
+         strprintf("found: value %u", hive::value_of(r.words[static_cast<std::size_t>(r.match)]))});
+  } else if (op.kind == op_kind::erase) {
+    w.events.push_back({k_first, "cas", strprintf("its lane CASes slot %d to empty", r.match)});
+    w.events.push_back(
+        {k_first, "free_bit", strprintf("and sets bit %d of the free mask again", r.match)});
+    w.events.push_back({k_first, "erased", "erased"});
+  } else {
+    w.events.push_back(
+        {k_first, "cas", strprintf("its lane CASes the new value into slot %d", r.match)});
+    w.events.push_back({k_first, "replaced", "replaced"});
+  }
+}
+
+// Why the first pass left the operation to the next.
+void hive_walk::first_pass_passed_on(const hive::bucket_read& r, int floor) {
+  if (op.kind == op_kind::insert)
+    w.events.push_back(
+        {k_first, "room",
+         t.reads.size() > 1 && t.reads[1].pass == hive::kernel_pass::common
+             ? (free_of(r) < floor ? strprintf("only %d free slots, under %d: on to the next "
+                                               "pass",
+                                               free_of(r), floor)
+                                   : std::string("a key of this bucket lives elsewhere (its "
+                                                 "away bit): on to the next pass"))
+             : std::string("no claim in this pass (the stash in use, or a "
+                           "single candidate): on to the general insert")});
+  else
+    w.events.push_back({k_first, "away",
+                        "a key of this bucket went elsewhere (its away bit) or to the stash: "
+                        "the general path looks further"});
+}
+
+// A find or an erase after the first pass: the other candidates one at a time, then the stash.
+void hive_walk::lookup() {
+  const char* region = op.kind == op_kind::find ? k_find : k_erase;
+  w.regions.push_back(region);
+  for (; i < t.reads.size(); ++i) {
+    const hive::bucket_read& r = t.reads[i];
+    w.events.push_back({region, "read",
+                        strprintf("the tile reads %s: each lane holds a few of its %d slots",
+                                  bucket_name(r).c_str(), slots)});
+    if (r.match < 0) {
+      w.events.push_back({region, "next", "no lane holds the key: the ballot is empty, next"});
+      continue;
+    }
+    lookup_match(region, r);
+    return;
+  }
+  if (t.stash_read) {
+    w.events.push_back({region, "stash", "a stashed key's first candidate is here: the stash"});
+    if (t.stash_position) {
+      w.events.push_back({region, op.kind == op_kind::find ? "stash_found" : "stash_erased",
+                          strprintf("stash slot %llu holds it",
+                                    static_cast<unsigned long long>(*t.stash_position))});
+      return;
+    }
+  }
+  w.events.push_back({region, "missing", "in none of its buckets: missing"});
+}
+
+void hive_walk::lookup_match(const char* region, const hive::bucket_read& r) {
+  w.events.push_back(
+      {region, "match", strprintf("one ballot: the lane holding slot %d has the key", r.match)});
+  if (op.kind == op_kind::find) {
+    w.events.push_back(
+        {region, "found",
+         strprintf("found: value %u", hive::value_of(r.words[static_cast<std::size_t>(r.match)]))});
+  } else {
+    w.events.push_back({region, "cas", strprintf("lane 0 CASes slot %d to empty", r.match)});
+    w.events.push_back(
+        {region, "free_bit", strprintf("and sets bit %d of the free mask again", r.match)});
+    w.events.push_back({region, "erased", "erased"});
+  }
+}
+
+// The code an insert ran after the first pass; true when the second pass read its buckets.
+bool hive_walk::insert_regions() {
   bool common = false;
   for (const auto& r : t.reads) common |= r.pass == hive::kernel_pass::common;
   if (common) w.regions.push_back(k_common);
   if (t.pass == hive::kernel_pass::general) w.regions.push_back(k_insert);
   if (t.pass == hive::kernel_pass::general && t.step == hive::insert_step::claim)
     w.regions.push_back(k_claim);
-  if (common) {
-    const hive::bucket_read &a = t.reads[i], &b = t.reads[i + 1];
-    i += 2;
-    w.events.push_back({k_common, "read", "the second pass reads " + bucket_name(a)});
-    w.events.push_back({k_common, "read_second", "and " + bucket_name(b) + " at once"});
-    w.events.push_back({k_common, "ballot",
-                        a.match >= 0 || b.match >= 0 ? std::string("a ballot: the key is there")
-                                                     : std::string("a ballot: no lane holds it")});
-    if (t.pass == hive::kernel_pass::common) {
-      w.events.push_back({k_common, "placement",
-                          strprintf("free slots %d and %d: placement chooses candidate %d",
-                                    free_of(a), free_of(b), t.placement)});
-      claimed(k_common, t.placement == 0 ? a : b, "lane 0");
-      w.events.push_back(
-          {k_common, "store", strprintf("lane 0 stores the word in slot %d", t.slot)});
-      return w;
-    }
-    w.events.push_back({k_common, "passed_on",
-                        a.match >= 0 || b.match >= 0 ? "the key is here: left to the general insert"
-                                                     : "both full: left to the general insert"});
+  return common;
+}
+
+// The second pass: the first two candidates at once. True when it stored the key.
+bool hive_walk::common_pass() {
+  const hive::bucket_read &a = t.reads[i], &b = t.reads[i + 1];
+  i += 2;
+  w.events.push_back({k_common, "read", "the second pass reads " + bucket_name(a)});
+  w.events.push_back({k_common, "read_second", "and " + bucket_name(b) + " at once"});
+  w.events.push_back({k_common, "ballot",
+                      a.match >= 0 || b.match >= 0 ? std::string("a ballot: the key is there")
+                                                   : std::string("a ballot: no lane holds it")});
+  if (t.pass == hive::kernel_pass::common) {
+    w.events.push_back({k_common, "placement",
+                        strprintf("free slots %d and %d: placement chooses candidate %d",
+                                  free_of(a), free_of(b), t.placement)});
+    claimed(k_common, t.placement == 0 ? a : b, "lane 0");
+    w.events.push_back({k_common, "store", strprintf("lane 0 stores the word in slot %d", t.slot)});
+    return true;
   }
-  // insert_op
+  w.events.push_back({k_common, "passed_on",
+                      a.match >= 0 || b.match >= 0 ? "the key is here: left to the general insert"
+                                                   : "both full: left to the general insert"});
+  return false;
+}
+
+// insert_op: step 1 scans the candidates left for the key; then a replace, a claim, an eviction
+// path, or the stash.
+void hive_walk::general_insert() {
   std::string scanned;
   for (std::size_t r = i; r < t.reads.size(); ++r)
     scanned += (r > i ? ", " : "") + std::to_string(t.reads[r].bucket);
@@ -203,45 +241,50 @@ code_walkthrough hive_walkthrough(const stepped_op& op, const hive::op_trace& t)
              : strprintf("slot %d of bucket %llu holds it: a CAS swaps in the new value", t.slot,
                          static_cast<unsigned long long>(
                              t.reads[static_cast<std::size_t>(t.decided)].bucket))});
-    return w;
+    return;
   }
   std::string frees;
   for (std::size_t r = i; r < t.reads.size(); ++r)
     frees += (r > i ? ", " : "") + std::to_string(free_of(t.reads[r]));
-  if (t.step == hive::insert_step::claim) {
-    const hive::bucket_read& r = t.reads[static_cast<std::size_t>(t.decided)];
-    w.events.push_back({k_insert, "placement",
-                        strprintf("step 2: free slots %s: placement chooses candidate %d",
-                                  frees.c_str(), t.placement)});
-    w.events.push_back({k_insert, "claim", "claim_slot_watched on " + bucket_name(r)});
-    claimed(k_claim, r, "lane 0");
-    w.events.push_back({k_claim, "won", "the bit was still set: won (no key moved meanwhile)"});
-    w.events.push_back({k_insert, "store", strprintf("lane 0 stores the word in slot %d", t.slot)});
-    return w;
-  }
+  if (t.step == hive::insert_step::claim) return insert_claim(frees);
   w.events.push_back(
       {k_insert, "placement", "step 2: free slots " + frees + ": every candidate is full"});
-  if (t.path) {
-    const eviction_path& p = *t.path;
-    std::string hops;
-    for (std::uint32_t d = 0; d < p.length; ++d)
-      hops += strprintf("%sbucket %llu: %s moves on", d ? "; " : "",
-                        static_cast<unsigned long long>(p.bucket[d]), hex(p.moved[d]).c_str());
-    w.events.push_back({k_insert, "find_path",
-                        strprintf("step 3: find_path walks %u hop%s (%s) to bucket %llu, which has "
-                                  "a free slot",
-                                  p.length, p.length == 1 ? "" : "s", hops.c_str(),
-                                  static_cast<unsigned long long>(p.dest))});
-    w.events.push_back({k_insert, "run_path",
-                        "run_path moves the keys backwards from the free end, each under its "
-                        "bucket's lock, leaving a move marker until the next hop overwrites it"});
-    w.events.push_back(
-        {k_insert, "evicted",
-         strprintf("the newcomer takes %s's old slot in bucket %llu", hex(p.moved[0]).c_str(),
-                   static_cast<unsigned long long>(p.bucket[0]))});
-    return w;
-  }
+  if (t.path) return eviction(*t.path);
   w.events.push_back({k_insert, "find_path", "step 3: no eviction path within the depth"});
+  stash_or_refused();
+}
+
+void hive_walk::insert_claim(const std::string& frees) {
+  const hive::bucket_read& r = t.reads[static_cast<std::size_t>(t.decided)];
+  w.events.push_back({k_insert, "placement",
+                      strprintf("step 2: free slots %s: placement chooses candidate %d",
+                                frees.c_str(), t.placement)});
+  w.events.push_back({k_insert, "claim", "claim_slot_watched on " + bucket_name(r)});
+  claimed(k_claim, r, "lane 0");
+  w.events.push_back({k_claim, "won", "the bit was still set: won (no key moved meanwhile)"});
+  w.events.push_back({k_insert, "store", strprintf("lane 0 stores the word in slot %d", t.slot)});
+}
+
+void hive_walk::eviction(const eviction_path& p) {
+  std::string hops;
+  for (std::uint32_t d = 0; d < p.length; ++d)
+    hops += strprintf("%sbucket %llu: %s moves on", d ? "; " : "",
+                      static_cast<unsigned long long>(p.bucket[d]), hex(p.moved[d]).c_str());
+  w.events.push_back({k_insert, "find_path",
+                      strprintf("step 3: find_path walks %u hop%s (%s) to bucket %llu, which has "
+                                "a free slot",
+                                p.length, p.length == 1 ? "" : "s", hops.c_str(),
+                                static_cast<unsigned long long>(p.dest))});
+  w.events.push_back({k_insert, "run_path",
+                      "run_path moves the keys backwards from the free end, each under its "
+                      "bucket's lock, leaving a move marker until the next hop overwrites it"});
+  w.events.push_back(
+      {k_insert, "evicted",
+       strprintf("the newcomer takes %s's old slot in bucket %llu", hex(p.moved[0]).c_str(),
+                 static_cast<unsigned long long>(p.bucket[0]))});
+}
+
+void hive_walk::stash_or_refused() {
   if (t.step == hive::insert_step::stash) {
     w.events.push_back({k_insert, "stash", "step 4: a slot at the stash ring's tail"});
     w.events.push_back({k_insert, "stashed", "the word is stored in the stash"});
@@ -249,6 +292,31 @@ code_walkthrough hive_walkthrough(const stepped_op& op, const hive::op_trace& t)
     w.events.push_back({k_insert, "stash", "step 4: the stash ring's tail"});
     w.events.push_back({k_insert, "full", "the stash is full too: refused (failed_full)"});
   }
+}
+
+}  // namespace
+
+code_walkthrough hive_walkthrough(const stepped_op& op, const hive::op_trace& t) {
+  code_walkthrough w;
+  w.title = strprintf("%s(%s) -> %s", std::string(to_string(op.kind)).c_str(), hex(op.key).c_str(),
+                      std::string(to_string(op.status)).c_str());
+  if (!t.agrees)
+    w.title +=
+        " (the table reported this; replayed on the buckets as they were before the step, "
+        "another operation of the step got there first)";
+  if (!op.hive_before || t.reads.empty()) {
+    w.regions = {k_cand};
+    return w;  // rejected: nothing read
+  }
+  hive_walk h{op, t, w};
+  h.candidates();
+  if (h.first_pass()) return w;
+  if (op.kind != op_kind::insert) {
+    h.lookup();
+    return w;
+  }
+  if (h.insert_regions() && h.common_pass()) return w;
+  h.general_insert();
   return w;
 }
 

@@ -30,25 +30,36 @@ linear_code code_of(const table_config& cfg, op_kind kind) {
   return {nullptr, "linear-scan", "read", "compare"};
 }
 
-}  // namespace
+/// What the lines of one walkthrough share: the operation, the code it ran, and the walkthrough
+/// being written.
+struct linear_story {
+  const stepped_op& op;
+  const table_config& cfg;
+  code_walkthrough& w;
+  linear_code c;
+  bool tombstone_insert;
+  const char* op_region;  // a find's or an erase's own function
 
-code_walkthrough linear_walkthrough(const stepped_op& op, const linear::probe_walk& walk,
-                                    const table_config& cfg, std::uint64_t capacity) {
-  code_walkthrough w;
-  w.title = strprintf("%s(%s) -> %s", std::string(to_string(op.kind)).c_str(), hex(op.key).c_str(),
-                      std::string(to_string(op.status)).c_str());
-  const linear_code c = code_of(cfg, op.kind);
-  const bool tombstone_insert =
-      op.kind == op_kind::insert && cfg.linear.deletes == linear_delete_mode::tombstone;
-  const char* op_region = op.kind == op_kind::find ? "linear-find" : "linear-erase";
-  // The functions in the order they call each other.
+  void list_regions();
+  void tell_walk_start(const linear::probe_walk& walk, std::uint64_t capacity);
+  void tell_cell(const linear::walk_cell& cell, key_type there, bool empty_there);
+  void tell_found(unsigned long long slot);
+  void tell_first_free(unsigned long long slot, bool empty_there);
+  void tell_stop(unsigned long long slot);
+  void tell_claim(unsigned long long slot);
+};
+
+// The functions in the order they call each other.
+void linear_story::list_regions() {
   if (op.kind == op_kind::insert) {
     if (!tombstone_insert) w.regions.push_back("linear-insert");
     w.regions.push_back(c.insert_region);
   } else {
     w.regions = {op_region, "linear-locate", "linear-scan"};
   }
-  if (walk.cells.empty()) return w;  // rejected before any slot was read
+}
+
+void linear_story::tell_walk_start(const linear::probe_walk& walk, std::uint64_t capacity) {
   const std::string home_region = op.kind != op_kind::insert ? "linear-locate"
                                   : tombstone_insert         ? "linear-insert-reusing"
                                                              : "linear-insert";
@@ -59,75 +70,104 @@ code_walkthrough linear_walkthrough(const stepped_op& op, const linear::probe_wa
   w.events.push_back({c.read_region, c.read_tag,
                       strprintf("the walk reads from slot %llu on",
                                 static_cast<unsigned long long>(walk.cells.front().slot))});
+}
+
+// What the operation did at one slot of its walk; `there` is the key the slot held.
+void linear_story::tell_cell(const linear::walk_cell& cell, key_type there, bool empty_there) {
+  const auto slot = static_cast<unsigned long long>(cell.slot);
+  switch (cell.role) {
+    case linear::walk_role::passed:
+      w.events.push_back(
+          {c.read_region, c.passed_tag,
+           there == k_tombstone
+               ? strprintf("slot %llu holds a tombstone: walk on", slot)
+               : strprintf("slot %llu holds %s, not the key: walk on", slot, hex(there).c_str())});
+      break;
+    case linear::walk_role::first_free:  // a tombstone-mode insert that then failed
+      tell_first_free(slot, empty_there);
+      break;
+    case linear::walk_role::found: tell_found(slot); break;
+    case linear::walk_role::claimed: tell_claim(slot); break;
+    case linear::walk_role::stop_empty:
+      if (tombstone_insert)
+        tell_stop(slot);
+      else if (op.kind != op_kind::insert)
+        w.events.push_back({op_region, "missing",
+                            strprintf("slot %llu is empty: the key is not in the table", slot)});
+      break;
+  }
+}
+
+void linear_story::tell_found(unsigned long long slot) {
+  if (op.kind == op_kind::insert)
+    w.events.push_back({c.insert_region, "found",
+                        strprintf("slot %llu holds the key: its value is overwritten", slot)});
+  else if (op.kind == op_kind::find)
+    w.events.push_back({"linear-find", "found",
+                        strprintf("slot %llu holds the key: its value is returned", slot)});
+  else
+    w.events.push_back(
+        {"linear-erase",
+         cfg.linear.deletes == linear_delete_mode::tombstone ? "erase_tombstone" : "erase_value",
+         strprintf("slot %llu holds the key: erased", slot)});
+}
+
+void linear_story::tell_first_free(unsigned long long slot, bool empty_there) {
+  w.events.push_back({"linear-insert-reusing", "first_free",
+                      strprintf("slot %llu is free (%s): remembered for the claim", slot,
+                                empty_there ? "empty" : "a tombstone")});
+}
+
+void linear_story::tell_stop(unsigned long long slot) {
+  w.events.push_back({"linear-insert-reusing", "stop",
+                      strprintf("slot %llu is empty: no key lies further, the walk ends", slot)});
+}
+
+void linear_story::tell_claim(unsigned long long slot) {
+  w.events.push_back({c.insert_region, "claim",
+                      strprintf("compare-and-swap on slot %llu: free to (%s, %u)", slot,
+                                hex(op.key).c_str(), op.value)});
+  w.events.push_back(
+      {c.insert_region, "claimed", strprintf("the CAS won: the key is in slot %llu", slot)});
+}
+
+}  // namespace
+
+code_walkthrough linear_walkthrough(const stepped_op& op, const linear::probe_walk& walk,
+                                    const table_config& cfg, std::uint64_t capacity) {
+  code_walkthrough w;
+  w.title = strprintf("%s(%s) -> %s", std::string(to_string(op.kind)).c_str(), hex(op.key).c_str(),
+                      std::string(to_string(op.status)).c_str());
+  const bool tombstone_insert =
+      op.kind == op_kind::insert && cfg.linear.deletes == linear_delete_mode::tombstone;
+  linear_story s{op,
+                 cfg,
+                 w,
+                 code_of(cfg, op.kind),
+                 tombstone_insert,
+                 op.kind == op_kind::find ? "linear-find" : "linear-erase"};
+  s.list_regions();
+  if (walk.cells.empty()) return w;  // rejected before any slot was read
+  s.tell_walk_start(walk, capacity);
   // A tombstone-mode insert walks on to an empty slot past the free slot it will take, and claims
   // that one after the walk (insert_reusing); the replay marks the taken slot where it was passed.
   std::optional<unsigned long long> deferred_claim;
-  const auto claim = [&](unsigned long long slot) {
-    w.events.push_back({c.insert_region, "claim",
-                        strprintf("compare-and-swap on slot %llu: free to (%s, %u)", slot,
-                                  hex(op.key).c_str(), op.value)});
-    w.events.push_back(
-        {c.insert_region, "claimed", strprintf("the CAS won: the key is in slot %llu", slot)});
-  };
   for (std::size_t i = 0; i < walk.cells.size(); ++i) {
     const linear::walk_cell& cell = walk.cells[i];
-    const auto slot = static_cast<unsigned long long>(cell.slot);
     const key_type there = i < op.probe_before.size() ? op.probe_before[i].key : k_empty;
     const bool empty_there = i < op.probe_before.size()
                                  ? op.probe_before[i].state == slot_state::empty
                                  : there == k_empty;
     if (tombstone_insert && cell.role == linear::walk_role::claimed) {
-      w.events.push_back({"linear-insert-reusing", "first_free",
-                          strprintf("slot %llu is free (%s): remembered for the claim", slot,
-                                    empty_there ? "empty" : "a tombstone")});
-      if (empty_there)
-        w.events.push_back(
-            {"linear-insert-reusing", "stop",
-             strprintf("slot %llu is empty: no key lies further, the walk ends", slot)});
+      const auto slot = static_cast<unsigned long long>(cell.slot);
+      s.tell_first_free(slot, empty_there);
+      if (empty_there) s.tell_stop(slot);
       deferred_claim = slot;
       continue;
     }
-    switch (cell.role) {
-      case linear::walk_role::passed:
-        w.events.push_back({c.read_region, c.passed_tag,
-                            there == k_tombstone
-                                ? strprintf("slot %llu holds a tombstone: walk on", slot)
-                                : strprintf("slot %llu holds %s, not the key: walk on", slot,
-                                            hex(there).c_str())});
-        break;
-      case linear::walk_role::first_free:  // a tombstone-mode insert that then failed
-        w.events.push_back({"linear-insert-reusing", "first_free",
-                            strprintf("slot %llu is free (%s): remembered for the claim", slot,
-                                      empty_there ? "empty" : "a tombstone")});
-        break;
-      case linear::walk_role::found:
-        if (op.kind == op_kind::insert)
-          w.events.push_back(
-              {c.insert_region, "found",
-               strprintf("slot %llu holds the key: its value is overwritten", slot)});
-        else if (op.kind == op_kind::find)
-          w.events.push_back({"linear-find", "found",
-                              strprintf("slot %llu holds the key: its value is returned", slot)});
-        else
-          w.events.push_back({"linear-erase",
-                              cfg.linear.deletes == linear_delete_mode::tombstone
-                                  ? "erase_tombstone"
-                                  : "erase_value",
-                              strprintf("slot %llu holds the key: erased", slot)});
-        break;
-      case linear::walk_role::claimed: claim(slot); break;
-      case linear::walk_role::stop_empty:
-        if (tombstone_insert)
-          w.events.push_back(
-              {"linear-insert-reusing", "stop",
-               strprintf("slot %llu is empty: no key lies further, the walk ends", slot)});
-        else if (op.kind != op_kind::insert)
-          w.events.push_back({op_region, "missing",
-                              strprintf("slot %llu is empty: the key is not in the table", slot)});
-        break;
-    }
+    s.tell_cell(cell, there, empty_there);
   }
-  if (deferred_claim) claim(*deferred_claim);
+  if (deferred_claim) s.tell_claim(*deferred_claim);
   return w;
 }
 

@@ -135,161 +135,149 @@ TEST_CASE("hive step mode: a bucket question, the warp's lanes and the Code view
   CHECK(second_code_csv.find("hive-find-op,found") == std::string::npos);
 }
 
-TEST_CASE("every decision the hive family points at is a tagged line, with words for it",
-          "[code]") {
-  // Candidates 3 and 9 of 8 slots: bucket 3 holds keys 1..6 (2 free), bucket 9 is full unless
-  // `room`; key 4 is in bucket 3. Replayed for every kind, the stash used or not, and every way
-  // an insert ends (each pass, replace, claim, eviction, stash, refused).
-  const auto before = [](key_type k, bool room, bool stash_used, bool away) {
-    hive_key_before kb;
-    kb.key = k;
-    hive_bucket_before a{3, std::vector<std::uint64_t>(8, hive::k_empty_word), 0, 0};
-    for (int i = 0; i < 6; ++i) a.words[i] = hive::pack(static_cast<key_type>(i + 1), 50);
-    a.free_mask = 0xc0;
-    a.lock = away ? hive::k_away_bit : 0;
-    hive_bucket_before b{9, std::vector<std::uint64_t>(8, hive::pack(100, 1)), 0, 0};
-    for (int i = 0; i < 8; ++i) b.words[i] = hive::pack(static_cast<key_type>(100 + i), 1);
-    if (room) b.words[7] = hive::k_empty_word, b.free_mask = 0x80;
-    kb.candidates = {a, b};
-    kb.stash_used = stash_used;
-    return kb;
-  };
-  struct case_ {
-    op_kind kind;
-    key_type key;
-    op_status status;
-    bool room, stash_used, away, full;
-    std::vector<std::string> tags;
-  };
-  const std::vector<case_> cases = {
-      {op_kind::find,
-       4,
-       op_status::found,
-       false,
-       false,
-       false,
-       false,
-       {"candidates", "read", "ballot", "match", "found"}},
-      {op_kind::find,
-       77,
-       op_status::missing,
-       false,
-       false,
-       false,
-       false,
-       {"candidates", "read", "ballot", "away", "missing"}},
-      {op_kind::find,
-       77,
-       op_status::missing,
-       false,
-       false,
-       true,
-       false,
-       {"candidates", "read", "ballot", "away", "read", "next", "read", "next", "missing"}},
-      {op_kind::erase,
-       4,
-       op_status::erased,
-       false,
-       false,
-       false,
-       false,
-       {"candidates", "read", "ballot", "match", "cas", "free_bit", "erased"}},
-      {op_kind::insert,
-       4,
-       op_status::replaced,
-       false,
-       false,
-       false,
-       false,
-       {"candidates", "read", "ballot", "match", "cas", "replaced"}},
-      {op_kind::insert,
-       77,
-       op_status::inserted,
-       true,
-       false,
-       false,
-       false,
-       {"candidates", "read", "ballot", "room", "lowest_free", "atomic_and", "store"}},
-      {op_kind::insert,
-       77,
-       op_status::inserted,
-       true,
-       false,
-       true,
-       false,
-       {"candidates", "read", "ballot", "room", "read", "read_second", "ballot", "placement",
-        "lowest_free", "atomic_and", "store"}},
-      {op_kind::insert,
-       77,
-       op_status::inserted,
-       true,
-       true,
-       false,
-       false,
-       {"candidates", "read", "ballot", "room", "scan", "placement", "claim", "lowest_free",
-        "atomic_and", "won", "store"}},
-      {op_kind::insert,
-       77,
-       op_status::inserted,
-       false,
-       true,
-       false,
-       true,
-       {"candidates", "read", "ballot", "room", "scan", "placement", "find_path", "run_path",
-        "evicted"}},
-      {op_kind::insert,
-       78,
-       op_status::inserted,
-       false,
-       true,
-       false,
-       true,
-       {"candidates", "read", "ballot", "room", "scan", "placement", "find_path", "stash",
-        "stashed"}},
-      {op_kind::insert,
-       78,
-       op_status::failed_full,
-       false,
-       true,
-       false,
-       true,
-       {"candidates", "read", "ballot", "room", "scan", "placement", "find_path", "stash", "full"}},
-  };
-  for (const case_& c : cases) {
-    CAPTURE(to_string(c.kind), c.key, to_string(c.status));
-    stepped_op op;
-    op.kind = c.kind;
-    op.key = c.key;
-    op.value = 5;
-    op.status = c.status;
-    op.hive_before = before(c.key, c.room, c.stash_used, c.away);
-    if (c.full) {  // both candidates full
-      for (auto& b : op.hive_before->candidates) {
-        for (std::size_t i = 0; i < b.words.size(); ++i)
-          if (b.words[i] == hive::k_empty_word) b.words[i] = hive::pack(200 + i, 1);
-        b.free_mask = 0;
-      }
+namespace {
+// How the two candidates look before the replayed operation.
+struct buckets_before {
+  bool room = false;        ///< bucket 9 has a free slot
+  bool stash_used = false;  ///< the stash holds keys
+  bool away = false;        ///< a key of bucket 3 went elsewhere (its away bit)
+  bool full = false;        ///< both candidates full
+};
+
+// Candidates 3 and 9 of 8 slots: bucket 3 holds keys 1..6 (2 free), bucket 9 is full unless
+// `room`; key 4 is in bucket 3.
+hive_key_before candidates_before(key_type k, const buckets_before& setup) {
+  hive_key_before kb;
+  kb.key = k;
+  hive_bucket_before a{3, std::vector<std::uint64_t>(8, hive::k_empty_word), 0, 0};
+  for (int i = 0; i < 6; ++i) a.words[i] = hive::pack(static_cast<key_type>(i + 1), 50);
+  a.free_mask = 0xc0;
+  a.lock = setup.away ? hive::k_away_bit : 0;
+  hive_bucket_before b{9, std::vector<std::uint64_t>(8, hive::pack(100, 1)), 0, 0};
+  for (int i = 0; i < 8; ++i) b.words[i] = hive::pack(static_cast<key_type>(100 + i), 1);
+  if (setup.room) b.words[7] = hive::k_empty_word, b.free_mask = 0x80;
+  kb.candidates = {a, b};
+  kb.stash_used = setup.stash_used;
+  if (setup.full) {  // both candidates full
+    for (auto& c : kb.candidates) {
+      for (std::size_t i = 0; i < c.words.size(); ++i)
+        if (c.words[i] == hive::k_empty_word) c.words[i] = hive::pack(200 + i, 1);
+      c.free_mask = 0;
     }
-    std::vector<eviction_path> paths(1);
-    paths[0].length = 1;
-    paths[0].newcomer = 77;
-    paths[0].bucket[0] = 9;
-    paths[0].moved[0] = 101;
-    paths[0].dest = 12;
-    hive::step_replay r;
-    const hive::op_trace t = r.replay(op, paths);
-    CHECK(t.agrees);
-    const code_walkthrough w = hive_walkthrough(op, t);
-    std::vector<std::string> tags;
-    for (const code_event& e : w.events) {
-      tags.push_back(e.tag);
-      const code_region* region = find_code_region(e.region);
-      REQUIRE(region);
-      CHECK(region->line_of(e.tag).has_value());
-      CHECK_FALSE(hive_english(e.region, e.tag).empty());
-    }
-    CHECK(tags == c.tags);
   }
+  return kb;
+}
+
+struct decision_case {
+  op_kind kind;
+  key_type key;
+  op_status status;
+  buckets_before buckets;
+  std::vector<std::string> tags;  ///< the walkthrough's decisions, in order
+};
+
+// The operation replayed (an eviction path of one hop, from bucket 9 to bucket 12, at hand) and
+// told: every decision it points at is a tagged line of a known region, with words for it, and
+// the decisions are the case's.
+void check_told(const decision_case& c) {
+  CAPTURE(to_string(c.kind), c.key, to_string(c.status));
+  stepped_op op;
+  op.kind = c.kind;
+  op.key = c.key;
+  op.value = 5;
+  op.status = c.status;
+  op.hive_before = candidates_before(c.key, c.buckets);
+  std::vector<eviction_path> paths(1);
+  paths[0].length = 1;
+  paths[0].newcomer = 77;
+  paths[0].bucket[0] = 9;
+  paths[0].moved[0] = 101;
+  paths[0].dest = 12;
+  hive::step_replay r;
+  const hive::op_trace t = r.replay(op, paths);
+  CHECK(t.agrees);
+  const code_walkthrough w = hive_walkthrough(op, t);
+  std::vector<std::string> tags;
+  for (const code_event& e : w.events) {
+    tags.push_back(e.tag);
+    const code_region* region = find_code_region(e.region);
+    REQUIRE(region);
+    CHECK(region->line_of(e.tag).has_value());
+    CHECK_FALSE(hive_english(e.region, e.tag).empty());
+  }
+  CHECK(tags == c.tags);
+}
+}  // namespace
+
+TEST_CASE("a hive find's decisions are tagged lines, with words for them", "[code]") {
+  check_told(
+      {op_kind::find, 4, op_status::found, {}, {"candidates", "read", "ballot", "match", "found"}});
+  check_told({op_kind::find,
+              77,
+              op_status::missing,
+              {},
+              {"candidates", "read", "ballot", "away", "missing"}});
+  check_told({op_kind::find,
+              77,
+              op_status::missing,
+              {.away = true},
+              {"candidates", "read", "ballot", "away", "read", "next", "read", "next", "missing"}});
+}
+
+TEST_CASE("a hive erase's decisions are tagged lines, with words for them", "[code]") {
+  check_told({op_kind::erase,
+              4,
+              op_status::erased,
+              {},
+              {"candidates", "read", "ballot", "match", "cas", "free_bit", "erased"}});
+}
+
+TEST_CASE("a hive insert the batch kernel's passes decide is told in tagged lines", "[code]") {
+  // Replaced in the first pass, claimed in the first candidate, claimed in the second pass.
+  check_told({op_kind::insert,
+              4,
+              op_status::replaced,
+              {},
+              {"candidates", "read", "ballot", "match", "cas", "replaced"}});
+  check_told({op_kind::insert,
+              77,
+              op_status::inserted,
+              {.room = true},
+              {"candidates", "read", "ballot", "room", "lowest_free", "atomic_and", "store"}});
+  check_told({op_kind::insert,
+              77,
+              op_status::inserted,
+              {.room = true, .away = true},
+              {"candidates", "read", "ballot", "room", "read", "read_second", "ballot", "placement",
+               "lowest_free", "atomic_and", "store"}});
+}
+
+TEST_CASE("a hive insert the general path decides is told in tagged lines", "[code]") {
+  // With the stash in use: a claim, an eviction, the stash, refused.
+  check_told({op_kind::insert,
+              77,
+              op_status::inserted,
+              {.room = true, .stash_used = true},
+              {"candidates", "read", "ballot", "room", "scan", "placement", "claim", "lowest_free",
+               "atomic_and", "won", "store"}});
+  check_told({op_kind::insert,
+              77,
+              op_status::inserted,
+              {.stash_used = true, .full = true},
+              {"candidates", "read", "ballot", "room", "scan", "placement", "find_path", "run_path",
+               "evicted"}});
+  check_told({op_kind::insert,
+              78,
+              op_status::inserted,
+              {.stash_used = true, .full = true},
+              {"candidates", "read", "ballot", "room", "scan", "placement", "find_path", "stash",
+               "stashed"}});
+  check_told({op_kind::insert,
+              78,
+              op_status::failed_full,
+              {.stash_used = true, .full = true},
+              {"candidates", "read", "ballot", "room", "scan", "placement", "find_path", "stash",
+               "full"}});
 }
 
 TEST_CASE("the Code and lanes figures for print keep their text on the page and apart",
