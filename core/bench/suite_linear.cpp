@@ -62,6 +62,135 @@ result_table dead_slots_table(const bench_options& opt, table_config cfg, const 
   return tab;
 }
 
+table_config linear_config(const bench_options& opt) {
+  table_config cfg;
+  cfg.backend = opt.backend;
+  cfg.capacity = opt.capacity ? opt.capacity : default_capacity(opt.backend);
+  cfg.hash = opt.hash;
+  cfg.linear.tuning = opt.linear;
+  cfg.linear.probe = opt.probe;
+  return cfg;
+}
+
+/// What the bulk rows share: the table, the keys, and the buffers the timed calls write.
+struct bulk_setup {
+  const bench_options& opt;
+  const table_config& cfg;
+  table& t;
+  const key_set& keys;
+  const buffer<key_type>& misses;
+  buffer<value_type>& found;
+  buffer<op_status>& status;
+  const roofline& rf;
+  stream_view s;
+};
+
+/// One load's timed operations, and the probe lengths after its insert.
+struct bulk_timings {
+  timing ins, hit, miss, era;
+  probe_histogram probe_lengths;
+};
+
+/// Times insert, find-hit, find-miss and erase of n keys at one load, each checked afterwards.
+bulk_timings time_bulk_ops(const bulk_setup& b, double load, std::uint64_t n) {
+  const bench_options& opt = b.opt;
+  const stream_view s = b.s;
+  const bool gpu = opt.backend == backend::gpu;
+  table* const t = &b.t;
+  buffer<value_type>& found = b.found;
+  buffer<op_status>& status = b.status;
+  const auto k = b.keys.keys.cspan().first(n);
+  const auto v = b.keys.values.cspan().first(n);
+  const std::span<op_status> st = opt.statuses ? status.span().first(n) : std::span<op_status>{};
+  auto fill = [&] {
+    t->clear(s);
+    t->insert(k, v, {}, s);
+  };
+  const char* probing = b.cfg.linear.probe == probe_policy::double_hash ? " double" : "";
+  const auto named = [&](const char* what) {
+    return strprintf("linear%s %s load %.2f", probing, what, load);
+  };
+  bulk_timings tm;
+  std::optional<profile_row> p(std::in_place, named("insert"));
+  tm.ins =
+      measure(s, gpu, opt.warmup, opt.reps, [&] { t->clear(s); }, [&] { t->insert(k, v, st, s); });
+  p.reset();
+  const table_stats after = t->stats(s);
+  inspect_request probes;  // how long the probes are: what the rates below are the price of
+  probes.probe_histogram = true;
+  inspect_result ph;
+  t->inspect(probes, ph, s);
+  tm.probe_lengths = ph.histogram;
+  if (after.live != n || after.failed_full)
+    throw gpu_error(
+        strprintf("bench linear: after inserting %llu keys the table holds %llu (failed %llu)",
+                  (unsigned long long)n, (unsigned long long)after.live,
+                  (unsigned long long)after.failed_full));
+  p.emplace(named("find-hit"));
+  tm.hit = measure(s, gpu, opt.warmup, opt.reps, nullptr,
+                   [&] { t->find(k, found.span().first(n), status.span().first(n), s); });
+  if (count_status(status, n, op_status::found) != n)
+    throw gpu_error("bench linear: a find-hit missed");
+  p.emplace(named("find-miss"));
+  tm.miss = measure(s, gpu, opt.warmup, opt.reps, nullptr, [&] {
+    t->find(b.misses.cspan().first(n), found.span().first(n), status.span().first(n), s);
+  });
+  if (count_status(status, n, op_status::missing) != n)
+    throw gpu_error("bench linear: a find-miss hit");
+  p.emplace(named("erase"));
+  tm.era = measure(s, gpu, opt.warmup, opt.reps, fill, [&] { t->erase(k, st, s); });
+  p.reset();
+  if (t->stats(s).live != 0) throw gpu_error("bench linear: erase left live keys");
+  return tm;
+}
+
+/// One load's row: rates as medians and as fractions of the roofline, then each rate's range.
+std::vector<cell> bulk_row(const bulk_setup& b, double load, std::uint64_t n,
+                           const bulk_timings& tm) {
+  const bool gpu = b.opt.backend == backend::gpu;
+  const roofline& rf = b.rf;
+  const probe_histogram& h = tm.probe_lengths;
+  auto rate = [&](const timing& t) { return n / (t.median_ms * 1e-3); };
+  auto pct = [&](double v, double ceiling) {
+    return gpu ? cell(100.0 * v / ceiling, "%.0f%%") : cell("-");
+  };
+  std::vector<cell> row{cell(load, "%.2f"),
+                        cell(static_cast<double>(n), "%.0f"),
+                        cell(h.mean(), "%.3f"),
+                        cell(static_cast<double>(h.max), "%.0f"),
+                        cell(rate(tm.ins) / 1e9, "%.2f"),
+                        pct(rate(tm.ins), rf.random_cas_per_s),
+                        cell(rate(tm.hit) / 1e9, "%.2f"),
+                        pct(rate(tm.hit), rf.random_reads_per_s),
+                        cell(rate(tm.miss) / 1e9, "%.2f"),
+                        pct(rate(tm.miss), rf.random_reads_per_s),
+                        cell(rate(tm.era) / 1e9, "%.2f"),
+                        pct(rate(tm.era), rf.random_reads_per_s)};
+  for (const timing* t : {&tm.ins, &tm.hit, &tm.miss, &tm.era}) {
+    const rate_range r = rates_of(n, *t);
+    row.push_back(cell(r.slowest, "%.2f"));
+    row.push_back(cell(r.fastest, "%.2f"));
+  }
+  return row;
+}
+
+result_table bulk_table(const bulk_setup& b, const std::vector<double>& loads) {
+  result_table tab;
+  tab.name = "bulk";
+  tab.title = "Bulk operations on " + format_count(b.cfg.capacity) +
+              " slots (G ops/s; % of the roofline ceiling)";
+  tab.columns = {"load",     "keys",  "probe mean", "probe max", "insert", "%CAS",
+                 "find-hit", "%read", "find-miss",  "%read",     "erase",  "%read"};
+  // Each rate's least and greatest over the repetitions (the column above is their median).
+  for (const char* op : {"insert", "find-hit", "find-miss", "erase"})
+    tab.columns.insert(tab.columns.end(), {std::string(op) + " min", std::string(op) + " max"});
+  for (double load : loads) {
+    const auto n = static_cast<std::uint64_t>(load * b.cfg.capacity);
+    tab.add(bulk_row(b, load, n, time_bulk_ops(b, load, n)));
+  }
+  return tab;
+}
+
 }  // namespace
 
 report linear_suite(const bench_options& opt) {
@@ -73,12 +202,7 @@ report linear_suite(const bench_options& opt) {
   const stream_view s = stream.view();
 
   const roofline rf = gpu ? measure_for(r, opt, s) : roofline{};
-  table_config cfg;
-  cfg.backend = opt.backend;
-  cfg.capacity = opt.capacity ? opt.capacity : default_capacity(opt.backend);
-  cfg.hash = opt.hash;
-  cfg.linear.tuning = opt.linear;
-  cfg.linear.probe = opt.probe;
+  const table_config cfg = linear_config(opt);
   auto t = make_table(cfg);
   r.metadata.emplace_back(
       "table", strprintf("linear, %s slots (%s), hash %s, probing %s, %s, statuses %s",
@@ -97,79 +221,7 @@ report linear_suite(const bench_options& opt) {
   buffer<op_status> status(space, max_n);
 
   if (only.wants("bulk")) {
-    result_table tab;
-    tab.name = "bulk";
-    tab.title = "Bulk operations on " + format_count(cfg.capacity) +
-                " slots (G ops/s; % of the roofline ceiling)";
-    tab.columns = {"load",     "keys",  "probe mean", "probe max", "insert", "%CAS",
-                   "find-hit", "%read", "find-miss",  "%read",     "erase",  "%read"};
-    // Each rate's least and greatest over the repetitions (the column above is their median).
-    for (const char* op : {"insert", "find-hit", "find-miss", "erase"})
-      tab.columns.insert(tab.columns.end(), {std::string(op) + " min", std::string(op) + " max"});
-    for (double load : loads) {
-      const auto n = static_cast<std::uint64_t>(load * cfg.capacity);
-      const auto k = keys.keys.cspan().first(n);
-      const auto v = keys.values.cspan().first(n);
-      const std::span<op_status> st =
-          opt.statuses ? status.span().first(n) : std::span<op_status>{};
-      auto fill = [&] {
-        t->clear(s);
-        t->insert(k, v, {}, s);
-      };
-      const char* probing = cfg.linear.probe == probe_policy::double_hash ? " double" : "";
-      const auto named = [&](const char* what) {
-        return strprintf("linear%s %s load %.2f", probing, what, load);
-      };
-      std::optional<profile_row> p(std::in_place, named("insert"));
-      const timing ins = measure(
-          s, gpu, opt.warmup, opt.reps, [&] { t->clear(s); }, [&] { t->insert(k, v, st, s); });
-      p.reset();
-      const table_stats after = t->stats(s);
-      inspect_request probes;  // how long the probes are: what the rates below are the price of
-      probes.probe_histogram = true;
-      inspect_result ph;
-      t->inspect(probes, ph, s);
-      if (after.live != n || after.failed_full)
-        throw gpu_error(
-            strprintf("bench linear: after inserting %llu keys the table holds %llu (failed %llu)",
-                      (unsigned long long)n, (unsigned long long)after.live,
-                      (unsigned long long)after.failed_full));
-      p.emplace(named("find-hit"));
-      const timing hit = measure(s, gpu, opt.warmup, opt.reps, nullptr, [&] {
-        t->find(k, found.span().first(n), status.span().first(n), s);
-      });
-      if (count_status(status, n, op_status::found) != n)
-        throw gpu_error("bench linear: a find-hit missed");
-      p.emplace(named("find-miss"));
-      const timing miss = measure(s, gpu, opt.warmup, opt.reps, nullptr, [&] {
-        t->find(misses.cspan().first(n), found.span().first(n), status.span().first(n), s);
-      });
-      if (count_status(status, n, op_status::missing) != n)
-        throw gpu_error("bench linear: a find-miss hit");
-      p.emplace(named("erase"));
-      const timing era = measure(s, gpu, opt.warmup, opt.reps, fill, [&] { t->erase(k, st, s); });
-      p.reset();
-      if (t->stats(s).live != 0) throw gpu_error("bench linear: erase left live keys");
-
-      auto rate = [&](const timing& tm) { return n / (tm.median_ms * 1e-3); };
-      auto range = [&](const timing& tm) {
-        const rate_range r = rates_of(n, tm);
-        return std::vector<cell>{cell(r.slowest, "%.2f"), cell(r.fastest, "%.2f")};
-      };
-      auto pct = [&](double v, double ceiling) {
-        return gpu ? cell(100.0 * v / ceiling, "%.0f%%") : cell("-");
-      };
-      tab.add({cell(load, "%.2f"), cell(static_cast<double>(n), "%.0f"),
-               cell(ph.histogram.mean(), "%.3f"),
-               cell(static_cast<double>(ph.histogram.max), "%.0f"), cell(rate(ins) / 1e9, "%.2f"),
-               pct(rate(ins), rf.random_cas_per_s), cell(rate(hit) / 1e9, "%.2f"),
-               pct(rate(hit), rf.random_reads_per_s), cell(rate(miss) / 1e9, "%.2f"),
-               pct(rate(miss), rf.random_reads_per_s), cell(rate(era) / 1e9, "%.2f"),
-               pct(rate(era), rf.random_reads_per_s)});
-      for (const timing* tm : {&ins, &hit, &miss, &era})
-        for (auto& c : range(*tm)) tab.rows.back().push_back(std::move(c));
-    }
-    r.tables.push_back(std::move(tab));
+    r.tables.push_back(bulk_table({opt, cfg, *t, keys, misses, found, status, rf, s}, loads));
     r.notes.push_back(
         "insert: n distinct random keys into an empty table (\"insert to load L\"); find-hit: the "
         "same "

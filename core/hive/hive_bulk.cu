@@ -155,38 +155,29 @@ __device__ int room_of(const place_args& a, std::uint32_t free) {
   return std::max(0, std::min(free_n, a.cap - (S - free_n)));
 }
 
-/// One block per group of buckets, a thread per key: the keys are sorted by bucket in shared
-/// memory; each learns whether an equal key follows it (then it is dropped: one of equal keys
-/// stays, which one is not promised), whether its key is in the bucket already (replaced in
-/// place), or which free slot it takes (the i-th new key of a bucket the i-th free slot, while
-/// the bucket is under the round's cap); the rest is handed on. One thread per bucket then writes
-/// its metadata word.
-template <int S, bool First>
-__global__ void __launch_bounds__(k_place_block, 6) place_groups(hive_ref r, place_args a) {
-  __shared__ block_state<S, First> st;
+constexpr unsigned k_per_thread = k_group_room / k_place_block;  // sorted keys a thread holds
+
+/// A group too large to sort in shared memory: all its keys go to the insert kernels.
+__device__ __forceinline__ void hand_group_to_insert_kernels(const place_args& a, unsigned base,
+                                                             unsigned total) {
   const unsigned lane = threadIdx.x & 31u;
-  const unsigned g = blockIdx.x;
-  const unsigned total = a.group_totals[g];
-  if (total == 0) return;
-  const unsigned base = a.group_bases[g];
-  if (total > k_group_room) {  // the whole block takes this branch: the insert kernels take them
-    const word_list& out = a.lists[to_general];
-    for (unsigned i = 0; i < total; i += k_place_block) {
-      const unsigned at = i + threadIdx.x;
-      const bool want = at < total;
-      const unsigned mask = __ballot_sync(k_full, want);
-      unsigned long long b0 = 0;
-      if (lane == 0 && mask)
-        b0 = atomicAdd(out.count, static_cast<unsigned long long>(__popc(mask)));
-      b0 = __shfl_sync(k_full, b0, 0);
-      if (want) out.words[b0 + __popc(mask & ((1u << lane) - 1u))] = a.words[base + at];
-    }
-    return;
+  const word_list& out = a.lists[to_general];
+  for (unsigned i = 0; i < total; i += k_place_block) {
+    const unsigned at = i + threadIdx.x;
+    const bool want = at < total;
+    const unsigned mask = __ballot_sync(k_full, want);
+    unsigned long long b0 = 0;
+    if (lane == 0 && mask) b0 = atomicAdd(out.count, static_cast<unsigned long long>(__popc(mask)));
+    b0 = __shfl_sync(k_full, b0, 0);
+    if (want) out.words[b0 + __popc(mask & ((1u << lane) - 1u))] = a.words[base + at];
   }
-  const unsigned buckets = 1u << a.group_shift;
-  const std::uint64_t first = std::uint64_t{g} << a.group_shift;
+}
+
+/// The group's free masks and lock words into shared memory; its key counts and tallies zeroed.
+template <int S, bool First>
+__device__ __forceinline__ void load_bucket_meta(const hive_ref& r, block_state<S, First>& st,
+                                                 std::uint64_t first, unsigned buckets) {
   const std::uint64_t in_use = r.geo.buckets();
-  const candidate_bucket bucket_of{r, a.candidate};
   for (unsigned i = threadIdx.x; i < buckets; i += k_place_block) {
     st.fill[i] = 0;
     const meta_word m = first + i < in_use ? r.bucket_meta[first + i] : make_meta(0, 0);
@@ -194,14 +185,18 @@ __global__ void __launch_bounds__(k_place_block, 6) place_groups(hive_ref r, pla
     st.lock_word[i] = lock_of(m);
   }
   if (threadIdx.x < 2) st.staged_count[threadIdx.x] = 0, st.tally[threadIdx.x] = 0;
-  __syncthreads();
+}
 
-  // Sort by bucket (a counting sort; the order within a bucket is the atomics').
-  // (A thread keeps only each key's bucket and rank: the words are read again, from L2, to be
-  // placed; holding them would cost 16 registers and so blocks per SM.)
-  constexpr unsigned k_per_thread = k_group_room / k_place_block;
-  unsigned short rank[k_per_thread];
-  unsigned short local[k_per_thread];  // 0xffff: none
+/// The counting sort's first pass: each of the thread's keys counted in its bucket, `local`
+/// getting the bucket within the group (0xffff: none, a reserved key or value, counted rejected)
+/// and `rank` the key's place among its bucket's (the atomics' order).
+template <int S, bool First>
+__device__ __forceinline__ void count_keys_by_bucket(const hive_ref& r, const place_args& a,
+                                                     block_state<S, First>& st, unsigned base,
+                                                     unsigned total, std::uint64_t first,
+                                                     unsigned short (&rank)[k_per_thread],
+                                                     unsigned short (&local)[k_per_thread]) {
+  const candidate_bucket bucket_of{r, a.candidate};
   unsigned rejected = 0;
 #pragma unroll
   for (unsigned j = 0; j < k_per_thread; ++j) {
@@ -219,9 +214,15 @@ __global__ void __launch_bounds__(k_place_block, 6) place_groups(hive_ref r, pla
     }
   }
   if (rejected) atomicAdd(r.counters + c_rejected, static_cast<unsigned long long>(rejected));
-  __syncthreads();
-  if (threadIdx.x < 32) {  // exclusive scan of the counts, k_scan per lane; start[buckets] = all
-    constexpr unsigned k_scan = (st.k_buckets + 31) / 32;
+}
+
+/// start[lb]: the sorted position of bucket lb's first key, start[buckets]: all the keys (an
+/// exclusive scan of the counts by the first warp, k_scan counts a lane).
+template <int S, bool First>
+__device__ __forceinline__ void scan_bucket_starts(block_state<S, First>& st, unsigned buckets) {
+  if (threadIdx.x < 32) {
+    const unsigned lane = threadIdx.x & 31u;
+    constexpr unsigned k_scan = (block_state<S, First>::k_buckets + 31) / 32;
     unsigned f[k_scan], sum = 0;
 #pragma unroll
     for (unsigned i = 0; i < k_scan; ++i) {
@@ -241,7 +242,14 @@ __global__ void __launch_bounds__(k_place_block, 6) place_groups(hive_ref r, pla
     }
     if (lane == 31) st.start[buckets] = incl;
   }
-  __syncthreads();
+}
+
+/// The counting sort's second pass: each of the thread's keys to its sorted position.
+template <int S, bool First>
+__device__ __forceinline__ void scatter_to_sorted(const place_args& a, block_state<S, First>& st,
+                                                  unsigned base,
+                                                  const unsigned short (&rank)[k_per_thread],
+                                                  const unsigned short (&local)[k_per_thread]) {
 #pragma unroll
   for (unsigned j = 0; j < k_per_thread; ++j)
     if (local[j] != 0xffff) {
@@ -249,19 +257,27 @@ __global__ void __launch_bounds__(k_place_block, 6) place_groups(hive_ref r, pla
       st.sorted[p] = a.words[base + j * k_place_block + threadIdx.x];
       st.bucket_at[p] = local[j];
     }
-  // The first round looks for its keys in their buckets: the words of buckets with live slots
-  // and keys, read whole (coalesced).
-  if constexpr (First)
-    for (unsigned i = threadIdx.x; i < (1u << k_group_slots_log); i += k_place_block) {
-      const unsigned lb = i / S;
-      if (lb < buckets && st.start[lb + 1] > st.start[lb] && (~st.free_mask[lb] & all_free(S)))
-        st.words[i] = r.words[first * S + i];
-    }
-  __syncthreads();
+}
 
-  // Each position's fate (consecutive threads, consecutive positions: their stores below fall
-  // in few lines).
-  const unsigned valid = st.start[buckets];
+/// The first round looks for its keys in their buckets: the words of buckets with live slots
+/// and keys, read whole (coalesced).
+template <int S, bool First>
+__device__ __forceinline__ void load_searched_words(const hive_ref& r, block_state<S, First>& st,
+                                                    std::uint64_t first, unsigned buckets) {
+  for (unsigned i = threadIdx.x; i < (1u << k_group_slots_log); i += k_place_block) {
+    const unsigned lb = i / S;
+    if (lb < buckets && st.start[lb + 1] > st.start[lb] && (~st.free_mask[lb] & all_free(S)))
+      st.words[i] = r.words[first * S + i];
+  }
+}
+
+/// Each sorted position's fate: dropped (an equal key follows), replaced in place (the first
+/// round finds the key in its bucket), fresh, or for the insert kernels. Consecutive threads take
+/// consecutive positions, so their stores fall in few lines.
+template <int S, bool First>
+__device__ __forceinline__ void decide_fates(const hive_ref& r, const place_args& a,
+                                             block_state<S, First>& st, std::uint64_t first,
+                                             unsigned valid) {
   for (unsigned p = threadIdx.x; p < valid; p += k_place_block) {
     const unsigned lb = st.bucket_at[p];
     const unsigned s0 = st.start[lb], s1 = st.start[lb + 1];
@@ -286,8 +302,12 @@ __global__ void __launch_bounds__(k_place_block, 6) place_groups(hive_ref r, pla
     }
     st.fate[p] = f;
   }
-  __syncthreads();
-  // New keys before each position: a thread sums k_per_thread consecutive fates, one block scan.
+}
+
+/// fresh_before[p]: new keys before sorted position p (a thread sums k_per_thread consecutive
+/// fates, then one block scan). Every thread of the block calls.
+template <int S, bool First>
+__device__ __forceinline__ void count_fresh_before(block_state<S, First>& st, unsigned valid) {
   const unsigned mine = threadIdx.x * k_per_thread;
   unsigned fresh_here = 0;
   for (unsigned p = mine; p < mine + k_per_thread && p < valid; ++p)
@@ -299,9 +319,14 @@ __global__ void __launch_bounds__(k_place_block, 6) place_groups(hive_ref r, pla
     before += st.fate[p] == fate_fresh;
   }
   if (threadIdx.x == k_place_block - 1) st.fresh_before[valid] = static_cast<unsigned short>(all);
-  __syncthreads();
+}
 
-  // New keys take free slots in order while the bucket is under the cap; the others go on.
+/// New keys take free slots in order while the bucket is under the cap; the others are staged
+/// for the next round or the insert kernels.
+template <int S, bool First>
+__device__ __forceinline__ void place_fresh_keys(const hive_ref& r, const place_args& a,
+                                                 block_state<S, First>& st, std::uint64_t first,
+                                                 unsigned valid) {
   unsigned replaced = 0;
   for (unsigned p = threadIdx.x; p < valid; p += k_place_block) {
     const unsigned lb = st.bucket_at[p];
@@ -333,8 +358,14 @@ __global__ void __launch_bounds__(k_place_block, 6) place_groups(hive_ref r, pla
     }
   }
   if (replaced) atomicAdd(&st.tally[0], replaced);
-  // A thread per bucket: its free mask less the slots taken, and the away bit before a key whose
-  // first candidate it is goes anywhere else.
+}
+
+/// A thread per bucket: its free mask less the slots taken, and the away bit before a key whose
+/// first candidate it is goes anywhere else.
+template <int S, bool First>
+__device__ __forceinline__ void write_bucket_meta(const hive_ref& r, const place_args& a,
+                                                  block_state<S, First>& st, std::uint64_t first,
+                                                  unsigned buckets) {
   for (unsigned lb = threadIdx.x; lb < buckets; lb += k_place_block) {
     const unsigned s0 = st.start[lb], s1 = st.start[lb + 1];
     if (s1 == s0 || s1 - s0 > 32) continue;
@@ -351,16 +382,24 @@ __global__ void __launch_bounds__(k_place_block, 6) place_groups(hive_ref r, pla
     if (claimed | away) r.bucket_meta[first + lb] = make_meta(free & ~claimed, lock | away);
     if (placed) atomicAdd(&st.tally[1], unsigned(placed));
   }
+}
 
-  // Hand on: one atomic per list, then coalesced copies.
-  __syncthreads();
+/// The block's room in each list it hands on to: one global atomic per list.
+template <int S, bool First>
+__device__ __forceinline__ void reserve_staged_room(const place_args& a,
+                                                    block_state<S, First>& st) {
   if (threadIdx.x < 2 &&
       st.staged_count[threadIdx.x]) {  // (no indexing of a by thread: that copies it to the stack)
     unsigned long long* count = threadIdx.x == 0 ? a.lists[0].count : a.lists[1].count;
     st.staged_base[threadIdx.x] =
         atomicAdd(count, static_cast<unsigned long long>(st.staged_count[threadIdx.x]));
   }
-  __syncthreads();
+}
+
+/// The staged keys copied (coalesced) into the lists, and the block's tallies into the counters.
+template <int S, bool First>
+__device__ __forceinline__ void copy_staged_and_tally(const hive_ref& r, const place_args& a,
+                                                      block_state<S, First>& st) {
 #pragma unroll
   for (int list = 0; list < 2; ++list)
     for (unsigned i = threadIdx.x; i < st.staged_count[list]; i += k_place_block)
@@ -369,6 +408,56 @@ __global__ void __launch_bounds__(k_place_block, 6) place_groups(hive_ref r, pla
     if (st.tally[0]) atomicAdd(r.counters + c_step1, static_cast<unsigned long long>(st.tally[0]));
     if (st.tally[1]) atomicAdd(r.counters + c_step2, static_cast<unsigned long long>(st.tally[1]));
   }
+}
+
+/// One block per group of buckets, a thread per key: the keys are sorted by bucket in shared
+/// memory; each learns whether an equal key follows it (then it is dropped: one of equal keys
+/// stays, which one is not promised), whether its key is in the bucket already (replaced in
+/// place), or which free slot it takes (the i-th new key of a bucket the i-th free slot, while
+/// the bucket is under the round's cap); the rest is handed on. One thread per bucket then writes
+/// its metadata word.
+template <int S, bool First>
+__global__ void __launch_bounds__(k_place_block, 6) place_groups(hive_ref r, place_args a) {
+  __shared__ block_state<S, First> st;
+  const unsigned g = blockIdx.x;
+  const unsigned total = a.group_totals[g];
+  if (total == 0) return;
+  const unsigned base = a.group_bases[g];
+  if (total > k_group_room) {  // the whole block takes this branch
+    hand_group_to_insert_kernels(a, base, total);
+    return;
+  }
+  const unsigned buckets = 1u << a.group_shift;
+  const std::uint64_t first = std::uint64_t{g} << a.group_shift;
+  load_bucket_meta(r, st, first, buckets);
+  __syncthreads();
+
+  // Sort by bucket (a counting sort).
+  // (A thread keeps only each key's bucket and rank: the words are read again, from L2, to be
+  // placed; holding them would cost 16 registers and so blocks per SM.)
+  unsigned short rank[k_per_thread];
+  unsigned short local[k_per_thread];  // 0xffff: none
+  count_keys_by_bucket(r, a, st, base, total, first, rank, local);
+  __syncthreads();
+  scan_bucket_starts(st, buckets);
+  __syncthreads();
+  scatter_to_sorted(a, st, base, rank, local);
+  if constexpr (First) load_searched_words(r, st, first, buckets);
+  __syncthreads();
+
+  const unsigned valid = st.start[buckets];
+  decide_fates(r, a, st, first, valid);
+  __syncthreads();
+  count_fresh_before(st, valid);
+  __syncthreads();
+  place_fresh_keys(r, a, st, first, valid);
+  write_bucket_meta(r, a, st, first, buckets);
+
+  // Hand on: one atomic per list, then coalesced copies.
+  __syncthreads();
+  reserve_staged_room(a, st);
+  __syncthreads();
+  copy_staged_and_tally(r, a, st);
 }
 
 /// One round: the pairs grouped by the candidate's bucket group, then placed.

@@ -63,6 +63,18 @@ std::uint64_t hive_image::live_in_stash() const {
 
 hive_family* as_hive(table& t) { return dynamic_cast<hive_family*>(&t); }
 
+void rehash_by_resizing(hive_family& t, int slots, std::uint64_t capacity, stream_view s) {
+  if (capacity % slots)
+    throw user_error("a hive capacity is a whole number of buckets of " + std::to_string(slots) +
+                     " slots");
+  const std::uint64_t want = capacity / slots, have = t.config().capacity / slots;
+  if (want > have)
+    t.expand(want - have, s);
+  else if (want < have && t.contract(have - want, s) < have - want)
+    throw user_error("the hive table cannot shrink to " + format_count(capacity) +
+                     " slots: its entries do not fit");
+}
+
 std::uint64_t mergeable_buckets(std::uint64_t live, std::uint64_t buckets, int slots,
                                 std::uint64_t want) {
   // The fewest buckets that hold `live` keys at k_contract_fill, rounded up.

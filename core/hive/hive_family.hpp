@@ -36,6 +36,10 @@ class hive_family : public table {
 
 /// @brief The hive family's interface of a table, or null for another family.
 hive_family* as_hive(table& t);
+/// @brief Both backends' rehash: expands or contracts `t` (buckets of `slots` slots) to `capacity`
+/// slots. Throws hs::user_error for a capacity that is not a whole number of buckets, or one its
+/// entries do not fit.
+void rehash_by_resizing(hive_family& t, int slots, std::uint64_t capacity, stream_view s);
 
 /// @brief Slots per bucket and threads per operation the config asks for (defaults applied);
 /// throws hs::user_error for impossible values.

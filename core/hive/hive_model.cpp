@@ -521,15 +521,7 @@ std::uint64_t hive_model::contract(std::uint64_t buckets, stream_view) {
 }
 
 void hive_model::rehash(std::uint64_t capacity, stream_view s) {
-  if (capacity % shape_.slots)
-    throw user_error("a hive capacity is a whole number of buckets of " +
-                     std::to_string(shape_.slots) + " slots");
-  const std::uint64_t want = capacity / shape_.slots, have = config().capacity / shape_.slots;
-  if (want > have)
-    expand(want - have, s);
-  else if (want < have && contract(have - want, s) < have - want)
-    throw user_error("the hive table cannot shrink to " + format_count(capacity) +
-                     " slots: its entries do not fit");
+  rehash_by_resizing(*this, shape_.slots, capacity, s);
 }
 
 void hive_model::set_instrumentation(bool on) {

@@ -763,24 +763,23 @@ __device__ bool insert_common(const warp_tile<T>& t, const hive_ref& r, bool eli
 }
 // teach-region-end
 
-/// @brief INSERT/REPLACE in four steps (the Hive paper, IV-A): replace a present key; claim a free
-/// slot in a candidate bucket; evict along a bounded path; stash.
-// teach-region hive-insert-op
-template <int S, int T>
-__device__ op_result insert_op(const warp_tile<T>& t, const hive_ref& r, key_type k, value_type val,
-                               const dev_candidates& c, bool stash_used, tallies& tl) {
-  const word_type fresh = pack(k, val);
-  // Steps 3 and 4 run under the key's insert intent, a bit of its first candidate's lock word:
-  // two inserts of one key that both found every candidate full would otherwise both evict or
-  // stash it. Under the intent, step 1 is done once more, with a fresh look at the stash (this
-  // batch may have stashed the key since it started), before anything is moved.
+/// @brief An insert's intent on its key, a bit of its first candidate's lock word: steps 3 and 4
+/// run under it, since two inserts of one key that both found every candidate full would
+/// otherwise both evict or stash it.
+// teach-region hive-insert-intent
+template <int T>
+struct insert_intent {
+  const warp_tile<T>& t;
+  const hive_ref& r;
+  const dev_candidates& c;
   bool held = false;
-  const auto take_intent = [&] {
+
+  __device__ __forceinline__ void take() {
     if (t.lane == 0)
       while (lock_of(meta_or(r, c.b[0], lock_part(k_intent_bit))) & k_intent_bit) __nanosleep(32);
     held = true;
-  };
-  const auto release = [&] {
+  }
+  __device__ __forceinline__ void release() {
     if (!held) return;
     __syncwarp(t.mask);
     if (t.lane == 0) {
@@ -788,11 +787,99 @@ __device__ op_result insert_op(const warp_tile<T>& t, const hive_ref& r, key_typ
       meta_and(r, c.b[0], ~lock_part(k_intent_bit));
     }
     held = false;
-  };
+  }
+};
+// teach-region-end
+
+/// @brief Step 2 of an insert: claim-then-commit in candidate `best` (placement_of's choice; its
+/// free mask as step 1 read it), watched since `before` (claim_slot_watched). True (every lane)
+/// when the word is stored; false when the claim was lost or a key moved meanwhile.
+// teach-region hive-insert-claim
+template <int S, int T>
+__device__ __forceinline__ bool claim_and_store(const warp_tile<T>& t, const hive_ref& r,
+                                                const dev_candidates& c, int best,
+                                                const std::uint32_t (&masks)[k_max_hashes],
+                                                const lock_snapshot& before, word_type fresh) {
+  std::uint32_t b = c.b[0], m = masks[0];
+#pragma unroll
+  for (int i = 1; i < k_max_hashes; ++i)
+    if (best == i) b = c.b[i], m = masks[i];
+  const int slot = claim_slot_watched(t, r, c, b, m, before);  // [teach:claim]
+  if (slot < 0) return false;
+  // [teach:store]
+  if (t.lane == 0) store_word(r.words + std::uint64_t{b} * S + slot, fresh);
+  return true;
+}
+// teach-region-end
+
+/// @brief Step 3 of an insert: lane 0 finds a bounded eviction path from one of k's candidates,
+/// runs it, and stores the newcomer in the slot its first hop left. True (every lane) when
+/// stored; false when no path was found or the path broke.
+// teach-region hive-insert-evict
+template <int S, int T>
+__device__ __forceinline__ bool evict_and_store(const warp_tile<T>& t, const hive_ref& r,
+                                                key_type k, word_type fresh,
+                                                const dev_candidates& c, int attempt, tallies& tl) {
+  std::uint64_t at = ~0ull;
+  if (t.lane == 0) {
+    eviction_path path;
+    if (find_path<S>(r, k, c, attempt, path)) {  // [teach:find_path]
+      // The newcomer takes the first hop's slot: outside its first candidate, that bucket's
+      // away bit goes first (run_path fences before the newcomer's word is stored).
+      if (path.bucket[0] != c.b[0]) meta_or(r, c.b[0], lock_part(k_away_bit));
+      at = run_path<S>(r, path, tl);  // [teach:run_path]
+      if (at != ~0ull) {
+        store_word(r.words + at, fresh);  // [teach:evicted]
+        if (r.instrument) {
+          atomicAdd(r.counters + c_path_len0 + path.length, 1ull);
+          record_path<S>(r, k, path);
+        }
+      }
+    }
+  }
+  at = t.shfl(at, 0);
+  return at != ~0ull;
+}
+// teach-region-end
+
+/// @brief Step 4 of an insert: the overflow stash, a ring drained by the next expansion; full:
+/// the insert is refused (failed_full) and nothing is stored.
+// teach-region hive-insert-stash
+template <int T>
+__device__ __forceinline__ op_result stash_insert(const warp_tile<T>& t, const hive_ref& r,
+                                                  const dev_candidates& c, word_type fresh) {
+  unsigned long long pos = 0;
+  if (t.lane == 0) {
+    pos = atomicAdd(r.stash_tail, 1ull);  // [teach:stash]
+    if (pos < r.stash_capacity) {
+      store_word(r.stash + pos, fresh);  // [teach:stashed]
+      meta_add(r, c.b[0], lock_part(k_stash_hint_unit));
+      atomicAdd(r.stash_live, 1ull);
+    } else {
+      atomicAdd(r.counters + c_pending, 1ull);
+    }
+  }
+  pos = t.shfl(pos, 0);
+  if (pos < r.stash_capacity) return {op_status::inserted, k_empty, insert_step::stash};
+  return {op_status::failed_full, k_empty, insert_step::stash};  // [teach:full]
+}
+// teach-region-end
+
+/// @brief INSERT/REPLACE in four steps (the Hive paper, IV-A): replace a present key; claim a free
+/// slot in a candidate bucket; evict along a bounded path; stash.
+// teach-region hive-insert-op
+template <int S, int T>
+__device__ op_result insert_op(const warp_tile<T>& t, const hive_ref& r, key_type k, value_type val,
+                               const dev_candidates& c, bool stash_used, tallies& tl) {
+  const word_type fresh = pack(k, val);
+  // Steps 3 and 4 run under the key's insert intent (insert_intent). Under the intent, step 1 is
+  // done once more, with a fresh look at the stash (this batch may have stashed the key since it
+  // started), before anything is moved.
+  insert_intent<T> intent{t, r, c};
   // attempt counts eviction walks that failed; a lost claim only starts over (someone else won).
   for (int attempt = 0;;) {
     bool stash_now = stash_used;
-    if (held) {
+    if (intent.held) {
       if (t.lane == 0) stash_now = load_word(reinterpret_cast<const word_type*>(r.stash_live)) != 0;
       stash_now = t.shfl(stash_now, 0);
     }
@@ -801,11 +888,11 @@ __device__ op_result insert_op(const warp_tile<T>& t, const hive_ref& r, key_typ
     // [teach:scan]
     const scan_outcome found = scan_for_insert<S, T>(t, r, k, fresh, c, stash_now, before, masks);
     if (found == scan_outcome::replaced) {
-      release();
+      intent.release();
       return {op_status::replaced, k_empty, insert_step::replace};  // [teach:replaced]
     }
     if (found == scan_outcome::again) {
-      release();
+      intent.release();
       __nanosleep(64);
       continue;
     }
@@ -817,79 +904,40 @@ __device__ op_result insert_op(const warp_tile<T>& t, const hive_ref& r, key_typ
     for (int i = 0; i < k_max_hashes; ++i) free_slots[i] = __popc(masks[i]);
     const int best = placement_of(free_slots, r.hashes.count, S);  // [teach:placement]
     if (best >= 0) {
-      if (held) {  // room appeared meanwhile: claim as any insert does, without the intent
-        release();
+      if (intent.held) {  // room appeared meanwhile: claim as any insert does, without the intent
+        intent.release();
         continue;
       }
-      std::uint32_t b = c.b[0], m = masks[0];
-#pragma unroll
-      for (int i = 1; i < k_max_hashes; ++i)
-        if (best == i) b = c.b[i], m = masks[i];
-      const int slot = claim_slot_watched(t, r, c, b, m, before);  // [teach:claim]
-      if (slot >= 0) {
-        // [teach:store]
-        if (t.lane == 0) store_word(r.words + std::uint64_t{b} * S + slot, fresh);
+      if (claim_and_store<S, T>(t, r, c, best, masks, before, fresh))
         return {op_status::inserted, k_empty, insert_step::claim};
-      }
       if (t.lane == 0) ++tl.restarts;
       continue;
     }
-    if (!held) {  // every candidate full: look once more under the intent
-      take_intent();
+    if (!intent.held) {  // every candidate full: look once more under the intent
+      intent.take();
       continue;
     }
-    if (moved_since(t, r, c, before,
-                    0)) {  // the scan under the intent may have missed a key in transit
-      release();
+    // The scan under the intent may have missed a key in transit.
+    if (moved_since(t, r, c, before, 0)) {
+      intent.release();
       continue;
     }
     // Step 3: evict along a bounded path.
     if (r.depth > 0 && attempt < k_insert_attempts) {
-      std::uint64_t at = ~0ull;
-      if (t.lane == 0) {
-        eviction_path path;
-        if (find_path<S>(r, k, c, attempt, path)) {  // [teach:find_path]
-          // The newcomer takes the first hop's slot: outside its first candidate, that bucket's
-          // away bit goes first (run_path fences before the newcomer's word is stored).
-          if (path.bucket[0] != c.b[0]) meta_or(r, c.b[0], lock_part(k_away_bit));
-          at = run_path<S>(r, path, tl);  // [teach:run_path]
-          if (at != ~0ull) {
-            store_word(r.words + at, fresh);  // [teach:evicted]
-            if (r.instrument) {
-              atomicAdd(r.counters + c_path_len0 + path.length, 1ull);
-              record_path<S>(r, k, path);
-            }
-          }
-        }
-      }
-      at = t.shfl(at, 0);
-      if (at != ~0ull) {
-        release();
+      if (evict_and_store<S, T>(t, r, k, fresh, c, attempt, tl)) {
+        intent.release();
         return {op_status::inserted, k_empty, insert_step::evict};
       }
       if (t.lane == 0) ++tl.restarts;
       if (++attempt < k_insert_attempts) {
-        release();
+        intent.release();
         continue;
       }
     }
-    // Step 4: the overflow stash, a ring drained by the next expansion; full: the insert is
-    // refused (failed_full) and nothing is stored.
-    unsigned long long pos = 0;
-    if (t.lane == 0) {
-      pos = atomicAdd(r.stash_tail, 1ull);  // [teach:stash]
-      if (pos < r.stash_capacity) {
-        store_word(r.stash + pos, fresh);  // [teach:stashed]
-        meta_add(r, c.b[0], lock_part(k_stash_hint_unit));
-        atomicAdd(r.stash_live, 1ull);
-      } else {
-        atomicAdd(r.counters + c_pending, 1ull);
-      }
-    }
-    pos = t.shfl(pos, 0);
-    release();
-    if (pos < r.stash_capacity) return {op_status::inserted, k_empty, insert_step::stash};
-    return {op_status::failed_full, k_empty, insert_step::stash};  // [teach:full]
+    // Step 4: the stash (its word stored, or the insert refused).
+    const op_result stashed = stash_insert<T>(t, r, c, fresh);
+    intent.release();
+    return stashed;
   }
 }
 // teach-region-end

@@ -30,6 +30,24 @@ bool claim_in_flight(const bucket_read& r) {
   return false;
 }
 int free_count(const bucket_read& r) { return std::popcount(r.free_mask); }
+
+// The status an operation of this kind reports when it finds its key.
+op_status hit_status(op_kind kind) {
+  return kind == op_kind::find    ? op_status::found
+         : kind == op_kind::erase ? op_status::erased
+                                  : op_status::replaced;
+}
+
+// The kernel's claims in its passes: two distinct candidates and the stash empty.
+bool passes_claim(const hive_key_before& kb) {
+  const auto& c = kb.candidates;
+  return c.size() == 2 && !kb.stash_used && c[0].bucket != c[1].bucket;
+}
+
+void decide_at(op_trace& t, std::size_t r) {
+  t.decided = static_cast<int>(r);
+  t.slot = t.reads[r].match;
+}
 }  // namespace
 
 step_replay::bucket_state& step_replay::state_of(const hive_bucket_before& b) {
@@ -68,135 +86,149 @@ void step_replay::claim(op_trace& t, const hive_key_before& kb, int i, key_type 
     }
 }
 
-op_trace step_replay::replay(const stepped_op& op, std::span<const eviction_path> paths) {
-  op_trace t;
-  if (!op.hive_before || op.status == op_status::rejected_key ||
-      op.status == op_status::rejected_value || op.hive_before->candidates.empty())
-    return t;
+bool step_replay::stash_may_hold(const hive_key_before& kb) {
+  return kb.stash_used && stash_hint(state_of(kb.candidates[0]).lock) != 0;
+}
+
+// The first pass, every kind (decide_first): the first candidate alone.
+bool step_replay::replay_first_pass(op_trace& t, const stepped_op& op) {
   const hive_key_before& kb = *op.hive_before;
   const auto& c = kb.candidates;
   const int slots = static_cast<int>(c[0].words.size());
   const key_type k = op.key;
-  const auto decide_at = [&](std::size_t r) {
-    t.decided = static_cast<int>(r);
-    t.slot = t.reads[r].match;
-  };
-  const auto stash_may_hold = [&] { return kb.stash_used && stash_hint(state_of(c[0]).lock) != 0; };
-  // The kernel's claims in its passes: two distinct candidates and the stash empty.
-  const bool claims = c.size() == 2 && !kb.stash_used && c[0].bucket != c[1].bucket;
-  const op_status hit = op.kind == op_kind::find    ? op_status::found
-                        : op.kind == op_kind::erase ? op_status::erased
-                                                    : op_status::replaced;
-
-  // The first pass, every kind (decide_first): the first candidate alone.
-  {
-    t.reads.push_back(read(kernel_pass::first, 0, c[0], k));
-    const bucket_read& r0 = t.reads.back();
-    const std::uint32_t lock0 = state_of(c[0]).lock;
-    if (r0.match >= 0) {  // found, emptied by CAS, or replaced by CAS
+  t.reads.push_back(read(kernel_pass::first, 0, c[0], k));
+  const bucket_read& r0 = t.reads.back();
+  const std::uint32_t lock0 = state_of(c[0]).lock;
+  if (r0.match >= 0) {  // found, emptied by CAS, or replaced by CAS
+    t.pass = kernel_pass::first;
+    decide_at(t, 0);
+    word_type& w = state_of(c[0]).words[static_cast<std::size_t>(t.slot)];
+    if (op.kind == op_kind::erase) {
+      w = k_empty_word;
+      state_of(c[0]).free_mask |= 1u << t.slot;
+    } else if (op.kind == op_kind::insert) {
+      w = pack(k, op.value);
+      t.step = insert_step::replace;
+    }
+    t.agrees = op.status == hit_status(op.kind);
+    return true;
+  }
+  constexpr std::uint32_t k_elsewhere = k_lock_bit | k_hint_bits | k_intent_bit | k_away_bit;
+  if (!claim_in_flight(r0)) {
+    if (op.kind == op_kind::insert && passes_claim(kb) &&
+        free_count(r0) >= first_choice_floor(slots) && !(lock0 & k_elsewhere)) {
       t.pass = kernel_pass::first;
-      decide_at(0);
-      word_type& w = state_of(c[0]).words[static_cast<std::size_t>(t.slot)];
-      if (op.kind == op_kind::erase) {
-        w = k_empty_word;
-        state_of(c[0]).free_mask |= 1u << t.slot;
-      } else if (op.kind == op_kind::insert) {
-        w = pack(k, op.value);
-        t.step = insert_step::replace;
-      }
-      t.agrees = op.status == hit;
-      return t;
-    }
-    constexpr std::uint32_t k_elsewhere = k_lock_bit | k_hint_bits | k_intent_bit | k_away_bit;
-    if (!claim_in_flight(r0)) {
-      if (op.kind == op_kind::insert && claims && free_count(r0) >= first_choice_floor(slots) &&
-          !(lock0 & k_elsewhere)) {
-        t.pass = kernel_pass::first;
-        claim(t, kb, 0, k, op.value);
-        t.agrees = op.status == op_status::inserted;
-        return t;
-      }
-      if (op.kind != op_kind::insert && !(lock0 & (k_away_bit | k_hint_bits))) {
-        t.pass = kernel_pass::first;  // nothing of this bucket went elsewhere: a miss
-        t.agrees = op.status == op_status::missing;
-        return t;
-      }
-    }
-  }
-
-  if (op.kind != op_kind::insert) {  // find_op, erase_op: the candidates in order, then the stash
-    for (std::size_t i = 0; i < c.size(); ++i) {
-      if (i > 0 && c[i].bucket == c[i - 1].bucket) continue;
-      t.reads.push_back(read(kernel_pass::none, static_cast<int>(i), c[i], k));
-      if (t.reads.back().match < 0) continue;
-      decide_at(t.reads.size() - 1);
-      if (op.kind == op_kind::erase) {
-        bucket_state& s = state_of(c[i]);
-        s.words[static_cast<std::size_t>(t.slot)] = k_empty_word;
-        s.free_mask |= 1u << t.slot;
-      }
-      t.agrees = op.status == hit;
-      return t;
-    }
-    if (stash_may_hold()) {
-      t.stash_read = true;
-      t.stash_position = kb.stash_position;
-    }
-    t.agrees = op.status == (t.stash_position ? hit : op_status::missing);
-    return t;
-  }
-
-  // The second pass for an insert the first left: both candidates at once.
-  if (claims) {
-    t.reads.push_back(read(kernel_pass::common, 0, c[0], k));
-    t.reads.push_back(read(kernel_pass::common, 1, c[1], k));
-    const bucket_read &a = t.reads[t.reads.size() - 2], &b = t.reads.back();
-    const bool notable = a.match >= 0 || b.match >= 0 || claim_in_flight(a) || claim_in_flight(b);
-    const bool use1 = free_count(a) < first_choice_floor(slots) && free_count(b) > free_count(a);
-    if (!notable && (use1 ? b.free_mask : a.free_mask) != 0) {
-      t.pass = kernel_pass::common;
-      claim(t, kb, use1 ? 1 : 0, k, op.value);
+      claim(t, kb, 0, k, op.value);
       t.agrees = op.status == op_status::inserted;
-      return t;
+      return true;
+    }
+    if (op.kind != op_kind::insert && !(lock0 & (k_away_bit | k_hint_bits))) {
+      t.pass = kernel_pass::first;  // nothing of this bucket went elsewhere: a miss
+      t.agrees = op.status == op_status::missing;
+      return true;
     }
   }
+  return false;
+}
 
-  // insert_op. Step 1: the key in a candidate (or the stash) is replaced.
-  t.pass = kernel_pass::general;
+// find_op, erase_op: the candidates in order, then the stash.
+void step_replay::replay_find_or_erase(op_trace& t, const stepped_op& op) {
+  const hive_key_before& kb = *op.hive_before;
+  const auto& c = kb.candidates;
+  const op_status hit = hit_status(op.kind);
+  for (std::size_t i = 0; i < c.size(); ++i) {
+    if (i > 0 && c[i].bucket == c[i - 1].bucket) continue;
+    t.reads.push_back(read(kernel_pass::none, static_cast<int>(i), c[i], op.key));
+    if (t.reads.back().match < 0) continue;
+    decide_at(t, t.reads.size() - 1);
+    if (op.kind == op_kind::erase) {
+      bucket_state& s = state_of(c[i]);
+      s.words[static_cast<std::size_t>(t.slot)] = k_empty_word;
+      s.free_mask |= 1u << t.slot;
+    }
+    t.agrees = op.status == hit;
+    return;
+  }
+  if (stash_may_hold(kb)) {
+    t.stash_read = true;
+    t.stash_position = kb.stash_position;
+  }
+  t.agrees = op.status == (t.stash_position ? hit : op_status::missing);
+}
+
+// insert_common, the second pass for an insert the first left: both candidates at once.
+bool step_replay::replay_insert_common(op_trace& t, const stepped_op& op) {
+  const hive_key_before& kb = *op.hive_before;
+  const auto& c = kb.candidates;
+  if (!passes_claim(kb)) return false;
+  const int slots = static_cast<int>(c[0].words.size());
+  t.reads.push_back(read(kernel_pass::common, 0, c[0], op.key));
+  t.reads.push_back(read(kernel_pass::common, 1, c[1], op.key));
+  const bucket_read &a = t.reads[t.reads.size() - 2], &b = t.reads.back();
+  const bool notable = a.match >= 0 || b.match >= 0 || claim_in_flight(a) || claim_in_flight(b);
+  const bool use1 = free_count(a) < first_choice_floor(slots) && free_count(b) > free_count(a);
+  if (!notable && (use1 ? b.free_mask : a.free_mask) != 0) {
+    t.pass = kernel_pass::common;
+    claim(t, kb, use1 ? 1 : 0, op.key, op.value);
+    t.agrees = op.status == op_status::inserted;
+    return true;
+  }
+  return false;
+}
+
+// insert_op's step 1: the key in a candidate (or the stash) is replaced. Each distinct candidate
+// read leaves its free slots in free_slots, for step 2.
+bool step_replay::replay_replace(op_trace& t, const stepped_op& op,
+                                 int (&free_slots)[k_max_hashes]) {
+  const hive_key_before& kb = *op.hive_before;
+  const auto& c = kb.candidates;
   const bool second = c.size() > 1 && c[1].bucket != c[0].bucket;
   const bool third = c.size() > 2 && c[2].bucket != c[1].bucket && c[2].bucket != c[0].bucket;
-  int free_slots[k_max_hashes] = {};
   for (std::size_t i = 0; i < c.size(); ++i) {
     if ((i == 1 && !second) || (i == 2 && !third)) continue;
-    t.reads.push_back(read(kernel_pass::general, static_cast<int>(i), c[i], k));
+    t.reads.push_back(read(kernel_pass::general, static_cast<int>(i), c[i], op.key));
     const bucket_read& r = t.reads.back();
     if (r.match >= 0) {
-      decide_at(t.reads.size() - 1);
+      decide_at(t, t.reads.size() - 1);
       t.step = insert_step::replace;
       word_type& w = state_of(c[i]).words[static_cast<std::size_t>(r.match)];
-      w = pack(k, op.value);
+      w = pack(op.key, op.value);
       t.agrees = op.status == op_status::replaced;
-      return t;
+      return true;
     }
     free_slots[i] = free_count(r);
   }
-  if (stash_may_hold()) {
+  if (stash_may_hold(kb)) {
     t.stash_read = true;
     if (kb.stash_position) {
       t.stash_position = kb.stash_position;
       t.step = insert_step::replace;
       t.agrees = op.status == op_status::replaced;
-      return t;
+      return true;
     }
   }
-  // Step 2: a free slot where placement_of says.
+  return false;
+}
+
+// insert_op's step 2: a free slot where placement_of says.
+bool step_replay::replay_claim(op_trace& t, const stepped_op& op,
+                               const int (&free_slots)[k_max_hashes]) {
+  const hive_key_before& kb = *op.hive_before;
+  const auto& c = kb.candidates;
+  const int slots = static_cast<int>(c[0].words.size());
   const int best = placement_of(free_slots, static_cast<int>(c.size()), slots);
-  if (best >= 0) {
-    claim(t, kb, best, k, op.value);
-    t.agrees = op.status == op_status::inserted;
-    return t;
-  }
-  // Step 3: the eviction path the table recorded for this key, newest first; else step 4.
+  if (best < 0) return false;
+  claim(t, kb, best, op.key, op.value);
+  t.agrees = op.status == op_status::inserted;
+  return true;
+}
+
+// insert_op's step 3: the eviction path the table recorded for this key, newest first; else
+// step 4, the stash (or the table full).
+void step_replay::replay_evict_or_stash(op_trace& t, const stepped_op& op,
+                                        std::span<const eviction_path> paths) {
+  const auto& c = op.hive_before->candidates;
+  const key_type k = op.key;
   if (op.status == op_status::inserted)
     for (std::size_t p = paths.size(); p-- > 0;)
       if (paths[p].newcomer == k && paths[p].length > 0) {
@@ -212,10 +244,28 @@ op_trace step_replay::replay(const stepped_op& op, std::span<const eviction_path
               }
             break;
           }
-        return t;
+        return;
       }
   if (op.status == op_status::inserted) t.step = insert_step::stash;
   t.agrees = op.status == op_status::inserted || op.status == op_status::failed_full;
+}
+
+op_trace step_replay::replay(const stepped_op& op, std::span<const eviction_path> paths) {
+  op_trace t;
+  if (!op.hive_before || op.status == op_status::rejected_key ||
+      op.status == op_status::rejected_value || op.hive_before->candidates.empty())
+    return t;
+  if (replay_first_pass(t, op)) return t;
+  if (op.kind != op_kind::insert) {
+    replay_find_or_erase(t, op);
+    return t;
+  }
+  if (replay_insert_common(t, op)) return t;
+  t.pass = kernel_pass::general;
+  int free_slots[k_max_hashes] = {};
+  if (replay_replace(t, op, free_slots)) return t;
+  if (replay_claim(t, op, free_slots)) return t;
+  replay_evict_or_stash(t, op, paths);
   return t;
 }
 

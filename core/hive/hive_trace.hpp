@@ -73,6 +73,16 @@ class step_replay {
   bucket_state& state_of(const hive_bucket_before& b);
   bucket_read read(kernel_pass pass, int candidate, const hive_bucket_before& b, key_type k);
   void claim(op_trace& t, const hive_key_before& kb, int candidate, key_type k, value_type v);
+  bool stash_may_hold(const hive_key_before& kb);
+  // The kernel's passes and insert_op's steps in the order the device runs them; those returning
+  // bool say whether they decided the operation (t then holds how).
+  bool replay_first_pass(op_trace& t, const stepped_op& op);
+  void replay_find_or_erase(op_trace& t, const stepped_op& op);
+  bool replay_insert_common(op_trace& t, const stepped_op& op);
+  bool replay_replace(op_trace& t, const stepped_op& op, int (&free_slots)[k_max_hashes]);
+  bool replay_claim(op_trace& t, const stepped_op& op, const int (&free_slots)[k_max_hashes]);
+  void replay_evict_or_stash(op_trace& t, const stepped_op& op,
+                             std::span<const eviction_path> paths);
   std::map<std::uint64_t, bucket_state> seen_;
 };
 

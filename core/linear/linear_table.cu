@@ -436,6 +436,121 @@ table_stats linear_table::count(stream_view s, std::uint32_t* cluster_starts) {
   return st;
 }
 
+/// How rehash rebuilds, decided from the probing, the two sizes and the census before it.
+struct linear_table::rehash_plan {
+  std::uint64_t capacity = 0;       // the new one
+  std::uint32_t mask = 0;           // the new one's
+  table_stats before;               // the census before: the live keys to move
+  std::uint32_t* starts = nullptr;  // where clusters start, marked by that census when possible
+  std::uint64_t start_words = 0;
+  bool by_clusters = false;  // linear probing with an empty slot somewhere, not shrinking
+  bool in_place = false;     // by clusters, the same size
+  std::uint64_t factor = 0;  // growth
+  bool by_windows = false;   // by clusters, growing by 2 or 4 a window of 1024 slots at a time
+  std::uint64_t shrink = 0;
+  bool shrink_windows = false;  // linear probing shrinking by 2 or 4, windows of 1024 new slots
+};
+
+/// The plan, with the census that counts the keys (and marks where clusters start in the same
+/// read) and the kept scratch it needs; throws, the table unchanged, when an allocation fails or
+/// the live keys do not fit.
+linear_table::rehash_plan linear_table::plan_rehash(std::uint64_t capacity, stream_view s) {
+  rehash_plan p;
+  p.capacity = capacity;
+  p.mask = static_cast<std::uint32_t>(capacity - 1);
+  const bool clusters_possible =
+      cfg_.linear.probe == probe_policy::linear && capacity >= cfg_.capacity;
+  p.start_words = (cfg_.capacity + 31) / 32;
+  if (clusters_possible && cluster_starts_.size() != p.start_words)
+    cluster_starts_ =
+        buffer<std::uint32_t>(memory_space::device, p.start_words);  // throws, table unchanged
+  p.starts = cluster_starts_.data();
+  p.before = count(s, clusters_possible ? p.starts : nullptr);
+  if (p.before.live > capacity)
+    throw user_error("rehash: " + format_count(p.before.live) + " live keys do not fit in " +
+                     format_count(capacity) + " slots");
+  p.by_clusters = clusters_possible && p.before.occupied < cfg_.capacity;
+  p.in_place = p.by_clusters && capacity == cfg_.capacity;
+  // Growing by 2 or 4 goes a window of 1024 slots at a time and writes every new slot itself.
+  p.factor = capacity / cfg_.capacity;
+  const std::uint64_t windows = cfg_.capacity / k_window_slots;
+  p.by_windows = p.by_clusters && (p.factor == 2 || p.factor == 4) && windows > 0;
+  if (p.by_windows && deferred_.size() != windows)
+    deferred_ = buffer<std::uint32_t>(memory_space::device, windows);
+  // Shrinking linear probing by 2 or 4 goes a window of 1024 new slots at a time too; the keys a
+  // window cannot place wait in a buffer of an eighth of the live keys (at least 4096; kept).
+  p.shrink = cfg_.capacity / capacity;
+  p.shrink_windows = cfg_.linear.probe == probe_policy::linear &&
+                     (p.shrink == 2 || p.shrink == 4) && capacity >= k_window_slots;
+  const std::uint64_t room = std::max<std::uint64_t>(p.before.live / 8, 4096);
+  if (p.shrink_windows && waiting_.size() < room)
+    waiting_ = buffer<slot_word>(memory_space::device, room);
+  return p;
+}
+
+/// Launches the rebuild the plan chose from the current slots into `out` (the slots themselves
+/// in place, else `fresh`); returns whether the kernels counted the keys they placed.
+bool linear_table::launch_rebuild(const rehash_plan& p, slot_word* out, buffer<slot_word>& fresh,
+                                  stream_view s) {
+  const std::uint64_t capacity = p.capacity;
+  std::uint32_t* starts = p.starts;
+  bool counted = p.by_clusters;  // the cluster and window kernels count what they place
+  dispatch_probing(cfg_.hash, cfg_.linear.probe, [&](auto hash) {
+    using H = decltype(hash);
+    if (p.by_clusters) {
+      if constexpr (!probe_of<H>::type::is_double) {
+        if (p.by_windows) {
+          const auto grow = p.factor == 2 ? grow_by_windows<H, 2> : grow_by_windows<H, 4>;
+          grow(slots_.data(), cfg_.capacity, starts, out, deferred_.data(),
+               &counters_.data()->max_displacement, scratch_.data(), s);
+          return;
+        }
+        const auto words = p.start_words;
+        kernels::rebuild_clusters<H>
+            <<<static_cast<unsigned>((words + kernels::k_block - 1) / kernels::k_block),
+               kernels::k_block, 0, cuda(s)>>>(slots_.data(), cfg_.capacity, starts, out, capacity,
+                                               &counters_.data()->max_displacement,
+                                               scratch_.data());
+      }
+      return;
+    }
+    if constexpr (!probe_of<H>::type::is_double) {
+      if (p.shrink_windows) {
+        const auto fold = p.shrink == 2 ? shrink_by_windows<H, 2> : shrink_by_windows<H, 4>;
+        counted = fold(slots_.data(), capacity, fresh.data(), waiting_, scratch_.data() + 1,
+                       counters_.data(), scratch_.data(), s);
+        if (counted) return;
+        // More keys waited than there was room for: this table is rebuilt key by key instead.
+        HS_CUDA_CHECK(
+            cudaMemsetAsync(&counters_.data()->max_displacement, 0, sizeof(unsigned), cuda(s)));
+        fill_bytes(fresh.data(), memory_space::device, 0xff, capacity * sizeof(slot_word), s);
+      }
+    }
+    const linear_ref<H, 1> t{fresh.data(), p.mask, capacity, counters_.data()};
+    // A grid-stride loop: 16 blocks a multiprocessor keep every one busy.
+    static const std::uint64_t most_blocks = [] {
+      const auto g = query_gpu();
+      return std::uint64_t(g ? g->sm_count : 132) * 16;
+    }();
+    const auto grid = static_cast<unsigned>(std::min<std::uint64_t>(
+        (cfg_.capacity + kernels::k_block - 1) / kernels::k_block, most_blocks));
+    kernels::rehash<H><<<grid, kernels::k_block, 0, cuda(s)>>>(slots_.data(), cfg_.capacity, t);
+  });
+  return counted;
+}
+
+/// The live keys the rebuild moved: what the kernels placed, or else a census of the new slots
+/// (which throws if they refused any key).
+std::uint64_t linear_table::keys_rehashed(const table_stats& before, bool counted,
+                                          unsigned long long placed, stream_view s) {
+  if (counted) return placed;
+  const table_stats after = count(s);
+  if (after.failed_full != before.failed_full)
+    throw gpu_error("rehash: the new slots refused " +
+                    format_count(after.failed_full - before.failed_full) + " keys");
+  return after.live;
+}
+
 void linear_table::rehash(std::uint64_t capacity, stream_view s) {
   if (!is_pow2(capacity) || capacity < 16 || capacity > max_capacity())
     throw user_error("rehash: capacity " + format_count(capacity) +
@@ -448,34 +563,9 @@ void linear_table::rehash(std::uint64_t capacity, stream_view s) {
   // more than the pass), into the new slots when growing (by 2 or 4 a window of 1024 slots at a
   // time, with a word per window for the cluster it defers); the census that counts the keys marks
   // where clusters start in the same read. Shrinking by 2 or 4 folds windows of 1024 new slots
-  // (below). Double hashing, other factors, or a table with no empty slot insert every live key
-  // into new slots.
-  const bool clusters_possible =
-      cfg_.linear.probe == probe_policy::linear && capacity >= cfg_.capacity;
-  const std::uint64_t start_words = (cfg_.capacity + 31) / 32;
-  if (clusters_possible && cluster_starts_.size() != start_words)
-    cluster_starts_ =
-        buffer<std::uint32_t>(memory_space::device, start_words);  // throws, table unchanged
-  std::uint32_t* starts = cluster_starts_.data();
-  const table_stats before = count(s, clusters_possible ? starts : nullptr);
-  if (before.live > capacity)
-    throw user_error("rehash: " + format_count(before.live) + " live keys do not fit in " +
-                     format_count(capacity) + " slots");
-  const bool by_clusters = clusters_possible && before.occupied < cfg_.capacity;
-  const bool in_place = by_clusters && capacity == cfg_.capacity;
-  // Growing by 2 or 4 goes a window of 1024 slots at a time and writes every new slot itself.
-  const std::uint64_t factor = capacity / cfg_.capacity, windows = cfg_.capacity / k_window_slots;
-  const bool by_windows = by_clusters && (factor == 2 || factor == 4) && windows > 0;
-  if (by_windows && deferred_.size() != windows)
-    deferred_ = buffer<std::uint32_t>(memory_space::device, windows);
-  // Shrinking linear probing by 2 or 4 goes a window of 1024 new slots at a time too; the keys a
-  // window cannot place wait in a buffer of an eighth of the live keys (at least 4096; kept).
-  const std::uint64_t shrink = cfg_.capacity / capacity;
-  const bool shrink_windows = cfg_.linear.probe == probe_policy::linear &&
-                              (shrink == 2 || shrink == 4) && capacity >= k_window_slots;
-  const std::uint64_t room = std::max<std::uint64_t>(before.live / 8, 4096);
-  if (shrink_windows && waiting_.size() < room)
-    waiting_ = buffer<slot_word>(memory_space::device, room);
+  // (plan_rehash, launch_rebuild). Double hashing, other factors, or a table with no empty slot
+  // insert every live key into new slots.
+  const rehash_plan p = plan_rehash(capacity, s);
   buffer<slot_word> fresh;
   // The new layout's reach words: set from its longest probe once every key is placed (below).
   buffer<std::uint32_t> fresh_reach;
@@ -483,60 +573,18 @@ void linear_table::rehash(std::uint64_t capacity, stream_view s) {
     fresh_reach =
         buffer<std::uint32_t>(memory_space::device, reach_regions(capacity));  // or throws
   buffer<std::uint32_t>& reach = fresh_reach.size() ? fresh_reach : reach_;
-  if (!in_place) {
+  if (!p.in_place) {
     fresh = buffer<slot_word>(memory_space::device,
                               capacity);  // throws, table unchanged, if it does not fit
-    if (!by_windows && !shrink_windows)
+    if (!p.by_windows && !p.shrink_windows)
       fill_bytes(fresh.data(), memory_space::device, 0xff, capacity * sizeof(slot_word), s);
   }
   // The new layout's probe bound starts from zero; rejections and failures since clear carry over.
   HS_CUDA_CHECK(cudaMemsetAsync(&counters_.data()->max_displacement, 0, sizeof(unsigned), cuda(s)));
   HS_CUDA_CHECK(cudaMemsetAsync(scratch_.data(), 0, sizeof(unsigned long long),
                                 cuda(s)));  // live keys placed
-  const auto mask = static_cast<std::uint32_t>(capacity - 1);
-  slot_word* out = in_place ? slots_.data() : fresh.data();
-  bool counted = by_clusters;  // the cluster and window kernels count what they place
-  dispatch_probing(cfg_.hash, cfg_.linear.probe, [&](auto hash) {
-    using H = decltype(hash);
-    if (by_clusters) {
-      if constexpr (!probe_of<H>::type::is_double) {
-        if (by_windows) {
-          const auto grow = factor == 2 ? grow_by_windows<H, 2> : grow_by_windows<H, 4>;
-          grow(slots_.data(), cfg_.capacity, starts, out, deferred_.data(),
-               &counters_.data()->max_displacement, scratch_.data(), s);
-          return;
-        }
-        const auto words = start_words;
-        kernels::rebuild_clusters<H>
-            <<<static_cast<unsigned>((words + kernels::k_block - 1) / kernels::k_block),
-               kernels::k_block, 0, cuda(s)>>>(slots_.data(), cfg_.capacity, starts, out, capacity,
-                                               &counters_.data()->max_displacement,
-                                               scratch_.data());
-      }
-      return;
-    }
-    if constexpr (!probe_of<H>::type::is_double) {
-      if (shrink_windows) {
-        const auto fold = shrink == 2 ? shrink_by_windows<H, 2> : shrink_by_windows<H, 4>;
-        counted = fold(slots_.data(), capacity, fresh.data(), waiting_, scratch_.data() + 1,
-                       counters_.data(), scratch_.data(), s);
-        if (counted) return;
-        // More keys waited than there was room for: this table is rebuilt key by key instead.
-        HS_CUDA_CHECK(
-            cudaMemsetAsync(&counters_.data()->max_displacement, 0, sizeof(unsigned), cuda(s)));
-        fill_bytes(fresh.data(), memory_space::device, 0xff, capacity * sizeof(slot_word), s);
-      }
-    }
-    const linear_ref<H, 1> t{fresh.data(), mask, capacity, counters_.data()};
-    // A grid-stride loop: 16 blocks a multiprocessor keep every one busy.
-    static const std::uint64_t most_blocks = [] {
-      const auto g = query_gpu();
-      return std::uint64_t(g ? g->sm_count : 132) * 16;
-    }();
-    const auto grid = static_cast<unsigned>(std::min<std::uint64_t>(
-        (cfg_.capacity + kernels::k_block - 1) / kernels::k_block, most_blocks));
-    kernels::rehash<H><<<grid, kernels::k_block, 0, cuda(s)>>>(slots_.data(), cfg_.capacity, t);
-  });
+  slot_word* out = p.in_place ? slots_.data() : fresh.data();
+  const bool counted = launch_rebuild(p, out, fresh, s);
   HS_CUDA_CHECK_LAUNCH();
   // Rebuilt keys recorded only the longest probe: every region's reach becomes that bound (valid,
   // if looser than a region's own; exact again from the next clear).
@@ -550,21 +598,13 @@ void linear_table::rehash(std::uint64_t capacity, stream_view s) {
     HS_CUDA_CHECK(
         cudaMemcpyAsync(&placed, scratch_.data(), sizeof(placed), cudaMemcpyDeviceToHost, cuda(s)));
   synchronize(s);
-  if (!in_place) slots_ = std::move(fresh);
+  if (!p.in_place) slots_ = std::move(fresh);
   if (fresh_reach.size()) reach_ = std::move(fresh_reach);
   cfg_.capacity = capacity;
-  mask_ = mask;
-  // Reinsertion is checked by what the kernels placed, or by a census.
-  std::uint64_t moved = placed;
-  if (!counted) {
-    const table_stats after = count(s);
-    if (after.failed_full != before.failed_full)
-      throw gpu_error("rehash: the new slots refused " +
-                      format_count(after.failed_full - before.failed_full) + " keys");
-    moved = after.live;
-  }
-  if (moved != before.live)
-    throw gpu_error("rehash moved " + format_count(moved) + " of " + format_count(before.live) +
+  mask_ = p.mask;
+  const std::uint64_t moved = keys_rehashed(p.before, counted, placed, s);
+  if (moved != p.before.live)
+    throw gpu_error("rehash moved " + format_count(moved) + " of " + format_count(p.before.live) +
                     " live keys");
   std::lock_guard lock(bound_mutex_);
   bound_ = moved;

@@ -62,6 +62,13 @@ class linear_table final : public table {
   void launch_insert(const key_type* keys, const value_type* values, op_status* status,
                      std::uint64_t n, int group, bool guarded, std::uint64_t cas_first_ops,
                      stream_view s);
+  // rehash's steps (call with slots_mutex_ and scratch_mutex_ held; linear_table.cu).
+  struct rehash_plan;
+  rehash_plan plan_rehash(std::uint64_t capacity, stream_view s);
+  bool launch_rebuild(const rehash_plan& p, slot_word* out, buffer<slot_word>& fresh,
+                      stream_view s);
+  std::uint64_t keys_rehashed(const table_stats& before, bool counted, unsigned long long placed,
+                              stream_view s);
 
   // Bulk calls, stats and inspection share the slots; rehash replaces them (exclusive lock).
   mutable std::shared_mutex slots_mutex_;
