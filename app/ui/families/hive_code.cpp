@@ -15,6 +15,10 @@ constexpr const char* k_first = "hive-first-pass";
 constexpr const char* k_common = "hive-insert-common";
 constexpr const char* k_insert = "hive-insert-op";
 constexpr const char* k_claim = "hive-claim-slot";
+constexpr const char* k_intent = "hive-insert-intent";
+constexpr const char* k_insert_claim = "hive-insert-claim";
+constexpr const char* k_evict = "hive-insert-evict";
+constexpr const char* k_stash = "hive-insert-stash";
 
 std::string hex(key_type k) { return strprintf("0x%08x", k); }
 std::string bucket_name(const hive::bucket_read& r) {
@@ -193,9 +197,16 @@ bool hive_walk::insert_regions() {
   bool common = false;
   for (const auto& r : t.reads) common |= r.pass == hive::kernel_pass::common;
   if (common) w.regions.push_back(k_common);
-  if (t.pass == hive::kernel_pass::general) w.regions.push_back(k_insert);
-  if (t.pass == hive::kernel_pass::general && t.step == hive::insert_step::claim)
+  if (t.pass != hive::kernel_pass::general) return common;
+  w.regions.push_back(k_insert);
+  if (t.step == hive::insert_step::claim) {
+    w.regions.push_back(k_insert_claim);
     w.regions.push_back(k_claim);
+  } else if (t.step != hive::insert_step::replace) {  // every candidate full: steps 3 and 4
+    w.regions.push_back(k_intent);
+    w.regions.push_back(k_evict);
+    if (t.step == hive::insert_step::stash) w.regions.push_back(k_stash);  // stored or refused
+  }
   return common;
 }
 
@@ -250,7 +261,7 @@ void hive_walk::general_insert() {
   w.events.push_back(
       {k_insert, "placement", "step 2: free slots " + frees + ": every candidate is full"});
   if (t.path) return eviction(*t.path);
-  w.events.push_back({k_insert, "find_path", "step 3: no eviction path within the depth"});
+  w.events.push_back({k_evict, "find_path", "step 3: no eviction path within the depth"});
   stash_or_refused();
 }
 
@@ -259,10 +270,10 @@ void hive_walk::insert_claim(const std::string& frees) {
   w.events.push_back({k_insert, "placement",
                       strprintf("step 2: free slots %s: placement chooses candidate %d",
                                 frees.c_str(), t.placement)});
-  w.events.push_back({k_insert, "claim", "claim_slot_watched on " + bucket_name(r)});
+  w.events.push_back({k_insert_claim, "claim", "claim_slot_watched on " + bucket_name(r)});
   claimed(k_claim, r, "lane 0");
   w.events.push_back({k_claim, "won", "the bit was still set: won (no key moved meanwhile)"});
-  w.events.push_back({k_insert, "store", strprintf("lane 0 stores the word in slot %d", t.slot)});
+  w.events.push_back({k_insert_claim, "store", strprintf("lane 0 stores the word in slot %d", t.slot)});
 }
 
 void hive_walk::eviction(const eviction_path& p) {
@@ -270,27 +281,27 @@ void hive_walk::eviction(const eviction_path& p) {
   for (std::uint32_t d = 0; d < p.length; ++d)
     hops += strprintf("%sbucket %llu: %s moves on", d ? "; " : "",
                       static_cast<unsigned long long>(p.bucket[d]), hex(p.moved[d]).c_str());
-  w.events.push_back({k_insert, "find_path",
+  w.events.push_back({k_evict, "find_path",
                       strprintf("step 3: find_path walks %u hop%s (%s) to bucket %llu, which has "
                                 "a free slot",
                                 p.length, p.length == 1 ? "" : "s", hops.c_str(),
                                 static_cast<unsigned long long>(p.dest))});
-  w.events.push_back({k_insert, "run_path",
+  w.events.push_back({k_evict, "run_path",
                       "run_path moves the keys backwards from the free end, each under its "
                       "bucket's lock, leaving a move marker until the next hop overwrites it"});
   w.events.push_back(
-      {k_insert, "evicted",
+      {k_evict, "evicted",
        strprintf("the newcomer takes %s's old slot in bucket %llu", hex(p.moved[0]).c_str(),
                  static_cast<unsigned long long>(p.bucket[0]))});
 }
 
 void hive_walk::stash_or_refused() {
   if (t.step == hive::insert_step::stash) {
-    w.events.push_back({k_insert, "stash", "step 4: a slot at the stash ring's tail"});
-    w.events.push_back({k_insert, "stashed", "the word is stored in the stash"});
+    w.events.push_back({k_stash, "stash", "step 4: a slot at the stash ring's tail"});
+    w.events.push_back({k_stash, "stashed", "the word is stored in the stash"});
   } else {
-    w.events.push_back({k_insert, "stash", "step 4: the stash ring's tail"});
-    w.events.push_back({k_insert, "full", "the stash is full too: refused (failed_full)"});
+    w.events.push_back({k_stash, "stash", "step 4: the stash ring's tail"});
+    w.events.push_back({k_stash, "full", "the stash is full too: refused (failed_full)"});
   }
 }
 
@@ -366,14 +377,14 @@ std::string hive_english(const std::string& region, const std::string& tag) {
       {k_insert, "scan", "Step 1: look for the key in every candidate (and the stash)."},
       {k_insert, "replaced", "Found: replace its value. Done."},
       {k_insert, "placement", "Step 2: which candidate has room?"},
-      {k_insert, "claim", "Claim a free slot there (WABC)."},
-      {k_insert, "store", "Store the key and value in the claimed slot."},
-      {k_insert, "find_path", "Step 3: find a short cuckoo path to a bucket with room."},
-      {k_insert, "run_path", "Move the keys along it, last hop first."},
-      {k_insert, "evicted", "The new key takes the slot the first move freed."},
-      {k_insert, "stash", "Step 4: take a slot in the overflow stash."},
-      {k_insert, "stashed", "Stored in the stash."},
-      {k_insert, "full", "The stash is full too: the insert is refused."},
+      {k_insert_claim, "claim", "Claim a free slot there (WABC)."},
+      {k_insert_claim, "store", "Store the key and value in the claimed slot."},
+      {k_evict, "find_path", "Step 3: find a short cuckoo path to a bucket with room."},
+      {k_evict, "run_path", "Move the keys along it, last hop first."},
+      {k_evict, "evicted", "The new key takes the slot the first move freed."},
+      {k_stash, "stash", "Step 4: take a slot in the overflow stash."},
+      {k_stash, "stashed", "Stored in the stash."},
+      {k_stash, "full", "The stash is full too: the insert is refused."},
       {k_claim, "lowest_free", "Pick the lowest free slot."},
       {k_claim, "atomic_and", "One atomicAnd clears its bit in the free mask."},
       {k_claim, "won", "Was the bit still set? Then the slot is ours."},
