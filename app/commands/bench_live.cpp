@@ -235,7 +235,8 @@ bench::result_table live_table() {
        "idle frame p50 (ms)",
        "idle frame p99 (ms)",
        "frames",
-       "heatmap path"}};
+       "heatmap path"},
+      {}};
 }
 
 bench::result_table minutes_table() {
@@ -243,7 +244,8 @@ bench::result_table minutes_table() {
       "live-minutes",
       "Throughput minute by minute while the window draws at 60 Hz sampling within the default "
       "share (each minute the mean of twenty 3 s windows)",
-      {"table", "minute", "G ops/s", "samples/s", "frame p99 (ms)", "live keys"}};
+      {"table", "minute", "G ops/s", "samples/s", "frame p99 (ms)", "live keys"},
+      {}};
 }
 
 /// Fills the case's table, starts its workload and draws frames for the warm-up time.

@@ -273,7 +273,8 @@ void hive_walk::insert_claim(const std::string& frees) {
   w.events.push_back({k_insert_claim, "claim", "claim_slot_watched on " + bucket_name(r)});
   claimed(k_claim, r, "lane 0");
   w.events.push_back({k_claim, "won", "the bit was still set: won (no key moved meanwhile)"});
-  w.events.push_back({k_insert_claim, "store", strprintf("lane 0 stores the word in slot %d", t.slot)});
+  w.events.push_back(
+      {k_insert_claim, "store", strprintf("lane 0 stores the word in slot %d", t.slot)});
 }
 
 void hive_walk::eviction(const eviction_path& p) {

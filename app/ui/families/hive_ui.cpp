@@ -144,9 +144,6 @@ class hive_views final : public family_views {
   std::pair<std::uint64_t, std::size_t> lanes_shown_{0, 0};
 };
 
-hive_views& self(family_views& v) { return static_cast<hive_views&>(v); }
-const hive_views& self(const family_views& v) { return static_cast<const hive_views&>(v); }
-
 vis::hive_view& view_of(family_views& v) { return static_cast<hive_views&>(v).view(); }
 const vis::hive_view& view_of(const family_views& v) {
   return static_cast<const hive_views&>(v).view();
