@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "app/teach/code_walkthrough.hpp"
+#include "app/teach/step_follower.hpp"
 
 class TextEditor;
 
@@ -34,10 +35,10 @@ class code_view {
   /// walkthrough is made once.
   template <class Make>
   void follow(std::uint64_t serial, std::size_t op, Make&& make) {
-    if (shown_ == std::pair{serial, op}) return;
+    if (followed_.showing(serial, op)) return;
     if (auto w = make()) {
       show(std::move(*w));
-      shown_ = {serial, op};
+      followed_.show(serial, op);
     }
   }
   void next();
@@ -73,7 +74,7 @@ class code_view {
 
   code_english english_;
   code_walkthrough walk_;
-  std::optional<std::pair<std::uint64_t, std::size_t>> shown_;  // step serial, operation
+  step_follower followed_;  // the operation follow() showed last
   std::size_t event_ = 0;
   bool plain_english_ = false, marked_ = false;
   std::unique_ptr<TextEditor> editor_;

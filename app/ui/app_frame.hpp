@@ -54,7 +54,7 @@ class app_frame final : public frame_actions {
   const frame_state& state() const { return state_; }
   vis::heatmap_view& heatmap() { return state_.heatmap; }
   const vis::histogram_view& histogram_view() const { return state_.histogram; }
-  /// @brief The family's views (slab_view_of and hive_view_of reach inside).
+  /// @brief The family's views (tests read what they drew through ui_of(f).drawn).
   const family_views* views() const { return state_.views.get(); }
   family_views* views() { return state_.views.get(); }
   const sample_result& last_sample() const { return state_.sample; }

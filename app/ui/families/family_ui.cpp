@@ -21,6 +21,13 @@ std::vector<const char*> family_ui::window_titles() const {
   return out;
 }
 
+const view_entry* family_ui::entry(std::string_view name) const {
+  if (const view_entry* f = figure(name)) return f;
+  for (const view_entry& v : views)
+    if (v.title && name == v.title) return &v;
+  return nullptr;
+}
+
 const view_entry* family_ui::figure(std::string_view capture) const {
   for (const view_entry& v : views)
     if (!v.capture.empty() && v.capture == capture) return &v;

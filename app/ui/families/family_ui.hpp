@@ -9,6 +9,8 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <typeindex>
+#include <typeinfo>
 #include <utility>
 #include <vector>
 
@@ -55,6 +57,21 @@ class family_views {
 
 /// @brief One of a family's views: a dockable window, a figure scenarios capture, or both. The
 /// functions take the family's own family_views (each family casts to its class).
+/// @brief The object a view entry draws with (a Code view, a slab view), for what reads back what
+/// was drawn (the UI tests): typed at run time, so no list of view types is kept here.
+struct drawn_view {
+  std::type_index type = typeid(void);
+  const void* object = nullptr;
+  template <class V>
+  static drawn_view of(const V& v) {
+    return {typeid(V), &v};
+  }
+  template <class V>
+  const V* as() const {
+    return type == typeid(V) ? static_cast<const V*>(object) : nullptr;
+  }
+};
+
 struct view_entry {
   const char* title = nullptr;  ///< the window's title ("Probe walk"); null: a figure only
   std::string_view capture;     ///< its name in scenarios ("walk"); empty: a window only
@@ -65,6 +82,8 @@ struct view_entry {
   /// @brief The figure in paper style (render --style paper); null: drawn in screen style.
   std::optional<fig::figure> (*paper)(const family_views& v, const session& s,
                                       const sample_result& r) = nullptr;
+  /// @brief The object it draws with; null: nothing to read back.
+  drawn_view (*drawn)(const family_views& v) = nullptr;
 };
 
 struct family_ui {
@@ -86,6 +105,15 @@ struct family_ui {
   std::vector<const char*> window_titles() const;
   /// @brief The entry of figure `capture`, or null.
   const view_entry* figure(std::string_view capture) const;
+  /// @brief The object view `name` (a capture name, else a window title) draws with in `v`, if it
+  /// is a V: how tests read what a family's view shows.
+  template <class V>
+  const V* drawn(const family_views* v, std::string_view name) const {
+    const view_entry* e = entry(name);
+    return v && e && e->drawn ? e->drawn(*v).template as<V>() : nullptr;
+  }
+  /// @brief The entry named `name` (a capture name, else a window title), or null.
+  const view_entry* entry(std::string_view name) const;
 };
 
 /// @brief The drawing of `f` (every registered family has one: checked by a test).

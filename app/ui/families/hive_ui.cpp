@@ -1,7 +1,7 @@
 // The hive family in the app: buckets, evictions, insert steps, stash and resize windows (a
 // bucket picked in a strip zooms the heatmap onto its slots), its table controls, its counts, and
 // the per-batch record of inserts by step.
-#include "app/ui/families/hive_ui.hpp"
+#include "app/ui/families/family_ui.hpp"
 
 #include <algorithm>
 
@@ -19,6 +19,8 @@
 #include "core/table/family_registry.hpp"
 #include "visualizers/views/heatmap_view.hpp"
 #include "visualizers/views/hive_figures.hpp"
+#include "visualizers/views/hive_view.hpp"
+#include "visualizers/views/tile_lanes_view.hpp"
 
 namespace hs::app {
 
@@ -120,13 +122,12 @@ class hive_views final : public family_views {
     code_.follow(generation_, op_, [&]() -> std::optional<code_walkthrough> {
       return hive_walkthrough(step_->ops[op_], replay_[op_]);
     });
-    if (lanes_shown_ == std::pair{generation_, op_}) return;
+    if (!lanes_shown_.show(generation_, op_)) return;
     if (replay_[op_].reads.empty())
       lanes_.clear("This operation read nothing (a reserved key is refused first).");
     else
       lanes_.set(tile_title(step_->ops[op_], tile_),
                  hive_lane_rounds(step_->ops[op_], replay_[op_], tile_), tile_legend());
-    lanes_shown_ = {generation_, op_};
   }
 
   vis::hive_view view_;
@@ -141,7 +142,7 @@ class hive_views final : public family_views {
   std::uint64_t generation_ = 0;  // counts replays: the code and lanes views redo theirs
   code_view code_{&hive_english};
   vis::tile_lanes_view lanes_;
-  std::pair<std::uint64_t, std::size_t> lanes_shown_{0, 0};
+  step_follower lanes_shown_;
 };
 
 vis::hive_view& view_of(family_views& v) { return static_cast<hive_views&>(v).view(); }
@@ -167,7 +168,8 @@ constexpr view_entry k_views[] = {
      },
      [](const family_views&, const session&, const sample_result& r) -> std::optional<fig::figure> {
        return vis::hive_buckets_figure(r.inspected.hive.bucket_fill, r.stats);
-     }},
+     },
+     [](const family_views& v) { return drawn_view::of(view_of(v)); }},
     {"Evictions", "evictions",
      [](family_views& v, view_context& ctx) {
        const sample_result& s = ctx.sample;
@@ -262,21 +264,6 @@ void draw_controls(table_config& c, session& running, const table_stats& latest)
 }
 
 }  // namespace
-
-const code_view* hive_code_of(const family_views* v) {
-  const auto* h = dynamic_cast<const hive_views*>(v);
-  return h ? &h->code() : nullptr;
-}
-
-const vis::tile_lanes_view* hive_lanes_of(const family_views* v) {
-  const auto* h = dynamic_cast<const hive_views*>(v);
-  return h ? &h->lanes() : nullptr;
-}
-
-const vis::hive_view* hive_view_of(const family_views* v) {
-  const auto* h = dynamic_cast<const hive_views*>(v);
-  return h ? &h->view() : nullptr;
-}
 
 const family_ui& hive_ui() {
   static const family_ui u = [] {

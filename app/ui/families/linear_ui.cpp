@@ -50,8 +50,7 @@ class linear_views final : public family_views {
   void follow_walk(const session& s) {
     const step_trace* t = walk_.step();
     if (!t) return;
-    if (t->serial != lanes_serial_) {  // a new step: its lanes
-      lanes_serial_ = t->serial;
+    if (lanes_shown_.show(t->serial, 0)) {  // a new step: its lanes (every operation at once)
       std::vector<vis::lane_row> rows;
       for (std::size_t i = 0; i < t->ops.size(); ++i) {
         vis::lane_row row;
@@ -80,7 +79,7 @@ class linear_views final : public family_views {
   vis::linear_walk_view walk_;
   vis::warp_lanes_view lanes_;
   code_view code_{&linear_english};
-  std::uint64_t lanes_serial_ = 0;  // the traced step the lanes are of
+  step_follower lanes_shown_;
 };
 
 linear_views& self(family_views& v) { return static_cast<linear_views&>(v); }
@@ -101,7 +100,8 @@ constexpr view_entry k_views[] = {
        return self(v).walk().paper_figure(s.config().table.linear.probe == probe_policy::double_hash
                                               ? "Double hashing"
                                               : "Linear probing");
-     }},
+     },
+     [](const family_views& v) { return drawn_view::of(self(v).walk()); }},
     code_entry<linear_views>(),
     lanes_entry<linear_views>(),
 };
@@ -127,21 +127,6 @@ void draw_controls(table_config& c, session& running, const table_stats&) {
 }
 
 }  // namespace
-
-const vis::warp_lanes_view* linear_lanes_of(const family_views* v) {
-  const auto* l = dynamic_cast<const linear_views*>(v);
-  return l ? &l->lanes() : nullptr;
-}
-
-const code_view* linear_code_of(const family_views* v) {
-  const auto* l = dynamic_cast<const linear_views*>(v);
-  return l ? &l->code() : nullptr;
-}
-
-const vis::linear_walk_view* linear_walk_of(const family_views* v) {
-  const auto* l = dynamic_cast<const linear_views*>(v);
-  return l ? &l->walk() : nullptr;
-}
 
 const family_ui& linear_ui() {
   static const family_ui u = [] {

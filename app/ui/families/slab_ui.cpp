@@ -70,7 +70,7 @@ class slab_views final : public family_views {
           "operation (the Slab lists view's arrows choose it).");
       return;
     }
-    if (std::pair{t->serial, op} == lanes_shown_) return;
+    if (!lanes_shown_.show(t->serial, op)) return;
     const slab::op_trace* p = view_.path_at(op);
     const slab_chain* list = view_.list_seen_at(op);
     const int tile = cfg.slab.tile ? cfg.slab.tile : slab::k_default_tile;
@@ -79,16 +79,18 @@ class slab_views final : public family_views {
                  slab_lane_rounds(t->ops[op], *list, *p, tile, cfg.slab.mode), tile_legend());
     else
       lanes_.clear("This operation read nothing (a reserved key is refused first).");
-    lanes_shown_ = {t->serial, op};
   }
 
   vis::slab_view view_;
   code_view code_{&slab_english};
   vis::tile_lanes_view lanes_;
-  std::pair<std::uint64_t, std::size_t> lanes_shown_{~std::uint64_t{0}, 0};
+  step_follower lanes_shown_;
 };
 
 vis::slab_view& view_of(family_views& v) { return static_cast<slab_views&>(v).view(); }
+const vis::slab_view& view_of(const family_views& v) {
+  return static_cast<const slab_views&>(v).view();
+}
 
 constexpr view_entry k_views[] = {
     {"Slab lists", "chains",
@@ -106,7 +108,8 @@ constexpr view_entry k_views[] = {
        if (const auto step = s.last_step())
          for (const stepped_op& op : step->ops) stepped.push_back(op.key);
        return vis::slab_lists_figure(r.inspected.slab.chain, r.inspected.slab.chains, stepped);
-     }},
+     },
+     [](const family_views& v) { return drawn_view::of(view_of(v)); }},
     code_entry<slab_views>(),
     lanes_entry<slab_views>(),
     {"SlabAlloc", "allocator",
@@ -146,11 +149,6 @@ void draw_maintenance(session& s) {
 }
 
 }  // namespace
-
-const vis::slab_view* slab_view_of(const family_views* v) {
-  const auto* s = dynamic_cast<const slab_views*>(v);
-  return s ? &s->view() : nullptr;
-}
 
 const family_ui& slab_ui() {
   static const family_ui u = [] {

@@ -12,28 +12,34 @@ namespace hs::app {
 
 template <class Views>
 constexpr view_entry code_entry() {
-  return {"Code", "code",
-          [](family_views& v, view_context& ctx) { static_cast<Views&>(v).draw_code(ctx); },
-          [](const family_views& v, const session&, const sample_result&) {
-            return static_cast<const Views&>(v).code().csv();
-          },
-          [](const family_views& v, const session&,
-             const sample_result&) -> std::optional<fig::figure> {
-            return code_figure(static_cast<const Views&>(v).code().walkthrough());
-          }};
+  return {
+      "Code",
+      "code",
+      [](family_views& v, view_context& ctx) { static_cast<Views&>(v).draw_code(ctx); },
+      [](const family_views& v, const session&, const sample_result&) {
+        return static_cast<const Views&>(v).code().csv();
+      },
+      [](const family_views& v, const session&,
+         const sample_result&) -> std::optional<fig::figure> {
+        return code_figure(static_cast<const Views&>(v).code().walkthrough());
+      },
+      [](const family_views& v) { return drawn_view::of(static_cast<const Views&>(v).code()); }};
 }
 
 template <class Views>
 constexpr view_entry lanes_entry() {
-  return {"Warp lanes", "lanes",
-          [](family_views& v, view_context& ctx) { static_cast<Views&>(v).draw_lanes(ctx); },
-          [](const family_views& v, const session&, const sample_result&) {
-            return static_cast<const Views&>(v).lanes().csv();
-          },
-          [](const family_views& v, const session&,
-             const sample_result&) -> std::optional<fig::figure> {
-            return static_cast<const Views&>(v).lanes().paper_figure();
-          }};
+  return {
+      "Warp lanes",
+      "lanes",
+      [](family_views& v, view_context& ctx) { static_cast<Views&>(v).draw_lanes(ctx); },
+      [](const family_views& v, const session&, const sample_result&) {
+        return static_cast<const Views&>(v).lanes().csv();
+      },
+      [](const family_views& v, const session&,
+         const sample_result&) -> std::optional<fig::figure> {
+        return static_cast<const Views&>(v).lanes().paper_figure();
+      },
+      [](const family_views& v) { return drawn_view::of(static_cast<const Views&>(v).lanes()); }};
 }
 
 }  // namespace hs::app

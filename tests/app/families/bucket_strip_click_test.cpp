@@ -6,10 +6,11 @@
 #include <catch2/catch_test_macros.hpp>
 
 #include "app/ui/app_frame.hpp"
-#include "app/ui/families/hive_ui.hpp"
-#include "app/ui/families/slab_ui.hpp"
+#include "tests/app/families/drawn_views.hpp"
 #include "tests/app/ui/ui_test_fixtures.hpp"
 #include "tests/support/ui_harness.hpp"
+#include "visualizers/views/hive_view.hpp"
+#include "visualizers/views/slab_view.hpp"
 
 using namespace hs;
 using namespace hs::app;
@@ -41,7 +42,7 @@ TEST_CASE("clicking a bucket in the slab strip shows its list; in the hive strip
   std::uint64_t slab_bucket = 0;
   std::string log = ui->run([&](ImGuiTestContext* ctx) {
     click_strip(ctx, ui->frame(), 0.7, "Slab lists", "strip", 0.75f);
-    slab_bucket = app::slab_view_of(ui->frame().views())->bucket();
+    slab_bucket = test::drawn<vis::slab_view>(ui->frame(), "chains")->bucket();
   });
   INFO(log);
   REQUIRE(log.empty());
@@ -56,7 +57,7 @@ TEST_CASE("clicking a bucket in the slab strip shows its list; in the hive strip
   std::uint64_t first_shown = 0;
   log = hive->run([&](ImGuiTestContext* ctx) {
     click_strip(ctx, hive->frame(), 0.5, "Buckets", "hive-strip", 0.25f);
-    picked = app::hive_view_of(hive->frame().views())->selected_bucket();
+    picked = test::drawn<vis::hive_view>(hive->frame(), "buckets")->selected_bucket();
     first_shown = hive->frame().last_request().occupancy.first_slot;
   });
   INFO(log);

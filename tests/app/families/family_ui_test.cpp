@@ -11,8 +11,10 @@
 #include "app/families/hive_steps.hpp"
 #include "app/scenario/scenario.hpp"
 #include "app/session/session.hpp"
+#include "app/teach/code_view.hpp"
 #include "app/ui/families/family_ui.hpp"
 #include "core/common/error.hpp"
+#include "visualizers/views/slab_view.hpp"
 
 using namespace hs;
 using namespace hs::app;
@@ -56,6 +58,24 @@ TEST_CASE("a family's hooks name exactly the figures its drawing has, in the sam
     CHECK(std::vector<std::string_view>(h.figures.begin(), h.figures.end()) == drawn);
     for (const question_kind q : h.questions) CHECK(h.answer);  // a question it cannot answer
   }
+}
+
+TEST_CASE("a view's drawn object is read back through the view table, as its own type only",
+          "[app][registry]") {
+  for (const family_descriptor* d : families()) {
+    INFO(d->name);
+    const family_ui& u = ui_of(d->id);
+    const auto views = u.make_views();
+    CHECK(u.drawn<code_view>(views.get(), "code") != nullptr);  // every family has a Code view
+    CHECK(u.drawn<code_view>(views.get(), "Code") == u.drawn<code_view>(views.get(), "code"));
+    CHECK(u.drawn<vis::slab_view>(views.get(), "code") == nullptr);  // another type: nothing
+    CHECK(u.drawn<code_view>(views.get(), "no such view") == nullptr);
+    CHECK(u.drawn<code_view>(nullptr, "code") == nullptr);
+    for (const view_entry& v : u.views)
+      if (v.drawn) CHECK(v.drawn(*views).object != nullptr);
+  }
+  const auto slab = ui_of(family::slab).make_views();
+  CHECK(ui_of(family::slab).drawn<vis::slab_view>(slab.get(), "chains") != nullptr);
 }
 
 TEST_CASE("a family's figures are capture names for its own scenarios only",

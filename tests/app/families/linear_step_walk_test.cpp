@@ -6,9 +6,10 @@
 #include <catch2/catch_test_macros.hpp>
 
 #include "app/ui/app_frame.hpp"
-#include "app/ui/families/linear_ui.hpp"
+#include "tests/app/families/drawn_views.hpp"
 #include "tests/app/ui/ui_test_fixtures.hpp"
 #include "tests/support/ui_harness.hpp"
+#include "visualizers/views/linear_walk_view.hpp"
 
 using namespace hs;
 using namespace hs::app;
@@ -34,18 +35,19 @@ TEST_CASE(
     ctx->Yield(2);
     s.wait_idle();
     ctx->WindowFocus("//Probe walk");
-    test::wait_until(ctx, [&] { return app::linear_walk_of(f.views())->has_step(); });
+    test::wait_until(ctx,
+                     [&] { return test::drawn<vis::linear_walk_view>(f, "walk")->has_step(); });
     ctx->Yield(3);
-    ops = app::linear_walk_of(f.views())->ops();
+    ops = test::drawn<vis::linear_walk_view>(f, "walk")->ops();
     ctx->SetRef("//Probe walk");
     ctx->ItemClick("walk-next");
     ctx->Yield(3);
-    shown_after_next = app::linear_walk_of(f.views())->shown_op();
+    shown_after_next = test::drawn<vis::linear_walk_view>(f, "walk")->shown_op();
     marked = !f.heatmap().marks().empty();
     cell_pixels = f.heatmap().slot_cell_pixels(s.capacity());
     ctx->ItemClick("walk-prev");
     ctx->Yield(2);
-    shown_after_prev = app::linear_walk_of(f.views())->shown_op();
+    shown_after_prev = test::drawn<vis::linear_walk_view>(f, "walk")->shown_op();
   });
   INFO(log);
   REQUIRE(log.empty());

@@ -4,9 +4,10 @@
 #include <catch2/catch_test_macros.hpp>
 
 #include "app/ui/app_frame.hpp"
-#include "app/ui/families/slab_ui.hpp"
+#include "tests/app/families/drawn_views.hpp"
 #include "tests/app/ui/ui_test_fixtures.hpp"
 #include "tests/support/ui_harness.hpp"
+#include "visualizers/views/slab_view.hpp"
 
 using namespace hs;
 using namespace hs::app;
@@ -26,7 +27,7 @@ TEST_CASE("the slab view shows the longest list until a bucket is chosen", "[ui]
     test::wait_until(ctx, [&] {
       const sample_result& s = f.last_sample();
       return s.inspected.slab.chain.total > 0 &&
-             s.inspected.slab.chain.bucket == app::slab_view_of(f.views())->bucket();
+             s.inspected.slab.chain.bucket == test::drawn<vis::slab_view>(f, "chains")->bucket();
     });
     ctx->Yield(4);
     shown_total = f.last_sample().inspected.slab.chain.total;

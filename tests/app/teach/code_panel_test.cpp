@@ -17,14 +17,17 @@
 
 #include "app/scenario/scenario.hpp"
 #include "app/teach/code_regions.hpp"
+#include "app/teach/code_view.hpp"
 #include "app/ui/app_frame.hpp"
 #include "app/ui/families/linear_code.hpp"
-#include "app/ui/families/linear_ui.hpp"
 #include "app/ui/families/slab_code.hpp"
 #include "app/ui/state/class_question.hpp"
 #include "core/common/error.hpp"
 #include "core/slab/slab_layout.hpp"
+#include "tests/app/families/drawn_views.hpp"
 #include "tests/support/ui_harness.hpp"
+#include "visualizers/views/linear_walk_view.hpp"
+#include "visualizers/views/warp_lanes_view.hpp"
 
 using namespace hs;
 using namespace hs::app;
@@ -135,7 +138,7 @@ TEST_CASE("the Code panel's marked line follows Step, the step view's arrows and
   std::size_t events_second = 0, first_op_events = 0, second_op_events = 0;
   std::string second_op_region;
   const std::string log = ui->run([&](ImGuiTestContext* ctx) {
-    const auto* code = app::linear_code_of(f.views());
+    const auto* code = test::drawn<app::code_view>(f, "code");
     REQUIRE(code);
     // Two keys with one home slot: 12 lands there, 76 walks one slot on.
     ctx->SetRef("//Controls/run-section");
@@ -216,9 +219,9 @@ TEST_CASE("the warp lanes show a step's operations 32 to a warp, waiting for the
     f.sess().step(finds);
     test::wait_until(ctx, [&] { return f.sess().status().batches == 2 && f.sess().at_rest(); });
     ctx->WindowFocus("//Warp lanes");
-    const auto* lanes = app::linear_lanes_of(f.views());
+    const auto* lanes = test::drawn<vis::warp_lanes_view>(f, "lanes");
     test::wait_until(ctx, [&] { return lanes && lanes->drawn().warps == 2; });
-    const auto* walk = app::linear_walk_of(f.views());
+    const auto* walk = test::drawn<vis::linear_walk_view>(f, "walk");
     for (std::size_t i = 0; i < 32; ++i) {
       expected_rounds = std::max(expected_rounds, walk->walk_at(i)->cells.size());
       expected_probes += walk->walk_at(i)->cells.size();

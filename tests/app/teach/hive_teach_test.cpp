@@ -14,12 +14,13 @@
 #include "app/teach/code_view.hpp"
 #include "app/ui/app_frame.hpp"
 #include "app/ui/families/hive_code.hpp"
-#include "app/ui/families/hive_ui.hpp"
 #include "app/ui/families/tile_lanes.hpp"
 #include "app/ui/state/class_question.hpp"
 #include "core/hive/hive_family.hpp"
 #include "core/hive/hive_trace.hpp"
+#include "tests/app/families/drawn_views.hpp"
 #include "tests/support/ui_harness.hpp"
+#include "visualizers/views/tile_lanes_view.hpp"
 
 using namespace hs;
 using namespace hs::app;
@@ -84,7 +85,7 @@ TEST_CASE("hive step mode: a bucket question, the warp's lanes and the Code view
     const auto first99 = now.candidates_of(99).b[0];
     away99 = (now.locks[first99] & (hive::k_away_bit | hive::k_hint_bits)) != 0;
     ctx->WindowFocus("//Warp lanes");
-    const auto* view = hive_lanes_of(f.views());
+    const auto* view = test::drawn<vis::tile_lanes_view>(f, "lanes");
     REQUIRE(view);
     test::wait_until(ctx, [&] {
       return view->drawn().title.rfind("find 0x0000000c", 0) == 0 && view->drawn().rounds > 0;
@@ -92,7 +93,7 @@ TEST_CASE("hive step mode: a bucket question, the warp's lanes and the Code view
     lanes = view->drawn();
     lanes_title = view->title();
     ctx->WindowFocus("//Code");
-    const auto* code = hive_code_of(f.views());
+    const auto* code = test::drawn<app::code_view>(f, "code");
     REQUIRE(code);
     test::wait_until(ctx, [&] { return code->drawn().events > 0 && code->drawn().region != ""; });
     code_csv = code->csv();

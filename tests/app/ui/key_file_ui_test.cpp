@@ -11,10 +11,11 @@
 #include <catch2/catch_test_macros.hpp>
 
 #include "app/ui/app_frame.hpp"
-#include "app/ui/families/linear_ui.hpp"
 #include "app/ui/panels/heatmap_panel.hpp"
 #include "app/ui/panels/numbers_panel.hpp"
+#include "tests/app/families/drawn_views.hpp"
 #include "tests/support/ui_harness.hpp"
+#include "visualizers/views/linear_walk_view.hpp"
 
 using namespace hs;
 using namespace hs::app;
@@ -151,14 +152,14 @@ TEST_CASE("typed keys step one by one as traced operations; an entry that is no 
     // The step view replays the last typed key's walk.
     ctx->WindowFocus("//Probe walk");
     test::wait_until(ctx, [&] {
-      const auto* walk = app::linear_walk_of(f.views());
+      const auto* walk = test::drawn<vis::linear_walk_view>(f, "walk");
       return walk && walk->has_step() && walk->ops() == 1 &&
              walk->csv().find("," + std::to_string(workload::text_key("ada")) + ",") !=
                  std::string::npos;
     });
     walk_shows_ada =
-        app::linear_walk_of(f.views())->csv().find("," + std::to_string(workload::text_key("ada")) +
-                                                   ",") != std::string::npos;
+        test::drawn<vis::linear_walk_view>(f, "walk")->csv().find(
+            "," + std::to_string(workload::text_key("ada")) + ",") != std::string::npos;
     ctx->SetRef("//Controls/run-section");
     ctx->ItemInput("your keys");
     ctx->KeyCharsReplaceEnter("12, 12abc");
