@@ -24,7 +24,7 @@
 #include "app/ui/state/class_question.hpp"
 #include "core/common/error.hpp"
 #include "core/slab/slab_layout.hpp"
-#include "tests/app/families/drawn_views.hpp"
+#include "tests/app/ui/families/drawn_views.hpp"
 #include "tests/support/ui_harness.hpp"
 #include "visualizers/views/linear_walk_view.hpp"
 #include "visualizers/views/warp_lanes_view.hpp"

@@ -18,7 +18,7 @@
 #include "app/ui/state/class_question.hpp"
 #include "core/hive/hive_family.hpp"
 #include "core/hive/hive_trace.hpp"
-#include "tests/app/families/drawn_views.hpp"
+#include "tests/app/ui/families/drawn_views.hpp"
 #include "tests/support/ui_harness.hpp"
 #include "visualizers/views/tile_lanes_view.hpp"
 

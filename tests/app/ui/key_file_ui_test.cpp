@@ -13,7 +13,7 @@
 #include "app/ui/app_frame.hpp"
 #include "app/ui/panels/heatmap_panel.hpp"
 #include "app/ui/panels/numbers_panel.hpp"
-#include "tests/app/families/drawn_views.hpp"
+#include "tests/app/ui/families/drawn_views.hpp"
 #include "tests/support/ui_harness.hpp"
 #include "visualizers/views/linear_walk_view.hpp"
 

@@ -4,7 +4,7 @@
 #include <catch2/catch_test_macros.hpp>
 
 #include "app/ui/app_frame.hpp"
-#include "tests/app/families/drawn_views.hpp"
+#include "tests/app/ui/families/drawn_views.hpp"
 #include "tests/app/ui/ui_test_fixtures.hpp"
 #include "tests/support/ui_harness.hpp"
 #include "visualizers/views/slab_view.hpp"
