@@ -27,7 +27,7 @@ struct session_config;
 using number_rows = std::vector<std::pair<std::string, std::string>>;
 
 struct family_hooks {
-  family id = family::linear;
+  family id{};
   /// @brief The figures a scenario of this family may capture ("chains", "allocator"); each is a
   /// view entry of the family's drawing side (a test holds the two lists equal).
   std::span<const std::string_view> figures;
@@ -57,6 +57,9 @@ struct family_hooks {
   /// @brief Whether the churn timeline explains how inserts reuse tombstones (the linear
   /// family in tombstone mode).
   bool (*explains_tombstone_inserts)(const table_config& cfg) = nullptr;
+  /// @brief Slots per bucket, for `ask bucket`: the class clicks a slot of the bucket; null for a
+  /// family without buckets of slots.
+  std::uint32_t (*slots_per_bucket)(const table_stats& t) = nullptr;
   /// @brief The session's per-batch recorder for the family's views, or null.
   std::unique_ptr<batch_recorder> (*make_recorder)() = nullptr;
 

@@ -84,6 +84,7 @@ const family_hooks& hive_hooks() {
     f.failed_label = "refused (stash full)";
     f.make_recorder = [] { return std::unique_ptr<batch_recorder>(new hive_steps_recorder); };
     f.questions = k_questions;
+    f.slots_per_bucket = [](const table_stats& t) { return t.hive.slots_per_bucket; };
     f.answer = answer;
     return f;
   }();

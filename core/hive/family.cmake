@@ -16,3 +16,5 @@ if(HS_WITH_CUDA)
     ${CMAKE_CURRENT_LIST_DIR}/hive_table.cu
   )
 endif()
+# The device code the Code view shows (teach-region markers), extracted by app/CMakeLists.txt.
+set_property(GLOBAL APPEND PROPERTY hs_code_region_sources core/hive/hive_ops.cuh)

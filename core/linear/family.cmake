@@ -14,3 +14,5 @@ if(HS_WITH_CUDA)
     ${CMAKE_CURRENT_LIST_DIR}/linear_table.cu
   )
 endif()
+# The device code the Code view shows (teach-region markers), extracted by app/CMakeLists.txt.
+set_property(GLOBAL APPEND PROPERTY hs_code_region_sources core/linear/linear_ref.cuh)

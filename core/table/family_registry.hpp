@@ -21,7 +21,7 @@ namespace hs {
 /// @brief What a family tells the rest of HashScope about itself. Hooks left null mean the family
 /// has nothing to do there.
 struct family_descriptor {
-  hs::family id = hs::family::linear;
+  hs::family id{};
   std::string_view name;     ///< "linear": CLI, scenarios, figures
   std::string_view summary;  ///< one line: what the table is and which seed it follows
   /// @brief What `capacity` counts for this family ("slots", or "pairs in base slabs").

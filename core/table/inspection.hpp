@@ -29,6 +29,26 @@ struct inspect_request {
   hive_inspect_request hive;
 };
 
+/// @brief Whether two requests read the table the same way: the same slots at the same size, the
+/// same strip, the same picked list. A hovered slot's dump is left out, or the mouse would ask for
+/// a whole sample every frame.
+inline bool same_reading(const inspect_request& a, const inspect_request& b) {
+  const auto same_occupancy = [](const std::optional<occupancy_query>& x,
+                                 const std::optional<occupancy_query>& y) {
+    if (x.has_value() != y.has_value()) return false;
+    return !x || (x->first_slot == y->first_slot && x->slot_count == y->slot_count &&
+                  x->width == y->width && x->height == y->height);
+  };
+  const auto same_strip = [](const std::optional<bucket_strip_query>& x,
+                             const std::optional<bucket_strip_query>& y) {
+    if (x.has_value() != y.has_value()) return false;
+    return !x || (x->first_bucket == y->first_bucket && x->bucket_count == y->bucket_count &&
+                  x->width == y->width);
+  };
+  return same_occupancy(a.occupancy, b.occupancy) && same_strip(a.strip, b.strip) &&
+         a.slab.chain_bucket == b.slab.chain_bucket;
+}
+
 struct inspect_result {
   hs::probe_histogram histogram;
   std::vector<slot_record> slots;

@@ -87,7 +87,7 @@ struct view_entry {
 };
 
 struct family_ui {
-  family id = family::linear;
+  family id{};
   /// @brief The family's views: windows (the first in front in its default layout) and the
   /// figures a scenario may capture ("capture chains"), each named in the hooks' figures.
   std::span<const view_entry> views;

@@ -49,8 +49,9 @@ void heatmap_panel::draw(frame_state& f) {
   if (const auto clicked = f.heatmap.take_clicked();
       clicked && f.question && !f.question->answered && f.question->what != question_kind::probes) {
     // The class points at the slot, or at a slot of the bucket.
-    const std::uint64_t per = f.question->what == question_kind::bucket
-                                  ? std::max<std::uint32_t>(f.sample.stats.hive.slots_per_bucket, 1)
+    const auto per_bucket = f.hooks().slots_per_bucket;
+    const std::uint64_t per = f.question->what == question_kind::bucket && per_bucket
+                                  ? std::max<std::uint32_t>(per_bucket(f.sample.stats), 1)
                                   : 1;
     f.question->answer = static_cast<std::int64_t>(*clicked / per);
   }

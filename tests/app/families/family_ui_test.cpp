@@ -56,7 +56,8 @@ TEST_CASE("a family's hooks name exactly the figures its drawing has, in the sam
     for (const view_entry& v : ui_of(d->id).views)
       if (!v.capture.empty()) drawn.push_back(v.capture);
     CHECK(std::vector<std::string_view>(h.figures.begin(), h.figures.end()) == drawn);
-    for (const question_kind q : h.questions) CHECK(h.answer);  // a question it cannot answer
+    for (const question_kind q : h.questions) CHECK(h.answer);        // a question it cannot answer
+    if (h.answers(question_kind::bucket)) CHECK(h.slots_per_bucket);  // a click names a bucket
   }
 }
 

@@ -14,7 +14,7 @@
 #include "app/teach/code_view.hpp"
 #include "app/ui/app_frame.hpp"
 #include "app/ui/families/hive_code.hpp"
-#include "app/ui/families/tile_lanes.hpp"
+#include "app/ui/families/hive_lanes.hpp"
 #include "app/ui/state/class_question.hpp"
 #include "core/hive/hive_family.hpp"
 #include "core/hive/hive_trace.hpp"

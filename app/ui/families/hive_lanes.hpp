@@ -1,0 +1,15 @@
+// The hive's bucket reads of one operation (core/hive/hive_trace.hpp) as the lanes of the tile that
+// served it, by the kernel's rules (hive_ops.cuh).
+#pragma once
+#include <vector>
+
+#include "app/ui/families/tile_lanes.hpp"
+#include "core/hive/hive_trace.hpp"
+
+namespace hs::app {
+
+/// @brief The hive's reads of one operation by a tile of `tile` lanes.
+std::vector<vis::tile_round> hive_lane_rounds(const stepped_op& op, const hive::op_trace& t,
+                                              int tile);
+
+}  // namespace hs::app
