@@ -15,27 +15,6 @@
 
 namespace hs::app {
 
-namespace {
-// Whether two requests read the table the same way; a zoom, a pan or a picked bucket asks anew.
-// The hovered slot's dump is left out: the mouse would ask for a whole sample every frame.
-bool same_reading(const sample_request& a, const sample_request& b) {
-  const auto same_occupancy = [](const std::optional<occupancy_query>& x,
-                                 const std::optional<occupancy_query>& y) {
-    if (x.has_value() != y.has_value()) return false;
-    return !x || (x->first_slot == y->first_slot && x->slot_count == y->slot_count &&
-                  x->width == y->width && x->height == y->height);
-  };
-  const auto same_strip = [](const std::optional<bucket_strip_query>& x,
-                             const std::optional<bucket_strip_query>& y) {
-    if (x.has_value() != y.has_value()) return false;
-    return !x || (x->first_bucket == y->first_bucket && x->bucket_count == y->bucket_count &&
-                  x->width == y->width);
-  };
-  return same_occupancy(a.occupancy, b.occupancy) && same_strip(a.strip, b.strip) &&
-         a.slab.chain_bucket == b.slab.chain_bucket;
-}
-}  // namespace
-
 app_frame::app_frame(session_config cfg, backend_choice choice, std::string backend_note) {
   state_.choice = choice;
   state_.backend_note = std::move(backend_note);
