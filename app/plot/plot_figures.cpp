@@ -115,7 +115,7 @@ std::vector<recipe> recipes(const probing_words& pw) {
   const auto pts = fig::series::line;
   const auto dots = fig::series::points;
   return {
-      {"seed000-load-sweep",
+      {"simple-gpu-hash-table-load-sweep",
        {{"Insert rate against load (A Simple GPU Hash Table, Experiment 2)",
          "load factor",
          "inserts/s (G)",
@@ -159,7 +159,7 @@ std::vector<recipe> recipes(const probing_words& pw) {
          false,
          true,
          {S{"linear", "bulk", "load", "probe mean", "mean"}}}}},
-      {"seed004-fig4",
+      {"slabhash-fig4",
        {{"Build and search against memory utilization (SlabHash, Fig. 4)",
          "memory utilization",
          "operations/s (G)",
@@ -187,7 +187,7 @@ std::vector<recipe> recipes(const probing_words& pw) {
        "The SlabHash paper (Ashkiani, Farach-Colton, Owens, IPDPS 2018): Fig. 4, on a Tesla K40c "
        "(288 GB/s): at most 512 M inserts/s and "
        "937 M queries/s."},
-      {"seed004-fig5",
+      {"slabhash-fig5",
        {{"Build and search against the number of keys (SlabHash, Fig. 5)",
          "keys",
          "operations/s (G)",
@@ -198,7 +198,7 @@ std::vector<recipe> recipes(const probing_words& pw) {
           S{"slab", "fig5-size", "n", "search-none", "search (none present)"}}}},
        "The SlabHash paper: Fig. 5, on a Tesla K40c (288 GB/s), at utilization 0.6: searches "
        "at a harmonic mean of 861 (all present) and 793 M/s (none)."},
-      {"seed004-fig7",
+      {"slabhash-fig7",
        {{"Concurrent mixed batches (SlabHash, Fig. 7a)",
          "initial memory utilization",
          "operations/s (G)",
@@ -212,7 +212,7 @@ std::vector<recipe> recipes(const probing_words& pw) {
             "Γ₂: 10/10/40/40"}}}},
        "The SlabHash paper: Fig. 7a, on a Tesla K40c (288 GB/s): Γ₀ < Γ₁ < Γ₂, falling to about "
        "100 M ops/s at utilization 0.9."},
-      {"seed003-fig9",
+      {"hive-fig9",
        {{"Inserts completed by each step (the Hive paper, Fig. 9)",
          "load factor",
          "share of the inserts",
@@ -223,7 +223,7 @@ std::vector<recipe> recipes(const probing_words& pw) {
           S{"hive", "steps", "load", "3 evict", "3: evict"},
           S{"hive", "steps", "load", "4 stash", "4: stash"}}}},
        "The Hive paper: Fig. 9, on an RTX 4090 (1008 GB/s)."},
-      {"seed003-throughput",
+      {"hive-throughput",
        {{"Bulk insert against load (the Hive paper)",
          "load factor",
          "inserts/s (G)",

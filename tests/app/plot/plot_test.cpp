@@ -52,25 +52,26 @@ TEST_CASE(
   write(dir / "notes.json", R"({"not":"a report"})");
   const auto files =
       plot_results(dir.string(), (dir / "figures").string(), fig::page{3.0, 2.2, 100, 8});
-  for (const char* f : {"seed003-fig9", "seed003-throughput", "seed000-load-sweep",
-                        "families-against-load", "seed004-fig5"})
+  for (const char* f : {"hive-fig9", "hive-throughput", "simple-gpu-hash-table-load-sweep",
+                        "families-against-load", "slabhash-fig5"})
     for (const char* ext : {".png", ".svg", ".pdf"})
       CHECK(fs::exists(dir / "figures" / (std::string(f) + ext)));
   CHECK_FALSE(
-      fs::exists(dir / "figures" / "seed004-fig4.png"));  // the slab report has no Fig. 4 table
+      fs::exists(dir / "figures" / "slabhash-fig4.png"));  // the slab report has no Fig. 4 table
   CHECK(files.size() == 15);
   // Fig. 5's x is n, which the report writes as "2^18": read as a number, on a log axis.
-  const std::string fig5 = test::read_text(dir / "figures" / "seed004-fig5.svg");
+  const std::string fig5 = test::read_text(dir / "figures" / "slabhash-fig5.svg");
   CHECK_THAT(fig5, ContainsSubstring(">search (all present)</text>"));
   CHECK_THAT(fig5, ContainsSubstring(">keys</text>"));
-  const std::string fig9 = test::read_text(dir / "figures" / "seed003-fig9.svg");
+  const std::string fig9 = test::read_text(dir / "figures" / "hive-fig9.svg");
   CHECK_THAT(fig9, ContainsSubstring(">2: claim</text>"));
   CHECK_THAT(fig9, ContainsSubstring(">share of the inserts</text>"));
   CHECK_THAT(fig9, ContainsSubstring(
                        "NVIDIA H200"));  // the caption says the machine, the date and the command
   CHECK_THAT(fig9, ContainsSubstring("2026-11-20 10:00:00"));
   CHECK_THAT(fig9, ContainsSubstring("bench hive"));
-  const std::string sweep = test::read_text(dir / "figures" / "seed000-load-sweep.svg");
+  const std::string sweep =
+      test::read_text(dir / "figures" / "simple-gpu-hash-table-load-sweep.svg");
   CHECK_THAT(sweep, ContainsSubstring(">the article&apos;s own algorithm</text>") ||
                         ContainsSubstring(">the article's own algorithm</text>"));
   fs::remove_all(dir);
@@ -233,7 +234,7 @@ TEST_CASE("every series a figure draws is a measured column its recipe names, ne
   }
   // Fig. 7a draws the three mixes, and beta only as the caption's words, never as a series.
   const auto fig7 = std::find_if(figures.begin(), figures.end(),
-                                 [](const named_figure& f) { return f.file == "seed004-fig7"; });
+                                 [](const named_figure& f) { return f.file == "slabhash-fig7"; });
   REQUIRE(fig7 != figures.end());
   REQUIRE(fig7->figure.panels.size() == 1);
   CHECK(fig7->figure.panels[0].data.size() == 3);
