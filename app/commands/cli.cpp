@@ -218,7 +218,8 @@ void add_bench(CLI::App& root, cli_options& o) {
       *b, "--loads", o.bench.loads, [](const std::string& v) { return bench::parse_load_sweep(v); },
       "linear, hive: the bulk tables' loads (default 0.05:0.95:0.05, then 0.97; the hive also "
       "0.99); slab: Fig. 4's memory utilizations, each reached from the smallest beta expected "
-      "to give it (below 0.93; default the seed's 15 betas); mixed: the loads the sessions are "
+      "to give it (below 0.93; default the SlabHash paper's 15 betas); mixed: the loads the "
+      "sessions are "
       "filled to (default 0.3, 0.5, 0.7)",
       "FROM:TO:STEP");
   add_parsed(*b, "--minutes", o.live_minutes, between<int>(1, 600),
@@ -275,8 +276,8 @@ void add_bench(CLI::App& root, cli_options& o) {
 }
 
 void add_plot(CLI::App& root, cli_options& o) {
-  CLI::App* p =
-      root.add_subcommand("plot", "the seed documents' figures from the JSON reports bench wrote");
+  CLI::App* p = root.add_subcommand(
+      "plot", "the source documents' figures from the JSON reports bench wrote");
   p->add_option("RESULTS_DIR", o.scenario,
                 "the folder bench wrote its results to (bench SUITE --out DIR)")
       ->required();

@@ -130,7 +130,7 @@ std::vector<recipe> recipes(const probing_words& pw) {
             "",
             {},
             pts}}},
-        {"Probe length against load (the seed's: the same)",
+        {"Probe length against load (the article's code: the same)",
          "load factor",
          "mean probe length (slots)",
          false,
