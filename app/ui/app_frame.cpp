@@ -53,6 +53,9 @@ void app_frame::rebuild(const session_config& cfg) {
     // The CPU model samples on one core what the GPU samples in parallel: a few times a second.
     state_.sampling.period_s = state_.sess->gpu() ? 0.0 : 0.2;
   };
+  state_.loaded_scenario.clear();  // a table made otherwise is no scenario's
+  ++state_.loaded_serial;
+  state_.ended_caption.clear();
   try {
     adopt(cfg);
   } catch (const std::exception&) {
@@ -75,6 +78,8 @@ void app_frame::load_preset(const scenario& sc) {
     if (e.table.capacity == 0) e.table.capacity = cfg.table.capacity;
   }
   rebuild(cfg);
+  state_.loaded_scenario = sc.name;
+  ++state_.loaded_serial;
   state_.heatmap.set_colormap(sc.colormap);
   state_.heatmap.set_mode(sc.heatmap_mode);
   stop_compare();
@@ -208,6 +213,10 @@ void app_frame::execute(command c, key_target t) {
     return;
   }
   if (drives_tables(c)) {
+    // The user's own run, step or fill moves the table away from the stage its caption describes.
+    if (t == key_target::main_table && (c == command::step || c == command::fill ||
+                                        (c == command::run_pause && !state_.sess->running())))
+      state_.ended_caption = state_.sess->status().caption;
     // The same command on one table or on every compared one.
     const auto drive = [&](auto& tables) {
       switch (c) {

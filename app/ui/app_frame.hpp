@@ -99,6 +99,14 @@ class app_frame final : public frame_actions {
   void set_error(std::string text) { state_.error = std::move(text); }
   /// @brief Lays out the current family's default layout on the next frame.
   void reset_layout() { state_.settings.layouts_built = 0; }
+  /// @brief What the caption bar drew last (tests read it): the text as shown, whether it was
+  /// marked as the caption of a stage that ended, and frames drawn.
+  struct caption_drawn {
+    std::string text;
+    bool ended = false;
+    int frames = 0;
+  };
+  const caption_drawn& drawn_caption() const { return caption_drawn_; }
   /// @brief Whether the shortcut overlay is open.
   bool help_open() const { return help_open_; }
   /// @brief Presenter mode (F5, --present; Esc leaves): the controls hidden, text at least
@@ -147,6 +155,7 @@ class app_frame final : public frame_actions {
   double last_figure_sample_ = -1e9;
   bool focus_compare_ = false;  // bring the Compare window forward next frame
   bool help_open_ = false;
+  caption_drawn caption_drawn_;
   float font_before_present_ = 16.f;
   int tabs_forward_in_ = 0;      // frames until the default layout's front tabs are chosen
   int tabs_forward_frame_ = -1;  // which of them comes forward this frame (-1: done)

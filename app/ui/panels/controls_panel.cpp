@@ -98,13 +98,25 @@ void controls_panel::draw_run(frame_state& f, const session_status& st) {
   ImGui::Text("%s, live load %.4f", to_string(st.act), st.live / double(f.sess->capacity()));
   draw_note(f, st, "");
   if (presets_.empty()) return;
-  if (ImGui::BeginCombo("preset", presets_[static_cast<std::size_t>(preset_)].c_str())) {
+  if (loaded_seen_ != f.loaded_serial) {  // a load or a new table: the combo names what is loaded
+    loaded_seen_ = f.loaded_serial;
+    const auto at = std::find(presets_.begin(), presets_.end(), f.loaded_scenario);
+    preset_ = at == presets_.end() ? -1 : static_cast<int>(at - presets_.begin());
+  }
+  const std::string shown = preset_ >= 0 ? presets_[static_cast<std::size_t>(preset_)]
+                            : f.loaded_scenario.empty() ? std::string("none loaded")
+                                                        : f.loaded_scenario + " (a file)";
+  preset_shown_ = shown;
+  if (ImGui::BeginCombo("preset", shown.c_str())) {
     for (int i = 0; i < static_cast<int>(presets_.size()); ++i)
       if (ImGui::Selectable(presets_[static_cast<std::size_t>(i)].c_str(), i == preset_))
         preset_ = i;
     ImGui::EndCombo();
   }
-  if (ImGui::Button("Load preset")) {
+  ImGui::BeginDisabled(preset_ < 0);
+  const bool load = ImGui::Button("Load preset");
+  ImGui::EndDisabled();
+  if (load) {
     try {
       f.actions->load_preset(load_scenario(presets_[static_cast<std::size_t>(preset_)]));
       f.error.clear();

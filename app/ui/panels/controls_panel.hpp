@@ -16,6 +16,10 @@ class controls_panel final : public panel {
   bool shown(const frame_state& f) const override { return !f.presenting; }
   void draw(frame_state& f) override;
 
+  /// @brief What the preset combo showed last frame: the loaded preset's name, "NAME (a file)",
+  /// or "none loaded" (tests read it).
+  const std::string& preset_shown() const { return preset_shown_; }
+
  private:
   void draw_run(frame_state& f, const session_status& st);
   void draw_workload(frame_state& f);
@@ -29,7 +33,9 @@ class controls_panel final : public panel {
   std::uint64_t pending_serial_ =
       ~0ull;  // the table they were taken from (frame_state::table_serial)
   std::vector<std::string> presets_;
-  int preset_ = 0;
+  std::string preset_shown_;                       // what the preset combo drew last
+  int preset_ = -1;                                // the preset the combo shows (-1: none)
+  std::uint64_t loaded_seen_ = ~std::uint64_t{0};  // frame_state::loaded_serial it showed
   float font_slider_ = 16.f;
 };
 

@@ -81,6 +81,11 @@ struct frame_state {
   key_file_loader key_loader;
   std::shared_ptr<const workload::key_list> last_keys;
 
+  // The lesson.
+  std::string loaded_scenario;      ///< the scenario the table came from (its name), or empty
+  std::uint64_t loaded_serial = 0;  ///< counts loads and tables made otherwise
+  std::string ended_caption;        ///< a caption the user's own run, step or fill left behind
+
   // Compare mode.
   std::unique_ptr<compare_set> compare;
   std::unique_ptr<compare_view> compare_figure;
