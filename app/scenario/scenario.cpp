@@ -70,7 +70,14 @@ std::vector<script_step> scenario::script() const {
       q.given = s.given;
       out.push_back(q);
     }
-    out.push_back(as_script_step(s).value_or(script_step{script_step::pause, 0, 0}));
+    if (const auto st = as_script_step(s)) {
+      out.push_back(*st);
+    } else {  // a capture: the stage pauses there, showing what it captures
+      script_step pause;
+      pause.kind = script_step::pause;
+      pause.views = s.views;
+      out.push_back(pause);
+    }
   }
   return out;
 }

@@ -154,6 +154,8 @@ std::optional<script_step> command_state::take_script_step(const table_progress&
         break;
       case script_step::pause:
         held_ = true;
+        stage_views_ = s.views;
+        ++stages_reached_;
         note = "stage finished: continue to run the next one";
         break;
       case script_step::ask:  // the step waits for the class's answer

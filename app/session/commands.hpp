@@ -60,7 +60,8 @@ struct script_step {
     bool record_timeline = false;
   };
   std::optional<settings> configure_to;
-  std::vector<given_op> given;  ///< step: these operations (typed keys) instead of the mix's
+  std::vector<given_op> given;     ///< step: these operations (typed keys) instead of the mix's
+  std::vector<std::string> views;  ///< pause: the views its stage shows (a scenario's capture)
   question_kind question = question_kind::where;  ///< ask: what it asks
 };
 
@@ -100,6 +101,10 @@ class command_state {
   double target_load() const { return target_load_; }
   std::size_t script_left() const { return script_.size(); }
   bool held() const { return held_; }
+  /// @brief The views the stage the script last paused at shows, and how many pauses it reached:
+  /// the window brings a new stage's views forward once.
+  const std::vector<std::string>& stage_views() const { return stage_views_; }
+  std::uint64_t stages_reached() const { return stages_reached_; }
   /// @brief Nothing to do until told: idle, and the script is empty or held at a pause.
   bool resting() const { return act_ == activity::idle && (script_.empty() || held_); }
   const workload::workload_spec& spec() const { return spec_; }
@@ -168,6 +173,8 @@ class command_state {
   bool record_timeline_ = false;
   std::deque<script_step> script_;
   bool held_ = false;  // stopped at a pause step
+  std::vector<std::string> stage_views_;
+  std::uint64_t stages_reached_ = 0;
   workload::workload_spec spec_;
   workload::cursor cursor_;
 };

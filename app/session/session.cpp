@@ -284,6 +284,8 @@ session_status session::status() const {
   s.target_load = commands_.target_load();
   s.script_left = commands_.script_left();
   s.script_held = commands_.held();
+  s.stage_views = commands_.stage_views();
+  s.stages_reached = commands_.stages_reached();
   return s;
 }
 

@@ -52,8 +52,11 @@ struct session_status {
   std::string note;  ///< the last message for the user (errors, why a fill stopped)
   bool error = false;
   bool script_held = false;  ///< a script waits at a pause step
-  std::string caption;       ///< the current stage's caption (a scenario's `say`), empty if none
-  bool gpu_lost = false;     ///< the GPU faulted: the note says what happened (session::lost)
+  /// The views the stage the script last paused at shows (its capture), and pauses reached so far.
+  std::vector<std::string> stage_views;
+  std::uint64_t stages_reached = 0;
+  std::string caption;    ///< the current stage's caption (a scenario's `say`), empty if none
+  bool gpu_lost = false;  ///< the GPU faulted: the note says what happened (session::lost)
   /// A scenario's `ask`: the question on the next step's first operation, while the script waits
   /// for the answer (continue_script).
   std::optional<std::pair<question_kind, given_op>> question;

@@ -372,22 +372,44 @@ void app_frame::draw_window() {
     build_default_layout(dockspace, vp->WorkSize, family_windows);
     state_.settings.layouts_built |= bit;
     ImGui::MarkIniSettingsDirty();
-    tabs_forward_in_ = 2;
-    tabs_forward_frame_ = 0;
+    to_front_.clear();  // the layout's front tabs: the family's first view, the throughput
+    if (!family_windows.empty()) to_front_.push_back(family_windows.front());
+    to_front_.push_back(window_name::throughput);
+    to_front_in_ = 2;
   }
+  bring_stage_views_forward();
   ImGui::DockSpaceOverViewport(dockspace, vp);
   draw_panels();
   compare_setup_.draw(state_);
   files_.draw_dialogs(*this);
   draw_help_overlay();
   draw_question(state_);
-  // The default layout's front tabs come forward by taking focus, which the Compare window keeps
-  // while it is open (its keys drive the compared tables).
-  if (tabs_forward_in_ > 0)
-    --tabs_forward_in_;
-  else if (tabs_forward_frame_ >= 0 &&
-           (state_.compare || bring_default_tabs_forward(family_windows, tabs_forward_frame_++)))
-    tabs_forward_frame_ = -1;
+  bring_queued_window_forward();
+}
+
+void app_frame::bring_stage_views_forward() {
+  const session_status st = state_.sess->status();
+  const std::pair<std::uint64_t, std::uint64_t> stage{state_.table_serial, st.stages_reached};
+  if (!st.script_held || stage == stage_shown_) return;
+  stage_shown_ = stage;
+  const family_ui& u = state_.ui();
+  for (const std::string& v : st.stage_views) {
+    const view_entry* e = u.figure(v);
+    const char* title = e ? e->title : window_of_view(v, u.histogram_window);
+    if (title) to_front_.push_back(title);
+  }
+}
+
+// A window comes forward by taking focus, which the Compare window keeps while it is open (its
+// keys drive the compared tables).
+void app_frame::bring_queued_window_forward() {
+  if (state_.compare) to_front_.clear();
+  if (to_front_in_ > 0) {
+    --to_front_in_;
+  } else if (!to_front_.empty()) {
+    ImGui::SetWindowFocus(to_front_.front());
+    to_front_.erase(to_front_.begin());
+  }
 }
 
 std::string app_frame::figure_csv(std::string_view view) const {

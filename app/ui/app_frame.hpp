@@ -7,6 +7,7 @@
 #include <array>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "app/session/sampler.hpp"
@@ -137,6 +138,7 @@ class app_frame final : public frame_actions {
   void draw_help_overlay();
   void draw_caption_bar();
   void draw_panels();
+  void bring_queued_window_forward();
   void handle_shortcuts();
   void change_font_size(float delta);
 
@@ -157,8 +159,13 @@ class app_frame final : public frame_actions {
   bool help_open_ = false;
   caption_drawn caption_drawn_;
   float font_before_present_ = 16.f;
-  int tabs_forward_in_ = 0;      // frames until the default layout's front tabs are chosen
-  int tabs_forward_frame_ = -1;  // which of them comes forward this frame (-1: done)
+  // Windows to bring in front of their tab neighbours, one a frame: a dock node selects the tab of
+  // the window with focus, and one window has it a frame.
+  std::vector<const char*> to_front_;
+  int to_front_in_ = 0;  // frames to wait first (a new layout's windows do not exist yet)
+  std::pair<std::uint64_t, std::uint64_t> stage_shown_{0, 0};  // table serial, stages reached
+  /// Queues the views of a stage the script reached since the last frame (its capture line).
+  void bring_stage_views_forward();
 };
 
 }  // namespace hs::app

@@ -29,12 +29,13 @@ void build_default_layout(ImGuiID dockspace, ImVec2 size,
   ImGui::DockBuilderFinish(dockspace);
 }
 
-// A dock node selects the tab of the window with navigation focus, and only one window has it
-// per frame: one front tab a frame.
-bool bring_default_tabs_forward(std::span<const char* const> family_windows, int frame) {
-  if (frame == 0 && !family_windows.empty()) ImGui::SetWindowFocus(family_windows.front());
-  if (frame == 1) ImGui::SetWindowFocus(throughput);
-  return frame >= 1;
+const char* window_of_view(std::string_view view, const char* histogram_window) {
+  if (view == "heatmap") return heatmap;
+  if (view == "stats") return numbers;
+  if (view == "throughput") return throughput;
+  if (view == "timeline") return timeline;
+  if (view == "histogram") return histogram_window;
+  return nullptr;
 }
 
 }  // namespace hs::app

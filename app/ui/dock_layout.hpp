@@ -22,9 +22,8 @@ inline constexpr const char* timeline = "Churn timeline";
 /// submitted in the frame).
 void build_default_layout(ImGuiID dockspace, ImVec2 size,
                           std::span<const char* const> family_windows);
-/// @brief Puts the family's first view and then the throughput in front of their tab neighbours,
-/// one per frame (`frame` 0, then 1), once the windows exist (a new dock node shows its last
-/// tab). Returns true when done.
-bool bring_default_tabs_forward(std::span<const char* const> family_windows, int frame);
+/// @brief The window a scenario's view name shows in ("heatmap": Slot occupancy, a family's figure:
+/// its window), or null (a figure with no window, compare); `histogram_window` is the family's.
+const char* window_of_view(std::string_view view, const char* histogram_window);
 
 }  // namespace hs::app

@@ -96,6 +96,8 @@ struct family_ui {
   /// running session and its latest counters for settings that apply at once.
   void (*draw_table_controls)(table_config& pending, session& running,
                               const table_stats& latest) = nullptr;
+  /// @brief The window that draws the shared histogram (a scenario's `capture histogram`), or null.
+  const char* histogram_window = nullptr;
   /// @brief The Maintenance section's extra buttons (the slab's FLUSH).
   void (*draw_maintenance)(session& s) = nullptr;
 

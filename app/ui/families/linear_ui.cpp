@@ -134,6 +134,7 @@ const family_ui& linear_ui() {
     f.id = family::linear;
     f.views = k_views;
     f.make_views = [] { return std::unique_ptr<family_views>(new linear_views); };
+    f.histogram_window = "Probe lengths";
     f.draw_table_controls = draw_controls;
     return f;
   }();

@@ -156,6 +156,7 @@ const family_ui& slab_ui() {
     f.id = family::slab;
     f.views = k_views;
     f.make_views = [] { return std::unique_ptr<family_views>(new slab_views); };
+    f.histogram_window = "Key positions";
     f.draw_table_controls = draw_controls;
     f.draw_maintenance = draw_maintenance;
     return f;
