@@ -9,6 +9,7 @@
 #include "app/compare/compare_set.hpp"
 #include "app/session/session.hpp"
 #include "core/common/device.hpp"
+#include "core/common/format.hpp"
 #include "visualizers/heatmap_colors.hpp"
 
 namespace hs::app {
@@ -71,6 +72,9 @@ struct scenario {
   /// are then `compare` figures.
   std::vector<compare_entry> compare;
   bool paper_style = false;  ///< `style paper`: render draws figures for print unless --style says
+  /// @brief How its step lines wrote keys: decimal when every key was a decimal number, so the
+  /// window shows the lesson's keys as it gave them; hex otherwise, or with no keys given.
+  key_radix keys_radix = key_radix::hex;
 
   /// @brief The non-capture steps up to each capture, as session script steps with pauses.
   std::vector<script_step> script() const;

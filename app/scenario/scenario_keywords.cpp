@@ -238,6 +238,10 @@ void step(scenario_parse& s, const keyword_line& l) {
       l.p.fail(e.what());
     }
     st.batches = st.given.size();
+    // One key written in hex, or a word, and the lesson's keys show in hex.
+    const key_radix r = workload::radix_of_key_list(keys);
+    s.sc.keys_radix = !s.keys_given || r == key_radix::hex ? r : s.sc.keys_radix;
+    s.keys_given = true;
   } else {
     if (l.w.size() > 2) l.p.fail("usage: step OPS, or step insert|find|erase KEY [KEY...]");
     st.batches = l.p.size(l.w[1], "operation count");

@@ -57,6 +57,7 @@ struct scenario_parse {
   int compare_line = 0;
   std::optional<question_kind> pending_ask;  ///< an `ask` the next step takes
   int pending_ask_line = 0;
+  bool keys_given = false;  ///< a step line named its keys (its radix decides the scenario's)
 
   /// A step begins: the settings so far become the scenario's, or a configure step before it.
   void settle();

@@ -41,6 +41,8 @@ class code_view {
       followed_.show(serial, op);
     }
   }
+  /// @brief The next follow() makes its walkthrough again, whatever it shows.
+  void forget_followed() { followed_.forget(); }
   void next();
   void prev();
   /// @brief The panel (in a window, height 0, or a figure's height), its colours the theme's.

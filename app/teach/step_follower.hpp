@@ -22,6 +22,9 @@ class step_follower {
     shown_ = {serial, op};
     return true;
   }
+  /// @brief Nothing is shown: the next operation asked for is new (what it shows must be made
+  /// again, its keys written another way).
+  void forget() { shown_.reset(); }
 
  private:
   std::optional<std::pair<std::uint64_t, std::size_t>> shown_;

@@ -56,6 +56,7 @@ void app_frame::rebuild(const session_config& cfg) {
   state_.loaded_scenario.clear();  // a table made otherwise is no scenario's
   ++state_.loaded_serial;
   state_.ended_caption.clear();
+  state_.given_radix = key_radix::hex;  // its keys come from the generator
   try {
     adopt(cfg);
   } catch (const std::exception&) {
@@ -79,6 +80,7 @@ void app_frame::load_preset(const scenario& sc) {
   }
   rebuild(cfg);
   state_.loaded_scenario = sc.name;
+  state_.given_radix = sc.keys_radix;
   ++state_.loaded_serial;
   state_.heatmap.set_colormap(sc.colormap);
   state_.heatmap.set_mode(sc.heatmap_mode);
@@ -343,7 +345,13 @@ void app_frame::take_key_file() {
   notify("keys from " + r->keys->source.path + ": " + r->keys->report.summary());
 }
 
+void app_frame::write_keys_as_given() {
+  state_.heatmap.set_key_radix(state_.keys_radix());
+  if (state_.views) state_.views->set_key_radix(state_.keys_radix());
+}
+
 void app_frame::draw_window() {
+  write_keys_as_given();
   take_key_file();
   update_question(state_);
   state_.gpu_fault = tables_lost() ? gpu_lost_note() : std::string();

@@ -138,6 +138,8 @@ class app_frame final : public frame_actions {
   void draw_help_overlay();
   void draw_caption_bar();
   void draw_panels();
+  /// Hands the views the radix keys are written in (the lesson's, or the Display choice).
+  void write_keys_as_given();
   void bring_queued_window_forward();
   void handle_shortcuts();
   void change_font_size(float delta);

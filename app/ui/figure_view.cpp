@@ -15,6 +15,7 @@ namespace hs::app {
 
 std::array<float, 4> app_frame::draw_figure(std::string_view view, float width, float height,
                                             const std::string& title) {
+  write_keys_as_given();
   frame_state& f = state_;
   const std::optional<view_kind> common =
       parse_view_kind(view);  // else one of the family's figures

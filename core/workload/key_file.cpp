@@ -364,16 +364,25 @@ key_type text_key(std::string_view s) {
   return static_cast<key_type>(h % k_key_domain);
 }
 
-std::vector<key_type> parse_key_list(std::string_view text) {
-  std::vector<key_type> keys;
+namespace {
+// The entries of a typed key list, split at commas and white space.
+std::vector<std::string_view> key_list_entries(std::string_view text) {
+  std::vector<std::string_view> out;
   std::size_t i = 0;
   const auto separator = [](char c) { return c == ',' || c == ' ' || c == '\t' || c == '\n'; };
   while (i < text.size()) {
     while (i < text.size() && separator(text[i])) ++i;
     const std::size_t start = i;
     while (i < text.size() && !separator(text[i])) ++i;
-    const std::string_view entry = text.substr(start, i - start);
-    if (entry.empty()) break;
+    if (i > start) out.push_back(text.substr(start, i - start));
+  }
+  return out;
+}
+}  // namespace
+
+std::vector<key_type> parse_key_list(std::string_view text) {
+  std::vector<key_type> keys;
+  for (const std::string_view entry : key_list_entries(text)) {
     if (entry.front() >= '0' && entry.front() <= '9') {
       std::uint64_t k = 0;
       const std::string why =
@@ -390,6 +399,14 @@ std::vector<key_type> parse_key_list(std::string_view text) {
   }
   if (keys.empty()) throw user_error("no keys typed (e.g. 12, 44, 7 or ada bob)");
   return keys;
+}
+
+key_radix radix_of_key_list(std::string_view text) {
+  const std::vector<std::string_view> entries = key_list_entries(text);
+  for (const std::string_view entry : entries)
+    if (entry.front() < '0' || entry.front() > '9' || detail::is_hex_prefixed(entry))
+      return key_radix::hex;
+  return entries.empty() ? key_radix::hex : key_radix::decimal;
 }
 
 std::string key_file_report::summary() const {

@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/common/format.hpp"
 #include "core/common/memory.hpp"
 #include "core/common/stream.hpp"
 #include "core/common/types.hpp"
@@ -39,6 +40,9 @@ key_type text_key(std::string_view s);
 /// spaces; one that begins with a digit is a decimal or 0x hex 32-bit key, any other a word through
 /// k_string_hash. Throws hs::user_error naming the first entry that is neither, or a reserved key.
 std::vector<key_type> parse_key_list(std::string_view text);
+/// @brief How a person wrote a key list: decimal when every entry is a decimal number, else hex
+/// (0x keys, or words, whose keys are hashes).
+key_radix radix_of_key_list(std::string_view text);
 
 inline constexpr std::size_t k_max_line_bytes = 1u << 20;
 inline constexpr std::size_t k_issues_kept = 5;

@@ -195,7 +195,10 @@ void heatmap_view::draw(const heatmap_image& image, const heatmap_request& req,
         hovered_record_ = *it;
         ImGui::Text("state: %s", state_name(it->state));
         if (it->state == slot_state::live || it->state == slot_state::erased) {
-          ImGui::Text("key: 0x%08x (%u)", it->key, it->key);
+          ImGui::Text(
+              "key: %s (%s)", key_text(it->key, radix_).c_str(),
+              key_text(it->key, radix_ == key_radix::hex ? key_radix::decimal : key_radix::hex)
+                  .c_str());
           if (it->value == k_empty)
             ImGui::TextUnformatted("value: (erased)");
           else
@@ -249,7 +252,7 @@ void heatmap_view::draw_cells(const geometry& g, ImVec2 origin,
     const ImU32 ink =
         r.state == slot_state::live ? IM_COL32(0, 0, 0, 255) : IM_COL32(255, 255, 255, 255);
     dl->PushClipRect(c0, ImVec2(c0.x + cw, c0.y + cw), true);
-    dl->AddText(ImVec2(c0.x + 2, c0.y + 1), ink, strprintf("%08x", r.key).c_str());
+    dl->AddText(ImVec2(c0.x + 2, c0.y + 1), ink, key_text(r.key, radix_, false).c_str());
     if (cw >= 2.4f * fs)
       dl->AddText(ImVec2(c0.x + 2, c0.y + 1 + fs), ink,
                   r.value == k_empty ? "(erased)" : strprintf("%u", r.value).c_str());

@@ -9,6 +9,7 @@
 
 #include <imgui.h>
 
+#include "core/common/format.hpp"
 #include "core/common/inspection.hpp"
 #include "core/table/table.hpp"
 #include "visualizers/colormap.hpp"
@@ -64,7 +65,11 @@ class heatmap_view {
   /// of their own, in `size` at the cursor: beside the image, legend_width() wide.
   void draw_legend(ImVec2 size) const;
 
+  /// @brief How the cells and the tooltip write keys (the lesson's decimal keys, or hex).
+  void set_key_radix(key_radix r) { radix_ = r; }
+
  private:
+  key_radix radix_ = key_radix::hex;
   std::optional<std::uint64_t> clicked_;
   struct geometry {
     double spp;  ///< slots per image pixel (>= 1), or 1 when zoomed in

@@ -56,9 +56,10 @@ namespace {
 constexpr ImU32 k_arrow_color = IM_COL32(255, 200, 60, 255);
 
 void draw_op_line(const step_trace& step, const stepped_op& op, std::size_t op_index,
-                  std::size_t op_count) {
-  const std::string args = op.kind == op_kind::insert ? strprintf("%08x, %u", op.key, op.value)
-                                                      : strprintf("%08x", op.key);
+                  std::size_t op_count, key_radix radix) {
+  const std::string key = key_text(op.key, radix, false);
+  const std::string args =
+      op.kind == op_kind::insert ? strprintf("%s, %u", key.c_str(), op.value) : key;
   ImGui::TextColored(ImVec4(1.f, 0.86f, 0.24f, 1.f),
                      "step %llu, operation %zu of %zu: %s(%s) -> %s",
                      (unsigned long long)step.serial, op_index + 1, op_count,
@@ -84,7 +85,8 @@ void draw_walk_summary(const linear::probe_walk& w, bool tombstone_insert) {
 struct walk_grid {
   float fs, cw, ch, gap, row_h;
   int per_row;
-  ImVec2 at;  ///< the grid's top left
+  ImVec2 at;                         ///< the grid's top left
+  key_radix radix = key_radix::hex;  ///< how the cells write keys
 
   ImVec2 cell_at(int i) const {
     return ImVec2(at.x + static_cast<float>(i % per_row) * (cw + gap),
@@ -109,7 +111,7 @@ void draw_walk_cell(ImDrawList* dl, const walk_grid& g, const linear::walk_cell&
   dl->AddRect(p0, p1, walk_color(c.role), 0.f, std::max(2.f, fs * 0.15f));
   const std::string key = rec.state == slot_state::empty       ? "empty"
                           : rec.state == slot_state::tombstone ? "tombstone"
-                                                               : strprintf("%08x", rec.key);
+                                                               : key_text(rec.key, g.radix, false);
   dl->AddText(ImVec2(p0.x + 4, p0.y + 2), IM_COL32(170, 170, 180, 255),
               strprintf("slot %s", format_count(c.slot).c_str()).c_str());
   dl->AddText(ImVec2(p0.x + 4, p0.y + 2 + fs), IM_COL32_WHITE, key.c_str());
@@ -167,8 +169,8 @@ void cell_tooltip(const walk_grid& g, const linear::walk_cell& c, const slot_rec
   ImGui::SetCursorScreenPos(g.cell_at(i));
   ImGui::InvisibleButton(strprintf("walk-cell-%d", i).c_str(), ImVec2(g.cw, g.ch));
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("probe %d: slot %s\nkey %08x, value %s\nhome %s (displacement %llu)\n%s", i,
-                      format_count(c.slot).c_str(), rec.key,
+    ImGui::SetTooltip("probe %d: slot %s\nkey %s, value %s\nhome %s (displacement %llu)\n%s", i,
+                      format_count(c.slot).c_str(), key_text(rec.key, g.radix, false).c_str(),
                       rec.value == k_empty ? "empty" : std::to_string(rec.value).c_str(),
                       format_count(rec.home).c_str(), (unsigned long long)rec.displacement,
                       linear::to_string(c.role));
@@ -177,8 +179,9 @@ void cell_tooltip(const walk_grid& g, const linear::walk_cell& c, const slot_rec
 // The walk as a row of cells, wrapping: each slot's number and the key it held, outlined by what
 // happened there; an arrow from each probe to the next, the home slot marked above the first, and
 // the outcome under the cell where it was decided.
-void draw_walk_cells(const linear::probe_walk& w, const stepped_op& op) {
-  const walk_grid g = walk_grid_at_cursor();
+void draw_walk_cells(const linear::probe_walk& w, const stepped_op& op, key_radix radix) {
+  walk_grid g = walk_grid_at_cursor();
+  g.radix = radix;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const int shown = static_cast<int>(std::min<std::size_t>(w.cells.size(), 256));
   for (int i = 0; i < shown; ++i) {
@@ -213,13 +216,13 @@ void linear_walk_view::draw(float height) {
   ImGui::SameLine();
   if (ImGui::ArrowButton("walk-next", ImGuiDir_Right) && op_ + 1 < walks_.size()) show_op(op_ + 1);
   ImGui::SameLine();
-  draw_op_line(*step_, op, op_, walks_.size());
+  draw_op_line(*step_, op, op_, walks_.size(), radix_);
   if (w.cells.empty()) {
     ImGui::TextDisabled("a reserved key: rejected before any slot is read");
     return;
   }
   draw_walk_summary(w, mode_ == linear_delete_mode::tombstone && op.kind == op_kind::insert);
-  draw_walk_cells(w, op);
+  draw_walk_cells(w, op, radix_);
 }
 
 std::string linear_walk_view::csv() const {

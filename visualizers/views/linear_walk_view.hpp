@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/common/format.hpp"
 #include "core/linear/linear_trace.hpp"
 #include "core/table/step_trace.hpp"
 #include "visualizers/figure/figure.hpp"
@@ -37,6 +38,8 @@ class linear_walk_view {
   std::optional<std::pair<std::uint64_t, std::uint64_t>> take_focus() {
     return std::exchange(focus_, std::nullopt);
   }
+  /// @brief How keys are written (the lesson's decimal keys, or hex).
+  void set_key_radix(key_radix r) { radix_ = r; }
   /// @brief The step line (operation i of n, arrows, outcome) and the walk as a row of cells.
   void draw(float height = 0);
   /// @brief "op,kind,key,status,probe,slot,role,key_there" rows for figures.
@@ -51,6 +54,7 @@ class linear_walk_view {
   std::vector<linear::probe_walk> walks_;
   std::size_t op_ = 0;
   std::optional<std::pair<std::uint64_t, std::uint64_t>> focus_;
+  key_radix radix_ = key_radix::hex;
 };
 
 /// @brief The colour of what an operation did at a slot (also the heatmap marks').

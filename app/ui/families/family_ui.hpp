@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "app/families/family_hooks.hpp"
+#include "core/common/format.hpp"
 #include "core/table/step_trace.hpp"
 #include "core/table/table.hpp"
 #include "visualizers/figure/figure.hpp"
@@ -53,6 +54,20 @@ class family_views {
   virtual void set_bucket_range(std::uint64_t first, std::uint64_t count) {
     (void)first, (void)count;
   }
+  /// @brief How keys are written (the lesson's decimal keys, hex, or the Display choice); a
+  /// change makes the views that wrote keys into what they show make it again.
+  void set_key_radix(key_radix r) {
+    if (r == radix_) return;
+    radix_ = r;
+    radix_changed();
+  }
+  key_radix radix() const { return radix_; }
+
+ protected:
+  virtual void radix_changed() {}
+
+ private:
+  key_radix radix_ = key_radix::hex;
 };
 
 /// @brief One of a family's views: a dockable window, a figure scenarios capture, or both. The

@@ -20,7 +20,6 @@ constexpr const char* k_insert_claim = "hive-insert-claim";
 constexpr const char* k_evict = "hive-insert-evict";
 constexpr const char* k_stash = "hive-insert-stash";
 
-std::string hex(key_type k) { return strprintf("0x%08x", k); }
 std::string bucket_name(const hive::bucket_read& r) {
   return strprintf("bucket %llu (candidate %d)", static_cast<unsigned long long>(r.bucket),
                    r.candidate);
@@ -33,8 +32,9 @@ struct hive_walk {
   const stepped_op& op;
   const hive::op_trace& t;
   code_walkthrough& w;
-  int slots = 0;      ///< a bucket's
-  std::size_t i = 0;  ///< the next read to tell
+  int slots = 0;                     ///< a bucket's
+  std::size_t i = 0;                 ///< the next read to tell
+  key_radix radix = key_radix::hex;  ///< how keys are written
 
   void candidates();
   void claimed(const char* region, const hive::bucket_read& r, const char* who);
@@ -281,7 +281,8 @@ void hive_walk::eviction(const eviction_path& p) {
   std::string hops;
   for (std::uint32_t d = 0; d < p.length; ++d)
     hops += strprintf("%sbucket %llu: %s moves on", d ? "; " : "",
-                      static_cast<unsigned long long>(p.bucket[d]), hex(p.moved[d]).c_str());
+                      static_cast<unsigned long long>(p.bucket[d]),
+                      key_text(p.moved[d], radix).c_str());
   w.events.push_back({k_evict, "find_path",
                       strprintf("step 3: find_path walks %u hop%s (%s) to bucket %llu, which has "
                                 "a free slot",
@@ -290,10 +291,10 @@ void hive_walk::eviction(const eviction_path& p) {
   w.events.push_back({k_evict, "run_path",
                       "run_path moves the keys backwards from the free end, each under its "
                       "bucket's lock, leaving a move marker until the next hop overwrites it"});
-  w.events.push_back(
-      {k_evict, "evicted",
-       strprintf("the newcomer takes %s's old slot in bucket %llu", hex(p.moved[0]).c_str(),
-                 static_cast<unsigned long long>(p.bucket[0]))});
+  w.events.push_back({k_evict, "evicted",
+                      strprintf("the newcomer takes %s's old slot in bucket %llu",
+                                key_text(p.moved[0], radix).c_str(),
+                                static_cast<unsigned long long>(p.bucket[0]))});
 }
 
 void hive_walk::stash_or_refused() {
@@ -308,10 +309,10 @@ void hive_walk::stash_or_refused() {
 
 }  // namespace
 
-code_walkthrough hive_walkthrough(const stepped_op& op, const hive::op_trace& t) {
+code_walkthrough hive_walkthrough(const stepped_op& op, const hive::op_trace& t, key_radix radix) {
   code_walkthrough w;
-  w.title = strprintf("%s(%s) -> %s", std::string(to_string(op.kind)).c_str(), hex(op.key).c_str(),
-                      std::string(to_string(op.status)).c_str());
+  w.title = strprintf("%s(%s) -> %s", std::string(to_string(op.kind)).c_str(),
+                      key_text(op.key, radix).c_str(), std::string(to_string(op.status)).c_str());
   if (!t.agrees)
     w.title +=
         " (the table reported this; replayed on the buckets as they were before the step, "
@@ -321,6 +322,7 @@ code_walkthrough hive_walkthrough(const stepped_op& op, const hive::op_trace& t)
     return w;  // rejected: nothing read
   }
   hive_walk h{op, t, w};
+  h.radix = radix;
   h.candidates();
   if (h.first_pass()) return w;
   if (op.kind != op_kind::insert) {

@@ -6,13 +6,15 @@
 #include <string>
 
 #include "app/teach/code_walkthrough.hpp"
+#include "core/common/format.hpp"
 #include "core/hive/hive_trace.hpp"
 #include "core/table/step_trace.hpp"
 
 namespace hs::app {
 
 /// @brief The walkthrough of one traced operation, from its replay on its candidate buckets.
-code_walkthrough hive_walkthrough(const stepped_op& op, const hive::op_trace& trace);
+code_walkthrough hive_walkthrough(const stepped_op& op, const hive::op_trace& trace,
+                                  key_radix radix = key_radix::hex);
 
 /// @brief A tagged line of the hive's code in plain English.
 std::string hive_english(const std::string& region, const std::string& tag);

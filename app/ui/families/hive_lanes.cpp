@@ -9,7 +9,7 @@
 namespace hs::app {
 
 std::vector<vis::tile_round> hive_lane_rounds(const stepped_op& op, const hive::op_trace& t,
-                                              int tile) {
+                                              int tile, key_radix radix) {
   std::vector<vis::tile_round> out;
   for (std::size_t i = 0; i < t.reads.size(); ++i) {
     const hive::bucket_read& r = t.reads[i];
@@ -26,11 +26,11 @@ std::vector<vis::tile_round> hive_lane_rounds(const stepped_op& op, const hive::
       const hive::word_type w = r.words[static_cast<std::size_t>(s)];
       vis::tile_word tw;
       if (decides && t.step == hive::insert_step::claim && s == t.slot) {
-        tw = {key_text(op.key), vis::k_tile_claimed};
+        tw = {key_text(op.key, radix, false), vis::k_tile_claimed};
       } else if (w == hive::k_empty_word) {
         tw = {"", vis::k_tile_empty};
       } else {
-        tw = {key_text(hive::key_of(w)),
+        tw = {key_text(hive::key_of(w), radix, false),
               hive::key_of(w) == op.key ? vis::k_tile_key : vis::k_tile_other};
       }
       round.lanes[static_cast<std::size_t>(s / per)].push_back(std::move(tw));

@@ -4,12 +4,13 @@
 #include <vector>
 
 #include "app/ui/families/tile_lanes.hpp"
+#include "core/common/format.hpp"
 #include "core/hive/hive_trace.hpp"
 
 namespace hs::app {
 
 /// @brief The hive's reads of one operation by a tile of `tile` lanes.
 std::vector<vis::tile_round> hive_lane_rounds(const stepped_op& op, const hive::op_trace& t,
-                                              int tile);
+                                              int tile, key_radix radix = key_radix::hex);
 
 }  // namespace hs::app

@@ -112,6 +112,10 @@ class hive_views final : public family_views {
   }
 
  private:
+  void radix_changed() override {  // the code and the lanes write keys: made again
+    lanes_shown_.forget();
+    code_.forget_followed();
+  }
   // The Code view and the lanes on the operation shown (each made once per replay and operation).
   void follow_op() {
     if (!step_ || op_ >= replay_.size()) {
@@ -120,14 +124,14 @@ class hive_views final : public family_views {
       return;
     }
     code_.follow(generation_, op_, [&]() -> std::optional<code_walkthrough> {
-      return hive_walkthrough(step_->ops[op_], replay_[op_]);
+      return hive_walkthrough(step_->ops[op_], replay_[op_], radix());
     });
     if (!lanes_shown_.show(generation_, op_)) return;
     if (replay_[op_].reads.empty())
       lanes_.clear("This operation read nothing (a reserved key is refused first).");
     else
-      lanes_.set(tile_title(step_->ops[op_], tile_),
-                 hive_lane_rounds(step_->ops[op_], replay_[op_], tile_), tile_legend());
+      lanes_.set(tile_title(step_->ops[op_], tile_, radix()),
+                 hive_lane_rounds(step_->ops[op_], replay_[op_], tile_, radix()), tile_legend());
   }
 
   vis::hive_view view_;

@@ -9,8 +9,6 @@ namespace hs::app {
 
 namespace {
 
-std::string hex(key_type k) { return strprintf("0x%08x", k); }
-
 struct linear_code {
   const char* insert_region;  // the insert variant the table runs
   const char* read_region;    // where each slot of the walk is read and decided
@@ -38,7 +36,8 @@ struct linear_story {
   code_walkthrough& w;
   linear_code c;
   bool tombstone_insert;
-  const char* op_region;  // a find's or an erase's own function
+  const char* op_region;             // a find's or an erase's own function
+  key_radix radix = key_radix::hex;  // how keys are written
 
   void list_regions();
   void tell_walk_start(const linear::probe_walk& walk, std::uint64_t capacity);
@@ -66,7 +65,7 @@ void linear_story::tell_walk_start(const linear::probe_walk& walk, std::uint64_t
   w.events.push_back({home_region, "home",
                       strprintf("home slot %llu: hash(%s) modulo %s slots",
                                 static_cast<unsigned long long>(walk.cells.front().slot),
-                                hex(op.key).c_str(), format_count(capacity).c_str())});
+                                key_text(op.key, radix).c_str(), format_count(capacity).c_str())});
   w.events.push_back({c.read_region, c.read_tag,
                       strprintf("the walk reads from slot %llu on",
                                 static_cast<unsigned long long>(walk.cells.front().slot))});
@@ -77,11 +76,11 @@ void linear_story::tell_cell(const linear::walk_cell& cell, key_type there, bool
   const auto slot = static_cast<unsigned long long>(cell.slot);
   switch (cell.role) {
     case linear::walk_role::passed:
-      w.events.push_back(
-          {c.read_region, c.passed_tag,
-           there == k_tombstone
-               ? strprintf("slot %llu holds a tombstone: walk on", slot)
-               : strprintf("slot %llu holds %s, not the key: walk on", slot, hex(there).c_str())});
+      w.events.push_back({c.read_region, c.passed_tag,
+                          there == k_tombstone
+                              ? strprintf("slot %llu holds a tombstone: walk on", slot)
+                              : strprintf("slot %llu holds %s, not the key: walk on", slot,
+                                          key_text(there, radix).c_str())});
       break;
     case linear::walk_role::first_free:  // a tombstone-mode insert that then failed
       tell_first_free(slot, empty_there);
@@ -126,7 +125,7 @@ void linear_story::tell_stop(unsigned long long slot) {
 void linear_story::tell_claim(unsigned long long slot) {
   w.events.push_back({c.insert_region, "claim",
                       strprintf("compare-and-swap on slot %llu: free to (%s, %u)", slot,
-                                hex(op.key).c_str(), op.value)});
+                                key_text(op.key, radix).c_str(), op.value)});
   w.events.push_back(
       {c.insert_region, "claimed", strprintf("the CAS won: the key is in slot %llu", slot)});
 }
@@ -134,10 +133,11 @@ void linear_story::tell_claim(unsigned long long slot) {
 }  // namespace
 
 code_walkthrough linear_walkthrough(const stepped_op& op, const linear::probe_walk& walk,
-                                    const table_config& cfg, std::uint64_t capacity) {
+                                    const table_config& cfg, std::uint64_t capacity,
+                                    key_radix radix) {
   code_walkthrough w;
-  w.title = strprintf("%s(%s) -> %s", std::string(to_string(op.kind)).c_str(), hex(op.key).c_str(),
-                      std::string(to_string(op.status)).c_str());
+  w.title = strprintf("%s(%s) -> %s", std::string(to_string(op.kind)).c_str(),
+                      key_text(op.key, radix).c_str(), std::string(to_string(op.status)).c_str());
   const bool tombstone_insert =
       op.kind == op_kind::insert && cfg.linear.deletes == linear_delete_mode::tombstone;
   linear_story s{op,
@@ -146,6 +146,7 @@ code_walkthrough linear_walkthrough(const stepped_op& op, const linear::probe_wa
                  code_of(cfg, op.kind),
                  tombstone_insert,
                  op.kind == op_kind::find ? "linear-find" : "linear-erase"};
+  s.radix = radix;
   s.list_regions();
   if (walk.cells.empty()) return w;  // rejected before any slot was read
   s.tell_walk_start(walk, capacity);

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "app/teach/code_walkthrough.hpp"
+#include "core/common/format.hpp"
 #include "core/linear/linear_trace.hpp"
 #include "core/table/step_trace.hpp"
 #include "core/table/table.hpp"
@@ -13,7 +14,8 @@ namespace hs::app {
 
 /// @brief The walkthrough of one traced operation, from its replayed walk.
 code_walkthrough linear_walkthrough(const stepped_op& op, const linear::probe_walk& walk,
-                                    const table_config& cfg, std::uint64_t capacity);
+                                    const table_config& cfg, std::uint64_t capacity,
+                                    key_radix radix = key_radix::hex);
 
 /// @brief A tagged line of the linear family's code in plain English.
 std::string linear_english(const std::string& region, const std::string& tag);

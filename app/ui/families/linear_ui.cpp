@@ -47,6 +47,11 @@ class linear_views final : public family_views {
   const vis::warp_lanes_view& lanes() const { return lanes_; }
 
  private:
+  void radix_changed() override {  // the walk, the code and the lanes write keys: made again
+    walk_.set_key_radix(radix());
+    lanes_shown_.forget();
+    code_.forget_followed();
+  }
   void follow_walk(const session& s) {
     const step_trace* t = walk_.step();
     if (!t) return;
@@ -55,7 +60,7 @@ class linear_views final : public family_views {
       for (std::size_t i = 0; i < t->ops.size(); ++i) {
         vis::lane_row row;
         row.label =
-            strprintf("%s %08x", std::string(to_string(t->ops[i].kind)).c_str(), t->ops[i].key);
+            std::string(to_string(t->ops[i].kind)) + " " + key_text(t->ops[i].key, radix(), false);
         row.outcome = std::string(to_string(t->ops[i].status));
         if (const linear::probe_walk* pw = walk_.walk_at(i))
           for (const linear::walk_cell& c : pw->cells) row.cells.push_back(vis::walk_color(c.role));
@@ -72,7 +77,7 @@ class linear_views final : public family_views {
     code_.follow(t->serial, op, [&]() -> std::optional<code_walkthrough> {
       const linear::probe_walk* pw = walk_.walk_at(op);
       if (!pw || op >= t->ops.size()) return std::nullopt;
-      return linear_walkthrough(t->ops[op], *pw, s.config().table, s.capacity());
+      return linear_walkthrough(t->ops[op], *pw, s.config().table, s.capacity(), radix());
     });
   }
 

@@ -10,15 +10,17 @@ constexpr const char* k_run = "slab-run-op";
 constexpr const char* k_cas = "slab-cas-pair";
 }  // namespace
 
-code_walkthrough slab_walkthrough(const stepped_op& op, const slab::op_trace& path) {
+code_walkthrough slab_walkthrough(const stepped_op& op, const slab::op_trace& path,
+                                  key_radix radix) {
   code_walkthrough w;
-  w.title = strprintf("%s(0x%08x) -> %s", std::string(to_string(op.kind)).c_str(), op.key,
+  const std::string key = key_text(op.key, radix);
+  w.title = strprintf("%s(%s) -> %s", std::string(to_string(op.kind)).c_str(), key.c_str(),
                       std::string(to_string(op.status)).c_str());
   w.regions = {k_run, k_cas};
   if (path.slabs_read == 0 && !path.linked_new_slab) return w;  // rejected: nothing read
   const unsigned long long bucket = op.list_before ? op.list_before->bucket : 0;
-  w.events.push_back(
-      {k_run, "bucket", strprintf("bucket %llu: hash(0x%08x) modulo the buckets", bucket, op.key)});
+  w.events.push_back({k_run, "bucket",
+                      strprintf("bucket %llu: hash(%s) modulo the buckets", bucket, key.c_str())});
   const auto claim = [&](std::size_t slab, int pair) {
     w.events.push_back(
         {k_run, "pair_free",

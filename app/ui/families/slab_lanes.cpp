@@ -10,7 +10,8 @@
 namespace hs::app {
 
 std::vector<vis::tile_round> slab_lane_rounds(const stepped_op& op, const slab_chain& list,
-                                              const slab::op_trace& t, int tile, slab_mode mode) {
+                                              const slab::op_trace& t, int tile, slab_mode mode,
+                                              key_radix radix) {
   std::vector<vis::tile_round> out;
   const int lanes = std::clamp(tile, 1, slab::k_slab_words), per = slab::k_slab_words / lanes;
   const bool insert = op.kind == op_kind::insert;
@@ -33,13 +34,13 @@ std::vector<vis::tile_round> slab_lane_rounds(const stepped_op& op, const slab_c
       } else if (w == slab::k_aux_word) {
         tw = {"", vis::k_tile_aux};
       } else if (w % 2 == 1) {
-        tw = {word == k_empty ? "" : key_text(word), vis::k_tile_aux};
+        tw = {word == k_empty ? "" : key_text(word, radix, false), vis::k_tile_aux};
       } else if (decides && insert && w == 2 * t.pair) {
-        tw = {key_text(op.key), vis::k_tile_claimed};
+        tw = {key_text(op.key, radix, false), vis::k_tile_claimed};
       } else if (word == k_empty) {
         tw = {"", vis::k_tile_empty};
       } else {
-        tw = {key_text(word), word == op.key ? vis::k_tile_key : vis::k_tile_other};
+        tw = {key_text(word, radix, false), word == op.key ? vis::k_tile_key : vis::k_tile_other};
       }
       round.lanes[static_cast<std::size_t>(w / per)].push_back(std::move(tw));
     }

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "app/ui/families/tile_lanes.hpp"
+#include "core/common/format.hpp"
 #include "core/slab/slab_trace.hpp"
 
 namespace hs::app {
@@ -11,6 +12,7 @@ namespace hs::app {
 /// @brief The slab hash's reads of one operation (`list`: its bucket's list as it found it) by a
 /// tile of `tile` lanes, in the table's mode (unique: REPLACE, multi: INSERT).
 std::vector<vis::tile_round> slab_lane_rounds(const stepped_op& op, const slab_chain& list,
-                                              const slab::op_trace& t, int tile, slab_mode mode);
+                                              const slab::op_trace& t, int tile, slab_mode mode,
+                                              key_radix radix = key_radix::hex);
 
 }  // namespace hs::app

@@ -51,6 +51,10 @@ class slab_views final : public family_views {
   const vis::tile_lanes_view& lanes() const { return lanes_; }
 
  private:
+  void radix_changed() override {  // the code and the lanes write keys: made again
+    lanes_shown_.forget();
+    code_.forget_followed();
+  }
   void follow_code() {
     const step_trace* t = view_.step();
     if (!t) return;
@@ -58,7 +62,7 @@ class slab_views final : public family_views {
     code_.follow(t->serial, op, [&]() -> std::optional<code_walkthrough> {
       const slab::op_trace* p = view_.path_at(op);
       if (!p || op >= t->ops.size()) return std::nullopt;
-      return slab_walkthrough(t->ops[op], *p);
+      return slab_walkthrough(t->ops[op], *p, radix());
     });
   }
   void follow_lanes(const table_config& cfg) {
@@ -75,8 +79,9 @@ class slab_views final : public family_views {
     const slab_chain* list = view_.list_seen_at(op);
     const int tile = cfg.slab.tile ? cfg.slab.tile : slab::k_default_tile;
     if (p && list)
-      lanes_.set(tile_title(t->ops[op], tile),
-                 slab_lane_rounds(t->ops[op], *list, *p, tile, cfg.slab.mode), tile_legend());
+      lanes_.set(tile_title(t->ops[op], tile, radix()),
+                 slab_lane_rounds(t->ops[op], *list, *p, tile, cfg.slab.mode, radix()),
+                 tile_legend());
     else
       lanes_.clear("This operation read nothing (a reserved key is refused first).");
   }

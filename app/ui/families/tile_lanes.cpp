@@ -5,8 +5,6 @@
 
 namespace hs::app {
 
-std::string key_text(key_type k) { return k < 1000000 ? std::to_string(k) : strprintf("%08x", k); }
-
 std::vector<std::pair<ImU32, std::string>> tile_legend() {
   return {{vis::k_tile_key, "the key"},
           {vis::k_tile_other, "another key"},
@@ -15,9 +13,9 @@ std::vector<std::pair<ImU32, std::string>> tile_legend() {
           {vis::k_tile_aux, "value / next pointer"}};
 }
 
-std::string tile_title(const stepped_op& op, int tile) {
-  return strprintf("%s 0x%08x -> %s: a tile of %d lanes serves it",
-                   std::string(to_string(op.kind)).c_str(), op.key,
+std::string tile_title(const stepped_op& op, int tile, key_radix radix) {
+  return strprintf("%s %s -> %s: a tile of %d lanes serves it",
+                   std::string(to_string(op.kind)).c_str(), key_text(op.key, radix).c_str(),
                    std::string(to_string(op.status)).c_str(), tile);
 }
 

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/common/format.hpp"
 #include "core/table/step_trace.hpp"
 #include "visualizers/views/tile_lanes_view.hpp"
 
@@ -14,10 +15,7 @@ namespace hs::app {
 /// @brief What the words' colours mean.
 std::vector<std::pair<ImU32, std::string>> tile_legend();
 
-/// @brief "insert 0x0000000c -> inserted, a tile of 4 lanes".
-std::string tile_title(const stepped_op& op, int tile);
-
-/// @brief A key as a lane's word shows it: decimal below 10^6, else hex.
-std::string key_text(key_type k);
+/// @brief "insert 0x0000000c -> inserted, a tile of 4 lanes" (or "insert 12 -> ...").
+std::string tile_title(const stepped_op& op, int tile, key_radix radix = key_radix::hex);
 
 }  // namespace hs::app

@@ -223,6 +223,7 @@ void controls_panel::draw_typed_keys(frame_state& f) {
     if (f.typed_text.find_first_not_of(" ,\t") != std::string::npos) {
       try {
         f.typed_keys = workload::parse_key_list(f.typed_text);
+        f.given_radix = workload::radix_of_key_list(f.typed_text);  // shown as they were typed
       } catch (const user_error& e) {
         f.typed_error = e.what();  // nothing is stepped until the list is all keys
       }
@@ -325,6 +326,13 @@ void controls_panel::draw_display(frame_state& f) {
   int t = static_cast<int>(f.ui_theme);
   if (ImGui::Combo("theme", &t, "dark\0light (projectors, print)\0"))
     f.ui_theme = static_cast<theme>(t);
+  int keys = f.radix_choice ? 1 + static_cast<int>(*f.radix_choice) : 0;
+  if (ImGui::Combo("keys", &keys, "as given\0hex\0decimal\0"))
+    f.radix_choice = keys == 0 ? std::nullopt : std::optional(static_cast<key_radix>(keys - 1));
+  ImGui::SetItemTooltip(
+      "How cells, tooltips, questions, the Code view and the lanes write keys: as the lesson or "
+      "your typed keys gave them (decimal when every key was a decimal number), or always hex or "
+      "decimal");
   float period_ms = static_cast<float>(f.sampling.period_s * 1000.0);
   if (ImGui::SliderFloat("sample every", &period_ms, 0.f, 1000.f,
                          period_ms < 1 ? "frame" : "%.0f ms"))

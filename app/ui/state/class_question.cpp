@@ -11,7 +11,7 @@
 namespace hs::app {
 
 std::string question_text(const class_question& q) {
-  const std::string key = strprintf("key 0x%08x", q.op.key);
+  const std::string key = "key " + key_text(q.op.key, q.radix);
   const std::string op = std::string(to_string(q.op.kind));
   if (q.what == question_kind::where)
     return q.op.kind == op_kind::insert
@@ -25,6 +25,7 @@ std::string question_text(const class_question& q) {
 }
 
 void update_question(frame_state& f) {
+  if (f.question) f.question->radix = f.keys_radix();
   // First the reveal of an answered question whose step has run, then a new question.
   if (f.question && f.question->answered && f.question->reveal.empty()) {
     const auto trace = f.sess->last_step();

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "app/session/commands.hpp"
+#include "core/common/format.hpp"
 #include "core/table/step_trace.hpp"
 
 namespace hs::app {
@@ -22,6 +23,7 @@ struct class_question {
   std::uint64_t steps_before = 0;  ///< traced steps when it was answered: the next one reveals
   std::string reveal;              ///< after the step: the table's answer and the verdict
   bool right = false;
+  key_radix radix = key_radix::hex;  ///< how its key is written (the frame's choice)
 };
 
 /// @brief The question in words: "Where will key 0x0000004c land?".

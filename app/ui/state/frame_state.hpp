@@ -85,6 +85,10 @@ struct frame_state {
   std::string loaded_scenario;      ///< the scenario the table came from (its name), or empty
   std::uint64_t loaded_serial = 0;  ///< counts loads and tables made otherwise
   std::string ended_caption;        ///< a caption the user's own run, step or fill left behind
+  /// How the keys were given (a lesson's decimal `step insert 12 76`, typed keys), and the
+  /// Display section's choice over it, if any.
+  key_radix given_radix = key_radix::hex;
+  std::optional<key_radix> radix_choice;
 
   // Compare mode.
   std::unique_ptr<compare_set> compare;
@@ -104,6 +108,8 @@ struct frame_state {
 
   const family_ui& ui() const { return ui_of(sess->config().table.family); }
   const family_hooks& hooks() const { return hooks_of(sess->config().table.family); }
+  /// @brief How the views write keys: the Display choice, else as they were given.
+  key_radix keys_radix() const { return radix_choice.value_or(given_radix); }
   /// @brief The tables the keys drive now: the compared ones while the Compare window has focus.
   key_target keys_drive() const {
     return compare && compare_focused ? key_target::compared_tables : key_target::main_table;

@@ -380,3 +380,15 @@ TEST_CASE("step insert|find|erase KEY... steps the class's own keys, and prints 
   CHECK_THROWS_WITH(parse_scenario("step 4 5\ncapture heatmap\n", "x.scn"),
                     ContainsSubstring("x.scn:1: usage: step OPS"));
 }
+
+TEST_CASE("a lesson's keys are shown as it wrote them: decimal when every step's keys are numbers",
+          "[scenario][keys]") {
+  const auto radix = [](const std::string& text) {
+    return parse_scenario(text + "capture heatmap\n", "x.scn").keys_radix;
+  };
+  CHECK(radix("step insert 12 76 140\nstep find 140\n") == key_radix::decimal);
+  CHECK(radix("step insert 12 76\nstep find 0x4c\n") == key_radix::hex);  // one hex line
+  CHECK(radix("step insert 0x0c\nstep find 12\n") == key_radix::hex);
+  CHECK(radix("step insert ada bob\n") == key_radix::hex);  // words: their keys are hashes
+  CHECK(radix("step 4\n") == key_radix::hex);               // the generator's keys
+}

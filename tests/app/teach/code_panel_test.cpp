@@ -288,11 +288,11 @@ TEST_CASE("a scenario's questions wait for the class's answer, then reveal the t
   });
   INFO(log);
   REQUIRE(log.empty());
-  CHECK(asked_where == "Where will key 0x0000004c land? Pick its slot.");
+  CHECK(asked_where == "Where will key 76 land? Pick its slot.");  // the lesson's decimal keys
   CHECK(batches_while_asked == batches_before);
   CHECK(reveal_where == "The table says slot 13; the class said 13: right.");
   CHECK(right_after_first == 1);
-  CHECK(asked_probes == "How many slots will the find of key 0x0000008c read?");
+  CHECK(asked_probes == "How many slots will the find of key 140 read?");
   CHECK(reveal_probes == "The table says 3 slots; the class said 2: not this time.");
   CHECK(asked_after_second == 2);
   CHECK(right_after_second == 1);

@@ -29,3 +29,11 @@ TEST_CASE("numbers format for people", "[format]") {
   CHECK(format_rate(1.5e10) == "15.00 G/s");
   CHECK(format_rate(2.5e6) == "2.5 M/s");
 }
+
+TEST_CASE("keys are written in hex or in decimal", "[format]") {
+  CHECK(key_text(12, key_radix::hex) == "0x0000000c");
+  CHECK(key_text(12, key_radix::hex, false) == "0000000c");
+  CHECK(key_text(12, key_radix::decimal) == "12");
+  CHECK(key_text(4294967294u, key_radix::decimal) == "4294967294");
+  CHECK(key_text(0xdeadbeef, key_radix::hex, false) == "deadbeef");
+}

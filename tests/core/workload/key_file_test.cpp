@@ -287,3 +287,12 @@ TEST_CASE("typed keys: numbers, hex and words; an entry that is neither is named
                     Catch::Matchers::ContainsSubstring("out of the 32-bit range"));
   CHECK_THROWS_WITH(parse_key_list(" , "), Catch::Matchers::ContainsSubstring("no keys typed"));
 }
+
+TEST_CASE("typed keys are shown as they were written: decimal only when every key is a number",
+          "[workload][keys]") {
+  CHECK(radix_of_key_list("12, 76 140") == key_radix::decimal);
+  CHECK(radix_of_key_list("12, 0x4c") == key_radix::hex);  // one hex key: hex
+  CHECK(radix_of_key_list("0X1F") == key_radix::hex);
+  CHECK(radix_of_key_list("12 ada") == key_radix::hex);  // a word's key is a hash
+  CHECK(radix_of_key_list(" , ") == key_radix::hex);     // no keys: the generator's way
+}
