@@ -1,8 +1,6 @@
 // Lookups in the app's family list.
 #include "app/ui/families/family_ui.hpp"
 
-#include <algorithm>
-
 #include "core/common/error.hpp"
 #include "core/table/family_registry.hpp"
 

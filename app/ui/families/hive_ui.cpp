@@ -1,6 +1,6 @@
-// The hive family in the app: buckets, evictions, insert steps, stash and resize windows (a
-// bucket picked in a strip zooms the heatmap onto its slots), its table controls, its counts, and
-// the per-batch record of inserts by step.
+// The hive family's drawing: buckets, evictions, insert steps, stash and resize windows (a bucket
+// picked in a strip zooms the heatmap onto its slots), step mode's Code view and lanes, and its
+// table controls. Its counts and per-batch record are its hooks' (app/families/hive_hooks.cpp).
 #include "app/ui/families/family_ui.hpp"
 
 #include <algorithm>

@@ -1,6 +1,6 @@
-// The linear family in the app: the probe-length window, step mode's probe walks (each traced
-// operation's walk from its home slot, outlined on the zoomed heatmap), its tuning and delete-mode
-// controls, and its counts (erased values and tombstones occupy slots: occupancy beside the load).
+// The linear family's drawing: the probe-length window, step mode's probe walks (each traced
+// operation's walk from its home slot, outlined on the zoomed heatmap), the Code view and lanes,
+// and its tuning and delete-mode controls. Its counts are its hooks' (linear_hooks.cpp).
 #include <imgui.h>
 
 #include "app/session/session.hpp"

@@ -1,5 +1,5 @@
-// The slab family in the app: its list and SlabAlloc windows (a picked bucket's list, a traced
-// step replayed on it), the key positions, its table controls, FLUSH, and its counts.
+// The slab family's drawing: its list and SlabAlloc windows (a picked bucket's list, a traced step
+// replayed on it), the key positions, its table controls and FLUSH. Its counts are its hooks'.
 #include <bit>
 
 #include <imgui.h>
