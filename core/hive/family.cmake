@@ -5,6 +5,7 @@ target_sources(hs_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/hive_image_inspect.cpp
   ${CMAKE_CURRENT_LIST_DIR}/hive_invariants.cpp
   ${CMAKE_CURRENT_LIST_DIR}/hive_model.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/hive_model_state.cpp
   ${CMAKE_CURRENT_LIST_DIR}/hive_trace.cpp
 )
 if(HS_WITH_CUDA)
@@ -14,6 +15,7 @@ if(HS_WITH_CUDA)
     ${CMAKE_CURRENT_LIST_DIR}/hive_bulk.cu
     ${CMAKE_CURRENT_LIST_DIR}/hive_resize.cu
     ${CMAKE_CURRENT_LIST_DIR}/hive_table.cu
+    ${CMAKE_CURRENT_LIST_DIR}/hive_table_state.cu
   )
 endif()
 # The device code the Code view shows (teach-region markers), extracted by app/CMakeLists.txt.

@@ -34,6 +34,8 @@ class hive_table final : public hive_family {
   std::uint64_t retrieve_all(std::span<key_type> keys, std::span<value_type> values,
                              stream_view s) override;
   void rehash(std::uint64_t capacity, stream_view s) override;
+  table_state save_state(stream_view s) override;
+  void restore_state(const table_state& st, stream_view s) override;
 
   std::uint64_t expand(std::uint64_t buckets, stream_view s) override;
   std::uint64_t contract(std::uint64_t buckets, stream_view s) override;

@@ -3,6 +3,7 @@ target_sources(hs_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/linear_descriptor.cpp
   ${CMAKE_CURRENT_LIST_DIR}/linear_invariants.cpp
   ${CMAKE_CURRENT_LIST_DIR}/linear_model.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/linear_model_state.cpp
   ${CMAKE_CURRENT_LIST_DIR}/linear_options.cpp
   ${CMAKE_CURRENT_LIST_DIR}/linear_slots.cpp
   ${CMAKE_CURRENT_LIST_DIR}/linear_trace.cpp
@@ -12,6 +13,7 @@ if(HS_WITH_CUDA)
     ${CMAKE_CURRENT_LIST_DIR}/linear_inspect.cu
     ${CMAKE_CURRENT_LIST_DIR}/linear_partition.cu
     ${CMAKE_CURRENT_LIST_DIR}/linear_table.cu
+    ${CMAKE_CURRENT_LIST_DIR}/linear_table_state.cu
   )
 endif()
 # The device code the Code view shows (teach-region markers), extracted by app/CMakeLists.txt.

@@ -32,6 +32,8 @@ class linear_model final : public table {
   std::uint64_t retrieve_all(std::span<key_type> keys, std::span<value_type> values,
                              stream_view s) override;
   void rehash(std::uint64_t capacity, stream_view s) override;
+  table_state save_state(stream_view s) override;
+  void restore_state(const table_state& st, stream_view s) override;
 
   /// @brief One operation with sequential semantics (what the GPU kernels must agree with). These
   /// are the rule alone: the batch calls count refused operations.

@@ -36,6 +36,8 @@ class linear_table final : public table {
   std::uint64_t retrieve_all(std::span<key_type> keys, std::span<value_type> values,
                              stream_view s) override;
   void rehash(std::uint64_t capacity, stream_view s) override;
+  table_state save_state(stream_view s) override;
+  void restore_state(const table_state& st, stream_view s) override;
 
   /// @brief A host copy of the slots (for invariant checks and tests; synchronizes).
   std::vector<slot_word> download_slots(stream_view s) const;

@@ -5,6 +5,7 @@ target_sources(hs_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/slab_image.cpp
   ${CMAKE_CURRENT_LIST_DIR}/slab_invariants.cpp
   ${CMAKE_CURRENT_LIST_DIR}/slab_model.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/slab_model_state.cpp
   ${CMAKE_CURRENT_LIST_DIR}/slab_options.cpp
   ${CMAKE_CURRENT_LIST_DIR}/slab_sizing.cpp
   ${CMAKE_CURRENT_LIST_DIR}/slab_trace.cpp
@@ -14,6 +15,7 @@ if(HS_WITH_CUDA)
     ${CMAKE_CURRENT_LIST_DIR}/slab_inspect.cu
     ${CMAKE_CURRENT_LIST_DIR}/slab_kernels.cu
     ${CMAKE_CURRENT_LIST_DIR}/slab_table.cu
+    ${CMAKE_CURRENT_LIST_DIR}/slab_table_state.cu
   )
 endif()
 # The device code the Code view shows (teach-region markers), extracted by app/CMakeLists.txt.

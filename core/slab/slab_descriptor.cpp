@@ -44,7 +44,8 @@ const family_option k_options[] = {
      [](const table_config& c) { return std::to_string(c.slab.buckets); },
      [](table_config& c, const std::string& v) {
        c.slab.buckets = option_size(v, "bucket count");
-     }},
+     },
+     true},
 };
 
 // `slab [mode=unique|multi] [buckets=N] [beta=B keys=N] [tile=T]`: the options, and beta with

@@ -29,6 +29,8 @@ class slab_model final : public slab_family {
   std::uint64_t retrieve_all(std::span<key_type> keys, std::span<value_type> values,
                              stream_view s) override;
   void rehash(std::uint64_t capacity, stream_view s) override;
+  table_state save_state(stream_view s) override;
+  void restore_state(const table_state& st, stream_view s) override;
 
   void erase_all(std::span<const key_type> keys, std::span<std::uint32_t> removed,
                  stream_view s) override;

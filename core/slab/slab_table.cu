@@ -34,10 +34,6 @@ constexpr double k_grow_share = 0.75;
 constexpr std::uint64_t k_batches_ahead = 4;
 }  // namespace
 
-struct slab_table::super_block {
-  buffer<std::uint32_t> slabs, bitmaps;
-};
-
 slab_table::slab_table(const table_config& cfg) : cfg_(cfg) {
   std::string why;
   if (!query_gpu(&why)) throw user_error("GPU slab table: " + why);

@@ -36,6 +36,8 @@ class slab_table final : public slab_family {
   std::uint64_t retrieve_all(std::span<key_type> keys, std::span<value_type> values,
                              stream_view s) override;
   void rehash(std::uint64_t capacity, stream_view s) override;
+  table_state save_state(stream_view s) override;
+  void restore_state(const table_state& st, stream_view s) override;
 
   void erase_all(std::span<const key_type> keys, std::span<std::uint32_t> removed,
                  stream_view s) override;
@@ -52,7 +54,9 @@ class slab_table final : public slab_family {
   void free_slabs(std::span<const std::uint32_t> addresses, stream_view s);
 
  private:
-  struct super_block;
+  struct super_block {
+    buffer<std::uint32_t> slabs, bitmaps;
+  };
   /// The table as kernels see it, with a fresh allocation seed (call with table_mutex_ held).
   table_ref ref();
   /// Makes sure up to n inserts about to be launched on s find free slabs: tracks an upper bound

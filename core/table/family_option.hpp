@@ -26,6 +26,9 @@ struct family_option {
   /// @brief Writes a value already checked against choices or range; throws hs::user_error for
   /// what only the option can tell (a hash policy's functions).
   void (*set)(table_config& cfg, const std::string& value) = nullptr;
+  /// @brief Whether the value goes with the table's size (the slab's bucket count): a table's
+  /// states may differ in it, as in their capacity.
+  bool follows_capacity = false;
 };
 
 /// @brief The option `name` of `options`, or null.

@@ -66,6 +66,8 @@ class rejected_tally {
   void copy_to(std::uint64_t* out) const {
     std::copy(std::begin(by_kind_), std::end(by_kind_), out);
   }
+  /// @brief Takes the counts from an array of k_op_kind_count (a restored state's).
+  void copy_from(const std::uint64_t* in) { std::copy(in, in + k_op_kind_count, by_kind_); }
 
  private:
   std::uint64_t by_kind_[k_op_kind_count] = {};

@@ -25,6 +25,8 @@
 
 namespace hs {
 
+struct table_state;  // table_state.hpp: a table's exact state
+
 /// @brief The table families; each describes itself in the registry (family_registry.hpp).
 enum class family : std::uint8_t { linear, slab, hive };
 /// @brief The family's name ("linear"), from the registry.
@@ -143,6 +145,15 @@ class table {
   virtual void rehash(std::uint64_t capacity, stream_view s) = 0;
   /// @brief Applies the policy: grows, shrinks or rehashes in place when a threshold is passed.
   maintenance_result maintain(const maintenance_policy& policy, stream_view s);
+
+  /// @brief The table's exact state as its family writes it down (table_state.hpp), copied into
+  /// the table's own memory (stream-ordered after the batches before it; synchronizes).
+  virtual table_state save_state(stream_view s) = 0;
+  /// @brief Makes the table exactly the state (from either backend and any memory space): its
+  /// slots, its family's own structures, its counters and its capacity. Throws hs::user_error,
+  /// the table unchanged, for a state of another family or options, or one whose parts do not fit
+  /// its capacity; hs::gpu_error when memory for a larger capacity cannot be had. Synchronizes.
+  virtual void restore_state(const table_state& st, stream_view s) = 0;
 };
 
 /// @brief Creates the table a config describes through its family's registration (capacity 0

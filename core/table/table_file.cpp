@@ -1,0 +1,245 @@
+// Writing and reading table files (the format: table_file.hpp). Parts are copied through a host
+// chunk at a time, so a 1 GiB device table needs no 1 GiB host buffer to be saved.
+#include "core/table/table_file.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "core/common/error.hpp"
+#include "core/common/format.hpp"
+#include "core/table/family_option.hpp"
+#include "core/table/family_registry.hpp"
+
+namespace hs {
+
+namespace {
+
+constexpr char k_magic[8] = {'H', 'S', 'T', 'A', 'B', 'L', 'E', '\n'};
+constexpr std::size_t k_chunk = std::size_t{64} << 20;
+
+std::uint64_t rotl(std::uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
+std::uint64_t mix(std::uint64_t h) {
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdull;
+  h ^= h >> 33;
+  h *= 0xc4ceb9fe1a85ec53ull;
+  return h ^ (h >> 33);
+}
+
+[[noreturn]] void refuse(const std::string& path, const std::string& why) {
+  throw user_error("table file " + path + ": " + why);
+}
+
+std::string header_of(const table_state& st) {
+  std::ostringstream h;
+  const table_config& c = st.config;
+  h << "version " << k_table_file_version << "\nfamily " << to_string(c.family) << "\ncapacity "
+    << c.capacity << "\nhash " << to_string(c.hash) << "\n";
+  for (const family_option& o : describe(c.family).options)
+    h << "option " << o.name << "=" << o.get(c) << "\n";
+  for (const auto& [name, value] : st.numbers) h << "number " << name << " " << value << "\n";
+  for (const state_part& p : st.parts) h << "part " << p.name << " " << p.bytes.size() << "\n";
+  h << "\n";
+  return h.str();
+}
+
+struct file_closer {
+  void operator()(std::FILE* f) const { std::fclose(f); }
+};
+using file_ptr = std::unique_ptr<std::FILE, file_closer>;
+
+}  // namespace
+
+std::uint64_t table_file_checksum(const void* data, std::size_t bytes, std::uint64_t seed) {
+  // Four independent lanes of 8-byte words (the loop keeps up with memory), folded at the end.
+  const auto* p = static_cast<const unsigned char*>(data);
+  std::uint64_t lane[4] = {seed ^ 0x9e3779b97f4a7c15ull, seed + 0xc2b2ae3d27d4eb4full,
+                           rotl(seed, 17) ^ 0x165667b19e3779f9ull, ~seed};
+  std::size_t i = 0;
+  for (; i + 32 <= bytes; i += 32)
+    for (int l = 0; l < 4; ++l) {
+      std::uint64_t w;
+      std::memcpy(&w, p + i + 8 * l, 8);
+      lane[l] = rotl(lane[l] ^ (w * 0x87c37b91114253d5ull), 31) * 0x4cf5ad432745937full;
+    }
+  for (; i + 8 <= bytes; i += 8) {
+    std::uint64_t w;
+    std::memcpy(&w, p + i, 8);
+    lane[0] = rotl(lane[0] ^ (w * 0x87c37b91114253d5ull), 31) * 0x4cf5ad432745937full;
+  }
+  std::uint64_t tail = 0;
+  std::memcpy(&tail, p + i, bytes - i);
+  std::uint64_t h = mix(tail ^ bytes);
+  for (int l = 0; l < 4; ++l) h = mix(h ^ lane[l]) + 0x9e3779b97f4a7c15ull * (l + 1);
+  return h;
+}
+
+void write_table_file(const std::string& path, const table_state& st, stream_view s) {
+  const std::string partial = path + ".partial";
+  file_ptr f(std::fopen(partial.c_str(), "wb"));
+  if (!f) refuse(path, std::string("cannot write: ") + std::strerror(errno));
+  const std::string header = header_of(st);
+  std::uint64_t sum = table_file_checksum(k_magic, sizeof k_magic, 0);
+  sum = table_file_checksum(header.data(), header.size(), sum);
+  bool ok = std::fwrite(k_magic, 1, sizeof k_magic, f.get()) == sizeof k_magic &&
+            std::fwrite(header.data(), 1, header.size(), f.get()) == header.size();
+  std::vector<unsigned char> chunk;
+  for (const state_part& p : st.parts) {
+    for (std::size_t at = 0; ok && at < p.bytes.size(); at += k_chunk) {
+      const std::size_t n = std::min(k_chunk, p.bytes.size() - at);
+      chunk.resize(n);
+      copy_bytes(chunk.data(), memory_space::host, p.bytes.data() + at, p.bytes.space(), n, s);
+      synchronize(s);
+      sum = table_file_checksum(chunk.data(), n, sum);
+      ok = std::fwrite(chunk.data(), 1, n, f.get()) == n;
+    }
+  }
+  ok = ok && std::fwrite(&sum, 1, sizeof sum, f.get()) == sizeof sum;
+  ok = std::fclose(f.release()) == 0 && ok;
+  std::error_code ec;
+  if (ok) std::filesystem::rename(partial, path, ec);
+  if (!ok || ec) {
+    std::filesystem::remove(partial, ec);
+    refuse(path, "could not be written whole (is the disk full?)");
+  }
+}
+
+namespace {
+
+// One header line's words after its keyword, checked as a count.
+std::uint64_t header_count(const std::string& path, const std::string& word, const char* what) {
+  try {
+    std::size_t used = 0;
+    const unsigned long long v = std::stoull(word, &used);
+    if (used == word.size()) return v;
+  } catch (const std::exception&) {
+  }
+  refuse(path, std::string("corrupt header: ") + what + " '" + word + "' is not a count");
+}
+
+struct parsed_header {
+  table_state st;
+  std::vector<std::pair<std::string, std::uint64_t>> parts;  // name, bytes
+};
+
+parsed_header parse_header(const std::string& path, const std::string& text) {
+  parsed_header h;
+  std::istringstream in(text);
+  std::string line;
+  bool family_seen = false, version_seen = false;
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    std::istringstream words(line);
+    std::string key, a, b;
+    words >> key >> a >> b;
+    if (key == "version") {
+      const std::uint64_t v = header_count(path, a, "version");
+      if (v != k_table_file_version)
+        refuse(path, strprintf("written in format version %llu; this HashScope reads version %u",
+                               static_cast<unsigned long long>(v), k_table_file_version));
+      version_seen = true;
+    } else if (key == "family") {
+      const auto f = parse_family(a);
+      if (!f) refuse(path, "a table of family '" + a + "', which this HashScope does not know");
+      h.st.config.family = *f;
+      family_seen = true;
+    } else if (key == "capacity") {
+      h.st.config.capacity = header_count(path, a, "capacity");
+    } else if (key == "hash") {
+      const auto k = parse_hash_kind(a);
+      if (!k) refuse(path, "corrupt header: unknown hash '" + a + "'");
+      h.st.config.hash = *k;
+    } else if (key == "option") {
+      if (!family_seen) refuse(path, "corrupt header: an option before the family");
+      const auto eq = a.find('=');
+      const family_option* o =
+          eq == std::string::npos
+              ? nullptr
+              : find_option(describe(h.st.config.family).options, a.substr(0, eq));
+      if (!o) refuse(path, "corrupt header: unknown option '" + a + "'");
+      try {
+        apply_option(*o, h.st.config, a.substr(eq + 1));
+      } catch (const user_error& e) {
+        refuse(path, std::string("corrupt header: ") + e.what());
+      }
+    } else if (key == "number") {
+      h.st.set_number(a, header_count(path, b, a.c_str()));
+    } else if (key == "part") {
+      h.parts.emplace_back(a, header_count(path, b, a.c_str()));
+    } else {
+      refuse(path, "corrupt header: unknown line '" + line.substr(0, 60) + "'");
+    }
+  }
+  if (!version_seen || !family_seen) refuse(path, "corrupt header: no version or family line");
+  return h;
+}
+
+}  // namespace
+
+table_state read_table_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) refuse(path, std::string("cannot open: ") + std::strerror(errno));
+  std::error_code ec;
+  const std::uint64_t size = std::filesystem::file_size(path, ec);
+  char magic[sizeof k_magic] = {};
+  if (!in.read(magic, sizeof magic) || std::memcmp(magic, k_magic, sizeof magic) != 0)
+    refuse(path, "not a HashScope table file (it does not start with HSTABLE)");
+  std::string header, line;
+  while (std::getline(in, line)) {
+    header += line + "\n";
+    if (line.empty()) break;
+    if (header.size() > (1u << 20)) refuse(path, "corrupt header: no end within 1 MiB");
+  }
+  if (!in) refuse(path, "truncated inside its header");
+  parsed_header h = parse_header(path, header);
+  std::uint64_t body = 0;
+  for (const auto& p : h.parts) body += p.second;
+  const std::uint64_t expected = sizeof k_magic + header.size() + body + 8;
+  if (ec || size < expected)
+    refuse(path, strprintf("truncated: %s bytes of the %s its header describes",
+                           format_count(size).c_str(), format_count(expected).c_str()));
+  if (size > expected) refuse(path, "corrupt: bytes after the end its header describes");
+  std::uint64_t sum = table_file_checksum(k_magic, sizeof k_magic, 0);
+  sum = table_file_checksum(header.data(), header.size(), sum);
+  for (const auto& [name, bytes] : h.parts) {
+    state_part p{name, buffer<std::byte>(memory_space::host, bytes)};
+    for (std::uint64_t at = 0; at < bytes; at += k_chunk) {
+      const std::size_t n = std::min<std::uint64_t>(k_chunk, bytes - at);
+      in.read(reinterpret_cast<char*>(p.bytes.data() + at), static_cast<std::streamsize>(n));
+      sum = table_file_checksum(p.bytes.data() + at, n, sum);
+    }
+    h.st.parts.push_back(std::move(p));
+  }
+  std::uint64_t stored = 0;
+  in.read(reinterpret_cast<char*>(&stored), sizeof stored);
+  if (!in) refuse(path, "truncated while reading its parts");
+  if (stored != sum) refuse(path, "corrupt: its checksum does not match its contents");
+  return std::move(h.st);
+}
+
+void save_table(table& t, const std::string& path, stream_view s) {
+  write_table_file(path, t.save_state(s), s);
+}
+
+std::unique_ptr<table> open_table(const std::string& path, backend b, stream_view s) {
+  table_state st = read_table_file(path);
+  table_config cfg = st.config;
+  cfg.backend = b;
+  if (const auto* d = &describe(cfg.family); d->check_config) {
+    const std::string why = d->check_config(cfg);
+    if (!why.empty()) refuse(path, why);
+  }
+  std::unique_ptr<table> t = make_table(cfg);
+  try {
+    t->restore_state(st, s);
+  } catch (const user_error& e) {
+    refuse(path, e.what());
+  }
+  return t;
+}
+
+}  // namespace hs
