@@ -32,6 +32,12 @@ void hive_steps_recorder::clear() {
   std::fill(std::begin(before_), std::end(before_), 0);
 }
 
+void hive_steps_recorder::cut(std::uint64_t batches, std::span<const std::uint64_t> counters) {
+  std::lock_guard lock(mutex_);
+  points_.resize(points_.size() - std::min<std::uint64_t>(batches, points_.size()));
+  for (int i = 0; i < 5; ++i) before_[i] = i < int(counters.size()) ? counters[i] : 0;
+}
+
 std::vector<vis::hive_step_point> hive_steps_recorder::points() const {
   std::lock_guard lock(mutex_);
   return points_;

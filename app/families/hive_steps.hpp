@@ -18,6 +18,7 @@ class hive_steps_recorder final : public batch_recorder {
  public:
   void record(const batch_record& b) override;
   void clear() override;
+  void cut(std::uint64_t batches, std::span<const std::uint64_t> counters) override;
   std::vector<vis::hive_step_point> points() const;
 
  private:

@@ -56,6 +56,9 @@ std::optional<script_step> as_script_step(const scenario_step& s) {
     case scenario_step::say: return script_step{script_step::say, 0, 0, s.text};
     case scenario_step::configure:
       return script_step{script_step::configure, 0, 0, {}, s.configure_to};
+    case scenario_step::back: return script_step{script_step::back, 0, s.batches};
+    case scenario_step::load_table: return script_step{script_step::load_table, 0, 0, s.text};
+    case scenario_step::save_table: return script_step{script_step::save_table, 0, 0, s.text};
     case scenario_step::capture: break;
   }
   return std::nullopt;
@@ -133,6 +136,14 @@ void scenario_parse::settle() {
 
 void scenario_parse::push(scenario_step s, int n) {
   s.line = n;
+  switch (s.kind) {
+    case scenario_step::say:
+    case scenario_step::configure:
+    case scenario_step::capture:
+    case scenario_step::save_table: break;
+    case scenario_step::back: commands -= s.batches; break;
+    default: ++commands;
+  }
   sc.steps.push_back(std::move(s));
 }
 

@@ -287,6 +287,49 @@ void flush(scenario_parse& s, const keyword_line& l) {
   s.push(step_of(scenario_step::flush), l.p.line);
 }
 
+// `back [N]`: the table as it was before the last N commands (1 by default).
+void back(scenario_parse& s, const keyword_line& l) {
+  scenario_step st = step_of(scenario_step::back);
+  st.batches = l.w.size() > 1 ? l.p.size(l.w[1], "command count") : 1;
+  if (st.batches == 0) l.p.fail("back takes 1 or more commands");
+  if (st.batches > s.commands)
+    l.p.fail(s.commands == 0
+                 ? std::string("back: no command before it to undo")
+                 : "back " + l.w[1] + ": only " + std::to_string(s.commands) + " command" +
+                       (s.commands == 1 ? "" : "s") + " before it to undo");
+  s.push(st, l.p.line);
+}
+
+// `load table PATH`, `save table PATH`: a table file (table_file.hpp), a relative path being the
+// scenario file's neighbour, a path with spaces in double quotes. A file to load is read when the
+// step runs (an earlier `save table` may write it).
+void table_file_step(scenario_parse& s, const keyword_line& l) {
+  const bool load = l.w[0] == "load";
+  const std::string usage = std::string("usage: ") + (load ? "load" : "save") + " table PATH";
+  if (l.w[1] != "table") l.p.fail(usage);
+  std::string rest = l.text.substr(l.text.find("table") + 5);
+  const auto start = rest.find_first_not_of(" \t");
+  if (start == std::string::npos) l.p.fail(usage);
+  rest = rest.substr(start);
+  std::string path;
+  if (rest.front() == '"') {
+    const auto close = rest.find('"', 1);
+    if (close == std::string::npos) l.p.fail("the table file's path has no closing quote");
+    path = rest.substr(1, close - 1);
+    if (rest.find_first_not_of(" \t\r", close + 1) != std::string::npos) l.p.fail(usage);
+  } else {
+    path = rest.substr(0, rest.find_last_not_of(" \t\r") + 1);
+    if (path.find_first_of(" \t") != std::string::npos)
+      l.p.fail("a path with spaces is written in double quotes");
+  }
+  namespace fs = std::filesystem;
+  if (fs::path(path).is_relative() && !s.sc.file.empty())
+    path = (fs::path(s.sc.file).parent_path() / path).lexically_normal().string();
+  scenario_step st = step_of(load ? scenario_step::load_table : scenario_step::save_table);
+  st.text = path;
+  s.push(st, l.p.line);
+}
+
 // `say "caption"`, read from the raw line: a caption may hold '#'.
 void say(scenario_parse& s, const keyword_line& l) {
   const std::string& raw = l.raw;
@@ -443,6 +486,16 @@ const std::array k_keywords{
       "Rebuild the table, at a new power-of-two capacity if one is given.", step_, 0, 1, rehash},
     K{"flush", "flush", "The slab table's flush: drop erased keys and free empty slabs.", step_, 0,
       0, flush},
+    K{"back", "back [N]",
+      "Go back to before the last N commands (1 if none is given): the table, its counts and the "
+      "plots as they were.",
+      step_, 0, 1, back},
+    K{"save", "save table PATH",
+      "Write the table's exact state to a table file (next to the scenario if relative).", step_, 2,
+      any, table_file_step},
+    K{"load", "load table PATH",
+      "Make the table the state of a table file (a table of the same family and options).", step_,
+      2, any, table_file_step},
     K{"say", "say \"CAPTION\"", "The caption of the stage the line stands in.", step_, 0, any, say},
     K{"capture", "capture VIEW... [range=FIRST:COUNT] [buckets=FIRST:COUNT]",
       "Ends a stage: its figures. `capture animation [seconds=S] [fps=F] [view=V]` records the "

@@ -57,7 +57,8 @@ struct scenario_parse {
   int compare_line = 0;
   std::optional<question_kind> pending_ask;  ///< an `ask` the next step takes
   int pending_ask_line = 0;
-  bool keys_given = false;  ///< a step line named its keys (its radix decides the scenario's)
+  bool keys_given = false;     ///< a step line named its keys (its radix decides the scenario's)
+  std::uint64_t commands = 0;  ///< commands so far that a `back` can undo
 
   /// A step begins: the settings so far become the scenario's, or a configure step before it.
   void settle();

@@ -23,6 +23,9 @@ class batch_recorder {
   virtual ~batch_recorder() = default;
   virtual void record(const batch_record& b) = 0;
   virtual void clear() = 0;
+  /// @brief Back to an earlier state (session history): forgets the last `batches` records; the
+  /// family's batch counters were `counters` then.
+  virtual void cut(std::uint64_t batches, std::span<const std::uint64_t> counters) = 0;
 };
 
 }  // namespace hs::app

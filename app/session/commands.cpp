@@ -87,6 +87,18 @@ void command_state::queue(const std::vector<script_step>& steps) {
   held_ = false;
 }
 
+void command_state::replay(const std::vector<script_step>& steps) {
+  if (held_) {
+    script_step pause;
+    pause.kind = script_step::pause;
+    pause.views = stage_views_;
+    script_.push_front(pause);
+    --stages_reached_;  // the same stage, reached again
+  }
+  for (auto it = steps.rbegin(); it != steps.rend(); ++it) script_.push_front(*it);
+  held_ = false;
+}
+
 void command_state::continue_script() { held_ = false; }
 
 void command_state::cancel() {
@@ -113,6 +125,19 @@ void command_state::reset() {
   open_run_.reset();
 }
 
+std::vector<journal_entry> command_state::rewind(const workload::cursor& c,
+                                                 std::size_t journal_length) {
+  act_ = activity::idle;
+  open_run_.reset();
+  cursor_ = c;
+  std::vector<journal_entry> undone;
+  if (journal_length < journal_.size()) {
+    undone.assign(journal_.begin() + long(journal_length), journal_.end());
+    journal_.resize(journal_length);
+  }
+  return undone;
+}
+
 // A fill or drain aims at a number of keys fixed now: if the table grows or shrinks on the way,
 // the target does not move with it.
 void command_state::start_fill(double load, const table_progress& p, double max_load) {
@@ -137,7 +162,8 @@ std::optional<script_step> command_state::take_script_step(const table_progress&
       spec_ = s.configure_to->workload;  // the session takes the rest; entries after it record them
       maintenance_ = s.configure_to->maintenance;
       record_timeline_ = s.configure_to->record_timeline;
-    } else if (s.kind != script_step::pause && s.kind != script_step::ask) {
+    } else if (s.kind != script_step::pause && s.kind != script_step::ask &&
+               s.kind != script_step::back && s.kind != script_step::save_table) {
       journal(s);  // a question is no command: a saved session replays the steps alone
     }
     switch (s.kind) {
@@ -166,7 +192,10 @@ std::optional<script_step> command_state::take_script_step(const table_progress&
       case script_step::rehash:
       case script_step::flush:
       case script_step::say:
-      case script_step::configure: return s;
+      case script_step::configure:
+      case script_step::back:
+      case script_step::load_table:
+      case script_step::save_table: return s;
     }
   }
   return std::nullopt;

@@ -45,7 +45,10 @@ struct script_step {
     step,
     say,
     configure,
-    ask  ///< a question (`question`) on the next step, its operation in `given`
+    ask,         ///< a question (`question`) on the next step, its operation in `given`
+    back,        ///< back before the last `batches` commands (session history)
+    load_table,  ///< make the table the state in the table file `text`
+    save_table   ///< write the table's state to the table file `text`
   } kind = run;
   double load =
       0;  ///< fill/drain target (live load factor; above 1 for lists and self-resizing tables)
@@ -130,6 +133,9 @@ class command_state {
   /// @brief Fill or drain to `load` (clamped to 0..max_load) of the capacity, counted in keys now.
   void fill_to(double load, const table_progress& p, double max_load);
   void queue(const std::vector<script_step>& steps);
+  /// @brief Runs these steps now, before the script's (Forward's replay); a script held at a
+  /// pause is held there again after them.
+  void replay(const std::vector<script_step>& steps);
   void continue_script();
   /// @brief Stops the command and drops the script (an error, or a guard that stopped the work).
   void cancel();
@@ -141,6 +147,9 @@ class command_state {
   void drop_script() { script_.clear(); }
   /// @brief Idle, no script, the cursor back at the workload's start (the table was emptied).
   void reset();
+  /// @brief Back to an earlier state (session history): idle, the cursor and the journal as they
+  /// were then; the script stays where it is. Returns the journal's entries undone, in order.
+  std::vector<journal_entry> rewind(const workload::cursor& c, std::size_t journal_length);
 
   /// @brief While idle, starts the script's next steps; returns a step the session does itself
   /// (clear, rehash, flush with the table, a clear having rewound the cursor; say: the caption;

@@ -1,6 +1,8 @@
 // The session's records for the common views, bounded.
 #include "app/session/records.hpp"
 
+#include <algorithm>
+
 #include "core/common/format.hpp"
 
 namespace hs::app {
@@ -57,6 +59,12 @@ void session_records::clear() {
 std::string rebuild_label(std::uint64_t from, std::uint64_t to) {
   if (to == from) return "rehash";
   return strprintf("%s to %s", to > from ? "grow" : "shrink", format_count(to).c_str());
+}
+
+void session_records::cut(std::uint64_t batches, std::uint64_t batch, std::size_t events) {
+  series_.resize(series_.size() - std::min<std::uint64_t>(batches, series_.size()));
+  while (!timeline_.empty() && timeline_.back().batch > batch) timeline_.pop_back();
+  if (events < events_.size()) events_.resize(events);
 }
 
 }  // namespace hs::app

@@ -61,6 +61,9 @@ class session_records {
   /// @brief A maintenance policy's rebuild, labelled by what it did.
   void add_rebuild(std::uint64_t batch, const maintenance_result& r);
   void clear();
+  /// @brief Back to an earlier state (session history): drops the last `batches` batch points,
+  /// the census points after batch `batch`, and the events past the first `events`.
+  void cut(std::uint64_t batches, std::uint64_t batch, std::size_t events);
 
   const std::vector<batch_point>& throughput() const { return series_; }
   const std::vector<census_point>& timeline() const { return timeline_; }

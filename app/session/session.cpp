@@ -37,6 +37,8 @@ session::session(session_config cfg, std::unique_ptr<batch_recorder> recorder)
   backend_label_ = hs::backend_label(cfg_.table.backend);
   commands_.set_spec(cfg_.workload);
   commands_.set_journal_settings(cfg_.maintenance, cfg_.record_timeline);
+  history_ = session_history(default_history_budget(gpu()));
+  take_point();  // the table as made: the first command can be undone before the worker wakes
   t0_ = steady_seconds();
   worker_ = std::thread([this] { worker_loop(); });
 }
@@ -58,6 +60,7 @@ table_progress session::progress() const {
 void session::run() {
   std::lock_guard lock(mutex_);
   if (lost()) return;  // status() says why
+  redo_.clear();
   commands_.run();
   st_.note.clear();
   st_.error = false;
@@ -72,6 +75,7 @@ void session::pause() {
 void session::step(std::uint64_t ops) {
   std::lock_guard lock(mutex_);
   if (lost()) return;  // status() says why
+  redo_.clear();
   commands_.step(ops);
   wake_.notify_all();
 }
@@ -84,6 +88,7 @@ void session::step(std::vector<given_op> ops) {
     if (is_reserved_key(o.key)) throw user_error(strprintf("0x%08x is a reserved key", o.key));
   std::lock_guard lock(mutex_);
   if (lost()) return;  // status() says why
+  redo_.clear();
   commands_.step(std::move(ops));
   wake_.notify_all();
 }
@@ -91,6 +96,7 @@ void session::step(std::vector<given_op> ops) {
 void session::fill_to(double load) {
   std::lock_guard lock(mutex_);
   if (lost()) return;  // status() says why
+  redo_.clear();
   commands_.fill_to(load, progress(), fam_.max_fill_load);
   st_.note.clear();
   st_.error = false;
@@ -101,6 +107,7 @@ void session::queue(std::vector<script_step> steps) {
   std::lock_guard lock(mutex_);
   if (lost()) return;    // status() says why
   st_.question.reset();  // a script waiting for an answer is replaced
+  redo_.clear();
   commands_.queue(steps);
   wake_.notify_all();
 }
@@ -151,6 +158,7 @@ void session::rehash(std::uint64_t capacity) {
   std::lock_guard lock(mutex_);
   if (lost()) return;  // status() says why
   pending_rehash_ = capacity ? capacity : capacity_.load();
+  redo_.clear();
   commands_.journal({script_step::rehash, 0, capacity});
   wake_.notify_all();
 }
@@ -193,6 +201,7 @@ void session::flush() {
   std::lock_guard lock(mutex_);
   if (lost()) return;
   pending_flush_ = true;
+  redo_.clear();
   commands_.journal({script_step::flush, 0, 0});
   wake_.notify_all();
 }
@@ -262,6 +271,8 @@ void session::reset() {
   t0_ = steady_seconds();
   commands_.set_journal_settings(cfg_.maintenance, cfg_.record_timeline);
   journal_capacity_ = capacity_.load();
+  history_.clear();  // the journal starts again: so does the history (a scenario's clear is undone)
+  redo_.clear();
   ++version_;
 }
 
@@ -290,7 +301,9 @@ session_status session::status() const {
 }
 
 void session::start_next_step() {
-  while (auto s = commands_.take_script_step(progress(), fam_.max_fill_load, st_.note)) {
+  // A state before each command the script starts (take_point keeps none twice).
+  for (take_point(); auto s = commands_.take_script_step(progress(), fam_.max_fill_load, st_.note);
+       take_point()) {
     switch (s->kind) {
       case script_step::clear:
         table_->clear(work_stream_.view());
@@ -309,6 +322,11 @@ void session::start_next_step() {
       case script_step::configure:
         cfg_.maintenance = s->configure_to->maintenance;
         cfg_.record_timeline = s->configure_to->record_timeline;
+        break;
+      case script_step::back:
+      case script_step::load_table:
+      case script_step::save_table:
+        if (!run_history_step(*s)) return;
         break;
       default: return;
     }
@@ -564,6 +582,7 @@ void session::worker_loop() {
         (in_flight_.empty() && work))
       continue;
     pass_turn();
+    take_point();  // at rest between commands: the state before the next
     idle_cv_.notify_all();
     wake_.wait(lock,
                [&] { return stop_ || !commands_.resting() || pending_rehash_ || pending_flush_; });

@@ -19,6 +19,7 @@
 #include "app/session/batch_recorder.hpp"
 #include "app/session/batch_turns.hpp"
 #include "app/session/commands.hpp"
+#include "app/session/history.hpp"
 #include "app/session/records.hpp"
 #include "core/common/gpu_fault.hpp"
 #include "core/common/status_counts.hpp"
@@ -120,6 +121,30 @@ class session {
   /// @brief Blocks until the worker has nothing left to do (scripts, fills, steps, in flight).
   void wait_idle();
 
+  // Back and Forward (history.hpp). A command that runs stops first; the table, the counts, the
+  // records behind the plots, the workload's cursor and the journal go back to before the last
+  // `n` commands. Throws hs::user_error, nothing changed, when fewer can be undone or redone.
+  void back(std::uint64_t n = 1);
+  /// @brief Replays the first `n` commands Back undid, as recorded (a new command forgets them).
+  void forward(std::uint64_t n = 1);
+  /// @brief Back to the state before the timeline's mark `mark` (history_view::marks).
+  void back_to_mark(std::size_t mark);
+  struct history_view {
+    std::vector<history_mark> marks;  ///< the kept states before each command, oldest first
+    std::size_t redo = 0;             ///< commands Forward can replay
+    std::string limit;                ///< where Back stops short of the table's start, and why
+    bool off = false;                 ///< no state fits the budget: Back is off for this table
+    std::uint64_t bytes = 0, budget = 0;
+  };
+  history_view history() const;
+
+  /// @brief Writes the table's exact state to a table file (table_file.hpp), between batches.
+  void save_table(const std::string& path);
+  /// @brief Makes the table a table file's state (a command: Back undoes it). Throws
+  /// hs::user_error naming the file, the session unchanged, for a bad file or one of another
+  /// family or options.
+  void load_table(const std::string& path);
+
   /// @brief Samples the table on the sampling stream (one thread at a time: the UI's or a
   /// sampler's), the heatmap's pixels into `pixels` (grown as needed; the session's own buffer
   /// in the first form). Throws hs::gpu_fault once the session is lost, and for a sample that
@@ -194,6 +219,19 @@ class session {
   void abandon_in_flight();
   table_progress progress() const;
   batch& free_slot();
+  // The history (session_history.cpp); call with the lock held and nothing in flight.
+  /// Keeps the table's state and the session's counts, unless the last kept state is this one.
+  void take_point();
+  /// Makes the table and the session what point `i` kept; the points after it are dropped.
+  void restore_point(std::size_t i);
+  /// Stops a running command and waits until nothing is in flight (the lock is held after).
+  void come_to_rest(std::unique_lock<std::mutex>& lock);
+  void go_back(std::uint64_t n);
+  history_view history_locked() const;
+  /// A script's back, load table or save table step (worker, at rest); false when it failed (the
+  /// script stops, the note says why).
+  bool run_history_step(const script_step& s);
+  void load_state(const table_state& st, const std::string& path);
 
   session_config cfg_;
   const family_descriptor& fam_;
@@ -223,6 +261,8 @@ class session {
   std::uint64_t dead_since_compaction_ = 0;  // erases counted since (erases_leave_dead families)
   std::shared_ptr<const step_trace> last_step_;
   std::uint64_t traced_steps_ = 0;
+  session_history history_;
+  std::vector<journal_entry> redo_;                         // commands Back undid, for Forward
   std::uint64_t pending_inserts_ = 0, pending_erases_ = 0;  // in flight, not yet counted
   std::uint64_t occupied_bound_ = 0;  // upper bound on occupied slots (exact after each check)
   std::deque<std::unique_ptr<batch>> in_flight_;

@@ -1,0 +1,70 @@
+// Back and Forward on the session (history.hpp), every family on the CPU model (GPU twins in
+// gpu_history_test.cpp): Back restores the table, the counts and the plots' records as they were
+// before the commands it undoes, Forward replays them to the same table, a scenario's `back` does
+// it from a script, and what cannot be undone is refused with nothing changed.
+#include <catch2/catch_test_macros.hpp>
+#include <catch2/matchers/catch_matchers_string.hpp>
+
+#include "app/scenario/scenario.hpp"
+#include "app/session/session.hpp"
+#include "core/common/error.hpp"
+#include "tests/app/session/history_check.hpp"
+
+using namespace hs;
+using namespace hs::app;
+using Catch::Matchers::ContainsSubstring;
+
+TEST_CASE("Back and Forward restore and replay every family's table", "[session][history]") {
+  for (family f : {family::linear, family::slab, family::hive})
+    test::check_back_and_forward(f, backend::cpu);
+}
+
+TEST_CASE("Back and Forward refuse what cannot be undone, changing nothing", "[session][history]") {
+  session_config c;
+  c.table.backend = backend::cpu;
+  c.table.capacity = 1u << 12;
+  c.workload.batch_size = 512;
+  session s(c);
+  s.wait_idle();
+  CHECK_THROWS_WITH(s.back(), ContainsSubstring("nothing to undo"));
+  CHECK_THROWS_WITH(s.forward(), ContainsSubstring("nothing to redo"));
+  s.fill_to(0.3);
+  s.wait_idle();
+  s.fill_to(0.5);
+  s.wait_idle();
+  const auto before = test::table_now(s);
+  CHECK_THROWS_WITH(s.back(5), ContainsSubstring("only 2 commands can be undone"));
+  CHECK(test::table_now(s) == before);
+  s.back(2);
+  CHECK_THROWS_WITH(s.forward(3), ContainsSubstring("only 2 commands"));
+  CHECK(s.history().redo == 2);
+  // A new command forgets what Back undid.
+  s.fill_to(0.1);
+  s.wait_idle();
+  CHECK(s.history().redo == 0);
+  CHECK_THROWS_WITH(s.forward(), ContainsSubstring("nothing to redo"));
+}
+
+TEST_CASE("A scenario's back takes the table back; back with nothing to undo is refused",
+          "[session][history][scenario]") {
+  const scenario sc = parse_scenario(
+      "table linear\ncapacity 4096\nbackend cpu\nbatch 512\nfill 0.3\ncapture stats\n"
+      "fill 0.6\nstep insert 12 76 140\nback 2\ncapture stats\n",
+      "lesson.hsc");
+  session_config c;
+  c.table = sc.config.table;
+  c.workload = sc.config.workload;
+  session s(c);
+  s.queue(sc.script());
+  s.wait_idle();  // held at the first capture
+  const auto at_first = test::table_now(s);
+  s.continue_script();
+  s.wait_idle();
+  CHECK(test::table_now(s) == at_first);
+  CHECK(s.history().redo == 2);  // the fill and the step, for Forward
+
+  CHECK_THROWS_WITH(parse_scenario("table linear\nback\nfill 0.5\n", "early.hsc"),
+                    ContainsSubstring("early.hsc:2") && ContainsSubstring("no command before"));
+  CHECK_THROWS_WITH(parse_scenario("table linear\nfill 0.5\nfill 0.6\nback 5\n", "many.hsc"),
+                    ContainsSubstring("many.hsc:4") && ContainsSubstring("only 2 commands"));
+}
