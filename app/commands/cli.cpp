@@ -119,6 +119,10 @@ void add_window_options(CLI::App& app, cli_options& o) {
   app.add_option("--scenario", o.scenario,
                  "a scenario to start from (a file, or a shipped scenario's name)")
       ->type_name("SCENARIO");
+  app.add_option("--table", o.table_file,
+                 "a table file to open: a table's exact state, saved from File > Save table or a "
+                 "scenario's `save table`")
+      ->type_name("FILE");
   app.add_option("FILE.scn", o.scenario,
                  "a scenario file to open (what a desktop launcher passes)");
   add_parsed(app, "--frames", o.frames, between<int>(1, 1000000), "exit after this many frames",

@@ -24,6 +24,7 @@ struct cli_options {
   std::optional<probe_policy> probe;  ///< window and bench: the linear family's probing
   workload::key_file_spec keys;       ///< window --keys: the workload's keys from a file
   std::string scenario;              ///< window: a scenario to load; render: the scenario to render
+  std::string table_file;            ///< window: a table file to open (--table)
   std::string out_dir;               ///< render/bench output folder
   std::string suite;                 ///< bench suite
   int frames = 0;                    ///< window: exit after this many frames (0: run until closed)

@@ -52,6 +52,10 @@ int run_window_command(const cli_options& o) {
   } else if (o.keys.column || o.keys.format != workload::key_format::automatic) {
     throw user_error("--keys-column and --keys-format go with --keys FILE");
   }
+  if (!o.table_file.empty() && !o.scenario.empty())
+    throw user_error(
+        "--table opens a table, and a scenario makes its own: write "
+        "'load table PATH' in the scenario instead");
   window_options w;
   w.frames = o.frames;
   w.font_size = o.font_size;
@@ -65,7 +69,7 @@ int run_window_command(const cli_options& o) {
           // unless the command line asked for a scenario or a table of its own.
           std::string preset = o.scenario;
           if (preset.empty() && first_launch && !o.capacity && !o.hash && !o.probe &&
-              o.keys.path.empty()) {
+              o.keys.path.empty() && o.table_file.empty()) {
             preset = k_demo;
             std::cout << "hashscope: first launch: the " << k_demo
                       << " preset plays its first stage (Space runs, N goes "
@@ -80,6 +84,14 @@ int run_window_command(const cli_options& o) {
               frame->set_error(std::string("cannot open the scenario: ") + e.what());
               frame->notify("the scenario could not be opened: see the Controls");
               std::cerr << "hashscope: cannot open the scenario: " << e.what() << "\n";
+            }
+          }
+          if (!o.table_file.empty()) {
+            try {
+              frame->open_table(o.table_file);
+            } catch (const std::exception& e) {
+              frame->set_error(std::string("cannot open the table: ") + e.what());
+              std::cerr << "hashscope: cannot open the table: " << e.what() << "\n";
             }
           }
           if (o.present) frame->set_presenting(true);

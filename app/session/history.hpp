@@ -32,7 +32,7 @@ struct session_point {
   workload::cursor cursor;                    ///< the workload's cursor
   std::vector<std::uint64_t> counters_after;  ///< the family's batch counters
   std::shared_ptr<const step_trace> last_step;
-  std::uint64_t traced_steps = 0;
+  int questions_asked = 0, questions_right = 0;
 };
 
 struct history_point {

@@ -264,7 +264,10 @@ void session::reset() {
   if (recorder_) recorder_->clear();
   std::fill(counters_after_.begin(), counters_after_.end(), 0);
   last_step_.reset();
+  const session_status tally = st_;
   st_ = {};
+  st_.questions_asked = tally.questions_asked;  // the class's tally outlives a reset
+  st_.questions_right = tally.questions_right;
   occupied_bound_ = 0;
   dead_since_compaction_ = 0;
   pending_inserts_ = pending_erases_ = 0;

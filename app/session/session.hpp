@@ -61,6 +61,8 @@ struct session_status {
   /// A scenario's `ask`: the question on the next step's first operation, while the script waits
   /// for the answer (continue_script).
   std::optional<std::pair<question_kind, given_op>> question;
+  /// The class's answers to the questions so far: Back takes an undone step's answer back too.
+  int questions_asked = 0, questions_right = 0;
 };
 
 /// @brief What the UI wants sampled this frame: an inspection (the occupancy query's `out` is
@@ -137,6 +139,12 @@ class session {
     std::uint64_t bytes = 0, budget = 0;
   };
   history_view history() const;
+
+  /// @brief Counts the class's answer to a question (the tally Back takes back with its step).
+  void count_answer(bool right);
+  /// @brief Makes the table a state read from a table file `name` (a command: Back undoes it);
+  /// throws hs::user_error, the session unchanged, for a state of another family or options.
+  void restore(const table_state& st, const std::string& name);
 
   /// @brief Writes the table's exact state to a table file (table_file.hpp), between batches.
   void save_table(const std::string& path);

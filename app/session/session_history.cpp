@@ -48,6 +48,8 @@ void session::take_point() {
     q.cursor = commands_.cursor();
     q.counters_after = counters_after_;
     q.last_step = last_step_;
+    q.questions_asked = st_.questions_asked;
+    q.questions_right = st_.questions_right;
     p.version = version_.load();
     history_.keep(std::move(p));
   } catch (const std::exception& e) {
@@ -74,6 +76,8 @@ void session::restore_point(std::size_t i) {
   st_.failed_full = q.failed_full;
   st_.rejected = q.rejected;
   st_.caption = q.caption;
+  st_.questions_asked = q.questions_asked;
+  st_.questions_right = q.questions_right;
   st_.question.reset();
   st_.error = false;
   capacity_ = q.capacity;
@@ -177,8 +181,17 @@ void session::save_table(const std::string& path) {
   st_.note = "saved the table to " + path;
 }
 
+void session::count_answer(bool right) {
+  std::lock_guard lock(mutex_);
+  ++st_.questions_asked;
+  st_.questions_right += right;
+}
+
 void session::load_table(const std::string& path) {
-  const table_state st = read_table_file(path);  // outside the lock: a large file takes a while
+  restore(read_table_file(path), path);  // read outside the lock: a large file takes a while
+}
+
+void session::restore(const table_state& st, const std::string& path) {
   std::unique_lock lock(mutex_);
   if (lost()) return;
   come_to_rest(lock);

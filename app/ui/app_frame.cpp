@@ -12,6 +12,7 @@
 #include "app/session/gpu_fault_notice.hpp"
 #include "app/ui/dock_layout.hpp"
 #include "core/common/error.hpp"
+#include "core/table/table_file.hpp"
 
 namespace hs::app {
 
@@ -257,13 +258,47 @@ void app_frame::execute(command c, key_target t) {
     case command::help: help_open_ = !help_open_; break;
     case command::present: set_presenting(!state_.presenting); break;
     case command::leave_present: set_presenting(false); break;
+    case command::back:
+    case command::forward: go_back_or_forward(c, t); break;
     case command::open_scenario:
     case command::open_key_file:
     case command::save_scenario:
+    case command::open_table:
+    case command::save_table:
     case command::export_figures: files_.ask(c); break;
     case command::quit: quit_requested = true; break;
     default: break;
   }
+}
+
+void app_frame::go_back_or_forward(command c, key_target t) {
+  if (t == key_target::compared_tables) {
+    notify("Back and Forward take the main table back; the compared tables go on as they are");
+    return;
+  }
+  try {
+    c == command::back ? state_.sess->back() : state_.sess->forward();
+    state_.error.clear();
+    state_.ended_caption.clear();  // the caption is the restored stage's again
+    state_.question.reset();       // an undone step's reveal is gone with it
+    state_.heatmap.set_marks({});  // a step's walk belongs to the table it was traced on
+  } catch (const user_error& e) {
+    notify(e.what());
+    state_.error = e.what();
+  }
+}
+
+void app_frame::open_table(const std::string& path) {
+  const table_state st = read_table_file(path);  // a bad file is refused before anything changes
+  session_config cfg = state_.sess->config();
+  cfg.table = st.config;
+  cfg.table.backend = state_.sess->config().table.backend;
+  cfg.workload = state_.sess->workload();
+  stop_compare();
+  rebuild(cfg);
+  state_.sess->restore(st, path);
+  state_.loaded_scenario.clear();
+  notify(state_.sess->status().note);
 }
 
 void app_frame::change_font_size(float delta) {

@@ -46,6 +46,9 @@ class app_frame final : public frame_actions {
   using frame_actions::execute;
   void rebuild(const session_config& cfg) override;
   void load_preset(const scenario& sc) override;
+  /// @brief A new session whose table is a table file's state, on the current backend (throws
+  /// hs::user_error naming the file, the session unchanged, for a bad file).
+  void open_table(const std::string& path);
   void start_compare(const std::vector<compare_entry>& entries) override;
   void stop_compare() override;
 
@@ -143,6 +146,8 @@ class app_frame final : public frame_actions {
   void bring_queued_window_forward();
   void handle_shortcuts();
   void change_font_size(float delta);
+  /// Back or Forward on the main table (a message when they cannot, or for compared tables).
+  void go_back_or_forward(command c, key_target t);
 
   frame_state state_;
   std::unique_ptr<sampler> sampler_;  // samples state_.sess: made after it, reset before it

@@ -29,6 +29,8 @@ constexpr const char* k_open_key = "hashscope-open-scenario";
 constexpr const char* k_save_key = "hashscope-save-scenario";
 constexpr const char* k_export_key = "hashscope-export-figures";
 constexpr const char* k_keys_key = "hashscope-open-key-file";
+constexpr const char* k_open_table_key = "hashscope-open-table";
+constexpr const char* k_save_table_key = "hashscope-save-table";
 
 // ImFileDialog draws file icons and previews as textures: made and freed through the GL the
 // window draws with (the dialogs only exist inside a frame, with its context current).
@@ -130,6 +132,31 @@ bool file_menu::open_scenario(app_frame& frame, const std::string& path) {
   }
 }
 
+bool file_menu::open_table(app_frame& frame, const std::string& path) {
+  try {
+    frame.open_table(path);
+    frame.set_error({});
+    return true;
+  } catch (const std::exception& e) {
+    frame.set_error(std::string("cannot open the table: ") + e.what());
+    return false;
+  }
+}
+
+bool file_menu::save_table(app_frame& frame, const std::string& path) {
+  fs::path p(path);
+  if (!p.has_extension()) p += ".hstable";
+  try {
+    frame.sess().save_table(p.string());
+    frame.set_error({});
+    frame.notify(frame.sess().status().note);
+    return true;
+  } catch (const std::exception& e) {
+    frame.set_error(std::string("cannot save the table: ") + e.what());
+    return false;
+  }
+}
+
 bool file_menu::save_scenario(app_frame& frame, const std::string& path) {
   fs::path p(path);
   if (!p.has_extension()) p += ".scn";
@@ -203,6 +230,8 @@ void file_menu::ask(command c) {
   if (c == command::save_scenario) asked_ = dialog::save;
   if (c == command::open_key_file) asked_ = dialog::key_file;
   if (c == command::export_figures) asked_ = dialog::export_to;
+  if (c == command::open_table) asked_ = dialog::open_table;
+  if (c == command::save_table) asked_ = dialog::save_table;
 }
 
 void file_menu::draw_menu(app_frame& frame) {
@@ -228,6 +257,11 @@ void file_menu::draw_menu(app_frame& frame) {
   ImGui::SetItemTooltip(
       "The commands run since the last reset, a stage each: opened again, it plays back to the "
       "same table.");
+  if (ImGui::MenuItem("Open table...", keys_for(command::open_table)))
+    frame.execute(command::open_table);
+  if (ImGui::MenuItem("Save table...", keys_for(command::save_table)))
+    frame.execute(command::save_table);
+  ImGui::Separator();
   if (ImGui::MenuItem("Export figures...", keys_for(command::export_figures)))
     frame.execute(command::export_figures);
   ImGui::SetItemTooltip(
@@ -254,6 +288,12 @@ void file_menu::draw_dialogs(app_frame& frame) {
       opened = d.Save(k_save_key, "Save session as scenario", "Scenario (*.scn){.scn}", from);
     if (asked_ == dialog::export_to)
       opened = d.Open(k_export_key, "Export figures into a folder", "", false, from);
+    if (asked_ == dialog::open_table)
+      opened = d.Open(k_open_table_key, "Open a table file", "Table files (*.hstable){.hstable},.*",
+                      false, from);
+    if (asked_ == dialog::save_table)
+      opened =
+          d.Save(k_save_table_key, "Save the table", "Table files (*.hstable){.hstable}", from);
     if (asked_ == dialog::key_file)
       opened = d.Open(k_keys_key, "Open a key file",
                       "Key files (*.txt;*.csv;*.u32;*.bin){.txt,.csv,.u32,.bin},.*", false, from);
@@ -277,6 +317,10 @@ void file_menu::draw_dialogs(app_frame& frame) {
     done(k_export_key, [&](const std::string& p) { export_figures(frame, p); });
   if (shown_ == dialog::key_file)
     done(k_keys_key, [&](const std::string& p) { frame.load_key_file(p); });
+  if (shown_ == dialog::open_table)
+    done(k_open_table_key, [&](const std::string& p) { open_table(frame, p); });
+  if (shown_ == dialog::save_table)
+    done(k_save_table_key, [&](const std::string& p) { save_table(frame, p); });
 }
 
 }  // namespace hs::app

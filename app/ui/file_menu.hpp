@@ -28,7 +28,7 @@ class file_menu {
   /// @brief The dialogs asked for (call every frame).
   void draw_dialogs(app_frame& frame);
   /// @brief Opens the dialog of a File command (open_scenario, open_key_file, save_scenario,
-  /// export_figures).
+  /// open_table, save_table, export_figures).
   void ask(command c);
 
   /// @brief Opens a scenario as a preset; on failure the error names file and line, and the
@@ -36,11 +36,24 @@ class file_menu {
   bool open_scenario(app_frame& frame, const std::string& path);
   /// @brief Saves the session as a scenario at `path` (".scn" added when it has no extension).
   bool save_scenario(app_frame& frame, const std::string& path);
+  /// @brief Opens a table file as the window's table (File > Open table...); a bad file is
+  /// refused with its name and what is wrong, the session as it was.
+  bool open_table(app_frame& frame, const std::string& path);
+  /// @brief Saves the table's exact state to `path` (".hstable" added when it has no extension).
+  bool save_table(app_frame& frame, const std::string& path);
   /// @brief Writes each view shown as a paper figure (PNG, SVG, PDF) and its numbers into `dir`.
   bool export_figures(app_frame& frame, const std::string& dir);
 
  private:
-  enum class dialog : std::uint8_t { none, open, save, export_to, key_file };
+  enum class dialog : std::uint8_t {
+    none,
+    open,
+    save,
+    export_to,
+    key_file,
+    open_table,
+    save_table
+  };
   dialog asked_ = dialog::none, shown_ = dialog::none;
   bool close_pending_ = false;
 };

@@ -10,6 +10,7 @@
 #include <imgui_stdlib.h>
 
 #include "app/ui/panels/heatmap_panel.hpp"
+#include "app/ui/panels/history_strip.hpp"
 #include "core/common/bit_math.hpp"
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
@@ -82,11 +83,19 @@ void controls_panel::draw_run(frame_state& f, const session_status& st) {
       running ? "pause after the batches in flight" : "run the workload batch after batch",
       command::run_pause);
   ImGui::SameLine();
+  if (ImGui::Button("Back")) f.actions->execute(command::back);
+  tooltip_with_keys("the table, its counts and plots as they were before the last command",
+                    command::back);
+  ImGui::SameLine();
   if (ImGui::Button("Step")) f.actions->execute(command::step);
   tooltip_with_keys("one batch, or the step ops below (traced up to 64)", command::step);
   ImGui::SameLine();
+  if (ImGui::Button("Forward")) f.actions->execute(command::forward);
+  tooltip_with_keys("replay the commands Back undid, as they ran", command::forward);
+  ImGui::SameLine();
   if (ImGui::Button("Reset")) f.actions->execute(command::reset);
   tooltip_with_keys("empty the table and the plots", command::reset);
+  draw_history_strip(f);
   ImGui::SliderInt("step ops", &f.step_ops, 0, 64, f.step_ops == 0 ? "one batch" : "%d ops");
   draw_typed_keys(f);
   float target = static_cast<float>(f.target_load);

@@ -38,8 +38,7 @@ void update_question(frame_state& f) {
         q.reveal = "this table cannot tell";
       } else {
         q.right = *truth == static_cast<std::uint64_t>(std::max<std::int64_t>(q.answer, 0));
-        ++f.questions_asked;
-        if (q.right) ++f.questions_right;
+        f.sess->count_answer(q.right);
         const auto n = static_cast<unsigned long long>(*truth);
         const std::string told = q.what == question_kind::where    ? strprintf("slot %llu", n)
                                  : q.what == question_kind::bucket ? strprintf("bucket %llu", n)
@@ -117,7 +116,8 @@ void draw_question(frame_state& f) {
       ImGui::TextColored(q.right ? ImVec4(0.4f, 0.9f, 0.5f, 1.f) : ImVec4(1.f, 0.55f, 0.3f, 1.f),
                          "%s", q.reveal.c_str());
     }
-    ImGui::TextDisabled("this session: %d right of %d", f.questions_right, f.questions_asked);
+    const session_status st = f.sess->status();
+    ImGui::TextDisabled("this session: %d right of %d", st.questions_right, st.questions_asked);
   }
   ImGui::End();
   if (!open) f.question.reset();

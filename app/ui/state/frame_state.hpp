@@ -64,9 +64,8 @@ struct frame_state {
   double target_load = 0.5;  ///< what Fill (F) fills or drains to
   int step_ops = 0;          ///< what Step (S) runs: 0 one batch, else that many traced operations
 
-  // A scenario's question for the class, and the session's tally.
+  // A scenario's question for the class (the session keeps the tally).
   std::optional<class_question> question;
-  int questions_asked = 0, questions_right = 0;
 
   // Keys typed into the step box: Step runs the next one as a traced operation of `typed_kind`.
   std::string typed_text;

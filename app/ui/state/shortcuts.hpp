@@ -12,6 +12,8 @@ namespace hs::app {
 enum class command : std::uint8_t {
   run_pause,
   step,
+  back,
+  forward,
   fill,
   reset,
   next_stage,
@@ -25,6 +27,8 @@ enum class command : std::uint8_t {
   open_scenario,
   open_key_file,
   save_scenario,
+  open_table,
+  save_table,
   export_figures,
   quit
 };

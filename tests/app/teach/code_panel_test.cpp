@@ -272,7 +272,7 @@ TEST_CASE("a scenario's questions wait for the class's answer, then reveal the t
     ctx->KeyPress(ImGuiKey_Enter);
     test::wait_until(ctx, [&] { return !f.state().question->reveal.empty(); });
     reveal_where = f.state().question->reveal;
-    right_after_first = f.state().questions_right;
+    right_after_first = f.state().sess->status().questions_right;
     test::wait_until(ctx, [&] { return f.sess().status().script_held; });
     ctx->KeyPress(ImGuiKey_N);
     test::wait_until(ctx, [&] { return f.state().question && !f.state().question->answered; });
@@ -283,8 +283,8 @@ TEST_CASE("a scenario's questions wait for the class's answer, then reveal the t
     ctx->ItemClick("Answer");
     test::wait_until(ctx, [&] { return !f.state().question->reveal.empty(); });
     reveal_probes = f.state().question->reveal;
-    asked_after_second = f.state().questions_asked;
-    right_after_second = f.state().questions_right;
+    asked_after_second = f.state().sess->status().questions_asked;
+    right_after_second = f.state().sess->status().questions_right;
   });
   INFO(log);
   REQUIRE(log.empty());
