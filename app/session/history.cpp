@@ -15,6 +15,7 @@ std::uint64_t session_history::bytes() const {
 }
 
 void session_history::keep(history_point p) {
+  p.serial = ++serials_;
   points_.push_back(std::move(p));
   while (points_.size() > 1 && (points_.size() > k_history_states_max || bytes() > budget_)) {
     points_.pop_front();

@@ -39,6 +39,7 @@ struct history_point {
   table_state table;
   session_point session;
   std::uint64_t version = 0;  ///< the session's version() when it was taken
+  std::uint64_t serial = 0;   ///< names the point for good (Back keeps it; the version moves)
 };
 
 /// @brief A mark of the timeline: the command that followed a state, and the stage's caption then.
@@ -90,6 +91,7 @@ class session_history {
   std::uint64_t budget_;
   std::deque<history_point> points_;
   std::uint64_t dropped_ = 0;  // the oldest points let go for the budget
+  std::uint64_t serials_ = 0;  // points kept so far
   std::string limit_;
   bool off_ = false;
 };

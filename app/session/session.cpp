@@ -261,6 +261,7 @@ void session::reset() {
   synchronize(work_stream_.view());
   commands_.reset();
   records_.clear();
+  step_runs_.clear();
   if (recorder_) recorder_->clear();
   std::fill(counters_after_.begin(), counters_after_.end(), 0);
   last_step_.reset();
@@ -475,6 +476,10 @@ std::uint64_t session::retire(batch& b) {
   const batch_outcome o = finish(b, b.trace ? traced_steps_ + 1 : 0);
   if (b.trace) {
     ++traced_steps_;
+    locate_inserts(*b.trace);
+    // The same operations from the same kept state (Back, then Step again) are runs of one step.
+    if (!history_.empty() && !history_.off())
+      step_runs_.compare_and_keep(*b.trace, history_.back().serial);
     last_step_ = std::move(b.trace);
   }
   std::copy_n(b.family_counts.data(), counters_after_.size(), counters_after_.begin());
@@ -491,6 +496,19 @@ std::uint64_t session::retire(batch& b) {
   ++version_;
   commands_.fill_batch_done(o.inserted, o.failed_full > 0, progress(), fam_.full_note, st_.note);
   return o.inserted;
+}
+
+void session::locate_inserts(step_trace& t) {
+  if (!fam_.trace_before) return;
+  for (stepped_op& op : t.ops) {
+    if (op.kind != op_kind::insert || op.probe_before.empty()) continue;
+    stepped_op now;  // the walk from its home slot as the table is after the step
+    now.kind = op.kind;
+    now.key = op.key;
+    fam_.trace_before(*table_, cfg_.table, capacity_.load(), now, work_stream_.view());
+    for (const slot_record& r : now.probe_before)
+      if (r.key == op.key && r.state == slot_state::live) op.slot_after = r.slot;
+  }
 }
 
 std::string session::guard_occupancy(std::uint64_t bound, std::uint64_t pending,

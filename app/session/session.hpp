@@ -21,6 +21,7 @@
 #include "app/session/commands.hpp"
 #include "app/session/history.hpp"
 #include "app/session/records.hpp"
+#include "app/session/step_runs.hpp"
 #include "core/common/gpu_fault.hpp"
 #include "core/common/status_counts.hpp"
 #include "core/table/family_registry.hpp"
@@ -206,6 +207,9 @@ class session {
   bool issue_next(std::unique_lock<std::mutex>& lock);
   /// Counts a finished batch in; returns the keys it inserted (call with the lock held).
   std::uint64_t retire(batch& b);
+  /// A traced step's inserts: the slot each key holds now (open addressing, whose trace walks
+  /// from the home slot), for the runs' comparison (worker, the batch retired).
+  void locate_inserts(step_trace& t);
   /// After a batch, outside the lock: the occupancy guard, the maintenance policy, the census
   /// for the timeline and the family's recorder.
   void after_batch(std::unique_lock<std::mutex>& lock, std::uint64_t inserted, double ops_per_s);
@@ -270,7 +274,8 @@ class session {
   std::shared_ptr<const step_trace> last_step_;
   std::uint64_t traced_steps_ = 0;
   session_history history_;
-  std::vector<journal_entry> redo_;                         // commands Back undid, for Forward
+  std::vector<journal_entry> redo_;  // commands Back undid, for Forward
+  step_runs step_runs_;              // traced steps' outcomes, run by run (Back, then Step again)
   std::uint64_t pending_inserts_ = 0, pending_erases_ = 0;  // in flight, not yet counted
   std::uint64_t occupied_bound_ = 0;  // upper bound on occupied slots (exact after each check)
   std::deque<std::unique_ptr<batch>> in_flight_;

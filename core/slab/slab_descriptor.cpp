@@ -42,9 +42,7 @@ const family_option k_options[] = {
      4294967296.0,
      true,
      [](const table_config& c) { return std::to_string(c.slab.buckets); },
-     [](table_config& c, const std::string& v) {
-       c.slab.buckets = option_size(v, "bucket count");
-     },
+     [](table_config& c, const std::string& v) { c.slab.buckets = option_size(v, "bucket count"); },
      true},
 };
 

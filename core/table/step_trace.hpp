@@ -28,11 +28,21 @@ struct stepped_op {
                                           ///< where the walk must end (at most k_traced_walk_slots)
   bool probe_truncated = false;           ///< the walk goes on past the captured slots
   std::optional<hive_key_before> hive_before;  ///< the hive: its candidate buckets and the stash
+  /// Open addressing: the slot holding the key once the step ran (where an insert landed).
+  std::optional<std::uint64_t> slot_after;
+  /// Whether it ended otherwise than the last time the same operations ran from the same point
+  /// (Back, then Step again): another status, result or slot; and the slot it had then.
+  bool changed = false;
+  std::optional<std::uint64_t> slot_last_run;
 };
 
 struct step_trace {
   std::uint64_t serial = 0;  ///< counts traced steps: a view notices a new one
   std::vector<stepped_op> ops;
+  /// Which run of these operations from this point it is (1: the first; Back and Step again
+  /// runs them again, and concurrent operations may race otherwise on the GPU).
+  std::uint64_t run = 1;
+  std::uint64_t changed = 0;  ///< operations that ended otherwise than in the run before
 };
 
 }  // namespace hs

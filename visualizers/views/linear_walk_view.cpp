@@ -55,6 +55,32 @@ namespace {
 
 constexpr ImU32 k_arrow_color = IM_COL32(255, 200, 60, 255);
 
+// Where the insert landed, and, when the same operations ran before from the same point (Back,
+// then Step), whether this run ended otherwise: concurrent inserts racing for one run of slots
+// may land elsewhere on the GPU; the CPU model runs them in order and never does.
+void draw_run_line(const step_trace& step, const stepped_op& op) {
+  const std::string landed =
+      op.slot_after ? strprintf("landed in slot %s", format_count(*op.slot_after).c_str()) : "";
+  if (step.run <= 1) {
+    if (!landed.empty()) ImGui::TextDisabled("%s", landed.c_str());
+    return;
+  }
+  const std::string was =
+      op.slot_last_run ? strprintf(" (slot %s then)", format_count(*op.slot_last_run).c_str()) : "";
+  if (op.changed)
+    ImGui::TextColored(ImVec4(1.f, 0.45f, 0.3f, 1.f),
+                       "%s%srun %llu: ended otherwise than the run before%s; %llu of the step's "
+                       "operations did",
+                       landed.c_str(), landed.empty() ? "" : "; ", (unsigned long long)step.run,
+                       was.c_str(), (unsigned long long)step.changed);
+  else
+    ImGui::TextDisabled(
+        "%s%srun %llu: as in the run before (%llu of the step's operations ended "
+        "otherwise)",
+        landed.c_str(), landed.empty() ? "" : "; ", (unsigned long long)step.run,
+        (unsigned long long)step.changed);
+}
+
 void draw_op_line(const step_trace& step, const stepped_op& op, std::size_t op_index,
                   std::size_t op_count, key_radix radix) {
   const std::string key = key_text(op.key, radix, false);
@@ -65,6 +91,7 @@ void draw_op_line(const step_trace& step, const stepped_op& op, std::size_t op_i
                      (unsigned long long)step.serial, op_index + 1, op_count,
                      std::string(to_string(op.kind)).c_str(), args.c_str(),
                      std::string(to_string(op.status)).c_str());
+  draw_run_line(step, op);
 }
 
 void draw_walk_summary(const linear::probe_walk& w, bool tombstone_insert) {
@@ -226,15 +253,17 @@ void linear_walk_view::draw(float height) {
 }
 
 std::string linear_walk_view::csv() const {
-  std::string s = "op,kind,key,status,probe,slot,role,key_there\n";
+  std::string s = "op,kind,key,status,probe,slot,role,key_there,landed,run,changed\n";
   if (!step_) return s;
   for (std::size_t i = 0; i < walks_.size(); ++i) {
     const stepped_op& op = step_->ops[i];
+    const std::string landed = op.slot_after ? std::to_string(*op.slot_after) : "";
     for (std::size_t p = 0; p < walks_[i].cells.size(); ++p)
-      s += strprintf("%zu,%s,%u,%s,%zu,%llu,%s,%u\n", i, std::string(to_string(op.kind)).c_str(),
-                     op.key, std::string(to_string(op.status)).c_str(), p,
-                     (unsigned long long)walks_[i].cells[p].slot,
-                     linear::to_string(walks_[i].cells[p].role), op.probe_before[p].key);
+      s += strprintf(
+          "%zu,%s,%u,%s,%zu,%llu,%s,%u,%s,%llu,%d\n", i, std::string(to_string(op.kind)).c_str(),
+          op.key, std::string(to_string(op.status)).c_str(), p,
+          (unsigned long long)walks_[i].cells[p].slot, linear::to_string(walks_[i].cells[p].role),
+          op.probe_before[p].key, landed.c_str(), (unsigned long long)step_->run, int(op.changed));
   }
   return s;
 }

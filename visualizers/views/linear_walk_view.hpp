@@ -42,7 +42,9 @@ class linear_walk_view {
   void set_key_radix(key_radix r) { radix_ = r; }
   /// @brief The step line (operation i of n, arrows, outcome) and the walk as a row of cells.
   void draw(float height = 0);
-  /// @brief "op,kind,key,status,probe,slot,role,key_there" rows for figures.
+  /// @brief "op,kind,key,status,probe,slot,role,key_there,landed,run,changed" rows for figures:
+  /// each probe of each walk, with the slot the insert landed in, which run of these operations
+  /// it was and whether it ended otherwise than the run before.
   std::string csv() const;
   /// @brief Paper style: every operation of the step a row, each probe of its walk a point along
   /// it, coloured by what the operation did there (`probing` names the policy in the title).

@@ -68,3 +68,34 @@ TEST_CASE("A scenario's back takes the table back; back with nothing to undo is 
   CHECK_THROWS_WITH(parse_scenario("table linear\nfill 0.5\nfill 0.6\nback 5\n", "many.hsc"),
                     ContainsSubstring("many.hsc:4") && ContainsSubstring("only 2 commands"));
 }
+
+TEST_CASE("Back then Step runs the same inserts again; the CPU model's run never differs",
+          "[session][history]") {
+  session_config c;
+  c.table.backend = backend::cpu;
+  c.table.capacity = 1u << 12;
+  c.table.hash = hash_kind::identity;
+  session s(c);
+  std::vector<given_op> racing;  // 64 keys with home slot 5
+  for (key_type i = 0; i < 64; ++i) racing.push_back(typed_op(op_kind::insert, 5 + 4096 * i));
+  s.step(racing);
+  s.wait_idle();
+  const auto first = s.last_step();
+  REQUIRE(first);
+  CHECK(first->run == 1);
+  for (std::size_t i = 0; i < 64; ++i) {
+    INFO("insert " << i);
+    CHECK(first->ops[i].slot_after == std::optional<std::uint64_t>(5 + i));  // in batch order
+  }
+  s.back();
+  s.step(racing);
+  s.wait_idle();
+  const auto second = s.last_step();
+  CHECK(second->run == 2);
+  CHECK(second->changed == 0);
+  CHECK(second->ops[63].slot_last_run == std::optional<std::uint64_t>(68));
+  // Other operations, or the same ones at another point, are a first run.
+  s.step(racing);
+  s.wait_idle();
+  CHECK(s.last_step()->run == 1);
+}

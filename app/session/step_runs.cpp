@@ -1,0 +1,28 @@
+#include "app/session/step_runs.hpp"
+
+#include "core/common/format.hpp"
+
+namespace hs::app {
+
+void step_runs::compare_and_keep(step_trace& t, std::uint64_t point) {
+  std::string id = std::to_string(point);
+  for (const stepped_op& op : t.ops)
+    id += strprintf(";%d:%u:%u", int(op.kind), unsigned(op.key), unsigned(op.value));
+  runs& r = runs_[id];
+  std::vector<outcome> now;
+  t.changed = 0;
+  for (std::size_t i = 0; i < t.ops.size(); ++i) {
+    stepped_op& op = t.ops[i];
+    now.push_back({op.status, op.result, op.slot_after});
+    if (i >= r.last.size()) continue;
+    const outcome& before = r.last[i];
+    op.slot_last_run = before.slot;
+    op.changed =
+        before.status != op.status || before.result != op.result || before.slot != op.slot_after;
+    t.changed += op.changed;
+  }
+  t.run = ++r.count;
+  r.last = std::move(now);
+}
+
+}  // namespace hs::app

@@ -1,0 +1,37 @@
+// The runs of a traced step: the same operations run again from the same point (Back, then Step)
+// may end otherwise on the GPU, where concurrent operations race for slots. The session remembers
+// each traced step's outcomes by what it ran and the kept state it started from (the history
+// point's serial), and marks the operations that ended otherwise than in the run before.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/table/step_trace.hpp"
+
+namespace hs::app {
+
+class step_runs {
+ public:
+  /// @brief Compares a finished traced step with the last run of the same operations from the
+  /// same kept state `point`, sets its run number and marks (step_trace::run,
+  /// stepped_op::changed), and remembers this run.
+  void compare_and_keep(step_trace& t, std::uint64_t point);
+  void clear() { runs_.clear(); }
+
+ private:
+  struct outcome {
+    op_status status = op_status::none;
+    value_type result = 0;
+    std::optional<std::uint64_t> slot;
+  };
+  struct runs {
+    std::uint64_t count = 0;
+    std::vector<outcome> last;
+  };
+  std::map<std::string, runs> runs_;
+};
+
+}  // namespace hs::app
