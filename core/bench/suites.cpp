@@ -37,6 +37,10 @@ const std::vector<suite_info>& suites() {
        false},
       {"slab-tile",
        "the slab table's build and search with 2, 4, 8, 16 and 32 threads sharing a slab", true},
+      {"state",
+       "what Back and table files cost: each family's state kept, restored, saved to a file and "
+       "opened, beside a plain copy to the host",
+       false},
       {"hive",
        "the Hive paper's experiments: bulk insert to 0.9-0.99 by size, lookups by hit ratio, mixed "
        "workloads, hash and bucket policies, resize rates, insert steps",
@@ -66,6 +70,7 @@ report run_suite(std::string_view name, const bench_options& opt) {
     if (name == "slab") return detail::slab_suite(opt);
     if (name == "slab-tile") return detail::slab_tile_suite(opt);
     if (name == "hive") return detail::hive_suite(opt);
+    if (name == "state") return detail::state_suite(opt);
     return detail::seed_linear_suite(opt);
   }
   std::string known;

@@ -52,6 +52,7 @@ report linear_churn_suite(const bench_options& opt);
 report slab_suite(const bench_options& opt);
 report slab_tile_suite(const bench_options& opt);
 report hive_suite(const bench_options& opt);
+report state_suite(const bench_options& opt);
 /// A report for the suite, with the metadata every report starts with (date, backend, GPU, timing).
 report new_report(std::string suite, const bench_options& opt);
 /// Measures the roofline (on the GPU) and records it in the report's metadata.
