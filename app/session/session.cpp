@@ -37,7 +37,8 @@ session::session(session_config cfg, std::unique_ptr<batch_recorder> recorder)
   backend_label_ = hs::backend_label(cfg_.table.backend);
   commands_.set_spec(cfg_.workload);
   commands_.set_journal_settings(cfg_.maintenance, cfg_.record_timeline);
-  history_ = session_history(default_history_budget(gpu()));
+  history_ =
+      session_history(cfg_.history_budget ? cfg_.history_budget : default_history_budget(gpu()));
   take_point();  // the table as made: the first command can be undone before the worker wakes
   t0_ = steady_seconds();
   worker_ = std::thread([this] { worker_loop(); });

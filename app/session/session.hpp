@@ -41,6 +41,8 @@ struct session_config {
   /// Shared by sessions that take turns on one device (compare mode), else null: then one batch
   /// at a time is in flight, and it and what follows it hold the turn (batch_turns.hpp).
   std::shared_ptr<batch_turns> turns;
+  /// Bytes the history may keep (0: the default, default_history_budget).
+  std::uint64_t history_budget = 0;
 };
 
 /// @brief A snapshot of the session for panels.

@@ -2,12 +2,19 @@
 // chunk at a time, so a 1 GiB device table needs no 1 GiB host buffer to be saved.
 #include "core/table/table_file.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <mutex>
 #include <sstream>
+#include <thread>
 
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
@@ -19,7 +26,7 @@ namespace hs {
 namespace {
 
 constexpr char k_magic[8] = {'H', 'S', 'T', 'A', 'B', 'L', 'E', '\n'};
-constexpr std::size_t k_chunk = std::size_t{64} << 20;
+constexpr std::size_t k_chunk = std::size_t{16} << 20;
 
 std::uint64_t rotl(std::uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
 std::uint64_t mix(std::uint64_t h) {
@@ -47,11 +54,6 @@ std::string header_of(const table_state& st) {
   return h.str();
 }
 
-struct file_closer {
-  void operator()(std::FILE* f) const { std::fclose(f); }
-};
-using file_ptr = std::unique_ptr<std::FILE, file_closer>;
-
 }  // namespace
 
 std::uint64_t table_file_checksum(const void* data, std::size_t bytes, std::uint64_t seed) {
@@ -78,28 +80,108 @@ std::uint64_t table_file_checksum(const void* data, std::size_t bytes, std::uint
   return h;
 }
 
+namespace {
+
+// The parts' bytes in chunks, each at its place in the file and checksummed on its own (seeded by
+// its index), so that threads copy, checksum and write (or read) them at once: one thread alone
+// is held to a file system's single-stream speed, far below a copy to the host.
+struct chunk {
+  const state_part* part;
+  std::size_t at, bytes;
+  std::uint64_t offset;  // in the file
+};
+
+std::vector<chunk> chunks_of(const std::vector<state_part>& parts, std::uint64_t first_offset) {
+  std::vector<chunk> out;
+  std::uint64_t offset = first_offset;
+  for (const state_part& p : parts)
+    for (std::size_t at = 0; at < p.bytes.size(); at += k_chunk) {
+      const std::size_t n = std::min(k_chunk, p.bytes.size() - at);
+      out.push_back({&p, at, n, offset});
+      offset += n;
+    }
+  return out;
+}
+
+// Runs work(i, buffer) for every chunk on a few threads (each with its own host buffer); false
+// when any call returned false.
+bool for_each_chunk(std::size_t n, const std::function<bool(std::size_t, unsigned char*)>& work) {
+  const unsigned threads = static_cast<unsigned>(
+      std::min<std::size_t>(n, std::clamp(std::thread::hardware_concurrency(), 1u, 8u)));
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> ok{true};
+  const auto run = [&] {
+    std::vector<unsigned char> buffer(k_chunk);
+    for (std::size_t i; ok && (i = next++) < n;)
+      if (!work(i, buffer.data())) ok = false;
+  };
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(run);
+  run();
+  for (std::thread& t : pool) t.join();
+  return ok;
+}
+
+// The file's checksum: the magic and header's, then each chunk's in order.
+std::uint64_t fold(std::uint64_t head, const std::vector<std::uint64_t>& chunk_sums) {
+  std::uint64_t h = head;
+  for (const std::uint64_t c : chunk_sums) h = mix(h ^ c) + 0x9e3779b97f4a7c15ull;
+  return h;
+}
+
+bool write_all(int fd, const void* data, std::size_t n, std::uint64_t offset) {
+  const auto* p = static_cast<const unsigned char*>(data);
+  while (n) {
+    const ssize_t w = ::pwrite(fd, p, n, static_cast<off_t>(offset));
+    if (w <= 0) return false;
+    p += w, n -= static_cast<std::size_t>(w), offset += static_cast<std::uint64_t>(w);
+  }
+  return true;
+}
+
+bool read_all(int fd, void* data, std::size_t n, std::uint64_t offset) {
+  auto* p = static_cast<unsigned char*>(data);
+  while (n) {
+    const ssize_t r = ::pread(fd, p, n, static_cast<off_t>(offset));
+    if (r <= 0) return false;
+    p += r, n -= static_cast<std::size_t>(r), offset += static_cast<std::uint64_t>(r);
+  }
+  return true;
+}
+
+std::uint64_t head_sum(const std::string& header) {
+  return table_file_checksum(header.data(), header.size(),
+                             table_file_checksum(k_magic, sizeof k_magic, 0));
+}
+
+}  // namespace
+
 void write_table_file(const std::string& path, const table_state& st, stream_view s) {
   const std::string partial = path + ".partial";
-  file_ptr f(std::fopen(partial.c_str(), "wb"));
-  if (!f) refuse(path, std::string("cannot write: ") + std::strerror(errno));
+  const int fd = ::open(partial.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd < 0) refuse(path, std::string("cannot write: ") + std::strerror(errno));
   const std::string header = header_of(st);
-  std::uint64_t sum = table_file_checksum(k_magic, sizeof k_magic, 0);
-  sum = table_file_checksum(header.data(), header.size(), sum);
-  bool ok = std::fwrite(k_magic, 1, sizeof k_magic, f.get()) == sizeof k_magic &&
-            std::fwrite(header.data(), 1, header.size(), f.get()) == header.size();
-  std::vector<unsigned char> chunk;
-  for (const state_part& p : st.parts) {
-    for (std::size_t at = 0; ok && at < p.bytes.size(); at += k_chunk) {
-      const std::size_t n = std::min(k_chunk, p.bytes.size() - at);
-      chunk.resize(n);
-      copy_bytes(chunk.data(), memory_space::host, p.bytes.data() + at, p.bytes.space(), n, s);
-      synchronize(s);
-      sum = table_file_checksum(chunk.data(), n, sum);
-      ok = std::fwrite(chunk.data(), 1, n, f.get()) == n;
-    }
-  }
-  ok = ok && std::fwrite(&sum, 1, sizeof sum, f.get()) == sizeof sum;
-  ok = std::fclose(f.release()) == 0 && ok;
+  const std::vector<chunk> chunks = chunks_of(st.parts, sizeof k_magic + header.size());
+  std::vector<std::uint64_t> sums(chunks.size());
+  std::mutex copy_mutex;  // one copy from the device at a time, on the caller's stream
+  bool ok = write_all(fd, k_magic, sizeof k_magic, 0) &&
+            write_all(fd, header.data(), header.size(), sizeof k_magic) &&
+            for_each_chunk(chunks.size(), [&](std::size_t i, unsigned char* buffer) {
+              const chunk& c = chunks[i];
+              {
+                std::lock_guard lock(copy_mutex);
+                copy_bytes(buffer, memory_space::host, c.part->bytes.data() + c.at,
+                           c.part->bytes.space(), c.bytes, s);
+                synchronize(s);
+              }
+              sums[i] = table_file_checksum(buffer, c.bytes, i);
+              return write_all(fd, buffer, c.bytes, c.offset);
+            });
+  const std::uint64_t sum = fold(head_sum(header), sums);
+  const std::uint64_t end =
+      chunks.empty() ? sizeof k_magic + header.size() : chunks.back().offset + chunks.back().bytes;
+  ok = ok && write_all(fd, &sum, sizeof sum, end);
+  ok = ::close(fd) == 0 && ok;
   std::error_code ec;
   if (ok) std::filesystem::rename(partial, path, ec);
   if (!ok || ec) {
@@ -203,21 +285,27 @@ table_state read_table_file(const std::string& path) {
     refuse(path, strprintf("truncated: %s bytes of the %s its header describes",
                            format_count(size).c_str(), format_count(expected).c_str()));
   if (size > expected) refuse(path, "corrupt: bytes after the end its header describes");
-  std::uint64_t sum = table_file_checksum(k_magic, sizeof k_magic, 0);
-  sum = table_file_checksum(header.data(), header.size(), sum);
-  for (const auto& [name, bytes] : h.parts) {
-    state_part p{name, buffer<std::byte>(memory_space::host, bytes)};
-    for (std::uint64_t at = 0; at < bytes; at += k_chunk) {
-      const std::size_t n = std::min<std::uint64_t>(k_chunk, bytes - at);
-      in.read(reinterpret_cast<char*>(p.bytes.data() + at), static_cast<std::streamsize>(n));
-      sum = table_file_checksum(p.bytes.data() + at, n, sum);
-    }
-    h.st.parts.push_back(std::move(p));
-  }
+  for (const auto& [name, bytes] : h.parts)
+    h.st.parts.push_back({name, buffer<std::byte>(memory_space::host, bytes)});
+  const std::vector<chunk> chunks = chunks_of(h.st.parts, sizeof k_magic + header.size());
+  std::vector<std::uint64_t> sums(chunks.size());
+  const int fd = ::open(path.c_str(), O_RDONLY);
+  if (fd < 0) refuse(path, std::string("cannot open: ") + std::strerror(errno));
   std::uint64_t stored = 0;
-  in.read(reinterpret_cast<char*>(&stored), sizeof stored);
-  if (!in) refuse(path, "truncated while reading its parts");
-  if (stored != sum) refuse(path, "corrupt: its checksum does not match its contents");
+  const bool ok =
+      for_each_chunk(chunks.size(),
+                     [&](std::size_t i, unsigned char*) {
+                       const chunk& c = chunks[i];
+                       auto* at = reinterpret_cast<unsigned char*>(c.part->bytes.data()) + c.at;
+                       if (!read_all(fd, at, c.bytes, c.offset)) return false;
+                       sums[i] = table_file_checksum(at, c.bytes, i);
+                       return true;
+                     }) &&
+      read_all(fd, &stored, sizeof stored, expected - 8);
+  ::close(fd);
+  if (!ok) refuse(path, "truncated while reading its parts");
+  if (stored != fold(head_sum(header), sums))
+    refuse(path, "corrupt: its checksum does not match its contents");
   return std::move(h.st);
 }
 

@@ -99,3 +99,32 @@ TEST_CASE("Back then Step runs the same inserts again; the CPU model's run never
   s.wait_idle();
   CHECK(s.last_step()->run == 1);
 }
+
+TEST_CASE("The history keeps what its budget holds, and says from where Back is unavailable",
+          "[session][history]") {
+  session_config c;
+  c.table.backend = backend::cpu;
+  c.table.capacity = 1u << 12;  // a state of 32 KiB
+  c.workload.batch_size = 256;
+  c.history_budget = 3 * (std::uint64_t{1} << 15);
+  session s(c);
+  for (double load : {0.1, 0.2, 0.3, 0.4}) {
+    s.fill_to(load);
+    s.wait_idle();
+  }
+  const session::history_view h = s.history();
+  CHECK(h.marks.size() == 2);  // three states: the two before the last commands, and now
+  CHECK_THAT(h.limit, ContainsSubstring("keeps the last 3 states"));
+  CHECK_THROWS_WITH(s.back(3), ContainsSubstring("only 2 commands") &&
+                                   ContainsSubstring("keeps the last 3 states"));
+  s.back(2);
+  CHECK(s.status().live == static_cast<std::uint64_t>(0.2 * 4096));
+
+  c.history_budget = 1u << 14;  // less than one state: Back is off, and says so
+  session small(c);
+  small.fill_to(0.3);
+  small.wait_idle();
+  CHECK(small.history().off);
+  CHECK_THROWS_WITH(small.back(), ContainsSubstring("Back is off for this table"));
+  CHECK(small.status().live == static_cast<std::uint64_t>(0.3 * 4096));
+}

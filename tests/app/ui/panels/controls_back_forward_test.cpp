@@ -62,6 +62,10 @@ void press_back_and_forward(family fam, backend b) {
   INFO(to_string(fam) << (b == backend::gpu ? " on the GPU" : " on the CPU"));
   session_config cfg = test::small_table(b);
   cfg.table.family = fam;
+  if (b == backend::gpu) {  // every state within the history's budget (the slab's pool is large)
+    cfg.table.capacity = 1u << 20;
+    cfg.workload.batch_size = 1u << 16;
+  }
   auto ui = test::harness_or_skip(cfg);
   app_frame& f = ui->frame();
   views_drawn empty, filled, stepped, full, after_back, after_back2, after_forward, after_mark,
