@@ -337,6 +337,7 @@ render_result render_scenario(const scenario& sc, const std::string& out_dir, ba
   auto frame = std::make_unique<app_frame>(cfg, wanted, note);
   frame->heatmap().set_colormap(sc.colormap);
   frame->heatmap().set_mode(sc.heatmap_mode);
+  frame->state().given_radix = sc.keys_radix;  // a lesson's decimal keys stay decimal in figures
   start_compared_tables(*frame, sc, cfg, capacity);
   session& s = frame->sess();
   const std::string title = (sc.title.empty() ? sc.name : sc.title);

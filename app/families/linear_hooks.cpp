@@ -46,7 +46,7 @@ void count_rows(number_rows& n, const session& s, const sample_result& r) {
   n.emplace_back("longest probe ever", format_count(t.max_displacement));
 }
 
-constexpr std::string_view k_figures[] = {"walk", "code", "lanes"};
+constexpr std::string_view k_figures[] = {"walk", "code", "lanes", "runs"};
 
 }  // namespace
 

@@ -191,6 +191,11 @@ bool session::at_rest() const {
   return commands_.resting() && in_flight_.empty() && !pending_rehash_ && !pending_flush_;
 }
 
+run_history session::step_runs_of_last() const {
+  std::lock_guard lock(mutex_);
+  return step_runs_.last();
+}
+
 std::shared_ptr<const step_trace> session::last_step() const {
   std::lock_guard lock(mutex_);
   return last_step_;

@@ -188,6 +188,9 @@ class session {
   /// @brief The last traced step (its operations, outcomes and, for slab tables, each operation's
   /// bucket list before it ran); null before the first.
   std::shared_ptr<const step_trace> last_step() const;
+  /// @brief Every run of the last traced step's operations from the state it started from (Back,
+  /// then Step again), with where each key landed.
+  run_history step_runs_of_last() const;
   /// @brief The settings the session was made with (the capacity: see capacity()).
   const session_config& config() const { return cfg_; }
   /// @brief The table's current capacity (rehash may change it).

@@ -23,6 +23,16 @@ void step_runs::compare_and_keep(step_trace& t, std::uint64_t point) {
   }
   t.run = ++r.count;
   r.last = std::move(now);
+  run_history::run kept;
+  for (const stepped_op& op : t.ops) {
+    kept.slots.push_back(op.slot_after);
+    kept.changed.push_back(op.changed);
+  }
+  if (r.history.keys.empty())
+    for (const stepped_op& op : t.ops) r.history.keys.push_back(op.key);
+  r.history.runs.push_back(std::move(kept));
+  if (r.history.runs.size() > k_runs_kept) r.history.runs.erase(r.history.runs.begin());
+  last_ = &r;
 }
 
 }  // namespace hs::app

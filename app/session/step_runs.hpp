@@ -13,13 +13,30 @@
 
 namespace hs::app {
 
+/// @brief Every run of one step: its keys, and per run the slot each operation's key held after it
+/// (open addressing; none for other families) and whether it ended otherwise than the run before.
+struct run_history {
+  std::vector<key_type> keys;
+  struct run {
+    std::vector<std::optional<std::uint64_t>> slots;
+    std::vector<bool> changed;
+  };
+  std::vector<run> runs;  ///< oldest first, at most k_runs_kept
+};
+inline constexpr std::size_t k_runs_kept = 64;
+
 class step_runs {
  public:
   /// @brief Compares a finished traced step with the last run of the same operations from the
   /// same kept state `point`, sets its run number and marks (step_trace::run,
   /// stepped_op::changed), and remembers this run.
   void compare_and_keep(step_trace& t, std::uint64_t point);
-  void clear() { runs_.clear(); }
+  void clear() {
+    runs_.clear();
+    last_ = nullptr;
+  }
+  /// @brief The runs of the step compared last (empty before any).
+  run_history last() const { return last_ ? last_->history : run_history{}; }
 
  private:
   struct outcome {
@@ -30,8 +47,10 @@ class step_runs {
   struct runs {
     std::uint64_t count = 0;
     std::vector<outcome> last;
+    run_history history;
   };
   std::map<std::string, runs> runs_;
+  const runs* last_ = nullptr;
 };
 
 }  // namespace hs::app

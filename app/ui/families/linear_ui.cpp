@@ -12,6 +12,7 @@
 #include "visualizers/views/heatmap_view.hpp"
 #include "visualizers/views/histogram_view.hpp"
 #include "visualizers/views/linear_walk_view.hpp"
+#include "visualizers/views/step_runs_view.hpp"
 #include "visualizers/views/warp_lanes_view.hpp"
 
 namespace hs::app {
@@ -24,6 +25,7 @@ class linear_views final : public family_views {
     walk_.follow_step(s.last_step(),
                       s.config().table.linear.deletes);  // a new traced step shows its first walk
     follow_walk(s);  // the code and lanes too: figures are made without drawing the windows
+    follow_runs(s);
   }
   // The heatmap zooms to the shown walk (one cell per slot) and outlines its slots.
   void draw_walk(view_context& ctx) {
@@ -45,10 +47,28 @@ class linear_views final : public family_views {
     lanes_.draw(ctx.height);
   }
   const vis::warp_lanes_view& lanes() const { return lanes_; }
+  // Every run of the last step's operations (Back, then Step again): where each key landed.
+  void draw_runs(view_context& ctx) {
+    follow_runs(ctx.sess);
+    runs_.draw(ctx.height);
+  }
+  const vis::step_runs_view& runs() const { return runs_; }
 
  private:
+  void follow_runs(const session& s) {
+    const auto t = s.last_step();
+    const std::uint64_t serial = t ? t->serial : 0;
+    if (serial == runs_serial_) return;
+    runs_serial_ = serial;
+    const run_history h = s.step_runs_of_last();
+    vis::step_runs_data d;
+    d.keys = h.keys;
+    for (const run_history::run& r : h.runs) d.runs.push_back({r.slots, r.changed});
+    runs_.set(std::move(d));
+  }
   void radix_changed() override {  // the walk, the code and the lanes write keys: made again
     walk_.set_key_radix(radix());
+    runs_.set_key_radix(radix());
     lanes_shown_.forget();
     code_.forget_followed();
   }
@@ -83,6 +103,8 @@ class linear_views final : public family_views {
 
   vis::linear_walk_view walk_;
   vis::warp_lanes_view lanes_;
+  vis::step_runs_view runs_;
+  std::uint64_t runs_serial_ = ~0ull;  // the step the runs were read for
   code_view code_{&linear_english};
   step_follower lanes_shown_;
 };
@@ -109,6 +131,10 @@ constexpr view_entry k_views[] = {
      [](const family_views& v) { return drawn_view::of(self(v).walk()); }},
     code_entry<linear_views>(),
     lanes_entry<linear_views>(),
+    {"Runs", "runs", [](family_views& v, view_context& ctx) { self(v).draw_runs(ctx); },
+     [](const family_views& v, const session&, const sample_result&) {
+       return self(v).runs().csv();
+     }},
 };
 
 void draw_controls(table_config& c, session& running, const table_stats&) {
