@@ -48,6 +48,7 @@ void code_view::prev() {
 
 void code_view::build_text() {
   std::string text;
+  longest_ = 0;
   int line = 0;
   placed_.clear();
   numbers_.clear();
@@ -62,6 +63,9 @@ void code_view::build_text() {
     placed_.push_back({name, line});
     for (std::size_t i = 0; i < r->lines.size(); ++i) {
       text += r->lines[i];
+      std::size_t width = 0;
+      for (const char c : r->lines[i]) width += c == '\t' ? 4 : 1;
+      longest_ = std::max(longest_, width);
       if (i + 1 < r->lines.size()) text += "\n";
       numbers_.push_back(r->numbers[i]);
     }
@@ -155,6 +159,10 @@ void code_view::draw(float height) {
   editor_->SetPalette(bg.x + bg.y + bg.z > 1.5f ? TextEditor::GetLightPalette()
                                                 : TextEditor::GetDarkPalette());
   ImGui::PushFont(code_font(), 0.f);  // null: the UI's font
+  // The gutter's line numbers (4 digits and margins) and the scroll bar beside the longest line.
+  drawn_.width_had = ImGui::GetContentRegionAvail().x;
+  drawn_.width_needed =
+      ImGui::CalcTextSize("M").x * float(longest_ + 8) + ImGui::GetStyle().ScrollbarSize;
   editor_->Render("code-text", ImVec2(0, std::max(avail, 4 * ImGui::GetFontSize())));
   ImGui::PopFont();
 }

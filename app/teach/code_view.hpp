@@ -60,6 +60,9 @@ class code_view {
     std::size_t event = 0, events = 0;
     bool english = false;
     int frames = 0;
+    /// The editor's width as drawn, and the width its longest line and gutter need in its font
+    /// (the teaching layout widens the view until they fit).
+    float width_had = 0, width_needed = 0;
   };
   const drawn_state& drawn() const { return drawn_; }
   std::size_t event() const { return event_; }
@@ -86,6 +89,7 @@ class code_view {
   };
   std::vector<placed> placed_;
   std::vector<int> numbers_;  // the file's line number of each editor line (0: none)
+  std::size_t longest_ = 0;   // characters in the longest editor line (tabs as the editor's 4)
   drawn_state drawn_;
 };
 

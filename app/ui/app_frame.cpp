@@ -10,6 +10,7 @@
 #include <imgui_internal.h>  // MarkIniSettingsDirty
 
 #include "app/session/gpu_fault_notice.hpp"
+#include "app/teach/code_view.hpp"
 #include "app/ui/dock_layout.hpp"
 #include "core/common/error.hpp"
 #include "core/table/table_file.hpp"
@@ -421,6 +422,7 @@ void app_frame::draw_window() {
     to_front_in_ = 2;
   }
   bring_stage_views_forward();
+  fit_code_view(dockspace, vp->WorkSize, family_windows);
   ImGui::DockSpaceOverViewport(dockspace, vp);
   draw_panels();
   compare_setup_.draw(state_);
@@ -436,11 +438,37 @@ void app_frame::bring_stage_views_forward() {
   if (!st.script_held || stage == stage_shown_) return;
   stage_shown_ = stage;
   const family_ui& u = state_.ui();
+  stage_windows_.clear();
   for (const std::string& v : st.stage_views) {
     const view_entry* e = u.figure(v);
     const char* title = e ? e->title : window_of_view(v, u.histogram_window);
-    if (title) to_front_.push_back(title);
+    if (title) stage_windows_.push_back(title);
+    if (v == "code" && e && e->drawn) {
+      const code_view* cv = e->drawn(*state_.views).as<code_view>();
+      fit_code_pending_ = cv != nullptr;
+      fit_code_frames_ = cv ? cv->drawn().frames : 0;
+    }
   }
+  to_front_.insert(to_front_.end(), stage_windows_.begin(), stage_windows_.end());
+}
+
+void app_frame::fit_code_view(ImGuiID dockspace, ImVec2 size,
+                              std::span<const char* const> family_windows) {
+  if (!fit_code_pending_ || !to_front_.empty() || to_front_in_ > 0) return;
+  const view_entry* e = state_.ui().figure("code");
+  const code_view* cv = e && e->drawn ? e->drawn(*state_.views).as<code_view>() : nullptr;
+  if (!cv) {
+    fit_code_pending_ = false;
+    return;
+  }
+  const code_view::drawn_state& d = cv->drawn();
+  if (d.frames < fit_code_frames_ + 2) return;  // not drawn in front yet with the stage's step
+  fit_code_pending_ = false;
+  if (d.width_had >= d.width_needed) return;
+  build_teaching_layout(dockspace, size, family_windows);
+  ImGui::MarkIniSettingsDirty();
+  to_front_ = stage_windows_;  // a new layout's front tabs are its first: the stage's again
+  to_front_in_ = 2;
 }
 
 // A window comes forward by taking focus, which the Compare window keeps while it is open (its

@@ -115,7 +115,8 @@ class app_frame final : public frame_actions {
   bool help_open() const { return help_open_; }
   /// @brief Presenter mode (F5, --present; Esc leaves): the controls hidden, text at least
   /// k_present_font_size, the stage's caption on top, Space or N for the next stage.
-  void set_presenting(bool on);
+  /// `quiet`: no notice when it leaves (the window restarting its frame at a new text size).
+  void set_presenting(bool on, bool quiet = false);
   bool presenting() const { return state_.presenting; }
   /// @brief The text size to remember: the user's, not presenter mode's.
   float remembered_font_size() const {
@@ -144,6 +145,9 @@ class app_frame final : public frame_actions {
   /// Hands the views the radix keys are written in (the lesson's, or the Display choice).
   void write_keys_as_given();
   void bring_queued_window_forward();
+  /// Before the dock space: lays the teaching layout out when a stage's Code view, drawn in front,
+  /// is narrower than its longest line.
+  void fit_code_view(ImGuiID dockspace, ImVec2 size, std::span<const char* const> family_windows);
   void handle_shortcuts();
   void change_font_size(float delta);
   /// Back or Forward on the main table (a message when they cannot, or for compared tables).
@@ -171,6 +175,11 @@ class app_frame final : public frame_actions {
   std::vector<const char*> to_front_;
   int to_front_in_ = 0;  // frames to wait first (a new layout's windows do not exist yet)
   std::pair<std::uint64_t, std::uint64_t> stage_shown_{0, 0};  // table serial, stages reached
+  // A stage that shows the Code view: once it is drawn in front, the teaching layout gives it the
+  // width of its longest line if it lacks it (fit_code_view).
+  bool fit_code_pending_ = false;
+  int fit_code_frames_ = 0;                 // the Code view's frames drawn when the stage came
+  std::vector<const char*> stage_windows_;  // the stage's windows, to bring forward again
   /// Queues the views of a stage the script reached since the last frame (its capture line).
   void bring_stage_views_forward();
 };

@@ -29,6 +29,24 @@ void build_default_layout(ImGuiID dockspace, ImVec2 size,
   ImGui::DockBuilderFinish(dockspace);
 }
 
+void build_teaching_layout(ImGuiID dockspace, ImVec2 size,
+                           std::span<const char* const> family_windows) {
+  ImGui::DockBuilderRemoveNode(dockspace);
+  ImGui::DockBuilderAddNode(dockspace, ImGuiDockNodeFlags_DockSpace);
+  ImGui::DockBuilderSetNodeSize(dockspace, size);
+  ImGuiID top = 0, views = 0, left = 0, rest = 0, map = 0, rates = 0;
+  ImGui::DockBuilderSplitNode(dockspace, ImGuiDir_Up, 0.42f, &top, &views);
+  ImGui::DockBuilderSplitNode(top, ImGuiDir_Left, 0.2f, &left, &rest);
+  ImGui::DockBuilderSplitNode(rest, ImGuiDir_Left, 0.72f, &map, &rates);
+  ImGui::DockBuilderDockWindow(controls, left);
+  ImGui::DockBuilderDockWindow(numbers, left);
+  ImGui::DockBuilderDockWindow(heatmap, map);
+  for (const char* w : family_windows) ImGui::DockBuilderDockWindow(w, views);
+  ImGui::DockBuilderDockWindow(throughput, rates);
+  ImGui::DockBuilderDockWindow(timeline, rates);
+  ImGui::DockBuilderFinish(dockspace);
+}
+
 const char* window_of_view(std::string_view view, const char* histogram_window) {
   if (view == "heatmap") return heatmap;
   if (view == "stats") return numbers;

@@ -22,6 +22,10 @@ inline constexpr const char* timeline = "Churn timeline";
 /// submitted in the frame).
 void build_default_layout(ImGuiID dockspace, ImVec2 size,
                           std::span<const char* const> family_windows);
+/// @brief The teaching layout, for a lesson's Code view: the family's views across the whole
+/// width of the window below, the controls, the heatmap and the throughput in a row above.
+void build_teaching_layout(ImGuiID dockspace, ImVec2 size,
+                           std::span<const char* const> family_windows);
 /// @brief The window a scenario's view name shows in ("heatmap": Slot occupancy, a family's figure:
 /// its window), or null (a figure with no window, compare); `histogram_window` is the family's.
 const char* window_of_view(std::string_view view, const char* histogram_window);

@@ -13,7 +13,7 @@ namespace {
 constexpr float k_present_font_size = 28.f;  // read from the back of a lecture room
 }
 
-void app_frame::set_presenting(bool on) {
+void app_frame::set_presenting(bool on, bool quiet) {
   if (on == state_.presenting) return;
   state_.presenting = on;
   if (on) {
@@ -22,7 +22,7 @@ void app_frame::set_presenting(bool on) {
         std::max(state_.font_size, k_present_font_size);  // the status bar says which keys do what
   } else {
     state_.font_size = font_before_present_;
-    notify("presenter mode left");
+    if (!quiet) notify("presenter mode left");
   }
 }
 

@@ -133,7 +133,7 @@ float window_font_size(const window_options& opt, const ui_settings& persisted,
 void start_frame_settings(app_frame& frame, const ui_settings& persisted, float size, theme t) {
   frame.state().settings = persisted;
   const bool presenting = frame.presenting();  // --present: its text size on top of this one
-  frame.set_presenting(false);
+  frame.set_presenting(false, true);
   frame.state().font_size = size;
   frame.set_presenting(presenting);
   frame.state().ui_theme = t;

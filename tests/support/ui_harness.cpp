@@ -69,9 +69,9 @@ std::string ui_harness::run(const std::function<void(ImGuiTestContext*)>& script
   return log;
 }
 
-std::unique_ptr<ui_harness> harness_or_skip(const app::session_config& cfg) {
+std::unique_ptr<ui_harness> harness_or_skip(const app::session_config& cfg, int width, int height) {
   try {
-    return std::make_unique<ui_harness>(cfg);
+    return std::make_unique<ui_harness>(cfg, width, height);
   } catch (const graphics_error& e) {
     SKIP(std::string("UI test skipped: no headless OpenGL (") + e.what() + ")");
   }

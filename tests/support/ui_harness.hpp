@@ -42,7 +42,8 @@ class ui_harness {
 };
 
 /// @brief A harness on `cfg`, or a SKIP (with the reason) where no EGL display offers OpenGL.
-std::unique_ptr<ui_harness> harness_or_skip(const app::session_config& cfg);
+std::unique_ptr<ui_harness> harness_or_skip(const app::session_config& cfg, int width = 1600,
+                                            int height = 1000);
 /// @brief A linear table of `capacity` slots on the CPU model under the identity hash: key k's home
 /// slot is k modulo the capacity, so a test places keys where it wants them.
 app::session_config identity_table(std::uint64_t capacity);
