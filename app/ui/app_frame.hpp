@@ -110,6 +110,11 @@ class app_frame final : public frame_actions {
     bool ended = false;
     int frames = 0;
   };
+  /// @brief Whether the windows a stage brings forward, and the teaching layout, are in place
+  /// (nothing queued to come forward, no layout waiting to be laid out).
+  bool windows_settled() const {
+    return !fit_code_pending_ && to_front_.empty() && to_front_in_ == 0;
+  }
   const caption_drawn& drawn_caption() const { return caption_drawn_; }
   /// @brief Whether the shortcut overlay is open.
   bool help_open() const { return help_open_; }

@@ -38,7 +38,10 @@ TEST_CASE("a stage brings the views its capture names to the front", "[ui][prese
     ctx->ItemClick("Load preset");
     session& s = f.sess();
     test::wait_until(ctx, [&] { return s.status().script_held; });
-    ctx->Yield(6);  // a window a frame, after the new table's windows exist
+    // A window a frame, after the new table's windows exist (and, where the Code view lacks the
+    // width of its lines, again after the teaching layout is laid out).
+    test::wait_until(ctx, [&] { return f.windows_settled(); });
+    ctx->Yield(2);
     code_front_at_stage = in_front("Code");
     heatmap_front_at_stage = in_front("Slot occupancy");
     ctx->SetRef("");
@@ -52,7 +55,9 @@ TEST_CASE("a stage brings the views its capture names to the front", "[ui][prese
       if (st.question) s.continue_script();
       return st.stages_reached > reached && st.script_held;
     });
-    ctx->Yield(6);
+    ctx->Yield(2);
+    test::wait_until(ctx, [&] { return f.windows_settled(); });
+    ctx->Yield(2);
     code_front_next_stage = in_front("Code");
   });
   INFO(log);

@@ -33,7 +33,8 @@ TEST_CASE("a stage's Code view gets room for its longest line at the presenter's
       return cv && cv->drawn().width_needed > 0;
     });
     first = test::drawn<code_view>(f, "code")->drawn();
-    ctx->Yield(12);
+    test::wait_until(ctx, [&] { return f.windows_settled(); });
+    ctx->Yield(2);
     settled = test::drawn<code_view>(f, "code")->drawn();
     const ImGuiWindow* w = ImGui::FindWindowByName("Code");
     code_in_front = w && w->Active && (!w->DockNode || w->DockNode->SelectedTabId == w->TabId);
