@@ -38,6 +38,7 @@ TEST_CASE("every shipped preset loads and runs stage by stage to its end", "[ui]
           if (!c->held() || !error.empty()) break;
           ++stages;
           ctx->ItemClick("//Compare/compare-controls/Next stage");
+          if (ctx->IsError()) break;
         }
         return;
       }
@@ -49,6 +50,7 @@ TEST_CASE("every shipped preset loads and runs stage by stage to its end", "[ui]
         if (!st.script_held || st.error) break;
         ++stages;
         ctx->ItemClick("Next stage");
+        if (ctx->IsError()) break;  // the button was not there: the log says why
       }
     });
     INFO(name << ": " << log);
