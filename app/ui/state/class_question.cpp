@@ -55,6 +55,7 @@ void update_question(frame_state& f) {
     class_question q;
     q.what = st.question->first;
     q.op = st.question->second;
+    q.radix = f.keys_radix();  // written as the lesson gives its keys from the first frame on
     f.question = q;
   }
 }
