@@ -121,6 +121,31 @@ void distribution(scenario_parse& s, const keyword_line& l) {
   }
 }
 
+// The path after the line's word `word` (in double quotes when it holds spaces), made the scenario
+// file's neighbour when relative; what follows it goes to `rest`.
+std::string path_after(const scenario_parse& s, const keyword_line& l, std::string_view word,
+                       const std::string& usage, const char* whose, std::string& rest) {
+  rest = l.text.substr(l.text.find(word) + word.size());
+  const auto start = rest.find_first_not_of(" \t");
+  if (start == std::string::npos) l.p.fail(usage);
+  rest = rest.substr(start);
+  std::string path;
+  if (rest.front() == '"') {
+    const auto close = rest.find('"', 1);
+    if (close == std::string::npos) l.p.fail(std::string(whose) + " path has no closing quote");
+    path = rest.substr(1, close - 1);
+    rest = rest.substr(close + 1);
+  } else {
+    const auto end = rest.find_first_of(" \t");
+    path = rest.substr(0, end);
+    rest = end == std::string::npos ? "" : rest.substr(end);
+  }
+  namespace fs = std::filesystem;
+  if (fs::path(path).is_relative() && !s.sc.file.empty())
+    path = (fs::path(s.sc.file).parent_path() / path).lexically_normal().string();
+  return path;
+}
+
 // `keys file PATH [column N] [format F]`: the class's own keys. A relative path is the scenario
 // file's neighbour; a path with spaces is written in double quotes. The file is read here, so a
 // scenario that names a bad one is refused at this line with the loader's reason.
@@ -128,21 +153,9 @@ void keys(scenario_parse& s, const keyword_line& l) {
   constexpr const char* usage =
       "usage: keys file PATH [column N] [format auto|decimal|hex|text|u32le]";
   if (l.w[1] != "file") l.p.fail(usage);
-  std::string rest = l.text.substr(l.text.find("file") + 4);
-  const auto start = rest.find_first_not_of(" \t");
-  if (start == std::string::npos) l.p.fail(usage);
-  rest = rest.substr(start);
   workload::key_file_spec spec;
-  if (rest.front() == '"') {
-    const auto close = rest.find('"', 1);
-    if (close == std::string::npos) l.p.fail("the key file's path has no closing quote");
-    spec.path = rest.substr(1, close - 1);
-    rest = rest.substr(close + 1);
-  } else {
-    const auto end = rest.find_first_of(" \t");
-    spec.path = rest.substr(0, end);
-    rest = end == std::string::npos ? "" : rest.substr(end);
-  }
+  std::string rest;
+  spec.path = path_after(s, l, "file", usage, "the key file's", rest);
   std::istringstream more(rest);
   for (std::string name, value; more >> name;) {
     if (!(more >> value)) l.p.fail("'" + name + "' needs a value (" + usage + ")");
@@ -158,9 +171,6 @@ void keys(scenario_parse& s, const keyword_line& l) {
       l.p.fail("unknown option '" + name + "' (" + usage + ")");
     }
   }
-  namespace fs = std::filesystem;
-  if (fs::path(spec.path).is_relative() && !s.sc.file.empty())
-    spec.path = (fs::path(s.sc.file).parent_path() / spec.path).lexically_normal().string();
   try {
     s.now.workload.key_file =
         workload::load_key_file(spec, terminal_progress("reading " + spec.path));
@@ -307,26 +317,11 @@ void table_file_step(scenario_parse& s, const keyword_line& l) {
   const bool load = l.w[0] == "load";
   const std::string usage = std::string("usage: ") + (load ? "load" : "save") + " table PATH";
   if (l.w[1] != "table") l.p.fail(usage);
-  std::string rest = l.text.substr(l.text.find("table") + 5);
-  const auto start = rest.find_first_not_of(" \t");
-  if (start == std::string::npos) l.p.fail(usage);
-  rest = rest.substr(start);
-  std::string path;
-  if (rest.front() == '"') {
-    const auto close = rest.find('"', 1);
-    if (close == std::string::npos) l.p.fail("the table file's path has no closing quote");
-    path = rest.substr(1, close - 1);
-    if (rest.find_first_not_of(" \t\r", close + 1) != std::string::npos) l.p.fail(usage);
-  } else {
-    path = rest.substr(0, rest.find_last_not_of(" \t\r") + 1);
-    if (path.find_first_of(" \t") != std::string::npos)
-      l.p.fail("a path with spaces is written in double quotes");
-  }
-  namespace fs = std::filesystem;
-  if (fs::path(path).is_relative() && !s.sc.file.empty())
-    path = (fs::path(s.sc.file).parent_path() / path).lexically_normal().string();
+  std::string rest;
   scenario_step st = step_of(load ? scenario_step::load_table : scenario_step::save_table);
-  st.text = path;
+  st.text = path_after(s, l, "table", usage, "the table file's", rest);
+  if (rest.find_first_not_of(" \t\r") != std::string::npos)
+    l.p.fail(usage + " (a path with spaces is written in double quotes)");
   s.push(st, l.p.line);
 }
 

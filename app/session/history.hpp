@@ -44,8 +44,9 @@ struct history_point {
 
 /// @brief A mark of the timeline: the command that followed a state, and the stage's caption then.
 struct history_mark {
-  std::string label;    ///< "fill 0.5", "step insert 12 76", "rehash"
-  std::string caption;  ///< the scenario's stage caption at that state, if any
+  std::string label;         ///< "fill 0.5", "step insert 12 76", "rehash"
+  std::string caption;       ///< the scenario's stage caption at that state, if any
+  std::uint64_t serial = 0;  ///< the kept state it goes back to (session::back_to_mark)
 };
 
 class session_history {

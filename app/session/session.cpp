@@ -62,6 +62,7 @@ void session::run() {
   std::lock_guard lock(mutex_);
   if (lost()) return;  // status() says why
   redo_.clear();
+  replay_left_ = 0;
   commands_.run();
   st_.note.clear();
   st_.error = false;
@@ -77,6 +78,7 @@ void session::step(std::uint64_t ops) {
   std::lock_guard lock(mutex_);
   if (lost()) return;  // status() says why
   redo_.clear();
+  replay_left_ = 0;
   commands_.step(ops);
   wake_.notify_all();
 }
@@ -90,6 +92,7 @@ void session::step(std::vector<given_op> ops) {
   std::lock_guard lock(mutex_);
   if (lost()) return;  // status() says why
   redo_.clear();
+  replay_left_ = 0;
   commands_.step(std::move(ops));
   wake_.notify_all();
 }
@@ -98,6 +101,7 @@ void session::fill_to(double load) {
   std::lock_guard lock(mutex_);
   if (lost()) return;  // status() says why
   redo_.clear();
+  replay_left_ = 0;
   commands_.fill_to(load, progress(), fam_.max_fill_load);
   st_.note.clear();
   st_.error = false;
@@ -109,6 +113,7 @@ void session::queue(std::vector<script_step> steps) {
   if (lost()) return;    // status() says why
   st_.question.reset();  // a script waiting for an answer is replaced
   redo_.clear();
+  replay_left_ = 0;
   commands_.queue(steps);
   wake_.notify_all();
 }
@@ -117,6 +122,8 @@ void session::continue_script() {
   std::lock_guard lock(mutex_);
   if (lost()) return;    // status() says why
   st_.question.reset();  // answered (or passed over): the step runs
+  redo_.clear();         // the script's next commands take the place of what Back undid
+  replay_left_ = 0;
   commands_.continue_script();
   wake_.notify_all();
 }
@@ -160,6 +167,7 @@ void session::rehash(std::uint64_t capacity) {
   if (lost()) return;  // status() says why
   pending_rehash_ = capacity ? capacity : capacity_.load();
   redo_.clear();
+  replay_left_ = 0;
   commands_.journal({script_step::rehash, 0, capacity});
   wake_.notify_all();
 }
@@ -208,6 +216,7 @@ void session::flush() {
   if (lost()) return;
   pending_flush_ = true;
   redo_.clear();
+  replay_left_ = 0;
   commands_.journal({script_step::flush, 0, 0});
   wake_.notify_all();
 }
@@ -232,14 +241,14 @@ void session::fail(std::string note) {
 }
 
 void session::run_flush(std::unique_lock<std::mutex>& lock) {
-  lock.unlock();
   std::string error;
-  try {
-    fam_.flush(*table_, work_stream_.view());
-  } catch (const std::exception& e) {
-    error = e.what();
-  }
-  lock.lock();
+  unlocked(lock, [&] {
+    try {
+      fam_.flush(*table_, work_stream_.view());
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+  });
   if (!error.empty()) {
     st_.note = "flush failed: " + error;
     st_.error = true;
@@ -283,7 +292,9 @@ void session::reset() {
   journal_capacity_ = capacity_.load();
   history_.clear();  // the journal starts again: so does the history (a scenario's clear is undone)
   redo_.clear();
+  replay_left_ = 0;
   ++version_;
+  take_point();  // the emptied table: the first command after it can be undone
 }
 
 void session::wait_idle() {
@@ -311,6 +322,12 @@ session_status session::status() const {
 }
 
 void session::start_next_step() {
+  // Forward's replayed commands leave redo_ as they start, however this returns.
+  struct replayed_guard {
+    session& s;
+    std::size_t before;
+    ~replayed_guard() { s.consume_replayed(before); }
+  } guard{*this, commands_.journal().size()};
   // A state before each command the script starts (take_point keeps none twice).
   for (take_point(); auto s = commands_.take_script_step(progress(), fam_.max_fill_load, st_.note);
        take_point()) {
@@ -345,14 +362,14 @@ void session::start_next_step() {
 
 void session::rebuild(std::uint64_t capacity, std::unique_lock<std::mutex>& lock) {
   const std::uint64_t from = capacity_.load(), batch = st_.batches;
-  lock.unlock();
   std::string error;
-  try {
-    table_->rehash(capacity, work_stream_.view());
-  } catch (const std::exception& e) {
-    error = e.what();
-  }
-  lock.lock();
+  unlocked(lock, [&] {
+    try {
+      table_->rehash(capacity, work_stream_.view());
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+  });
   if (!error.empty()) {
     st_.note = error;
     st_.error = true;
@@ -394,27 +411,27 @@ void session::after_batch(std::unique_lock<std::mutex>& lock, std::uint64_t inse
   const double load_before = records_.last_load();
   if (!policy.active() && !record && !churn && !resizes) return;
   const std::uint64_t batch = st_.batches, bound = occupied_bound_, pending = pending_inserts_;
-  lock.unlock();
   maintenance_result r;
   table_stats ts;
   inspect_result hist;
   std::string error, stop;
   std::uint64_t exact = bound;
-  try {
-    if (churn && !policy.active() && fam_.near_full_reason)
-      stop = guard_occupancy(bound, pending, exact);
-    if (policy.active()) r = table_->maintain(policy, work_stream_.view());
-    if (record) ts = table_->stats(work_stream_.view());
-    if (resizes) ts.capacity = table_->config().capacity;
-    if (record) {
-      inspect_request req;
-      req.probe_histogram = true;
-      table_->inspect(req, hist, work_stream_.view());
+  unlocked(lock, [&] {
+    try {
+      if (churn && !policy.active() && fam_.near_full_reason)
+        stop = guard_occupancy(bound, pending, exact);
+      if (policy.active()) r = table_->maintain(policy, work_stream_.view());
+      if (record) ts = table_->stats(work_stream_.view());
+      if (resizes) ts.capacity = table_->config().capacity;
+      if (record) {
+        inspect_request req;
+        req.probe_histogram = true;
+        table_->inspect(req, hist, work_stream_.view());
+      }
+    } catch (const std::exception& e) {
+      error = e.what();
     }
-  } catch (const std::exception& e) {
-    error = e.what();
-  }
-  lock.lock();
+  });
   occupied_bound_ = exact;
   if (!error.empty()) {
     fail("maintenance failed: " + error);

@@ -132,8 +132,8 @@ class session {
   void back(std::uint64_t n = 1);
   /// @brief Replays the first `n` commands Back undid, as recorded (a new command forgets them).
   void forward(std::uint64_t n = 1);
-  /// @brief Back to the state before the timeline's mark `mark` (history_view::marks).
-  void back_to_mark(std::size_t mark);
+  /// @brief Back to the state a timeline mark names (history_mark::serial).
+  void back_to_mark(std::uint64_t serial);
   struct history_view {
     std::vector<history_mark> marks;  ///< the kept states before each command, oldest first
     std::size_t redo = 0;             ///< commands Forward can replay
@@ -241,9 +241,25 @@ class session {
   void take_point();
   /// Makes the table and the session what point `i` kept; the points after it are dropped.
   void restore_point(std::size_t i);
-  /// Stops a running command and waits until nothing is in flight (the lock is held after).
+  /// Stops a running command and waits until nothing is in flight and the worker works on the
+  /// table nowhere outside the lock (the lock is held after).
   void come_to_rest(std::unique_lock<std::mutex>& lock);
+  /// Runs work with the lock released, counted as the worker's work outside it (come_to_rest
+  /// waits for it).
+  template <class Work>
+  void unlocked(std::unique_lock<std::mutex>& lock, Work&& work) {
+    ++outside_lock_;
+    lock.unlock();
+    work();
+    lock.lock();
+    --outside_lock_;
+    idle_cv_.notify_all();
+  }
   void go_back(std::uint64_t n);
+  /// Throws hs::user_error unless `n` of the `undoable` commands can be undone.
+  void check_undoable(std::uint64_t n, std::uint64_t undoable) const;
+  /// Forward's commands that started since the journal had `journal_before` entries leave redo_.
+  void consume_replayed(std::size_t journal_before);
   history_view history_locked() const;
   /// A script's back, load table or save table step (worker, at rest); false when it failed (the
   /// script stops, the note says why).
@@ -280,7 +296,9 @@ class session {
   std::uint64_t traced_steps_ = 0;
   session_history history_;
   std::vector<journal_entry> redo_;  // commands Back undid, for Forward
-  step_runs step_runs_;              // traced steps' outcomes, run by run (Back, then Step again)
+  std::size_t replay_left_ = 0;  // Forward's commands queued and not yet started (still in redo_)
+  int outside_lock_ = 0;         // the worker's table work in progress with the lock released
+  step_runs step_runs_;          // traced steps' outcomes, run by run (Back, then Step again)
   std::uint64_t pending_inserts_ = 0, pending_erases_ = 0;  // in flight, not yet counted
   std::uint64_t occupied_bound_ = 0;  // upper bound on occupied slots (exact after each check)
   std::deque<std::unique_ptr<batch>> in_flight_;

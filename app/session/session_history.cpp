@@ -10,8 +10,20 @@
 namespace hs::app {
 
 void session::come_to_rest(std::unique_lock<std::mutex>& lock) {
-  if (commands_.act() != activity::idle) commands_.pause();  // a held script stays where it is
-  idle_cv_.wait(lock, [&] { return in_flight_.empty() && !pending_rehash_ && !pending_flush_; });
+  // A running command stops; a held script stays where it is, but Forward's replay, if it has
+  // commands left, stops too (they stay in redo_: each leaves it only as it starts).
+  if (commands_.act() != activity::idle || replay_left_ > 0) commands_.pause();
+  replay_left_ = 0;
+  idle_cv_.wait(lock, [&] {
+    return in_flight_.empty() && !pending_rehash_ && !pending_flush_ && outside_lock_ == 0;
+  });
+}
+
+void session::consume_replayed(std::size_t journal_before) {
+  const std::size_t now = commands_.journal().size();
+  for (std::size_t grown = now > journal_before ? now - journal_before : 0;
+       grown > 0 && replay_left_ > 0 && !redo_.empty(); --grown, --replay_left_)
+    redo_.erase(redo_.begin());
 }
 
 void session::take_point() {
@@ -87,17 +99,21 @@ void session::restore_point(std::size_t i) {
   history_.cut_after(i, version_.load());
 }
 
+void session::check_undoable(std::uint64_t n, std::uint64_t undoable) const {
+  if (n > 0 && n <= undoable) return;
+  std::string why = undoable == 0
+                        ? "there is nothing to undo"
+                        : strprintf("only %llu command%s can be undone",
+                                    (unsigned long long)undoable, undoable == 1 ? "" : "s");
+  if (!history_.limit().empty()) why += " (" + history_.limit() + ")";
+  throw user_error(strprintf("Back %llu: ", (unsigned long long)n) + why);
+}
+
 void session::go_back(std::uint64_t n) {
   take_point();
   if (history_.off()) throw user_error(history_.limit());
   const std::uint64_t now = history_.empty() ? 0 : history_.size() - 1;
-  if (n == 0 || n > now) {
-    std::string why = now == 0 ? "there is nothing to undo"
-                               : strprintf("only %llu command%s can be undone",
-                                           (unsigned long long)now, now == 1 ? "" : "s");
-    if (!history_.limit().empty()) why += " (" + history_.limit() + ")";
-    throw user_error(strprintf("Back %llu: ", (unsigned long long)n) + why);
-  }
+  check_undoable(n, now);
   const std::string label = history_locked().marks.at(now - n).label;
   restore_point(now - n);
   st_.note = "back before " + (label.empty() ? std::string("the last change") : label) +
@@ -107,37 +123,51 @@ void session::go_back(std::uint64_t n) {
 void session::back(std::uint64_t n) {
   std::unique_lock lock(mutex_);
   if (lost()) return;  // status() says why
+  // What cannot be undone is refused before a running command is stopped.
+  const bool changed = !history_.empty() && history_.back().version != version_.load();
+  if (history_.off()) throw user_error(history_.limit());
+  check_undoable(n, history_.empty() ? 0 : history_.size() - 1 + (changed ? 1 : 0));
   come_to_rest(lock);
   go_back(n);
 }
 
-void session::back_to_mark(std::size_t mark) {
+void session::back_to_mark(std::uint64_t serial) {
   std::unique_lock lock(mutex_);
   if (lost()) return;
   come_to_rest(lock);
   take_point();
-  if (history_.empty() || mark + 1 >= history_.size())
-    throw user_error("that mark is the table as it is now");
-  go_back(history_.size() - 1 - mark);
+  std::size_t i = 0;
+  while (i < history_.size() && history_.at(i).serial != serial) ++i;
+  if (i == history_.size())
+    throw user_error("that mark's state is no longer kept (the history's budget let it go)");
+  if (i + 1 == history_.size()) throw user_error("that mark is the table as it is now");
+  go_back(history_.size() - 1 - i);
 }
 
 void session::forward(std::uint64_t n) {
   std::unique_lock lock(mutex_);
   if (lost()) return;
   if (redo_.empty()) throw user_error("Forward: nothing to redo (Forward replays what Back undid)");
-  if (n == 0 || n > redo_.size())
-    throw user_error(strprintf("Forward %llu: only %zu command%s can be replayed",
-                               (unsigned long long)n, redo_.size(), redo_.size() == 1 ? "" : "s"));
+  // n commands: a stage's caption (say) undone with them is replayed with them, not counted.
+  std::size_t entries = 0;
+  for (std::uint64_t commands = 0; entries < redo_.size() && commands < n; ++entries)
+    commands += redo_[entries].step.kind != script_step::say;
+  std::uint64_t available = 0;
+  for (const journal_entry& e : redo_) available += e.step.kind != script_step::say;
+  if (n == 0 || n > available)
+    throw user_error(strprintf("Forward %llu: only %llu command%s can be replayed",
+                               (unsigned long long)n, (unsigned long long)available,
+                               available == 1 ? "" : "s"));
   come_to_rest(lock);
   std::vector<script_step> steps;
-  for (std::uint64_t i = 0; i < n; ++i) {
+  for (std::size_t i = 0; i < entries; ++i) {
     script_step configure;
     configure.kind = script_step::configure;
     configure.configure_to = redo_[i].settings;
     steps.push_back(configure);
     steps.push_back(redo_[i].step);
   }
-  redo_.erase(redo_.begin(), redo_.begin() + long(n));
+  replay_left_ = entries;  // each leaves redo_ as it starts (consume_replayed)
   commands_.replay(steps);
   st_.note.clear();
   wake_.notify_all();
@@ -167,6 +197,7 @@ session::history_view session::history_locked() const {
     for (std::size_t j = from; j < std::min(to, journal.size()) && m.label.empty(); ++j)
       m.label = command_label(journal[j].step);
     if (m.label.empty()) m.label = "change";
+    m.serial = history_.at(i).serial;
     m.caption = i + 1 < n ? history_.at(i + 1).session.caption : st_.caption;
     v.marks.push_back(std::move(m));
   }
@@ -198,10 +229,12 @@ void session::restore(const table_state& st, const std::string& path) {
   take_point();
   load_state(st, path);
   redo_.clear();
+  replay_left_ = 0;
   script_step s;
   s.kind = script_step::load_table;
   s.text = path;
   commands_.journal(s);
+  take_point();  // the opened table: the first command after it can be undone
 }
 
 bool session::run_history_step(const script_step& s) {

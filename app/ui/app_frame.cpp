@@ -34,14 +34,16 @@ app_frame::~app_frame() {
   sampler_.reset();  // it samples the session
 }
 
-void app_frame::rebuild(const session_config& cfg) {
+void app_frame::rebuild(const session_config& cfg) { rebuild(cfg, nullptr); }
+
+void app_frame::rebuild(const session_config& cfg, std::unique_ptr<session> made) {
   const std::optional<session_config> before =
       state_.sess ? std::optional(state_.sess->config()) : std::nullopt;
   sampler_.reset();     // it samples the old session
   state_.sess.reset();  // frees the old table first: both may not fit at once
   state_.image.reset();
   const auto adopt = [&](const session_config& c) {
-    state_.sess = make_session(c);
+    state_.sess = made ? std::move(made) : make_session(c);
     sampler_ = std::make_unique<sampler>(*state_.sess);
     state_.image = std::make_unique<vis::heatmap_image>(state_.sess->gpu());
     state_.views = state_.ui().make_views();
@@ -295,9 +297,21 @@ void app_frame::open_table(const std::string& path) {
   cfg.table = st.config;
   cfg.table.backend = state_.sess->config().table.backend;
   cfg.workload = state_.sess->workload();
+  // The new table is made and restored beside the old one where memory allows: a state it
+  // refuses leaves the window's table as it was. Where both do not fit, the old one goes first.
+  std::unique_ptr<session> made;
+  try {
+    made = make_session(cfg);
+    made->restore(st, path);
+  } catch (const user_error&) {
+    throw;
+  } catch (const std::exception&) {
+    made.reset();
+  }
   stop_compare();
-  rebuild(cfg);
-  state_.sess->restore(st, path);
+  const bool restored = made != nullptr;
+  rebuild(cfg, std::move(made));
+  if (!restored) state_.sess->restore(st, path);
   state_.loaded_scenario.clear();
   notify(state_.sess->status().note);
 }
@@ -465,7 +479,8 @@ void app_frame::fit_code_view(ImGuiID dockspace, ImVec2 size,
   if (d.frames < fit_code_frames_ + 2) return;  // not drawn in front yet with the stage's step
   fit_code_pending_ = false;
   if (d.width_had >= d.width_needed) return;
-  build_teaching_layout(dockspace, size, family_windows);
+  // Presenting, Space and N tell the lesson: the controls' column narrows to give the code room.
+  build_teaching_layout(dockspace, size, family_windows, state_.presenting ? 0.14f : 0.2f);
   ImGui::MarkIniSettingsDirty();
   to_front_ = stage_windows_;  // a new layout's front tabs are its first: the stage's again
   to_front_in_ = 2;

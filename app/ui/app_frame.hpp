@@ -45,6 +45,8 @@ class app_frame final : public frame_actions {
   void execute(command c, key_target t) override;
   using frame_actions::execute;
   void rebuild(const session_config& cfg) override;
+  /// @brief The same with a session made already (open_table's, restored before the swap).
+  void rebuild(const session_config& cfg, std::unique_ptr<session> made);
   void load_preset(const scenario& sc) override;
   /// @brief A new session whose table is a table file's state, on the current backend (throws
   /// hs::user_error naming the file, the session unchanged, for a bad file).

@@ -30,17 +30,18 @@ void build_default_layout(ImGuiID dockspace, ImVec2 size,
 }
 
 void build_teaching_layout(ImGuiID dockspace, ImVec2 size,
-                           std::span<const char* const> family_windows) {
+                           std::span<const char* const> family_windows, float left_share) {
   ImGui::DockBuilderRemoveNode(dockspace);
   ImGui::DockBuilderAddNode(dockspace, ImGuiDockNodeFlags_DockSpace);
   ImGui::DockBuilderSetNodeSize(dockspace, size);
-  ImGuiID top = 0, views = 0, left = 0, rest = 0, map = 0, rates = 0, left_top = 0, left_bottom = 0;
-  ImGui::DockBuilderSplitNode(dockspace, ImGuiDir_Up, 0.42f, &top, &views);
-  ImGui::DockBuilderSplitNode(top, ImGuiDir_Left, 0.2f, &left, &rest);
-  ImGui::DockBuilderSplitNode(left, ImGuiDir_Up, 0.6f, &left_top, &left_bottom);
-  ImGui::DockBuilderSplitNode(rest, ImGuiDir_Left, 0.72f, &map, &rates);
-  ImGui::DockBuilderDockWindow(controls, left_top);    // apart: a stage showing the numbers
-  ImGui::DockBuilderDockWindow(numbers, left_bottom);  // must not hide Next stage
+  ImGuiID left = 0, right = 0, left_top = 0, left_bottom = 0, top = 0, views = 0, map = 0,
+          rates = 0;
+  ImGui::DockBuilderSplitNode(dockspace, ImGuiDir_Left, left_share, &left, &right);
+  ImGui::DockBuilderSplitNode(left, ImGuiDir_Up, 0.62f, &left_top, &left_bottom);
+  ImGui::DockBuilderSplitNode(right, ImGuiDir_Up, 0.42f, &top, &views);
+  ImGui::DockBuilderSplitNode(top, ImGuiDir_Left, 0.72f, &map, &rates);
+  ImGui::DockBuilderDockWindow(controls, left_top);  // the whole height, as by default
+  ImGui::DockBuilderDockWindow(numbers, left_bottom);
   ImGui::DockBuilderDockWindow(heatmap, map);
   for (const char* w : family_windows) ImGui::DockBuilderDockWindow(w, views);
   ImGui::DockBuilderDockWindow(throughput, rates);

@@ -22,10 +22,11 @@ inline constexpr const char* timeline = "Churn timeline";
 /// submitted in the frame).
 void build_default_layout(ImGuiID dockspace, ImVec2 size,
                           std::span<const char* const> family_windows);
-/// @brief The teaching layout, for a lesson's Code view: the family's views across the whole
-/// width of the window below, the controls, the heatmap and the throughput in a row above.
+/// @brief The teaching layout, for a lesson's Code view: the controls and numbers in a column of
+/// `left_share` of the width, as by default, and beside them the heatmap and the throughput in a
+/// row above the family's views, which take the rest of the width.
 void build_teaching_layout(ImGuiID dockspace, ImVec2 size,
-                           std::span<const char* const> family_windows);
+                           std::span<const char* const> family_windows, float left_share);
 /// @brief The window a scenario's view name shows in ("heatmap": Slot occupancy, a family's figure:
 /// its window), or null (a figure with no window, compare); `histogram_window` is the family's.
 const char* window_of_view(std::string_view view, const char* histogram_window);

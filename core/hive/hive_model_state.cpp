@@ -81,9 +81,7 @@ table_state hive_model::save_state(stream_view s) {
   c.stash_used = img_.stash_used;
   c.stash_live = img_.live_in_stash();
   set_state_counters(st, c);
-  std::uint64_t rejected[k_op_kind_count];
-  rejected_.copy_to(rejected);
-  set_common_counters(st, rejected, failed_full_);
+  rejected_.save(st, failed_full_);
   return st;
 }
 

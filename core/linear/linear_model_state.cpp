@@ -21,9 +21,7 @@ table_state linear_model::save_state(stream_view s) {
   st.add_part(std::string(k_slots_part), memory_space::host, slots_.data(), memory_space::host,
               slots_.size(), s);
   st.set_number(std::string(k_longest_probe), max_displacement_);
-  std::uint64_t rejected[k_op_kind_count];
-  rejected_.copy_to(rejected);
-  set_common_counters(st, rejected, failed_full_);
+  rejected_.save(st, failed_full_);
   return st;
 }
 

@@ -15,6 +15,12 @@ state_shape read_state_shape(const table_state& st, const pool_shape& pool) {
   if (sh.super_blocks == 0 || sh.super_blocks > pool.max_super_blocks)
     throw user_error(strprintf("a slab table's state with %s super blocks; this pool holds 1 to %u",
                                format_count(sh.super_blocks).c_str(), pool.max_super_blocks));
+  if (const std::uint64_t b = st.number("blocks_per_super"); b != pool.blocks_per_super)
+    throw user_error(strprintf(
+        "the state's pool has %s memory blocks a super block and this table's %u: it comes from "
+        "a slab table made at another size (SlabAlloc's blocks follow the buckets it was made "
+        "with); open it as a table of its own, made at the size it was made at",
+        format_count(b).c_str(), pool.blocks_per_super));
   sh.slab_words = pool.slabs_per_super() * k_slab_words;
   sh.bitmap_words = std::uint64_t{pool.blocks_per_super} * k_bitmap_words;
   st.sized_part(k_base_part, sh.buckets * k_slab_bytes);
@@ -41,11 +47,10 @@ table_state slab_model::save_state(stream_view s) {
               bitmaps.size(), s);
   st.set_number("buckets", img_.buckets);
   st.set_number("super_blocks", img_.slabs.size());
+  st.set_number("blocks_per_super", shape_.blocks_per_super);
   st.set_number("resident_changes", 0);  // the model's operations run on no memory blocks
   st.set_number("alloc_failures", alloc_failures_);
-  std::uint64_t rejected[k_op_kind_count];
-  rejected_.copy_to(rejected);
-  set_common_counters(st, rejected, failed_full_);
+  rejected_.save(st, failed_full_);
   return st;
 }
 

@@ -1,7 +1,9 @@
 // The slab family's state (table_state.hpp), the same on both backends: part "base" (the base
 // slabs, 32 words per bucket), part "slabs" (every super block's slabs, one after another) and
 // part "bitmaps" (every super block's allocation bitmaps, likewise), as stored; numbers "buckets",
-// "super_blocks", "resident_changes" and "alloc_failures", and the common counters. Slab
+// "super_blocks", "blocks_per_super" (SlabAlloc's shape, which follows the buckets the table was
+// made with: a state restores only into a pool of that shape), "resident_changes" and
+// "alloc_failures", and the common counters. Slab
 // addresses name a super block by its index, so the pool comes back with exactly as many.
 #pragma once
 #include <cstdint>

@@ -36,6 +36,7 @@ table_state slab_table::save_state(stream_view s) {
   const std::vector<unsigned long long> k = counters_.download(k_pool_counters, s);
   st.set_number("buckets", buckets_);
   st.set_number("super_blocks", n);
+  st.set_number("blocks_per_super", shape_.blocks_per_super);
   st.set_number("resident_changes", k[0]);
   st.set_number("alloc_failures", k[1]);
   const std::uint64_t rejected[k_op_kind_count] = {k[rejected_counter(op_kind::insert)],

@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "core/common/types.hpp"
+#include "core/table/table_state.hpp"
 
 namespace hs {
 
@@ -68,6 +69,10 @@ class rejected_tally {
   }
   /// @brief Takes the counts from an array of k_op_kind_count (a restored state's).
   void copy_from(const std::uint64_t* in) { std::copy(in, in + k_op_kind_count, by_kind_); }
+  /// @brief The counts and `failed_full` as a state's common counters (table_state.hpp).
+  void save(table_state& st, std::uint64_t failed_full) const {
+    set_common_counters(st, by_kind_, failed_full);
+  }
 
  private:
   std::uint64_t by_kind_[k_op_kind_count] = {};

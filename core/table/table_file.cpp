@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -103,22 +104,33 @@ std::vector<chunk> chunks_of(const std::vector<state_part>& parts, std::uint64_t
   return out;
 }
 
-// Runs work(i, buffer) for every chunk on a few threads (each with its own host buffer); false
-// when any call returned false.
-bool for_each_chunk(std::size_t n, const std::function<bool(std::size_t, unsigned char*)>& work) {
+// Runs work(i, buffer) for every chunk on a few threads (each with a host buffer of its own when
+// asked); false when any call returned false, and the first exception any threw, rethrown once
+// every thread has joined.
+bool for_each_chunk(std::size_t n, bool with_buffer,
+                    const std::function<bool(std::size_t, unsigned char*)>& work) {
   const unsigned threads = static_cast<unsigned>(
       std::min<std::size_t>(n, std::clamp(std::thread::hardware_concurrency(), 1u, 8u)));
   std::atomic<std::size_t> next{0};
   std::atomic<bool> ok{true};
+  std::mutex failed_mutex;
+  std::exception_ptr failed;  // the first exception a chunk threw, rethrown once all have joined
   const auto run = [&] {
-    std::vector<unsigned char> buffer(k_chunk);
-    for (std::size_t i; ok && (i = next++) < n;)
-      if (!work(i, buffer.data())) ok = false;
+    try {
+      std::vector<unsigned char> buffer(with_buffer ? k_chunk : 0);
+      for (std::size_t i; ok && (i = next++) < n;)
+        if (!work(i, buffer.data())) ok = false;
+    } catch (...) {
+      ok = false;
+      std::lock_guard lock(failed_mutex);
+      if (!failed) failed = std::current_exception();
+    }
   };
   std::vector<std::thread> pool;
   for (unsigned t = 1; t < threads; ++t) pool.emplace_back(run);
   run();
   for (std::thread& t : pool) t.join();
+  if (failed) std::rethrow_exception(failed);
   return ok;
 }
 
@@ -164,19 +176,27 @@ void write_table_file(const std::string& path, const table_state& st, stream_vie
   const std::vector<chunk> chunks = chunks_of(st.parts, sizeof k_magic + header.size());
   std::vector<std::uint64_t> sums(chunks.size());
   std::mutex copy_mutex;  // one copy from the device at a time, on the caller's stream
-  bool ok = write_all(fd, k_magic, sizeof k_magic, 0) &&
-            write_all(fd, header.data(), header.size(), sizeof k_magic) &&
-            for_each_chunk(chunks.size(), [&](std::size_t i, unsigned char* buffer) {
-              const chunk& c = chunks[i];
-              {
-                std::lock_guard lock(copy_mutex);
-                copy_bytes(buffer, memory_space::host, c.part->bytes.data() + c.at,
-                           c.part->bytes.space(), c.bytes, s);
-                synchronize(s);
-              }
-              sums[i] = table_file_checksum(buffer, c.bytes, i);
-              return write_all(fd, buffer, c.bytes, c.offset);
-            });
+  bool ok = false;
+  try {
+    ok = write_all(fd, k_magic, sizeof k_magic, 0) &&
+         write_all(fd, header.data(), header.size(), sizeof k_magic) &&
+         for_each_chunk(chunks.size(), true, [&](std::size_t i, unsigned char* buffer) {
+           const chunk& c = chunks[i];
+           {
+             std::lock_guard lock(copy_mutex);
+             copy_bytes(buffer, memory_space::host, c.part->bytes.data() + c.at,
+                        c.part->bytes.space(), c.bytes, s);
+             synchronize(s);
+           }
+           sums[i] = table_file_checksum(buffer, c.bytes, i);
+           return write_all(fd, buffer, c.bytes, c.offset);
+         });
+  } catch (...) {  // a copy from a faulted GPU: nothing half-written is left behind
+    ::close(fd);
+    std::error_code ec;
+    std::filesystem::remove(partial, ec);
+    throw;
+  }
   const std::uint64_t sum = fold(head_sum(header), sums);
   const std::uint64_t end =
       chunks.empty() ? sizeof k_magic + header.size() : chunks.back().offset + chunks.back().bytes;
@@ -279,7 +299,12 @@ table_state read_table_file(const std::string& path) {
   if (!in) refuse(path, "truncated inside its header");
   parsed_header h = parse_header(path, header);
   std::uint64_t body = 0;
-  for (const auto& p : h.parts) body += p.second;
+  for (const auto& p : h.parts) {
+    if (p.second > size || body > size - p.second)  // no sum can wrap past a corrupt header
+      refuse(path, strprintf("truncated: its header describes more bytes than its %s",
+                             format_count(size).c_str()));
+    body += p.second;
+  }
   const std::uint64_t expected = sizeof k_magic + header.size() + body + 8;
   if (ec || size < expected)
     refuse(path, strprintf("truncated: %s bytes of the %s its header describes",
@@ -293,7 +318,7 @@ table_state read_table_file(const std::string& path) {
   if (fd < 0) refuse(path, std::string("cannot open: ") + std::strerror(errno));
   std::uint64_t stored = 0;
   const bool ok =
-      for_each_chunk(chunks.size(),
+      for_each_chunk(chunks.size(), false,
                      [&](std::size_t i, unsigned char*) {
                        const chunk& c = chunks[i];
                        auto* at = reinterpret_cast<unsigned char*>(c.part->bytes.data()) + c.at;

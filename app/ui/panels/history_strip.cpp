@@ -17,11 +17,11 @@ void draw_history_strip(frame_state& f) {
   ImGui::TextUnformatted("history");
   ImGui::SameLine();
   const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
-  std::optional<std::size_t> clicked;
+  std::optional<std::uint64_t> clicked;
   for (std::size_t i = 0; i < h.marks.size(); ++i) {
     const history_mark& m = h.marks[i];
     const std::string text = strprintf("%zu##mark%zu", i + 1, i);
-    if (ImGui::SmallButton(text.c_str())) clicked = i;
+    if (ImGui::SmallButton(text.c_str())) clicked = m.serial;
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("back to before: %s%s%s", m.label.c_str(),
                         m.caption.empty() ? "" : "\nstage: ", m.caption.c_str());

@@ -2,6 +2,8 @@
 // gpu_history_test.cpp): Back restores the table, the counts and the plots' records as they were
 // before the commands it undoes, Forward replays them to the same table, a scenario's `back` does
 // it from a script, and what cannot be undone is refused with nothing changed.
+#include <filesystem>
+
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 
@@ -127,4 +129,29 @@ TEST_CASE("The history keeps what its budget holds, and says from where Back is 
   CHECK(small.history().off);
   CHECK_THROWS_WITH(small.back(), ContainsSubstring("Back is off for this table"));
   CHECK(small.status().live == static_cast<std::uint64_t>(0.3 * 4096));
+}
+
+TEST_CASE("A table opened from a file, or reset, is a state the next command can go back to",
+          "[session][history]") {
+  session_config c;
+  c.table.backend = backend::cpu;
+  c.table.capacity = 1u << 12;
+  c.workload.batch_size = 256;
+  session s(c);
+  s.fill_to(0.4);
+  s.wait_idle();
+  const auto path = (std::filesystem::temp_directory_path() / "hs_history_open.hstable").string();
+  s.save_table(path);
+  const auto saved = test::table_now(s).pairs;
+  s.reset();
+  s.fill_to(0.1);  // the first command after a reset
+  s.wait_idle();
+  s.back();
+  CHECK(s.status().live == 0);
+  s.load_table(path);
+  CHECK(test::table_now(s).pairs == saved);
+  s.fill_to(0.7);  // the first command after the file was opened
+  s.wait_idle();
+  s.back();
+  CHECK(test::table_now(s).pairs == saved);
 }

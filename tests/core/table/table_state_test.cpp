@@ -182,6 +182,10 @@ TEST_CASE("Bad table files and other tables' states are refused, the table uncha
   text.replace(text.find("version 1"), 9, "version 7");
   refused({text.begin(), text.end()}, "format version 7");
   refused({'n', 'o', 't', ' ', 'a', ' ', 't', 'a', 'b', 'l', 'e'}, "not a HashScope table file");
+  const std::string huge =
+      "HSTABLE\nversion 1\nfamily linear\npart slots 18446744073709551615\n"
+      "part reach 8\n\n";  // sizes whose sum wraps
+  refused({huge.begin(), huge.end()}, "truncated");
   CHECK_THROWS_WITH(open_table(temp_file("missing.hstable").string(), backend::cpu, {}),
                     ContainsSubstring("cannot open"));
 
@@ -196,4 +200,15 @@ TEST_CASE("Bad table files and other tables' states are refused, the table uncha
   CHECK_THROWS_WITH(t->restore_state(make_table(tomb)->save_state({}), {}),
                     ContainsSubstring("delete=tombstone"));
   CHECK(test::contents(*t) == before);
+
+  // A slab table's pool has the shape of the size it was made at: a state of one made smaller
+  // is refused by a larger one, saying why.
+  table_config slab_small;
+  slab_small.family = family::slab;
+  slab_small.capacity = 1u << 12;
+  table_config slab_large = slab_small;
+  slab_large.capacity = 1u << 20;
+  CHECK_THROWS_WITH(
+      make_table(slab_large)->restore_state(make_table(slab_small)->save_state({}), {}),
+      ContainsSubstring("made at another size"));
 }

@@ -49,6 +49,7 @@ TEST_CASE("every shipped preset loads and runs stage by stage to its end", "[ui]
         if (st.error) error = st.note;
         if (!st.script_held || st.error) break;
         ++stages;
+        test::wait_until(ctx, [&] { return ui->frame().windows_settled(); });  // a new layout
         ctx->ItemClick("Next stage");
         if (ctx->IsError()) break;  // the button was not there: the log says why
       }
