@@ -52,11 +52,12 @@ const std::vector<suite_info>& suites() {
 report run_suite(std::string_view name, const bench_options& opt) {
   for (const suite_info& s : suites()) {
     if (s.name != name) continue;
-    const bool filters =
-        name == "hive" || name == "slab" || name == "linear" || name == "linear-churn";
+    const bool filters = name == "hive" || name == "slab" || name == "linear" ||
+                         name == "linear-churn" || name == "state";
     if (!opt.only.empty() && !filters)
-      throw user_error("bench " + std::string(name) +
-                       " runs as a whole: --only is for hive, slab, linear and linear-churn");
+      throw user_error(
+          "bench " + std::string(name) +
+          " runs as a whole: --only is for hive, slab, linear, linear-churn and state");
     if (opt.backend == backend::gpu || s.needs_gpu) {
       std::string why;
       if (!query_gpu(&why))
