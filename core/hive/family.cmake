@@ -20,3 +20,9 @@ if(HS_WITH_CUDA)
 endif()
 # The device code the Code view shows (teach-region markers), extracted by app/CMakeLists.txt.
 set_property(GLOBAL APPEND PROPERTY hs_code_region_sources core/hive/hive_ops.cuh)
+# Its own parts of a sample and of a traced step (cmake/family_parts.cmake).
+hs_family_parts(hive
+  HEADER core/hive/hive_inspection.hpp
+  REQUEST hive_inspect_request
+  RESULT hive_inspect_result
+  STEP "std::optional<hive_key_before>" hive_before)

@@ -57,6 +57,11 @@ struct hive_inspect_request {
   std::optional<key_type> key;      ///< a key's candidate buckets and stash (hive_key_before)
 };
 
+/// @brief Whether two samples read the hive's part alike: always, since its parts (the bucket
+/// fill, the stash, the paths) are read whole whichever slots are shown, and a key's candidates are
+/// asked for by a traced step, never by the sampler.
+inline bool same_reading(const hive_inspect_request&, const hive_inspect_request&) { return true; }
+
 struct hive_inspect_result {
   hs::probe_histogram bucket_fill;   ///< live slots per bucket, 0..slots
   std::vector<stash_entry> stash;    ///< live stash words, oldest first (at most stash_limit)

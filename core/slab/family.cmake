@@ -20,3 +20,9 @@ if(HS_WITH_CUDA)
 endif()
 # The device code the Code view shows (teach-region markers), extracted by app/CMakeLists.txt.
 set_property(GLOBAL APPEND PROPERTY hs_code_region_sources core/slab/slab_ops.cuh)
+# Its own parts of a sample and of a traced step (cmake/family_parts.cmake).
+hs_family_parts(slab
+  HEADER core/slab/slab_inspection.hpp
+  REQUEST slab_inspect_request
+  RESULT slab_inspect_result
+  STEP "std::optional<slab_chain>" list_before)

@@ -40,6 +40,12 @@ struct slab_inspect_request {
   bool allocator = false;                     ///< SlabAlloc's memory blocks
 };
 
+/// @brief Whether two samples read the slab's part alike: the same picked list. (The histogram
+/// and SlabAlloc's blocks are read whole, whichever slots are shown.)
+inline bool same_reading(const slab_inspect_request& a, const slab_inspect_request& b) {
+  return a.chain_bucket == b.chain_bucket;
+}
+
 struct slab_inspect_result {
   hs::probe_histogram chains;  ///< slabs per bucket
   slab_chain chain;

@@ -1,7 +1,8 @@
 // The inspection seam: what one sample of a table asks for and what comes back. The parts every
 // family has are core/common/inspection.hpp's; each family's own (the slab's lists and SlabAlloc,
-// the hive's buckets, stash and paths) are its folder's, and a family reads only its own, as with
-// table_config's options. A new family adds its request and result here.
+// the hive's buckets, stash and paths) are declared in its folder (hs_family_parts in its
+// family.cmake) and arrive as members through the generated family_parts.hpp. A family reads only
+// its own, as with table_config's options.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -9,8 +10,7 @@
 
 #include "core/common/inspection.hpp"
 #include "core/common/probe_histogram.hpp"
-#include "core/hive/hive_inspection.hpp"
-#include "core/slab/slab_inspection.hpp"
+#include "core/table/family_parts.hpp"  // generated: every family's own parts
 
 namespace hs {
 
@@ -19,19 +19,17 @@ namespace hs {
 /// key (slab), the candidate index (hive; so are the occupancy pixels' mean displacement and a
 /// dumped slot's displacement, and a dumped slot's home is the first slot of its first candidate
 /// bucket). The strip gives the slab's list lengths or the hive's bucket fill along the buckets.
-struct inspect_request {
+struct inspect_request : family_inspect_requests {
   std::optional<occupancy_query> occupancy;
   bool probe_histogram = false;
   std::optional<std::uint64_t> dump_first;  ///< first slot of a dump of `dump_count` slots
   std::uint32_t dump_count = 0;
   std::optional<bucket_strip_query> strip;
-  slab_inspect_request slab;
-  hive_inspect_request hive;
 };
 
 /// @brief Whether two requests read the table the same way: the same slots at the same size, the
-/// same strip, the same picked list. A hovered slot's dump is left out, or the mouse would ask for
-/// a whole sample every frame.
+/// same strip, the same parts of each family (the slab's picked list). A hovered slot's dump is
+/// left out, or the mouse would ask for a whole sample every frame.
 inline bool same_reading(const inspect_request& a, const inspect_request& b) {
   const auto same_occupancy = [](const std::optional<occupancy_query>& x,
                                  const std::optional<occupancy_query>& y) {
@@ -46,15 +44,13 @@ inline bool same_reading(const inspect_request& a, const inspect_request& b) {
                   x->width == y->width);
   };
   return same_occupancy(a.occupancy, b.occupancy) && same_strip(a.strip, b.strip) &&
-         a.slab.chain_bucket == b.slab.chain_bucket;
+         same_family_reading(a, b);
 }
 
-struct inspect_result {
+struct inspect_result : family_inspect_results {
   hs::probe_histogram histogram;
   std::vector<slot_record> slots;
   std::vector<strip_pixel> strip;
-  slab_inspect_result slab;
-  hive_inspect_result hive;
 };
 
 }  // namespace hs

@@ -1,6 +1,8 @@
 // What one traced step did: its operations, their outcomes, and what each operation found just
-// before the step ran (the slab family: its bucket list; open addressing: the slots from its home
-// slot on; the hive: its candidate buckets), so a view can replay where each one went.
+// before the step ran (open addressing: the slots from its home slot on; the slab family: its
+// bucket list; the hive: its candidate buckets), so a view can replay where each one went. A
+// family's own records are declared in its family.cmake (hs_family_parts) and arrive through the
+// generated family_parts.hpp.
 // The session records one for a step of at most k_traced_step_ops operations.
 #pragma once
 #include <cstdint>
@@ -9,25 +11,22 @@
 
 #include "core/common/inspection.hpp"
 #include "core/common/types.hpp"
-#include "core/hive/hive_inspection.hpp"
-#include "core/slab/slab_inspection.hpp"
+#include "core/table/family_parts.hpp"  // generated: every family's own records
 
 namespace hs {
 
 inline constexpr std::uint64_t k_traced_step_ops = 64;
 inline constexpr std::uint32_t k_traced_walk_slots = 512;
 
-struct stepped_op {
+struct stepped_op : family_step_records {
   op_kind kind = op_kind::find;
   key_type key = 0;
   value_type value = 0;  ///< the value an insert stores
   op_status status = op_status::none;
   value_type result = 0;                  ///< what a find returned
-  std::optional<slab_chain> list_before;  ///< slab family: the key's bucket list before the step
   std::vector<slot_record> probe_before;  ///< open addressing: the slots from the home slot on, to
                                           ///< where the walk must end (at most k_traced_walk_slots)
   bool probe_truncated = false;           ///< the walk goes on past the captured slots
-  std::optional<hive_key_before> hive_before;  ///< the hive: its candidate buckets and the stash
   /// Open addressing: the slot holding the key once the step ran (where an insert landed).
   std::optional<std::uint64_t> slot_after;
   /// Whether it ended otherwise than the last time the same operations ran from the same point
