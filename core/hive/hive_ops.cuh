@@ -55,25 +55,81 @@ __device__ inline void store_word(word_type* p, word_type w) {
 __device__ inline word_type cas_word(word_type* p, word_type expected, word_type desired) {
   return atomicCAS(reinterpret_cast<unsigned long long*>(p), expected, desired);
 }
+// The metadata words go through the L2 at the eviction priority evict_last (sm_80 and up): a
+// bucket's 128-byte line and its word's line are the two random lines an insert touches, and the
+// words, 1/16 of the buckets' bytes, are the ones read again soonest (every operation on a bucket
+// starts with its word). H100: session fills +2-3%, the Hive paper's mixed batches +1-3%; the
+// buckets' lines at evict_first, or an L2 set aside for persisting lines, were slower
+// (README.md, Tried and dropped). Elsewhere the plain loads and atomics.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#define HS_HIVE_META_HINT 1
+#else
+#define HS_HIVE_META_HINT 0
+#endif
+__device__ inline std::uint64_t meta_policy() {
+  std::uint64_t p = 0;
+#if HS_HIVE_META_HINT
+  asm("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(p));
+#endif
+  return p;
+}
 __device__ inline meta_word load_meta(const hive_ref& r, std::uint64_t b) {
+#if HS_HIVE_META_HINT
+  meta_word w;
+  asm volatile("ld.relaxed.gpu.global.L2::cache_hint.u64 %0, [%1], %2;"
+               : "=l"(w)
+               : "l"(r.bucket_meta + b), "l"(meta_policy())
+               : "memory");
+  return w;
+#else
   return load_word(r.bucket_meta + b);
+#endif
 }
 /// The lock half alone (a 32-bit load: one register, not two, where only the lock word is needed).
 __device__ inline std::uint32_t load_lock(const hive_ref& r, std::uint64_t b) {
   std::uint32_t v;
   const auto* p = reinterpret_cast<const std::uint32_t*>(r.bucket_meta + b) + 1;
+#if HS_HIVE_META_HINT
+  asm volatile("ld.relaxed.gpu.global.L2::cache_hint.u32 %0, [%1], %2;"
+               : "=r"(v)
+               : "l"(p), "l"(meta_policy())
+               : "memory");
+#else
   asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+#endif
   return v;
 }
+#if HS_HIVE_META_HINT
+// One atomic on a metadata word, at the words' eviction priority; OP is the PTX operation.
+#define HS_HIVE_META_ATOMIC(OP)                                                  \
+  meta_word old;                                                                 \
+  asm volatile("atom.relaxed.gpu.global.L2::cache_hint." OP " %0, [%1], %2, %3;" \
+               : "=l"(old)                                                       \
+               : "l"(r.bucket_meta + b), "l"(v), "l"(meta_policy())              \
+               : "memory");                                                      \
+  return old
+#endif
 /// Atomics on a bucket's metadata word; each returns the word before.
 __device__ inline meta_word meta_and(const hive_ref& r, std::uint64_t b, meta_word v) {
+#if HS_HIVE_META_HINT
+  HS_HIVE_META_ATOMIC("and.b64");
+#else
   return atomicAnd(reinterpret_cast<unsigned long long*>(r.bucket_meta + b), v);
+#endif
 }
 __device__ inline meta_word meta_or(const hive_ref& r, std::uint64_t b, meta_word v) {
+#if HS_HIVE_META_HINT
+  HS_HIVE_META_ATOMIC("or.b64");
+#else
   return atomicOr(reinterpret_cast<unsigned long long*>(r.bucket_meta + b), v);
+#endif
 }
 __device__ inline meta_word meta_add(const hive_ref& r, std::uint64_t b, meta_word v) {
+#if HS_HIVE_META_HINT
+  HS_HIVE_META_ATOMIC("add.u64");
+#else
   return atomicAdd(reinterpret_cast<unsigned long long*>(r.bucket_meta + b), v);
+#endif
 }
 
 /// @brief Reads a bucket at GPU scope (other tiles change it while this one works).
