@@ -58,7 +58,8 @@ __device__ inline word_type cas_word(word_type* p, word_type expected, word_type
 // The metadata words go through the L2 at the eviction priority evict_last (sm_80 and up): a
 // bucket's 128-byte line and its word's line are the two random lines an insert touches, and the
 // words, 1/16 of the buckets' bytes, are the ones read again soonest (every operation on a bucket
-// starts with its word). H100: session fills +2-3%, the Hive paper's mixed batches +1-3%; the
+// starts with its word). H100: session fills +2-3% to load 0.5 and +0-2% past it, the Hive
+// paper's mixed batches +0.4-4.7%; the
 // buckets' lines at evict_first, or an L2 set aside for persisting lines, were slower
 // (README.md, Tried and dropped). Elsewhere the plain loads and atomics.
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
@@ -100,37 +101,40 @@ __device__ inline std::uint32_t load_lock(const hive_ref& r, std::uint64_t b) {
   return v;
 }
 #if HS_HIVE_META_HINT
-// One atomic on a metadata word, at the words' eviction priority; OP is the PTX operation.
-#define HS_HIVE_META_ATOMIC(OP)                                                  \
-  meta_word old;                                                                 \
-  asm volatile("atom.relaxed.gpu.global.L2::cache_hint." OP " %0, [%1], %2, %3;" \
-               : "=l"(old)                                                       \
-               : "l"(r.bucket_meta + b), "l"(v), "l"(meta_policy())              \
-               : "memory");                                                      \
+// One atomic on a metadata word (r, b, v of the function it ends), at the words' eviction
+// priority; OP and TYPE are the PTX operation and type.
+#define HS_HIVE_META_ATOMIC(OP, TYPE)                                                     \
+  meta_word old;                                                                          \
+  asm volatile("atom.relaxed.gpu.global." OP ".L2::cache_hint." TYPE " %0, [%1], %2, %3;" \
+               : "=l"(old)                                                                \
+               : "l"(r.bucket_meta + b), "l"(v), "l"(meta_policy())                       \
+               : "memory");                                                               \
   return old
 #endif
 /// Atomics on a bucket's metadata word; each returns the word before.
 __device__ inline meta_word meta_and(const hive_ref& r, std::uint64_t b, meta_word v) {
 #if HS_HIVE_META_HINT
-  HS_HIVE_META_ATOMIC("and.b64");
+  HS_HIVE_META_ATOMIC("and", "b64");
 #else
   return atomicAnd(reinterpret_cast<unsigned long long*>(r.bucket_meta + b), v);
 #endif
 }
 __device__ inline meta_word meta_or(const hive_ref& r, std::uint64_t b, meta_word v) {
 #if HS_HIVE_META_HINT
-  HS_HIVE_META_ATOMIC("or.b64");
+  HS_HIVE_META_ATOMIC("or", "b64");
 #else
   return atomicOr(reinterpret_cast<unsigned long long*>(r.bucket_meta + b), v);
 #endif
 }
 __device__ inline meta_word meta_add(const hive_ref& r, std::uint64_t b, meta_word v) {
 #if HS_HIVE_META_HINT
-  HS_HIVE_META_ATOMIC("add.u64");
+  HS_HIVE_META_ATOMIC("add", "u64");
 #else
   return atomicAdd(reinterpret_cast<unsigned long long*>(r.bucket_meta + b), v);
 #endif
 }
+#undef HS_HIVE_META_ATOMIC
+#undef HS_HIVE_META_HINT
 
 /// @brief Reads a bucket at GPU scope (other tiles change it while this one works).
 template <int S, int T>
