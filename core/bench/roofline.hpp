@@ -9,11 +9,14 @@
 namespace hs::bench {
 
 struct roofline {
-  double random_reads_per_s = 0;  ///< independent random 8-byte loads per second
-  double random_cas_per_s = 0;    ///< independent random 64-bit atomicCAS per second
-  double copy_bytes_per_s = 0;    ///< device-to-device copy, bytes read + written per second
-  double l2_reads_per_s = 0;      ///< the same random reads into a table that fits in L2
-  double l2_cas_per_s = 0;        ///< the same random CAS into a table that fits in L2
+  double random_reads_per_s = 0;    ///< independent random 8-byte loads per second
+  double random_cas_per_s = 0;      ///< independent random 64-bit atomicCAS per second
+  double copy_bytes_per_s = 0;      ///< device-to-device copy, bytes read + written per second
+  double l2_reads_per_s = 0;        ///< the same random reads into a table that fits in L2
+  double l2_cas_per_s = 0;          ///< the same random CAS into a table that fits in L2
+  double random_reads16_per_s = 0;  ///< independent random aligned 16-byte loads per second
+  double random_lines_per_s = 0;    ///< random whole 128-byte lines per second (8 threads a line)
+  double random_cas16_per_s = 0;    ///< random 16-byte atomicCAS per second (0: not on this GPU)
   std::uint64_t table_bytes = 0;
   std::uint64_t l2_table_bytes = 0;
 };

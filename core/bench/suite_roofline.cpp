@@ -17,6 +17,13 @@ report roofline_suite(const bench_options& opt) {
   t.columns = {"access", "rate", "unit"};
   t.add({"random 8-byte read", cell(rf.random_reads_per_s / 1e9, "%.2f"), "G/s"});
   t.add({"random 64-bit CAS", cell(rf.random_cas_per_s / 1e9, "%.2f"), "G/s"});
+  t.add({"random 16-byte read", cell(rf.random_reads16_per_s / 1e9, "%.2f"), "G/s"});
+  t.add({"random 128-byte line (8 threads a line)", cell(rf.random_lines_per_s / 1e9, "%.2f"),
+         "G lines/s"});
+  t.add({"random 16-byte CAS",
+         rf.random_cas16_per_s > 0 ? cell(rf.random_cas16_per_s / 1e9, "%.2f")
+                                   : cell("n/a (before sm_90)"),
+         "G/s"});
   t.add({"sequential copy (read + write)", cell(rf.copy_bytes_per_s / 1e12, "%.3f"), "TB/s"});
   t.add({"random 8-byte read, " + format_bytes(rf.l2_table_bytes) + " (in L2)",
          cell(rf.l2_reads_per_s / 1e9, "%.2f"), "G/s"});

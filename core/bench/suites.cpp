@@ -12,7 +12,9 @@ namespace hs::bench {
 
 const std::vector<suite_info>& suites() {
   static const std::vector<suite_info> list = {
-      {"roofline", "random 8-byte reads, random 64-bit CAS and sequential copy on a 2 GiB table",
+      {"roofline",
+       "random 8- and 16-byte reads, 128-byte lines, 64- and 128-bit CAS and sequential copy on "
+       "a 2 GiB table",
        true},
       {"linear",
        "bulk insert / find-hit / find-miss / erase at load 0.5, 0.8, 0.9, 0.95 on 2^27 slots",
