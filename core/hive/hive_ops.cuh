@@ -133,6 +133,19 @@ __device__ inline meta_word meta_add(const hive_ref& r, std::uint64_t b, meta_wo
   return atomicAdd(reinterpret_cast<unsigned long long*>(r.bucket_meta + b), v);
 #endif
 }
+/// Frees slots of a bucket (sets their bits) without reading the word back: a reduction the
+/// thread does not wait for, as atomicOr with its result unused compiles to (the atom above would
+/// hold the thread for the word).
+__device__ inline void meta_free(const hive_ref& r, std::uint64_t b, meta_word bits) {
+#if HS_HIVE_META_HINT
+  asm volatile(
+      "red.relaxed.gpu.global.or.L2::cache_hint.b64 [%0], %1, %2;" ::"l"(r.bucket_meta + b),
+      "l"(bits), "l"(meta_policy())
+      : "memory");
+#else
+  atomicOr(reinterpret_cast<unsigned long long*>(r.bucket_meta + b), bits);
+#endif
+}
 #undef HS_HIVE_META_ATOMIC
 #undef HS_HIVE_META_HINT
 
@@ -344,7 +357,7 @@ __device__ op_result erase_op(const warp_tile<T>& t, const hive_ref& r, key_type
         }
         bool ok = false;
         if (t.lane == 0 && cas_word(bucket + p, old, k_empty_word) == old) {  // [teach:cas]
-          meta_or(r, c.b[i], meta_word{1} << p);                              // [teach:free_bit]
+          meta_free(r, c.b[i], meta_word{1} << p);                            // [teach:free_bit]
           ok = true;
         }
         if (t.shfl(ok, 0)) return {op_status::erased, k_empty};  // [teach:erased]
@@ -741,8 +754,8 @@ __device__ op_result decide_first(const hive_ref& r, op_kind kind, key_type k, v
     if (cas_word(bucket + f.match, f.old, now) != f.old) return {};  // [teach:cas]
     // [teach:replaced]
     if (kind == op_kind::insert) return {op_status::replaced, k_empty, insert_step::replace};
-    meta_or(r, c0, meta_word{1} << f.match);  // [teach:free_bit]
-    return {op_status::erased, k_empty};      // [teach:erased]
+    meta_free(r, c0, meta_word{1} << f.match);  // [teach:free_bit]
+    return {op_status::erased, k_empty};        // [teach:erased]
   }
   if (f.in_flight) return {};  // [teach:in_flight]
   constexpr std::uint32_t k_elsewhere = k_lock_bit | k_hint_bits | k_intent_bit | k_away_bit;
