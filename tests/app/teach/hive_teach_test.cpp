@@ -76,8 +76,14 @@ TEST_CASE("hive step mode: a bucket question, the warp's lanes and the Code view
     at = where_is(f.sess(), 12);
     test::wait_until(ctx, [&] { return f.sess().status().script_held; });
     const std::uint64_t steps = f.sess().last_step()->serial;
+    const std::uint64_t reached = f.sess().status().stages_reached;
     ctx->KeyPress(ImGuiKey_N);  // find 12
     test::wait_until(ctx, [&] { return f.sess().last_step()->serial > steps; });
+    // The stage's capture brings lanes and code forward a frame after it is reached: focus a
+    // window only once they are in place, or the Code view comes forward over the lanes.
+    test::wait_until(ctx, [&] { return f.sess().status().stages_reached > reached; });
+    ctx->Yield(2);
+    test::wait_until(ctx, [&] { return f.windows_settled(); });
     // Where the first pass decides: a key in its first candidate is found there, and a miss is
     // decided there when no key of that bucket went elsewhere (its away bit, stash hints).
     const hive::hive_image now = hive::as_hive(f.sess().tbl())->snapshot({});
