@@ -245,6 +245,13 @@ void add_bench(CLI::App& root, cli_options& o) {
       },
       "the linear table's probing", "linear|double");
   add_parsed(
+      *b, "--key-bits", o.bench.key_bits,
+      [](const std::string& v) {
+        if (v != "32" && v != "64") throw user_error("'" + v + "' is not 32 or 64");
+        return static_cast<unsigned>(std::stoul(v));
+      },
+      "bench linear: keys and values of 32 or 64 bits", "32|64");
+  add_parsed(
       *b, "--group", o.bench.linear.group,
       [](const std::string& v) {
         const int g = number_between<int>(v, 0, 8);

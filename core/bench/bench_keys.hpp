@@ -7,14 +7,39 @@
 
 namespace hs::bench {
 
-struct key_set {
-  buffer<key_type> keys;
-  buffer<value_type> values;
+template <class K, class V>
+struct basic_key_set {
+  buffer<K> keys;
+  buffer<V> values;
 };
+using key_set = basic_key_set<key_type, value_type>;
+using wide_key_set = basic_key_set<wide_key, wide_value>;
 
 /// @brief n distinct uniform random keys with values (the insert stream of `seed`).
 key_set unique_keys(memory_space space, std::uint64_t n, std::uint64_t seed);
 /// @brief n keys guaranteed absent from unique_keys(..., seed).
 buffer<key_type> miss_keys(memory_space space, std::uint64_t n, std::uint64_t seed);
+
+/// @brief The same streams as 64-bit keys and values: each 32-bit key k becomes k in the low half
+/// under a mix of k in the high half (so keys stay distinct, and misses absent), each value v
+/// becomes v with a mix of it above; random in all 64 bits, never a sentinel.
+wide_key_set unique_wide_keys(memory_space space, std::uint64_t n, std::uint64_t seed);
+buffer<wide_key> miss_wide_keys(memory_space space, std::uint64_t n, std::uint64_t seed);
+
+/// @brief The key set of a table's width: unique_keys or unique_wide_keys.
+template <class K, class V>
+basic_key_set<K, V> unique_keys_of(memory_space space, std::uint64_t n, std::uint64_t seed) {
+  if constexpr (sizeof(K) == 8)
+    return unique_wide_keys(space, n, seed);
+  else
+    return unique_keys(space, n, seed);
+}
+template <class K>
+buffer<K> miss_keys_of(memory_space space, std::uint64_t n, std::uint64_t seed) {
+  if constexpr (sizeof(K) == 8)
+    return miss_wide_keys(space, n, seed);
+  else
+    return miss_keys(space, n, seed);
+}
 
 }  // namespace hs::bench

@@ -25,8 +25,9 @@ std::uint64_t count_status(const buffer<op_status>& st, std::uint64_t n, op_stat
 // Inserts into a table at load 0.5 whose slots also hold 0.25 of dead keys: erased values (value
 // mode) or tombstones (tombstone mode, where inserts walk on to the key or an empty slot and then
 // reuse the first tombstone they passed). Same keys, same occupancy: the cost of reusing.
-result_table dead_slots_table(const bench_options& opt, table_config cfg, const key_set& keys,
-                              stream_view s) {
+template <class K, class V>
+result_table dead_slots_table(const bench_options& opt, table_config cfg,
+                              const bench::basic_key_set<K, V>& keys, stream_view s) {
   const bool gpu = opt.backend == backend::gpu;
   const auto filled = static_cast<std::uint64_t>(0.75 * cfg.capacity), live = cfg.capacity / 2;
   const auto fresh = static_cast<std::uint64_t>(0.1 * cfg.capacity);
@@ -69,17 +70,20 @@ table_config linear_config(const bench_options& opt) {
   cfg.hash = opt.hash;
   cfg.linear.tuning = opt.linear;
   cfg.linear.probe = opt.probe;
+  cfg.linear.key_bits = opt.key_bits;
   return cfg;
 }
 
-/// What the bulk rows share: the table, the keys, and the buffers the timed calls write.
+/// What the bulk rows share: the table, the keys (of the table's width), and the buffers the timed
+/// calls write.
+template <class K, class V>
 struct bulk_setup {
   const bench_options& opt;
   const table_config& cfg;
   table& t;
-  const key_set& keys;
-  const buffer<key_type>& misses;
-  buffer<value_type>& found;
+  const bench::basic_key_set<K, V>& keys;
+  const buffer<K>& misses;
+  buffer<V>& found;
   buffer<op_status>& status;
   const roofline& rf;
   stream_view s;
@@ -92,12 +96,13 @@ struct bulk_timings {
 };
 
 /// Times insert, find-hit, find-miss and erase of n keys at one load, each checked afterwards.
-bulk_timings time_bulk_ops(const bulk_setup& b, double load, std::uint64_t n) {
+template <class K, class V>
+bulk_timings time_bulk_ops(const bulk_setup<K, V>& b, double load, std::uint64_t n) {
   const bench_options& opt = b.opt;
   const stream_view s = b.s;
   const bool gpu = opt.backend == backend::gpu;
   table* const t = &b.t;
-  buffer<value_type>& found = b.found;
+  buffer<V>& found = b.found;
   buffer<op_status>& status = b.status;
   const auto k = b.keys.keys.cspan().first(n);
   const auto v = b.keys.values.cspan().first(n);
@@ -107,8 +112,9 @@ bulk_timings time_bulk_ops(const bulk_setup& b, double load, std::uint64_t n) {
     t->insert(k, v, {}, s);
   };
   const char* probing = b.cfg.linear.probe == probe_policy::double_hash ? " double" : "";
+  const char* width = sizeof(K) == 8 ? " 64-bit" : "";
   const auto named = [&](const char* what) {
-    return strprintf("linear%s %s load %.2f", probing, what, load);
+    return strprintf("linear%s%s %s load %.2f", probing, width, what, load);
   };
   bulk_timings tm;
   std::optional<profile_row> p(std::in_place, named("insert"));
@@ -144,28 +150,34 @@ bulk_timings time_bulk_ops(const bulk_setup& b, double load, std::uint64_t n) {
   return tm;
 }
 
-/// One load's row: rates as medians and as fractions of the roofline, then each rate's range.
-std::vector<cell> bulk_row(const bulk_setup& b, double load, std::uint64_t n,
+/// One load's row: rates as medians and as fractions of the roofline (random 8-byte reads and
+/// 64-bit CAS for 32-bit keys, their 16-byte counterparts for 64-bit ones), then each rate's
+/// range.
+template <class K, class V>
+std::vector<cell> bulk_row(const bulk_setup<K, V>& b, double load, std::uint64_t n,
                            const bulk_timings& tm) {
   const bool gpu = b.opt.backend == backend::gpu;
   const roofline& rf = b.rf;
+  const bool wide = sizeof(K) == 8;
+  const double reads = wide ? rf.random_reads16_per_s : rf.random_reads_per_s;
+  const double cas = wide ? rf.random_cas16_per_s : rf.random_cas_per_s;
   const probe_histogram& h = tm.probe_lengths;
   auto rate = [&](const timing& t) { return n / (t.median_ms * 1e-3); };
   auto pct = [&](double v, double ceiling) {
-    return gpu ? cell(100.0 * v / ceiling, "%.0f%%") : cell("-");
+    return gpu && ceiling > 0 ? cell(100.0 * v / ceiling, "%.0f%%") : cell("-");
   };
   std::vector<cell> row{cell(load, "%.2f"),
                         cell(static_cast<double>(n), "%.0f"),
                         cell(h.mean(), "%.3f"),
                         cell(static_cast<double>(h.max), "%.0f"),
                         cell(rate(tm.ins) / 1e9, "%.2f"),
-                        pct(rate(tm.ins), rf.random_cas_per_s),
+                        pct(rate(tm.ins), cas),
                         cell(rate(tm.hit) / 1e9, "%.2f"),
-                        pct(rate(tm.hit), rf.random_reads_per_s),
+                        pct(rate(tm.hit), reads),
                         cell(rate(tm.miss) / 1e9, "%.2f"),
-                        pct(rate(tm.miss), rf.random_reads_per_s),
+                        pct(rate(tm.miss), reads),
                         cell(rate(tm.era) / 1e9, "%.2f"),
-                        pct(rate(tm.era), rf.random_reads_per_s)};
+                        pct(rate(tm.era), reads)};
   for (const timing* t : {&tm.ins, &tm.hit, &tm.miss, &tm.era}) {
     const rate_range r = rates_of(n, *t);
     row.push_back(cell(r.slowest, "%.2f"));
@@ -174,11 +186,13 @@ std::vector<cell> bulk_row(const bulk_setup& b, double load, std::uint64_t n,
   return row;
 }
 
-result_table bulk_table(const bulk_setup& b, const std::vector<double>& loads) {
+template <class K, class V>
+result_table bulk_table(const bulk_setup<K, V>& b, const std::vector<double>& loads) {
   result_table tab;
   tab.name = "bulk";
-  tab.title = "Bulk operations on " + format_count(b.cfg.capacity) +
-              " slots (G ops/s; % of the roofline ceiling)";
+  tab.title = "Bulk operations on " + format_count(b.cfg.capacity) + " slots" +
+              (sizeof(K) == 8 ? " of 64-bit keys and values" : "") +
+              " (G ops/s; % of the roofline ceiling)";
   tab.columns = {"load",     "keys",  "probe mean", "probe max", "insert", "%CAS",
                  "find-hit", "%read", "find-miss",  "%read",     "erase",  "%read"};
   // Each rate's least and greatest over the repetitions (the column above is their median).
@@ -191,10 +205,9 @@ result_table bulk_table(const bulk_setup& b, const std::vector<double>& loads) {
   return tab;
 }
 
-}  // namespace
-
-report linear_suite(const bench_options& opt) {
-  report r = new_report("linear", opt);
+/// The suite's tables for keys K and values V (the table's width).
+template <class K, class V>
+void run_linear_suite(const bench_options& opt, report& r) {
   const table_filter only("linear", opt.only, {"bulk", "dead-slots", "full"});
   const bool gpu = opt.backend == backend::gpu;
   const memory_space space = gpu ? memory_space::device : memory_space::host;
@@ -204,24 +217,28 @@ report linear_suite(const bench_options& opt) {
   const roofline rf = gpu ? measure_for(r, opt, s) : roofline{};
   const table_config cfg = linear_config(opt);
   auto t = make_table(cfg);
+  const std::uint64_t slot_bytes = sizeof(K) == 8 ? 16 : 8;
   r.metadata.emplace_back(
-      "table", strprintf("linear, %s slots (%s), hash %s, probing %s, %s, statuses %s",
-                         format_count(cfg.capacity).c_str(), format_bytes(cfg.capacity * 8).c_str(),
-                         std::string(to_string(cfg.hash)).c_str(),
-                         std::string(to_string(cfg.linear.probe)).c_str(),
-                         describe(opt.linear).c_str(), opt.statuses ? "written" : "not written"));
+      "table",
+      strprintf("linear, %s slots (%s), %u-bit keys and values, hash %s, probing %s, %s, "
+                "statuses %s",
+                format_count(cfg.capacity).c_str(), format_bytes(cfg.capacity * slot_bytes).c_str(),
+                cfg.key_bits(), std::string(to_string(cfg.hash)).c_str(),
+                std::string(to_string(cfg.linear.probe)).c_str(), describe(opt.linear).c_str(),
+                opt.statuses ? "written" : "not written"));
 
   // Dense enough to draw curves; the rows the README quotes (0.5, 0.8, 0.9, 0.95) are among them.
   const std::vector<double> loads = opt.loads.empty() ? default_load_sweep({0.97}) : opt.loads;
   const std::uint64_t max_n =
       static_cast<std::uint64_t>(*std::max_element(loads.begin(), loads.end()) * cfg.capacity);
-  const key_set keys = unique_keys(space, max_n, 42);
-  const buffer<key_type> misses = miss_keys(space, max_n, 42);
-  buffer<value_type> found(space, max_n);
+  const auto keys = bench::unique_keys_of<K, V>(space, max_n, 42);
+  const buffer<K> misses = bench::miss_keys_of<K>(space, max_n, 42);
+  buffer<V> found(space, max_n);
   buffer<op_status> status(space, max_n);
 
   if (only.wants("bulk")) {
-    r.tables.push_back(bulk_table({opt, cfg, *t, keys, misses, found, status, rf, s}, loads));
+    r.tables.push_back(
+        bulk_table(bulk_setup<K, V>{opt, cfg, *t, keys, misses, found, status, rf, s}, loads));
     r.notes.push_back(
         "insert: n distinct random keys into an empty table (\"insert to load L\"); find-hit: the "
         "same "
@@ -237,7 +254,11 @@ report linear_suite(const bench_options& opt) {
         "slots in "
         "new keys inserted.");
   }
-  if (gpu && only.wants("full")) {
+  if (sizeof(K) == 8) {
+    // The full table's streams draw 32-bit keys from the workload generator.
+    if (!opt.only.empty() && only.wants("full"))
+      throw user_error("bench linear --only full runs tables of 32-bit keys (leave --key-bits)");
+  } else if (gpu && only.wants("full")) {
     r.tables.push_back(full_table(opt, cfg, s));
     r.notes.push_back(
         "full: 2^20 slots filled to 0.9 on one stream, then 0.4 of the slots in new keys inserted "
@@ -246,6 +267,16 @@ report linear_suite(const bench_options& opt) {
   } else if (!gpu && !opt.only.empty() && only.wants("full")) {
     throw user_error("bench linear --only full needs the GPU (its batches run on 8 streams)");
   }
+}
+
+}  // namespace
+
+report linear_suite(const bench_options& opt) {
+  report r = new_report("linear", opt);
+  if (opt.key_bits == 64)
+    run_linear_suite<wide_key, wide_value>(opt, r);
+  else
+    run_linear_suite<key_type, value_type>(opt, r);
   return r;
 }
 

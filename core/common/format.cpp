@@ -81,9 +81,9 @@ std::string strprintf(const char* fmt, ...) {
   return s;
 }
 
-std::string key_text(std::uint32_t key, key_radix r, bool prefix) {
+std::string key_text(std::uint64_t key, key_radix r, bool prefix) {
   if (r == key_radix::decimal) return std::to_string(key);
-  return strprintf(prefix ? "0x%08x" : "%08x", key);
+  return strprintf(prefix ? "0x%08llx" : "%08llx", static_cast<unsigned long long>(key));
 }
 
 }  // namespace hs

@@ -20,10 +20,11 @@ std::string format_size(std::uint64_t n);
 /// @brief Printf into a std::string.
 std::string strprintf(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/// @brief How keys are written for a person: as 8 hex digits (the generator's keys, hex a lesson
-/// gave), or in decimal (a lesson's `step insert 12 76 140`).
+/// @brief How keys are written for a person: as hex digits, at least 8 (the generator's keys, hex
+/// a lesson gave), or in decimal (a lesson's `step insert 12 76 140`).
 enum class key_radix : std::uint8_t { hex, decimal };
-/// @brief "0x0000000c" (`prefix` false: "0000000c") or "12".
-std::string key_text(std::uint32_t key, key_radix r, bool prefix = true);
+/// @brief "0x0000000c" (`prefix` false: "0000000c") or "12"; a key past 32 bits takes the hex
+/// digits it needs ("0x123456789abc").
+std::string key_text(std::uint64_t key, key_radix r, bool prefix = true);
 
 }  // namespace hs

@@ -19,6 +19,15 @@ struct murmur3_hash {
     k ^= k >> 16;
     return k;
   }
+  /// Murmur3's 64-bit finalizer (fmix64), for 64-bit keys.
+  HS_HD std::uint64_t operator()(std::uint64_t k) const {
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdull;
+    k ^= k >> 33;
+    k *= 0xc4ceb9fe1a85ec53ull;
+    k ^= k >> 33;
+    return k;
+  }
 };
 
 /// @brief Knuth's multiplicative hash with the golden-ratio constant. The table uses the low bits,
@@ -26,12 +35,15 @@ struct murmur3_hash {
 /// tables.
 struct knuth_hash {
   HS_HD std::uint32_t operator()(std::uint32_t k) const { return k * 2654435761u; }
+  /// The same with 2^64 / phi, for 64-bit keys (its low bits again see only the key's low bits).
+  HS_HD std::uint64_t operator()(std::uint64_t k) const { return k * 0x9e3779b97f4a7c15ull; }
 };
 
 /// @brief The key itself: sequential keys fill the table without collisions, clustered keys pile
 /// up.
 struct identity_hash {
   HS_HD std::uint32_t operator()(std::uint32_t k) const { return k; }
+  HS_HD std::uint64_t operator()(std::uint64_t k) const { return k; }
 };
 
 /// @brief The universal hash of SlabHash, h(k) = (a k + b) mod p with p = 2^32 - 5 (a prime) and
@@ -46,6 +58,31 @@ struct universal_hash {
     x = (x >> 32) * 5 + (x & 0xffffffffull);  // < 2^32 + 25
     if (x >= p) x -= p;
     return static_cast<std::uint32_t>(x);
+  }
+  /// For 64-bit keys the same family modulo the Mersenne prime 2^61 - 1, whose modulus folds
+  /// with shifts (2^61 = 1 mod p): the 125-bit product a k splits at bit 61 into two parts that
+  /// add up.
+  static constexpr std::uint64_t p61 = (std::uint64_t{1} << 61) - 1;
+  static constexpr std::uint64_t a61 = 0x1b873593cc9e2d51ull & p61, b61 = 0x0e6546b64f1bbcdcull;
+  HS_HD std::uint64_t operator()(std::uint64_t k) const {
+    std::uint64_t lo, hi;
+    mul_wide(a61, k % p61, lo, hi);  // a61, k < 2^61: the product is below 2^122
+    std::uint64_t x = (lo & p61) + ((lo >> 61) | (hi << 3)) + b61;  // < 3 p
+    x = (x & p61) + (x >> 61);
+    return x >= p61 ? x - p61 : x;
+  }
+
+ private:
+  HS_HD static void mul_wide(std::uint64_t a, std::uint64_t b, std::uint64_t& lo,
+                             std::uint64_t& hi) {
+#ifdef __CUDA_ARCH__
+    lo = a * b;
+    hi = __umul64hi(a, b);
+#else
+    const unsigned __int128 x = static_cast<unsigned __int128>(a) * b;
+    lo = static_cast<std::uint64_t>(x);
+    hi = static_cast<std::uint64_t>(x >> 64);
+#endif
   }
 };
 

@@ -65,11 +65,12 @@ void fill_occupancy(const occupancy_query& q, std::uint64_t slots, PixelOf pixel
   }
 }
 
-/// @brief One slot as shown in tooltips and at slot-level zoom.
+/// @brief One slot as shown in tooltips and at slot-level zoom. Keys and values are held at 64 bits
+/// for tables of either width (a 32-bit table's empty key is k_empty here too).
 struct slot_record {
   std::uint64_t slot = 0;
-  key_type key = k_empty;
-  value_type value = k_empty;
+  std::uint64_t key = k_empty;
+  std::uint64_t value = k_empty;
   std::uint64_t home = 0;
   std::uint64_t displacement = 0;
   slot_state state = slot_state::empty;

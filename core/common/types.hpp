@@ -2,6 +2,7 @@
 #pragma once
 #include <cstdint>
 #include <string_view>
+#include <type_traits>
 
 #include "core/common/hd.hpp"
 
@@ -21,6 +22,28 @@ inline constexpr std::uint64_t k_key_domain = 0xfffffffeull;
 HS_HD bool is_reserved_key(key_type k) { return k >= k_tombstone; }
 /// @brief True when a value collides with the empty-value sentinel and must be rejected.
 HS_HD bool is_reserved_value(value_type v) { return v == k_empty; }
+
+/// @brief Keys and values of 64-bit tables (the linear family's key-bits 64).
+using wide_key = std::uint64_t;
+using wide_value = std::uint64_t;
+
+/// @brief The reserved sentinels of a key or value type, at the top of its range: the empty key
+/// (and empty value) is all ones, the tombstone one less. Code written once for both widths reads
+/// them here; 32-bit code keeps the names above, which equal key_limits<key_type>'s.
+template <class K>
+struct key_limits {
+  static_assert(std::is_same_v<K, std::uint32_t> || std::is_same_v<K, std::uint64_t>,
+                "keys and values are 32 or 64 bits");
+  static constexpr K empty = ~K{0};
+  static constexpr K tombstone = static_cast<K>(~K{0} - 1);
+  /// Number of keys a user may store: every value but the two sentinels.
+  static constexpr std::uint64_t domain = std::uint64_t{tombstone};
+  HS_HD static constexpr bool reserved_key(K k) { return k >= tombstone; }
+  HS_HD static constexpr bool reserved_value(K v) { return v == empty; }
+};
+static_assert(key_limits<key_type>::empty == k_empty &&
+              key_limits<key_type>::tombstone == k_tombstone &&
+              key_limits<key_type>::domain == k_key_domain);
 
 /// @brief The operation a mixed batch element performs.
 enum class op_kind : std::uint8_t { insert = 0, find = 1, erase = 2 };

@@ -25,6 +25,11 @@ std::string check_config(const table_config& cfg) {
   if (cfg.linear.probe == probe_policy::double_hash && cfg.linear.tuning.group > 1)
     return "double hashing runs one thread per operation (each probe a new sector): group must be "
            "1 or auto";
+  if (cfg.linear.key_bits != 32 && cfg.linear.key_bits != 64)
+    return "key-bits " + std::to_string(cfg.linear.key_bits) + ": a linear table holds 32 or 64";
+  if (cfg.linear.key_bits == 64 && cfg.linear.tuning.group > 1)
+    return "a table of 64-bit keys runs one thread per operation (two 16-byte slots a load): group "
+           "must be 1 or auto";
   return {};
 }
 
@@ -32,17 +37,23 @@ std::unique_ptr<table> make(const table_config& cfg) {
   if (!is_pow2(cfg.capacity))
     throw user_error("capacity " + format_count(cfg.capacity) + " is not a power of two");
   if (cfg.capacity < 16) throw user_error("capacity must be at least 16 slots");
-  if (cfg.capacity > max_capacity())
-    throw user_error("capacity " + format_count(cfg.capacity) +
-                     " exceeds the maximum of 2^32 slots "
-                     "(with 32-bit keys a larger table could never be more than a quarter full)");
   if (const std::string e = check_config(cfg); !e.empty()) throw user_error(e);
+  if (cfg.capacity > max_capacity(cfg.linear.key_bits))
+    throw user_error(
+        "capacity " + format_count(cfg.capacity) + " exceeds the maximum of " +
+        (cfg.linear.key_bits == 64
+             ? std::string("2^40 slots")
+             : std::string("2^32 slots (with 32-bit keys a larger table could never be more than "
+                           "a quarter full; key-bits 64 has no such limit)")));
+  if (cfg.linear.key_bits == 64)
+    return model_or_gpu<wide_linear_model>(cfg, HS_GPU_TABLE(wide_linear_table));
   return model_or_gpu<linear_model>(cfg, HS_GPU_TABLE(linear_table));
 }
 
 constexpr std::string_view k_probes[] = {"linear", "double"};
 constexpr std::string_view k_deletes[] = {"value", "tombstone"};
 constexpr std::string_view k_groups[] = {"auto", "1", "4", "8"};
+constexpr std::string_view k_key_bits[] = {"32", "64"};
 
 const family_option k_options[] = {
     {"probe", "probing", k_probes, false, 0, 0, true,
@@ -58,10 +69,15 @@ const family_option k_options[] = {
      [](table_config& c, const std::string& v) {
        c.linear.tuning.group = v == "auto" ? 0 : std::stoi(v);
      }},
+    {"key-bits", "key bits", k_key_bits, false, 0, 0, true,
+     [](const table_config& c) { return std::to_string(c.linear.key_bits); },
+     [](table_config& c, const std::string& v) {
+       c.linear.key_bits = static_cast<unsigned>(std::stoi(v));
+     }},
 };
 
-// `probe linear|double`, `delete value|tombstone`, `group 1|4|8`: a line each, as the first
-// scenarios wrote them.
+// `probe linear|double`, `delete value|tombstone`, `group 1|4|8`, `key-bits 32|64`: a line each,
+// as the first scenarios wrote them.
 bool parse_line(const std::vector<std::string>& w, table_config& cfg) {
   const family_option* o = find_option(k_options, w[0]);
   if (!o) return false;
@@ -73,9 +89,12 @@ bool parse_line(const std::vector<std::string>& w, table_config& cfg) {
 std::string check(table& t, stream_view s) {
   const table_stats st = t.stats(s);
   const table_config c = t.config();
-  const auto r = check_invariants(copy_slots(t, s), c.hash, &st, c.linear.deletes, c.linear.probe,
-                                  copy_reach(t, s));
-  return r.ok() ? std::string() : r.describe();
+  return dispatch_width(c.linear.key_bits, [&](auto width) {
+    using W = decltype(width);
+    const auto r = check_invariants(copy_slots<W>(t, s), c.hash, &st, c.linear.deletes,
+                                    c.linear.probe, copy_reach(t, s));
+    return r.ok() ? std::string() : r.describe();
+  });
 }
 
 // The slots from the operation's home slot on, as the step finds them (stream-ordered after every
@@ -83,7 +102,6 @@ std::string check(table& t, stream_view s) {
 void trace_before(table& t, const table_config& cfg, std::uint64_t capacity, stepped_op& op,
                   stream_view s) {
   if (is_reserved_key(op.key) || capacity == 0) return;
-  const auto mask = static_cast<std::uint32_t>(capacity - 1);
   const std::uint64_t limit =
       std::min<std::uint64_t>(k_traced_walk_slots, capacity);        // each slot once
   const auto dump = [&](std::uint64_t first, std::uint64_t count) {  // true once the walk must end
@@ -98,23 +116,28 @@ void trace_before(table& t, const table_config& cfg, std::uint64_t capacity, ste
     }
     return false;
   };
-  const bool ended = dispatch_probing(cfg.hash, cfg.linear.probe, [&](auto h) {
-    using H = decltype(h);
-    const std::uint32_t home = home_slot<H>(op.key, mask);
-    if constexpr (probe_of<H>::type::is_double) {
-      for (std::uint64_t i = 0; i < limit;
-           ++i)  // slot by slot along its sequence (sectors far apart)
-        if (dump(probe_slot<H>(home, op.key, i, mask), 1)) return true;
-    } else {
-      for (std::uint64_t at = home;
-           op.probe_before.size() < limit;) {  // consecutive slots, in chunks
-        const std::uint64_t n =
-            std::min<std::uint64_t>({32, capacity - at, limit - op.probe_before.size()});
-        if (dump(at, n)) return true;
-        at = (at + n) & mask;
+  const bool ended = dispatch_width(cfg.linear.key_bits, [&](auto width) {
+    using I = index_of_t<decltype(width)>;
+    const auto mask = static_cast<I>(capacity - 1);
+    const key_of_t<decltype(width)> key = op.key;
+    return dispatch_probing(cfg.hash, cfg.linear.probe, [&](auto h) {
+      using H = decltype(h);
+      const I home = home_slot<H>(key, mask);
+      if constexpr (probe_of<H>::type::is_double) {
+        for (std::uint64_t i = 0; i < limit;
+             ++i)  // slot by slot along its sequence (sectors far apart)
+          if (dump(probe_slot<H>(home, key, i, mask), 1)) return true;
+      } else {
+        for (std::uint64_t at = home;
+             op.probe_before.size() < limit;) {  // consecutive slots, in chunks
+          const std::uint64_t n =
+              std::min<std::uint64_t>({32, capacity - at, limit - op.probe_before.size()});
+          if (dump(at, n)) return true;
+          at = (at + n) & mask;
+        }
       }
-    }
-    return false;
+      return false;
+    });
   });
   op.probe_truncated = !ended && limit < capacity;  // the whole table read: the walk is complete
 }
@@ -140,11 +163,13 @@ const family_descriptor& registration() {
     f.make = make;
     f.check_config = check_config;
     f.estimate_bytes = [](const table_config& c) -> std::uint64_t {
-      return c.capacity * sizeof(slot_word) + reach_regions(c.capacity) * sizeof(std::uint32_t);
+      const std::uint64_t slot_bytes =
+          c.linear.key_bits == 64 ? sizeof(wide_slot) : sizeof(slot_word);
+      return c.capacity * slot_bytes + reach_regions(c.capacity) * sizeof(std::uint32_t);
     };
     f.options = k_options;
     f.parse_line = parse_line;
-    f.keywords = "group 1|4|8, delete value|tombstone, probe linear|double";
+    f.keywords = "group 1|4|8, delete value|tombstone, probe linear|double, key-bits 32|64";
     f.check_invariants = check;
     f.full_note =
         "fill stopped: the table is full (failed_full inserts); erase keys or use a larger "

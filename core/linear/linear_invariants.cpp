@@ -11,10 +11,14 @@ namespace hs::linear {
 
 namespace {
 
+/// "0x0000002a", as the window writes keys (at least 8 hex digits).
+std::string hex(std::uint64_t k) { return key_text(k, key_radix::hex); }
+
 /// Every key within reach_bound of its home region's word (the walk a lookup makes).
-template <class Hash>
-void check_reach(std::span<const slot_word> slots, std::span<const std::uint32_t> reach,
+template <class Hash, class W>
+void check_reach(std::span<const W> slots, std::span<const std::uint32_t> reach,
                  std::uint32_t longest, invariant_report& r) {
+  using I = index_of_t<W>;
   if (reach.size() != reach_regions(slots.size())) {
     r.problems.push_back(strprintf("%zu reach words for %zu slots, where %llu are kept",
                                    reach.size(), slots.size(),
@@ -22,26 +26,29 @@ void check_reach(std::span<const slot_word> slots, std::span<const std::uint32_t
     ++r.violations;
     return;
   }
-  const auto mask = static_cast<std::uint32_t>(slots.size() - 1);
-  for (std::uint32_t s = 0; s < slots.size(); ++s) {
-    const slot_word w = slots[s];
+  const auto mask = static_cast<I>(slots.size() - 1);
+  for (std::uint64_t i = 0; i < slots.size(); ++i) {
+    const auto s = static_cast<I>(i);
+    const W w = slots[s];
     if (classify(w) != slot_state::live && classify(w) != slot_state::erased) continue;
-    const std::uint32_t home = home_slot<Hash>(slot_key(w), mask);
+    const I home = home_slot<Hash>(slot_key(w), mask);
     const std::uint32_t d = slot_displacement<Hash>(s, w, mask);
     const std::uint32_t bound = reach_bound(reach[home >> k_reach_region_log2], longest);
     if (d <= bound) continue;
     if (r.problems.size() < 16)
       r.problems.push_back(
-          strprintf("key 0x%08x lies %u slots from its home %u, past its "
+          strprintf("key %s lies %u slots from its home %llu, past its "
                     "region's reach %u: lookups would miss it",
-                    slot_key(w), d, home, bound));
+                    hex(slot_key(w)).c_str(), d, static_cast<unsigned long long>(home), bound));
     ++r.violations;
   }
 }
 
-template <class Hash>
-void check_with(std::span<const slot_word> slots, invariant_report& r) {
-  const auto mask = static_cast<std::uint32_t>(slots.size() - 1);
+template <class Hash, class W>
+void check_with(std::span<const W> slots, invariant_report& r) {
+  using I = index_of_t<W>;
+  using K = key_of_t<W>;
+  const auto mask = static_cast<I>(slots.size() - 1);
   auto problem = [&](std::string msg) {
     if (r.problems.size() < 16) r.problems.push_back(std::move(msg));
     ++r.violations;
@@ -51,18 +58,18 @@ void check_with(std::span<const slot_word> slots, invariant_report& r) {
   std::uint64_t start = 0;
   bool any_empty = false;
   for (std::uint64_t s = 0; s < slots.size(); ++s)
-    if (slots[s] == k_empty_slot) {
+    if (is_empty_slot(slots[s])) {
       start = s + 1;
       any_empty = true;
       break;
     }
   std::uint64_t last_empty_step =
       0;  // walk step of the last empty slot (step 0 = the one before start)
-  std::vector<key_type> keys;
+  std::vector<K> keys;
   keys.reserve(slots.size());
   for (std::uint64_t step = 1; step <= slots.size(); ++step) {
-    const auto s = static_cast<std::uint32_t>((start + step - 1) & mask);
-    const slot_word w = slots[s];
+    const auto s = static_cast<I>((start + step - 1) & mask);
+    const W w = slots[s];
     switch (classify(w)) {
       case slot_state::empty: last_empty_step = step; continue;
       case slot_state::tombstone: ++r.tombstones; continue;
@@ -75,24 +82,26 @@ void check_with(std::span<const slot_word> slots, invariant_report& r) {
     keys.push_back(slot_key(w));
     if constexpr (probe_of<Hash>::type::is_double) {
       // Along the key's own probe sequence, every slot before it must be taken.
-      const key_type k = slot_key(w);
-      const std::uint32_t home = home_slot<Hash>(k, mask);
+      const K k = slot_key(w);
+      const I home = home_slot<Hash>(k, mask);
       for (std::uint32_t i = 0; i < d; ++i)
-        if (slots[probe_slot<Hash>(home, k, i, mask)] == k_empty_slot) {
+        if (is_empty_slot(slots[probe_slot<Hash>(home, k, i, mask)])) {
           problem(strprintf(
-              "key 0x%08x in slot %u (probe %u) is unreachable: its probe %u, slot %u, is empty", k,
-              s, d, i, probe_slot<Hash>(home, k, i, mask)));
+              "key %s in slot %llu (probe %u) is unreachable: its probe %u, slot %llu, is empty",
+              hex(k).c_str(), static_cast<unsigned long long>(s), d, i,
+              static_cast<unsigned long long>(probe_slot<Hash>(home, k, i, mask))));
           break;
         }
     } else if (any_empty && step - last_empty_step <= d) {
       problem(
-          strprintf("key 0x%08x in slot %u is unreachable: an empty slot lies between it and "
-                    "its home slot %u",
-                    slot_key(w), s, (s - d) & mask));
+          strprintf("key %s in slot %llu is unreachable: an empty slot lies between it and "
+                    "its home slot %llu",
+                    hex(slot_key(w)).c_str(), static_cast<unsigned long long>(s),
+                    static_cast<unsigned long long>((s - d) & mask)));
     }
   }
-  for (key_type k : duplicated_keys(keys))
-    problem(strprintf("key 0x%08x is stored more than once", k));
+  for (K k : duplicated_keys(keys))
+    problem(strprintf("key %s is stored more than once", hex(k).c_str()));
 }
 
 }  // namespace
@@ -104,7 +113,8 @@ std::string invariant_report::describe() const {
   return s;
 }
 
-invariant_report check_invariants(std::span<const slot_word> slots, hash_kind hash,
+template <class W>
+invariant_report check_invariants(std::span<const W> slots, hash_kind hash,
                                   const table_stats* stats, linear_delete_mode mode,
                                   probe_policy probe, std::span<const std::uint32_t> reach) {
   invariant_report r;
@@ -143,5 +153,12 @@ invariant_report check_invariants(std::span<const slot_word> slots, hash_kind ha
   }
   return r;
 }
+
+template invariant_report check_invariants(std::span<const slot_word>, hash_kind,
+                                           const table_stats*, linear_delete_mode, probe_policy,
+                                           std::span<const std::uint32_t>);
+template invariant_report check_invariants(std::span<const wide_slot>, hash_kind,
+                                           const table_stats*, linear_delete_mode, probe_policy,
+                                           std::span<const std::uint32_t>);
 
 }  // namespace hs::linear

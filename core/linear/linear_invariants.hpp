@@ -26,11 +26,22 @@ struct invariant_report {
 
 /// @brief Checks the slots; with `stats`, also that its counts and probe bound agree; with `reach`
 /// (a GPU table's reach words, linear_layout.hpp) and `stats`, that every key lies within its home
-/// region's bound, where lookups stop.
-invariant_report check_invariants(std::span<const slot_word> slots, hash_kind hash,
+/// region's bound, where lookups stop. For slots of either width (linear_invariants.cpp
+/// instantiates both).
+template <class W>
+invariant_report check_invariants(std::span<const W> slots, hash_kind hash,
                                   const table_stats* stats = nullptr,
                                   linear_delete_mode mode = linear_delete_mode::value,
                                   probe_policy probe = probe_policy::linear,
                                   std::span<const std::uint32_t> reach = {});
+/// @brief The same for a vector of slots (a span of W cannot be deduced from it).
+template <class W>
+invariant_report check_invariants(const std::vector<W>& slots, hash_kind hash,
+                                  const table_stats* stats = nullptr,
+                                  linear_delete_mode mode = linear_delete_mode::value,
+                                  probe_policy probe = probe_policy::linear,
+                                  std::span<const std::uint32_t> reach = {}) {
+  return check_invariants(std::span<const W>(slots), hash, stats, mode, probe, reach);
+}
 
 }  // namespace hs::linear

@@ -1,4 +1,5 @@
-// Bulk kernels of the linear family: one group of G threads per operation.
+// Bulk kernels of the linear family: one group of G threads per operation, for either slot width W
+// (linear_layout.hpp), whose key and value types the batch's arrays hold.
 #pragma once
 #include <cstdint>
 
@@ -39,20 +40,20 @@ __device__ __forceinline__ std::uint64_t op_index() {
 }
 
 /// One insert, with the mode's algorithm: tombstone mode reuses tombstones (one thread per op).
-template <bool Guarded, class Hash, int G>
-__device__ __forceinline__ op_status insert_one(const linear_ref<Hash, G>& t,
-                                                const coop_group<G>& g, key_type k, value_type v,
-                                                bool cas_first, bool reuse) {
+template <bool Guarded, class Hash, int G, class W>
+__device__ __forceinline__ op_status insert_one(const linear_ref<Hash, G, W>& t,
+                                                const coop_group<G>& g, key_of_t<W> k,
+                                                value_of_t<W> v, bool cas_first, bool reuse) {
   if constexpr (G == 1) {
     if (reuse) return t.template insert_reusing<Guarded>(k, v);
   }
   return t.template insert<Guarded>(g, k, v, cas_first);
 }
 
-template <class Hash, int G, bool Guarded>
+template <class Hash, int G, bool Guarded, class W>
 __global__ void __launch_bounds__(k_block, k_full_sm_blocks)
-    insert(linear_ref<Hash, G> t, const key_type* keys, const value_type* values, op_status* status,
-           std::uint64_t n, std::uint64_t cas_first_ops, bool reuse) {
+    insert(linear_ref<Hash, G, W> t, const key_of_t<W>* keys, const value_of_t<W>* values,
+           op_status* status, std::uint64_t n, std::uint64_t cas_first_ops, bool reuse) {
   const std::uint64_t i = op_index<G>();
   if (i >= n) return;  // whole groups leave together: a group shares its index
   const auto g = this_group<G>();
@@ -62,14 +63,14 @@ __global__ void __launch_bounds__(k_block, k_full_sm_blocks)
   if (status && g.rank() == 0) stream_out(status + i, s);
 }
 
-template <class Hash, int G>
+template <class Hash, int G, class W>
 __global__ void __launch_bounds__(k_block, k_full_sm_blocks)
-    find(linear_ref<Hash, G> t, const key_type* keys, value_type* values, op_status* status,
-         std::uint64_t n) {
+    find(linear_ref<Hash, G, W> t, const key_of_t<W>* keys, value_of_t<W>* values,
+         op_status* status, std::uint64_t n) {
   const std::uint64_t i = op_index<G>();
   if (i >= n) return;
   const auto g = this_group<G>();
-  value_type v;
+  value_of_t<W> v;
   const op_status s = t.find(g, stream_in(keys + i), v, t.counters->max_displacement);
   if (g.rank() == 0) {
     stream_out(values + i, v);
@@ -77,9 +78,9 @@ __global__ void __launch_bounds__(k_block, k_full_sm_blocks)
   }
 }
 
-template <class Hash, int G>
+template <class Hash, int G, class W>
 __global__ void __launch_bounds__(k_block, k_full_sm_blocks)
-    erase(linear_ref<Hash, G> t, const key_type* keys, op_status* status, std::uint64_t n,
+    erase(linear_ref<Hash, G, W> t, const key_of_t<W>* keys, op_status* status, std::uint64_t n,
           bool tombstone) {
   const std::uint64_t i = op_index<G>();
   if (i >= n) return;
@@ -94,10 +95,10 @@ enum class apply_phase : int { all, inserts_and_finds, erases };
 
 /// Mixed batch: each operation runs concurrently with the others of its launch, in no defined
 /// order.
-template <class Hash, int G, bool Guarded>
+template <class Hash, int G, bool Guarded, class W>
 __global__ void __launch_bounds__(k_block)
-    apply(linear_ref<Hash, G> t, const op_kind* kinds, const key_type* keys,
-          const value_type* values, value_type* results, op_status* status, std::uint64_t n,
+    apply(linear_ref<Hash, G, W> t, const op_kind* kinds, const key_of_t<W>* keys,
+          const value_of_t<W>* values, value_of_t<W>* results, op_status* status, std::uint64_t n,
           std::uint64_t cas_first_ops, apply_phase phase, bool tombstone) {
   const std::uint64_t i = op_index<G>();
   if (i >= n) return;
@@ -107,8 +108,8 @@ __global__ void __launch_bounds__(k_block)
   if ((phase == apply_phase::erases && !erase_op) ||
       (phase == apply_phase::inserts_and_finds && erase_op))
     return;
-  const key_type k = stream_in(keys + i);
-  value_type found = k_empty;
+  const key_of_t<W> k = stream_in(keys + i);
+  value_of_t<W> found = key_limits<value_of_t<W>>::empty;
   op_status s;
   switch (kind) {
     case op_kind::insert:
@@ -130,13 +131,13 @@ __global__ void __launch_bounds__(k_block)
 }
 
 /// Rebuild: every live entry of the old slots into a fresh table (one thread per old slot).
-template <class Hash>
+template <class Hash, class W>
 __global__ void __launch_bounds__(k_block)
-    rehash(const slot_word* old, std::uint64_t old_capacity, linear_ref<Hash, 1> t) {
+    rehash(const W* old, std::uint64_t old_capacity, linear_ref<Hash, 1, W> t) {
   const auto g = this_group<1>();
   for (std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; i < old_capacity;
        i += std::uint64_t{gridDim.x} * blockDim.x) {
-    const slot_word w = old[i];
+    const W w = old[i];
     if (classify(w) == slot_state::live)
       t.template insert<false>(g, slot_key(w), slot_value(w), false);
   }
@@ -166,11 +167,12 @@ __device__ __forceinline__ void report_rebuilt(unsigned longest, unsigned placed
 /// One thread per word of starts: rebuilds each cluster that starts in its 32 slots (see
 /// linear_rebuild.hpp), then raises the table's probe bound once and adds the live keys it
 /// placed to `live` (the check that nothing was lost, without another pass over the table).
-template <class Hash>
+template <class Hash, class W>
 __global__ void __launch_bounds__(k_block)
-    rebuild_clusters(slot_word* old, std::uint64_t old_capacity, const std::uint32_t* bits,
-                     slot_word* out, std::uint64_t out_capacity, unsigned* max_displacement,
+    rebuild_clusters(W* old, std::uint64_t old_capacity, const std::uint32_t* bits, W* out,
+                     std::uint64_t out_capacity, unsigned* max_displacement,
                      unsigned long long* live) {
+  using I = index_of_t<W>;
   const std::uint64_t words = (old_capacity + 31) / 32;
   const std::uint64_t w = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x;
   unsigned longest = 0, placed = 0;
@@ -179,10 +181,9 @@ __global__ void __launch_bounds__(k_block)
     while (starts) {
       const int b = __ffs(starts) - 1;
       starts &= starts - 1;
-      const auto s = static_cast<std::uint32_t>(w * 32 + b);
-      const rebuilt_cluster r =
-          rebuild_cluster<Hash>(old, static_cast<std::uint32_t>(old_capacity - 1), s, out,
-                                static_cast<std::uint32_t>(out_capacity - 1));
+      const auto s = static_cast<I>(w * 32 + b);
+      const rebuilt_cluster r = rebuild_cluster<Hash>(old, static_cast<I>(old_capacity - 1), s, out,
+                                                      static_cast<I>(out_capacity - 1));
       longest = r.longest > longest ? r.longest : longest;
       placed += r.live;
     }
@@ -340,7 +341,7 @@ __global__ void __launch_bounds__(32 * k_shrink_warps)
 /// Adds the keys it inserted to `live`, as the windows did theirs.
 template <class Hash>
 __global__ void __launch_bounds__(k_block)
-    insert_later(const slot_word* later, std::uint64_t n, linear_ref<Hash, 1> t,
+    insert_later(const slot_word* later, std::uint64_t n, linear_ref<Hash, 1, slot_word> t,
                  unsigned long long* live) {
   const auto g = this_group<1>();
   unsigned inserted = 0;

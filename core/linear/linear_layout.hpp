@@ -1,6 +1,10 @@
 // The linear family's slot layout and per-slot logic, written once for kernels, the CPU model, the
-// invariant checker and the inspection code. A slot is one 64-bit word: key in the low half, value
-// in the high half, so that one 64-bit CAS claims an empty slot with its key and value together.
+// invariant checker and the inspection code, for both key widths. A 32-bit table's slot is one
+// 64-bit word, key in the low half and value in the high half, so that one 64-bit CAS claims an
+// empty slot with its key and value together; a 64-bit table's slot is a 16-byte pair, claimed by
+// one 16-byte CAS (sm_90 and up; linear_ref.cuh says what older GPUs do). The width is the slot
+// type W: every function here and every kernel takes it as a template parameter, with its keys,
+// values and slot indices from slot_traits<W>.
 #pragma once
 #include <cstdint>
 #include <type_traits>
@@ -13,25 +17,98 @@
 
 namespace hs::linear {
 
+/// @brief A 32-bit table's slot: key in the low half, value in the high half.
 using slot_word = std::uint64_t;
+/// @brief A 64-bit table's slot: a 16-byte pair, aligned so that one load or CAS takes it whole.
+struct alignas(16) wide_slot {
+  std::uint64_t key, value;
+  HS_HD friend constexpr bool operator==(wide_slot a, wide_slot b) {
+    return a.key == b.key && a.value == b.value;
+  }
+  HS_HD friend constexpr bool operator!=(wide_slot a, wide_slot b) { return !(a == b); }
+};
 
-/// @brief An empty slot: empty key and empty value (memset 0xff).
+/// @brief What a slot type holds: its key and value types, the type of its slot indices (32 bits
+/// for tables of at most 2^32 slots, 64 for the wide ones, which may be larger), and how a pair
+/// is packed. An empty slot is the empty key with the empty value (memset 0xff).
+template <class W>
+struct slot_traits;
+template <>
+struct slot_traits<slot_word> {
+  using key = key_type;
+  using value = value_type;
+  using index = std::uint32_t;
+  static constexpr unsigned key_bits = 32;
+  HS_HD static constexpr slot_word empty() { return ~slot_word{0}; }
+  HS_HD static constexpr slot_word pack(key k, value v) { return (slot_word{v} << 32) | k; }
+  HS_HD static constexpr key key_of(slot_word w) { return static_cast<key>(w); }
+  HS_HD static constexpr value value_of(slot_word w) { return static_cast<value>(w >> 32); }
+};
+template <>
+struct slot_traits<wide_slot> {
+  using key = wide_key;
+  using value = wide_value;
+  using index = std::uint64_t;
+  static constexpr unsigned key_bits = 64;
+  HS_HD static constexpr wide_slot empty() { return {~0ull, ~0ull}; }
+  HS_HD static constexpr wide_slot pack(key k, value v) { return {k, v}; }
+  HS_HD static constexpr key key_of(wide_slot w) { return w.key; }
+  HS_HD static constexpr value value_of(wide_slot w) { return w.value; }
+};
+template <class W>
+using key_of_t = typename slot_traits<W>::key;
+template <class W>
+using value_of_t = typename slot_traits<W>::value;
+template <class W>
+using index_of_t = typename slot_traits<W>::index;
+
+/// @brief Calls f(slot type) for a table's key width (32 or 64 bits).
+template <class F>
+decltype(auto) dispatch_width(unsigned key_bits, F&& f) {
+  if (key_bits == 64) return f(wide_slot{});
+  return f(slot_word{});
+}
+
+/// @brief An empty 32-bit slot: empty key and empty value (memset 0xff).
 inline constexpr slot_word k_empty_slot = ~slot_word{0};
 
-HS_HD slot_word pack(key_type k, value_type v) { return (slot_word{v} << 32) | k; }
-HS_HD key_type slot_key(slot_word w) { return static_cast<key_type>(w); }
-HS_HD value_type slot_value(slot_word w) { return static_cast<value_type>(w >> 32); }
+template <class W>
+HS_HD constexpr W pack_slot(key_of_t<W> k, value_of_t<W> v) {
+  return slot_traits<W>::pack(k, v);
+}
+HS_HD slot_word pack(key_type k, value_type v) { return pack_slot<slot_word>(k, v); }
+// The accessors are overloads, not templates, so that a 64-bit word of another spelling
+// (unsigned long long, as the CUDA vector types hold it) is read as a 32-bit table's slot.
+HS_HD key_type slot_key(slot_word w) { return slot_traits<slot_word>::key_of(w); }
+HS_HD wide_key slot_key(wide_slot w) { return w.key; }
+HS_HD value_type slot_value(slot_word w) { return slot_traits<slot_word>::value_of(w); }
+HS_HD wide_value slot_value(wide_slot w) { return w.value; }
+
+/// @brief Probes walk fewer than 2^32 slots: displacements, the longest probe and the reach are
+/// 32-bit. Only a 64-bit table of more than 2^32 slots could need a longer walk (a cluster of
+/// 2^32 keys); its insert then reports failed_full, as if the table were full.
+inline constexpr std::uint64_t k_walk_limit = std::uint64_t{1} << 32;
+
+/// @brief The key type a key argument is hashed as (a literal or a narrower integer as a 32-bit
+/// key), and the index type of a slot computation (64-bit when any argument is).
+template <class K>
+using key_arg_t = std::conditional_t<(sizeof(K) > 4), std::uint64_t, std::uint32_t>;
+template <class... I>
+using index_arg_t = std::conditional_t<((sizeof(I) > 4) || ...), std::uint64_t, std::uint32_t>;
 
 /// @brief The first slot a key probes: its hash masked to the power-of-two capacity.
-template <class Hash>
-HS_HD std::uint32_t home_slot(key_type k, std::uint32_t mask) {
-  return Hash{}(k)&mask;
+template <class Hash, class K, class I>
+HS_HD index_arg_t<I> home_slot(K k, I mask) {
+  return static_cast<index_arg_t<I>>(Hash{}(static_cast<key_arg_t<K>>(k))) &
+         static_cast<index_arg_t<I>>(mask);
 }
 
 /// @brief How far a slot lies past a home slot, wrapping at the end of the table (the Simple GPU
 /// Hash Table article's probe length: (slot - home) & (capacity - 1)).
-HS_HD std::uint32_t displacement(std::uint32_t slot, std::uint32_t home, std::uint32_t mask) {
-  return (slot - home) & mask;
+template <class S, class H, class M>
+HS_HD index_arg_t<S, H, M> displacement(S slot, H home, M mask) {
+  using I = index_arg_t<S, H, M>;
+  return (static_cast<I>(slot) - static_cast<I>(home)) & static_cast<I>(mask);
 }
 
 /// @brief Reach: how far from its home any key homed in a region of 2^k_reach_region_log2 slots was
@@ -59,7 +136,10 @@ HS_HD std::uint32_t reach_bound(std::uint32_t reach, std::uint32_t longest) {
 /// @brief Probing policies: the step from one probe to the next. Linear probing steps 1.
 struct linear_probing {
   static constexpr bool is_double = false;
-  HS_HD static std::uint32_t step(key_type) { return 1; }
+  template <class K>
+  HS_HD static K step(K) {
+    return 1;
+  }
 };
 /// @brief Double hashing over aligned sectors of 4 slots (32 bytes, what one L2 access returns):
 /// a probe reads the sector, its slots in order from the home slot's offset, then jumps a step of
@@ -70,11 +150,19 @@ struct double_hashing {
   static constexpr bool is_double = true;
   static constexpr unsigned width_log2 = 2;
   static constexpr std::uint32_t width = 1u << width_log2;  ///< slots a probe reads together
-  HS_HD static std::uint32_t step(key_type k) {
+  HS_HD static std::uint32_t step(std::uint32_t k) {
     std::uint32_t h = k * 0x9e3779b1u;
     h ^= h >> 15;
     h *= 0x2c1b3c6du;
     h ^= h >> 12;
+    return h | 1u;
+  }
+  /// 64-bit keys: a mix of the whole key (SplitMix64's finalizer), forced odd.
+  HS_HD static std::uint64_t step(std::uint64_t k) {
+    std::uint64_t h = k * 0x9e3779b97f4a7c15ull;
+    h ^= h >> 31;
+    h *= 0xbf58476d1ce4e5b9ull;
+    h ^= h >> 29;
     return h | 1u;
   }
 };
@@ -95,25 +183,30 @@ struct probe_of<Hash, std::void_t<typename Hash::probe>> {
 
 /// @brief The i-th slot a key probes. Linear probing: home + i. Double hashing: slot i % width of
 /// sector i / width, counted from the home slot's offset within the sector, the sectors being
-/// home's + (i / width) * step (all mod the capacity; capacities are at least 16 slots).
-template <class Hash>
-HS_HD std::uint32_t probe_slot(std::uint32_t home, key_type k, std::uint64_t i,
-                               std::uint32_t mask) {
+/// home's + (i / width) * step (all mod the capacity; capacities are at least 16 slots). Slot
+/// indices are the table's index type I (32 bits for 32-bit tables, so their kernels compute as
+/// they always did).
+template <class Hash, class K, class H, class M>
+HS_HD index_arg_t<H, M> probe_slot(H home_arg, K k, std::uint64_t i, M mask_arg) {
+  using I = index_arg_t<H, M>;
   using P = typename probe_of<Hash>::type;
-  const auto i32 = static_cast<std::uint32_t>(i);
+  const auto home = static_cast<I>(home_arg), mask = static_cast<I>(mask_arg);
+  const auto ii = static_cast<I>(i);
   if constexpr (P::is_double) {
-    const std::uint32_t sector = (home >> P::width_log2) + (i32 >> P::width_log2) * P::step(k);
-    return ((sector << P::width_log2) | ((home + i32) & (P::width - 1))) & mask;
+    const I step = static_cast<I>(P::step(static_cast<key_arg_t<K>>(k)));
+    const I sector = (home >> P::width_log2) + (ii >> P::width_log2) * step;
+    return ((sector << P::width_log2) | ((home + ii) & (P::width - 1))) & mask;
   } else {
-    return (home + i32) & mask;
+    return (home + ii) & mask;
   }
 }
 
-/// @brief The inverse of an odd number modulo 2^32 (Newton's iteration: each step doubles the
-/// correct low bits, from 3 at x = a).
-HS_HD std::uint32_t odd_inverse(std::uint32_t a) {
-  std::uint32_t x = a;
-  for (int i = 0; i < 4; ++i) x *= 2u - a * x;
+/// @brief The inverse of an odd number modulo 2^32 or 2^64 (Newton's iteration: each step
+/// doubles the correct low bits, from 3 at x = a).
+template <class I>
+HS_HD I odd_inverse(I a) {
+  I x = a;
+  for (int i = 0; i < (sizeof(I) == 8 ? 5 : 4); ++i) x *= I{2} - a * x;
   return x;
 }
 
@@ -121,13 +214,15 @@ HS_HD std::uint32_t odd_inverse(std::uint32_t a) {
 /// distance; for double hashing, the sector's index along the sequence, (sector - home's sector) /
 /// step mod the sector count (the step being odd), times the width, plus the slot's offset past
 /// the home slot's within the sector).
-template <class Hash>
-HS_HD std::uint32_t probe_index(std::uint32_t slot, std::uint32_t home, key_type k,
-                                std::uint32_t mask) {
+template <class Hash, class K, class S, class H, class M>
+HS_HD index_arg_t<S, H, M> probe_index(S slot_arg, H home_arg, K k, M mask_arg) {
+  using I = index_arg_t<S, H, M>;
   using P = typename probe_of<Hash>::type;
+  const auto slot = static_cast<I>(slot_arg), home = static_cast<I>(home_arg),
+             mask = static_cast<I>(mask_arg);
   if constexpr (P::is_double) {
-    const std::uint32_t sectors =
-        ((slot >> P::width_log2) - (home >> P::width_log2)) * odd_inverse(P::step(k));
+    const I sectors = ((slot >> P::width_log2) - (home >> P::width_log2)) *
+                      odd_inverse(static_cast<I>(P::step(static_cast<key_arg_t<K>>(k))));
     return ((sectors << P::width_log2) | ((slot - home) & (P::width - 1))) & mask;
   } else {
     return displacement(slot, home, mask);
@@ -145,28 +240,52 @@ decltype(auto) dispatch_probing(hash_kind h, probe_policy p, F&& f) {
   });
 }
 
-/// @brief The state of a slot word.
-HS_HD slot_state classify(slot_word w) {
-  const key_type k = slot_key(w);
-  if (k == k_empty) return slot_state::empty;
-  if (k == k_tombstone) return slot_state::tombstone;
-  return slot_value(w) == k_empty ? slot_state::erased : slot_state::live;
+/// @brief The state of a slot.
+template <class W>
+HS_HD slot_state classify_slot(W w) {
+  const auto k = slot_traits<W>::key_of(w);
+  if (k == key_limits<key_of_t<W>>::empty) return slot_state::empty;
+  if (k == key_limits<key_of_t<W>>::tombstone) return slot_state::tombstone;
+  return slot_traits<W>::value_of(w) == key_limits<value_of_t<W>>::empty ? slot_state::erased
+                                                                         : slot_state::live;
+}
+HS_HD slot_state classify(slot_word w) { return classify_slot(w); }
+HS_HD slot_state classify(wide_slot w) { return classify_slot(w); }
+
+/// @brief True for an empty slot (empty key and empty value).
+HS_HD bool is_empty_slot(slot_word w) { return w == k_empty_slot; }
+HS_HD bool is_empty_slot(wide_slot w) { return w == slot_traits<wide_slot>::empty(); }
+/// @brief True for a slot whose key is a tombstone.
+template <class W>
+HS_HD bool is_tombstone(W w) {
+  return slot_key(w) == key_limits<key_of_t<W>>::tombstone;
+}
+/// @brief True for a slot whose value is empty (erased, a tombstone, or empty).
+template <class W>
+HS_HD bool value_is_empty(W w) {
+  return slot_value(w) == key_limits<value_of_t<W>>::empty;
 }
 
 /// @brief True for a slot holding a key a probe must walk past (anything but empty).
 HS_HD bool occupies(slot_word w) { return slot_key(w) != k_empty; }
+HS_HD bool occupies(wide_slot w) { return w.key != key_limits<wide_key>::empty; }
 
 /// @brief True for a slot holding a user key (live or erased): the slots probe lengths are taken
 /// of.
-HS_HD bool holds_key(slot_word w) {
+template <class W>
+HS_HD bool holds_key_of(W w) {
   const slot_state st = classify(w);
   return st == slot_state::live || st == slot_state::erased;
 }
+HS_HD bool holds_key(slot_word w) { return holds_key_of(w); }
+HS_HD bool holds_key(wide_slot w) { return holds_key_of(w); }
 
-/// @brief Displacement of the key stored in slot s (only meaningful when holds_key(w)).
-template <class Hash>
-HS_HD std::uint32_t slot_displacement(std::uint32_t s, slot_word w, std::uint32_t mask) {
-  return probe_index<Hash>(s, home_slot<Hash>(slot_key(w), mask), slot_key(w), mask);
+/// @brief Displacement of the key stored in slot s (only meaningful when holds_key(w)); below
+/// k_walk_limit.
+template <class Hash, class W, class I>
+HS_HD std::uint32_t slot_displacement(I s, W w, I mask) {
+  return static_cast<std::uint32_t>(
+      probe_index<Hash>(s, home_slot<Hash>(slot_key(w), mask), slot_key(w), mask));
 }
 
 /// @brief Counts of slot states over a range of slots, with the displacement sum of the keys.
@@ -174,8 +293,8 @@ struct slot_census {
   std::uint32_t live = 0, erased = 0, tombstone = 0, slots = 0;
   std::uint64_t displacement_sum = 0;
 
-  template <class Hash>
-  HS_HD void add(std::uint32_t s, slot_word w, std::uint32_t mask) {
+  template <class Hash, class W, class I>
+  HS_HD void add(I s, W w, I mask) {
     const slot_state st = classify(w);
     live += st == slot_state::live;
     erased += st == slot_state::erased;
@@ -193,13 +312,14 @@ struct slot_census {
   }
 };
 
-/// @brief A slot as the tooltip and slot-level views show it.
-template <class Hash>
-HS_HD slot_record make_slot_record(std::uint32_t s, slot_word w, std::uint32_t mask) {
+/// @brief A slot as the tooltip and slot-level views show it (keys and values of either width).
+template <class Hash, class W, class I>
+HS_HD slot_record make_slot_record(I s, W w, I mask) {
   slot_record r{s, slot_key(w), slot_value(w), 0, 0, classify(w)};
   if (holds_key(w)) {
-    r.home = home_slot<Hash>(r.key, mask);
-    r.displacement = probe_index<Hash>(s, static_cast<std::uint32_t>(r.home), r.key, mask);
+    const I home = home_slot<Hash>(slot_key(w), mask);
+    r.home = home;
+    r.displacement = probe_index<Hash>(s, home, slot_key(w), mask);
   }
   return r;
 }

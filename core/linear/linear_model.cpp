@@ -6,48 +6,52 @@
 
 #include "core/common/bit_math.hpp"
 #include "core/common/error.hpp"
+#include "core/linear/linear_state.hpp"
 #include "core/table/model_batches.hpp"
 
 namespace hs::linear {
 
-linear_model::linear_model(const table_config& cfg)
-    : cfg_(cfg), mask_(static_cast<std::uint32_t>(cfg.capacity - 1)) {
+template <class W>
+basic_linear_model<W>::basic_linear_model(const table_config& cfg)
+    : cfg_(cfg), mask_(static_cast<index>(cfg.capacity - 1)) {
   try {
-    slots_.assign(cfg.capacity, k_empty_slot);
+    slots_.assign(cfg.capacity, slot_traits<W>::empty());
   } catch (const std::bad_alloc&) {
     throw user_error("not enough host memory for a CPU model of " + std::to_string(cfg.capacity) +
                      " slots");
   }
 }
 
+template <class W>
 template <class Hash>
-std::int64_t linear_model::locate(key_type k) const {
-  const std::uint32_t home = home_slot<Hash>(k, mask_);
+std::int64_t basic_linear_model<W>::locate(key k) const {
+  const index home = home_slot<Hash>(k, mask_);
   for (std::uint64_t d = 0; d <= max_displacement_; ++d) {
-    const std::uint32_t s = probe_slot<Hash>(home, k, d, mask_);
-    const slot_word w = slots_[s];
-    if (slot_key(w) == k) return s;
-    if (w == k_empty_slot) return -1;
+    const index s = probe_slot<Hash>(home, k, d, mask_);
+    const W w = slots_[s];
+    if (slot_key(w) == k) return static_cast<std::int64_t>(s);
+    if (is_empty_slot(w)) return -1;
   }
   return -1;
 }
 
+template <class W>
 template <class Hash>
-op_status linear_model::insert_impl(key_type k, value_type v) {
-  if (is_reserved_key(k)) return op_status::rejected_key;
-  if (is_reserved_value(v)) return op_status::rejected_value;
+op_status basic_linear_model<W>::insert_impl(key k, value v) {
+  if (key_limits<key>::reserved_key(k)) return op_status::rejected_key;
+  if (key_limits<value>::reserved_value(v)) return op_status::rejected_value;
   if (cfg_.linear.deletes == linear_delete_mode::tombstone) return insert_reusing<Hash>(k, v);
-  const std::uint32_t home = home_slot<Hash>(k, mask_);
-  for (std::uint64_t d = 0; d < cfg_.capacity; ++d) {
-    const std::uint32_t s = probe_slot<Hash>(home, k, d, mask_);
-    slot_word& w = slots_[s];
+  const index home = home_slot<Hash>(k, mask_);
+  for (std::uint64_t d = 0; d < walk_limit(); ++d) {
+    const index s = probe_slot<Hash>(home, k, d, mask_);
+    W& w = slots_[s];
     if (slot_key(w) == k) {
-      const bool was_live = slot_value(w) != k_empty;
-      w = pack(k, v);
+      const bool was_live = !value_is_empty(w);
+      w = pack_slot<W>(k, v);
       return was_live ? op_status::replaced : op_status::inserted;
     }
-    if (w == k_empty_slot) {
-      w = pack(k, v);
+    if (is_empty_slot(w)) {
+      w = pack_slot<W>(k, v);
       ++occupied_;
       max_displacement_ = std::max(max_displacement_, static_cast<std::uint32_t>(d));
       return op_status::inserted;
@@ -62,22 +66,23 @@ op_status linear_model::insert_impl(key_type k, value_type v) {
 // Tombstone mode (Reusing Deleted Slots, without its flaw): the key may sit anywhere up to the
 // first empty slot, behind tombstones, so the probe goes that far before it reuses the first free
 // slot it passed.
+template <class W>
 template <class Hash>
-op_status linear_model::insert_reusing(key_type k, value_type v) {
-  const std::uint32_t home = home_slot<Hash>(k, mask_);
+op_status basic_linear_model<W>::insert_reusing(key k, value v) {
+  const index home = home_slot<Hash>(k, mask_);
   std::int64_t free_slot = -1;
   std::uint32_t free_d = 0;
-  for (std::uint64_t d = 0; d < cfg_.capacity; ++d) {
-    const std::uint32_t s = probe_slot<Hash>(home, k, d, mask_);
-    slot_word& w = slots_[s];
+  for (std::uint64_t d = 0; d < walk_limit(); ++d) {
+    const index s = probe_slot<Hash>(home, k, d, mask_);
+    W& w = slots_[s];
     if (slot_key(w) == k) {
-      const bool was_live = slot_value(w) != k_empty;
-      w = pack(k, v);
+      const bool was_live = !value_is_empty(w);
+      w = pack_slot<W>(k, v);
       return was_live ? op_status::replaced : op_status::inserted;
     }
-    const bool empty = w == k_empty_slot;
-    if ((empty || slot_key(w) == k_tombstone) && free_slot < 0) {
-      free_slot = s;
+    const bool empty = is_empty_slot(w);
+    if ((empty || is_tombstone(w)) && free_slot < 0) {
+      free_slot = static_cast<std::int64_t>(s);
       free_d = static_cast<std::uint32_t>(d);
     }
     // The key lies no further than the longest probe: past it, a free slot found is enough.
@@ -87,90 +92,100 @@ op_status linear_model::insert_reusing(key_type k, value_type v) {
     ++failed_full_;
     return op_status::failed_full;
   }
-  slot_word& w = slots_[static_cast<std::size_t>(free_slot)];
-  if (w == k_empty_slot) ++occupied_;
-  w = pack(k, v);
+  W& w = slots_[static_cast<std::size_t>(free_slot)];
+  if (is_empty_slot(w)) ++occupied_;
+  w = pack_slot<W>(k, v);
   max_displacement_ = std::max(max_displacement_, free_d);
   return op_status::inserted;
 }
 
+template <class W>
 template <class Hash>
-op_status linear_model::find_impl(key_type k, value_type& out) const {
-  out = k_empty;
-  if (is_reserved_key(k)) return op_status::rejected_key;
+op_status basic_linear_model<W>::find_impl(key k, value& out) const {
+  out = key_limits<value>::empty;
+  if (key_limits<key>::reserved_key(k)) return op_status::rejected_key;
   const std::int64_t s = locate<Hash>(k);
   if (s < 0) return op_status::missing;
   out = slot_value(slots_[static_cast<std::size_t>(s)]);
-  return out == k_empty ? op_status::missing : op_status::found;
+  return out == key_limits<value>::empty ? op_status::missing : op_status::found;
 }
 
+template <class W>
 template <class Hash>
-op_status linear_model::erase_impl(key_type k) {
-  if (is_reserved_key(k)) return op_status::rejected_key;
+op_status basic_linear_model<W>::erase_impl(key k) {
+  if (key_limits<key>::reserved_key(k)) return op_status::rejected_key;
   const std::int64_t s = locate<Hash>(k);
   if (s < 0) return op_status::missing;
-  slot_word& w = slots_[static_cast<std::size_t>(s)];
-  if (slot_value(w) == k_empty) return op_status::missing;
+  W& w = slots_[static_cast<std::size_t>(s)];
+  if (value_is_empty(w)) return op_status::missing;
   // A Simple GPU Hash Table: the key keeps its slot, only the value is emptied; Reusing Deleted
   // Slots: the key becomes a tombstone (still walked past by probes, reused by inserts).
-  w = cfg_.linear.deletes == linear_delete_mode::tombstone ? pack(k_tombstone, k_empty)
-                                                           : pack(k, k_empty);
+  w = cfg_.linear.deletes == linear_delete_mode::tombstone
+          ? pack_slot<W>(key_limits<key>::tombstone, key_limits<value>::empty)
+          : pack_slot<W>(k, key_limits<value>::empty);
   return op_status::erased;
 }
 
-op_status linear_model::insert_one(key_type k, value_type v) {
+template <class W>
+op_status basic_linear_model<W>::insert_one(key k, value v) {
   return dispatch_probing(cfg_.hash, cfg_.linear.probe,
                           [&](auto h) { return insert_impl<decltype(h)>(k, v); });
 }
-op_status linear_model::find_one(key_type k, value_type& out) const {
+template <class W>
+op_status basic_linear_model<W>::find_one(key k, value& out) const {
   return dispatch_probing(cfg_.hash, cfg_.linear.probe,
                           [&](auto h) { return find_impl<decltype(h)>(k, out); });
 }
-op_status linear_model::erase_one(key_type k) {
+template <class W>
+op_status basic_linear_model<W>::erase_one(key k) {
   return dispatch_probing(cfg_.hash, cfg_.linear.probe,
                           [&](auto h) { return erase_impl<decltype(h)>(k); });
 }
 
-void linear_model::insert(std::span<const key_type> keys, std::span<const value_type> values,
-                          std::span<op_status> status, stream_view) {
+template <class W>
+void basic_linear_model<W>::insert_batch(std::span<const key> keys, std::span<const value> values,
+                                         std::span<op_status> status, stream_view) {
   hs::detail::check_bulk("insert", keys.size(), values.size(), status.size());
   dispatch_probing(cfg_.hash, cfg_.linear.probe, [&](auto h) {
-    run_model_ops(mutex_, keys.size(), rejected_, {status, {}}, all_of_kind(op_kind::insert),
-                  [&](std::size_t i, op_kind, value_type&) {
-                    return insert_impl<decltype(h)>(keys[i], values[i]);
-                  });
+    run_model_ops<value>(mutex_, keys.size(), rejected_, {status, {}}, all_of_kind(op_kind::insert),
+                         [&](std::size_t i, op_kind, value&) {
+                           return insert_impl<decltype(h)>(keys[i], values[i]);
+                         });
   });
 }
 
-void linear_model::find(std::span<const key_type> keys, std::span<value_type> values_out,
-                        std::span<op_status> status, stream_view) {
+template <class W>
+void basic_linear_model<W>::find_batch(std::span<const key> keys, std::span<value> values_out,
+                                       std::span<op_status> status, stream_view) {
   hs::detail::check_bulk("find", keys.size(), values_out.size(), status.size());
   dispatch_probing(cfg_.hash, cfg_.linear.probe, [&](auto h) {
-    run_model_ops(mutex_, keys.size(), rejected_, {status, values_out}, all_of_kind(op_kind::find),
-                  [&](std::size_t i, op_kind, value_type& out) {
-                    return find_impl<decltype(h)>(keys[i], out);
-                  });
+    run_model_ops<value>(
+        mutex_, keys.size(), rejected_, {status, values_out}, all_of_kind(op_kind::find),
+        [&](std::size_t i, op_kind, value& out) { return find_impl<decltype(h)>(keys[i], out); });
   });
 }
 
-void linear_model::erase(std::span<const key_type> keys, std::span<op_status> status, stream_view) {
+template <class W>
+void basic_linear_model<W>::erase_batch(std::span<const key> keys, std::span<op_status> status,
+                                        stream_view) {
   hs::detail::check_bulk("erase", keys.size(), keys.size(), status.size());
   dispatch_probing(cfg_.hash, cfg_.linear.probe, [&](auto h) {
-    run_model_ops(
+    run_model_ops<value>(
         mutex_, keys.size(), rejected_, {status, {}}, all_of_kind(op_kind::erase),
-        [&](std::size_t i, op_kind, value_type&) { return erase_impl<decltype(h)>(keys[i]); });
+        [&](std::size_t i, op_kind, value&) { return erase_impl<decltype(h)>(keys[i]); });
   });
 }
 
-void linear_model::apply(const op_batch& ops, std::span<value_type> results,
-                         std::span<op_status> status, stream_view) {
+template <class W>
+void basic_linear_model<W>::apply_batch(const batch& ops, std::span<value> results,
+                                        std::span<op_status> status, stream_view) {
   hs::detail::check_apply(ops, results.size(), status.size());
   // Tombstone mode runs a mixed batch in two phases, like the GPU table: inserts and lookups,
   // then erases. Value mode runs it in order.
   const bool phased = cfg_.linear.deletes == linear_delete_mode::tombstone;
   dispatch_probing(cfg_.hash, cfg_.linear.probe, [&](auto h) {
     using H = decltype(h);
-    const auto run = [&](std::size_t i, op_kind kind, value_type& out) {
+    const auto run = [&](std::size_t i, op_kind kind, value& out) {
       switch (kind) {
         case op_kind::insert: return insert_impl<H>(ops.keys[i], ops.values[i]);
         case op_kind::find: return find_impl<H>(ops.keys[i], out);
@@ -178,7 +193,7 @@ void linear_model::apply(const op_batch& ops, std::span<value_type> results,
       }
     };
     for (int pass = 0; pass < (phased ? 2 : 1); ++pass)
-      run_model_ops(
+      run_model_ops<value>(
           mutex_, ops.keys.size(), rejected_, {status, results},
           [&](std::size_t i) { return ops.kinds[i]; }, run,
           [&](std::size_t i) {
@@ -187,7 +202,8 @@ void linear_model::apply(const op_batch& ops, std::span<value_type> results,
   });
 }
 
-void linear_model::load_slots(std::span<const slot_word> slots) {
+template <class W>
+void basic_linear_model<W>::load_slots(std::span<const W> slots) {
   if (slots.size() != slots_.size())
     throw user_error("load_slots: " + std::to_string(slots.size()) +
                      " slots given for a table of " + std::to_string(slots_.size()));
@@ -200,28 +216,30 @@ void linear_model::load_slots(std::span<const slot_word> slots) {
       if (!occupies(slots_[s])) continue;
       ++occupied_;
       if (holds_key(slots_[s]))
-        max_displacement_ = std::max(
-            max_displacement_,
-            slot_displacement<decltype(h)>(static_cast<std::uint32_t>(s), slots_[s], mask_));
+        max_displacement_ =
+            std::max(max_displacement_,
+                     slot_displacement<decltype(h)>(static_cast<index>(s), slots_[s], mask_));
     }
   });
 }
 
-void linear_model::clear(stream_view) {
+template <class W>
+void basic_linear_model<W>::clear(stream_view) {
   std::lock_guard lock(mutex_);
-  std::fill(slots_.begin(), slots_.end(), k_empty_slot);
+  std::fill(slots_.begin(), slots_.end(), slot_traits<W>::empty());
   occupied_ = 0;
   max_displacement_ = 0;
   rejected_.clear();
   failed_full_ = 0;
 }
 
-table_stats linear_model::stats(stream_view) {
+template <class W>
+table_stats basic_linear_model<W>::stats(stream_view) {
   std::lock_guard lock(mutex_);
   table_stats st;
   st.capacity = cfg_.capacity;
-  st.bytes = slots_.size() * sizeof(slot_word);
-  for (slot_word w : slots_) {
+  st.bytes = slots_.size() * sizeof(W);
+  for (const W& w : slots_) {
     const slot_state state = classify(w);
     st.live += state == slot_state::live;
     st.erased += state == slot_state::erased;
@@ -234,7 +252,8 @@ table_stats linear_model::stats(stream_view) {
   return st;
 }
 
-void linear_model::inspect(const inspect_request& req, inspect_result& out, stream_view) {
+template <class W>
+void basic_linear_model<W>::inspect(const inspect_request& req, inspect_result& out, stream_view) {
   std::lock_guard lock(mutex_);
   dispatch_probing(cfg_.hash, cfg_.linear.probe, [&](auto h) {
     using H = decltype(h);
@@ -242,7 +261,7 @@ void linear_model::inspect(const inspect_request& req, inspect_result& out, stre
       fill_occupancy(*req.occupancy, ~std::uint64_t{0}, [&](std::uint64_t lo, std::uint64_t hi) {
         slot_census c;
         for (std::uint64_t s = lo; s < hi; ++s) {
-          const auto slot = static_cast<std::uint32_t>(s & mask_);
+          const auto slot = static_cast<index>(s & mask_);
           c.add<H>(slot, slots_[slot], mask_);
         }
         return c.to_pixel();
@@ -250,57 +269,56 @@ void linear_model::inspect(const inspect_request& req, inspect_result& out, stre
     if (req.probe_histogram) {
       out.histogram = {};
       for (std::uint64_t s = 0; s < cfg_.capacity; ++s) {
-        const slot_word w = slots_[s];
-        if (holds_key(w))
-          out.histogram.add(slot_displacement<H>(static_cast<std::uint32_t>(s), w, mask_));
+        const W w = slots_[s];
+        if (holds_key(w)) out.histogram.add(slot_displacement<H>(static_cast<index>(s), w, mask_));
       }
     }
     out.slots.clear();
     if (req.dump_first) {
-      for (std::uint32_t i = 0; i < req.dump_count; ++i) {
-        const auto s = static_cast<std::uint32_t>((*req.dump_first + i) & mask_);
+      for (std::uint64_t i = 0; i < req.dump_count; ++i) {
+        const auto s = static_cast<index>((*req.dump_first + i) & mask_);
         out.slots.push_back(make_slot_record<H>(s, slots_[s], mask_));
       }
     }
   });
 }
 
-void linear_model::rehash(std::uint64_t capacity, stream_view) {
-  if (!is_pow2(capacity) || capacity < 16 || capacity > max_capacity())
-    throw user_error("rehash: capacity " + std::to_string(capacity) +
-                     " is not a power of two between 16 and 2^32");
+template <class W>
+void basic_linear_model<W>::rehash(std::uint64_t capacity, stream_view) {
+  check_capacity("rehash", capacity, slot_traits<W>::key_bits);
   std::lock_guard lock(mutex_);
-  std::vector<slot_word> old;
+  std::vector<W> old;
   old.swap(slots_);
   std::uint64_t live = 0;
-  for (slot_word w : old) live += classify(w) == slot_state::live;
+  for (const W& w : old) live += classify(w) == slot_state::live;
   if (live > capacity) {
     slots_.swap(old);
     throw user_error("rehash: " + std::to_string(live) + " live keys do not fit in " +
                      std::to_string(capacity) + " slots");
   }
   try {
-    slots_.assign(capacity, k_empty_slot);
+    slots_.assign(capacity, slot_traits<W>::empty());
   } catch (const std::bad_alloc&) {
     slots_.swap(old);
     throw user_error("rehash: not enough host memory for " + std::to_string(capacity) + " slots");
   }
   cfg_.capacity = capacity;
-  mask_ = static_cast<std::uint32_t>(capacity - 1);
+  mask_ = static_cast<index>(capacity - 1);
   occupied_ = 0;
   max_displacement_ = 0;
   dispatch_probing(cfg_.hash, cfg_.linear.probe, [&](auto h) {
-    for (slot_word w : old)
+    for (const W& w : old)
       if (classify(w) == slot_state::live) insert_impl<decltype(h)>(slot_key(w), slot_value(w));
   });
 }
 
-std::uint64_t linear_model::retrieve_all(std::span<key_type> keys, std::span<value_type> values,
-                                         stream_view) {
+template <class W>
+std::uint64_t basic_linear_model<W>::retrieve_pairs(std::span<key> keys, std::span<value> values,
+                                                    stream_view) {
   hs::detail::check_bulk("retrieve_all", keys.size(), values.size(), 0);
   std::lock_guard lock(mutex_);
   std::uint64_t n = 0;
-  for (slot_word w : slots_) {
+  for (const W& w : slots_) {
     if (classify(w) != slot_state::live) continue;
     if (n < keys.size()) {
       keys[n] = slot_key(w);
@@ -310,5 +328,8 @@ std::uint64_t linear_model::retrieve_all(std::span<key_type> keys, std::span<val
   }
   return n;
 }
+
+template class basic_linear_model<slot_word>;
+template class basic_linear_model<wide_slot>;
 
 }  // namespace hs::linear

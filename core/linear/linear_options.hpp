@@ -36,11 +36,17 @@ struct linear_tuning {
   tri partition = tri::automatic;  ///< group large insert batches by table region first (automatic:
                                    ///< an eighth of the table or more, tables larger than the L2,
                                    ///< no statuses asked)
+  /// 64-bit tables: claim a slot with one 16-byte CAS (automatic and on: where the GPU has it,
+  /// sm_90 and up; on refuses a GPU without it) or off: a CAS of the key, then the value
+  /// (linear_ref.cuh says what a lookup may see meanwhile).
+  tri pair_cas = tri::automatic;
 };
 
 /// @brief Everything a linear table is made with beyond the common settings: what it stores and
 /// how (delete mode, probing) and how its kernels run (tuning).
 struct linear_options {
+  /// Keys and values of 32 bits (8-byte slots) or 64 bits (16-byte slots).
+  unsigned key_bits = 32;
   linear_delete_mode deletes = linear_delete_mode::value;
   probe_policy probe = probe_policy::linear;
   linear_tuning tuning;

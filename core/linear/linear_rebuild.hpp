@@ -21,62 +21,67 @@
 namespace hs::linear {
 
 /// @brief Slot s starts a cluster: it is occupied and the slot before it (wrapping) is empty.
-HS_HD bool starts_cluster(const slot_word* slots, std::uint32_t s, std::uint32_t mask) {
+template <class W, class I>
+HS_HD bool starts_cluster(const W* slots, I s, I mask) {
   return occupies(slots[s]) && !occupies(slots[(s - 1) & mask]);
 }
 
 /// @brief Rebuilds the cluster that starts at `start` in `old` (capacity old_mask + 1) into `out`
 /// (capacity out_mask + 1, a power-of-two multiple): walks it in slot order, drops erased and
 /// tombstone slots, and puts each live key at the first empty slot from its home in `out`. With
-/// out == old (same mask) the cluster is rebuilt in place; otherwise `out` starts empty.
+/// out == old (same mask) the cluster is rebuilt in place; otherwise `out` starts empty. Written
+/// for both slot widths (W, with its index type I).
 struct rebuilt_cluster {
   std::uint32_t longest = 0;  ///< the longest displacement it gave a key
   std::uint32_t live = 0;     ///< live keys it placed
 };
 
-template <class Hash>
-HS_HD rebuilt_cluster rebuild_cluster(slot_word* old, std::uint32_t old_mask, std::uint32_t start,
-                                      slot_word* out, std::uint32_t out_mask) {
+template <class Hash, class W, class I>
+HS_HD rebuilt_cluster rebuild_cluster(W* old, I old_mask, I start, W* out, I out_mask) {
   const bool in_place = old == out;
+  constexpr I line = 128 / sizeof(W);  // slots a 128-byte line holds
   rebuilt_cluster r;
-  for (std::uint32_t i = start;; i = (i + 1) & old_mask) {
+  for (I i = start;; i = (i + 1) & old_mask) {
 #ifdef __CUDA_ARCH__
     // One thread walks a whole cluster, a load at a time: ask for the line 1 KiB ahead at each
     // new line, so a long cluster streams instead of waiting out every line's latency; growing,
     // also the lines of the new slots its keys will look at (one copy of the range per multiple).
-    if ((i & 15) == 0) {
-      asm volatile("prefetch.global.L2 [%0];" ::"l"(old + ((i + 128) & old_mask)));
+    if ((i & (line - 1)) == 0) {
+      constexpr I ahead = 1024 / sizeof(W);
+      asm volatile("prefetch.global.L2 [%0];" ::"l"(old + ((i + ahead) & old_mask)));
       if (!in_place)
-        for (std::uint32_t c = (i + 128) & old_mask; c <= out_mask && c >= ((i + 128) & old_mask);
+        for (I c = (i + ahead) & old_mask; c <= out_mask && c >= ((i + ahead) & old_mask);
              c += old_mask + 1)
           asm volatile("prefetch.global.L2 [%0];" ::"l"(out + c));
     }
 #endif
-    const slot_word w = old[i];
+    const W w = old[i];
     if (!occupies(w))
       break;  // the empty slot that ends the cluster (never written: it is no one's)
     if (classify(w) != slot_state::live) {
-      if (in_place) old[i] = k_empty_slot;  // reusable by a later key of the cluster
+      if (in_place) old[i] = slot_traits<W>::empty();  // reusable by a later key of the cluster
       continue;
     }
-    const std::uint32_t home = home_slot<Hash>(slot_key(w), out_mask);
-    std::uint32_t p = home;
+    const I home = home_slot<Hash>(slot_key(w), out_mask);
+    I p = home;
     // The first empty slot from its home; in place, its own slot if none comes before it (then
     // nothing is written: a table without dead slots is only read).
-    while (!(in_place && p == i) && out[p] != k_empty_slot)
+    while (!(in_place && p == i) && !is_empty_slot(out[p]))
       p = (p + 1) & out_mask;  // at or before i's copy
     if (!(in_place && p == i)) {
-      if (in_place) old[i] = k_empty_slot;
+      if (in_place) old[i] = slot_traits<W>::empty();
       out[p] = w;
     }
-    const std::uint32_t d = displacement(p, home, out_mask);
+    const auto d = static_cast<std::uint32_t>(displacement(p, home, out_mask));
     r.longest = d > r.longest ? d : r.longest;
     ++r.live;
   }
   return r;
 }
 
-// Growth through windows (the GPU's fast path for growing by 2 or 4).
+// Growth through windows (the GPU's fast path for growing a 32-bit table by 2 or 4; 16-byte slots
+// would need twice the staging, more shared memory than a block's static limit for shrinking, so
+// 64-bit tables grow by clusters and shrink key by key).
 //
 // rebuild_cluster run by one thread per 32 slots touches its old slots and the F copies of them
 // in the new table a word at a time over many microseconds; with a quarter of a million threads

@@ -3,6 +3,15 @@
 // loading two slots with one 16-byte load; windows are aligned, so loads are aligned and the
 // group's loads coalesce. The group takes the first slot, in probe order from the home slot, that
 // holds the key or is empty: exactly the slot sequential linear probing would take.
+//
+// Written once for both key widths (the slot type W, linear_layout.hpp). A 64-bit table's slot is
+// a 16-byte pair: a thread's two slots are then two 16-byte loads issued together, and a claim is
+// one 16-byte CAS on sm_90 and up. Elsewhere, or with tuning pair-cas off, a claim is a CAS of the
+// key followed by an exchange of the value (split claims): between the two, the slot holds the key
+// with the empty value, which every operation reads as the key erased. A lookup running then
+// reports the key missing, as it would had it run before the insert; an insert of the same key
+// overwrites the empty value (inserted) and the claiming insert's exchange then reports replaced,
+// so a key is still inserted once, by one of them; an erase by value finds nothing to erase.
 #pragma once
 #include <cstdint>
 
@@ -22,43 +31,76 @@ struct device_counters {
   unsigned int pad;
 };
 
-/// @brief An aligned sector of 4 slots (32 bytes, one L2 access), read as two 16-byte halves issued
-/// together (one latency). `ViaL2` reads past L1, which inserts need to see other threads' claims.
+/// @brief 16 bytes read as one load: past L1 with `ViaL2` (inserts need to see other threads'
+/// claims).
 template <bool ViaL2>
+__device__ __forceinline__ ulonglong2 load16(const void* p) {
+  if constexpr (ViaL2)
+    return __ldcg(reinterpret_cast<const ulonglong2*>(p));
+  else
+    return *reinterpret_cast<const ulonglong2*>(p);
+}
+
+/// @brief Two consecutive slots (the first aligned to two): one 16-byte load for 32-bit slots,
+/// two issued together for 16-byte ones.
+template <bool ViaL2>
+__device__ __forceinline__ void load_two(const slot_word* p, slot_word& w0, slot_word& w1) {
+  const ulonglong2 v = load16<ViaL2>(p);
+  w0 = v.x;
+  w1 = v.y;
+}
+template <bool ViaL2>
+__device__ __forceinline__ void load_two(const wide_slot* p, wide_slot& w0, wide_slot& w1) {
+  const ulonglong2 a = load16<ViaL2>(p), b = load16<ViaL2>(p + 1);
+  w0 = {a.x, a.y};
+  w1 = {b.x, b.y};
+}
+
+/// @brief A slot shuffled from lane `src` of `lanes`.
+__device__ __forceinline__ slot_word shfl_slot(unsigned lanes, slot_word w, int src) {
+  return __shfl_sync(lanes, w, src);
+}
+__device__ __forceinline__ wide_slot shfl_slot(unsigned lanes, wide_slot w, int src) {
+  return {__shfl_sync(lanes, w.key, src), __shfl_sync(lanes, w.value, src)};
+}
+
+/// @brief An aligned sector of 4 slots (32 bytes, one L2 access, for 32-bit slots; two for 16-byte
+/// ones), read as 16-byte pieces issued together (one latency). `ViaL2` reads past L1, which
+/// inserts need to see other threads' claims.
+template <bool ViaL2, class W = slot_word>
 struct sector_reader {
-  ulonglong2 lo{}, hi{};
+  W w0{}, w1{}, w2{}, w3{};  // named words, not an array: a runtime index would put them in memory
 
   sector_reader() = default;
-  __device__ explicit sector_reader(const slot_word* sector)
-      : lo(load(sector)), hi(load(sector + 2)) {}
-  __device__ slot_word at(unsigned j) const {
-    return j == 0 ? lo.x : j == 1 ? lo.y : j == 2 ? hi.x : hi.y;
+  __device__ explicit sector_reader(const W* sector) {
+    load_two<ViaL2>(sector, w0, w1);
+    load_two<ViaL2>(sector + 2, w2, w3);
   }
+  __device__ W at(unsigned j) const { return j == 0 ? w0 : j == 1 ? w1 : j == 2 ? w2 : w3; }
   /// Records a word seen since (a failed CAS's answer) for slot j.
-  __device__ void set(unsigned j, slot_word w) {
+  __device__ void set(unsigned j, W w) {
     if (j == 0)
-      lo.x = w;
+      w0 = w;
     else if (j == 1)
-      lo.y = w;
+      w1 = w;
     else if (j == 2)
-      hi.x = w;
+      w2 = w;
     else
-      hi.y = w;
-  }
-
- private:
-  __device__ static ulonglong2 load(const slot_word* p) {
-    if constexpr (ViaL2)
-      return __ldcg(reinterpret_cast<const ulonglong2*>(p));
-    else
-      return *reinterpret_cast<const ulonglong2*>(p);
+      w3 = w;
   }
 };
 
-template <class Hash, int G>
+template <class Hash, int G, class W = slot_word>
 struct linear_ref {
-  slot_word* slots;
-  std::uint32_t mask;
+  using key = key_of_t<W>;
+  using value = value_of_t<W>;
+  using index = index_of_t<W>;
+  using keys = key_limits<key>;  // the reserved keys and values of this width
+  using values = key_limits<value>;
+  static constexpr bool wide = sizeof(W) == 16;
+
+  W* slots;
+  index mask;
   std::uint64_t capacity;
   device_counters* counters;
   /// Each region's reach (linear_layout.hpp), or null where only the longest probe bounds walks
@@ -75,6 +117,9 @@ struct linear_ref {
   /// as it may under the longest probe. A refusal walks past the reach only once no slot is free
   /// (no insert can claim one, so none of its key's copies can appear past it).
   std::uint32_t* reach = nullptr;
+  /// 16-byte slots claimed by a key CAS and then the value (the header says what that means);
+  /// always so below sm_90, which has no 16-byte CAS.
+  bool split_claims = false;
 
   static constexpr std::uint32_t window = 2 * G;
   /// @brief Inserts or overwrites. Guarded launches (those that may fill the table) count claims
@@ -83,20 +128,18 @@ struct linear_ref {
   /// anything is read: one memory round trip instead of two when the home slot is free.
   // teach-region linear-insert
   template <bool Guarded>
-  __device__ op_status insert(const coop_group<G>& g, key_type k, value_type v,
-                              bool cas_first) const {
-    if (is_reserved_key(k) || is_reserved_value(v)) {
+  __device__ op_status insert(const coop_group<G>& g, key k, value v, bool cas_first) const {
+    if (keys::reserved_key(k) || values::reserved_value(v)) {
       if (g.rank() == 0) atomicAdd(&counters->rejected[int(op_kind::insert)], 1ull);
-      return is_reserved_key(k) ? op_status::rejected_key : op_status::rejected_value;
+      return keys::reserved_key(k) ? op_status::rejected_key : op_status::rejected_value;
     }
-    const std::uint32_t home = home_slot<Hash>(k, mask);  // [teach:home]
+    const index home = home_slot<Hash>(k, mask);  // [teach:home]
     if (cas_first) {
       int outcome = 0;
       if (g.rank() == 0) {
-        const slot_word prev = atomicCAS(reinterpret_cast<unsigned long long*>(slots + home),
-                                         k_empty_slot, pack(k, v));
-        if (prev == k_empty_slot) {
-          outcome = static_cast<int>(op_status::inserted);
+        const W prev = claim(home, empty_slot(), k, v);
+        if (prev == empty_slot()) {
+          outcome = static_cast<int>(claimed(home, v));
           if constexpr (Guarded) atomicAdd(&counters->occupied, 1ull);
         } else if (slot_key(prev) == k) {
           outcome = static_cast<int>(assign_value(home, v));
@@ -125,13 +168,13 @@ struct linear_ref {
   /// the value.
   // teach-region linear-insert-reusing
   template <bool Guarded>
-  __device__ op_status insert_reusing(key_type k, value_type v) const {
+  __device__ op_status insert_reusing(key k, value v) const {
     static_assert(G == 1, "tombstone inserts run one thread per operation");
-    if (is_reserved_key(k) || is_reserved_value(v)) {
+    if (keys::reserved_key(k) || values::reserved_value(v)) {
       atomicAdd(&counters->rejected[int(op_kind::insert)], 1ull);
-      return is_reserved_key(k) ? op_status::rejected_key : op_status::rejected_value;
+      return keys::reserved_key(k) ? op_status::rejected_key : op_status::rejected_value;
     }
-    const std::uint32_t home = home_slot<Hash>(k, mask);  // [teach:home]
+    const index home = home_slot<Hash>(k, mask);  // [teach:home]
     // No k lies further from home than its reach: read only once a walk passes k_reach_near.
     const std::uint32_t longest = current_max();
     std::uint64_t bound = longest < k_reach_near ? longest : k_reach_near;
@@ -141,22 +184,22 @@ struct linear_ref {
     // probing's next 4 slots, or double hashing's sector of the sequence): the 4 words are read
     // together, as if read one after another in no time, which the walk allows (each read may be
     // as old as the walk; the claim's CAS is what decides).
-    std::uint32_t sector = ~0u;
-    sector_reader<true> words;
+    index sector = ~index{0};
+    sector_reader<true, W> words;
     for (;;) {
       // Walk from d: to k, or to an empty slot, remembering the first free slot.
       std::int64_t free_d = -1;
-      slot_word free_w = 0;
-      for (; d < capacity; ++d) {
-        const std::uint32_t s = probe_slot<Hash>(home, k, d, mask);
-        if ((s & ~3u) != sector) {
-          sector = s & ~3u;
-          words = sector_reader<true>(slots + sector);
+      W free_w{};
+      for (; d < walk_limit(); ++d) {
+        const index s = probe_slot<Hash>(home, k, d, mask);
+        if ((s & ~index{3}) != sector) {
+          sector = s & ~index{3};
+          words = sector_reader<true, W>(slots + sector);
         }
-        const slot_word w = words.at(s & 3u);             // [teach:read]
-        if (slot_key(w) == k) return assign_value(s, v);  // [teach:found]
-        const bool empty = w == k_empty_slot;
-        if (free_d < 0 && (empty || slot_key(w) == k_tombstone)) {
+        const W w = words.at(static_cast<unsigned>(s & 3u));  // [teach:read]
+        if (slot_key(w) == k) return assign_value(s, v);      // [teach:found]
+        const bool empty = is_empty_slot(w);
+        if (free_d < 0 && (empty || is_tombstone(w))) {
           free_d = static_cast<std::int64_t>(d);  // [teach:first_free]
           free_w = w;
         }
@@ -177,71 +220,59 @@ struct linear_ref {
         atomicAdd(&counters->failed_full, 1ull);
         return op_status::failed_full;
       }
-      const std::uint32_t s = probe_slot<Hash>(home, k, static_cast<std::uint64_t>(free_d), mask);
-      const slot_word prev =
-          // [teach:claim]
-          atomicCAS(reinterpret_cast<unsigned long long*>(slots + s), free_w, pack(k, v));
+      const index s = probe_slot<Hash>(home, k, static_cast<std::uint64_t>(free_d), mask);
+      const W prev = claim(s, free_w, k, v);  // [teach:claim]
       if (prev == free_w) {
         note_displacement(home, static_cast<std::uint32_t>(free_d));
         if constexpr (Guarded) atomicAdd(&counters->occupied, 1ull);
-        return op_status::inserted;  // [teach:claimed]
+        return claimed(s, v);  // [teach:claimed]
       }
       if (slot_key(prev) == k) return assign_value(s, v);  // the same key, inserted concurrently
       d = static_cast<std::uint64_t>(free_d) + 1;  // [teach:lost] another key took it: walk on
-      sector = ~0u;                                // reading afresh
+      sector = ~index{0};                          // reading afresh
     }
   }
   // teach-region-end
 
   /// @brief Looks a key up; `max_disp` bounds the probe (no key lies further from its home).
   // teach-region linear-find
-  __device__ op_status find(const coop_group<G>& g, key_type k, value_type& out,
+  __device__ op_status find(const coop_group<G>& g, key k, value& out,
                             std::uint32_t max_disp) const {
-    out = k_empty;
-    if (is_reserved_key(k)) {
+    out = values::empty;
+    if (keys::reserved_key(k)) {
       if (g.rank() == 0) atomicAdd(&counters->rejected[int(op_kind::find)], 1ull);
       return op_status::rejected_key;
     }
-    std::uint32_t slot;
-    const slot_word hit = locate(g, k, max_disp, slot);
+    index slot;
+    const W hit = locate(g, k, max_disp, slot);
     if (slot_key(hit) != k) return op_status::missing;  // [teach:missing]
     out = slot_value(hit);                              // [teach:found]
-    return out == k_empty ? op_status::missing : op_status::found;
+    return out == values::empty ? op_status::missing : op_status::found;
   }
   // teach-region-end
 
   /// @brief Erases: by emptying the value (A Simple GPU Hash Table; the key keeps its slot), or by
   /// turning the key into a tombstone with an empty value in one CAS (Reusing Deleted Slots).
   // teach-region linear-erase
-  __device__ op_status erase(const coop_group<G>& g, key_type k, std::uint32_t max_disp,
+  __device__ op_status erase(const coop_group<G>& g, key k, std::uint32_t max_disp,
                              bool tombstone) const {
-    if (is_reserved_key(k)) {
+    if (keys::reserved_key(k)) {
       if (g.rank() == 0) atomicAdd(&counters->rejected[int(op_kind::erase)], 1ull);
       return op_status::rejected_key;
     }
-    std::uint32_t slot;
-    const slot_word hit = locate(g, k, max_disp, slot);
+    index slot;
+    const W hit = locate(g, k, max_disp, slot);
     if (slot_key(hit) != k) return op_status::missing;  // [teach:missing]
     int outcome = 0;
     if (g.rank() == 0) {
       if (!tombstone) {
         outcome =
             // [teach:erase_value]
-            static_cast<int>(atomicExch(value_ptr(slot), k_empty) != k_empty ? op_status::erased
-                                                                             : op_status::missing);
+            static_cast<int>(exchange_value(slot, values::empty) != values::empty
+                                 ? op_status::erased
+                                 : op_status::missing);
       } else {
-        slot_word seen = hit;
-        outcome = static_cast<int>(op_status::missing);
-        while (slot_key(seen) == k && slot_value(seen) != k_empty) {
-          // [teach:erase_tombstone]
-          const slot_word prev = atomicCAS(reinterpret_cast<unsigned long long*>(slots + slot),
-                                           seen, pack(k_tombstone, k_empty));
-          if (prev == seen) {
-            outcome = static_cast<int>(op_status::erased);
-            break;
-          }
-          seen = prev;  // erased by a concurrent erase of the same key: then missing
-        }
+        outcome = static_cast<int>(make_tombstone(slot, hit, k));  // [teach:erase_tombstone]
       }
     }
     return static_cast<op_status>(g.shfl(outcome, 0));
@@ -249,16 +280,80 @@ struct linear_ref {
   // teach-region-end
 
  private:
-  __device__ void load_pair(std::uint32_t base, unsigned lane, slot_word& w0, slot_word& w1) const {
-    const ulonglong2 v = *reinterpret_cast<const ulonglong2*>(slots + base + 2 * lane);
-    w0 = v.x;
-    w1 = v.y;
+  __device__ void load_pair(index base, unsigned lane, W& w0, W& w1) const {
+    load_two<false>(slots + base + 2 * lane, w0, w1);
+  }
+
+  HS_HD static constexpr W empty_slot() { return slot_traits<W>::empty(); }
+  /// How far a walk may go: the whole table, or k_walk_limit slots (linear_layout.hpp).
+  __device__ std::uint64_t walk_limit() const {
+    return capacity < k_walk_limit ? capacity : k_walk_limit;
+  }
+
+  /// Claims `slot`, expected to hold `expected` (empty, or a tombstone), for k with v: one CAS of
+  /// the whole slot, or a split claim (the header), a CAS of the key alone. Returns the slot as
+  /// the CAS saw it: `expected` when claimed (then finish with claimed()). A split claim that
+  /// fails reports the key it met, with the empty value.
+  __device__ W claim(index slot, W expected, key k, value v) const {
+    if constexpr (wide) {
+      if (split_claims) {
+        const key seen =
+            atomicCAS(reinterpret_cast<unsigned long long*>(&slots[slot].key), expected.key, k);
+        return seen == expected.key ? expected : W{seen, values::empty};
+      }
+    }
+    return cas_slot(slot, expected, slot_traits<W>::pack(k, v));
+  }
+  /// One CAS of a whole slot. The host splits 16-byte claims on a GPU without a 16-byte CAS, so
+  /// code compiled for one never gets here with a 16-byte slot.
+  __device__ W cas_slot(index slot, W expected, W desired) const {
+    if constexpr (!wide) {
+      return atomicCAS(reinterpret_cast<unsigned long long*>(slots + slot), expected, desired);
+    } else {
+#if __CUDA_ARCH__ >= 900
+      return atomicCAS(slots + slot, expected, desired);
+#else
+      (void)slot, (void)desired;
+      __trap();
+      return expected;
+#endif
+    }
+  }
+  /// The status of an insert whose claim() took the slot: inserted, the value having gone in with
+  /// the key; a split claim stores it now, and a concurrent insert of the same key may have
+  /// stored one first (then this one replaced it).
+  __device__ op_status claimed(index slot, value v) const {
+    if constexpr (wide) {
+      if (split_claims) return assign_value(slot, v);
+    }
+    (void)slot, (void)v;
+    return op_status::inserted;
+  }
+  /// Tombstone mode's erase of k, found as `seen` at `slot`: key and value become the tombstone
+  /// with the empty value, in one CAS (retried while the slot still holds k with a value), or,
+  /// split, the value emptied first (which decides) and then the key.
+  __device__ op_status make_tombstone(index slot, W seen, key k) const {
+    const W dead = slot_traits<W>::pack(keys::tombstone, values::empty);
+    if constexpr (wide) {
+      if (split_claims) {
+        if (exchange_value(slot, values::empty) == values::empty)
+          return op_status::missing;  // erased meanwhile
+        atomicExch(reinterpret_cast<unsigned long long*>(&slots[slot].key), dead.key);
+        return op_status::erased;
+      }
+    }
+    while (slot_key(seen) == k && !value_is_empty(seen)) {
+      const W prev = cas_slot(slot, seen, dead);
+      if (prev == seen) return op_status::erased;
+      seen = prev;  // erased by a concurrent erase of the same key: then missing
+    }
+    return op_status::missing;
   }
 
   /// Raises the table's probe bound, and the reach of home's region, to d. Both are read only
   /// here, off the common path of inserts that land near their home slot, and written only when
   /// they grow.
-  __device__ void note_displacement(std::uint32_t home, std::uint32_t d) const {
+  __device__ void note_displacement(index home, std::uint32_t d) const {
     if (d > *reinterpret_cast<volatile unsigned*>(&counters->max_displacement))
       atomicMax(&counters->max_displacement, d);
     if (d > k_reach_near && reach) {
@@ -269,19 +364,23 @@ struct linear_ref {
 
   /// How far from `home` a key homed there can lie: its region's reach, at most `longest` (the
   /// table's longest probe, as the caller read it). Read afresh each time.
-  __device__ std::uint32_t reach_of(std::uint32_t home, std::uint32_t longest) const {
+  __device__ std::uint32_t reach_of(index home, std::uint32_t longest) const {
     if (!reach) return longest;
     return reach_bound(
         *reinterpret_cast<volatile std::uint32_t*>(reach + (home >> k_reach_region_log2)), longest);
   }
 
-  __device__ unsigned* value_ptr(std::uint32_t slot) const {
-    return reinterpret_cast<unsigned*>(slots + slot) + 1;  // the high half of the word
+  /// Swaps the value of a slot (the high half of a 32-bit slot's word), returning the old one.
+  __device__ value exchange_value(index slot, value v) const {
+    if constexpr (wide)
+      return atomicExch(reinterpret_cast<unsigned long long*>(&slots[slot].value), v);
+    else
+      return atomicExch(reinterpret_cast<unsigned*>(slots + slot) + 1, v);
   }
 
   /// Overwrites the value of a slot holding the key; inserted if the value had been erased.
-  __device__ op_status assign_value(std::uint32_t slot, value_type v) const {
-    return atomicExch(value_ptr(slot), v) == k_empty ? op_status::inserted : op_status::replaced;
+  __device__ op_status assign_value(index slot, value v) const {
+    return exchange_value(slot, v) == values::empty ? op_status::inserted : op_status::replaced;
   }
 
   __device__ bool table_full() const {
@@ -296,38 +395,35 @@ struct linear_ref {
   /// header describes). A failed CAS records the word seen and the window is looked at again.
   // teach-region linear-insert-windowed
   template <bool Guarded>
-  __device__ op_status insert_windowed(const coop_group<G>& g, key_type k, value_type v,
-                                       std::uint32_t home) const {
-    std::uint32_t base = home & ~(window - 1);
-    const std::int64_t skip = home - base;
+  __device__ op_status insert_windowed(const coop_group<G>& g, key k, value v, index home) const {
+    index base = home & ~index{window - 1};
+    const std::int64_t skip = static_cast<std::int64_t>(home - base);
     const unsigned lane = g.rank();
-    const std::int64_t cap = static_cast<std::int64_t>(capacity);
-    const std::uint64_t windows = (capacity + skip + window - 1) / window;
+    const auto cap = static_cast<std::int64_t>(walk_limit());
+    const std::uint64_t windows = (walk_limit() + skip + window - 1) / window;
     for (std::uint64_t w = 0; w < windows; ++w, base = (base + window) & mask) {
       // Two named words, not an array: a runtime index would put the window in local memory.
-      slot_word cur0, cur1;
+      W cur0, cur1;
       load_pair(base, lane, cur0, cur1);  // [teach:read]
       const std::int64_t o0 = static_cast<std::int64_t>(w * window + 2 * lane) - skip;
       const bool valid0 = o0 >= 0 && o0 < cap;
       const bool valid1 = o0 + 1 >= 0 && o0 + 1 < cap;
       while (true) {
-        const bool c0 = valid0 && (slot_key(cur0) == k || cur0 == k_empty_slot);  // [teach:compare]
-        const bool c1 = valid1 && (slot_key(cur1) == k || cur1 == k_empty_slot);
+        const bool c0 = valid0 && (slot_key(cur0) == k || is_empty_slot(cur0));  // [teach:compare]
+        const bool c1 = valid1 && (slot_key(cur1) == k || is_empty_slot(cur1));
         const unsigned hits = g.ballot(c0 || c1);
         if (hits == 0) break;
         const unsigned leader = __ffs(hits) - 1;
         int outcome = 0;  // an op_status, or 0 to look at this window again
         if (lane == leader) {
-          const slot_word seen = c0 ? cur0 : cur1;
-          const std::uint32_t slot = base + 2 * lane + (c0 ? 0u : 1u);
+          const W seen = c0 ? cur0 : cur1;
+          const index slot = base + 2 * lane + (c0 ? 0u : 1u);
           if (slot_key(seen) == k) {
             outcome = static_cast<int>(assign_value(slot, v));  // [teach:found]
           } else {
-            // [teach:claim]
-            const slot_word prev = atomicCAS(reinterpret_cast<unsigned long long*>(slots + slot),
-                                             k_empty_slot, pack(k, v));
-            if (prev == k_empty_slot) {
-              outcome = static_cast<int>(op_status::inserted);  // [teach:claimed]
+            const W prev = claim(slot, empty_slot(), k, v);  // [teach:claim]
+            if (prev == empty_slot()) {
+              outcome = static_cast<int>(claimed(slot, v));  // [teach:claimed]
               note_displacement(home, static_cast<std::uint32_t>(o0 + (c0 ? 0 : 1)));
               if constexpr (Guarded) atomicAdd(&counters->occupied, 1ull);
             } else if (slot_key(prev) == k) {
@@ -349,7 +445,7 @@ struct linear_ref {
           const std::int64_t probed = static_cast<std::int64_t>((w + 1) * window) - skip;
           const auto limit = static_cast<std::int64_t>(reach_of(home, current_max())) + 1;
           if constexpr (G == 1) {
-            std::uint32_t slot = 0;
+            index slot = 0;
             if (probed < limit &&
                 slot_key(walk_far(k, home, static_cast<std::uint32_t>(probed),
                                   static_cast<std::uint32_t>(limit - 1), slot)) == k)
@@ -373,35 +469,33 @@ struct linear_ref {
   /// one after another (ncu at load 0.9: 7.8 of 32 threads active, L2 48% busy).
   // teach-region linear-insert-probed
   template <bool Guarded>
-  __device__ op_status insert_probed(key_type k, value_type v, std::uint32_t home) const {
+  __device__ op_status insert_probed(key k, value v, index home) const {
     static_assert(G == 1, "double hashing probes one sector at a time");
     using P = typename probe_of<Hash>::type;
-    static_assert(P::width == 4, "sector_reader reads a sector as two 16-byte halves");
-    for (std::uint64_t d = 0; d < capacity; d += P::width) {
-      const std::uint32_t first = probe_slot<Hash>(home, k, d, mask);
-      const std::uint32_t base = first & ~(P::width - 1);
-      sector_reader<true> sector(slots + base);
+    static_assert(P::width == 4, "sector_reader reads a sector of 4 slots");
+    for (std::uint64_t d = 0; d < walk_limit(); d += P::width) {
+      const index first = probe_slot<Hash>(home, k, d, mask);
+      const index base = first & ~index{P::width - 1};
+      sector_reader<true, W> sector(slots + base);
       std::uint32_t r = 0;
       for (;;) {
         // The first slot from probe r on that is empty or holds k, as read: one CAS site for the
         // warp, so that lanes deciding at different slots of their sectors claim together.
         std::uint32_t j = 0;
-        slot_word w = 0;
+        W w{};
         for (; r < P::width; ++r) {
-          j = (first + r) & (P::width - 1);
+          j = static_cast<std::uint32_t>((first + r) & (P::width - 1));
           w = sector.at(j);  // [teach:read]
-          if (w == k_empty_slot || slot_key(w) == k) break;
+          if (is_empty_slot(w) || slot_key(w) == k) break;
         }
         if (r == P::width) break;  // none here: the next sector
-        const std::uint32_t s = base + j;
+        const index s = base + j;
         if (slot_key(w) == k) return assign_value(s, v);  // [teach:found]
-        const slot_word prev =
-            // [teach:claim]
-            atomicCAS(reinterpret_cast<unsigned long long*>(slots + s), k_empty_slot, pack(k, v));
-        if (prev == k_empty_slot) {
+        const W prev = claim(s, empty_slot(), k, v);      // [teach:claim]
+        if (prev == empty_slot()) {
           note_displacement(home, static_cast<std::uint32_t>(d + r));
           if constexpr (Guarded) atomicAdd(&counters->occupied, 1ull);
-          return op_status::inserted;  // [teach:claimed]
+          return claimed(s, v);  // [teach:claimed]
         }
         // Taken meanwhile: by this key (overwritten above next time) or by another.
         sector.set(j, prev);
@@ -425,39 +519,36 @@ struct linear_ref {
   /// has a median of 1.4k slots, a mean of 38k, and a warp's longest of 32 averages 490k).
   /// Correct for any subset of lanes: each walks the same sequence of shuffles over the set.
   /// Displacements are 32-bit: from >= 1 and last < capacity <= 2^32.
-  __device__ slot_word walk_far(key_type k, std::uint32_t home, std::uint32_t from,
-                                std::uint32_t last, std::uint32_t& slot_out) const {
+  __device__ W walk_far(key k, index home, std::uint32_t from, std::uint32_t last,
+                        index& slot_out) const {
     const unsigned lanes = __activemask();
     const unsigned lane = threadIdx.x & 31;
     const auto rank = static_cast<std::uint32_t>(__popc(lanes & ((1u << lane) - 1)));
     const auto size = static_cast<std::uint32_t>(__popc(lanes));
-    slot_word mine = k_empty_slot;
+    W mine = empty_slot();
     for (unsigned pending = lanes; pending; pending &= pending - 1) {
       const int owner = __ffs(pending) - 1;
-      const key_type kk = __shfl_sync(lanes, k, owner);
+      const key kk = __shfl_sync(lanes, k, owner);
       const std::uint32_t lo = __shfl_sync(lanes, from, owner);
       const std::uint32_t span = __shfl_sync(lanes, last, owner) - lo;  // displacements lo..lo+span
       // 32-bit offsets from the pair (aligned as loads are) that holds displacement lo: a lane's
       // pair at offset rel holds displacements lo - odd + rel and one more.
-      const std::uint32_t start = (__shfl_sync(lanes, home, owner) + lo) & mask;
-      const std::uint32_t odd = start & 1u, aligned = start - odd;
-      slot_word word = k_empty_slot;
-      std::uint32_t at = 0;
+      const index start = (__shfl_sync(lanes, home, owner) + lo) & mask;
+      const std::uint32_t odd = static_cast<std::uint32_t>(start & 1u);
+      const index aligned = start - odd;
+      W word = empty_slot();
+      index at = 0;
       for (std::uint32_t rel = 2 * rank;; rel += 2 * size) {
         const bool in0 = rel >= odd && rel - odd <= span, in1 = rel + 1 - odd <= span;
-        const std::uint32_t pair = (aligned + rel) & mask;
-        slot_word w0 = 0, w1 = 0;
-        if (in0 || in1) {
-          const ulonglong2 v = *reinterpret_cast<const ulonglong2*>(slots + pair);
-          w0 = v.x;
-          w1 = v.y;
-        }
-        const bool c0 = in0 && (slot_key(w0) == kk || w0 == k_empty_slot);
-        const bool c1 = in1 && (slot_key(w1) == kk || w1 == k_empty_slot);
+        const index pair = (aligned + rel) & mask;
+        W w0{}, w1{};
+        if (in0 || in1) load_two<false>(slots + pair, w0, w1);
+        const bool c0 = in0 && (slot_key(w0) == kk || is_empty_slot(w0));
+        const bool c1 = in1 && (slot_key(w1) == kk || is_empty_slot(w1));
         const unsigned hits = __ballot_sync(lanes, c0 || c1);
         if (hits) {
           const int first = __ffs(hits) - 1;  // the lowest lane holds the earliest pair
-          word = __shfl_sync(lanes, c0 ? w0 : w1, first);
+          word = shfl_slot(lanes, c0 ? w0 : w1, first);
           at = __shfl_sync(lanes, pair + (c0 ? 0u : 1u), first);
           break;
         }
@@ -478,14 +569,14 @@ struct linear_ref {
   /// common short walks run stays as lean as it was: with the reach checked inside it, lookups at
   /// load 0.8 ran 18% slower); the rest, once the reach is read, with the warp (walk_far) or on.
   // teach-region linear-locate
-  __device__ slot_word locate(const coop_group<G>& g, key_type k, std::uint32_t max_disp,
-                              std::uint32_t& slot_out) const {
-    const std::uint32_t home = home_slot<Hash>(k, mask);  // [teach:home]
+  __device__ W locate(const coop_group<G>& g, key k, std::uint32_t max_disp,
+                      index& slot_out) const {
+    const index home = home_slot<Hash>(k, mask);  // [teach:home]
     const std::uint32_t near = max_disp < k_reach_near ? max_disp : k_reach_near;
-    slot_word w = k_empty_slot;
+    W w = empty_slot();
     if (scan(g, k, home, 0, near, w, slot_out) || near == max_disp) return w;
     const std::uint32_t last = reach_of(home, max_disp);
-    if (last <= near) return k_empty_slot;
+    if (last <= near) return empty_slot();
     if constexpr (G == 1 && !probe_of<Hash>::type::is_double)
       return walk_far(k, home, near + 1, last, slot_out);
     scan(g, k, home, near + 1, last, w, slot_out);
@@ -496,22 +587,22 @@ struct linear_ref {
   /// Walks displacements [from, last] of k's probe sequence: true, with the word and slot, at the
   /// first slot holding k or empty; false (the word empty-keyed) when none does.
   // teach-region linear-scan
-  __device__ bool scan(const coop_group<G>& g, key_type k, std::uint32_t home, std::uint32_t from,
-                       std::uint32_t last, slot_word& word, std::uint32_t& slot_out) const {
-    word = k_empty_slot;
+  __device__ bool scan(const coop_group<G>& g, key k, index home, std::uint32_t from,
+                       std::uint32_t last, W& word, index& slot_out) const {
+    word = empty_slot();
     const std::int64_t lo = from, limit = static_cast<std::int64_t>(last) + 1;
     if constexpr (probe_of<Hash>::type::is_double) {
       using P = typename probe_of<Hash>::type;
-      static_assert(P::width == 4, "sector_reader reads a sector as two 16-byte halves");
+      static_assert(P::width == 4, "sector_reader reads a sector of 4 slots");
       for (std::int64_t d = lo & ~std::int64_t{P::width - 1}; d < limit; d += P::width) {
-        const std::uint32_t first = probe_slot<Hash>(home, k, static_cast<std::uint64_t>(d), mask);
-        const std::uint32_t base = first & ~(P::width - 1);
-        sector_reader<false> sector(slots + base);  // a sector at a time, as inserts
+        const index first = probe_slot<Hash>(home, k, static_cast<std::uint64_t>(d), mask);
+        const index base = first & ~index{P::width - 1};
+        sector_reader<false, W> sector(slots + base);  // a sector at a time, as inserts
         for (std::uint32_t r = 0; r < P::width && d + r < limit; ++r) {
           if (d + r < lo) continue;
-          const std::uint32_t j = (first + r) & (P::width - 1);
-          const slot_word w = sector.at(j);  // [teach:read_sector]
-          if (slot_key(w) == k || w == k_empty_slot) {
+          const auto j = static_cast<std::uint32_t>((first + r) & (P::width - 1));
+          const W w = sector.at(j);  // [teach:read_sector]
+          if (slot_key(w) == k || is_empty_slot(w)) {
             slot_out = base + j;
             word = w;
             return true;
@@ -520,18 +611,18 @@ struct linear_ref {
       }
       return false;
     }
-    const std::uint32_t start = (home + from) & mask;
-    std::uint32_t base = start & ~(window - 1);
+    const index start = (home + from) & mask;
+    index base = start & ~index{window - 1};
     const unsigned lane = g.rank();
-    for (std::int64_t first = lo - (start - base); first < limit;
+    for (std::int64_t first = lo - static_cast<std::int64_t>(start - base); first < limit;
          first += window, base = (base + window) & mask) {
-      slot_word cur0, cur1;
+      W cur0, cur1;
       load_pair(base, lane, cur0, cur1);  // [teach:read]
       const std::int64_t o0 = first + 2 * lane;
       // [teach:compare]
-      const bool c0 = o0 >= lo && o0 < limit && (slot_key(cur0) == k || cur0 == k_empty_slot);
+      const bool c0 = o0 >= lo && o0 < limit && (slot_key(cur0) == k || is_empty_slot(cur0));
       const bool c1 =
-          o0 + 1 >= lo && o0 + 1 < limit && (slot_key(cur1) == k || cur1 == k_empty_slot);
+          o0 + 1 >= lo && o0 + 1 < limit && (slot_key(cur1) == k || is_empty_slot(cur1));
       const unsigned hits = g.ballot(c0 || c1);
       if (hits) {
         const unsigned leader = __ffs(hits) - 1;

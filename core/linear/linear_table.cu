@@ -13,6 +13,7 @@
 #include "core/common/format.hpp"
 #include "core/linear/linear_inspect.hpp"
 #include "core/linear/linear_kernels.cuh"
+#include "core/linear/linear_state.hpp"
 #include "core/table/device_checks.hpp"
 
 namespace hs::linear {
@@ -37,11 +38,12 @@ void dispatch_group(int group, F&& f) {
 }
 
 /// Calls f(hash policy, group constant): the one place kernels are instantiated from. Double
-/// hashing runs one thread per operation: its kernels exist for groups of 1 only.
-template <class F>
+/// hashing and 64-bit tables run one thread per operation: their kernels exist for groups of 1
+/// only.
+template <class W, class F>
 void dispatch(hash_kind h, probe_policy p, int group, F&& f) {
   dispatch_probing(h, p, [&](auto hash) {
-    if constexpr (probe_of<decltype(hash)>::type::is_double)
+    if constexpr (probe_of<decltype(hash)>::type::is_double || sizeof(W) == 16)
       f(hash, std::integral_constant<int, 1>{});
     else
       dispatch_group(group, [&](auto gc) { f(hash, gc); });
@@ -119,11 +121,27 @@ void* make_event() {
 
 }  // namespace
 
-linear_table::linear_table(const table_config& cfg)
-    : cfg_(cfg), mask_(static_cast<std::uint32_t>(cfg.capacity - 1)) {
+template <class W>
+template <class H, int G>
+linear_ref<H, G, W> basic_linear_table<W>::ref() const {
+  return {slots_.data(), mask_, cfg_.capacity, counters_.data(), reach_.data(), split_claims_};
+}
+
+template <class W>
+basic_linear_table<W>::basic_linear_table(const table_config& cfg)
+    : cfg_(cfg), mask_(static_cast<index>(cfg.capacity - 1)) {
   std::string why;
-  if (!query_gpu(&why)) throw user_error("GPU linear table: " + why);
-  slots_ = buffer<slot_word>(memory_space::device, cfg.capacity);
+  const auto gpu = query_gpu(&why);
+  if (!gpu) throw user_error("GPU linear table: " + why);
+  // 16-byte slots are claimed with one 16-byte CAS where the GPU has it (sm_90 and up).
+  const bool pair_cas_here = gpu->compute_major >= 9;
+  if constexpr (sizeof(W) == 16) {
+    if (cfg.linear.tuning.pair_cas == tri::on && !pair_cas_here)
+      throw user_error("pair-cas on: this GPU (" + gpu->name +
+                       ") has no 16-byte compare-and-swap (sm_90 and up do); use auto or off");
+  }
+  split_claims_ = sizeof(W) == 16 && (cfg.linear.tuning.pair_cas == tri::off || !pair_cas_here);
+  slots_ = buffer<W>(memory_space::device, cfg.capacity);
   counters_ = buffer<device_counters>(memory_space::device, 1);
   reach_ = buffer<std::uint32_t>(memory_space::device, reach_regions(cfg.capacity));
   scratch_ = buffer<unsigned long long>(memory_space::device, 4);
@@ -137,19 +155,22 @@ linear_table::linear_table(const table_config& cfg)
   HS_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
-linear_table::~linear_table() {
+template <class W>
+basic_linear_table<W>::~basic_linear_table() {
   if (last_insert_) cudaEventDestroy(event(last_insert_));
   if (last_erase_) cudaEventDestroy(event(last_erase_));
   if (counted_event_) cudaEventDestroy(event(counted_event_));
   if (census_done_) cudaEventDestroy(event(census_done_));
 }
 
-int linear_table::current_group() {
+template <class W>
+int basic_linear_table<W>::current_group() {
   std::lock_guard lock(bound_mutex_);
   return group_for(bound_);
 }
 
-int linear_table::group_for(std::uint64_t) const {
+template <class W>
+int basic_linear_table<W>::group_for(std::uint64_t) const {
   // Measured on the H200 (bench linear --group 1|4|8): one thread per operation is fastest for
   // inserts, hits and erases at every load; groups only help long misses past load 0.9.
   // Tombstone mode runs one thread per operation (its inserts read a sector per L2 round trip).
@@ -157,7 +178,8 @@ int linear_table::group_for(std::uint64_t) const {
   return cfg_.linear.tuning.group ? cfg_.linear.tuning.group : 1;
 }
 
-std::uint64_t linear_table::cas_first_ops(std::uint64_t n) const {
+template <class W>
+std::uint64_t basic_linear_table<W>::cas_first_ops(std::uint64_t n) const {
   if (cfg_.linear.tuning.cas_first == tri::on) return n;
   if (cfg_.linear.tuning.cas_first == tri::off) return 0;
   // Measured on the H200 (bench seed-linear with --cas-first on/off, 4M keys per kernel): a blind
@@ -168,7 +190,10 @@ std::uint64_t linear_table::cas_first_ops(std::uint64_t n) const {
   return bound_ >= limit ? 0 : std::min(n, limit - bound_);
 }
 
-bool linear_table::use_partition(std::uint64_t n, bool statuses) {
+template <class W>
+bool basic_linear_table<W>::use_partition(std::uint64_t n, bool statuses) {
+  // Grouping by region is written for 32-bit keys; 64-bit tables insert in batch order.
+  if constexpr (sizeof(W) == 16) return false;
   if (statuses || cfg_.linear.tuning.partition == tri::off || n >= (std::uint64_t{1} << 32))
     return false;
   // Automatic: only batches large against the table (an eighth of its slots or more), in tables
@@ -182,25 +207,27 @@ bool linear_table::use_partition(std::uint64_t n, bool statuses) {
       n, detail::regions_for(cfg_.capacity));  // no room for scratch: insert directly, only slower
 }
 
-void linear_table::launch_insert(const key_type* keys, const value_type* values, op_status* status,
-                                 std::uint64_t n, int group, bool guarded, std::uint64_t first,
-                                 stream_view s) {
+template <class W>
+void basic_linear_table<W>::launch_insert(const key* keys, const value* values, op_status* status,
+                                          std::uint64_t n, int group, bool guarded,
+                                          std::uint64_t first, stream_view s) {
   const bool reuse = tombstones();
-  dispatch(cfg_.hash, cfg_.linear.probe, group, [&](auto hash, auto gc) {
+  dispatch<W>(cfg_.hash, cfg_.linear.probe, group, [&](auto hash, auto gc) {
     using H = decltype(hash);
     constexpr int G = decltype(gc)::value;
-    const linear_ref<H, G> t{slots_.data(), mask_, cfg_.capacity, counters_.data(), reach_.data()};
+    const auto t = ref<H, G>();
     if (guarded)
-      kernels::insert<H, G, true><<<blocks_for(n, G), kernels::k_block, 0, cuda(s)>>>(
+      kernels::insert<H, G, true, W><<<blocks_for(n, G), kernels::k_block, 0, cuda(s)>>>(
           t, keys, values, status, n, first, reuse);
     else
-      kernels::insert<H, G, false><<<blocks_for(n, G), kernels::k_block, 0, cuda(s)>>>(
+      kernels::insert<H, G, false, W><<<blocks_for(n, G), kernels::k_block, 0, cuda(s)>>>(
           t, keys, values, status, n, first, reuse);
   });
   HS_CUDA_CHECK_LAUNCH();
 }
 
-bool linear_table::prepare_inserts(std::uint64_t n, stream_view s) {
+template <class W>
+bool basic_linear_table<W>::prepare_inserts(std::uint64_t n, stream_view s) {
   adopt_counted_bound();
   const std::uint64_t before = bound_;
   bound_ += n;
@@ -250,7 +277,8 @@ bool linear_table::prepare_inserts(std::uint64_t n, stream_view s) {
   return true;
 }
 
-void linear_table::adopt_counted_bound() {
+template <class W>
+void basic_linear_table<W>::adopt_counted_bound() {
   if (!counted_pending_) return;
   const cudaError_t done = cudaEventQuery(event(counted_event_));
   if (done == cudaErrorNotReady) return;
@@ -263,18 +291,21 @@ void linear_table::adopt_counted_bound() {
 
 // Each phase keeps one event; before it is recorded again, the stream waits for its previous
 // recording, so the event always covers every launch of its phase, from whatever stream.
-void linear_table::inserts_launched(stream_view s) {
+template <class W>
+void basic_linear_table<W>::inserts_launched(stream_view s) {
   HS_CUDA_CHECK(cudaStreamWaitEvent(cuda(s), event(last_insert_), 0));
   HS_CUDA_CHECK(cudaEventRecord(event(last_insert_), cuda(s)));
 }
 
-void linear_table::erases_launched(stream_view s) {
+template <class W>
+void basic_linear_table<W>::erases_launched(stream_view s) {
   if (tombstones()) counting_ = false;  // tombstones are free slots: the count is stale
   HS_CUDA_CHECK(cudaStreamWaitEvent(cuda(s), event(last_erase_), 0));
   HS_CUDA_CHECK(cudaEventRecord(event(last_erase_), cuda(s)));
 }
 
-void linear_table::order_phase(bool inserting, stream_view s) {
+template <class W>
+void basic_linear_table<W>::order_phase(bool inserting, stream_view s) {
   // The Reusing Deleted Slots article's contract: inserts and erases never overlap in tombstone
   // mode. Whatever stream a caller uses, a launch of one phase waits for the latest launch of the
   // other; lookups are free.
@@ -282,8 +313,9 @@ void linear_table::order_phase(bool inserting, stream_view s) {
     HS_CUDA_CHECK(cudaStreamWaitEvent(cuda(s), event(inserting ? last_erase_ : last_insert_), 0));
 }
 
-void linear_table::insert(std::span<const key_type> keys, std::span<const value_type> values,
-                          std::span<op_status> status, stream_view s) {
+template <class W>
+void basic_linear_table<W>::insert_batch(std::span<const key> keys, std::span<const value> values,
+                                         std::span<op_status> status, stream_view s) {
   hs::detail::check_device_insert(keys, values, status);
   if (keys.empty()) return;
   const std::uint64_t n = keys.size();
@@ -295,35 +327,39 @@ void linear_table::insert(std::span<const key_type> keys, std::span<const value_
   // Grouped by region, batch order no longer follows the table's load: no blind CAS then.
   const std::uint64_t first = partition ? 0 : cas_first_ops(n);
   const bool guarded = prepare_inserts(n, s);
-  if (partition) {
-    detail::partition_by_region(cfg_.hash, keys.data(), values.data(), n, mask_,
-                                detail::region_shift_for(cfg_.capacity), partition_, s);
-    launch_insert(partition_.keys.data(), partition_.values.data(), nullptr, n, group, guarded,
-                  first, s);
-  } else {
-    launch_insert(keys.data(), values.data(), ptr_or_null(status), n, group, guarded, first, s);
+  if constexpr (sizeof(W) == 8) {
+    if (partition) {
+      detail::partition_by_region(cfg_.hash, keys.data(), values.data(), n, mask_,
+                                  detail::region_shift_for(cfg_.capacity), partition_, s);
+      launch_insert(partition_.keys.data(), partition_.values.data(), nullptr, n, group, guarded,
+                    first, s);
+      inserts_launched(s);
+      return;
+    }
   }
+  { launch_insert(keys.data(), values.data(), ptr_or_null(status), n, group, guarded, first, s); }
   inserts_launched(s);
 }
 
-void linear_table::find(std::span<const key_type> keys, std::span<value_type> values_out,
-                        std::span<op_status> status, stream_view s) {
+template <class W>
+void basic_linear_table<W>::find_batch(std::span<const key> keys, std::span<value> values_out,
+                                       std::span<op_status> status, stream_view s) {
   hs::detail::check_device_find(keys, values_out, status);
   if (keys.empty()) return;
   const std::uint64_t n = keys.size();
   std::shared_lock slots_lock(slots_mutex_);
-  dispatch(cfg_.hash, cfg_.linear.probe, current_group(), [&](auto hash, auto gc) {
+  dispatch<W>(cfg_.hash, cfg_.linear.probe, current_group(), [&](auto hash, auto gc) {
     using H = decltype(hash);
     constexpr int G = decltype(gc)::value;
-    const linear_ref<H, G> t{slots_.data(), mask_, cfg_.capacity, counters_.data(), reach_.data()};
-    kernels::find<H, G><<<blocks_for(n, G), kernels::k_block, 0, cuda(s)>>>(
-        t, keys.data(), values_out.data(), ptr_or_null(status), n);
+    kernels::find<H, G, W><<<blocks_for(n, G), kernels::k_block, 0, cuda(s)>>>(
+        ref<H, G>(), keys.data(), values_out.data(), ptr_or_null(status), n);
   });
   HS_CUDA_CHECK_LAUNCH();
 }
 
-void linear_table::erase(std::span<const key_type> keys, std::span<op_status> status,
-                         stream_view s) {
+template <class W>
+void basic_linear_table<W>::erase_batch(std::span<const key> keys, std::span<op_status> status,
+                                        stream_view s) {
   hs::detail::check_device_erase(keys, status);
   if (keys.empty()) return;
   const std::uint64_t n = keys.size();
@@ -331,19 +367,19 @@ void linear_table::erase(std::span<const key_type> keys, std::span<op_status> st
   std::lock_guard lock(bound_mutex_);
   order_phase(false, s);
   const bool tomb = tombstones();
-  dispatch(cfg_.hash, cfg_.linear.probe, group_for(bound_), [&](auto hash, auto gc) {
+  dispatch<W>(cfg_.hash, cfg_.linear.probe, group_for(bound_), [&](auto hash, auto gc) {
     using H = decltype(hash);
     constexpr int G = decltype(gc)::value;
-    const linear_ref<H, G> t{slots_.data(), mask_, cfg_.capacity, counters_.data(), reach_.data()};
-    kernels::erase<H, G><<<blocks_for(n, G), kernels::k_block, 0, cuda(s)>>>(
-        t, keys.data(), ptr_or_null(status), n, tomb);
+    kernels::erase<H, G, W><<<blocks_for(n, G), kernels::k_block, 0, cuda(s)>>>(
+        ref<H, G>(), keys.data(), ptr_or_null(status), n, tomb);
   });
   HS_CUDA_CHECK_LAUNCH();
   erases_launched(s);
 }
 
-void linear_table::apply(const op_batch& ops, std::span<value_type> results,
-                         std::span<op_status> status, stream_view s) {
+template <class W>
+void basic_linear_table<W>::apply_batch(const batch& ops, std::span<value> results,
+                                        std::span<op_status> status, stream_view s) {
   const std::size_t n = ops.kinds.size();
   hs::detail::check_device_apply(ops, results, status);
   if (n == 0) return;
@@ -353,19 +389,18 @@ void linear_table::apply(const op_batch& ops, std::span<value_type> results,
   const std::uint64_t first = cas_first_ops(n);
   const bool tomb = tombstones();
   auto launch = [&](kernels::apply_phase phase, bool guarded) {
-    dispatch(cfg_.hash, cfg_.linear.probe, group, [&](auto hash, auto gc) {
+    dispatch<W>(cfg_.hash, cfg_.linear.probe, group, [&](auto hash, auto gc) {
       using H = decltype(hash);
       constexpr int G = decltype(gc)::value;
-      const linear_ref<H, G> t{slots_.data(), mask_, cfg_.capacity, counters_.data(),
-                               reach_.data()};
+      const auto t = ref<H, G>();
       auto* res = ptr_or_null(results);
       auto* st = ptr_or_null(status);
       if (guarded)
-        kernels::apply<H, G, true><<<blocks_for(n, G), kernels::k_block, 0, cuda(s)>>>(
+        kernels::apply<H, G, true, W><<<blocks_for(n, G), kernels::k_block, 0, cuda(s)>>>(
             t, ops.kinds.data(), ops.keys.data(), ops.values.data(), res, st, n, first, phase,
             tomb);
       else
-        kernels::apply<H, G, false><<<blocks_for(n, G), kernels::k_block, 0, cuda(s)>>>(
+        kernels::apply<H, G, false, W><<<blocks_for(n, G), kernels::k_block, 0, cuda(s)>>>(
             t, ops.kinds.data(), ops.keys.data(), ops.values.data(), res, st, n, first, phase,
             tomb);
     });
@@ -385,9 +420,10 @@ void linear_table::apply(const op_batch& ops, std::span<value_type> results,
   erases_launched(s);
 }
 
-void linear_table::clear(stream_view s) {
+template <class W>
+void basic_linear_table<W>::clear(stream_view s) {
   std::shared_lock slots_lock(slots_mutex_);
-  fill_bytes(slots_.data(), memory_space::device, 0xff, cfg_.capacity * sizeof(slot_word), s);
+  fill_bytes(slots_.data(), memory_space::device, 0xff, cfg_.capacity * sizeof(W), s);
   fill_bytes(counters_.data(), memory_space::device, 0, sizeof(device_counters), s);
   fill_bytes(reach_.data(), memory_space::device, 0, reach_.size() * sizeof(std::uint32_t), s);
   std::lock_guard lock(bound_mutex_);
@@ -395,7 +431,8 @@ void linear_table::clear(stream_view s) {
   counting_ = false;
 }
 
-table_stats linear_table::stats(stream_view s) {
+template <class W>
+table_stats basic_linear_table<W>::stats(stream_view s) {
   std::shared_lock slots_lock(slots_mutex_);
   std::lock_guard lock(scratch_mutex_);
   std::uint64_t issued_before;
@@ -414,7 +451,8 @@ table_stats linear_table::stats(stream_view s) {
   return st;
 }
 
-table_stats linear_table::count(stream_view s, std::uint32_t* cluster_starts) {
+template <class W>
+table_stats basic_linear_table<W>::count(stream_view s, std::uint32_t* cluster_starts) {
   HS_CUDA_CHECK(cudaMemsetAsync(scratch_.data(), 0, 3 * sizeof(unsigned long long), cuda(s)));
   detail::launch_census(slots_.data(), cfg_.capacity, scratch_.data(), s, cluster_starts);
   unsigned long long census[3];
@@ -425,7 +463,7 @@ table_stats linear_table::count(stream_view s, std::uint32_t* cluster_starts) {
   synchronize(s);
   table_stats st;
   st.capacity = cfg_.capacity;
-  st.bytes = cfg_.capacity * sizeof(slot_word) + reach_.size() * sizeof(std::uint32_t);
+  st.bytes = cfg_.capacity * sizeof(W) + reach_.size() * sizeof(std::uint32_t);
   st.live = census[0];
   st.erased = census[1];
   st.tombstones = census[2];
@@ -437,9 +475,10 @@ table_stats linear_table::count(stream_view s, std::uint32_t* cluster_starts) {
 }
 
 /// How rehash rebuilds, decided from the probing, the two sizes and the census before it.
-struct linear_table::rehash_plan {
+template <class W>
+struct basic_linear_table<W>::rehash_plan {
   std::uint64_t capacity = 0;       // the new one
-  std::uint32_t mask = 0;           // the new one's
+  index mask = 0;                   // the new one's
   table_stats before;               // the census before: the live keys to move
   std::uint32_t* starts = nullptr;  // where clusters start, marked by that census when possible
   std::uint64_t start_words = 0;
@@ -454,10 +493,13 @@ struct linear_table::rehash_plan {
 /// The plan, with the census that counts the keys (and marks where clusters start in the same
 /// read) and the kept scratch it needs; throws, the table unchanged, when an allocation fails or
 /// the live keys do not fit.
-linear_table::rehash_plan linear_table::plan_rehash(std::uint64_t capacity, stream_view s) {
+template <class W>
+typename basic_linear_table<W>::rehash_plan basic_linear_table<W>::plan_rehash(
+    std::uint64_t capacity, stream_view s) {
+  constexpr bool narrow = sizeof(W) == 8;  // the windows' staging is written for 8-byte slots
   rehash_plan p;
   p.capacity = capacity;
-  p.mask = static_cast<std::uint32_t>(capacity - 1);
+  p.mask = static_cast<index>(capacity - 1);
   const bool clusters_possible =
       cfg_.linear.probe == probe_policy::linear && capacity >= cfg_.capacity;
   p.start_words = (cfg_.capacity + 31) / 32;
@@ -474,24 +516,24 @@ linear_table::rehash_plan linear_table::plan_rehash(std::uint64_t capacity, stre
   // Growing by 2 or 4 goes a window of 1024 slots at a time and writes every new slot itself.
   p.factor = capacity / cfg_.capacity;
   const std::uint64_t windows = cfg_.capacity / k_window_slots;
-  p.by_windows = p.by_clusters && (p.factor == 2 || p.factor == 4) && windows > 0;
+  p.by_windows = narrow && p.by_clusters && (p.factor == 2 || p.factor == 4) && windows > 0;
   if (p.by_windows && deferred_.size() != windows)
     deferred_ = buffer<std::uint32_t>(memory_space::device, windows);
   // Shrinking linear probing by 2 or 4 goes a window of 1024 new slots at a time too; the keys a
   // window cannot place wait in a buffer of an eighth of the live keys (at least 4096; kept).
   p.shrink = cfg_.capacity / capacity;
-  p.shrink_windows = cfg_.linear.probe == probe_policy::linear &&
+  p.shrink_windows = narrow && cfg_.linear.probe == probe_policy::linear &&
                      (p.shrink == 2 || p.shrink == 4) && capacity >= k_window_slots;
   const std::uint64_t room = std::max<std::uint64_t>(p.before.live / 8, 4096);
-  if (p.shrink_windows && waiting_.size() < room)
-    waiting_ = buffer<slot_word>(memory_space::device, room);
+  if (p.shrink_windows && waiting_.size() < room) waiting_ = buffer<W>(memory_space::device, room);
   return p;
 }
 
 /// Launches the rebuild the plan chose from the current slots into `out` (the slots themselves
 /// in place, else `fresh`); returns whether the kernels counted the keys they placed.
-bool linear_table::launch_rebuild(const rehash_plan& p, slot_word* out, buffer<slot_word>& fresh,
-                                  stream_view s) {
+template <class W>
+bool basic_linear_table<W>::launch_rebuild(const rehash_plan& p, W* out, buffer<W>& fresh,
+                                           stream_view s) {
   const std::uint64_t capacity = p.capacity;
   std::uint32_t* starts = p.starts;
   bool counted = p.by_clusters;  // the cluster and window kernels count what they place
@@ -499,14 +541,16 @@ bool linear_table::launch_rebuild(const rehash_plan& p, slot_word* out, buffer<s
     using H = decltype(hash);
     if (p.by_clusters) {
       if constexpr (!probe_of<H>::type::is_double) {
-        if (p.by_windows) {
-          const auto grow = p.factor == 2 ? grow_by_windows<H, 2> : grow_by_windows<H, 4>;
-          grow(slots_.data(), cfg_.capacity, starts, out, deferred_.data(),
-               &counters_.data()->max_displacement, scratch_.data(), s);
-          return;
+        if constexpr (sizeof(W) == 8) {
+          if (p.by_windows) {
+            const auto grow = p.factor == 2 ? grow_by_windows<H, 2> : grow_by_windows<H, 4>;
+            grow(slots_.data(), cfg_.capacity, starts, out, deferred_.data(),
+                 &counters_.data()->max_displacement, scratch_.data(), s);
+            return;
+          }
         }
         const auto words = p.start_words;
-        kernels::rebuild_clusters<H>
+        kernels::rebuild_clusters<H, W>
             <<<static_cast<unsigned>((words + kernels::k_block - 1) / kernels::k_block),
                kernels::k_block, 0, cuda(s)>>>(slots_.data(), cfg_.capacity, starts, out, capacity,
                                                &counters_.data()->max_displacement,
@@ -514,7 +558,7 @@ bool linear_table::launch_rebuild(const rehash_plan& p, slot_word* out, buffer<s
       }
       return;
     }
-    if constexpr (!probe_of<H>::type::is_double) {
+    if constexpr (!probe_of<H>::type::is_double && sizeof(W) == 8) {
       if (p.shrink_windows) {
         const auto fold = p.shrink == 2 ? shrink_by_windows<H, 2> : shrink_by_windows<H, 4>;
         counted = fold(slots_.data(), capacity, fresh.data(), waiting_, scratch_.data() + 1,
@@ -523,10 +567,11 @@ bool linear_table::launch_rebuild(const rehash_plan& p, slot_word* out, buffer<s
         // More keys waited than there was room for: this table is rebuilt key by key instead.
         HS_CUDA_CHECK(
             cudaMemsetAsync(&counters_.data()->max_displacement, 0, sizeof(unsigned), cuda(s)));
-        fill_bytes(fresh.data(), memory_space::device, 0xff, capacity * sizeof(slot_word), s);
+        fill_bytes(fresh.data(), memory_space::device, 0xff, capacity * sizeof(W), s);
       }
     }
-    const linear_ref<H, 1> t{fresh.data(), p.mask, capacity, counters_.data()};
+    const linear_ref<H, 1, W> t{fresh.data(),     p.mask,  capacity,
+                                counters_.data(), nullptr, split_claims_};
     // A grid-stride loop: 16 blocks a multiprocessor keep every one busy.
     static const std::uint64_t most_blocks = [] {
       const auto g = query_gpu();
@@ -534,15 +579,16 @@ bool linear_table::launch_rebuild(const rehash_plan& p, slot_word* out, buffer<s
     }();
     const auto grid = static_cast<unsigned>(std::min<std::uint64_t>(
         (cfg_.capacity + kernels::k_block - 1) / kernels::k_block, most_blocks));
-    kernels::rehash<H><<<grid, kernels::k_block, 0, cuda(s)>>>(slots_.data(), cfg_.capacity, t);
+    kernels::rehash<H, W><<<grid, kernels::k_block, 0, cuda(s)>>>(slots_.data(), cfg_.capacity, t);
   });
   return counted;
 }
 
 /// The live keys the rebuild moved: what the kernels placed, or else a census of the new slots
 /// (which throws if they refused any key).
-std::uint64_t linear_table::keys_rehashed(const table_stats& before, bool counted,
-                                          unsigned long long placed, stream_view s) {
+template <class W>
+std::uint64_t basic_linear_table<W>::keys_rehashed(const table_stats& before, bool counted,
+                                                   unsigned long long placed, stream_view s) {
   if (counted) return placed;
   const table_stats after = count(s);
   if (after.failed_full != before.failed_full)
@@ -551,10 +597,9 @@ std::uint64_t linear_table::keys_rehashed(const table_stats& before, bool counte
   return after.live;
 }
 
-void linear_table::rehash(std::uint64_t capacity, stream_view s) {
-  if (!is_pow2(capacity) || capacity < 16 || capacity > max_capacity())
-    throw user_error("rehash: capacity " + format_count(capacity) +
-                     " is not a power of two between 16 and 2^32");
+template <class W>
+void basic_linear_table<W>::rehash(std::uint64_t capacity, stream_view s) {
+  check_capacity("rehash", capacity, slot_traits<W>::key_bits);
   std::unique_lock slots_lock(slots_mutex_);  // no new launch or inspection from any thread
   std::lock_guard scratch_lock(scratch_mutex_);
   HS_CUDA_CHECK(cudaDeviceSynchronize());  // and what is queued, on any stream, has finished
@@ -566,7 +611,7 @@ void linear_table::rehash(std::uint64_t capacity, stream_view s) {
   // (plan_rehash, launch_rebuild). Double hashing, other factors, or a table with no empty slot
   // insert every live key into new slots.
   const rehash_plan p = plan_rehash(capacity, s);
-  buffer<slot_word> fresh;
+  buffer<W> fresh;
   // The new layout's reach words: set from its longest probe once every key is placed (below).
   buffer<std::uint32_t> fresh_reach;
   if (reach_regions(capacity) != reach_.size())
@@ -574,16 +619,16 @@ void linear_table::rehash(std::uint64_t capacity, stream_view s) {
         buffer<std::uint32_t>(memory_space::device, reach_regions(capacity));  // or throws
   buffer<std::uint32_t>& reach = fresh_reach.size() ? fresh_reach : reach_;
   if (!p.in_place) {
-    fresh = buffer<slot_word>(memory_space::device,
-                              capacity);  // throws, table unchanged, if it does not fit
+    fresh =
+        buffer<W>(memory_space::device, capacity);  // throws, table unchanged, if it does not fit
     if (!p.by_windows && !p.shrink_windows)
-      fill_bytes(fresh.data(), memory_space::device, 0xff, capacity * sizeof(slot_word), s);
+      fill_bytes(fresh.data(), memory_space::device, 0xff, capacity * sizeof(W), s);
   }
   // The new layout's probe bound starts from zero; rejections and failures since clear carry over.
   HS_CUDA_CHECK(cudaMemsetAsync(&counters_.data()->max_displacement, 0, sizeof(unsigned), cuda(s)));
   HS_CUDA_CHECK(cudaMemsetAsync(scratch_.data(), 0, sizeof(unsigned long long),
                                 cuda(s)));  // live keys placed
-  slot_word* out = p.in_place ? slots_.data() : fresh.data();
+  W* out = p.in_place ? slots_.data() : fresh.data();
   const bool counted = launch_rebuild(p, out, fresh, s);
   HS_CUDA_CHECK_LAUNCH();
   // Rebuilt keys recorded only the longest probe: every region's reach becomes that bound (valid,
@@ -611,7 +656,9 @@ void linear_table::rehash(std::uint64_t capacity, stream_view s) {
   counting_ = false;
 }
 
-void linear_table::inspect(const inspect_request& req, inspect_result& out, stream_view s) {
+template <class W>
+void basic_linear_table<W>::inspect(const inspect_request& req, inspect_result& out,
+                                    stream_view s) {
   std::shared_lock slots_lock(slots_mutex_);
   if (req.occupancy) {
     const occupancy_query& q = *req.occupancy;
@@ -635,17 +682,17 @@ void linear_table::inspect(const inspect_request& req, inspect_result& out, stre
   if (req.dump_first && req.dump_count) {
     const std::uint32_t count =
         static_cast<std::uint32_t>(std::min<std::uint64_t>(req.dump_count, cfg_.capacity));
-    std::vector<slot_word> words(count);
+    std::vector<W> words(count);
     const std::uint64_t first = *req.dump_first & mask_;
     const std::uint64_t head = std::min<std::uint64_t>(count, cfg_.capacity - first);
     copy_bytes(words.data(), memory_space::host, slots_.data() + first, memory_space::device,
-               head * sizeof(slot_word), s);
+               head * sizeof(W), s);
     copy_bytes(words.data() + head, memory_space::host, slots_.data(), memory_space::device,
-               (count - head) * sizeof(slot_word), s);
+               (count - head) * sizeof(W), s);
     synchronize(s);
     dispatch_probing(cfg_.hash, cfg_.linear.probe, [&](auto hash) {
       for (std::uint32_t i = 0; i < count; ++i) {
-        const auto slot = static_cast<std::uint32_t>((first + i) & mask_);
+        const auto slot = static_cast<index>((first + i) & mask_);
         out.slots.push_back(make_slot_record<decltype(hash)>(slot, words[i], mask_));
       }
     });
@@ -653,8 +700,9 @@ void linear_table::inspect(const inspect_request& req, inspect_result& out, stre
   synchronize(s);
 }
 
-std::uint64_t linear_table::retrieve_all(std::span<key_type> keys, std::span<value_type> values,
-                                         stream_view s) {
+template <class W>
+std::uint64_t basic_linear_table<W>::retrieve_pairs(std::span<key> keys, std::span<value> values,
+                                                    stream_view s) {
   hs::detail::check_bulk("retrieve_all", keys.size(), values.size(), 0);
   require_device("retrieve_all", keys);
   require_device("retrieve_all", values);
@@ -668,14 +716,19 @@ std::uint64_t linear_table::retrieve_all(std::span<key_type> keys, std::span<val
   return n;
 }
 
-std::vector<std::uint32_t> linear_table::download_reach(stream_view s) const {
+template <class W>
+std::vector<std::uint32_t> basic_linear_table<W>::download_reach(stream_view s) const {
   std::shared_lock slots_lock(slots_mutex_);
   return reach_.download(reach_.size(), s);
 }
 
-std::vector<slot_word> linear_table::download_slots(stream_view s) const {
+template <class W>
+std::vector<W> basic_linear_table<W>::download_slots(stream_view s) const {
   std::shared_lock slots_lock(slots_mutex_);
   return slots_.download(cfg_.capacity, s);
 }
+
+template class basic_linear_table<slot_word>;
+template class basic_linear_table<wide_slot>;
 
 }  // namespace hs::linear

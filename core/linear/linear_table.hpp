@@ -1,5 +1,6 @@
-// The GPU linear table (seeds 000/001): the host owner of the slots and counters. Kernels are
-// templated on hash and probe-group size; this class dispatches to them.
+// The GPU linear table (seeds 000/001): the host owner of the slots and counters, for either key
+// width (the slot type W, linear_layout.hpp). Kernels are templated on hash, probe-group size and
+// slot type; this class dispatches to them.
 #pragma once
 #include <mutex>
 #include <shared_mutex>
@@ -7,42 +8,53 @@
 #include "core/linear/linear_layout.hpp"
 #include "core/linear/linear_partition.hpp"
 #include "core/table/table.hpp"
+#include "core/table/table_of.hpp"
 
 namespace hs::linear {
 
 struct device_counters;
+template <class Hash, int G, class W>
+struct linear_ref;
 
-class linear_table final : public table {
+template <class W>
+class basic_linear_table final : public table_of<key_of_t<W>, value_of_t<W>> {
  public:
-  explicit linear_table(const table_config& cfg);
-  ~linear_table() override;
-  linear_table(const linear_table&) = delete;
-  linear_table& operator=(const linear_table&) = delete;
+  using key = key_of_t<W>;
+  using value = value_of_t<W>;
+  using index = index_of_t<W>;
+  using batch = basic_op_batch<key, value>;
+
+  explicit basic_linear_table(const table_config& cfg);
+  ~basic_linear_table() override;
+  basic_linear_table(const basic_linear_table&) = delete;
+  basic_linear_table& operator=(const basic_linear_table&) = delete;
 
   table_config config() const override {
     std::shared_lock lock(slots_mutex_);
     return cfg_;
   }
-  void insert(std::span<const key_type> keys, std::span<const value_type> values,
-              std::span<op_status> status, stream_view s) override;
-  void find(std::span<const key_type> keys, std::span<value_type> values_out,
-            std::span<op_status> status, stream_view s) override;
-  void erase(std::span<const key_type> keys, std::span<op_status> status, stream_view s) override;
-  void apply(const op_batch& ops, std::span<value_type> results, std::span<op_status> status,
-             stream_view s) override;
   void clear(stream_view s) override;
   table_stats stats(stream_view s) override;
   void inspect(const inspect_request& req, inspect_result& out, stream_view s) override;
-  std::uint64_t retrieve_all(std::span<key_type> keys, std::span<value_type> values,
-                             stream_view s) override;
   void rehash(std::uint64_t capacity, stream_view s) override;
   table_state save_state(stream_view s) override;
   void restore_state(const table_state& st, stream_view s) override;
 
   /// @brief A host copy of the slots (for invariant checks and tests; synchronizes).
-  std::vector<slot_word> download_slots(stream_view s) const;
+  std::vector<W> download_slots(stream_view s) const;
   /// @brief A host copy of the regions' reach words (linear_layout.hpp; synchronizes).
   std::vector<std::uint32_t> download_reach(stream_view s) const;
+
+ protected:
+  void insert_batch(std::span<const key> keys, std::span<const value> values,
+                    std::span<op_status> status, stream_view s) override;
+  void find_batch(std::span<const key> keys, std::span<value> values_out,
+                  std::span<op_status> status, stream_view s) override;
+  void erase_batch(std::span<const key> keys, std::span<op_status> status, stream_view s) override;
+  void apply_batch(const batch& ops, std::span<value> results, std::span<op_status> status,
+                   stream_view s) override;
+  std::uint64_t retrieve_pairs(std::span<key> keys, std::span<value> values,
+                               stream_view s) override;
 
  private:
   /// Probe-group size for a batch: the configured one, or chosen by how full the table may be.
@@ -61,29 +73,33 @@ class linear_table final : public table {
   std::uint64_t cas_first_ops(std::uint64_t n) const;
   /// Whether to group this insert batch by region first (call with bound_mutex_ held).
   bool use_partition(std::uint64_t n, bool statuses);
-  void launch_insert(const key_type* keys, const value_type* values, op_status* status,
-                     std::uint64_t n, int group, bool guarded, std::uint64_t cas_first_ops,
-                     stream_view s);
+  void launch_insert(const key* keys, const value* values, op_status* status, std::uint64_t n,
+                     int group, bool guarded, std::uint64_t cas_first_ops, stream_view s);
+  /// Whether claims are split (linear_ref.cuh): 64-bit tables on a GPU without a 16-byte CAS, or
+  /// with tuning pair-cas off.
+  bool split_claims_;
+  /// The device handle kernels take (linear_ref.cuh), for hash H and group size G.
+  template <class H, int G>
+  linear_ref<H, G, W> ref() const;
   // rehash's steps (call with slots_mutex_ and scratch_mutex_ held; linear_table.cu).
   struct rehash_plan;
   rehash_plan plan_rehash(std::uint64_t capacity, stream_view s);
-  bool launch_rebuild(const rehash_plan& p, slot_word* out, buffer<slot_word>& fresh,
-                      stream_view s);
+  bool launch_rebuild(const rehash_plan& p, W* out, buffer<W>& fresh, stream_view s);
   std::uint64_t keys_rehashed(const table_stats& before, bool counted, unsigned long long placed,
                               stream_view s);
 
   // Bulk calls, stats and inspection share the slots; rehash replaces them (exclusive lock).
   mutable std::shared_mutex slots_mutex_;
   table_config cfg_;
-  std::uint32_t mask_;
-  buffer<slot_word> slots_;
+  index mask_;
+  buffer<W> slots_;
   buffer<device_counters> counters_;
   buffer<std::uint32_t> reach_;  // each region's reach (linear_layout.hpp): how far lookups walk
   buffer<unsigned long long> scratch_;  // census results
   buffer<unsigned char> histogram_;  // a detail::device_histogram, kept: freeing syncs the device
   buffer<std::uint32_t> cluster_starts_;  // rehash's bit per slot, kept from one rehash to the next
   buffer<std::uint32_t> deferred_;  // growth's deferred cluster per window of 1024 slots, kept too
-  buffer<slot_word> waiting_;       // shrinking's keys a window could not place, kept too
+  buffer<W> waiting_;               // shrinking's keys a window could not place, kept too
   std::mutex scratch_mutex_;        // stats and inspect run on the sampling thread
 
   // An upper bound on occupied slots decides which launches are guarded. It grows by each batch
@@ -112,5 +128,10 @@ class linear_table final : public table {
   void erases_launched(stream_view s);
   detail::partition_scratch partition_;  // grouped-by-region copies of large insert batches
 };
+
+/// @brief The GPU table of 32-bit keys and values (8-byte slots).
+using linear_table = basic_linear_table<slot_word>;
+/// @brief The GPU table of 64-bit keys and values (16-byte slots).
+using wide_linear_table = basic_linear_table<wide_slot>;
 
 }  // namespace hs::linear

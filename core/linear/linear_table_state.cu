@@ -12,7 +12,8 @@
 
 namespace hs::linear {
 
-table_state linear_table::save_state(stream_view s) {
+template <class W>
+table_state basic_linear_table<W>::save_state(stream_view s) {
   std::shared_lock slots_lock(slots_mutex_);
   // Every batch launched before, on any stream, is part of the state.
   HS_CUDA_CHECK(cudaDeviceSynchronize());
@@ -30,14 +31,15 @@ table_state linear_table::save_state(stream_view s) {
   return st;
 }
 
-void linear_table::restore_state(const table_state& st, stream_view s) {
+template <class W>
+void basic_linear_table<W>::restore_state(const table_state& st, stream_view s) {
   check_restorable(st.config, config());
   const std::uint64_t capacity = st.config.capacity;
-  check_state_capacity(capacity);
+  check_state_capacity(capacity, slot_traits<W>::key_bits);
   std::unique_lock slots_lock(slots_mutex_);
   std::lock_guard scratch_lock(scratch_mutex_);
   HS_CUDA_CHECK(cudaDeviceSynchronize());
-  st.sized_part(k_slots_part, capacity * sizeof(slot_word));
+  st.sized_part(k_slots_part, capacity * sizeof(W));
   const state_part* reach_part = st.find(k_reach_part);
   const std::uint64_t regions = reach_regions(capacity);
   if (reach_part) st.sized_part(k_reach_part, regions * sizeof(std::uint32_t));
@@ -45,17 +47,17 @@ void linear_table::restore_state(const table_state& st, stream_view s) {
   read_common_counters(st, rejected, failed_full);
   const auto longest = static_cast<std::uint32_t>(st.number(k_longest_probe));
   // Memory for another capacity first: a table that cannot have it stays as it was.
-  buffer<slot_word> slots;
+  buffer<W> slots;
   buffer<std::uint32_t> reach;
   if (capacity != cfg_.capacity) {
-    slots = buffer<slot_word>(memory_space::device, capacity);
+    slots = buffer<W>(memory_space::device, capacity);
     reach = buffer<std::uint32_t>(memory_space::device, regions);
   }
   if (slots.size()) {
     slots_ = std::move(slots);
     reach_ = std::move(reach);
     cfg_.capacity = capacity;
-    mask_ = static_cast<std::uint32_t>(capacity - 1);
+    mask_ = static_cast<index>(capacity - 1);
   }
   st.copy_part(k_slots_part, slots_.data(), memory_space::device, capacity, s);
   if (reach_part) {
@@ -74,5 +76,10 @@ void linear_table::restore_state(const table_state& st, stream_view s) {
   bound_ = census.occupied - (tombstones() ? census.tombstones : 0);
   counting_ = false;
 }
+
+template table_state basic_linear_table<slot_word>::save_state(stream_view);
+template table_state basic_linear_table<wide_slot>::save_state(stream_view);
+template void basic_linear_table<slot_word>::restore_state(const table_state&, stream_view);
+template void basic_linear_table<wide_slot>::restore_state(const table_state&, stream_view);
 
 }  // namespace hs::linear

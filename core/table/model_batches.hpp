@@ -79,23 +79,24 @@ class rejected_tally {
 };
 
 /// @brief Where a batch's per-operation outcomes go: a status per operation and a found value per
-/// operation (either may be empty: not asked for).
+/// operation (either may be empty: not asked for), of the table's value type V.
+template <class V = value_type>
 struct batch_outputs {
   std::span<op_status> status;
-  std::span<value_type> found;
+  std::span<V> found;
 };
 
 /// @brief Takes every operation of a batch (for_each_op_locked is the loop of every CPU model's
 /// insert, find, erase and apply). `run(i, kind, found)` runs operation i, of kind `kind_of(i)`,
 /// and returns its status, writing a found value into `found`; operations for which `take(i)` is
-/// false are left alone (a phase of a phased batch).
-template <class KindOf, class Run, class Take>
-void run_model_ops(model_mutex& m, std::size_t n, rejected_tally& rejected, batch_outputs out,
+/// false are left alone (a phase of a phased batch). V is the value type (32-bit unless given).
+template <class V = value_type, class KindOf, class Run, class Take>
+void run_model_ops(model_mutex& m, std::size_t n, rejected_tally& rejected, batch_outputs<V> out,
                    KindOf&& kind_of, Run&& run, Take&& take) {
   for_each_op_locked(m, n, [&](std::size_t i) {
     if (!take(i)) return;
     const op_kind kind = kind_of(i);
-    value_type found = k_empty;
+    V found = key_limits<V>::empty;
     const op_status st = run(i, kind, found);
     rejected.note(kind, st);
     if (!out.status.empty()) out.status[i] = st;
@@ -104,10 +105,10 @@ void run_model_ops(model_mutex& m, std::size_t n, rejected_tally& rejected, batc
 }
 
 /// @brief run_model_ops over every operation.
-template <class KindOf, class Run>
-void run_model_ops(model_mutex& m, std::size_t n, rejected_tally& rejected, batch_outputs out,
+template <class V = value_type, class KindOf, class Run>
+void run_model_ops(model_mutex& m, std::size_t n, rejected_tally& rejected, batch_outputs<V> out,
                    KindOf&& kind_of, Run&& run) {
-  run_model_ops(m, n, rejected, out, kind_of, run, [](std::size_t) { return true; });
+  run_model_ops<V>(m, n, rejected, out, kind_of, run, [](std::size_t) { return true; });
 }
 
 /// @brief A batch of one kind of operation: kind_of for run_model_ops.

@@ -40,6 +40,8 @@ struct table_config {
   hs::backend backend = hs::backend::cpu;
   std::uint64_t capacity = 0;  ///< slots; 0 picks default_capacity(backend)
   hash_kind hash = hash_kind::murmur3;
+  /// @brief The width of the keys and values: 32, or 64 for the linear family's key-bits 64.
+  unsigned key_bits() const { return family == hs::family::linear ? linear.key_bits : 32; }
   // Each family's own options; a family reads only its own, so one config can carry another
   // family's settings unharmed (compare mode derives every table from one scenario's).
   linear_options linear;
@@ -68,9 +70,9 @@ std::string_view to_string(maintenance_result::action a);
 
 /// @brief 2^27 slots (1 GiB) on the GPU, 2^22 (32 MiB) for the CPU model.
 std::uint64_t default_capacity(backend b);
-/// @brief Largest capacity of any table: 2^32 slots (32-bit keys; the GPU tables also check free
-/// memory).
-std::uint64_t max_capacity();
+/// @brief Largest capacity of a table of `key_bits` keys (the GPU tables also check free memory):
+/// 2^32 slots for 32-bit keys, 2^40 for 64-bit ones (16 TiB of slots: memory is the limit).
+std::uint64_t max_capacity(unsigned key_bits = 32);
 
 /// @brief Counters a table reports.
 struct table_stats {
@@ -96,11 +98,14 @@ struct table_stats {
 };
 
 /// @brief A mixed batch: element i runs kinds[i] on keys[i] (with values[i] for inserts).
-struct op_batch {
+template <class K, class V>
+struct basic_op_batch {
   std::span<const op_kind> kinds;
-  std::span<const key_type> keys;
-  std::span<const value_type> values;
+  std::span<const K> keys;
+  std::span<const V> values;
 };
+using op_batch = basic_op_batch<key_type, value_type>;
+using wide_op_batch = basic_op_batch<wide_key, wide_value>;
 
 /// @brief A hash table of one family on one backend.
 class table {
@@ -112,6 +117,9 @@ class table {
     return config().backend == backend::gpu ? memory_space::device : memory_space::host;
   }
   std::uint64_t capacity() const { return config().capacity; }
+  /// @brief The width of its keys and values, 32 or 64 bits. A table runs the batch calls of its
+  /// width; those of the other width throw hs::user_error saying what the table holds.
+  unsigned key_bits() const { return config().key_bits(); }
 
   /// @brief Inserts pairs; a key already present gets the new value. `status` may be empty.
   virtual void insert(std::span<const key_type> keys, std::span<const value_type> values,
@@ -140,6 +148,18 @@ class table {
   /// many live pairs there are (synchronizes the stream).
   virtual std::uint64_t retrieve_all(std::span<key_type> keys, std::span<value_type> values,
                                      stream_view s) = 0;
+
+  // The same batch calls for tables of 64-bit keys and values (table_of.hpp implements both
+  // widths for a family that has them); a 32-bit table refuses them.
+  virtual void insert(std::span<const wide_key> keys, std::span<const wide_value> values,
+                      std::span<op_status> status, stream_view s);
+  virtual void find(std::span<const wide_key> keys, std::span<wide_value> values_out,
+                    std::span<op_status> status, stream_view s);
+  virtual void erase(std::span<const wide_key> keys, std::span<op_status> status, stream_view s);
+  virtual void apply(const wide_op_batch& ops, std::span<wide_value> results,
+                     std::span<op_status> status, stream_view s);
+  virtual std::uint64_t retrieve_all(std::span<wide_key> keys, std::span<wide_value> values,
+                                     stream_view s);
   /// @brief Rebuilds the table from its live entries with `capacity` slots (a power of two that
   /// holds them), dropping deleted entries; all on the table's own device. Synchronizes.
   virtual void rehash(std::uint64_t capacity, stream_view s) = 0;
@@ -165,7 +185,14 @@ namespace detail {
 /// Throws hs::user_error when span sizes disagree (status may be empty; others must match n).
 void check_bulk(std::string_view call, std::size_t n, std::size_t other, std::size_t status);
 /// Throws hs::user_error when a mixed batch's spans disagree (results and status may be empty).
-void check_apply(const op_batch& ops, std::size_t results, std::size_t status);
+template <class K, class V>
+void check_apply(const basic_op_batch<K, V>& ops, std::size_t results, std::size_t status) {
+  check_bulk("apply", ops.keys.size(), ops.kinds.size(), status);
+  check_bulk("apply", ops.keys.size(), ops.values.size(), 0);
+  if (results != 0) check_bulk("apply", ops.keys.size(), results, 0);
+}
+/// Throws hs::user_error for a batch call of `call_bits` keys on a table of `table_bits`.
+[[noreturn]] void refuse_width(std::string_view call, unsigned call_bits, unsigned table_bits);
 }  // namespace detail
 
 }  // namespace hs

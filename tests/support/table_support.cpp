@@ -7,54 +7,6 @@
 
 namespace hs::test {
 
-std::vector<op_status> insert(table& t, const std::vector<key_type>& keys,
-                              const std::vector<value_type>& values) {
-  auto k = to_space(t.space(), keys);
-  auto v = to_space(t.space(), values);
-  buffer<op_status> st(t.space(), keys.size());
-  t.insert(k.cspan(), v.cspan(), st.span(), {});
-  return st.download();
-}
-
-bulk_out find(table& t, const std::vector<key_type>& keys) {
-  auto k = to_space(t.space(), keys);
-  buffer<value_type> v(t.space(), keys.size());
-  buffer<op_status> st(t.space(), keys.size());
-  t.find(k.cspan(), v.span(), st.span(), {});
-  return {v.download(), st.download()};
-}
-
-std::vector<op_status> erase(table& t, const std::vector<key_type>& keys) {
-  auto k = to_space(t.space(), keys);
-  buffer<op_status> st(t.space(), keys.size());
-  t.erase(k.cspan(), st.span(), {});
-  return st.download();
-}
-
-bulk_out apply(table& t, const std::vector<op_kind>& kinds, const std::vector<key_type>& keys,
-               const std::vector<value_type>& values) {
-  auto kd = to_space(t.space(), kinds);
-  auto k = to_space(t.space(), keys);
-  auto v = to_space(t.space(), values);
-  buffer<value_type> res(t.space(), keys.size());
-  buffer<op_status> st(t.space(), keys.size());
-  t.apply({kd.cspan(), k.cspan(), v.cspan()}, res.span(), st.span(), {});
-  return {res.download(), st.download()};
-}
-
-std::vector<std::pair<key_type, value_type>> contents(table& t) {
-  const table_stats st = t.stats({});
-  buffer<key_type> k(t.space(), st.live);
-  buffer<value_type> v(t.space(), st.live);
-  const std::uint64_t n = t.retrieve_all(k.span(), v.span(), {});
-  const auto hk = k.download(), hv = v.download();
-  std::vector<std::pair<key_type, value_type>> out;
-  out.reserve(n);
-  for (std::uint64_t i = 0; i < n && i < hk.size(); ++i) out.emplace_back(hk[i], hv[i]);
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
 std::vector<key_type> random_keys(std::size_t n, std::uint64_t seed) {
   std::vector<key_type> keys(n);
   for (std::size_t i = 0; i < n; ++i)
@@ -68,9 +20,32 @@ std::vector<value_type> random_values(std::size_t n, std::uint64_t seed) {
   return values;
 }
 
+std::vector<wide_key> random_wide_keys(std::size_t n, std::uint64_t seed, unsigned spread) {
+  std::vector<wide_key> keys(n);
+  const auto low = random_keys((n + spread - 1) / spread, seed);
+  for (std::size_t i = 0; i < n; ++i) {
+    // The high halves of one group differ (1..spread times an odd constant): never the
+    // all-ones of a sentinel.
+    const std::uint64_t high = (i % spread + 1) * 0x9e3779b1ull & 0x7fffffffull;
+    keys[i] = high << 32 | low[i / spread];
+  }
+  return keys;
+}
+
+std::vector<wide_value> random_wide_values(std::size_t n, std::uint64_t seed) {
+  std::vector<wide_value> values(n);
+  for (std::size_t i = 0; i < n; ++i)
+    values[i] =
+        std::uint64_t{workload::random_u32(seed, 98, i)} << 32 | workload::random_u32(seed, 99, i);
+  for (auto& v : values)
+    if (key_limits<wide_value>::reserved_value(v)) v = 1;
+  return values;
+}
+
 std::unique_ptr<table> make(backend b, std::uint64_t capacity, hash_kind h, linear_tuning tuning,
-                            linear_delete_mode deletes) {
+                            linear_delete_mode deletes, unsigned key_bits) {
   table_config cfg;
+  cfg.linear.key_bits = key_bits;
   cfg.backend = b;
   cfg.capacity = capacity;
   cfg.hash = h;

@@ -19,7 +19,7 @@ namespace {
 
 std::vector<std::pair<key_type, value_type>> pairs_of(session& s) {
   table& t = s.tbl();
-  const std::uint64_t n = t.retrieve_all({}, {}, {});
+  const std::uint64_t n = t.retrieve_all(std::span<key_type>{}, std::span<value_type>{}, {});
   std::vector<key_type> k(n);
   std::vector<value_type> v(n);
   t.retrieve_all(k, v, {});

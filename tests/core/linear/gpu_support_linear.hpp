@@ -1,4 +1,5 @@
-// Shared pieces of the linear GPU tests: a GPU table and its model built side by side.
+// Shared pieces of the linear GPU tests: a GPU table and its model built side by side, for either
+// key width (the slot type W).
 #pragma once
 #include <catch2/catch_test_macros.hpp>
 
@@ -10,23 +11,38 @@
 
 namespace hs::test {
 
-struct linear_pair {
+template <class W>
+struct basic_linear_pair {
+  static constexpr unsigned key_bits = linear::slot_traits<W>::key_bits;
+  using key = linear::key_of_t<W>;
+  using value = linear::value_of_t<W>;
   std::unique_ptr<table> gpu;
-  linear::linear_model model;
+  linear::basic_linear_model<W> model;
 
-  linear_pair(std::uint64_t capacity, hash_kind h, int group)
-      : linear_pair(capacity, h, group_of(group)) {}
-  linear_pair(std::uint64_t capacity, hash_kind h, linear_tuning tuning,
-              linear_delete_mode mode = linear_delete_mode::value)
-      : gpu(make(backend::gpu, capacity, h, tuning, mode)),
-        model(model_config(capacity, h, mode)) {}
+  basic_linear_pair(std::uint64_t capacity, hash_kind h, int group)
+      : basic_linear_pair(capacity, h, group_of(group)) {}
+  basic_linear_pair(std::uint64_t capacity, hash_kind h, linear_tuning tuning,
+                    linear_delete_mode mode = linear_delete_mode::value,
+                    probe_policy probe = probe_policy::linear)
+      : gpu(make_gpu(capacity, h, tuning, mode, probe)),
+        model(model_config(capacity, h, mode, probe)) {}
 
-  static table_config model_config(std::uint64_t capacity, hash_kind h, linear_delete_mode mode) {
+  static table_config model_config(std::uint64_t capacity, hash_kind h, linear_delete_mode mode,
+                                   probe_policy probe = probe_policy::linear) {
     table_config c;
     c.capacity = capacity;
     c.hash = h;
     c.linear.deletes = mode;
+    c.linear.probe = probe;
+    c.linear.key_bits = key_bits;
     return c;
+  }
+  static std::unique_ptr<table> make_gpu(std::uint64_t capacity, hash_kind h, linear_tuning tuning,
+                                         linear_delete_mode mode, probe_policy probe) {
+    table_config c = model_config(capacity, h, mode, probe);
+    c.backend = backend::gpu;
+    c.linear.tuning = tuning;
+    return make_table(c);
   }
 
   /// The GPU table satisfies the invariants and holds exactly the model's live pairs, in the same
@@ -34,13 +50,13 @@ struct linear_pair {
   /// the order of insertion, so concurrent inserts must reproduce them).
   void check_same_contents() {
     const table_stats gst = gpu->stats({});
-    const auto slots = linear::copy_slots(*gpu);
+    const auto slots = linear::copy_slots<W>(*gpu);
     const linear::invariant_report r =
         linear::check_invariants(slots, gpu->config().hash, &gst, gpu->config().linear.deletes,
                                  gpu->config().linear.probe, linear::copy_reach(*gpu));
     INFO(r.describe());
     CHECK(r.ok());
-    CHECK(contents(*gpu) == contents(model));
+    CHECK(contents<key, value>(*gpu) == contents<key, value>(model));
     const table_stats mst = model.stats({});
     CHECK(gst.live == mst.live);
     CHECK(gst.erased == mst.erased);
@@ -52,6 +68,35 @@ struct linear_pair {
     const linear::invariant_report mr = linear::check_invariants(model.slots(), gpu->config().hash);
     CHECK(r.displacement_sum == mr.displacement_sum);
   }
+
+  /// The same keys and values and counts, and the GPU's invariants, where placement depends on
+  /// the order of concurrent inserts (double hashing; tombstones two inserts race for).
+  void check_same_keys() {
+    const table_stats gst = gpu->stats({});
+    const table_config c = gpu->config();
+    const linear::invariant_report r =
+        linear::check_invariants(linear::copy_slots<W>(*gpu), c.hash, &gst, c.linear.deletes,
+                                 c.linear.probe, linear::copy_reach(*gpu));
+    INFO(r.describe());
+    CHECK(r.ok());
+    CHECK(contents<key, value>(*gpu) == contents<key, value>(model));
+    const table_stats mst = model.stats({});
+    CHECK(gst.live == mst.live);
+    CHECK(gst.erased == mst.erased);
+    CHECK(gst.failed_full == mst.failed_full);
+  }
+  /// check_same_contents where placement is the model's whatever the order (linear probing with
+  /// delete by value), else check_same_keys.
+  void check_agrees() {
+    const table_config c = gpu->config();
+    if (c.linear.probe == probe_policy::linear && c.linear.deletes == linear_delete_mode::value)
+      check_same_contents();
+    else
+      check_same_keys();
+  }
 };
+
+using linear_pair = basic_linear_pair<linear::slot_word>;
+using wide_linear_pair = basic_linear_pair<linear::wide_slot>;
 
 }  // namespace hs::test
