@@ -41,17 +41,13 @@ buffer<key_type> miss_keys(memory_space space, std::uint64_t n, std::uint64_t se
 }
 
 namespace {
-/// A 32-bit key or value with 32 more bits above it, a mix of it (murmur3's finalizer of it plus
-/// a constant, below 2^31 so that the result is never a sentinel).
-std::uint64_t widen(std::uint32_t x) {
-  return std::uint64_t{murmur3_hash{}(x + 0x9e3779b9u) & 0x7fffffffu} << 32 | x;
-}
-std::vector<std::uint64_t> widened(const buffer<std::uint32_t>& narrow) {
-  const std::vector<std::uint32_t> host = narrow.download();
-  std::vector<std::uint64_t> out(host.size());
-  for (std::size_t i = 0; i < host.size(); ++i) out[i] = widen(host[i]);
-  return out;
-}
+/// Murmur3's 64-bit finalizer: a bijection of the 64-bit words, so distinct indices give distinct
+/// keys.
+std::uint64_t fmix64(std::uint64_t k) { return murmur3_hash{}(k); }
+/// Where a seed's keys start among the indices: seeds 2^48 apart, misses 2^40 past the keys.
+std::uint64_t first_index(std::uint64_t seed) { return 1 + (seed << 48); }
+constexpr std::uint64_t k_miss_offset = std::uint64_t{1} << 40;
+
 buffer<std::uint64_t> in_space(memory_space space, const std::vector<std::uint64_t>& v) {
   buffer<std::uint64_t> b(space, v.size());
   b.upload(std::span<const std::uint64_t>(v));
@@ -60,12 +56,18 @@ buffer<std::uint64_t> in_space(memory_space space, const std::vector<std::uint64
 }  // namespace
 
 wide_key_set unique_wide_keys(memory_space space, std::uint64_t n, std::uint64_t seed) {
-  const key_set narrow = unique_keys(memory_space::host, n, seed);
-  return {in_space(space, widened(narrow.keys)), in_space(space, widened(narrow.values))};
+  std::vector<std::uint64_t> keys(n), values(n);
+  for (std::uint64_t i = 0; i < n; ++i) {
+    keys[i] = fmix64(first_index(seed) + i);
+    values[i] = fmix64(keys[i]) >> 1;  // below 2^63: never the empty value
+  }
+  return {in_space(space, keys), in_space(space, values)};
 }
 
 buffer<wide_key> miss_wide_keys(memory_space space, std::uint64_t n, std::uint64_t seed) {
-  return in_space(space, widened(miss_keys(memory_space::host, n, seed)));
+  std::vector<std::uint64_t> keys(n);
+  for (std::uint64_t i = 0; i < n; ++i) keys[i] = fmix64(first_index(seed) + k_miss_offset + i);
+  return in_space(space, keys);
 }
 
 }  // namespace hs::bench

@@ -16,6 +16,16 @@ inline constexpr int k_block = 256;
 /// inserts to load 0.95 ran at 8.26 instead of 8.48 G/s on the H200, held to 32 they spill 4 bytes
 /// on the tombstone path).
 inline constexpr int k_full_sm_blocks = 2048 / k_block;
+/// The same for 16-byte slots, whose words take twice the registers: held to 32 a thread, the
+/// insert spilled 208 bytes and the lookup 52 (ptxas -v). At `wide` blocks an SM they spill
+/// nothing: 6 (42 registers) for inserts and lookups, 4 (64) for erases. Measured on the H100
+/// (bench linear --key-bits 64, 2^27 slots), 4 blocks against 6: inserts 10.90 / 6.31 against
+/// 10.63 / 6.94 G/s at loads 0.5 / 0.9, hits 23.56 / 10.38 against 23.71 / 11.21, erases
+/// 11.18 / 6.88 against 10.41 / 6.90; at 8 (spilling) inserts ran 9.47 / 6.24, hits 21.81 / 11.23.
+template <class W>
+constexpr int min_blocks(int wide) {
+  return sizeof(W) == 16 ? wide : k_full_sm_blocks;
+}
 
 // Inputs and outputs are touched once: load and store them with the streaming (evict-first)
 // policy so they do not push table lines out of L2 between a probe's load and its CAS.
@@ -51,7 +61,7 @@ __device__ __forceinline__ op_status insert_one(const linear_ref<Hash, G, W>& t,
 }
 
 template <class Hash, int G, bool Guarded, class W>
-__global__ void __launch_bounds__(k_block, k_full_sm_blocks)
+__global__ void __launch_bounds__(k_block, min_blocks<W>(6))
     insert(linear_ref<Hash, G, W> t, const key_of_t<W>* keys, const value_of_t<W>* values,
            op_status* status, std::uint64_t n, std::uint64_t cas_first_ops, bool reuse) {
   const std::uint64_t i = op_index<G>();
@@ -64,7 +74,7 @@ __global__ void __launch_bounds__(k_block, k_full_sm_blocks)
 }
 
 template <class Hash, int G, class W>
-__global__ void __launch_bounds__(k_block, k_full_sm_blocks)
+__global__ void __launch_bounds__(k_block, min_blocks<W>(6))
     find(linear_ref<Hash, G, W> t, const key_of_t<W>* keys, value_of_t<W>* values,
          op_status* status, std::uint64_t n) {
   const std::uint64_t i = op_index<G>();
@@ -79,7 +89,7 @@ __global__ void __launch_bounds__(k_block, k_full_sm_blocks)
 }
 
 template <class Hash, int G, class W>
-__global__ void __launch_bounds__(k_block, k_full_sm_blocks)
+__global__ void __launch_bounds__(k_block, min_blocks<W>(4))
     erase(linear_ref<Hash, G, W> t, const key_of_t<W>* keys, op_status* status, std::uint64_t n,
           bool tombstone) {
   const std::uint64_t i = op_index<G>();

@@ -113,6 +113,15 @@ TEST_CASE("tombstone, maintenance and timeline settings parse", "[scenario]") {
   CHECK(sc.steps[3].views[0] == "timeline");
 }
 
+TEST_CASE("key-bits 64 parses; a session of it says what runs 64-bit keys so far", "[scenario]") {
+  const scenario sc = parse_scenario("key-bits 64\nfill 0.5\ncapture heatmap\n", "w.scn");
+  CHECK(sc.config.table.key_bits() == 64);
+  session_config cfg = sc.config;
+  cfg.table.backend = backend::cpu;
+  cfg.table.capacity = 1u << 10;
+  CHECK_THROWS_WITH(session(cfg), ContainsSubstring("bench linear --key-bits 64"));
+}
+
 TEST_CASE("slab settings, fills past beta 1 and flush steps parse", "[scenario][slab]") {
   const scenario sc = parse_scenario(
       "table slab\nslab mode=multi beta=0.5 keys=1M tile=16\nfill 2.5\nflush\ncapture chains "
@@ -151,6 +160,7 @@ TEST_CASE("malformed scenarios name file and line", "[scenario]") {
                       ContainsSubstring(where) && ContainsSubstring(what));
   };
   fails("capacity 1000\ncapture heatmap\n", "x.scn:1", "not a power of two");
+  fails("key-bits 48\ncapture heatmap\n", "x.scn:1", "32, 64");
   fails("\n\nfill 1.5\ncapture heatmap\n", "x.scn:3", "load factor");
   fails("table btree\ncapture heatmap\n", "x.scn:1", "unknown table family");
   fails("hash sha256\ncapture heatmap\n", "x.scn:1", "unknown hash");
