@@ -137,6 +137,7 @@ struct linear_ref {
     if (cas_first) {
       int outcome = 0;
       if (g.rank() == 0) {
+        // One compare-and-swap: the slot becomes (k, v) only if it is still empty.
         const W prev = claim(home, empty_slot(), k, v);
         if (prev == empty_slot()) {
           outcome = static_cast<int>(claimed(home, v));
@@ -221,6 +222,7 @@ struct linear_ref {
         return op_status::failed_full;
       }
       const index s = probe_slot<Hash>(home, k, static_cast<std::uint64_t>(free_d), mask);
+      // One compare-and-swap: the slot becomes (k, v) only if it still holds what was read.
       const W prev = claim(s, free_w, k, v);  // [teach:claim]
       if (prev == free_w) {
         note_displacement(home, static_cast<std::uint32_t>(free_d));
@@ -421,6 +423,7 @@ struct linear_ref {
           if (slot_key(seen) == k) {
             outcome = static_cast<int>(assign_value(slot, v));  // [teach:found]
           } else {
+            // One compare-and-swap: the slot becomes (k, v) only if it is still empty.
             const W prev = claim(slot, empty_slot(), k, v);  // [teach:claim]
             if (prev == empty_slot()) {
               outcome = static_cast<int>(claimed(slot, v));  // [teach:claimed]
@@ -491,7 +494,8 @@ struct linear_ref {
         if (r == P::width) break;  // none here: the next sector
         const index s = base + j;
         if (slot_key(w) == k) return assign_value(s, v);  // [teach:found]
-        const W prev = claim(s, empty_slot(), k, v);      // [teach:claim]
+        // One compare-and-swap: the slot becomes (k, v) only if it is still empty.
+        const W prev = claim(s, empty_slot(), k, v);  // [teach:claim]
         if (prev == empty_slot()) {
           note_displacement(home, static_cast<std::uint32_t>(d + r));
           if constexpr (Guarded) atomicAdd(&counters->occupied, 1ull);
