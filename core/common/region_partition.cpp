@@ -37,15 +37,16 @@ nested_view nested_layout(unsigned* offsets, std::uint64_t n, std::uint32_t regi
   return v;
 }
 
-bool partition_scratch::reserve(std::uint64_t n, std::uint32_t regions) {
+template <class K, class V>
+bool basic_partition_scratch<K, V>::reserve(std::uint64_t n, std::uint32_t regions) {
   const std::uint64_t chunks = (n + k_partition_chunk - 1) / k_partition_chunk;
   if (capacity >= n && offsets.size() >= chunks * regions + 2 * regions) return true;
   try {
     keys = {};
     values = {};
     offsets = {};
-    keys = buffer<key_type>(memory_space::device, n);
-    values = buffer<value_type>(memory_space::device, n);
+    keys = buffer<K>(memory_space::device, n);
+    values = buffer<V>(memory_space::device, n);
     offsets = buffer<unsigned>(memory_space::device, chunks * regions + 2 * regions);
     capacity = n;
     return true;
@@ -57,5 +58,8 @@ bool partition_scratch::reserve(std::uint64_t n, std::uint32_t regions) {
     return false;
   }
 }
+
+template struct basic_partition_scratch<key_type, value_type>;
+template struct basic_partition_scratch<wide_key, wide_value>;
 
 }  // namespace hs::detail

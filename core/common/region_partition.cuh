@@ -18,31 +18,36 @@
 
 namespace hs::detail {
 
-/// Where a pass reads pairs: two arrays (keys, values) or packed words (key in the low half).
-struct split_source {
-  const key_type* keys;
-  const value_type* values;
-  __device__ key_type key(std::uint64_t i) const { return keys[i]; }
-  __device__ void load(std::uint64_t i, key_type& k, value_type& v) const {
-    k = keys[i], v = values[i];
-  }
+/// Where a pass reads pairs: two arrays (keys, values; 32-bit or 64-bit) or packed words (32-bit
+/// pairs, key in the low half).
+template <class K, class V>
+struct basic_split_source {
+  using key = K;
+  using value = V;
+  const K* keys;
+  const V* values;
+  __device__ K key_at(std::uint64_t i) const { return keys[i]; }
+  __device__ void load(std::uint64_t i, K& k, V& v) const { k = keys[i], v = values[i]; }
 };
+using split_source = basic_split_source<key_type, value_type>;
 struct word_source {
+  using key = key_type;
+  using value = value_type;
   const std::uint64_t* words;
-  __device__ key_type key(std::uint64_t i) const { return static_cast<key_type>(words[i]); }
+  __device__ key_type key_at(std::uint64_t i) const { return static_cast<key_type>(words[i]); }
   __device__ void load(std::uint64_t i, key_type& k, value_type& v) const {
     const std::uint64_t w = words[i];
     k = static_cast<key_type>(w), v = static_cast<value_type>(w >> 32);
   }
 };
 /// Where a pass writes pairs. Packed words halve the runs a scatter writes (one array, not two).
-struct split_sink {
-  key_type* keys;
-  value_type* values;
-  __device__ void store(std::uint64_t i, key_type k, value_type v) const {
-    keys[i] = k, values[i] = v;
-  }
+template <class K, class V>
+struct basic_split_sink {
+  K* keys;
+  V* values;
+  __device__ void store(std::uint64_t i, K k, V v) const { keys[i] = k, values[i] = v; }
 };
+using split_sink = basic_split_sink<key_type, value_type>;
 struct word_sink {
   std::uint64_t* words;
   __device__ void store(std::uint64_t i, key_type k, value_type v) const {
@@ -121,7 +126,7 @@ __global__ void __launch_bounds__(k_block)
   __syncthreads();
   for (unsigned j = 0; j < k_items; ++j) {
     const unsigned local = j * k_block + threadIdx.x;
-    if (local < span.count) atomicAdd(&hist[region_of(in.key(span.begin + local))], 1u);
+    if (local < span.count) atomicAdd(&hist[region_of(in.key_at(span.begin + local))], 1u);
   }
   __syncthreads();
   for (unsigned r = threadIdx.x; r < regions; r += blockDim.x)
@@ -207,12 +212,20 @@ static __global__ void __launch_bounds__(k_block)
 
 /// One block per chunk: a counting sort of the chunk's pairs by region in shared memory, then each
 /// region's run is copied to bases[r] + offset[c][r] by consecutive threads (coalesced stores).
+/// 32-bit pairs are sorted themselves; 64-bit pairs (16 bytes: a chunk of them would not fit a
+/// block's shared memory, nor 32 of them a thread's registers) by their index in the chunk, and
+/// read again from the input when written (lines the block has just read).
 template <class RegionOf, class Chunks, class Source, class Sink>
 __global__ void __launch_bounds__(k_block)
     scatter(RegionOf region_of, Chunks chunks, Source in, std::uint32_t regions,
             const unsigned* offsets, Sink out) {
-  __shared__ key_type sk[k_partition_chunk];
-  __shared__ value_type sv[k_partition_chunk];
+  using K = typename Source::key;
+  using V = typename Source::value;
+  constexpr bool staged_pairs = sizeof(K) == 4;
+  constexpr unsigned pairs_kept = staged_pairs ? k_partition_chunk : 1;
+  __shared__ K sk[pairs_kept];
+  __shared__ V sv[pairs_kept];
+  __shared__ unsigned short si[staged_pairs ? 1 : k_partition_chunk];
   __shared__ unsigned short sr[k_partition_chunk];
   __shared__ unsigned start[k_max_regions];  // first position of region r in the sorted chunk
   __shared__ unsigned fill[k_max_regions];   // counts, then next free position
@@ -220,15 +233,19 @@ __global__ void __launch_bounds__(k_block)
   if (span.count == 0) return;
   for (unsigned r = threadIdx.x; r < regions; r += blockDim.x) fill[r] = 0;
   __syncthreads();
-  key_type k[k_items];
-  value_type v[k_items];
+  [[maybe_unused]] K k[staged_pairs ? k_items : 1];
+  [[maybe_unused]] V v[staged_pairs ? k_items : 1];
   unsigned short reg[k_items];
 #pragma unroll
   for (unsigned j = 0; j < k_items; ++j) {
     const unsigned local = j * k_block + threadIdx.x;
     if (local < span.count) {
-      in.load(span.begin + local, k[j], v[j]);
-      reg[j] = static_cast<unsigned short>(region_of(k[j]));
+      if constexpr (staged_pairs) {
+        in.load(span.begin + local, k[j], v[j]);
+        reg[j] = static_cast<unsigned short>(region_of(k[j]));
+      } else {
+        reg[j] = static_cast<unsigned short>(region_of(in.key_at(span.begin + local)));
+      }
       atomicAdd(&fill[reg[j]], 1u);
     }
   }
@@ -249,8 +266,12 @@ __global__ void __launch_bounds__(k_block)
     const unsigned local = j * k_block + threadIdx.x;
     if (local < span.count) {
       const unsigned pos = atomicAdd(&fill[reg[j]], 1u);
-      sk[pos] = k[j];
-      sv[pos] = v[j];
+      if constexpr (staged_pairs) {
+        sk[pos] = k[j];
+        sv[pos] = v[j];
+      } else {
+        si[pos] = static_cast<unsigned short>(local);
+      }
       sr[pos] = reg[j];
     }
   }
@@ -258,7 +279,14 @@ __global__ void __launch_bounds__(k_block)
   for (unsigned p = threadIdx.x; p < span.count; p += blockDim.x) {
     const unsigned r = sr[p];
     const unsigned dst = span.bases[r] + offsets[span.cell + r * span.stride] + (p - start[r]);
-    out.store(dst, sk[p], sv[p]);
+    if constexpr (staged_pairs) {
+      out.store(dst, sk[p], sv[p]);
+    } else {
+      K pk;
+      V pv;
+      in.load(span.begin + si[p], pk, pv);
+      out.store(dst, pk, pv);
+    }
   }
 }
 
@@ -266,24 +294,23 @@ __global__ void __launch_bounds__(k_block)
 
 /// @brief Writes the n pairs (n < 2^32) grouped by region into the scratch (reserved for n pairs
 /// and `regions` regions); order within a region follows the input, chunk by chunk.
-template <class RegionOf>
-void partition_by_region(RegionOf region_of, std::uint32_t regions, const key_type* keys,
-                         const value_type* values, std::uint64_t n, partition_scratch& scratch,
-                         stream_view s) {
+template <class RegionOf, class K, class V>
+void partition_by_region(RegionOf region_of, std::uint32_t regions, const K* keys, const V* values,
+                         std::uint64_t n, basic_partition_scratch<K, V>& scratch, stream_view s) {
   using namespace partition_kernels;
   const auto stream = static_cast<cudaStream_t>(s.handle);
   const auto chunks = static_cast<std::uint32_t>((n + k_partition_chunk - 1) / k_partition_chunk);
   unsigned* counts = scratch.offsets.data();
   unsigned* totals = counts + std::uint64_t{chunks} * regions;
   unsigned* bases = totals + regions;
-  const split_source in{keys, values};
+  const basic_split_source<K, V> in{keys, values};
   chunk_histogram<<<chunks, k_block, 0, stream>>>(region_of, flat_chunks{n, chunks, nullptr}, in,
                                                   regions, counts);
   column_scan<<<regions, k_block, 0, stream>>>(counts, chunks, regions, totals);
   region_bases<<<1, k_block, 0, stream>>>(totals, regions, bases, nullptr);
-  scatter<<<chunks, k_block, 0, stream>>>(region_of, flat_chunks{n, chunks, bases}, in, regions,
-                                          counts,
-                                          split_sink{scratch.keys.data(), scratch.values.data()});
+  scatter<<<chunks, k_block, 0, stream>>>(
+      region_of, flat_chunks{n, chunks, bases}, in, regions, counts,
+      basic_split_sink<K, V>{scratch.keys.data(), scratch.values.data()});
   HS_CUDA_CHECK_LAUNCH();
 }
 

@@ -21,15 +21,20 @@ inline constexpr std::uint32_t k_max_regions = 512;
 /// Pairs per chunk (one thread block each): 32 KiB of pairs fit in shared memory for the sort.
 inline constexpr std::uint32_t k_partition_chunk = 4096;
 
-/// @brief Device scratch for partitioning up to `n` pairs (grown on demand, kept).
-struct partition_scratch {
-  buffer<key_type> keys;
-  buffer<value_type> values;
+/// @brief Device scratch for partitioning up to `n` pairs of K keys and V values (grown on demand,
+/// kept).
+template <class K, class V>
+struct basic_partition_scratch {
+  buffer<K> keys;
+  buffer<V> values;
   buffer<unsigned> offsets;  ///< chunks x regions, then region totals and bases
   std::uint64_t capacity = 0;
   /// Grows to hold n pairs in `regions` regions; false (and empty) if memory is short.
   bool reserve(std::uint64_t n, std::uint32_t regions);
 };
+using partition_scratch = basic_partition_scratch<key_type, value_type>;
+extern template struct basic_partition_scratch<key_type, value_type>;
+extern template struct basic_partition_scratch<wide_key, wide_value>;
 
 /// @brief Where a nested partition (partition_nested in region_partition.cuh) of n pairs writes:
 /// the pass by region the middle copy, the pass by sub-region the output copy, both as packed

@@ -11,6 +11,7 @@
 
 namespace hs::linear::detail {
 
+using hs::detail::basic_partition_scratch;
 using hs::detail::k_max_regions;
 using hs::detail::partition_scratch;
 
@@ -23,9 +24,11 @@ int region_shift_for(std::uint64_t capacity);
 std::uint32_t regions_for(std::uint64_t capacity);
 
 /// @brief Writes the n pairs (n < 2^32) grouped by region (region = home >> shift) into the
-/// scratch; order within a region follows the input, chunk by chunk.
-void partition_by_region(hash_kind h, const key_type* keys, const value_type* values,
-                         std::uint64_t n, std::uint32_t mask, int shift, partition_scratch& scratch,
+/// scratch; order within a region follows the input, chunk by chunk. For keys and values of
+/// 32 or 64 bits (K, V; the mask is the table's).
+template <class K, class V>
+void partition_by_region(hash_kind h, const K* keys, const V* values, std::uint64_t n,
+                         std::uint64_t mask, int shift, basic_partition_scratch<K, V>& scratch,
                          stream_view s);
 
 }  // namespace hs::linear::detail

@@ -192,8 +192,6 @@ std::uint64_t basic_linear_table<W>::cas_first_ops(std::uint64_t n) const {
 
 template <class W>
 bool basic_linear_table<W>::use_partition(std::uint64_t n, bool statuses) {
-  // Grouping by region is written for 32-bit keys; 64-bit tables insert in batch order.
-  if constexpr (sizeof(W) == 16) return false;
   if (statuses || cfg_.linear.tuning.partition == tri::off || n >= (std::uint64_t{1} << 32))
     return false;
   // Automatic: only batches large against the table (an eighth of its slots or more), in tables
@@ -327,17 +325,14 @@ void basic_linear_table<W>::insert_batch(std::span<const key> keys, std::span<co
   // Grouped by region, batch order no longer follows the table's load: no blind CAS then.
   const std::uint64_t first = partition ? 0 : cas_first_ops(n);
   const bool guarded = prepare_inserts(n, s);
-  if constexpr (sizeof(W) == 8) {
-    if (partition) {
-      detail::partition_by_region(cfg_.hash, keys.data(), values.data(), n, mask_,
-                                  detail::region_shift_for(cfg_.capacity), partition_, s);
-      launch_insert(partition_.keys.data(), partition_.values.data(), nullptr, n, group, guarded,
-                    first, s);
-      inserts_launched(s);
-      return;
-    }
+  if (partition) {
+    detail::partition_by_region(cfg_.hash, keys.data(), values.data(), n, mask_,
+                                detail::region_shift_for(cfg_.capacity), partition_, s);
+    launch_insert(partition_.keys.data(), partition_.values.data(), nullptr, n, group, guarded,
+                  first, s);
+  } else {
+    launch_insert(keys.data(), values.data(), ptr_or_null(status), n, group, guarded, first, s);
   }
-  { launch_insert(keys.data(), values.data(), ptr_or_null(status), n, group, guarded, first, s); }
   inserts_launched(s);
 }
 

@@ -126,7 +126,8 @@ class basic_linear_table final : public table_of<key_of_t<W>, value_of_t<W>> {
   /// held).
   void order_phase(bool inserting, stream_view s);
   void erases_launched(stream_view s);
-  detail::partition_scratch partition_;  // grouped-by-region copies of large insert batches
+  // Grouped-by-region copies of large insert batches.
+  detail::basic_partition_scratch<key, value> partition_;
 };
 
 /// @brief The GPU table of 32-bit keys and values (8-byte slots).

@@ -243,3 +243,23 @@ TEST_CASE("64-bit keys: 32-bit calls are refused and groups of threads are not o
                                                    linear_delete_mode::value, probe_policy::linear),
                   user_error);
 }
+
+TEST_CASE("64-bit keys: a large batch grouped by region first agrees with the model",
+          "[gpu][linear][wide]") {
+  test::require_gpu();
+  const tri claims = GENERATE(tri::automatic, tri::off);
+  CAPTURE(to_string(claims));
+  linear_tuning tuning = pair_cas(claims);
+  tuning.partition = tri::on;  // grouped whenever no statuses are asked for
+  const std::uint64_t capacity = 1u << 20;
+  test::wide_linear_pair p(capacity, hash_kind::murmur3, tuning);
+  const auto keys = test::random_wide_keys(static_cast<std::size_t>(capacity * 0.7), 261, 4);
+  const auto values = test::random_wide_values(keys.size(), 262);
+  auto k = test::to_space(memory_space::device, keys);
+  auto v = test::to_space(memory_space::device, values);
+  p.gpu->insert(k.cspan(), v.cspan(), {}, {});  // no statuses: the grouped path
+  test::insert(p.model, keys, values);
+  p.check_same_contents();
+  const auto found = test::find(*p.gpu, keys);
+  CHECK(found.values == values);
+}
