@@ -41,7 +41,9 @@ TEST_CASE("a stage brings the views its capture names to the front", "[ui][prese
     // A window a frame, after the new table's windows exist (and, where the Code view lacks the
     // width of its lines, again after the teaching layout is laid out).
     test::wait_until(ctx, [&] { return f.windows_settled(); });
-    ctx->Yield(2);
+    // The capture brings its views forward within a few frames of the stage (later on a loaded
+    // machine than the layout settles): a view that never comes forward fails below.
+    test::wait_until(ctx, [&] { return in_front("Code") && in_front("Slot occupancy"); }, 240);
     code_front_at_stage = in_front("Code");
     heatmap_front_at_stage = in_front("Slot occupancy");
     ctx->SetRef("");
@@ -57,7 +59,7 @@ TEST_CASE("a stage brings the views its capture names to the front", "[ui][prese
     });
     ctx->Yield(2);
     test::wait_until(ctx, [&] { return f.windows_settled(); });
-    ctx->Yield(2);
+    test::wait_until(ctx, [&] { return in_front("Code"); }, 240);
     code_front_next_stage = in_front("Code");
   });
   INFO(log);
