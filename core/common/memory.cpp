@@ -119,8 +119,8 @@ void* allocate_bytes(memory_space space, std::size_t bytes) {
   const std::uint64_t free_b = mem.free_bytes;
   if (bytes > free_b)
     throw user_error("cannot allocate " + format_bytes(bytes) + " on the GPU: only " +
-                     format_bytes(free_b) + " of " + format_bytes(mem.total_bytes) +
-                     " are free; choose a smaller capacity");
+                     format_bytes(free_b) + " of " + format_bytes(mem.total_bytes) + " are free (" +
+                     format_bytes(bytes - free_b) + " missing); choose a smaller capacity");
   void* p = nullptr;
   cudaError_t err = allocate_from(pool_of_current_device(), &p, bytes);
   if (detail::is_sticky(err))

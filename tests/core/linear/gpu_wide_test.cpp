@@ -263,3 +263,25 @@ TEST_CASE("64-bit keys: a large batch grouped by region first agrees with the mo
   const auto found = test::find(*p.gpu, keys);
   CHECK(found.values == values);
 }
+
+TEST_CASE("64-bit keys: a table larger than the GPU's memory is refused before it takes any",
+          "[gpu][linear][wide]") {
+  test::require_gpu();
+  const auto gpu = query_gpu();
+  REQUIRE(gpu);
+  // The smallest power of two of 16-byte slots past the GPU's whole memory: more than 2^32 slots
+  // on any GPU of 64 GiB or more, which only 64-bit keys may have.
+  std::uint64_t capacity = 16;
+  while (capacity * sizeof(linear::wide_slot) <= gpu->total_bytes) capacity *= 2;
+  const std::uint64_t free_before = query_gpu()->free_bytes;
+  try {
+    test::wide_linear_pair::make_gpu(capacity, hash_kind::murmur3, linear_tuning{},
+                                     linear_delete_mode::value, probe_policy::linear);
+    FAIL("a table of " << capacity << " 16-byte slots was made");
+  } catch (const user_error& e) {
+    CAPTURE(e.what());
+    CHECK(std::string(e.what()).find("missing") != std::string::npos);
+  }
+  // Nothing kept: the memory free before is free again (the pool may hold a little).
+  CHECK(query_gpu()->free_bytes + (std::uint64_t{64} << 20) >= free_before);
+}
