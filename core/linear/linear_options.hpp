@@ -36,9 +36,9 @@ struct linear_tuning {
   tri partition = tri::automatic;  ///< group large insert batches by table region first (automatic:
                                    ///< an eighth of the table or more, tables larger than the L2,
                                    ///< no statuses asked)
-  /// 64-bit tables: claim a slot with one 16-byte CAS (automatic and on: where the GPU has it,
-  /// sm_90 and up; on refuses a GPU without it) or off: a CAS of the key, then the value
-  /// (linear_ref.cuh says what a lookup may see meanwhile).
+  /// 64-bit tables: claim a slot with one 16-byte CAS (automatic and on: where the code that runs
+  /// has it, code for sm_90 and up; on refuses where it does not) or off: a CAS of the key, then
+  /// the value (linear_ref.cuh says what a lookup may see meanwhile).
   tri pair_cas = tri::automatic;
 };
 

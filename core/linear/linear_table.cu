@@ -113,6 +113,14 @@ bool shrink_by_windows(const slot_word* old, std::uint64_t capacity, slot_word* 
   return true;
 }
 
+/// The virtual architecture (times 10) of the device code this module runs on the current GPU:
+/// every kernel of a module comes from the same image, so one kernel tells.
+int kernel_code_version() {
+  cudaFuncAttributes attr{};
+  HS_CUDA_CHECK(cudaFuncGetAttributes(&attr, kernels::spread_reach));
+  return attr.ptxVersion;
+}
+
 void* make_event() {
   cudaEvent_t e = nullptr;
   HS_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
@@ -133,12 +141,15 @@ basic_linear_table<W>::basic_linear_table(const table_config& cfg)
   std::string why;
   const auto gpu = query_gpu(&why);
   if (!gpu) throw user_error("GPU linear table: " + why);
-  // 16-byte slots are claimed with one 16-byte CAS where the GPU has it (sm_90 and up).
-  const bool pair_cas_here = gpu->compute_major >= 9;
+  // 16-byte slots are claimed with one 16-byte CAS where the code that runs has it: code built
+  // for sm_90 and up. A newer GPU running the build's compute_75 PTX (sm_90 SASS does not load on
+  // it) has the instruction but not the code, so the device's own version does not decide.
+  const bool pair_cas_here = sizeof(W) == 16 && kernel_code_version() >= 90;
   if constexpr (sizeof(W) == 16) {
     if (cfg.linear.tuning.pair_cas == tri::on && !pair_cas_here)
-      throw user_error("pair-cas on: this GPU (" + gpu->name +
-                       ") has no 16-byte compare-and-swap (sm_90 and up do); use auto or off");
+      throw user_error("pair-cas on: the code this build runs on this GPU (" + gpu->name +
+                       ") has no 16-byte compare-and-swap (code for sm_90 and up does); use auto "
+                       "or off");
   }
   split_claims_ = sizeof(W) == 16 && (cfg.linear.tuning.pair_cas == tri::off || !pair_cas_here);
   slots_ = buffer<W>(memory_space::device, cfg.capacity);
