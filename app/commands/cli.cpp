@@ -76,6 +76,11 @@ std::optional<hash_kind> hash_of(const std::string& v) {
   return h;
 }
 
+unsigned key_bits_of(const std::string& v) {
+  if (v != "32" && v != "64") throw user_error("'" + v + "' is not 32 or 64");
+  return static_cast<unsigned>(std::stoul(v));
+}
+
 tri tri_of(const std::string& v) {
   const auto t = parse_tri(v);
   if (!t) throw user_error("'" + v + "' is not auto, on or off");
@@ -87,6 +92,11 @@ void add_table_options(CLI::App& app, cli_options& o) {
              "where tables run: the GPU, the CPU model, or the GPU when there is one",
              "gpu|cpu|auto");
   add_parsed(app, "--capacity", o.capacity, size_of, "slots, a power of two (e.g. 2^27, 16M)", "N");
+}
+
+void add_key_bits_option(CLI::App& app, cli_options& o) {
+  add_parsed(app, "--key-bits", o.key_bits, key_bits_of,
+             "the linear table's keys and values: 32 or 64 bits (16-byte slots)", "32|64");
 }
 
 void add_window_options(CLI::App& app, cli_options& o) {
@@ -102,6 +112,7 @@ void add_window_options(CLI::App& app, cli_options& o) {
       },
       "open addressing's probing: one slot on, or a second hash's step over 4-slot sectors",
       "linear|double");
+  add_key_bits_option(app, o);
   app.add_option("--keys", o.keys.path,
                  "the workload's keys from a file: one per line (decimal, hex or words), a CSV "
                  "column (--keys-column), or raw 32-bit words (.u32, .bin)")
@@ -166,6 +177,7 @@ void add_render(CLI::App& root, cli_options& o) {
   r->add_option("SCENARIO", o.scenario, "the scenario: a file, or a shipped scenario's name")
       ->required();
   add_table_options(*r, o);
+  add_key_bits_option(*r, o);
   r->add_option("--out", o.out_dir, "the folder for the figures (default: out/render/NAME)");
   add_parsed(
       *r, "--size", o.page_size,
@@ -244,13 +256,8 @@ void add_bench(CLI::App& root, cli_options& o) {
         return *p;
       },
       "the linear table's probing", "linear|double");
-  add_parsed(
-      *b, "--key-bits", o.bench.key_bits,
-      [](const std::string& v) {
-        if (v != "32" && v != "64") throw user_error("'" + v + "' is not 32 or 64");
-        return static_cast<unsigned>(std::stoul(v));
-      },
-      "bench linear: keys and values of 32 or 64 bits", "32|64");
+  add_parsed(*b, "--key-bits", o.bench.key_bits, key_bits_of,
+             "bench linear: keys and values of 32 or 64 bits", "32|64");
   add_parsed(
       *b, "--group", o.bench.linear.group,
       [](const std::string& v) {

@@ -90,6 +90,8 @@ json workload_json(const session_config& cfg) {
          {"zipf_s", keys.zipf_s},
          {"batch", cfg.workload.batch_size},
          {"mix", workload::to_string(cfg.workload.mix)}};
+  if (keys.dist == workload::distribution::sequential) w["start"] = keys.start;
+  if (keys.id_bits) w["id_bits"] = keys.id_bits;  // drawn as 64-bit IDs, folded for 32-bit keys
   if (const auto& file = cfg.workload.key_file; file && keys.dist == workload::distribution::file) {
     const workload::key_file_report& r = file->report;
     w["key_file"] = {{"path", file->source.path},
@@ -123,6 +125,13 @@ json scenario_metadata(const scenario& sc, const std::string& title, const std::
   meta["family"] = std::string(to_string(cfg.table.family));
   meta["capacity"] = cfg.table.capacity;
   meta["hash"] = std::string(to_string(cfg.table.hash));
+  meta["key_bits"] = cfg.table.key_bits();
+  if (!sc.compare.empty()) {
+    json compared = json::array();
+    for (const compare_entry& e : sc.compare)
+      compared.push_back({{"label", e.label}, {"key_bits", e.table.key_bits()}});
+    meta["compared"] = compared;
+  }
   meta["family_settings"] = family_settings_json(cfg, s);
   meta["maintenance"] = {{"grow_above", cfg.maintenance.grow_above},
                          {"shrink_below", cfg.maintenance.shrink_below},
@@ -357,6 +366,7 @@ render_result render_scenario(const scenario& sc, const std::string& out_dir, ba
 
 int run_render(const cli_options& o) {
   scenario sc = load_scenario(o.scenario);
+  if (o.key_bits) set_key_bits(sc, *o.key_bits);
   if (o.animate_seconds > 0) animate_every_stage(sc, o.animate_seconds);
   const std::string dir = o.out_dir.empty() ? "out/render/" + sc.name : o.out_dir;
   std::string notice;

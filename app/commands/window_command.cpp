@@ -38,6 +38,7 @@ int run_window_command(const cli_options& o) {
   cfg.table.capacity = o.capacity.value_or(0);
   if (o.hash) cfg.table.hash = *o.hash;
   if (o.probe) cfg.table.linear.probe = *o.probe;
+  if (o.key_bits) cfg.table.linear.key_bits = *o.key_bits;
   cfg.workload.batch_size = b == backend::gpu ? (1u << 20) : (1u << 16);
   if (!o.keys.path.empty()) {
     if (!o.scenario.empty())
@@ -68,7 +69,7 @@ int run_window_command(const cli_options& o) {
           // A first launch welcomes with the demo preset's first stage rather than an empty table,
           // unless the command line asked for a scenario or a table of its own.
           std::string preset = o.scenario;
-          if (preset.empty() && first_launch && !o.capacity && !o.hash && !o.probe &&
+          if (preset.empty() && first_launch && !o.capacity && !o.hash && !o.probe && !o.key_bits &&
               o.keys.path.empty() && o.table_file.empty()) {
             preset = k_demo;
             std::cout << "hashscope: first launch: the " << k_demo

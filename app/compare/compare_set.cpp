@@ -125,6 +125,8 @@ void compare_set::step(std::uint64_t ops) {
   for (auto& s : sessions_) s->step(ops);
 }
 void compare_set::step(const std::vector<given_op>& ops) {
+  for (auto& s : sessions_)  // every table takes the keys, or none steps
+    for (const given_op& o : ops) check_typed_key(o.key, s->config().table.key_bits());
   for (auto& s : sessions_) s->step(ops);
 }
 void compare_set::fill_to(double load) {

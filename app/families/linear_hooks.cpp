@@ -12,6 +12,9 @@ namespace {
 
 void about_rows(number_rows& n, const session& s, const table_stats&) {
   if (s.gpu()) n.emplace_back("tuning", describe(s.config().table.linear.tuning));
+  n.emplace_back("keys", s.config().table.linear.key_bits == 64
+                             ? "64-bit keys and values (16-byte slots)"
+                             : "32-bit keys and values (8-byte slots)");
   n.emplace_back("erase", s.config().table.linear.deletes == linear_delete_mode::tombstone
                               ? "tombstone (Reusing Deleted Slots)"
                               : "empties the value (A Simple GPU Hash Table)");

@@ -15,6 +15,7 @@
 #include "core/common/bit_math.hpp"
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
+#include "core/table/family_option.hpp"
 #include "core/table/family_registry.hpp"
 
 namespace hs::app {
@@ -258,14 +259,20 @@ void check_whole(scenario_parse& s, int lines) {
               e);
   const auto validate = [&](const workload::workload_spec& w, int line) {
     try {
-      workload::validate(w);
+      workload::validate(w, sc.config.table.key_bits());
     } catch (const user_error& e) {
       fail_at(line, e.what());
     }
   };
   validate(sc.config.workload, s.first_settings_line);
-  for (const scenario_step& st : sc.steps)
+  for (const scenario_step& st : sc.steps) {
     if (st.configure_to) validate(st.configure_to->workload, st.line);
+    try {  // typed keys read before a later key-bits line
+      for (const given_op& o : st.given) check_typed_key(o.key, sc.config.table.key_bits());
+    } catch (const user_error& e) {
+      fail_at(st.line, e.what());
+    }
+  }
   for (const std::string& e : s.compare_words) {
     try {
       sc.compare.push_back(parse_compare_entry(e, sc.config.table));
@@ -301,6 +308,24 @@ void check_whole(scenario_parse& s, int lines) {
 }
 
 }  // namespace
+
+void set_key_bits(scenario& sc, unsigned bits) {
+  const std::string option = "--key-bits " + std::to_string(bits) + ": ";
+  const family_option* o = find_option(describe(sc.config.table.family).options, "key-bits");
+  if (!o)
+    throw user_error(option + "the " + std::string(to_string(sc.config.table.family)) +
+                     " family holds 32-bit keys only");
+  apply_option(*o, sc.config.table, std::to_string(bits));
+  try {
+    workload::validate(sc.config.workload, bits);
+    for (const scenario_step& st : sc.steps) {
+      if (st.configure_to) workload::validate(st.configure_to->workload, bits);
+      for (const given_op& o : st.given) check_typed_key(o.key, bits);
+    }
+  } catch (const user_error& e) {
+    throw user_error(option + e.what());
+  }
+}
 
 scenario parse_scenario(const std::string& text, const std::string& file) {
   scenario_parse s;

@@ -107,17 +107,23 @@ void distribution(scenario_parse& s, const keyword_line& l) {
   auto& keys = s.now.workload.keys;
   keys.dist = *d;
   for (std::size_t i = 2; i < l.w.size(); ++i) {
-    const auto [name, val] = option(l.p, l.w[i], "universe, cluster, start, zipf");
+    const auto [name, val] = option(l.p, l.w[i], "universe, cluster, start, zipf, ids");
     if (name == "universe")
       keys.universe = l.p.size(val, "universe size");
     else if (name == "cluster")
       keys.cluster = static_cast<std::uint32_t>(l.p.size(val, "cluster length"));
     else if (name == "start")
-      keys.start = static_cast<std::uint32_t>(l.p.size(val, "start key"));
+      keys.start = l.p.size(val, "start key");
     else if (name == "zipf")
       keys.zipf_s = l.p.number(val, "zipf exponent");
+    else if (name == "ids" && (val == "64" || val == "table"))
+      keys.id_bits = val == "64" ? 64 : 0;
+    else if (name == "ids")
+      l.p.fail("ids=" + val +
+               ": ids=64 draws 64-bit IDs (a 32-bit table takes them folded), "
+               "ids=table keys of the table's width");
     else
-      l.p.fail("unknown distribution option '" + name + "' (universe, cluster, start, zipf)");
+      l.p.fail("unknown distribution option '" + name + "' (universe, cluster, start, zipf, ids)");
   }
 }
 
@@ -242,7 +248,7 @@ void step(scenario_parse& s, const keyword_line& l) {
     std::string keys;
     for (std::size_t i = 2; i < l.w.size(); ++i) keys += l.w[i] + " ";
     try {
-      for (const key_type k : workload::parse_key_list(keys))
+      for (const std::uint64_t k : workload::parse_key_list(keys, s.sc.config.table.key_bits()))
         st.given.push_back(typed_op(*kind, k));
     } catch (const user_error& e) {
       l.p.fail(e.what());
@@ -445,8 +451,11 @@ const std::array k_keywords{
       table_, 2, compare_set::k_max_tables, compare},
     K{"distribution",
       "distribution uniform|uniform-dup|sequential|clustered|zipf [universe=N] [cluster=N] "
-      "[start=N] [zipf=S]",
-      "Where the workload's keys come from.", workload_, 1, 4, distribution},
+      "[start=N] [zipf=S] [ids=64]",
+      "Where the workload's keys come from, over the table's key width; ids=64 draws 64-bit IDs "
+      "whatever the width, and a 32-bit table takes each folded to 32 bits (its halves xored), "
+      "so distinct IDs may share a key.",
+      workload_, 1, 5, distribution},
     K{"keys", "keys file PATH [column N] [format auto|decimal|hex|text|u32le]",
       "The workload's keys from a file, in its order: one key per line (decimal, hex or text, "
       "text through FNV-1a), a CSV's column, or raw little-endian 32-bit words; duplicates, "

@@ -129,6 +129,7 @@ std::string settings_lines(const script_step::settings& s) {
     case workload::distribution::sequential: out += " start=" + std::to_string(k.start); break;
     default: break;
   }
+  if (k.id_bits == 64) out += " ids=64";
   out += "\nseed " + std::to_string(k.seed) + "\n";
   out += "batch " + format_size(s.workload.batch_size) + "\n";
   out += "mix " + mix_text(s.workload.mix) + "\n";

@@ -1,6 +1,9 @@
 // One batch of the session's pipeline: buffers, launch and outcome.
 #include "app/session/batch.hpp"
 
+#include <algorithm>
+#include <vector>
+
 namespace hs::app {
 
 batch::batch(memory_space s, bool gpu, std::size_t family_counters)
@@ -14,25 +17,50 @@ batch::batch(memory_space s, bool gpu, std::size_t family_counters)
       ran(gpu),
       done(gpu) {}
 
-void batch::reserve(std::uint64_t n) {
-  if (n <= room) return;
+namespace {
+template <class K, class V>
+void reserve_operands(batch_buffers<K, V>& o, memory_space space, std::uint64_t n) {
+  o.keys = buffer<K>(space, n);
+  o.values = buffer<V>(space, n);
+  o.results = buffer<V>(space, n);
+}
+}  // namespace
+
+void batch::reserve(std::uint64_t n, unsigned key_bits) {
+  if (n <= room && key_bits == room_bits) return;
+  n = std::max(n, room);
   kinds = buffer<op_kind>(space, n);
-  keys = buffer<key_type>(space, n);
-  values = buffer<value_type>(space, n);
-  results = buffer<value_type>(space, n);
   status = buffer<op_status>(space, n);
+  if (key_bits == 64) {
+    narrow = {};
+    reserve_operands(wide, space, n);
+  } else {
+    wide = {};
+    reserve_operands(narrow, space, n);
+  }
   room = n;
+  room_bits = key_bits;
 }
 
 namespace {
+template <class K, class V>
+batch_buffers<K, V>& operands_of(batch& b) {
+  if constexpr (sizeof(K) == 8)
+    return b.wide;
+  else
+    return b.narrow;
+}
+
 // The step's operations as generated, each with what it will find (stream-ordered after every
 // earlier batch, before this one).
+template <class K, class V>
 std::shared_ptr<step_trace> trace_before(batch& b, std::uint64_t n, const launch_context& c,
                                          stream_view s) {
   auto t = std::make_shared<step_trace>();
+  const batch_buffers<K, V>& o = operands_of<K, V>(b);
   const auto kinds = b.kinds.download(n, s);
-  const auto keys = b.keys.download(n, s);
-  const auto values = b.values.download(n, s);
+  const auto keys = o.keys.download(n, s);
+  const auto values = o.values.download(n, s);
   for (std::uint64_t i = 0; i < n; ++i) {
     stepped_op op;
     op.kind = kinds[i];
@@ -43,47 +71,54 @@ std::shared_ptr<step_trace> trace_before(batch& b, std::uint64_t n, const launch
   }
   return t;
 }
-}  // namespace
 
-void launch(batch& b, const workload::workload_spec& spec, bool traced, const launch_context& c,
-            batch_streams streams) {
+// Typed keys: copied in as they are.
+template <class K, class V>
+void upload_given(batch& b, const std::vector<given_op>& given, stream_view s) {
+  std::vector<op_kind> kinds;
+  std::vector<K> keys;
+  std::vector<V> values;
+  for (const given_op& o : given) {
+    kinds.push_back(o.kind);
+    keys.push_back(static_cast<K>(o.key));  // the session refused keys wider than the table's
+    values.push_back(o.kind == op_kind::insert ? static_cast<V>(o.value) : key_limits<V>::empty);
+  }
+  batch_buffers<K, V>& ops = operands_of<K, V>(b);
+  b.kinds.upload(std::span<const op_kind>(kinds), s);
+  ops.keys.upload(std::span<const K>(keys), s);
+  ops.values.upload(std::span<const V>(values), s);
+  synchronize(s);  // the host vectors go at the end of this call
+}
+
+template <class K, class V>
+void launch_as(batch& b, const workload::workload_spec& spec, bool traced, const launch_context& c,
+               batch_streams streams) {
   table& t = c.tbl;
   const std::uint64_t n = b.plan.size;
-  b.reserve(n);
+  b.reserve(n, sizeof(K) * 8);
+  batch_buffers<K, V>& o = operands_of<K, V>(b);
   // The buffers are free: a batch is reused only after its last launch retired (done passed).
-  if (b.given) {  // typed keys: copied in as they are
-    std::vector<op_kind> kinds;
-    std::vector<key_type> keys;
-    std::vector<value_type> values;
-    for (const given_op& o : *b.given) {
-      kinds.push_back(o.kind);
-      keys.push_back(o.key);
-      values.push_back(o.kind == op_kind::insert ? o.value : k_empty);
-    }
-    b.kinds.upload(std::span<const op_kind>(kinds), streams.generate);
-    b.keys.upload(std::span<const key_type>(keys), streams.generate);
-    b.values.upload(std::span<const value_type>(values), streams.generate);
-    synchronize(streams.generate);  // the host vectors go at the end of this block
-  } else {
-    workload::generate(spec, b.plan, t.space(), {b.kinds.span(), b.keys.span(), b.values.span()},
+  if (b.given)
+    upload_given<K, V>(b, *b.given, streams.generate);
+  else
+    workload::generate(spec, b.plan, t.space(), {b.kinds.span(), o.keys.span(), o.values.span()},
                        streams.generate);
-  }
   b.generated.record(streams.generate);
   const stream_view s = streams.work;
   b.generated.make_wait(s);
-  b.trace = traced ? trace_before(b, n, c, s) : nullptr;
-  const auto keys = b.keys.cspan().first(n);
+  b.trace = traced ? trace_before<K, V>(b, n, c, s) : nullptr;
+  const auto keys = o.keys.cspan().first(n);
   const auto st = b.status.span().first(n);
   b.timer.start(s);
   if (b.plan.only(op_kind::insert))
-    t.insert(keys, b.values.cspan().first(n), st, s);
+    t.insert(keys, o.values.cspan().first(n), st, s);
   else if (b.plan.only(op_kind::erase))
     t.erase(keys, st, s);
   else if (b.plan.only(op_kind::find))
-    t.find(keys, b.results.span().first(n), st, s);
+    t.find(keys, o.results.span().first(n), st, s);
   else
-    t.apply({b.kinds.cspan().first(n), keys, b.values.cspan().first(n)}, b.results.span().first(n),
-            st, s);
+    t.apply(basic_op_batch<K, V>{b.kinds.cspan().first(n), keys, o.values.cspan().first(n)},
+            o.results.span().first(n), st, s);
   b.timer.stop(s);
   // In stream order after this batch, before the next: the counters are this batch's.
   if (c.fam.copy_batch_counters) c.fam.copy_batch_counters(t, b.family_counts.data(), s);
@@ -93,17 +128,35 @@ void launch(batch& b, const workload::workload_spec& spec, bool traced, const la
   b.done.record(streams.tally);
 }
 
+// A traced step's statuses and found values.
+template <class V>
+void finish_trace(batch& b, const buffer<V>& results_buffer) {
+  const std::uint64_t n = b.trace->ops.size();
+  const auto status = b.status.download(n);
+  const auto results = results_buffer.download(n);
+  for (std::uint64_t i = 0; i < n; ++i) {
+    b.trace->ops[i].status = status[i];
+    b.trace->ops[i].result = b.trace->ops[i].kind == op_kind::find ? results[i] : 0;
+  }
+}
+}  // namespace
+
+void launch(batch& b, const workload::workload_spec& spec, bool traced, const launch_context& c,
+            batch_streams streams) {
+  if (c.tbl.key_bits() == 64)
+    launch_as<wide_key, wide_value>(b, spec, traced, c, streams);
+  else
+    launch_as<key_type, value_type>(b, spec, traced, c, streams);
+}
+
 batch_outcome finish(batch& b, std::uint64_t serial) {
   batch_outcome o;
   o.ms = b.timer.elapsed_ms();  // the calls that can fail come before any counting
   if (b.trace) {
-    const std::uint64_t n = b.trace->ops.size();
-    const auto status = b.status.download(n);
-    const auto results = b.results.download(n);
-    for (std::uint64_t i = 0; i < n; ++i) {
-      b.trace->ops[i].status = status[i];
-      b.trace->ops[i].result = b.trace->ops[i].kind == op_kind::find ? results[i] : 0;
-    }
+    if (b.room_bits == 64)
+      finish_trace(b, b.wide.results);
+    else
+      finish_trace(b, b.narrow.results);
     b.trace->serial = serial;
   }
   const std::uint64_t* c = b.counts.data();

@@ -16,16 +16,25 @@
 
 namespace hs::app {
 
+/// @brief A batch's keys, values and found values in one width.
+template <class K, class V>
+struct batch_buffers {
+  buffer<K> keys;
+  buffer<V> values, results;
+};
+
 struct batch {
   batch(memory_space s, bool gpu, std::size_t family_counters);
-  /// @brief Room for `n` operations (buffers only grow).
-  void reserve(std::uint64_t n);
+  /// @brief Room for `n` operations of `key_bits` keys (buffers only grow; those of the other
+  /// width are not allocated).
+  void reserve(std::uint64_t n, unsigned key_bits);
 
   memory_space space;
   std::uint64_t room = 0;
+  unsigned room_bits = 32;  ///< the width `room` was reserved for
   buffer<op_kind> kinds;
-  buffer<key_type> keys;
-  buffer<value_type> values, results;
+  batch_buffers<key_type, value_type> narrow;
+  batch_buffers<wide_key, wide_value> wide;  ///< for a table of 64-bit keys
   buffer<op_status> status;
   buffer<std::uint64_t> scratch, counts;
   buffer<std::uint64_t> family_counts;  // the family's batch counters after this batch

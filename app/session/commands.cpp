@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "core/common/error.hpp"
 #include "core/common/format.hpp"
 #include "core/table/step_trace.hpp"
 
@@ -59,9 +60,22 @@ void command_state::step(std::vector<given_op> ops) {
   given_ = std::move(ops);
 }
 
-given_op typed_op(op_kind kind, key_type key) {
+given_op typed_op(op_kind kind, std::uint64_t key) {
+  // 31-bit values, so the same key stores the same value in a table of either width.
   return {kind, key,
           kind == op_kind::insert ? workload::random_u32(0x7e7ed, 6, key) & 0x7fffffffu : k_empty};
+}
+
+void check_typed_key(std::uint64_t key, unsigned key_bits) {
+  const std::string text = key_text(key, key_radix::hex, true);
+  if (key_bits == 32 && key > key_limits<key_type>::empty)
+    throw user_error("key " + text + " does not fit this table: it holds 32-bit keys (up to " +
+                     key_text(key_limits<key_type>::tombstone - 1, key_radix::hex, true) +
+                     "); a table of key-bits 64 takes it");
+  const bool reserved = key_bits == 64
+                            ? key_limits<wide_key>::reserved_key(key)
+                            : key_limits<key_type>::reserved_key(static_cast<key_type>(key));
+  if (reserved) throw user_error(text + " is a reserved key");
 }
 
 workload::batch_plan plan_of(const std::vector<given_op>& ops, std::uint64_t index) {

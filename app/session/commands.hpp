@@ -23,14 +23,17 @@ const char* to_string(activity a);
 /// @brief An operation given whole (a key the class typed), not drawn from the workload.
 struct given_op {
   op_kind kind = op_kind::insert;
-  key_type key = 0;
-  value_type value = 0;  ///< an insert's value
+  std::uint64_t key = 0;    ///< of the table's width (a 32-bit table's keys fit 32 bits)
+  std::uint64_t value = 0;  ///< an insert's value
   bool operator==(const given_op&) const = default;
 };
 
 /// @brief A typed key as an operation of `kind`; an insert stores a value drawn from the key
 /// (the same on every run, so a saved session plays back to the same table).
-given_op typed_op(op_kind kind, key_type key);
+given_op typed_op(op_kind kind, std::uint64_t key);
+/// @brief Throws hs::user_error for a typed key a table of `key_bits` keys cannot take: one of its
+/// reserved keys, or a key wider than it holds (never truncated).
+void check_typed_key(std::uint64_t key, unsigned key_bits);
 
 /// @brief One queued command of a script (a scenario's steps, or a preset's).
 struct script_step {

@@ -26,13 +26,7 @@ session::session(session_config cfg, std::unique_ptr<batch_recorder> recorder)
       sample_stream_(cfg_.table.backend == backend::gpu),
       generate_stream_(cfg_.table.backend == backend::gpu),
       tally_stream_(cfg_.table.backend == backend::gpu) {
-  workload::validate(cfg_.workload);
-  // The workload generator, the statuses' pipeline and the views' records of a session are
-  // 32-bit so far; the 64-bit table runs through the table seam (bench linear --key-bits 64).
-  if (cfg_.table.key_bits() != 32)
-    throw user_error("key-bits " + std::to_string(cfg_.table.key_bits()) +
-                     ": sessions, the window and render run tables of 32-bit keys so far; "
-                     "bench linear --key-bits 64 runs the 64-bit table");
+  workload::validate(cfg_.workload, cfg_.table.key_bits());
   table_ = make_table(cfg_.table);
   recorder_ = std::move(recorder);
   counters_after_.assign(fam_.batch_counters, 0);
@@ -93,8 +87,7 @@ void session::step(std::vector<given_op> ops) {
   if (ops.empty() || ops.size() > k_traced_step_ops)
     throw user_error(strprintf("a step of typed keys takes 1 to %llu keys",
                                static_cast<unsigned long long>(k_traced_step_ops)));
-  for (const given_op& o : ops)
-    if (is_reserved_key(o.key)) throw user_error(strprintf("0x%08x is a reserved key", o.key));
+  for (const given_op& o : ops) check_typed_key(o.key, cfg_.table.key_bits());
   std::lock_guard lock(mutex_);
   if (lost()) return;  // status() says why
   redo_.clear();
@@ -135,7 +128,7 @@ void session::continue_script() {
 }
 
 void session::set_workload(const workload::workload_spec& spec) {
-  workload::validate(spec);
+  workload::validate(spec, cfg_.table.key_bits());
   std::lock_guard lock(mutex_);
   commands_.set_spec(spec);
 }

@@ -7,7 +7,8 @@ namespace hs::app {
 void step_runs::compare_and_keep(step_trace& t, std::uint64_t point) {
   std::string id = std::to_string(point);
   for (const stepped_op& op : t.ops)
-    id += strprintf(";%d:%u:%u", int(op.kind), unsigned(op.key), unsigned(op.value));
+    id += strprintf(";%d:%llx:%llx", int(op.kind), static_cast<unsigned long long>(op.key),
+                    static_cast<unsigned long long>(op.value));
   runs& r = runs_[id];
   std::vector<outcome> now;
   t.changed = 0;

@@ -16,7 +16,7 @@ namespace hs::app {
 /// @brief Every run of one step: its keys, and per run the slot each operation's key held after it
 /// (open addressing; none for other families) and whether it ended otherwise than the run before.
 struct run_history {
-  std::vector<key_type> keys;
+  std::vector<std::uint64_t> keys;
   struct run {
     std::vector<std::optional<std::uint64_t>> slots;
     std::vector<bool> changed;
@@ -41,7 +41,7 @@ class step_runs {
  private:
   struct outcome {
     op_status status = op_status::none;
-    value_type result = 0;
+    std::uint64_t result = 0;
     std::optional<std::uint64_t> slot;
   };
   struct runs {

@@ -228,10 +228,11 @@ void app_frame::execute(command c, key_target t) {
       switch (c) {
         case command::run_pause: tables.running() ? tables.pause() : tables.run(); break;
         case command::step:
-          if (state_.typed_next < state_.typed_keys.size())  // the typed keys, one by one
+          if (state_.typed_next < state_.typed_keys.size()) {  // the typed keys, one by one
             tables.step(std::vector<given_op>{
-                typed_op(state_.typed_kind, state_.typed_keys[state_.typed_next++])});
-          else
+                typed_op(state_.typed_kind, state_.typed_keys[state_.typed_next])});
+            ++state_.typed_next;  // a key a table refused stays next
+          } else
             tables.step(static_cast<std::uint64_t>(state_.step_ops));
           break;
         case command::fill: tables.fill_to(state_.target_load); break;
@@ -247,10 +248,14 @@ void app_frame::execute(command c, key_target t) {
         default: break;
       }
     };
-    if (t == key_target::compared_tables && state_.compare)
-      drive(*state_.compare);
-    else
-      drive(*state_.sess);
+    try {
+      if (t == key_target::compared_tables && state_.compare)
+        drive(*state_.compare);
+      else
+        drive(*state_.sess);
+    } catch (const user_error& e) {  // typed keys a table cannot take: nothing stepped
+      state_.error = std::string("nothing stepped: ") + e.what();
+    }
     return;
   }
   switch (c) {

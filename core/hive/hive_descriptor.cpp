@@ -118,9 +118,10 @@ bool resizes_itself(const table_config& cfg) { return cfg.hive.auto_resize; }
 // The candidate buckets and the stash as the step's operation will find them (stream-ordered
 // after every earlier batch).
 void trace_before(table& t, const table_config&, std::uint64_t, stepped_op& op, stream_view s) {
-  if (is_reserved_key(op.key)) return;
+  const auto key = static_cast<key_type>(op.key);  // a hive's keys are 32-bit
+  if (is_reserved_key(key)) return;
   inspect_request ir;
-  ir.hive.key = op.key;
+  ir.hive.key = key;
   inspect_result r;
   t.inspect(ir, r, s);
   op.hive_before = std::move(r.hive.key);

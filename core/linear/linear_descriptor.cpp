@@ -101,7 +101,9 @@ std::string check(table& t, stream_view s) {
 // earlier batch), in chunks until the walk must end there: at the key or an empty slot.
 void trace_before(table& t, const table_config& cfg, std::uint64_t capacity, stepped_op& op,
                   stream_view s) {
-  if (is_reserved_key(op.key) || capacity == 0) return;
+  const bool reserved = cfg.linear.key_bits == 64 ? key_limits<wide_key>::reserved_key(op.key)
+                                                  : op.key >= key_limits<key_type>::tombstone;
+  if (reserved || capacity == 0) return;
   const std::uint64_t limit =
       std::min<std::uint64_t>(k_traced_walk_slots, capacity);        // each slot once
   const auto dump = [&](std::uint64_t first, std::uint64_t count) {  // true once the walk must end
@@ -119,7 +121,7 @@ void trace_before(table& t, const table_config& cfg, std::uint64_t capacity, ste
   const bool ended = dispatch_width(cfg.linear.key_bits, [&](auto width) {
     using I = index_of_t<decltype(width)>;
     const auto mask = static_cast<I>(capacity - 1);
-    const key_of_t<decltype(width)> key = op.key;
+    const auto key = static_cast<key_of_t<decltype(width)>>(op.key);
     return dispatch_probing(cfg.hash, cfg.linear.probe, [&](auto h) {
       using H = decltype(h);
       const I home = home_slot<H>(key, mask);

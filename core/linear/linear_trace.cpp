@@ -14,11 +14,11 @@ const char* to_string(walk_role r) {
   return "?";
 }
 
-bool walk_ends_at(const slot_record& s, key_type k) {
+bool walk_ends_at(const slot_record& s, std::uint64_t k) {
   return s.state == slot_state::empty || s.key == k;
 }
 
-probe_walk replay_walk(const std::vector<slot_record>& slots, op_kind kind, key_type k,
+probe_walk replay_walk(const std::vector<slot_record>& slots, op_kind kind, std::uint64_t k,
                        op_status status, linear_delete_mode mode, bool truncated) {
   probe_walk w;
   if (status == op_status::rejected_key || status == op_status::rejected_value) return w;

@@ -37,11 +37,11 @@ struct probe_walk {
 
 /// @brief Replays the operation on `slots` (the slots from its home slot on, as the step found
 /// them). A rejected operation walks nothing; a failed_full insert passes every slot.
-probe_walk replay_walk(const std::vector<slot_record>& slots, op_kind kind, key_type k,
+probe_walk replay_walk(const std::vector<slot_record>& slots, op_kind kind, std::uint64_t k,
                        op_status status, linear_delete_mode mode, bool truncated = false);
 
 /// @brief Whether a capture of the slots from the home slot on may stop after `s`: the walk of
 /// this operation cannot go past it (the key, or an empty slot).
-bool walk_ends_at(const slot_record& s, key_type k);
+bool walk_ends_at(const slot_record& s, std::uint64_t k);
 
 }  // namespace hs::linear

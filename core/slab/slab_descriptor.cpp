@@ -82,10 +82,11 @@ std::string check(table& t, stream_view s) {
 void trace_before(table& t, const table_config& cfg, std::uint64_t capacity, stepped_op& op,
                   stream_view s) {
   const auto buckets = static_cast<std::uint32_t>(capacity / k_slab_pairs);
-  if (!buckets || is_reserved_key(op.key)) return;
+  const auto key = static_cast<key_type>(op.key);  // a slab table's keys are 32-bit
+  if (!buckets || is_reserved_key(key)) return;
   inspect_request ir;
   ir.slab.chain_bucket =
-      dispatch_hash(cfg.hash, [&](auto h) { return bucket_of(h, op.key, buckets); });
+      dispatch_hash(cfg.hash, [&](auto h) { return bucket_of(h, key, buckets); });
   inspect_result r;
   t.inspect(ir, r, s);
   op.list_before = std::move(r.slab.chain);

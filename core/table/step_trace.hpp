@@ -20,10 +20,12 @@ inline constexpr std::uint32_t k_traced_walk_slots = 512;
 
 struct stepped_op : family_step_records {
   op_kind kind = op_kind::find;
-  key_type key = 0;
-  value_type value = 0;  ///< the value an insert stores
+  // Keys and values as wide as the widest table's (a 32-bit table's fit); the table's key bits say
+  // which are reserved.
+  std::uint64_t key = 0;
+  std::uint64_t value = 0;  ///< the value an insert stores
   op_status status = op_status::none;
-  value_type result = 0;                  ///< what a find returned
+  std::uint64_t result = 0;               ///< what a find returned
   std::vector<slot_record> probe_before;  ///< open addressing: the slots from the home slot on, to
                                           ///< where the walk must end (at most k_traced_walk_slots)
   bool probe_truncated = false;           ///< the walk goes on past the captured slots

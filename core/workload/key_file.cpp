@@ -364,6 +364,10 @@ key_type text_key(std::string_view s) {
   return static_cast<key_type>(h % k_key_domain);
 }
 
+wide_key text_key_64(std::string_view s) {
+  return detail::fnv1a64(s) % key_limits<wide_key>::domain;
+}
+
 namespace {
 // The entries of a typed key list, split at commas and white space.
 std::vector<std::string_view> key_list_entries(std::string_view text) {
@@ -380,21 +384,26 @@ std::vector<std::string_view> key_list_entries(std::string_view text) {
 }
 }  // namespace
 
-std::vector<key_type> parse_key_list(std::string_view text) {
-  std::vector<key_type> keys;
+std::vector<std::uint64_t> parse_key_list(std::string_view text, unsigned key_bits) {
+  std::vector<std::uint64_t> keys;
   for (const std::string_view entry : key_list_entries(text)) {
     if (entry.front() >= '0' && entry.front() <= '9') {
       std::uint64_t k = 0;
       const std::string why =
-          detail::parse_number(entry, detail::is_hex_prefixed(entry) ? 16 : 10, k);
+          detail::parse_number(entry, detail::is_hex_prefixed(entry) ? 16 : 10, k, 64);
       if (!why.empty())
         throw user_error("'" + std::string(entry) + "' is neither a key (" + why +
                          ") nor a word (a word begins with a letter)");
-      if (is_reserved_key(static_cast<key_type>(k)))
-        throw user_error("'" + std::string(entry) + "' is a reserved key");
-      keys.push_back(static_cast<key_type>(k));
+      if (key_bits == 32 && k >> 32)
+        throw user_error("'" + std::string(entry) +
+                         "' has more than 32 bits: this table holds 32-bit keys (a table of "
+                         "key-bits 64 takes it)");
+      const bool reserved = key_bits == 64 ? key_limits<wide_key>::reserved_key(k)
+                                           : is_reserved_key(static_cast<key_type>(k));
+      if (reserved) throw user_error("'" + std::string(entry) + "' is a reserved key");
+      keys.push_back(k);
     } else {
-      keys.push_back(text_key(entry));
+      keys.push_back(key_bits == 64 ? text_key_64(entry) : text_key(entry));
     }
   }
   if (keys.empty()) throw user_error("no keys typed (e.g. 12, 44, 7 or ada bob)");

@@ -35,11 +35,17 @@ std::optional<key_format> parse_key_format(std::string_view s);
 inline constexpr const char* k_string_hash = "FNV-1a 32-bit, modulo 2^32-2";
 /// @brief A text key's 32-bit key (never a reserved key).
 key_type text_key(std::string_view s);
+/// @brief The string hash of 64-bit tables' text keys.
+inline constexpr const char* k_string_hash_64 = "FNV-1a 64-bit, modulo 2^64-2";
+/// @brief A text key's 64-bit key (never a reserved key).
+wide_key text_key_64(std::string_view s);
 
-/// @brief Keys typed by hand ("12, 44, 7", "0x1f", "ada bob"): entries split at commas and
-/// spaces; one that begins with a digit is a decimal or 0x hex 32-bit key, any other a word through
-/// k_string_hash. Throws hs::user_error naming the first entry that is neither, or a reserved key.
-std::vector<key_type> parse_key_list(std::string_view text);
+/// @brief Keys typed by hand ("12, 44, 7", "0x1f", "ada bob") for a table of `key_bits` keys:
+/// entries split at commas and spaces; one that begins with a digit is a decimal or 0x hex key,
+/// any other a word through the width's string hash (k_string_hash, k_string_hash_64). Throws
+/// hs::user_error naming the first entry that is neither, a reserved key, or a key wider than the
+/// table holds (never truncated).
+std::vector<std::uint64_t> parse_key_list(std::string_view text, unsigned key_bits = 32);
 /// @brief How a person wrote a key list: decimal when every entry is a decimal number, else hex
 /// (0x keys, or words, whose keys are hashes).
 key_radix radix_of_key_list(std::string_view text);

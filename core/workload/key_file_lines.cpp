@@ -13,24 +13,25 @@ bool is_hex_prefixed(std::string_view s) {
   return s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
 }
 
-std::string parse_number(std::string_view s, int base, std::uint64_t& out) {
+std::string parse_number(std::string_view s, int base, std::uint64_t& out, unsigned bits) {
   if (base == 16 && is_hex_prefixed(s)) s.remove_prefix(2);
   if (s.empty()) return "no digits";
+  const std::string range = "out of the " + std::to_string(bits) + "-bit range";
   const auto r = std::from_chars(s.data(), s.data() + s.size(), out, base);
-  if (r.ec == std::errc::result_out_of_range) return "out of the 32-bit range";
+  if (r.ec == std::errc::result_out_of_range) return range;
   if (r.ec != std::errc{} || r.ptr != s.data() + s.size())
     return base == 16 ? "not a hex number" : "not a decimal number";
-  if (out > 0xffffffffull) return "out of the 32-bit range";
+  if (bits < 64 && out >> bits) return range;
   return {};
 }
-
-namespace {
 
 std::uint64_t fnv1a64(std::string_view s) {
   std::uint64_t h = 0xcbf29ce484222325ull;
   for (const unsigned char c : s) h = (h ^ c) * 0x100000001b3ull;
   return h;
 }
+
+namespace {
 
 // The offset of the first byte that breaks UTF-8 in `s`, or npos.
 std::size_t invalid_utf8_at(std::string_view s) {

@@ -44,9 +44,12 @@ struct chunk_result {
 
 /// @brief Whether `s` begins with 0x or 0X (and has digits after it).
 bool is_hex_prefixed(std::string_view s);
-/// @brief A number in `base` (16 takes an optional 0x) filling `s`, at most 32 bits: why not, or
-/// empty.
-std::string parse_number(std::string_view s, int base, std::uint64_t& out);
+/// @brief FNV-1a of 64 bits: the 64-bit string hash, and what tells distinct strings apart.
+std::uint64_t fnv1a64(std::string_view s);
+
+/// @brief A number in `base` (16 takes an optional 0x) filling `s`, of at most `bits` bits (32 or
+/// 64): why not, or empty.
+std::string parse_number(std::string_view s, int base, std::uint64_t& out, unsigned bits = 32);
 
 /// @brief Parses `text` (whole lines; the last may lack its newline) starting at byte `offset`
 /// of the file, by `rules`, into `out`. Stops at the first line that stops the read.

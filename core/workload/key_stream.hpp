@@ -21,39 +21,45 @@ HS_HD std::uint64_t mix64(std::uint64_t x) {
 }
 
 /// @brief Counter-based random numbers: independent streams of independent draws.
+HS_HD std::uint64_t random_u64(std::uint64_t seed, std::uint64_t stream, std::uint64_t index) {
+  return mix64(seed ^ mix64(stream * 0x9e3779b97f4a7c15ull + index));
+}
 HS_HD std::uint32_t random_u32(std::uint64_t seed, std::uint64_t stream, std::uint64_t index) {
-  return static_cast<std::uint32_t>(mix64(seed ^ mix64(stream * 0x9e3779b97f4a7c15ull + index)) >>
-                                    32);
+  return static_cast<std::uint32_t>(random_u64(seed, stream, index) >> 32);
 }
 
 /// @brief A uniform double in [0, 1) with 53 random bits.
 HS_HD double random_unit(std::uint64_t seed, std::uint64_t stream, std::uint64_t index) {
-  const std::uint64_t r = mix64(seed ^ mix64(stream * 0x9e3779b97f4a7c15ull + index));
-  return static_cast<double>(r >> 11) * (1.0 / 9007199254740992.0);
+  return static_cast<double>(random_u64(seed, stream, index) >> 11) * (1.0 / 9007199254740992.0);
 }
 
-/// @brief A keyed bijection of [0, domain) (domain <= 2^32): a balanced Feistel network on the
-/// smallest even number of bits covering the domain, with cycle walking for values outside it.
-HS_HD std::uint32_t permute(std::uint64_t seed, std::uint32_t x, std::uint64_t domain) {
+/// @brief A keyed bijection of [0, domain) (any domain up to 2^64, so 64-bit keys too): a
+/// balanced Feistel network on the smallest even number of bits covering the domain, with cycle
+/// walking for values outside it.
+HS_HD std::uint64_t permute_wide(std::uint64_t seed, std::uint64_t x, std::uint64_t domain) {
   if (domain <= 1) return 0;
   int bits = floor_log2_64(domain - 1) + 1;
   bits += bits & 1;
-  const int half = bits / 2;
-  const std::uint32_t half_mask = (1u << half) - 1u;
+  const int half = bits / 2;  // at most 32, so a half and its shift fit 64 bits
+  const std::uint64_t half_mask = (std::uint64_t{1} << half) - 1u;
   std::uint64_t v = x;
   do {
-    std::uint32_t l = static_cast<std::uint32_t>(v >> half) & half_mask;
-    std::uint32_t r = static_cast<std::uint32_t>(v) & half_mask;
+    std::uint64_t l = (v >> half) & half_mask;
+    std::uint64_t r = v & half_mask;
     for (std::uint32_t round = 0; round < 4; ++round) {
-      const std::uint32_t f =
-          static_cast<std::uint32_t>(mix64(seed + round * 0x632be59bd9b4e019ull + r)) & half_mask;
-      const std::uint32_t t = l ^ f;
+      const std::uint64_t f = mix64(seed + round * 0x632be59bd9b4e019ull + r) & half_mask;
+      const std::uint64_t t = l ^ f;
       l = r;
       r = t;
     }
-    v = (std::uint64_t{l} << half) | r;
+    v = (l << half) | r;
   } while (v >= domain);
-  return static_cast<std::uint32_t>(v);
+  return v;
+}
+
+/// @brief The same bijection of [0, domain) for domains up to 2^32.
+HS_HD std::uint32_t permute(std::uint64_t seed, std::uint32_t x, std::uint64_t domain) {
+  return static_cast<std::uint32_t>(permute_wide(seed, x, domain));
 }
 
 /// @brief Zipf(s) over ranks [0, n) by rejection-inversion (Hörmann and Derflinger): a few
@@ -113,15 +119,39 @@ struct stream_params {
   std::uint64_t seed = 1;
   std::uint64_t universe = 1u << 20;  ///< uniform_dup and zipf: number of distinct keys
   std::uint32_t cluster = 64;         ///< clustered: run length (a power of two)
-  std::uint32_t start = 0;            ///< sequential: first key
+  std::uint64_t start = 0;            ///< sequential: first key (below the key width's domain)
+  /// 64: the keys are drawn as 64-bit IDs whatever the table's width, and a 32-bit table takes
+  /// each folded to 32 bits (fold_id); 0: keys of the table's width.
+  unsigned id_bits = 0;
   double zipf_s = 0.99;
   const key_type* file_keys = nullptr;  ///< file: its keys, in the memory generation runs in
   std::uint64_t file_count = 0;         ///< file: how many (distinct)
 };
 
-/// Keys are drawn from [0, k_key_domain): never a sentinel. Insert streams use the lower half of
-/// the index space and miss streams the upper half, so a miss key is never an inserted key.
-inline constexpr std::uint64_t k_half = 1ull << 31;
+/// @brief Where the keys of a width are drawn: from [0, domain), never a sentinel. Insert streams
+/// use the lower half of the index space and miss streams the upper half, so a miss key is never
+/// an inserted key. 64-bit keys spread over the whole 64-bit range.
+template <class K>
+struct key_space {
+  static constexpr std::uint64_t domain = key_limits<K>::domain;
+  static constexpr std::uint64_t half = std::uint64_t{1} << (sizeof(K) * 8 - 1);
+};
+inline constexpr std::uint64_t k_half = key_space<key_type>::half;
+
+/// @brief A random draw as wide as the keys (32-bit draws keep the 32-bit streams as they were).
+template <class K>
+HS_HD std::uint64_t random_key_draw(std::uint64_t seed, std::uint64_t stream, std::uint64_t index) {
+  if constexpr (sizeof(K) == 4)
+    return random_u32(seed, stream, index);
+  else
+    return random_u64(seed, stream, index);
+}
+
+/// @brief (a + b) mod domain for a < domain, without overflowing 64 bits.
+HS_HD std::uint64_t add_in_domain(std::uint64_t a, std::uint64_t b, std::uint64_t domain) {
+  b %= domain;
+  return a >= domain - b ? a - (domain - b) : a + b;
+}
 
 /// @brief Whether the distribution's keys, and its miss keys, are the keyed permutation of the
 /// key space applied to an index (stream_index, miss_index).
@@ -131,35 +161,48 @@ HS_HD bool permuted(distribution d) {
 }
 
 /// @brief The index whose permutation is key number j of the insert stream (permuted only).
-HS_HD std::uint32_t stream_index(const stream_params& p, std::uint64_t j,
+HS_HD std::uint64_t stream_index(const stream_params& p, std::uint64_t j,
                                  const zipf_sampler* zipf) {
   switch (p.dist) {
     case distribution::uniform_dup:
       return random_u32(p.seed, 1, j) % static_cast<std::uint32_t>(p.universe);
-    case distribution::zipf: return static_cast<std::uint32_t>(zipf->sample(p.seed, j));
-    default: return static_cast<std::uint32_t>(j);  // uniform_unique
+    case distribution::zipf: return zipf->sample(p.seed, j);
+    default: return j;  // uniform_unique
   }
 }
 
-/// @brief The index whose permutation is miss key number r (permuted only). The divisors are below
-/// 2^32, so 32-bit remainders give what 64-bit ones would, at a fraction of their cost on a GPU.
-HS_HD std::uint32_t miss_index(const stream_params& p, std::uint64_t r) {
-  const std::uint32_t x = random_u32(p.seed, 2, r);
-  const std::uint64_t first = p.dist == distribution::uniform_unique ? k_half : p.universe;
-  return static_cast<std::uint32_t>(first + x % static_cast<std::uint32_t>(k_key_domain - first));
+/// @brief The index whose permutation is miss key number r (permuted only). For 32-bit keys the
+/// divisors are below 2^32, so 32-bit remainders give what 64-bit ones would, at a fraction of
+/// their cost on a GPU.
+template <class K>
+HS_HD std::uint64_t miss_index(const stream_params& p, std::uint64_t r) {
+  constexpr std::uint64_t domain = key_space<K>::domain;
+  const std::uint64_t first =
+      p.dist == distribution::uniform_unique ? key_space<K>::half : p.universe;
+  if constexpr (sizeof(K) == 4)
+    return first + random_u32(p.seed, 2, r) % static_cast<std::uint32_t>(domain - first);
+  else
+    return first + random_u64(p.seed, 2, r) % (domain - first);
 }
 
-/// @brief Key number j (j < 2^31) of the insert stream.
-HS_HD key_type stream_key(const stream_params& p, std::uint64_t j, const zipf_sampler* zipf) {
-  if (permuted(p.dist)) return permute(p.seed, stream_index(p, j, zipf), k_key_domain);
+/// @brief The permuted key of an index.
+template <class K>
+HS_HD K permuted_key(const stream_params& p, std::uint64_t index) {
+  return static_cast<K>(permute_wide(p.seed, index, key_space<K>::domain));
+}
+
+/// @brief Key number j (j below the width's half) of the insert stream.
+template <class K>
+HS_HD K stream_key(const stream_params& p, std::uint64_t j, const zipf_sampler* zipf) {
+  constexpr std::uint64_t domain = key_space<K>::domain;
+  if (permuted(p.dist)) return permuted_key<K>(p, stream_index(p, j, zipf));
   switch (p.dist) {
-    case distribution::sequential: return static_cast<key_type>((p.start + j) % k_key_domain);
+    case distribution::sequential: return static_cast<K>(add_in_domain(p.start, j, domain));
     case distribution::file: return p.file_keys[j % p.file_count];
     case distribution::clustered: {
-      const std::uint64_t runs = (k_key_domain / p.cluster) / 2;  // lower half of the runs
-      const std::uint32_t run =
-          permute(p.seed, static_cast<std::uint32_t>((j / p.cluster) % runs), runs);
-      return static_cast<key_type>(std::uint64_t{run} * p.cluster + j % p.cluster);
+      const std::uint64_t runs = (domain / p.cluster) / 2;  // lower half of the runs
+      const std::uint64_t run = permute_wide(p.seed, (j / p.cluster) % runs, runs);
+      return static_cast<K>(run * p.cluster + j % p.cluster);
     }
     default: return 0;  // permuted: above
   }
@@ -167,34 +210,44 @@ HS_HD key_type stream_key(const stream_params& p, std::uint64_t j, const zipf_sa
 
 /// @brief Miss key number r of a key file's workload, when `inserted` of its keys were taken: a key
 /// of the file not taken yet (never in the table: the file's keys are distinct); once every key
-/// was taken, a random key, which is in the file with odds of its keys over 2^32.
-HS_HD key_type file_miss_key(const stream_params& p, std::uint64_t inserted, std::uint64_t r) {
+/// was taken, a random key, which is in the file with odds of its keys over the key domain.
+template <class K>
+HS_HD K file_miss_key(const stream_params& p, std::uint64_t inserted, std::uint64_t r) {
+  constexpr std::uint64_t domain = key_space<K>::domain, half = key_space<K>::half;
   const std::uint32_t x = random_u32(p.seed, 2, r);
   if (inserted < p.file_count)
     return p.file_keys[inserted + x % static_cast<std::uint32_t>(p.file_count - inserted)];
-  return permute(p.seed, static_cast<std::uint32_t>(k_half + x % (k_key_domain - k_half)),
-                 k_key_domain);
+  return permuted_key<K>(p, half + random_key_draw<K>(p.seed, 2, r) % (domain - half));
 }
 
 /// @brief Miss key number r: a key no index of the insert stream produces.
-HS_HD key_type miss_key(const stream_params& p, std::uint64_t r) {
-  if (permuted(p.dist)) return permute(p.seed, miss_index(p, r), k_key_domain);
-  const std::uint32_t x = random_u32(p.seed, 2, r);
+template <class K>
+HS_HD K miss_key(const stream_params& p, std::uint64_t r) {
+  constexpr std::uint64_t domain = key_space<K>::domain, half = key_space<K>::half;
+  if (permuted(p.dist)) return permuted_key<K>(p, miss_index<K>(p, r));
+  const std::uint64_t x = random_key_draw<K>(p.seed, 2, r);
   switch (p.dist) {
     case distribution::sequential:
-      return static_cast<key_type>((p.start + k_half + x % (k_key_domain - k_half)) % k_key_domain);
+      return static_cast<K>(add_in_domain(p.start, half + x % (domain - half), domain));
     case distribution::clustered: {
-      const std::uint64_t all_runs = k_key_domain / p.cluster, runs = all_runs / 2;
+      const std::uint64_t all_runs = domain / p.cluster, runs = all_runs / 2;
       const std::uint64_t run = runs + x % (all_runs - runs);
-      return static_cast<key_type>(run * p.cluster + random_u32(p.seed, 3, r) % p.cluster);
+      return static_cast<K>(run * p.cluster + random_u32(p.seed, 3, r) % p.cluster);
     }
     default: return 0;  // permuted: above
   }
 }
 
+/// @brief A 64-bit ID folded to a 32-bit key, as a table of 32-bit keys would be given it: its
+/// halves xored, the two reserved keys wrapped to 0 and 1. Distinct IDs may fold to one key.
+HS_HD key_type fold_id(wide_key id) {
+  return static_cast<key_type>(static_cast<std::uint32_t>(id ^ (id >> 32)) % k_key_domain);
+}
+
 /// @brief The value stored with stream key j: never the reserved empty value, rarely zero.
-HS_HD value_type stream_value(const stream_params& p, std::uint64_t j) {
-  return random_u32(p.seed, 4, j) & 0x7fffffffu;
+template <class V>
+HS_HD V stream_value(const stream_params& p, std::uint64_t j) {
+  return static_cast<V>(random_key_draw<V>(p.seed, 4, j) & (key_limits<V>::empty >> 1));
 }
 
 }  // namespace hs::workload

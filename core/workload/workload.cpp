@@ -61,10 +61,10 @@ void require_key_file(const workload_spec& spec) {
   if (!spec.key_file || spec.key_file->keys.empty())
     throw user_error("workload: distribution file needs a key file (keys file PATH)");
 }
-}  // namespace
 
-void generate(const workload_spec& spec, const batch_plan& plan, memory_space space,
-              const batch_spans& out, stream_view s) {
+template <class K, class V>
+void generate_as(const workload_spec& spec, const batch_plan& plan, memory_space space,
+                 const basic_batch_spans<K, V>& out, stream_view s) {
   if (out.kinds.size() < plan.size || out.keys.size() < plan.size || out.values.size() < plan.size)
     throw user_error("workload: output spans are smaller than the batch");
   stream_params p = spec.keys;
@@ -81,9 +81,30 @@ void generate(const workload_spec& spec, const batch_plan& plan, memory_space sp
   for (std::uint64_t i = 0; i < plan.size; ++i)
     op_at(p, plan, &zipf, i, out.kinds[i], out.keys[i], out.values[i]);
 }
+}  // namespace
 
-void validate(const workload_spec& spec) {
+void generate(const workload_spec& spec, const batch_plan& plan, memory_space space,
+              const batch_spans& out, stream_view s) {
+  generate_as(spec, plan, space, out, s);
+}
+void generate(const workload_spec& spec, const batch_plan& plan, memory_space space,
+              const wide_batch_spans& out, stream_view s) {
+  generate_as(spec, plan, space, out, s);
+}
+
+void validate(const workload_spec& spec, unsigned key_bits) {
   const stream_params& k = spec.keys;
+  if (k.id_bits != 0 && k.id_bits != 64)
+    throw user_error("workload: ids must be 64 (or left out: keys of the table's width)");
+  if (k.id_bits == 64 && k.dist == distribution::file)
+    throw user_error("workload: ids=64 draws 64-bit IDs, and a key file gives its own keys");
+  const unsigned drawn_bits = k.id_bits ? k.id_bits : key_bits;
+  const std::uint64_t domain =
+      drawn_bits == 64 ? key_space<wide_key>::domain : key_space<key_type>::domain;
+  if (k.start >= domain)
+    throw user_error("workload: start key " + key_text(k.start, key_radix::hex, true) +
+                     " is past the " + std::to_string(drawn_bits) + "-bit keys (the largest is " +
+                     key_text(domain - 1, key_radix::hex, true) + ")");
   if (k.universe == 0 || k.universe > k_half)
     throw user_error("workload: universe must be between 1 and 2^31 keys");
   if (!is_pow2(k.cluster) || k.cluster > (1u << 20))
@@ -163,6 +184,10 @@ std::string to_string(const op_mix& m) {
 #if !HS_WITH_CUDA
 namespace hs::workload::detail {
 void generate_on_device(const stream_params&, const batch_plan&, const batch_spans&, stream_view) {
+  throw user_error("workload: device generation needs a CUDA build");
+}
+void generate_on_device(const stream_params&, const batch_plan&, const wide_batch_spans&,
+                        stream_view) {
   throw user_error("workload: device generation needs a CUDA build");
 }
 }  // namespace hs::workload::detail

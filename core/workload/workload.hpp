@@ -60,17 +60,33 @@ class cursor {
   std::uint64_t inserted_ = 0, erased_ = 0, batches_ = 0;
 };
 
-/// @brief Where a generated batch goes (spans in one memory space).
-struct batch_spans {
+/// @brief Where a generated batch goes (spans in one memory space), in the keys' width.
+template <class K, class V>
+struct basic_batch_spans {
   std::span<op_kind> kinds;
-  std::span<key_type> keys;
-  std::span<value_type> values;
+  std::span<K> keys;
+  std::span<V> values;
 };
+using batch_spans = basic_batch_spans<key_type, value_type>;
+using wide_batch_spans = basic_batch_spans<wide_key, wide_value>;
+
+/// @brief The key of an operation: key j of the insert stream, or miss key number `draw`.
+template <class K>
+HS_HD K key_at(const stream_params& p, const batch_plan& plan, const zipf_sampler* zipf,
+               std::uint64_t j, bool miss, std::uint64_t draw) {
+  if (permuted(p.dist))
+    return permuted_key<K>(p, miss ? miss_index<K>(p, draw) : stream_index(p, j, zipf));
+  if (miss && p.dist == distribution::file)
+    return file_miss_key<K>(p, plan.insert_begin + plan.inserts, draw);
+  return miss ? miss_key<K>(p, draw) : stream_key<K>(p, j, zipf);
+}
 
 /// @brief Operation i of a planned batch (shared by the GPU kernel and the host loop); `p` is the
-/// spec's keys with a key file's keys in the memory generation runs in.
+/// spec's keys with a key file's keys in the memory generation runs in. K is the table's key type:
+/// 64-bit keys are drawn from the whole 64-bit range.
+template <class K, class V>
 HS_HD void op_at(const stream_params& p, const batch_plan& plan, const zipf_sampler* zipf,
-                 std::uint64_t i, op_kind& kind, key_type& key, value_type& value) {
+                 std::uint64_t i, op_kind& kind, K& key, V& value) {
   const std::uint32_t r =
       permute(p.seed ^ mix64(plan.index + 1), static_cast<std::uint32_t>(i), plan.size);
   // First which key (the j-th of the insert stream, or a miss key), then the key itself, computed
@@ -79,7 +95,7 @@ HS_HD void op_at(const stream_params& p, const batch_plan& plan, const zipf_samp
   const std::uint64_t draw = plan.index * plan.size + r;  // numbers its random draws
   bool miss = false;
   std::uint64_t j = 0;
-  value = k_empty;
+  value = key_limits<V>::empty;
   if (r < plan.inserts) {
     kind = op_kind::insert;
     j = plan.insert_begin + r;
@@ -99,22 +115,23 @@ HS_HD void op_at(const stream_params& p, const batch_plan& plan, const zipf_samp
     kind = op_kind::erase;
     j = plan.erase_begin + (r - plan.inserts - plan.hits - plan.misses);
   }
-  if (permuted(p.dist))
-    key = permute(p.seed, miss ? miss_index(p, draw) : stream_index(p, j, zipf), k_key_domain);
-  else if (miss && p.dist == distribution::file)
-    key = file_miss_key(p, plan.insert_begin + plan.inserts, draw);
+  if constexpr (sizeof(K) == 4)
+    key = p.id_bits == 64 ? fold_id(key_at<wide_key>(p, plan, zipf, j, miss, draw))
+                          : key_at<K>(p, plan, zipf, j, miss, draw);
   else
-    key = miss ? miss_key(p, draw) : stream_key(p, j, zipf);
-  if (kind == op_kind::insert) value = stream_value(p, j);
+    key = key_at<K>(p, plan, zipf, j, miss, draw);
+  if (kind == op_kind::insert) value = stream_value<V>(p, j);
 }
 
 /// @brief Fills the spans with a planned batch, on the GPU (device spans, async on the stream) or
-/// on the host. `values` of non-inserts are k_empty.
+/// on the host. `values` of non-inserts are the empty value.
 void generate(const workload_spec& spec, const batch_plan& plan, memory_space space,
               const batch_spans& out, stream_view s);
+void generate(const workload_spec& spec, const batch_plan& plan, memory_space space,
+              const wide_batch_spans& out, stream_view s);
 
-/// @brief Throws hs::user_error naming the first bad field.
-void validate(const workload_spec& spec);
+/// @brief Throws hs::user_error naming the first bad field, for a table of `key_bits` keys.
+void validate(const workload_spec& spec, unsigned key_bits = 32);
 
 std::string_view to_string(distribution d);
 std::optional<distribution> parse_distribution(std::string_view s);
@@ -125,6 +142,8 @@ std::string to_string(const op_mix& m);
 namespace detail {
 void generate_on_device(const stream_params& p, const batch_plan& plan, const batch_spans& out,
                         stream_view s);
-}
+void generate_on_device(const stream_params& p, const batch_plan& plan, const wide_batch_spans& out,
+                        stream_view s);
+}  // namespace detail
 
 }  // namespace hs::workload

@@ -27,6 +27,13 @@ void draw_cells_image(const heatmap_image& image, ImVec2 size) {
     dl->AddCallback(pio.DrawCallback_SetSamplerLinear, nullptr);
 }
 
+// A slot's value as the tooltip and the cells write it: an erased value (value mode) by its state,
+// since the empty value is as wide as the table's values.
+std::string value_text(const slot_record& r) {
+  if (r.state == slot_state::erased) return "(erased)";
+  return std::to_string(r.value);
+}
+
 const char* state_name(slot_state s) {
   switch (s) {
     case slot_state::empty: return "empty";
@@ -199,10 +206,7 @@ void heatmap_view::draw(const heatmap_image& image, const heatmap_request& req,
               "key: %s (%s)", key_text(it->key, radix_).c_str(),
               key_text(it->key, radix_ == key_radix::hex ? key_radix::decimal : key_radix::hex)
                   .c_str());
-          if (it->value == k_empty)
-            ImGui::TextUnformatted("value: (erased)");
-          else
-            ImGui::Text("value: %u", it->value);
+          ImGui::Text("value: %s", value_text(*it).c_str());
           ImGui::Text("home slot: %s", format_count(it->home).c_str());
           ImGui::Text("displacement: %llu", static_cast<unsigned long long>(it->displacement));
         }
@@ -253,9 +257,7 @@ void heatmap_view::draw_cells(const geometry& g, ImVec2 origin,
         r.state == slot_state::live ? IM_COL32(0, 0, 0, 255) : IM_COL32(255, 255, 255, 255);
     dl->PushClipRect(c0, ImVec2(c0.x + cw, c0.y + cw), true);
     dl->AddText(ImVec2(c0.x + 2, c0.y + 1), ink, key_text(r.key, radix_, false).c_str());
-    if (cw >= 2.4f * fs)
-      dl->AddText(ImVec2(c0.x + 2, c0.y + 1 + fs), ink,
-                  r.value == k_empty ? "(erased)" : strprintf("%u", r.value).c_str());
+    if (cw >= 2.4f * fs) dl->AddText(ImVec2(c0.x + 2, c0.y + 1 + fs), ink, value_text(r).c_str());
     if (cw >= 3.6f * fs)
       dl->AddText(ImVec2(c0.x + 2, c0.y + 1 + 2 * fs), ink,
                   strprintf("+%llu", (unsigned long long)r.displacement).c_str());

@@ -85,7 +85,9 @@ void draw_op_line(const step_trace& step, const stepped_op& op, std::size_t op_i
                   std::size_t op_count, key_radix radix) {
   const std::string key = key_text(op.key, radix, false);
   const std::string args =
-      op.kind == op_kind::insert ? strprintf("%s, %u", key.c_str(), op.value) : key;
+      op.kind == op_kind::insert
+          ? strprintf("%s, %llu", key.c_str(), static_cast<unsigned long long>(op.value))
+          : key;
   ImGui::TextColored(ImVec4(1.f, 0.86f, 0.24f, 1.f),
                      "step %llu, operation %zu of %zu: %s(%s) -> %s",
                      (unsigned long long)step.serial, op_index + 1, op_count,
@@ -260,10 +262,11 @@ std::string linear_walk_view::csv() const {
     const std::string landed = op.slot_after ? std::to_string(*op.slot_after) : "";
     for (std::size_t p = 0; p < walks_[i].cells.size(); ++p)
       s += strprintf(
-          "%zu,%s,%u,%s,%zu,%llu,%s,%u,%s,%llu,%d\n", i, std::string(to_string(op.kind)).c_str(),
-          op.key, std::string(to_string(op.status)).c_str(), p,
-          (unsigned long long)walks_[i].cells[p].slot, linear::to_string(walks_[i].cells[p].role),
-          op.probe_before[p].key, landed.c_str(), (unsigned long long)step_->run, int(op.changed));
+          "%zu,%s,%llu,%s,%zu,%llu,%s,%llu,%s,%llu,%d\n", i,
+          std::string(to_string(op.kind)).c_str(), (unsigned long long)op.key,
+          std::string(to_string(op.status)).c_str(), p, (unsigned long long)walks_[i].cells[p].slot,
+          linear::to_string(walks_[i].cells[p].role), (unsigned long long)op.probe_before[p].key,
+          landed.c_str(), (unsigned long long)step_->run, int(op.changed));
   }
   return s;
 }

@@ -79,10 +79,12 @@ void slab_view::draw_step_line() {
   if (ImGui::ArrowButton("step-next", ImGuiDir_Right) && step_op_ + 1 < step_->ops.size())
     show_step_op(step_op_ + 1);
   ImGui::SameLine();
-  const std::string args =
-      op.kind == op_kind::insert ? strprintf("%u, %u", op.key, op.value) : std::to_string(op.key);
+  const std::string args = op.kind == op_kind::insert
+                               ? strprintf("%llu, %llu", static_cast<unsigned long long>(op.key),
+                                           static_cast<unsigned long long>(op.value))
+                               : std::to_string(op.key);
   const std::string found = op.kind == op_kind::find && op.status == op_status::found
-                                ? strprintf(" = %u", op.result)
+                                ? strprintf(" = %llu", static_cast<unsigned long long>(op.result))
                                 : "";
   ImGui::TextColored(ImVec4(1.f, 0.86f, 0.24f, 1.f),
                      "step %llu, operation %zu of %zu: %s(%s) -> %s%s | outlined: the lanes it "

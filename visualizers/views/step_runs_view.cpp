@@ -78,7 +78,8 @@ std::string step_runs_view::csv() const {
   std::string s = "run,operation,key,slot,changed\n";
   for (std::size_t r = 0; r < data_.runs.size(); ++r)
     for (std::size_t i = 0; i < data_.runs[r].slots.size(); ++i)
-      s += strprintf("%zu,%zu,%u,%s,%d\n", r + 1, i, data_.keys[i],
+      s += strprintf("%zu,%zu,%llu,%s,%d\n", r + 1, i,
+                     static_cast<unsigned long long>(data_.keys[i]),
                      data_.runs[r].slots[i] ? std::to_string(*data_.runs[r].slots[i]).c_str() : "",
                      int(data_.runs[r].changed[i]));
   return s;

@@ -14,7 +14,7 @@
 namespace hs::vis {
 
 struct step_runs_data {
-  std::vector<std::uint32_t> keys;  ///< the step's operations' keys, in order
+  std::vector<std::uint64_t> keys;  ///< the step's operations' keys, in order
   struct run {
     std::vector<std::optional<std::uint64_t>> slots;  ///< where operation i's key landed
     std::vector<bool> changed;  ///< whether operation i ended otherwise than the run before

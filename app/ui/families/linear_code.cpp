@@ -41,7 +41,7 @@ struct linear_story {
 
   void list_regions();
   void tell_walk_start(const linear::probe_walk& walk, std::uint64_t capacity);
-  void tell_cell(const linear::walk_cell& cell, key_type there, bool empty_there);
+  void tell_cell(const linear::walk_cell& cell, std::uint64_t there, bool empty_there);
   void tell_found(unsigned long long slot);
   void tell_first_free(unsigned long long slot, bool empty_there);
   void tell_stop(unsigned long long slot);
@@ -72,7 +72,7 @@ void linear_story::tell_walk_start(const linear::probe_walk& walk, std::uint64_t
 }
 
 // What the operation did at one slot of its walk; `there` is the key the slot held.
-void linear_story::tell_cell(const linear::walk_cell& cell, key_type there, bool empty_there) {
+void linear_story::tell_cell(const linear::walk_cell& cell, std::uint64_t there, bool empty_there) {
   const auto slot = static_cast<unsigned long long>(cell.slot);
   switch (cell.role) {
     case linear::walk_role::passed:
@@ -123,9 +123,10 @@ void linear_story::tell_stop(unsigned long long slot) {
 }
 
 void linear_story::tell_claim(unsigned long long slot) {
-  w.events.push_back({c.insert_region, "claim",
-                      strprintf("compare-and-swap on slot %llu: free to (%s, %u)", slot,
-                                key_text(op.key, radix).c_str(), op.value)});
+  w.events.push_back(
+      {c.insert_region, "claim",
+       strprintf("compare-and-swap on slot %llu: free to (%s, %llu)", slot,
+                 key_text(op.key, radix).c_str(), static_cast<unsigned long long>(op.value))});
   w.events.push_back(
       {c.insert_region, "claimed", strprintf("the CAS won: the key is in slot %llu", slot)});
 }
@@ -155,7 +156,7 @@ code_walkthrough linear_walkthrough(const stepped_op& op, const linear::probe_wa
   std::optional<unsigned long long> deferred_claim;
   for (std::size_t i = 0; i < walk.cells.size(); ++i) {
     const linear::walk_cell& cell = walk.cells[i];
-    const key_type there = i < op.probe_before.size() ? op.probe_before[i].key : k_empty;
+    const std::uint64_t there = i < op.probe_before.size() ? op.probe_before[i].key : k_empty;
     const bool empty_there = i < op.probe_before.size()
                                  ? op.probe_before[i].state == slot_state::empty
                                  : there == k_empty;

@@ -138,8 +138,15 @@ constexpr view_entry k_views[] = {
 };
 
 void draw_controls(table_config& c, session& running, const table_stats&) {
-  ImGui::TextDisabled("%s of %s memory", format_bytes(c.capacity * 8).c_str(),
+  ImGui::TextDisabled("%s of %s memory", format_bytes(describe(c.family).estimate_bytes(c)).c_str(),
                       running.gpu() ? "GPU" : "host");
+  int wide = c.linear.key_bits == 64 ? 1 : 0;
+  if (ImGui::Combo("keys", &wide,
+                   "32-bit keys (8-byte slots)\0"
+                   "64-bit keys (16-byte slots)\0")) {
+    c.linear.key_bits = wide ? 64 : 32;
+    if (wide && c.linear.tuning.group > 1) c.linear.tuning.group = 0;  // one thread an operation
+  }
   int g = c.linear.tuning.group == 0   ? 0
           : c.linear.tuning.group == 1 ? 1
           : c.linear.tuning.group == 4 ? 2

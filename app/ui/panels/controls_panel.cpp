@@ -231,7 +231,7 @@ void controls_panel::draw_typed_keys(frame_state& f) {
     f.typed_error.clear();
     if (f.typed_text.find_first_not_of(" ,\t") != std::string::npos) {
       try {
-        f.typed_keys = workload::parse_key_list(f.typed_text);
+        f.typed_keys = workload::parse_key_list(f.typed_text, f.typed_key_bits());
         f.given_radix = workload::radix_of_key_list(f.typed_text);  // shown as they were typed
       } catch (const user_error& e) {
         f.typed_error = e.what();  // nothing is stepped until the list is all keys
@@ -248,8 +248,9 @@ void controls_panel::draw_typed_keys(frame_state& f) {
   if (!f.typed_error.empty()) {
     ImGui::TextColored(role_color(ui_role::error, f.ui_theme), "%s", f.typed_error.c_str());
   } else if (f.typed_next < f.typed_keys.size()) {
-    ImGui::TextDisabled("Step: %s %u next (%zu of %zu)",
-                        std::string(to_string(f.typed_kind)).c_str(), f.typed_keys[f.typed_next],
+    ImGui::TextDisabled("Step: %s %s next (%zu of %zu)",
+                        std::string(to_string(f.typed_kind)).c_str(),
+                        key_text(f.typed_keys[f.typed_next], f.keys_radix()).c_str(),
                         f.typed_next + 1, f.typed_keys.size());
   } else if (!f.typed_keys.empty()) {
     ImGui::TextDisabled("all %zu typed keys stepped: Step runs the mix again", f.typed_keys.size());

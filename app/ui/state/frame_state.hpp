@@ -69,7 +69,7 @@ struct frame_state {
 
   // Keys typed into the step box: Step runs the next one as a traced operation of `typed_kind`.
   std::string typed_text;
-  std::vector<key_type> typed_keys;
+  std::vector<std::uint64_t> typed_keys;
   std::size_t typed_next = 0;  ///< the next to step; typed_keys.size(): all stepped
   op_kind typed_kind = op_kind::insert;
   std::string typed_error;  ///< the entry that is no key, or empty
@@ -113,6 +113,9 @@ struct frame_state {
   key_target keys_drive() const {
     return compare && compare_focused ? key_target::compared_tables : key_target::main_table;
   }
+  /// @brief The width typed keys are read in: the table's; with compared tables, 64 bits (each
+  /// table refuses, when stepped, a key wider than it holds, and then none steps).
+  unsigned typed_key_bits() const { return compare ? 64 : sess->config().table.key_bits(); }
   /// @brief The family's views' context for drawing (height 0: in a window).
   view_context context(float height, double time_s) {
     return view_context{*sess, sample, heatmap, histogram, height, time_s};

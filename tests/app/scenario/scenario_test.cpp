@@ -113,13 +113,33 @@ TEST_CASE("tombstone, maintenance and timeline settings parse", "[scenario]") {
   CHECK(sc.steps[3].views[0] == "timeline");
 }
 
-TEST_CASE("key-bits 64 parses; a session of it says what runs 64-bit keys so far", "[scenario]") {
-  const scenario sc = parse_scenario("key-bits 64\nfill 0.5\ncapture heatmap\n", "w.scn");
+TEST_CASE("key-bits 64 parses and runs; typed keys past 32 bits need it", "[scenario]") {
+  const scenario sc = parse_scenario(
+      "key-bits 64\ndistribution sequential start=2^40\nfill 0.5\nstep insert 0x1234567890ab\n"
+      "capture heatmap\n",
+      "w.scn");
   CHECK(sc.config.table.key_bits() == 64);
+  CHECK(sc.config.workload.keys.start == std::uint64_t{1} << 40);
+  REQUIRE(sc.steps.size() == 3);
+  CHECK(sc.steps[1].given.at(0).key == 0x1234567890abull);
   session_config cfg = sc.config;
   cfg.table.backend = backend::cpu;
   cfg.table.capacity = 1u << 10;
-  CHECK_THROWS_WITH(session(cfg), ContainsSubstring("bench linear --key-bits 64"));
+  session s(cfg);
+  s.queue(sc.script());
+  s.wait_idle();
+  CHECK(s.status().live == (1u << 9) + 1);
+  CHECK_THROWS_WITH(parse_scenario("fill 0.5\nstep insert 0x1234567890ab\n", "n.scn"),
+                    ContainsSubstring("n.scn:2: '0x1234567890ab' has more than 32 bits: this "
+                                      "table holds 32-bit keys"));
+  // A later key-bits line: the keys are checked against the table's width once it is known.
+  CHECK_THROWS_WITH(
+      parse_scenario("key-bits 64\nstep insert 0x1234567890ab\nkey-bits 32\ncapture heatmap\n",
+                     "l.scn"),
+      ContainsSubstring("l.scn:2: key 0x1234567890ab does not fit this table"));
+  CHECK_THROWS_WITH(
+      parse_scenario("distribution sequential start=2^40\nfill 0.5\ncapture heatmap\n", "s.scn"),
+      ContainsSubstring("start key 0x10000000000 is past the 32-bit keys"));
 }
 
 TEST_CASE("slab settings, fills past beta 1 and flush steps parse", "[scenario][slab]") {
@@ -401,4 +421,26 @@ TEST_CASE("a lesson's keys are shown as it wrote them: decimal when every step's
   CHECK(radix("step insert 0x0c\nstep find 12\n") == key_radix::hex);
   CHECK(radix("step insert ada bob\n") == key_radix::hex);  // words: their keys are hashes
   CHECK(radix("step 4\n") == key_radix::hex);               // the generator's keys
+}
+
+TEST_CASE("render --key-bits sets a linear scenario's key width, checked as a key-bits line",
+          "[scenario]") {
+  scenario sc = load_scenario("linear-step");
+  set_key_bits(sc, 64);
+  CHECK(sc.config.table.key_bits() == 64);
+  scenario slab = load_scenario("slab-step");
+  CHECK_THROWS_WITH(set_key_bits(slab, 64),
+                    ContainsSubstring("--key-bits 64: the slab family holds 32-bit keys only"));
+  scenario wide =
+      parse_scenario("key-bits 64\nstep insert 0x1234567890ab\ncapture heatmap\n", "w.scn");
+  CHECK_THROWS_WITH(set_key_bits(wide, 32),
+                    ContainsSubstring("--key-bits 32: key 0x1234567890ab does not fit this table"));
+  // ids=64 draws 64-bit IDs whatever the width, and is written back as it was read.
+  const scenario ids = load_scenario("linear-64-bit");
+  CHECK(ids.config.workload.keys.id_bits == 64);
+  CHECK(ids.compare.at(0).table.key_bits() == 64);
+  CHECK(ids.compare.at(1).table.key_bits() == 32);
+  CHECK_THROWS_WITH(
+      parse_scenario("distribution uniform ids=48\nfill 0.5\ncapture heatmap\n", "i.scn"),
+      ContainsSubstring("i.scn:1: ids=48"));
 }

@@ -15,17 +15,21 @@ using namespace hs;
 using namespace hs::workload;
 
 namespace {
-struct host_batch {
+template <class K, class V>
+struct basic_host_batch {
   std::vector<op_kind> kinds;
-  std::vector<key_type> keys;
-  std::vector<value_type> values;
-  bool operator==(const host_batch&) const = default;
+  std::vector<K> keys;
+  std::vector<V> values;
+  bool operator==(const basic_host_batch&) const = default;
 };
-host_batch make(const workload_spec& spec, const batch_plan& plan, memory_space space) {
+using host_batch = basic_host_batch<key_type, value_type>;
+using wide_host_batch = basic_host_batch<wide_key, wide_value>;
+template <class K = key_type, class V = value_type>
+basic_host_batch<K, V> make(const workload_spec& spec, const batch_plan& plan, memory_space space) {
   buffer<op_kind> k(space, plan.size);
-  buffer<key_type> keys(space, plan.size);
-  buffer<value_type> v(space, plan.size);
-  generate(spec, plan, space, {k.span(), keys.span(), v.span()}, {});
+  buffer<K> keys(space, plan.size);
+  buffer<V> v(space, plan.size);
+  generate(spec, plan, space, basic_batch_spans<K, V>{k.span(), keys.span(), v.span()}, {});
   return {k.download(), keys.download(), v.download()};
 }
 // A key list as a key file gives it: distinct keys in file order (odd multiples of 7919).
@@ -93,6 +97,89 @@ TEST_CASE("the GPU generates exactly the host's batches", "[gpu][workload]") {
     const batch_plan plan = c.next(spec);
     CHECK(make(spec, plan, memory_space::host) == make(spec, plan, memory_space::device));
   }
+}
+
+TEST_CASE("64-bit batches: the GPU generates exactly the host's", "[gpu][workload][wide]") {
+  test::require_gpu();
+  const distribution d =
+      GENERATE(distribution::uniform_unique, distribution::uniform_dup, distribution::sequential,
+               distribution::clustered, distribution::zipf, distribution::file);
+  CAPTURE(to_string(d));
+  workload_spec spec = spec_for(d);
+  spec.keys.start = 0xfffffffffff00000ull;  // sequential keys wrap past the reserved ones
+  cursor c;
+  for (int i = 0; i < 3; ++i) {
+    const batch_plan plan = c.next(spec);
+    CHECK(make<wide_key, wide_value>(spec, plan, memory_space::host) ==
+          make<wide_key, wide_value>(spec, plan, memory_space::device));
+    spec.keys.id_bits = 64;  // and the same IDs folded for 32-bit keys
+    if (d != distribution::file)
+      CHECK(make(spec, plan, memory_space::host) == make(spec, plan, memory_space::device));
+    spec.keys.id_bits = 0;
+  }
+}
+
+TEST_CASE(
+    "64-bit streams spread over the 64-bit range: unique where they should be, misses never "
+    "inserted, no reserved key",
+    "[workload][wide]") {
+  const distribution d =
+      GENERATE(distribution::uniform_unique, distribution::uniform_dup, distribution::sequential,
+               distribution::clustered, distribution::zipf);
+  CAPTURE(to_string(d));
+  workload_spec spec = spec_for(d);
+  spec.keys.start = 0xffffffffffff0000ull;  // sequential keys wrap past the reserved ones
+  spec.mix = {1, 0, 0, 0};
+  spec.batch_size = 200000;
+  cursor c;
+  const wide_host_batch ins = make<wide_key, wide_value>(spec, c.next(spec), memory_space::host);
+  std::unordered_set<wide_key> inserted(ins.keys.begin(), ins.keys.end());
+  const bool unique = d != distribution::uniform_dup && d != distribution::zipf;
+  if (unique) CHECK(inserted.size() == ins.keys.size());
+  std::size_t high = 0, reserved = 0, wide_values = 0;
+  for (const wide_key k : ins.keys) {
+    high += (k >> 32) != 0;
+    reserved += key_limits<wide_key>::reserved_key(k);
+  }
+  for (const wide_value v : ins.values)
+    wide_values += (v >> 32) != 0 && v != key_limits<wide_value>::empty;
+  CHECK(reserved == 0);
+  CHECK(wide_values > ins.values.size() * 9 / 10);
+  if (d != distribution::sequential) CHECK(high > ins.keys.size() * 9 / 10);
+  if (d == distribution::sequential) {  // 2^16 - 2 keys up to the reserved ones, then from 0
+    CHECK(inserted.count(0xffffffffffff0000ull));
+    CHECK(inserted.count(0xfffffffffffffffdull));
+    CHECK(inserted.count(0));
+    CHECK(inserted.count(200000 - 65534 - 1));
+    CHECK_FALSE(inserted.count(200000 - 65534));
+  }
+  workload_spec misses = spec;
+  misses.mix = {0, 0, 1, 0};
+  const wide_host_batch m = make<wide_key, wide_value>(misses, c.next(misses), memory_space::host);
+  std::size_t collisions = 0;
+  for (const wide_key k : m.keys) collisions += inserted.count(k);
+  if (unique) CHECK(collisions == 0);
+}
+
+TEST_CASE("ids=64 gives a 32-bit table the 64-bit IDs folded, operation for operation",
+          "[workload][wide]") {
+  workload_spec spec = spec_for(distribution::uniform_unique);
+  cursor c;
+  c.next(spec);
+  const batch_plan plan = c.next(spec);
+  const wide_host_batch ids = make<wide_key, wide_value>(spec, plan, memory_space::host);
+  spec.keys.id_bits = 64;
+  const host_batch folded = make(spec, plan, memory_space::host);
+  spec.keys.id_bits = 0;
+  const host_batch narrow = make(spec, plan, memory_space::host);
+  CHECK(folded.kinds == ids.kinds);
+  std::size_t same = 0;
+  for (std::size_t i = 0; i < ids.keys.size(); ++i) {
+    CHECK(folded.keys[i] == fold_id(ids.keys[i]));
+    same += folded.keys[i] == narrow.keys[i];
+  }
+  CHECK(same < 10);  // IDs, not the 32-bit stream's keys
+  CHECK(fold_id(0x00000001fffffffeull) == 0xffffffffu % k_key_domain);  // never a reserved key
 }
 
 TEST_CASE("unique streams are unique and misses are never inserted keys", "[workload]") {

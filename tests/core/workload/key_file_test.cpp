@@ -276,16 +276,34 @@ TEST_CASE("a file past 128 MiB is checked for duplicates by several threads, sti
 
 TEST_CASE("typed keys: numbers, hex and words; an entry that is neither is named",
           "[workload][keys]") {
-  CHECK(parse_key_list("12, 44, 7") == std::vector<key_type>{12, 44, 7});
-  CHECK(parse_key_list("0x1f ada,,  bob") ==
-        std::vector<key_type>{0x1f, text_key("ada"), text_key("bob")});
+  using keys = std::vector<std::uint64_t>;
+  CHECK(parse_key_list("12, 44, 7") == keys{12, 44, 7});
+  CHECK(parse_key_list("0x1f ada,,  bob") == keys{0x1f, text_key("ada"), text_key("bob")});
   CHECK_THROWS_WITH(parse_key_list("12, 12abc, 7"),
                     Catch::Matchers::ContainsSubstring("'12abc' is neither a key"));
   CHECK_THROWS_WITH(parse_key_list("4294967295"),
                     Catch::Matchers::ContainsSubstring("'4294967295' is a reserved key"));
   CHECK_THROWS_WITH(parse_key_list("99999999999"),
-                    Catch::Matchers::ContainsSubstring("out of the 32-bit range"));
+                    Catch::Matchers::ContainsSubstring(
+                        "'99999999999' has more than 32 bits: this table holds 32-bit keys"));
+  CHECK_THROWS_WITH(parse_key_list("99999999999999999999", 64),
+                    Catch::Matchers::ContainsSubstring("out of the 64-bit range"));
   CHECK_THROWS_WITH(parse_key_list(" , "), Catch::Matchers::ContainsSubstring("no keys typed"));
+}
+
+TEST_CASE(
+    "typed keys for a 64-bit table: up to the largest unreserved key, words through FNV-1a 64",
+    "[workload][keys]") {
+  using keys = std::vector<std::uint64_t>;
+  CHECK(parse_key_list("99999999999, 0x1234567890abcdef 4294967295", 64) ==
+        keys{99999999999ull, 0x1234567890abcdefull, 0xffffffffull});  // 2^32-1: an ordinary key
+  CHECK(parse_key_list("0xfffffffffffffffd", 64) == keys{0xfffffffffffffffdull});
+  CHECK_THROWS_WITH(parse_key_list("0xfffffffffffffffe", 64),
+                    Catch::Matchers::ContainsSubstring("is a reserved key"));
+  // The 64-bit words are FNV-1a 64 (its published test vector for "a"), the 32-bit ones FNV-1a 32.
+  CHECK(parse_key_list("a", 64) == keys{0xaf63dc4c8601ec8cull});
+  CHECK(parse_key_list("a") == keys{0xe40c292cu});
+  CHECK(text_key_64("ada") != text_key("ada"));
 }
 
 TEST_CASE("typed keys are shown as they were written: decimal only when every key is a number",
