@@ -46,9 +46,11 @@ struct live_case {
 // Keys drawn from a universe 1.5x the keys the table is filled with: inserts and erases in equal
 // shares then keep the live count near the fill and bound the slots keys ever take (erasing by
 // value keeps a key's slot), so the run never stops on a full table.
-live_case make_case(const char* name, family f, std::uint64_t capacity, double load) {
+live_case make_case(const char* name, family f, std::uint64_t capacity, double load,
+                    unsigned key_bits = 32) {
   live_case c{name, {}, load};
   c.cfg.table.family = f;
+  c.cfg.table.linear.key_bits = key_bits;  // the linear family's key-bits
   c.cfg.table.backend = backend::gpu;
   c.cfg.table.capacity = capacity;
   if (const auto prepare = hooks_of(f).prepare) prepare(c.cfg.table);  // as the window runs it
@@ -178,6 +180,7 @@ std::vector<live_case> live_cases(const cli_options& o) {
   const std::uint64_t slab_pairs = scaled(1ull << 27);
   return {
       make_case("linear", family::linear, scaled(1ull << 28), 0.5),
+      make_case("linear-64", family::linear, scaled(1ull << 27), 0.5, 64),
       make_case("hive", family::hive, scaled(1ull << 27), 0.5),
       // 10^8 keys in 2^27 pairs of base slabs (beta 0.75), as in the slab case.
       make_case("slab", family::slab, slab_pairs,
@@ -351,7 +354,7 @@ int run_live_bench(const cli_options& o) {
   const std::vector<live_case> cases = live_cases(o);
   bench::report rep = live_report(gl);
   bench::result_table t = live_table();
-  const bench::table_filter only("live", o.bench.only, {"linear", "hive", "slab"});
+  const bench::table_filter only("live", o.bench.only, {"linear", "linear-64", "hive", "slab"});
   bench::result_table by_minute = minutes_table();
   for (const live_case& c : cases) {
     if (!only.wants(c.name)) continue;

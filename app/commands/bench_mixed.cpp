@@ -59,7 +59,8 @@ scale scale_for(const cli_options& o, backend b) {
 struct family_case {
   family f;
   const char* name;
-  bool instrumented;  ///< as the window runs it (the family's prepare), or with the hive's off
+  bool instrumented;       ///< as the window runs it (the family's prepare), or with the hive's off
+  unsigned key_bits = 32;  ///< the linear family's key-bits
 };
 
 session_config config_for(const family_case& fc, backend b, const scale& sc) {
@@ -69,6 +70,7 @@ session_config config_for(const family_case& fc, backend b, const scale& sc) {
   c.table.capacity = sc.capacity;
   if (const auto prepare = hooks_of(fc.f).prepare) prepare(c.table);  // as the window runs it
   if (!fc.instrumented) c.table.hive.instrument = false;
+  c.table.linear.key_bits = fc.key_bits;
   // A slab table in unique mode keeps every erase until a FLUSH; the session compacts it as
   // `bench live` does (maintain rehash=0.25), or its lists grow without end under churn.
   if (fc.f == family::slab) c.maintenance.rehash_above = 0.25;
@@ -191,6 +193,7 @@ bench::result_table fill_table(const std::vector<family_case>& fams, backend b, 
       {}};
   for (const family_case& fc : fams) {
     if (!fc.instrumented && fc.f == family::hive) continue;  // fills: as the window runs them
+    if (fc.key_bits != 32) continue;  // the bulk fill's keys (bench_keys) are 32-bit
     auto s = make_session(config_for(fc, b, sc));
     double from = 0;
     for (const double to : {0.5, 0.9}) {
@@ -224,10 +227,12 @@ int run_mixed_bench(const cli_options& o) {
   std::cout << (b == backend::gpu ? "GPU backend: " : "CPU model backend: ") << note << "\n"
             << std::flush;
   const scale sc = scale_for(o, b);
-  const bench::table_filter only("mixed", o.bench.only, {"linear", "slab", "hive", "fill"});
+  const bench::table_filter only("mixed", o.bench.only,
+                                 {"linear", "linear-64", "slab", "hive", "fill"});
   std::vector<family_case> fams;
   for (const family_case& fc :
-       {family_case{family::linear, "linear", true}, family_case{family::slab, "slab", true},
+       {family_case{family::linear, "linear", true},
+        family_case{family::linear, "linear-64", true, 64}, family_case{family::slab, "slab", true},
         family_case{family::hive, "hive", true}, family_case{family::hive, "hive", false}})
     if (only.wants(fc.name)) fams.push_back(fc);
   bench::bench_options bo = o.bench;
@@ -246,7 +251,8 @@ int run_mixed_bench(const cli_options& o) {
   rep.metadata.emplace_back(
       "workload",
       "uniform keys; repeats: drawn from 1.5x the keys of the fill (inserts may replace, erases "
-      "may miss); slab: maintain rehash=0.25; the hive instrumented as the window runs it, and "
+      "may miss); linear-64: the linear table of key-bits 64 (16-byte slots, keys over the 64-bit "
+      "range); slab: maintain rehash=0.25; the hive instrumented as the window runs it, and "
       "plain");
   std::vector<double> loads(std::begin(k_loads), std::end(k_loads));
   if (!o.bench.loads.empty()) loads = o.bench.loads;  // --loads: one load to profile, say
