@@ -115,7 +115,7 @@ void add_window_options(CLI::App& app, cli_options& o) {
   add_key_bits_option(app, o);
   app.add_option("--keys", o.keys.path,
                  "the workload's keys from a file: one per line (decimal, hex or words), a CSV "
-                 "column (--keys-column), or raw 32-bit words (.u32, .bin)")
+                 "column (--keys-column), or raw 32- or 64-bit words (.u32, .bin, .u64)")
       ->type_name("FILE");
   add_parsed(app, "--keys-column", o.keys.column, between<std::uint32_t>(1, 1u << 20),
              "--keys: the CSV column of the keys, from 1", "N");
@@ -123,10 +123,10 @@ void add_window_options(CLI::App& app, cli_options& o) {
       app, "--keys-format", o.keys.format,
       [](const std::string& v) {
         const auto f = workload::parse_key_format(v);
-        if (!f) throw user_error("'" + v + "' is not auto, decimal, hex, text or u32le");
+        if (!f) throw user_error("'" + v + "' is not auto, decimal, hex, text, u32le or u64le");
         return *f;
       },
-      "--keys: how the file is read (default auto)", "auto|decimal|hex|text|u32le");
+      "--keys: how the file is read (default auto)", "auto|decimal|hex|text|u32le|u64le");
   app.add_option("--scenario", o.scenario,
                  "a scenario to start from (a file, or a shipped scenario's name)")
       ->type_name("SCENARIO");

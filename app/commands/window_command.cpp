@@ -45,8 +45,10 @@ int run_window_command(const cli_options& o) {
       throw user_error(
           "--keys gives the workload its keys, and a scenario names its own: write "
           "'keys file PATH' in the scenario instead");
+    workload::key_file_spec keys = o.keys;
+    keys.key_bits = cfg.table.key_bits();  // read for the table's key width
     cfg.workload.key_file =
-        workload::load_key_file(o.keys, terminal_progress("reading " + o.keys.path));
+        workload::load_key_file(keys, terminal_progress("reading " + keys.path));
     cfg.workload.keys.dist = workload::distribution::file;
     std::cout << "hashscope: keys from " << o.keys.path << ": "
               << cfg.workload.key_file->report.summary() << "\n";

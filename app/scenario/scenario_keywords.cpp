@@ -157,9 +157,10 @@ std::string path_after(const scenario_parse& s, const keyword_line& l, std::stri
 // scenario that names a bad one is refused at this line with the loader's reason.
 void keys(scenario_parse& s, const keyword_line& l) {
   constexpr const char* usage =
-      "usage: keys file PATH [column N] [format auto|decimal|hex|text|u32le]";
+      "usage: keys file PATH [column N] [format auto|decimal|hex|text|u32le|u64le]";
   if (l.w[1] != "file") l.p.fail(usage);
   workload::key_file_spec spec;
+  spec.key_bits = s.sc.config.table.key_bits();  // the width so far: its keys are read for it
   std::string rest;
   spec.path = path_after(s, l, "file", usage, "the key file's", rest);
   std::istringstream more(rest);
@@ -171,7 +172,8 @@ void keys(scenario_parse& s, const keyword_line& l) {
       spec.column = static_cast<std::uint32_t>(c);
     } else if (name == "format") {
       const auto f = workload::parse_key_format(value);
-      if (!f) l.p.fail("unknown key format '" + value + "' (auto, decimal, hex, text, u32le)");
+      if (!f)
+        l.p.fail("unknown key format '" + value + "' (auto, decimal, hex, text, u32le, u64le)");
       spec.format = *f;
     } else {
       l.p.fail("unknown option '" + name + "' (" + usage + ")");
@@ -456,7 +458,7 @@ const std::array k_keywords{
       "whatever the width, and a 32-bit table takes each folded to 32 bits (its halves xored), "
       "so distinct IDs may share a key.",
       workload_, 1, 5, distribution},
-    K{"keys", "keys file PATH [column N] [format auto|decimal|hex|text|u32le]",
+    K{"keys", "keys file PATH [column N] [format auto|decimal|hex|text|u32le|u64le]",
       "The workload's keys from a file, in its order: one key per line (decimal, hex or text, "
       "text through FNV-1a), a CSV's column, or raw little-endian 32-bit words; duplicates, "
       "reserved keys and unreadable lines are counted and skipped.",

@@ -289,7 +289,7 @@ void command_state::fill_batch_done(std::uint64_t inserted, bool failed_full,
            file ? strprintf("fill stopped at load %.3f: every key of the key file (%s keys) is in "
                             "the table, so inserts only overwrite",
                             double(p.live) / double(p.capacity),
-                            format_count(spec_.key_file->keys.size()).c_str())
+                            format_count(spec_.key_file->size()).c_str())
                 : strprintf("fill stopped at load %.3f: the workload's keys repeat (universe %s), "
                             "so inserts only overwrite; choose a larger universe or another "
                             "distribution",

@@ -370,6 +370,7 @@ void app_frame::draw_panels() {
 
 void app_frame::load_key_file(const std::string& path) {
   state_.key_source.path = path;
+  state_.key_source.key_bits = state_.sess->config().table.key_bits();  // read for this table
   state_.key_loader.start(state_.key_source);
 }
 

@@ -53,14 +53,17 @@ void run_parallel(unsigned n, Task&& task) {
 // - the keys are checked for duplicates in file order, each thread marking the keys of its part
 //   of the bits (seen_keys::part_of: no two threads touch one word; each chunk's keys grouped by
 //   part as it is parsed), then each chunk's first-of-their-value keys copied into place at once.
-// Small files (the seen keys a set, not bits) are checked on this thread. Words (u32le) go the
-// same way, with nothing to parse. 10^8 decimal keys on the H200 machine's 16 cores: 4.2 s on one
-// thread, 0.85-0.93 s so (core/workload/README.md).
+// Small files (the seen keys a set, not bits) and 64-bit keys (always a set) are checked on this
+// thread. Raw words (u32le, u64le) go the same way, with nothing to parse. 10^8 decimal keys on
+// the H200 machine's 16 cores: 4.2 s on one thread, 0.85-0.93 s so (core/workload/README.md).
+// K is the table's key type.
+template <class K>
 class key_reader {
  public:
   explicit key_reader(const key_file_spec& spec) : spec_(spec) {
     list_ = std::make_shared<key_list>();
     list_->source = spec;
+    list_->report.key_bits = spec.key_bits;
     threads_ = std::clamp(std::thread::hardware_concurrency(), 1u, 16u);
   }
 
@@ -84,21 +87,25 @@ class key_reader {
     if (format == key_format::automatic) {
       const std::string ext = std::filesystem::path(spec_.path).extension().string();
       if (ext == ".u32" || ext == ".bin") format = key_format::u32le;
+      if (ext == ".u64") format = key_format::u64le;
     }
-    const bool words = format == key_format::u32le;
+    const unsigned word = word_bytes(format);
+    const bool words = word != 0;
     if (words) {
       if (spec_.column)
-        throw user_error(spec_.path + ": a column is for CSV text, not a u32le file of words");
-      if (size % 4)
+        throw user_error(spec_.path + ": a column is for CSV text, not a " +
+                         std::string(to_string(format)) + " file of words");
+      if (size % word)
         throw user_error(spec_.path + ": " + format_count(size) +
-                         " bytes is not a whole number of 32-bit keys (u32le)");
-      seen_.expect(size / 4);
-      list_->keys.reserve(size / 4);
+                         " bytes is not a whole number of " + std::to_string(8 * word) +
+                         "-bit keys (" + std::string(to_string(format)) + ")");
+      seen_.expect(size / word);
+      kept().reserve(size / word);
     } else {
       seen_.expect(size / 2);  // a line holds a key and its newline at least
       // Room for keys of 8 bytes a line (address space only until used): a vector grown by
       // doubling would copy 10^8 keys several times over.
-      list_->keys.reserve(size / 8);
+      kept().reserve(size / 8);
       std::vector<char> first(std::min<std::uint64_t>(size, k_chunk_bytes));
       read_at(fd, first.data(), first.size(), 0);
       rules_ = detail::decide_rules(spec_, std::string_view(first.data(), first.size()));
@@ -113,7 +120,7 @@ class key_reader {
         c.parsed.reset();
         const std::uint64_t start = base + std::uint64_t{i} * k_chunk_bytes;
         if (words)
-          read_words(fd, size, start, c);
+          read_words(fd, size, start, word, c);
         else
           read_lines(fd, size, start, c);
         group_by_part(c);
@@ -139,10 +146,18 @@ class key_reader {
   };
 
   bool threaded_check() const { return seen_.bits() && threads_ > 1; }
+  // The keys kept so far, of the reader's width.
+  std::vector<K>& kept() {
+    if constexpr (sizeof(K) == 8)
+      return list_->wide_keys;
+    else
+      return list_->keys;
+  }
 
   // The chunk's keys by the part of the bits they fall in, so each thread of the check visits
   // only its own (a chunk holds at most 2^21 keys: positions fit 32 bits).
   void group_by_part(chunk& c) const {
+    if constexpr (sizeof(K) == 8) return;  // 64-bit keys: no bits to part
     if (!threaded_check()) return;
     c.by_part.resize(threads_);
     for (auto& p : c.by_part) p.clear();
@@ -189,24 +204,34 @@ class key_reader {
                         start - lead + static_cast<std::uint64_t>(begin - p), c.parsed);
   }
 
-  // The words of [start, start + k_chunk_bytes), reserved ones counted and named.
-  void read_words(int fd, std::uint64_t size, std::uint64_t start, chunk& c) const {
+  // The words of [start, start + k_chunk_bytes), `word` bytes each: reserved ones, and words
+  // wider than the table's keys, counted and named.
+  void read_words(int fd, std::uint64_t size, std::uint64_t start, unsigned word, chunk& c) const {
     const std::uint64_t len = std::min<std::uint64_t>(k_chunk_bytes, size - start);
     c.bytes.resize(len);
     read_at(fd, c.bytes.data(), len, start);
     detail::chunk_result& out = c.parsed;
-    out.keys.reserve(len / 4);
-    for (std::uint64_t i = 0; i + 4 <= len; i += 4) {
-      key_type k;
-      std::memcpy(&k, c.bytes.data() + i, 4);  // little-endian, as x86 and Arm Linux are
+    std::vector<K>& keys = detail::keys_of<K>(out);
+    keys.reserve(len / word);
+    const auto issue = [&](std::uint64_t no, std::string what) {
+      if (out.issues.size() < k_issues_kept) out.issues.push_back({no, std::move(what)});
+    };
+    for (std::uint64_t i = 0; i + word <= len; i += word) {
+      std::uint64_t w = 0;
+      std::memcpy(&w, c.bytes.data() + i, word);  // little-endian, as x86 and Arm Linux are
       const std::uint64_t no = ++out.lines;
-      if (is_reserved_key(k)) {
-        ++out.reserved;
-        if (out.issues.size() < k_issues_kept)
-          out.issues.push_back({no, strprintf("0x%08x is a reserved key", k)});
+      if (w > key_limits<K>::empty) {  // a 64-bit word for 32-bit keys: never truncated
+        ++out.unreadable;
+        issue(no, key_text(w, key_radix::hex, true) +
+                      " has more than 32 bits: this table holds 32-bit keys");
         continue;
       }
-      out.keys.push_back(k);
+      if (key_limits<K>::reserved_key(static_cast<K>(w))) {
+        ++out.reserved;
+        issue(no, key_text(w, key_radix::hex, true) + " is a reserved key");
+        continue;
+      }
+      keys.push_back(static_cast<K>(w));
     }
   }
 
@@ -223,7 +248,9 @@ class key_reader {
     r.reserved += p.reserved;
     r.unreadable += p.unreadable;
     r.blank += p.blank;
-    if (!words) text_hashes_.insert(text_hashes_.end(), p.text_hashes.begin(), p.text_hashes.end());
+    if (words) return;
+    text_hashes_.insert(text_hashes_.end(), p.text_hashes.begin(), p.text_hashes.end());
+    text_hashes_2_.insert(text_hashes_2_.end(), p.text_hashes_2.begin(), p.text_hashes_2.end());
   }
 
   // The round's chunks in file order: counts, issues and errors, then their keys against the keys
@@ -237,11 +264,17 @@ class key_reader {
     };
     if (!threaded_check()) {
       for (unsigned i = 0; i < n; ++i) {
-        for (const key_type k : round[i].parsed.keys) take(k);
+        for (const K k : detail::keys_of<K>(round[i].parsed)) take(k);
         told(i);
       }
       return;
     }
+    if constexpr (sizeof(K) == 4) check_parts_in_order(round, n, told);
+  }
+
+  // The threaded check of 32-bit keys against the bits, each thread its part (group_by_part).
+  template <class Told>
+  void check_parts_in_order(std::vector<chunk>& round, unsigned n, const Told& told) {
     for (unsigned i = 0; i < n; ++i) {
       round[i].kept.assign(round[i].parsed.keys.size(), 0);
       round[i].kept_in_part.assign(threads_, 0);
@@ -286,30 +319,28 @@ class key_reader {
   }
 
   // A valid key, checked k_keys_ahead keys later in file order, its place fetched meanwhile.
-  void take(key_type key) {
+  void take(K key) {
     seen_.prefetch(key);
     if (pending_count_ == k_keys_ahead) settle_oldest();
     pending_[(pending_first_ + pending_count_++) % k_keys_ahead] = key;
   }
 
   void settle_oldest() {
-    const key_type k = pending_[pending_first_];
+    const K k = pending_[pending_first_];
     pending_first_ = (pending_first_ + 1) % k_keys_ahead;
     --pending_count_;
     if (seen_.test_and_set(k))
       ++report().duplicates;  // counted, not listed: no mistake in a file of keys
     else
-      list_->keys.push_back(k);
+      kept().push_back(k);
   }
 
   void finish(bool words) {
     while (pending_count_) settle_oldest();
     key_file_report& r = report();
-    r.keys = list_->keys.size();
+    r.keys = kept().size();
     if (!text_hashes_.empty()) {
-      std::sort(text_hashes_.begin(), text_hashes_.end());
-      r.distinct_strings = static_cast<std::uint64_t>(
-          std::unique(text_hashes_.begin(), text_hashes_.end()) - text_hashes_.begin());
+      r.distinct_strings = distinct_strings();
       // Equal strings are duplicates; distinct strings beyond the distinct keys share a key.
       r.colliding_strings = r.distinct_strings - r.keys;
       r.duplicates -= r.colliding_strings;
@@ -327,15 +358,32 @@ class key_reader {
     }
   }
 
+  // Distinct strings among the valid lines, told apart by their 64-bit hash; for 64-bit keys,
+  // whose key is that hash, by it and a second 64-bit hash of another kind (std::hash).
+  std::uint64_t distinct_strings() {
+    if (text_hashes_2_.empty()) {
+      std::sort(text_hashes_.begin(), text_hashes_.end());
+      return static_cast<std::uint64_t>(std::unique(text_hashes_.begin(), text_hashes_.end()) -
+                                        text_hashes_.begin());
+    }
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> both(text_hashes_.size());
+    for (std::size_t i = 0; i < both.size(); ++i) both[i] = {text_hashes_[i], text_hashes_2_[i]};
+    text_hashes_2_ = {};
+    std::sort(both.begin(), both.end());
+    return static_cast<std::uint64_t>(std::unique(both.begin(), both.end()) - both.begin());
+  }
+
+  using seen_set = std::conditional_t<sizeof(K) == 8, detail::seen_wide_keys, detail::seen_keys>;
+
   const key_file_spec& spec_;
   std::shared_ptr<key_list> list_;
   unsigned threads_ = 1;
   detail::line_rules rules_;
-  detail::seen_keys seen_;
+  seen_set seen_;
   static constexpr std::size_t k_keys_ahead = 32;
-  std::array<key_type, k_keys_ahead> pending_{};
+  std::array<K, k_keys_ahead> pending_{};
   std::size_t pending_first_ = 0, pending_count_ = 0;
-  std::vector<std::uint64_t> text_hashes_;
+  std::vector<std::uint64_t> text_hashes_, text_hashes_2_;
 };
 
 }  // namespace
@@ -347,13 +395,18 @@ std::string_view to_string(key_format f) {
     case key_format::hex: return "hex";
     case key_format::text: return "text";
     case key_format::u32le: return "u32le";
+    case key_format::u64le: return "u64le";
   }
   return "?";
 }
 
+unsigned word_bytes(key_format f) {
+  return f == key_format::u32le ? 4 : f == key_format::u64le ? 8 : 0;
+}
+
 std::optional<key_format> parse_key_format(std::string_view s) {
   for (auto f : {key_format::automatic, key_format::decimal, key_format::hex, key_format::text,
-                 key_format::u32le})
+                 key_format::u32le, key_format::u64le})
     if (to_string(f) == s) return f;
   return std::nullopt;
 }
@@ -419,7 +472,7 @@ key_radix radix_of_key_list(std::string_view text) {
 }
 
 std::string key_file_report::summary() const {
-  const char* unit = format == key_format::u32le ? "words" : "lines";
+  const char* unit = word_bytes(format) ? "words" : "lines";
   std::string s = format_count(keys) + " keys (" + std::string(to_string(format)) + ") from " +
                   format_count(records) + " " + unit;
   std::vector<std::string> parts;
@@ -429,7 +482,7 @@ std::string key_file_report::summary() const {
   if (colliding_strings)
     parts.push_back(format_count(colliding_strings) + " distinct string" +
                     (colliding_strings == 1 ? " shares" : "s share") + " a key with another (" +
-                    k_string_hash + ")");
+                    (key_bits == 64 ? k_string_hash_64 : k_string_hash) + ")");
   if (reserved) parts.push_back(format_count(reserved) + " reserved");
   if (unreadable) parts.push_back(format_count(unreadable) + " unreadable");
   if (blank) parts.push_back(format_count(blank) + " blank");
@@ -437,7 +490,7 @@ std::string key_file_report::summary() const {
   if (!first_issues.empty()) {
     s += " (";
     for (std::size_t i = 0; i < first_issues.size() && i < 3; ++i)
-      s += (i ? "; " : "") + std::string(format == key_format::u32le ? "word " : "line ") +
+      s += (i ? "; " : "") + std::string(word_bytes(format) ? "word " : "line ") +
            std::to_string(first_issues[i].line) + ": " + first_issues[i].what;
     s += ")";
   }
@@ -445,6 +498,7 @@ std::string key_file_report::summary() const {
 }
 
 const key_type* key_list::keys_in(memory_space space, stream_view s) const {
+  if (keys.empty()) return nullptr;
   if (space == memory_space::host) return keys.data();
   std::lock_guard lock(device_mutex_);
   if (device_.size() != keys.size()) {
@@ -455,10 +509,25 @@ const key_type* key_list::keys_in(memory_space space, stream_view s) const {
   return device_.data();
 }
 
+const wide_key* key_list::wide_keys_in(memory_space space, stream_view s) const {
+  if (wide_keys.empty()) return nullptr;
+  if (space == memory_space::host) return wide_keys.data();
+  std::lock_guard lock(device_mutex_);
+  if (wide_device_.size() != wide_keys.size()) {
+    wide_device_ = buffer<wide_key>(memory_space::device, wide_keys.size());
+    wide_device_.upload(std::span<const wide_key>(wide_keys), s);
+    synchronize(s);
+  }
+  return wide_device_.data();
+}
+
 std::shared_ptr<const key_list> load_key_file(const key_file_spec& spec,
                                               const load_progress& progress) {
   if (spec.path.empty()) throw user_error("key file: no path given");
-  return key_reader(spec).read(progress);
+  if (spec.key_bits == 64) return key_reader<wide_key>(spec).read(progress);
+  if (spec.key_bits != 32)
+    throw user_error("key file: keys of " + std::to_string(spec.key_bits) + " bits (32 or 64)");
+  return key_reader<key_type>(spec).read(progress);
 }
 
 }  // namespace hs::workload

@@ -1,9 +1,10 @@
 // Key files: the class's own keys as a workload's key source. A file of one key per line
-// (decimal, hex or text), a column of a CSV, or raw little-endian 32-bit words is read in chunks,
-// never held whole, into the distinct valid keys in file order; what was skipped (duplicates,
-// reserved keys, unreadable lines) is counted and the first few are named with their line.
-// Text keys become 32-bit keys through one named string hash (k_string_hash), and the report says
-// how many distinct strings share a key with another.
+// (decimal, hex or text), a column of a CSV, or raw little-endian 32- or 64-bit words is read in
+// chunks, never held whole, into the distinct valid keys in file order, for a table of 32- or
+// 64-bit keys; what was skipped (duplicates, reserved keys, unreadable lines, numbers wider than
+// the table's keys) is counted and the first few are named with their line. Text keys become keys
+// through one named string hash of the width (k_string_hash, k_string_hash_64), and the report
+// says how many distinct strings share a key with another.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -22,12 +23,16 @@
 namespace hs::workload {
 
 enum class key_format : std::uint8_t {
-  automatic,  ///< u32le for .u32 and .bin files; else decided by the first key: hex, decimal, text
+  automatic,  ///< u32le for .u32 and .bin files, u64le for .u64; else decided by the first key:
+              ///< hex, decimal, text
   decimal,
   hex,    ///< with or without 0x
-  text,   ///< any UTF-8 string, through k_string_hash
+  text,   ///< any UTF-8 string, through the width's string hash
   u32le,  ///< raw little-endian 32-bit words
+  u64le,  ///< raw little-endian 64-bit words
 };
+/// @brief The bytes of a word of a raw format (0: a text format).
+unsigned word_bytes(key_format f);
 std::string_view to_string(key_format f);
 std::optional<key_format> parse_key_format(std::string_view s);
 
@@ -57,18 +62,21 @@ struct key_file_spec {
   std::string path;
   std::uint32_t column = 0;  ///< a CSV column, counted from 1; 0: the whole line
   key_format format = key_format::automatic;
+  /// The table's key width: a key wider than it is unreadable (never truncated), words hash to it.
+  unsigned key_bits = 32;
 };
 
 /// @brief A line (or binary word) that gave no key.
 struct key_file_issue {
-  std::uint64_t line = 0;  ///< from 1; for u32le files, the word's number
+  std::uint64_t line = 0;  ///< from 1; for raw words, the word's number
   std::string what;
 };
 
 struct key_file_report {
   key_format format = key_format::automatic;  ///< as read: never automatic
   std::uint64_t bytes = 0;
-  std::uint64_t records = 0;  ///< lines (u32le: words), blank lines and a header included
+  unsigned key_bits = 32;     ///< the width the keys were read for
+  std::uint64_t records = 0;  ///< lines (raw formats: words), blank lines and a header included
   std::uint64_t keys = 0;     ///< distinct valid keys kept
   std::uint64_t duplicates = 0, reserved = 0, unreadable = 0, blank = 0;
   bool header = false;                  ///< a CSV's first row named its columns and was skipped
@@ -84,24 +92,29 @@ struct key_file_report {
 
 struct key_list {
   key_file_spec source;
-  std::vector<key_type> keys;  ///< distinct, in file order, never reserved
+  std::vector<key_type> keys;       ///< key_bits 32: distinct, in file order, never reserved
+  std::vector<wide_key> wide_keys;  ///< key_bits 64: the same (keys stays empty)
   key_file_report report;
 
+  std::uint64_t size() const { return keys.size() + wide_keys.size(); }
   /// @brief The keys in `space`: the host vector, or a device copy made on first use (uploaded on
-  /// `s`, which is then synchronized, since other streams may read it next).
+  /// `s`, which is then synchronized, since other streams may read it next); null for the other
+  /// width's list.
   const key_type* keys_in(memory_space space, stream_view s) const;
+  const wide_key* wide_keys_in(memory_space space, stream_view s) const;
 
  private:
   mutable std::mutex device_mutex_;
   mutable buffer<key_type> device_;
+  mutable buffer<wide_key> wide_device_;
 };
 
 /// @brief Called after each chunk read: bytes read so far and the file's size.
 using load_progress = std::function<void(std::uint64_t done, std::uint64_t total)>;
 
 /// @brief Reads a key file. Throws hs::user_error naming the file (and line) when it cannot be
-/// read, is empty, is not UTF-8 text, has a line longer than k_max_line_bytes, is a u32le file
-/// whose size is not a multiple of 4, or gives no valid key; skipped records only count.
+/// read, is empty, is not UTF-8 text, has a line longer than k_max_line_bytes, is a file of raw
+/// words whose size is not a multiple of a word, or gives no valid key; skipped records only count.
 std::shared_ptr<const key_list> load_key_file(const key_file_spec& spec,
                                               const load_progress& progress = {});
 

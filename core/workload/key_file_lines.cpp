@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstring>
+#include <functional>
 
 #include "core/common/format.hpp"
 
@@ -133,16 +134,20 @@ std::string quoted_excerpt(std::string_view s) {
   return out + "'";
 }
 
-// A valid key kept; a reserved one counted and named.
-void take(chunk_result& out, std::uint64_t no, std::uint64_t key) {
-  if (is_reserved_key(static_cast<key_type>(key))) {
+// A valid key kept; a reserved one (of the table's width) counted and named.
+void take(chunk_result& out, std::uint64_t no, std::uint64_t key, unsigned key_bits) {
+  const bool reserved = key_bits == 64 ? key_limits<wide_key>::reserved_key(key)
+                                       : is_reserved_key(static_cast<key_type>(key));
+  if (reserved) {
     ++out.reserved;
     if (out.issues.size() < k_issues_kept)
-      out.issues.push_back(
-          {no, strprintf("0x%08llx is a reserved key", static_cast<unsigned long long>(key))});
+      out.issues.push_back({no, key_text(key, key_radix::hex, true) + " is a reserved key"});
     return;
   }
-  out.keys.push_back(static_cast<key_type>(key));
+  if (key_bits == 64)
+    out.wide_keys.push_back(key);
+  else
+    out.keys.push_back(static_cast<key_type>(key));
 }
 
 void unreadable(chunk_result& out, std::uint64_t no, std::string what) {
@@ -168,6 +173,7 @@ namespace {
 line_rules decide(const key_file_spec& spec, std::string_view text, bool header_possible) {
   line_rules r;
   r.column = spec.column;
+  r.key_bits = spec.key_bits;
   r.format = spec.format == key_format::automatic ? key_format::decimal : spec.format;
   std::string scratch;
   std::size_t start = 0;
@@ -252,15 +258,21 @@ void parse_chunk(const line_rules& rules, std::string_view text, std::uint64_t o
     if (rules.header_at && *rules.header_at == at) continue;  // the CSV's column names
     if (rules.format == key_format::text) {
       out.text_hashes.push_back(fnv1a64(field));
-      take(out, no, text_key(field));
+      if (rules.key_bits == 64) {
+        // Strings are told apart by two 64-bit hashes: FNV-1a 64 alone is the key itself.
+        out.text_hashes_2.push_back(std::hash<std::string_view>{}(field));
+        take(out, no, text_key_64(field), 64);
+      } else {
+        take(out, no, text_key(field), 32);
+      }
       continue;
     }
     std::uint64_t k = 0;
-    if (const std::string why = parse_number(field, base, k); !why.empty()) {
+    if (const std::string why = parse_number(field, base, k, rules.key_bits); !why.empty()) {
       unreadable(out, no, quoted_excerpt(field) + ": " + why);
       continue;
     }
-    take(out, no, k);
+    take(out, no, k, rules.key_bits);
   }
 }
 

@@ -19,6 +19,7 @@ namespace hs::workload::detail {
 struct line_rules {
   key_format format = key_format::decimal;
   std::uint32_t column = 0;
+  unsigned key_bits = 32;  ///< the table's: wider numbers are unreadable, words hash to this width
   std::optional<std::uint64_t> header_at;
 };
 
@@ -27,15 +28,19 @@ struct line_rules {
 line_rules decide_rules(const key_file_spec& spec, std::string_view first_chunk);
 
 struct chunk_result {
-  std::vector<key_type> keys;              ///< valid keys, in file order, duplicates kept
-  std::vector<std::uint64_t> text_hashes;  ///< text: a 64-bit hash of each valid line
+  std::vector<key_type> keys;                ///< valid keys, in file order, duplicates kept
+  std::vector<wide_key> wide_keys;           ///< the same for key_bits 64 (keys stays empty)
+  std::vector<std::uint64_t> text_hashes;    ///< text: a 64-bit hash of each valid line
+  std::vector<std::uint64_t> text_hashes_2;  ///< text, key_bits 64: a second, other 64-bit hash
   std::uint64_t lines = 0, reserved = 0, unreadable = 0, blank = 0;
   std::vector<key_file_issue> issues;   ///< the first k_issues_kept, line within the chunk
   std::optional<key_file_issue> error;  ///< the line that stops the read, what after "file:N"
   /// @brief Empty again, its vectors' memory kept for the next chunk.
   void reset() {
     keys.clear();
+    wide_keys.clear();
     text_hashes.clear();
+    text_hashes_2.clear();
     lines = reserved = unreadable = blank = 0;
     issues.clear();
     error.reset();
@@ -44,8 +49,17 @@ struct chunk_result {
 
 /// @brief Whether `s` begins with 0x or 0X (and has digits after it).
 bool is_hex_prefixed(std::string_view s);
-/// @brief FNV-1a of 64 bits: the 64-bit string hash, and what tells distinct strings apart.
+/// @brief FNV-1a of 64 bits: the 64-bit string hash, and (for 32-bit keys) what tells distinct
+/// strings apart.
 std::uint64_t fnv1a64(std::string_view s);
+/// @brief Which keys a chunk holds for the reader's key type.
+template <class K>
+std::vector<K>& keys_of(chunk_result& c) {
+  if constexpr (sizeof(K) == 8)
+    return c.wide_keys;
+  else
+    return c.keys;
+}
 
 /// @brief A number in `base` (16 takes an optional 0x) filling `s`, of at most `bits` bits (32 or
 /// 64): why not, or empty.

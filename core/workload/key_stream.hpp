@@ -124,8 +124,9 @@ struct stream_params {
   /// each folded to 32 bits (fold_id); 0: keys of the table's width.
   unsigned id_bits = 0;
   double zipf_s = 0.99;
-  const key_type* file_keys = nullptr;  ///< file: its keys, in the memory generation runs in
-  std::uint64_t file_count = 0;         ///< file: how many (distinct)
+  const key_type* file_keys = nullptr;       ///< file: its keys, in the memory generation runs in
+  const wide_key* wide_file_keys = nullptr;  ///< file read for 64-bit keys: its keys (else null)
+  std::uint64_t file_count = 0;              ///< file: how many (distinct)
 };
 
 /// @brief Where the keys of a width are drawn: from [0, domain), never a sentinel. Insert streams
@@ -191,6 +192,15 @@ HS_HD K permuted_key(const stream_params& p, std::uint64_t index) {
   return static_cast<K>(permute_wide(p.seed, index, key_space<K>::domain));
 }
 
+/// @brief Key i of a key file: a 64-bit table takes a file read for either width (32-bit keys are
+/// 64-bit keys too); a 32-bit table only one read for 32 bits (validate refuses the other).
+template <class K>
+HS_HD K file_key(const stream_params& p, std::uint64_t i) {
+  if constexpr (sizeof(K) == 8)
+    if (p.wide_file_keys) return p.wide_file_keys[i];
+  return p.file_keys[i];
+}
+
 /// @brief Key number j (j below the width's half) of the insert stream.
 template <class K>
 HS_HD K stream_key(const stream_params& p, std::uint64_t j, const zipf_sampler* zipf) {
@@ -198,7 +208,7 @@ HS_HD K stream_key(const stream_params& p, std::uint64_t j, const zipf_sampler* 
   if (permuted(p.dist)) return permuted_key<K>(p, stream_index(p, j, zipf));
   switch (p.dist) {
     case distribution::sequential: return static_cast<K>(add_in_domain(p.start, j, domain));
-    case distribution::file: return p.file_keys[j % p.file_count];
+    case distribution::file: return file_key<K>(p, j % p.file_count);
     case distribution::clustered: {
       const std::uint64_t runs = (domain / p.cluster) / 2;  // lower half of the runs
       const std::uint64_t run = permute_wide(p.seed, (j / p.cluster) % runs, runs);
@@ -216,7 +226,7 @@ HS_HD K file_miss_key(const stream_params& p, std::uint64_t inserted, std::uint6
   constexpr std::uint64_t domain = key_space<K>::domain, half = key_space<K>::half;
   const std::uint32_t x = random_u32(p.seed, 2, r);
   if (inserted < p.file_count)
-    return p.file_keys[inserted + x % static_cast<std::uint32_t>(p.file_count - inserted)];
+    return file_key<K>(p, inserted + x % static_cast<std::uint32_t>(p.file_count - inserted));
   return permuted_key<K>(p, half + random_key_draw<K>(p.seed, 2, r) % (domain - half));
 }
 

@@ -107,4 +107,56 @@ class seen_keys {
   std::uint64_t* bits_ = nullptr;  // aligned_alloc'ed, freed by the destructor
 };
 
+// Which 64-bit keys were seen: an open-addressing set of the keys themselves, doubled as it fills
+// (its empty slot is the reserved all-ones key, which no file gives). 64-bit keys have no bits to
+// fall back on, so a file of 10^8 keys takes a set of 2^28 slots (2 GiB); the reader checks them
+// on one thread, in file order, prefetching a key's place k_keys_ahead keys before.
+class seen_wide_keys {
+ public:
+  void expect(std::uint64_t most_keys) {
+    // Room for what the file may hold, up to 2^26 keys at once (a larger set grows when needed).
+    std::size_t n = 1024;
+    while (n < 2 * most_keys && n < (std::size_t{1} << 27)) n *= 2;
+    if (n > slots_.size()) rebuild(n);
+  }
+  [[gnu::always_inline]] void prefetch(wide_key k) const {
+    if (!slots_.empty()) __builtin_prefetch(slots_.data() + (place(k) & mask_), 1);
+  }
+  /// @brief Marks `k` (never the all-ones key); whether it was marked before.
+  bool test_and_set(wide_key k) {
+    if (2 * (size_ + 1) > slots_.size()) rebuild(slots_.empty() ? 1024 : 2 * slots_.size());
+    for (std::size_t i = place(k) & mask_;; i = (i + 1) & mask_) {
+      if (slots_[i] == k) return true;
+      if (slots_[i] == k_free) {
+        slots_[i] = k;
+        ++size_;
+        return false;
+      }
+    }
+  }
+  bool bits() const { return false; }
+
+ private:
+  static constexpr wide_key k_free = key_limits<wide_key>::empty;
+  static std::size_t place(wide_key k) {
+    return static_cast<std::size_t>((k * 0x9e3779b97f4a7c15ull) >> 17);
+  }
+
+  void rebuild(std::size_t n) {
+    std::vector<wide_key> old = std::move(slots_);
+    slots_.assign(n, k_free);
+    mask_ = n - 1;
+    for (const wide_key k : old)
+      if (k != k_free)
+        for (std::size_t i = place(k) & mask_;; i = (i + 1) & mask_)
+          if (slots_[i] == k_free) {
+            slots_[i] = k;
+            break;
+          }
+  }
+
+  std::vector<wide_key> slots_;
+  std::size_t mask_ = 0, size_ = 0;
+};
+
 }  // namespace hs::workload::detail

@@ -58,7 +58,7 @@ batch_plan cursor::next(const workload_spec& spec, std::uint64_t size,
 
 namespace {
 void require_key_file(const workload_spec& spec) {
-  if (!spec.key_file || spec.key_file->keys.empty())
+  if (!spec.key_file || spec.key_file->size() == 0)
     throw user_error("workload: distribution file needs a key file (keys file PATH)");
 }
 
@@ -71,7 +71,8 @@ void generate_as(const workload_spec& spec, const batch_plan& plan, memory_space
   if (p.dist == distribution::file) {
     require_key_file(spec);
     p.file_keys = spec.key_file->keys_in(space, s);
-    p.file_count = spec.key_file->keys.size();
+    p.wide_file_keys = spec.key_file->wide_keys_in(space, s);
+    p.file_count = spec.key_file->size();
   }
   if (space == memory_space::device) {
     detail::generate_on_device(p, plan, out, s);
@@ -116,7 +117,13 @@ void validate(const workload_spec& spec, unsigned key_bits) {
     throw user_error("workload: operation weights must be non-negative and not all zero");
   if (spec.batch_size == 0 || spec.batch_size > (1ull << 31))
     throw user_error("workload: batch size must be between 1 and 2^31");
-  if (k.dist == distribution::file) require_key_file(spec);
+  if (k.dist == distribution::file) {
+    require_key_file(spec);
+    if (spec.key_file->report.key_bits > key_bits)
+      throw user_error("workload: the key file " + spec.key_file->source.path +
+                       " was read for 64-bit keys, and this table holds " +
+                       std::to_string(key_bits) + "-bit keys (read it again for the table)");
+  }
 }
 
 std::string_view to_string(distribution d) {

@@ -209,17 +209,18 @@ void controls_panel::draw_key_file(frame_state& f, const workload::workload_spec
             .c_str());
   }
   int format = static_cast<int>(f.key_source.format);
-  ImGui::Combo("key format", &format, "auto\0decimal\0hex\0text\0u32le\0");
+  ImGui::Combo("key format", &format, "auto\0decimal\0hex\0text\0u32le\0u64le\0");
   f.key_source.format = static_cast<workload::key_format>(format);
   ImGui::SetItemTooltip(
-      "How the next key file is read. auto: u32le for .u32 and .bin files, else the first key "
-      "decides (0x... hex, digits decimal, anything else text through %s).",
-      workload::k_string_hash);
+      "How the next key file is read, for the table's key width. auto: u32le for .u32 and .bin "
+      "files, u64le for .u64, else the first key decides (0x... hex, digits decimal, anything "
+      "else text through %s, or %s for 64-bit keys).",
+      workload::k_string_hash, workload::k_string_hash_64);
   int column = static_cast<int>(f.key_source.column);
   if (ImGui::InputInt("CSV column", &column)) f.key_source.column = std::clamp(column, 0, 1 << 20);
   ImGui::SetItemTooltip("A CSV's column, counted from 1 (0: the whole line is the key).");
   if (ImGui::Button("Open key file...")) f.actions->execute(command::open_key_file);
-  tooltip_with_keys("read your own keys: one per line, a CSV column or 32-bit words",
+  tooltip_with_keys("read your own keys: one per line, a CSV column or raw 32- or 64-bit words",
                     command::open_key_file);
 }
 

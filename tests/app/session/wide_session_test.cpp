@@ -3,6 +3,8 @@
 // ones, the live count stays exact, and typed keys step as traced operations. The [gpu] cases run
 // the same sessions on the GPU and compare them with the CPU model's.
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <vector>
 
@@ -186,4 +188,33 @@ TEST_CASE("a 64-bit GPU session matches the CPU model's", "[gpu][session][wide]"
   }
   if (dist != workload::distribution::uniform_dup) CHECK(got[backend::gpu] == got[backend::cpu]);
   CHECK(got[backend::gpu].size() == got[backend::cpu].size());
+}
+
+TEST_CASE(
+    "a 64-bit session takes a key file's 64-bit keys in file order; a 32-bit one refuses "
+    "the file read for 64 bits",
+    "[session][wide][keys]") {
+  const auto path = std::filesystem::temp_directory_path() / "hs_wide_session_keys.txt";
+  {
+    std::ofstream out(path);
+    for (std::uint64_t i = 0; i < 4096; ++i)
+      out << "0x" << std::hex << (0xabc0000000000ull + i * 0x100000001ull) << "\n";
+  }
+  workload::key_file_spec spec{path.string()};
+  spec.key_bits = 64;
+  session_config cfg = wide_config(backend::cpu, workload::distribution::file);
+  cfg.workload.key_file = workload::load_key_file(spec);
+  session s(cfg);
+  s.fill_to(0.25);
+  s.wait_idle();
+  check_session(s);
+  const pairs now = contents(s.tbl());
+  REQUIRE(now.size() == cfg.table.capacity / 4);
+  for (std::uint64_t i = 0; i < now.size(); ++i)
+    CHECK(now.count(0xabc0000000000ull + i * 0x100000001ull));
+  cfg.table.linear.key_bits = 32;
+  cfg.workload.keys.start = 0;
+  CHECK_THROWS_WITH(session(cfg), ContainsSubstring("was read for 64-bit keys, and this table "
+                                                    "holds 32-bit keys"));
+  std::filesystem::remove(path);
 }

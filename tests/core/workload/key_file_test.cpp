@@ -4,6 +4,7 @@
 #include <catch2/matchers/catch_matchers_string.hpp>
 
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -313,4 +314,92 @@ TEST_CASE("typed keys are shown as they were written: decimal only when every ke
   CHECK(radix_of_key_list("0X1F") == key_radix::hex);
   CHECK(radix_of_key_list("12 ada") == key_radix::hex);  // a word's key is a hash
   CHECK(radix_of_key_list(" , ") == key_radix::hex);     // no keys: the generator's way
+}
+
+TEST_CASE("a key file read for 64-bit keys takes keys up to the largest unreserved one",
+          "[workload][keys][wide]") {
+  const std::string path = write_file("wide.txt",
+                                      "12\n18446744073709551613\n18446744073709551614\n4294967295\n"
+                                      "99999999999999999999\n12\n");
+  key_file_spec spec{path};
+  spec.key_bits = 64;
+  const auto list = load_key_file(spec);
+  CHECK(list->keys.empty());
+  CHECK(list->wide_keys == std::vector<wide_key>{12, 0xfffffffffffffffdull, 0xffffffffull});
+  CHECK(list->size() == 3);
+  const key_file_report& r = list->report;
+  CHECK(r.reserved == 1);  // 2^64 - 2, the tombstone
+  CHECK(r.unreadable == 1);
+  CHECK(r.duplicates == 1);
+  CHECK(r.first_issues.at(0).line == 3);
+  CHECK(contains(r.first_issues.at(0).what, "0xfffffffffffffffe is a reserved key"));
+  CHECK(r.first_issues.at(1).line == 5);
+  CHECK(contains(r.first_issues.at(1).what, "out of the 64-bit range"));
+  const auto hex =
+      load_key_file({write_file("wide-hex.txt", "0x1234567890abcdef\nffffffffffffffff\n"), 0,
+                     key_format::automatic, 64});
+  CHECK(hex->wide_keys == std::vector<wide_key>{0x1234567890abcdefull});
+  CHECK(hex->report.reserved == 1);
+  // The same file read for a 32-bit table: the wide keys are unreadable with their lines, never
+  // truncated to their low half.
+  const auto narrow = load_key_file({path});
+  CHECK(narrow->keys == std::vector<key_type>{12});
+  CHECK(narrow->report.unreadable == 3);
+  CHECK(narrow->report.first_issues.at(0).line == 2);
+  CHECK(contains(narrow->report.first_issues.at(0).what, "out of the 32-bit range"));
+}
+
+TEST_CASE("words read for 64-bit keys go through FNV-1a 64; the words 32 bits collide stay apart",
+          "[workload][keys][wide]") {
+  // FNV-1a 64-bit test vectors (Fowler, Noll and Vo's published values).
+  CHECK(text_key_64("") == 0xcbf29ce484222325ull);
+  CHECK(text_key_64("a") == 0xaf63dc4c8601ec8cull);
+  CHECK(text_key_64("foobar") == 0x85944171f73967e8ull);
+  std::string words;
+  const int n = 200000;  // at 32 bits some of these share a key (the test above)
+  for (int i = 0; i < n; ++i) words += "student-" + std::to_string(i) + "\n";
+  words += "student-7\ndee18938\nflo33712\n";  // a duplicate; two words of one 32-bit key
+  key_file_spec spec{write_file("words64.txt", words)};
+  spec.key_bits = 64;
+  const auto list = load_key_file(spec);
+  const key_file_report& r = list->report;
+  CHECK(r.format == key_format::text);
+  CHECK(r.distinct_strings == static_cast<std::uint64_t>(n) + 2);
+  CHECK(r.keys == static_cast<std::uint64_t>(n) + 2);
+  CHECK(r.colliding_strings == 0);
+  CHECK(r.duplicates == 1);
+  CHECK(list->wide_keys.front() == text_key_64("student-0"));
+  CHECK(list->wide_keys.back() == text_key_64("flo33712"));
+  CHECK(contains(r.summary(), "200,002 keys (text)"));
+}
+
+TEST_CASE("raw 64-bit words (u64le) are keys of either width; a wider word for 32 bits is named",
+          "[workload][keys][wide]") {
+  std::string bytes;
+  for (const std::uint64_t w : std::initializer_list<std::uint64_t>{
+           1, 0xfffffffffffffffeull, 0x100000002ull, 1, 0xffffffff}) {
+    char b[8];
+    std::memcpy(b, &w, 8);
+    bytes.append(b, 8);
+  }
+  const std::string path = write_file("keys.u64", bytes);
+  key_file_spec spec{path};
+  spec.key_bits = 64;
+  const auto list = load_key_file(spec);
+  CHECK(list->report.format == key_format::u64le);
+  CHECK(list->wide_keys == std::vector<wide_key>{1, 0x100000002ull, 0xffffffffull});
+  CHECK(list->report.reserved == 1);
+  CHECK(list->report.duplicates == 1);
+  CHECK(list->report.first_issues.at(0).line == 2);
+  const auto narrow = load_key_file({path});
+  CHECK(narrow->keys == std::vector<key_type>{1});
+  CHECK(narrow->report.unreadable == 2);  // the two words past 32 bits
+  CHECK(narrow->report.reserved == 1);    // 0xffffffff: reserved among 32-bit keys
+  CHECK(contains(narrow->report.summary(),
+                 "word 2: 0xfffffffffffffffe has more than 32 bits: this table holds 32-bit keys"));
+  spec.path = write_file("odd.u64", std::string(12, '\x01'));
+  CHECK(contains(refusal(spec), "odd.u64: 12 bytes is not a whole number of 64-bit keys (u64le)"));
+  // 32-bit words read for 64-bit keys: 0xffffffff is an ordinary key there.
+  spec.path = write_file("keys32.u32", std::string("\xff\xff\xff\xff\x05\x00\x00\x00", 8));
+  CHECK(load_key_file(spec)->wide_keys == std::vector<wide_key>{0xffffffffull, 5});
 }
