@@ -33,33 +33,40 @@ HS_HD double random_unit(std::uint64_t seed, std::uint64_t stream, std::uint64_t
   return static_cast<double>(random_u64(seed, stream, index) >> 11) * (1.0 / 9007199254740992.0);
 }
 
-/// @brief A keyed bijection of [0, domain) (any domain up to 2^64, so 64-bit keys too): a
-/// balanced Feistel network on the smallest even number of bits covering the domain, with cycle
-/// walking for values outside it.
-HS_HD std::uint64_t permute_wide(std::uint64_t seed, std::uint64_t x, std::uint64_t domain) {
+/// @brief A keyed bijection of [0, domain): a balanced Feistel network on the smallest even
+/// number of bits covering the domain, with cycle walking for values outside it. H holds a half:
+/// 32 bits serve domains up to 2^32 (the arithmetic 32-bit keys were always drawn with), 64 bits
+/// any domain up to 2^64 (64-bit keys).
+template <class H>
+HS_HD std::uint64_t feistel_permute(std::uint64_t seed, std::uint64_t x, std::uint64_t domain) {
   if (domain <= 1) return 0;
   int bits = floor_log2_64(domain - 1) + 1;
   bits += bits & 1;
   const int half = bits / 2;  // at most 32, so a half and its shift fit 64 bits
-  const std::uint64_t half_mask = (std::uint64_t{1} << half) - 1u;
+  const H half_mask = static_cast<H>((std::uint64_t{1} << half) - 1u);
   std::uint64_t v = x;
   do {
-    std::uint64_t l = (v >> half) & half_mask;
-    std::uint64_t r = v & half_mask;
+    H l = static_cast<H>(v >> half) & half_mask;
+    H r = static_cast<H>(v) & half_mask;
     for (std::uint32_t round = 0; round < 4; ++round) {
-      const std::uint64_t f = mix64(seed + round * 0x632be59bd9b4e019ull + r) & half_mask;
-      const std::uint64_t t = l ^ f;
+      const H f = static_cast<H>(mix64(seed + round * 0x632be59bd9b4e019ull + r)) & half_mask;
+      const H t = l ^ f;
       l = r;
       r = t;
     }
-    v = (l << half) | r;
+    v = (std::uint64_t{l} << half) | r;
   } while (v >= domain);
   return v;
 }
 
-/// @brief The same bijection of [0, domain) for domains up to 2^32.
+/// @brief The bijection of [0, domain) for domains up to 2^32.
 HS_HD std::uint32_t permute(std::uint64_t seed, std::uint32_t x, std::uint64_t domain) {
-  return static_cast<std::uint32_t>(permute_wide(seed, x, domain));
+  return static_cast<std::uint32_t>(feistel_permute<std::uint32_t>(seed, x, domain));
+}
+/// @brief The bijection of [0, domain) for any domain up to 2^64.
+HS_HD std::uint64_t permute_wide(std::uint64_t seed, std::uint64_t x, std::uint64_t domain) {
+  return domain > (std::uint64_t{1} << 32) ? feistel_permute<std::uint64_t>(seed, x, domain)
+                                           : feistel_permute<std::uint32_t>(seed, x, domain);
 }
 
 /// @brief Zipf(s) over ranks [0, n) by rejection-inversion (Hörmann and Derflinger): a few
@@ -189,7 +196,10 @@ HS_HD std::uint64_t miss_index(const stream_params& p, std::uint64_t r) {
 /// @brief The permuted key of an index.
 template <class K>
 HS_HD K permuted_key(const stream_params& p, std::uint64_t index) {
-  return static_cast<K>(permute_wide(p.seed, index, key_space<K>::domain));
+  if constexpr (sizeof(K) == 4)
+    return permute(p.seed, static_cast<std::uint32_t>(index), key_space<K>::domain);
+  else
+    return feistel_permute<std::uint64_t>(p.seed, index, key_space<K>::domain);
 }
 
 /// @brief Key i of a key file: a 64-bit table takes a file read for either width (32-bit keys are

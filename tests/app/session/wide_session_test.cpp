@@ -186,8 +186,9 @@ TEST_CASE("a 64-bit GPU session matches the CPU model's", "[gpu][session][wide]"
     check_session(s);
     got[b] = contents(s.tbl());
   }
+  // Repeating keys may end otherwise: batches in flight race for the same keys, and a fill plans
+  // its batches from what has retired; check_session held each to its invariants and live count.
   if (dist != workload::distribution::uniform_dup) CHECK(got[backend::gpu] == got[backend::cpu]);
-  CHECK(got[backend::gpu].size() == got[backend::cpu].size());
 }
 
 TEST_CASE(
