@@ -107,7 +107,7 @@ json workload_json(const session_config& cfg) {
                      {"read_seconds", r.seconds},
                      {"summary", r.summary()}};
     if (r.format == workload::key_format::text)
-      w["key_file"]["string_hash"] = workload::k_string_hash;
+      w["key_file"]["string_hash"] = workload::string_hash_name(r.key_bits);
   }
   return w;
 }

@@ -482,7 +482,7 @@ std::string key_file_report::summary() const {
   if (colliding_strings)
     parts.push_back(format_count(colliding_strings) + " distinct string" +
                     (colliding_strings == 1 ? " shares" : "s share") + " a key with another (" +
-                    (key_bits == 64 ? k_string_hash_64 : k_string_hash) + ")");
+                    string_hash_name(key_bits) + ")");
   if (reserved) parts.push_back(format_count(reserved) + " reserved");
   if (unreadable) parts.push_back(format_count(unreadable) + " unreadable");
   if (blank) parts.push_back(format_count(blank) + " blank");

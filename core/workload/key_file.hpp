@@ -44,6 +44,10 @@ key_type text_key(std::string_view s);
 inline constexpr const char* k_string_hash_64 = "FNV-1a 64-bit, modulo 2^64-2";
 /// @brief A text key's 64-bit key (never a reserved key).
 wide_key text_key_64(std::string_view s);
+/// @brief The string hash of a key width, as reports and figures name it.
+inline const char* string_hash_name(unsigned key_bits) {
+  return key_bits == 64 ? k_string_hash_64 : k_string_hash;
+}
 
 /// @brief Keys typed by hand ("12, 44, 7", "0x1f", "ada bob") for a table of `key_bits` keys:
 /// entries split at commas and spaces; one that begins with a digit is a decimal or 0x hex key,

@@ -197,7 +197,7 @@ void controls_panel::draw_key_file(frame_state& f, const workload::workload_spec
     ImGui::SetItemTooltip("%s", k.source.path.c_str());
     ImGui::TextDisabled("%s", k.report.summary().c_str());
     if (k.report.format == workload::key_format::text)
-      ImGui::TextDisabled("text keys through %s", workload::k_string_hash);
+      ImGui::TextDisabled("text keys through %s", workload::string_hash_name(k.report.key_bits));
   }
   if (w.keys.dist != workload::distribution::file && !f.key_loader.busy()) return;
   if (f.key_loader.busy()) {
@@ -242,7 +242,7 @@ void controls_panel::draw_typed_keys(frame_state& f) {
   ImGui::SetItemTooltip(
       "Step then runs these keys one by one, each a traced operation the views replay. Numbers "
       "are keys (decimal, or hex with 0x); words go through %s.",
-      workload::k_string_hash);
+      workload::string_hash_name(f.typed_key_bits()));
   int kind = static_cast<int>(f.typed_kind);
   if (ImGui::Combo("typed keys as", &kind, "insert\0find\0erase\0"))
     f.typed_kind = static_cast<op_kind>(kind);
