@@ -497,28 +497,29 @@ std::string key_file_report::summary() const {
   return s;
 }
 
-const key_type* key_list::keys_in(memory_space space, stream_view s) const {
+namespace {
+// A list's keys in `space`: the host vector, or its device copy, made on first use.
+template <class K>
+const K* keys_in_space(const std::vector<K>& keys, buffer<K>& device, std::mutex& m,
+                       memory_space space, stream_view s) {
   if (keys.empty()) return nullptr;
   if (space == memory_space::host) return keys.data();
-  std::lock_guard lock(device_mutex_);
-  if (device_.size() != keys.size()) {
-    device_ = buffer<key_type>(memory_space::device, keys.size());
-    device_.upload(std::span<const key_type>(keys), s);
+  std::lock_guard lock(m);
+  if (device.size() != keys.size()) {
+    device = buffer<K>(memory_space::device, keys.size());
+    device.upload(std::span<const K>(keys), s);
     synchronize(s);
   }
-  return device_.data();
+  return device.data();
+}
+}  // namespace
+
+const key_type* key_list::keys_in(memory_space space, stream_view s) const {
+  return keys_in_space(keys, device_, device_mutex_, space, s);
 }
 
 const wide_key* key_list::wide_keys_in(memory_space space, stream_view s) const {
-  if (wide_keys.empty()) return nullptr;
-  if (space == memory_space::host) return wide_keys.data();
-  std::lock_guard lock(device_mutex_);
-  if (wide_device_.size() != wide_keys.size()) {
-    wide_device_ = buffer<wide_key>(memory_space::device, wide_keys.size());
-    wide_device_.upload(std::span<const wide_key>(wide_keys), s);
-    synchronize(s);
-  }
-  return wide_device_.data();
+  return keys_in_space(wide_keys, wide_device_, device_mutex_, space, s);
 }
 
 std::shared_ptr<const key_list> load_key_file(const key_file_spec& spec,

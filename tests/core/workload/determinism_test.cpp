@@ -85,37 +85,25 @@ TEST_CASE("the same seed gives the same batches, another seed others", "[workloa
   }
 }
 
-TEST_CASE("the GPU generates exactly the host's batches", "[gpu][workload]") {
+TEST_CASE("the GPU generates exactly the host's batches: 32-bit keys, 64-bit keys, folded IDs",
+          "[gpu][workload][wide]") {
   test::require_gpu();
   const distribution d =
       GENERATE(distribution::uniform_unique, distribution::uniform_dup, distribution::sequential,
                distribution::clustered, distribution::zipf, distribution::file);
   CAPTURE(to_string(d));
-  workload_spec spec = spec_for(d);
+  const workload_spec spec = spec_for(d);
+  workload_spec wide = spec, ids = spec;
+  wide.keys.start = 0xfffffffffff00000ull;  // sequential 64-bit keys wrap past the reserved ones
+  ids.keys.id_bits = 64;                    // 64-bit IDs folded for 32-bit keys
   cursor c;
   for (int i = 0; i < 3; ++i) {
     const batch_plan plan = c.next(spec);
     CHECK(make(spec, plan, memory_space::host) == make(spec, plan, memory_space::device));
-  }
-}
-
-TEST_CASE("64-bit batches: the GPU generates exactly the host's", "[gpu][workload][wide]") {
-  test::require_gpu();
-  const distribution d =
-      GENERATE(distribution::uniform_unique, distribution::uniform_dup, distribution::sequential,
-               distribution::clustered, distribution::zipf, distribution::file);
-  CAPTURE(to_string(d));
-  workload_spec spec = spec_for(d);
-  spec.keys.start = 0xfffffffffff00000ull;  // sequential keys wrap past the reserved ones
-  cursor c;
-  for (int i = 0; i < 3; ++i) {
-    const batch_plan plan = c.next(spec);
-    CHECK(make<wide_key, wide_value>(spec, plan, memory_space::host) ==
-          make<wide_key, wide_value>(spec, plan, memory_space::device));
-    spec.keys.id_bits = 64;  // and the same IDs folded for 32-bit keys
-    if (d != distribution::file)
-      CHECK(make(spec, plan, memory_space::host) == make(spec, plan, memory_space::device));
-    spec.keys.id_bits = 0;
+    CHECK(make<wide_key, wide_value>(wide, plan, memory_space::host) ==
+          make<wide_key, wide_value>(wide, plan, memory_space::device));
+    if (d != distribution::file)  // ids=64 draws IDs, a key file gives its own keys
+      CHECK(make(ids, plan, memory_space::host) == make(ids, plan, memory_space::device));
   }
 }
 
