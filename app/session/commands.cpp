@@ -72,10 +72,7 @@ void check_typed_key(std::uint64_t key, unsigned key_bits) {
     throw user_error("key " + text + " does not fit this table: it holds 32-bit keys (up to " +
                      key_text(key_limits<key_type>::tombstone - 1, key_radix::hex, true) +
                      "); a table of key-bits 64 takes it");
-  const bool reserved = key_bits == 64
-                            ? key_limits<wide_key>::reserved_key(key)
-                            : key_limits<key_type>::reserved_key(static_cast<key_type>(key));
-  if (reserved) throw user_error(text + " is a reserved key");
+  if (is_reserved_key_of(key, key_bits)) throw user_error(text + " is a reserved key");
 }
 
 workload::batch_plan plan_of(const std::vector<given_op>& ops, std::uint64_t index) {

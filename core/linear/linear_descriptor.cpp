@@ -101,9 +101,7 @@ std::string check(table& t, stream_view s) {
 // earlier batch), in chunks until the walk must end there: at the key or an empty slot.
 void trace_before(table& t, const table_config& cfg, std::uint64_t capacity, stepped_op& op,
                   stream_view s) {
-  const bool reserved = cfg.linear.key_bits == 64 ? key_limits<wide_key>::reserved_key(op.key)
-                                                  : op.key >= key_limits<key_type>::tombstone;
-  if (reserved || capacity == 0) return;
+  if (is_reserved_key_of(op.key, cfg.linear.key_bits) || capacity == 0) return;
   const std::uint64_t limit =
       std::min<std::uint64_t>(k_traced_walk_slots, capacity);        // each slot once
   const auto dump = [&](std::uint64_t first, std::uint64_t count) {  // true once the walk must end

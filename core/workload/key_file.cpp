@@ -451,9 +451,8 @@ std::vector<std::uint64_t> parse_key_list(std::string_view text, unsigned key_bi
         throw user_error("'" + std::string(entry) +
                          "' has more than 32 bits: this table holds 32-bit keys (a table of "
                          "key-bits 64 takes it)");
-      const bool reserved = key_bits == 64 ? key_limits<wide_key>::reserved_key(k)
-                                           : is_reserved_key(static_cast<key_type>(k));
-      if (reserved) throw user_error("'" + std::string(entry) + "' is a reserved key");
+      if (is_reserved_key_of(k, key_bits))
+        throw user_error("'" + std::string(entry) + "' is a reserved key");
       keys.push_back(k);
     } else {
       keys.push_back(key_bits == 64 ? text_key_64(entry) : text_key(entry));

@@ -17,12 +17,13 @@ bool is_hex_prefixed(std::string_view s) {
 std::string parse_number(std::string_view s, int base, std::uint64_t& out, unsigned bits) {
   if (base == 16 && is_hex_prefixed(s)) s.remove_prefix(2);
   if (s.empty()) return "no digits";
-  const std::string range = "out of the " + std::to_string(bits) + "-bit range";
+  // Built only for a key that fails: this runs once a key of a file of 10^8.
+  const auto range = [bits] { return "out of the " + std::to_string(bits) + "-bit range"; };
   const auto r = std::from_chars(s.data(), s.data() + s.size(), out, base);
-  if (r.ec == std::errc::result_out_of_range) return range;
+  if (r.ec == std::errc::result_out_of_range) return range();
   if (r.ec != std::errc{} || r.ptr != s.data() + s.size())
     return base == 16 ? "not a hex number" : "not a decimal number";
-  if (bits < 64 && out >> bits) return range;
+  if (bits < 64 && out >> bits) return range();
   return {};
 }
 
@@ -136,9 +137,7 @@ std::string quoted_excerpt(std::string_view s) {
 
 // A valid key kept; a reserved one (of the table's width) counted and named.
 void take(chunk_result& out, std::uint64_t no, std::uint64_t key, unsigned key_bits) {
-  const bool reserved = key_bits == 64 ? key_limits<wide_key>::reserved_key(key)
-                                       : is_reserved_key(static_cast<key_type>(key));
-  if (reserved) {
+  if (is_reserved_key_of(key, key_bits)) {
     ++out.reserved;
     if (out.issues.size() < k_issues_kept)
       out.issues.push_back({no, key_text(key, key_radix::hex, true) + " is a reserved key"});
