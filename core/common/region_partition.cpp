@@ -39,7 +39,7 @@ nested_view nested_layout(unsigned* offsets, std::uint64_t n, std::uint32_t regi
 
 template <class K, class V>
 bool basic_partition_scratch<K, V>::reserve(std::uint64_t n, std::uint32_t regions) {
-  const std::uint64_t chunks = (n + k_partition_chunk - 1) / k_partition_chunk;
+  const std::uint64_t chunks = (n + k_chunk_pairs<K, V> - 1) / k_chunk_pairs<K, V>;
   if (capacity >= n && offsets.size() >= chunks * regions + 2 * regions) return true;
   try {
     keys = {};

@@ -58,7 +58,6 @@ struct word_sink {
 namespace partition_kernels {
 
 inline constexpr unsigned k_block = 256;
-inline constexpr unsigned k_items = k_partition_chunk / k_block;  // 32 pairs per thread
 
 /// One chunk of input: where its pairs start, how many, the output bases of its bins, and where
 /// its count of bin r sits in the offsets matrix (cell + r * stride).
@@ -69,21 +68,22 @@ struct chunk_span {
   std::uint64_t cell = 0, stride = 1;
 };
 
-/// The plain partition's chunks: consecutive k_partition_chunk pairs of the input. Its offsets
-/// matrix is region-major (a region's column over `chunks` chunks is contiguous: the scan reads
-/// it coalesced). With n_now set, the pairs are the first *n_now (at most n, known only on the
-/// device when the launch is queued): chunks past them are empty.
+/// The plain partition's chunks: consecutive `pairs` pairs of the input (k_chunk_pairs of its
+/// types). Its offsets matrix is region-major (a region's column over `chunks` chunks is
+/// contiguous: the scan reads it coalesced). With n_now set, the pairs are the first *n_now (at
+/// most n, known only on the device when the launch is queued; 32-bit pairs only): chunks past
+/// them are empty.
 struct flat_chunks {
   std::uint64_t n;
   std::uint32_t chunks;
   const unsigned* bases;  // per region
   const unsigned long long* n_now = nullptr;
+  std::uint32_t pairs = k_partition_chunk;
   __device__ chunk_span operator()(unsigned c) const {
     const std::uint64_t have = n_now && *n_now < n ? *n_now : n;
-    const std::uint64_t begin = std::uint64_t{c} * k_partition_chunk;
+    const std::uint64_t begin = std::uint64_t{c} * pairs;
     if (begin >= have) return {};
-    const unsigned count =
-        static_cast<unsigned>(have - begin < k_partition_chunk ? have - begin : k_partition_chunk);
+    const unsigned count = static_cast<unsigned>(have - begin < pairs ? have - begin : pairs);
     return {begin, count, bases, c, chunks};
   }
 };
@@ -124,10 +124,8 @@ __global__ void __launch_bounds__(k_block)
   if (span.count == 0) return;  // past the pairs: no scan reads this row
   for (unsigned r = threadIdx.x; r < regions; r += blockDim.x) hist[r] = 0;
   __syncthreads();
-  for (unsigned j = 0; j < k_items; ++j) {
-    const unsigned local = j * k_block + threadIdx.x;
-    if (local < span.count) atomicAdd(&hist[region_of(in.key_at(span.begin + local))], 1u);
-  }
+  for (unsigned local = threadIdx.x; local < span.count; local += k_block)
+    atomicAdd(&hist[region_of(in.key_at(span.begin + local))], 1u);
   __syncthreads();
   for (unsigned r = threadIdx.x; r < regions; r += blockDim.x)
     counts[span.cell + r * span.stride] = hist[r];
@@ -212,40 +210,33 @@ static __global__ void __launch_bounds__(k_block)
 
 /// One block per chunk: a counting sort of the chunk's pairs by region in shared memory, then each
 /// region's run is copied to bases[r] + offset[c][r] by consecutive threads (coalesced stores).
-/// 32-bit pairs are sorted themselves; 64-bit pairs (16 bytes: a chunk of them would not fit a
-/// block's shared memory, nor 32 of them a thread's registers) by their index in the chunk, and
-/// read again from the input when written (lines the block has just read).
+/// A chunk (k_chunk_pairs) is 32 KiB of pairs of either width.
 template <class RegionOf, class Chunks, class Source, class Sink>
 __global__ void __launch_bounds__(k_block)
     scatter(RegionOf region_of, Chunks chunks, Source in, std::uint32_t regions,
             const unsigned* offsets, Sink out) {
   using K = typename Source::key;
   using V = typename Source::value;
-  constexpr bool staged_pairs = sizeof(K) == 4;
-  constexpr unsigned pairs_kept = staged_pairs ? k_partition_chunk : 1;
-  __shared__ K sk[pairs_kept];
-  __shared__ V sv[pairs_kept];
-  __shared__ unsigned short si[staged_pairs ? 1 : k_partition_chunk];
-  __shared__ unsigned short sr[k_partition_chunk];
+  constexpr unsigned pairs = k_chunk_pairs<K, V>;
+  constexpr unsigned items = pairs / k_block;  // pairs a thread holds: 16 of 32 bits, 8 of 64
+  __shared__ K sk[pairs];
+  __shared__ V sv[pairs];
+  __shared__ unsigned short sr[pairs];
   __shared__ unsigned start[k_max_regions];  // first position of region r in the sorted chunk
   __shared__ unsigned fill[k_max_regions];   // counts, then next free position
   const chunk_span span = chunks(blockIdx.x);
   if (span.count == 0) return;
   for (unsigned r = threadIdx.x; r < regions; r += blockDim.x) fill[r] = 0;
   __syncthreads();
-  [[maybe_unused]] K k[staged_pairs ? k_items : 1];
-  [[maybe_unused]] V v[staged_pairs ? k_items : 1];
-  unsigned short reg[k_items];
+  K k[items];
+  V v[items];
+  unsigned short reg[items];
 #pragma unroll
-  for (unsigned j = 0; j < k_items; ++j) {
+  for (unsigned j = 0; j < items; ++j) {
     const unsigned local = j * k_block + threadIdx.x;
     if (local < span.count) {
-      if constexpr (staged_pairs) {
-        in.load(span.begin + local, k[j], v[j]);
-        reg[j] = static_cast<unsigned short>(region_of(k[j]));
-      } else {
-        reg[j] = static_cast<unsigned short>(region_of(in.key_at(span.begin + local)));
-      }
+      in.load(span.begin + local, k[j], v[j]);
+      reg[j] = static_cast<unsigned short>(region_of(k[j]));
       atomicAdd(&fill[reg[j]], 1u);
     }
   }
@@ -262,16 +253,12 @@ __global__ void __launch_bounds__(k_block)
   }
   __syncthreads();
 #pragma unroll
-  for (unsigned j = 0; j < k_items; ++j) {
+  for (unsigned j = 0; j < items; ++j) {
     const unsigned local = j * k_block + threadIdx.x;
     if (local < span.count) {
       const unsigned pos = atomicAdd(&fill[reg[j]], 1u);
-      if constexpr (staged_pairs) {
-        sk[pos] = k[j];
-        sv[pos] = v[j];
-      } else {
-        si[pos] = static_cast<unsigned short>(local);
-      }
+      sk[pos] = k[j];
+      sv[pos] = v[j];
       sr[pos] = reg[j];
     }
   }
@@ -279,14 +266,7 @@ __global__ void __launch_bounds__(k_block)
   for (unsigned p = threadIdx.x; p < span.count; p += blockDim.x) {
     const unsigned r = sr[p];
     const unsigned dst = span.bases[r] + offsets[span.cell + r * span.stride] + (p - start[r]);
-    if constexpr (staged_pairs) {
-      out.store(dst, sk[p], sv[p]);
-    } else {
-      K pk;
-      V pv;
-      in.load(span.begin + si[p], pk, pv);
-      out.store(dst, pk, pv);
-    }
+    out.store(dst, sk[p], sv[p]);
   }
 }
 
@@ -299,17 +279,18 @@ void partition_by_region(RegionOf region_of, std::uint32_t regions, const K* key
                          std::uint64_t n, basic_partition_scratch<K, V>& scratch, stream_view s) {
   using namespace partition_kernels;
   const auto stream = static_cast<cudaStream_t>(s.handle);
-  const auto chunks = static_cast<std::uint32_t>((n + k_partition_chunk - 1) / k_partition_chunk);
+  constexpr std::uint32_t pairs = k_chunk_pairs<K, V>;
+  const auto chunks = static_cast<std::uint32_t>((n + pairs - 1) / pairs);
   unsigned* counts = scratch.offsets.data();
   unsigned* totals = counts + std::uint64_t{chunks} * regions;
   unsigned* bases = totals + regions;
   const basic_split_source<K, V> in{keys, values};
-  chunk_histogram<<<chunks, k_block, 0, stream>>>(region_of, flat_chunks{n, chunks, nullptr}, in,
-                                                  regions, counts);
+  chunk_histogram<<<chunks, k_block, 0, stream>>>(
+      region_of, flat_chunks{n, chunks, nullptr, nullptr, pairs}, in, regions, counts);
   column_scan<<<regions, k_block, 0, stream>>>(counts, chunks, regions, totals);
   region_bases<<<1, k_block, 0, stream>>>(totals, regions, bases, nullptr);
   scatter<<<chunks, k_block, 0, stream>>>(
-      region_of, flat_chunks{n, chunks, bases}, in, regions, counts,
+      region_of, flat_chunks{n, chunks, bases, nullptr, pairs}, in, regions, counts,
       basic_split_sink<K, V>{scratch.keys.data(), scratch.values.data()});
   HS_CUDA_CHECK_LAUNCH();
 }

@@ -17,9 +17,11 @@ inline constexpr int k_block = 256;
 /// on the tombstone path).
 inline constexpr int k_full_sm_blocks = 2048 / k_block;
 /// The same for 16-byte slots, whose words take twice the registers: held to 32 a thread, the
-/// insert spilled 208 bytes and the lookup 52 (ptxas -v). At `wide` blocks an SM they spill
-/// nothing: 6 (42 registers) for inserts and lookups, 4 (64) for erases. Measured on the H100
-/// (bench linear --key-bits 64, 2^27 slots), 4 blocks against 6: inserts 10.90 / 6.31 against
+/// insert spilled 208 bytes and the lookup 52 (ptxas -v). At `wide` blocks an SM: 6 (40
+/// registers) for inserts and lookups, 4 (64) for erases; the lookup spills nothing, the insert
+/// 64 bytes (nvcc 13.0), which cost less than fewer threads did (core/linear/README.md, Tried
+/// and dropped). Measured on the H100 (bench linear --key-bits 64, 2^27 slots), 4 blocks
+/// against 6: inserts 10.90 / 6.31 against
 /// 10.63 / 6.94 G/s at loads 0.5 / 0.9, hits 23.56 / 10.38 against 23.71 / 11.21, erases
 /// 11.18 / 6.88 against 10.41 / 6.90; at 8 (spilling) inserts ran 9.47 / 6.24, hits 21.81 / 11.23.
 template <class W>

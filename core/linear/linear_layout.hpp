@@ -96,11 +96,17 @@ using key_arg_t = std::conditional_t<(sizeof(K) > 4), std::uint64_t, std::uint32
 template <class... I>
 using index_arg_t = std::conditional_t<((sizeof(I) > 4) || ...), std::uint64_t, std::uint32_t>;
 
+/// @brief Slots a home is aligned to: 64-bit keys start their walk at the first slot of their
+/// 64-byte line (4 slots), 32-bit keys anywhere.
+template <class K>
+inline constexpr std::uint32_t k_home_line = sizeof(key_arg_t<K>) == 8 ? 4 : 1;
+
 /// @brief The first slot a key probes: its hash masked to the power-of-two capacity.
 template <class Hash, class K, class I>
 HS_HD index_arg_t<I> home_slot(K k, I mask) {
-  return static_cast<index_arg_t<I>>(Hash{}(static_cast<key_arg_t<K>>(k))) &
-         static_cast<index_arg_t<I>>(mask);
+  using X = index_arg_t<I>;
+  return static_cast<X>(Hash{}(static_cast<key_arg_t<K>>(k))) & static_cast<X>(mask) &
+         ~static_cast<X>(k_home_line<K> - 1);
 }
 
 /// @brief How far a slot lies past a home slot, wrapping at the end of the table (the Simple GPU

@@ -15,7 +15,9 @@ using hs::detail::basic_partition_scratch;
 using hs::detail::k_max_regions;
 using hs::detail::partition_scratch;
 
-/// Regions are at least 2^21 slots (16 MiB, a fraction of the L2), and at most k_max_regions.
+/// Regions are at least 2^21 slots (16 MiB of 8-byte slots, a fraction of the L2; 32 MiB of
+/// 16-byte ones, where regions of 2^18 to 2^20 or of 2^22 and 2^23 slots inserted slower on the
+/// H100: README, Tried and dropped), and at most k_max_regions.
 inline constexpr int k_min_region_shift = 21;
 
 /// @brief log2 of the slots per region for a table of `capacity` slots.

@@ -62,9 +62,14 @@ void linear_story::tell_walk_start(const linear::probe_walk& walk, std::uint64_t
   const std::string home_region = op.kind != op_kind::insert ? "linear-locate"
                                   : tombstone_insert         ? "linear-insert-reusing"
                                                              : "linear-insert";
+  // A 64-bit key's walk starts at the first slot of the 64-byte line its hash falls in
+  // (linear_layout.hpp, home_slot).
+  const char* told = cfg.linear.key_bits == 64
+                         ? "home slot %llu: the first of the 4 slots of the 64-byte line that "
+                           "hash(%s) modulo %s slots falls in"
+                         : "home slot %llu: hash(%s) modulo %s slots";
   w.events.push_back({home_region, "home",
-                      strprintf("home slot %llu: hash(%s) modulo %s slots",
-                                static_cast<unsigned long long>(walk.cells.front().slot),
+                      strprintf(told, static_cast<unsigned long long>(walk.cells.front().slot),
                                 key_text(op.key, radix).c_str(), format_count(capacity).c_str())});
   w.events.push_back({c.read_region, c.read_tag,
                       strprintf("the walk reads from slot %llu on",
@@ -175,7 +180,9 @@ code_walkthrough linear_walkthrough(const stepped_op& op, const linear::probe_wa
 
 std::string linear_english(const std::string& region, const std::string& tag) {
   static constexpr english_line k_lines[] = {
-      {"linear-insert", "home", "Hash the key: its home slot is the hash modulo the slots."},
+      {"linear-insert", "home",
+       "Hash the key: its home slot is the hash modulo the slots (for 64-bit keys, the first slot "
+       "of that slot's 64-byte line)."},
       {"linear-insert-reusing", "home", "Hash the key: its home slot."},
       {"linear-locate", "home", "Hash the key: its home slot."},
       {"linear-insert-windowed", "read", "The threads of the operation read the next slots."},

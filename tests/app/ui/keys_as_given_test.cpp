@@ -30,6 +30,10 @@ TEST_CASE("keys are shown as the lesson gave them, or as the Display section say
     ctx->ComboClick("preset/linear-code-step");
     ctx->ItemClick("Load preset");
     test::wait_until(ctx, [&] { return f.sess().status().script_held; });
+    // The stage's views come forward and the layout narrows the Controls for the code a few
+    // frames later: focusing or scrolling before then raced with it on a loaded machine (the Probe
+    // walk took focus back; the Controls reflowed under a scroll, which stopped a pixel short).
+    test::wait_until(ctx, [&] { return f.windows_settled(); });
     ctx->WindowFocus("//Code");
     test::wait_until(ctx, [&] { return !code_title().empty(); });
     decimal_title = code_title();

@@ -27,7 +27,8 @@ TEST_CASE("64-bit keys chosen in the Table section step typed keys the views wri
                           second = 0x2234567890abull;  // low halves equal
   unsigned bits_after_apply = 0, bits_after_back = 0;
   std::vector<std::uint64_t> stepped, slots_hold;
-  std::string code_title, walk_csv, step_box, typed_error, keys_row;
+  std::string code_title, home_told, walk_csv, step_box, typed_error, keys_row;
+  std::vector<std::uint64_t> homes;  // the first slot of each step's walk
   const auto code_title_now = [&] {
     const auto* code = test::drawn<code_view>(f, "code");
     return code ? code->walkthrough().title : std::string();
@@ -52,6 +53,7 @@ TEST_CASE("64-bit keys chosen in the Table section step typed keys the views wri
       const auto trace = f.sess().last_step();
       if (!trace || trace->ops.size() != 1 || !trace->ops[0].slot_after) continue;
       stepped.push_back(trace->ops[0].key);
+      if (!trace->ops[0].probe_before.empty()) homes.push_back(trace->ops[0].probe_before[0].slot);
       inspect_request ir;  // what the slot the step names holds now
       ir.dump_first = *trace->ops[0].slot_after;
       ir.dump_count = 1;
@@ -63,6 +65,9 @@ TEST_CASE("64-bit keys chosen in the Table section step typed keys the views wri
     test::wait_until(ctx,
                      [&] { return code_title_now().find("2234567890ab") != std::string::npos; });
     code_title = code_title_now();
+    if (const auto* code = test::drawn<code_view>(f, "code"))
+      for (const code_event& e : code->walkthrough().events)
+        if (e.tag == "home") home_told = e.what;
     ctx->WindowFocus("//Probe walk");
     test::wait_until(ctx, [&] {
       const auto* walk = test::drawn<vis::linear_walk_view>(f, "walk");
@@ -93,6 +98,13 @@ TEST_CASE("64-bit keys chosen in the Table section step typed keys the views wri
   CHECK(stepped == std::vector<std::uint64_t>{first, second});
   CHECK(slots_hold == stepped);  // the table holds each whole, not its low half
   CHECK(code_title == "insert(0x2234567890ab) -> inserted");
+  // Each walk starts at the first slot of a 64-byte line, and the Code view says why.
+  REQUIRE(homes.size() == 2);
+  CHECK(homes[0] % 4 == 0);
+  CHECK(homes[1] % 4 == 0);
+  CHECK_THAT(home_told, ContainsSubstring("home slot " + std::to_string(homes[1]) +
+                                          ": the first of the 4 slots of the 64-byte line that "
+                                          "hash(0x2234567890ab) modulo"));
   CHECK_THAT(walk_csv, ContainsSubstring("," + std::to_string(second) + ","));
   CHECK(keys_row == "64-bit keys and values (16-byte slots)");
   CHECK(bits_after_back == 32);

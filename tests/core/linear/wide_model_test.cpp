@@ -9,7 +9,9 @@
 #include <catch2/matchers/catch_matchers_string.hpp>
 
 #include "core/common/error.hpp"
+#include "core/common/hash.hpp"
 #include "core/linear/linear_invariants.hpp"
+#include "core/linear/linear_layout.hpp"
 #include "core/linear/linear_model.hpp"
 #include "core/linear/linear_slots.hpp"
 #include "core/table/family_option.hpp"
@@ -38,12 +40,13 @@ constexpr wide_key k_high = wide_key{1} << 32;
 
 TEST_CASE("64-bit keys that differ only in their high half are different keys",
           "[linear][model][wide]") {
-  // The identity hash homes every one of them in slot 5: they probe past one another.
+  // The identity hash homes every one of them in slot 4 (the first slot of slot 5's 64-byte
+  // line): they probe past one another.
   wide_linear_model m(wide_config(16, hash_kind::identity));
   for (wide_key j = 0; j < 4; ++j)
     CHECK(m.insert_one(5 + j * k_high, 100 + j) == op_status::inserted);
   for (wide_key j = 0; j < 4; ++j) {
-    CHECK(slot_key(m.slots()[5 + j]) == 5 + j * k_high);
+    CHECK(slot_key(m.slots()[4 + j]) == 5 + j * k_high);
     wide_value v = 0;
     CHECK(m.find_one(5 + j * k_high, v) == op_status::found);
     CHECK(v == 100 + j);
@@ -182,4 +185,30 @@ TEST_CASE("a 64-bit table's state restores it, and not a 32-bit table", "[linear
   auto narrow = test::make(backend::cpu, 1u << 10);
   CHECK_THROWS_WITH(narrow->restore_state(st, {}), ContainsSubstring("key-bits=64"));
   CHECK(narrow->stats({}).live == 0);
+}
+
+TEST_CASE("a 64-bit key's home is the first slot of the 64-byte line its hash falls in",
+          "[linear][model][wide]") {
+  // 32-bit keys start anywhere; 64-bit keys start where a line (4 slots of 16 bytes) starts, so
+  // that a lookup reads no line before its key's unless the key was pushed past its own.
+  const std::uint64_t mask = (std::uint64_t{1} << 20) - 1;
+  std::uint64_t offsets_narrow[4] = {}, offsets_wide[4] = {};
+  for (std::uint64_t i = 1; i <= 4000; ++i) {
+    const auto narrow = static_cast<std::uint32_t>(i * 2654435761u);
+    const wide_key wide = i * 0x9e3779b97f4a7c15ull;
+    ++offsets_narrow[home_slot<murmur3_hash>(narrow, static_cast<std::uint32_t>(mask)) % 4];
+    const std::uint64_t home = home_slot<murmur3_hash>(wide, mask);
+    ++offsets_wide[home % 4];
+    CHECK(home == (murmur3_hash{}(wide)&mask & ~std::uint64_t{3}));
+  }
+  for (int o = 0; o < 4; ++o) CHECK(offsets_narrow[o] > 800);  // about 1000 each
+  CHECK(offsets_wide[0] == 4000);
+  // The model's keys sit at or past their line's first slot, and a table of them passes the
+  // checker, whose walks start there too.
+  wide_linear_model m(wide_config(1024));
+  for (wide_key j = 1; j <= 700; ++j)
+    REQUIRE(m.insert_one(j * 0x9e3779b97f4a7c15ull, j) == op_status::inserted);
+  const table_stats st = m.stats({});
+  CHECK(st.live == 700);
+  CHECK(check_invariants(m.slots(), hash_kind::murmur3, &st).ok());
 }
