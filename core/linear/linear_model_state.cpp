@@ -1,5 +1,7 @@
 // The CPU model's state (table_state.hpp), laid out as the GPU table's: the slots as stored, the
 // longest probe, and the counters since clear.
+#include <string>
+
 #include "core/common/bit_math.hpp"
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
@@ -19,6 +21,32 @@ void check_state_capacity(std::uint64_t capacity, unsigned key_bits) {
   check_capacity("a linear table's state", capacity, key_bits);
 }
 
+bool state_homes_current(const table_state& st, unsigned key_bits) {
+  for (const auto& [name, value] : st.numbers)
+    if (name == k_home_line_number)
+      return value == (key_bits == 64 ? k_home_line<wide_key> : k_home_line<key_type>);
+  return key_bits == 32;
+}
+
+std::vector<wide_slot> relaid_wide_slots(const table_config& cfg, const std::vector<wide_slot>& old,
+                                         std::uint32_t& longest) {
+  table_config model_cfg = cfg;
+  model_cfg.backend = backend::cpu;
+  wide_linear_model m(model_cfg);
+  for (const wide_slot& w : old) {
+    const slot_state st = classify(w);
+    if (st != slot_state::live && st != slot_state::erased) continue;
+    // A key erased by value keeps its slot: insert it with a stand-in value, then erase it again.
+    const wide_value v = st == slot_state::live ? slot_value(w) : 0;
+    if (m.insert_one(slot_key(w), v) != op_status::inserted)
+      throw user_error("a 64-bit linear table's state: key " + std::to_string(slot_key(w)) +
+                       " could not be placed again (a duplicate, or no free slot)");
+    if (st == slot_state::erased) m.erase_one(slot_key(w));
+  }
+  longest = m.stats({}).max_displacement;
+  return {m.slots().begin(), m.slots().end()};
+}
+
 template <class W>
 table_state basic_linear_model<W>::save_state(stream_view s) {
   std::lock_guard lock(mutex_);
@@ -27,6 +55,7 @@ table_state basic_linear_model<W>::save_state(stream_view s) {
   st.add_part(std::string(k_slots_part), memory_space::host, slots_.data(), memory_space::host,
               slots_.size(), s);
   st.set_number(std::string(k_longest_probe), max_displacement_);
+  st.set_number(std::string(k_home_line_number), k_home_line<key>);
   rejected_.save(st, failed_full_);
   return st;
 }
@@ -37,7 +66,14 @@ void basic_linear_model<W>::restore_state(const table_state& st, stream_view s) 
   const std::uint64_t capacity = st.config.capacity;
   check_state_capacity(capacity, slot_traits<W>::key_bits);
   std::vector<W> slots = st.host_part<W>(k_slots_part, capacity, s);
-  const std::uint64_t longest = st.number(k_longest_probe);
+  std::uint64_t longest = st.number(k_longest_probe);
+  if constexpr (sizeof(W) == 16) {
+    if (!state_homes_current(st, 64)) {
+      std::uint32_t relaid_longest = 0;
+      slots = relaid_wide_slots(st.config, slots, relaid_longest);
+      longest = relaid_longest;
+    }
+  }
   std::uint64_t rejected[k_op_kind_count], failed_full = 0;
   read_common_counters(st, rejected, failed_full);
   std::lock_guard lock(mutex_);

@@ -25,6 +25,7 @@ table_state basic_linear_table<W>::save_state(stream_view s) {
               reach_.size(), s);
   const device_counters c = counters_.download(1, s)[0];
   st.set_number(std::string(k_longest_probe), c.max_displacement);
+  st.set_number(std::string(k_home_line_number), k_home_line<key>);
   std::uint64_t rejected[k_op_kind_count];
   for (int i = 0; i < k_op_kind_count; ++i) rejected[i] = c.rejected[i];
   set_common_counters(st, rejected, c.failed_full);
@@ -45,7 +46,14 @@ void basic_linear_table<W>::restore_state(const table_state& st, stream_view s) 
   if (reach_part) st.sized_part(k_reach_part, regions * sizeof(std::uint32_t));
   std::uint64_t rejected[k_op_kind_count], failed_full = 0;
   read_common_counters(st, rejected, failed_full);
-  const auto longest = static_cast<std::uint32_t>(st.number(k_longest_probe));
+  auto longest = static_cast<std::uint32_t>(st.number(k_longest_probe));
+  // A 64-bit state from before homes moved to line starts: its keys placed again on the host.
+  std::vector<W> relaid;
+  if constexpr (sizeof(W) == 16) {
+    if (!state_homes_current(st, 64))
+      relaid = relaid_wide_slots(st.config, st.host_part<W>(k_slots_part, capacity, s), longest);
+  }
+  if (!relaid.empty()) reach_part = nullptr;  // the old reach words bound the old walks
   // Memory for another capacity first: a table that cannot have it stays as it was.
   buffer<W> slots;
   buffer<std::uint32_t> reach;
@@ -59,7 +67,10 @@ void basic_linear_table<W>::restore_state(const table_state& st, stream_view s) 
     cfg_.capacity = capacity;
     mask_ = static_cast<index>(capacity - 1);
   }
-  st.copy_part(k_slots_part, slots_.data(), memory_space::device, capacity, s);
+  if (relaid.empty())
+    st.copy_part(k_slots_part, slots_.data(), memory_space::device, capacity, s);
+  else
+    slots_.upload(std::span<const W>(relaid), s);
   if (reach_part) {
     st.copy_part(k_reach_part, reach_.data(), memory_space::device, regions, s);
   } else {  // the longest probe bounds every region's walk (as after a rehash)

@@ -17,4 +17,5 @@ target_sources(hs_core_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/gpu_tombstone_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/gpu_wide_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/wide_model_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/wide_state_layout_test.cpp
 )
