@@ -44,6 +44,13 @@ bool contains(const std::string& s, const std::string& part) {
   return s.find(part) != std::string::npos;
 }
 
+/// "student-0" to "student-(n-1)", a line each: distinct words, some of which share a 32-bit key.
+std::string student_words(int n) {
+  std::string words;
+  for (int i = 0; i < n; ++i) words += "student-" + std::to_string(i) + "\n";
+  return words;
+}
+
 }  // namespace
 
 TEST_CASE("a decimal key file keeps its distinct valid keys in order and counts the rest",
@@ -101,9 +108,8 @@ TEST_CASE("text keys go through the named string hash, and collisions are counte
   CHECK(text_key("") == 0x811c9dc5u);
   CHECK(text_key("a") == 0xe40c292cu);
   CHECK(text_key("foobar") == 0xbf9cf968u);
-  std::string words;
   const int n = 200000;  // enough distinct words that some share a 32-bit key
-  for (int i = 0; i < n; ++i) words += "student-" + std::to_string(i) + "\n";
+  std::string words = student_words(n);
   words += "student-7\nstudent-7\n";  // two duplicates of a word
   words += "dee18938\nflo33712\n";    // two distinct words with one FNV-1a key (found by search)
   const auto list = load_key_file({write_file("words.txt", words)});
@@ -355,9 +361,8 @@ TEST_CASE("words read for 64-bit keys go through FNV-1a 64; the words 32 bits co
   CHECK(text_key_64("") == 0xcbf29ce484222325ull);
   CHECK(text_key_64("a") == 0xaf63dc4c8601ec8cull);
   CHECK(text_key_64("foobar") == 0x85944171f73967e8ull);
-  std::string words;
   const int n = 200000;  // at 32 bits some of these share a key (the test above)
-  for (int i = 0; i < n; ++i) words += "student-" + std::to_string(i) + "\n";
+  std::string words = student_words(n);
   words += "student-7\ndee18938\nflo33712\n";  // a duplicate; two words of one 32-bit key
   key_file_spec spec{write_file("words64.txt", words)};
   spec.key_bits = 64;
