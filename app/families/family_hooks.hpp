@@ -15,6 +15,7 @@
 
 #include "app/session/batch_recorder.hpp"
 #include "app/session/question.hpp"
+#include "core/common/probe_histogram.hpp"
 #include "core/table/step_trace.hpp"
 #include "core/table/table.hpp"
 
@@ -53,6 +54,10 @@ struct family_hooks {
   /// @brief What an operation reads, counted as the histogram's measure + 1 ("slots"): compare
   /// mode's reads per operation.
   std::string_view read_unit = "slots";
+  /// @brief The 64-byte lines an operation reads, from the same histogram, where that is not the
+  /// read unit itself (the linear family's slots are 8 or 16 bytes, so slots walked alone would
+  /// show 64-bit keys reading more than 32-bit ones where they read fewer lines); null elsewhere.
+  double (*lines_read)(const probe_histogram& h, const table_config& cfg) = nullptr;
   std::string_view failed_label = "failed (table full)";
   /// @brief Whether the churn timeline explains how inserts reuse tombstones (the linear
   /// family in tombstone mode).

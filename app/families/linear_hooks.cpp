@@ -4,6 +4,7 @@
 #include "app/families/family_hooks.hpp"
 #include "app/session/session.hpp"
 #include "core/common/format.hpp"
+#include "core/linear/linear_reads.hpp"
 #include "core/linear/linear_trace.hpp"
 
 namespace hs::app {
@@ -62,6 +63,9 @@ const family_hooks& linear_hooks() {
     f.count_rows = count_rows;
     f.questions = k_questions;
     f.answer = answer;
+    f.lines_read = [](const probe_histogram& h, const table_config& c) {
+      return linear::lines_per_hit(h, c.linear);
+    };
     f.explains_tombstone_inserts = [](const table_config& c) {
       return c.linear.deletes == linear_delete_mode::tombstone;
     };

@@ -99,13 +99,18 @@ fig::figure timeline_figure(app_frame& f) {
 
 fig::figure compare_figure(app_frame& f) {
   compare_set& set = *f.comparing();
-  fig::panel rates, reads;
+  fig::panel rates, reads, lines;
   rates.title = "Throughput against load";
   rates.x = {"load factor before the batch", 0, 1, false, false};
   rates.y = {"operations/s"};
   reads.title = "Reads per operation";
   reads.x = {"load factor", 0, 1, false, false};
   reads.y = {"slots, buckets or slabs read"};
+  // Where a family's slots differ in size (the linear family's 8 and 16 bytes), slots walked and
+  // lines read part: the lines, from the samples (the captures and what was sampled between).
+  lines.title = "64-byte lines read per operation";
+  lines.x = reads.x;
+  lines.y = {"64-byte lines read"};
   std::size_t short_batches = 0;
   for (std::size_t i = 0; i < set.size(); ++i) {
     fig::series r;
@@ -133,6 +138,13 @@ fig::figure compare_figure(app_frame& f) {
         c.x.push_back(load), c.y.push_back(cost);
     }
     reads.data.push_back(std::move(c));
+    if (hooks_of(set.at(i).config().table.family).lines_read) {
+      fig::series l;
+      l.kind = fig::series::line, l.name = set.label(i), l.color = static_cast<int>(i);
+      for (const auto& [load, n] : f.compare_figure()->line_points(i))
+        l.x.push_back(load), l.y.push_back(n);
+      lines.data.push_back(std::move(l));
+    }
   }
   // What a reader needs to weigh the rates: the device, the tables' size and the batch size
   // (small batches on a GPU are bound by their launches, not by the tables).
@@ -153,7 +165,8 @@ fig::figure compare_figure(app_frame& f) {
                           "numbers, not the throughput panel.",
                           short_batches)
                     : std::string();
-  return {{rates, reads}, note + left_out};
+  if (lines.data.empty()) return {{rates, reads}, note + left_out};
+  return {{rates, reads, lines}, note + left_out};
 }
 
 // The stage's caption first; a note the figure carries itself (instrumentation off, refused

@@ -53,4 +53,19 @@ std::string probe_histogram::summary() const {
                    fmt_q(0.99).c_str(), fmt_q(0.999).c_str());
 }
 
+double mean_lines(const probe_histogram& h, std::uint32_t slots_per_line,
+                  bool homes_at_line_start) {
+  if (h.total == 0 || slots_per_line == 0) return 0.0;
+  if (!homes_at_line_start) return 1.0 + h.mean() / slots_per_line;  // exact: o is uniform
+  double lines = 0;
+  for (std::uint32_t b = 0; b < k_probe_bins; ++b) {
+    if (h.counts[b] == 0) continue;
+    const double d = b < k_probe_exact_bins
+                         ? static_cast<double>(b)
+                         : 0.5 * static_cast<double>(probe_bin_lo(b) + probe_bin_hi(b) - 1);
+    lines += static_cast<double>(h.counts[b]) * (1.0 + std::floor(d / slots_per_line));
+  }
+  return lines / static_cast<double>(h.total);
+}
+
 }  // namespace hs

@@ -5,6 +5,7 @@ target_sources(hs_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/linear_model.cpp
   ${CMAKE_CURRENT_LIST_DIR}/linear_model_state.cpp
   ${CMAKE_CURRENT_LIST_DIR}/linear_options.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/linear_reads.cpp
   ${CMAKE_CURRENT_LIST_DIR}/linear_slots.cpp
   ${CMAKE_CURRENT_LIST_DIR}/linear_trace.cpp
 )

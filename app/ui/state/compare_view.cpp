@@ -19,6 +19,23 @@ constexpr std::size_t k_cost_points_max = 4000;
 // What one operation reads: the family's measure + 1 of its read unit (probe length + 1 slots,
 // slab position + 1 slabs, candidate index + 1 buckets).
 const char* cost_unit(family f) { return hooks_of(f).read_unit.data(); }
+// The 64-byte lines an operation reads, where the family tells them apart from its read unit;
+// NaN elsewhere.
+double lines_of(const probe_histogram& h, const table_config& cfg) {
+  const auto lines = hooks_of(cfg.family).lines_read;
+  return lines && h.total ? lines(h, cfg) : std::nan("");
+}
+// Table i's line of a cost plot, in its series colour.
+void plot_cost(const std::string& name, const std::vector<std::pair<double, double>>& pts,
+               std::size_t i) {
+  std::vector<double> x, y;
+  for (const auto& [load, cost] : pts) x.push_back(load), y.push_back(cost);
+  const ImVec4 col = vis::series_color(static_cast<int>(i));
+  ImPlot::PlotLine(name.c_str(), x.data(), y.data(), static_cast<int>(x.size()),
+                   {ImPlotProp_LineColor, col, ImPlotProp_LineWeight, 2.f, ImPlotProp_Marker,
+                    ImPlotMarker_Circle, ImPlotProp_MarkerSize, 3.f, ImPlotProp_MarkerLineColor,
+                    col, ImPlotProp_MarkerFillColor, col});
+}
 }  // namespace
 
 compare_view::compare_view(compare_set& set) : set_(set), cmap_(vis::load_colormap("viridis")) {
@@ -27,6 +44,7 @@ compare_view::compare_view(compare_set& set) : set_(set), cmap_(vis::load_colorm
     c.background = std::make_unique<sampler>(set_.at(i));
     c.image = std::make_unique<vis::heatmap_image>(set_.at(i).gpu());
     c.histogram.x_label = std::string(hooks_of(set_.at(i).config().table.family).histogram_measure);
+    c.config = set_.at(i).config().table;
     cols_.push_back(std::move(c));
   }
 }
@@ -38,7 +56,7 @@ void compare_view::adopt(column& c, const vis::heatmap_request& tag) {
                   static_cast<int>(tag.occupancy.height), cmap_, vis::heatmap_style{}, {});
   const probe_histogram& h = c.last.inspected.histogram;
   if (h.total) {
-    c.cost.push_back({c.last.stats.load_factor(), h.mean() + 1.0});
+    c.cost.push_back({c.last.stats.load_factor(), h.mean() + 1.0, lines_of(h, c.config)});
     if (c.cost.size() > k_cost_points_max)
       c.cost.erase(c.cost.begin(), c.cost.begin() + k_cost_points_max / 4);
   }
@@ -118,7 +136,12 @@ void compare_view::draw_column(std::size_t i, float width, float height) {
   const probe_histogram& h = c.last.inspected.histogram;
   ImGui::Text("%s: mean %.3f, max %u", std::string(hooks_of(f).histogram_measure).c_str(), h.mean(),
               h.max);
-  ImGui::Text("reads per operation: %.3f %s", h.total ? h.mean() + 1.0 : 0.0, cost_unit(f));
+  const double lines = lines_of(h, s.config().table);
+  if (std::isnan(lines))
+    ImGui::Text("reads per operation: %.3f %s", h.total ? h.mean() + 1.0 : 0.0, cost_unit(f));
+  else
+    ImGui::Text("reads per operation: %.3f %s in %.3f 64-byte lines", h.mean() + 1.0, cost_unit(f),
+                lines);
   const auto pts = s.throughput();
   if (!pts.empty()) ImGui::Text("last batch: %s", format_rate(pts.back().ops_per_s).c_str());
   if (st.failed_full)
@@ -126,11 +149,15 @@ void compare_view::draw_column(std::size_t i, float width, float height) {
                        format_count(st.failed_full).c_str());
   const float used = ImGui::GetCursorPosY() - top;
   c.histogram.draw(h, std::max(height - used - ImGui::GetStyle().ItemSpacing.y, 60.f));
-  c.drawn = {c.last.version, st.load_factor(), st.live, old && at_rest};
+  c.drawn = {
+      c.last.version, st.load_factor(), st.live, old && at_rest, h.total ? h.mean() + 1.0 : 0.0,
+      lines};
 }
 
 void compare_view::draw_overlays(float height) {
-  const ImVec2 size(ImGui::GetContentRegionAvail().x * 0.5f - ImGui::GetStyle().ItemSpacing.x,
+  const bool lines = any_lines();
+  const float plots = lines ? 3.f : 2.f;
+  const ImVec2 size(ImGui::GetContentRegionAvail().x / plots - ImGui::GetStyle().ItemSpacing.x,
                     height);
   if (ImPlot::BeginPlot("throughput against load##compare", size)) {
     ImPlot::SetupAxes("load factor before the batch", "operations/s", ImPlotAxisFlags_None,
@@ -153,17 +180,19 @@ void compare_view::draw_overlays(float height) {
     ImPlot::SetupAxes("load factor", "slots / slabs / buckets read", ImPlotAxisFlags_None,
                       ImPlotAxisFlags_AutoFit);
     ImPlot::SetupAxisLimits(ImAxis_X1, 0, 1, ImPlotCond_Once);
-    for (std::size_t i = 0; i < cols_.size(); ++i) {
-      std::vector<double> x, y;
-      for (const auto& p : cols_[i].cost) x.push_back(p.load), y.push_back(p.cost);
-      const ImVec4 col = vis::series_color(static_cast<int>(i));
-      ImPlot::PlotLine(
-          (set_.label(i) + " (" + cost_unit(set_.at(i).config().table.family) + ")").c_str(),
-          x.data(), y.data(), static_cast<int>(x.size()),
-          {ImPlotProp_LineColor, col, ImPlotProp_LineWeight, 2.f, ImPlotProp_Marker,
-           ImPlotMarker_Circle, ImPlotProp_MarkerSize, 3.f, ImPlotProp_MarkerLineColor, col,
-           ImPlotProp_MarkerFillColor, col});
-    }
+    for (std::size_t i = 0; i < cols_.size(); ++i)
+      plot_cost(set_.label(i) + " (" + cost_unit(set_.at(i).config().table.family) + ")",
+                cost_points(i), i);
+    ImPlot::EndPlot();
+  }
+  if (!lines) return;
+  ImGui::SameLine();
+  if (ImPlot::BeginPlot("64-byte lines read per operation against load##compare", size)) {
+    ImPlot::SetupAxes("load factor", "64-byte lines read", ImPlotAxisFlags_None,
+                      ImPlotAxisFlags_AutoFit);
+    ImPlot::SetupAxisLimits(ImAxis_X1, 0, 1, ImPlotCond_Once);
+    for (std::size_t i = 0; i < cols_.size(); ++i)
+      if (hooks_of(cols_[i].config.family).lines_read) plot_cost(set_.label(i), line_points(i), i);
     ImPlot::EndPlot();
   }
 }
@@ -192,19 +221,34 @@ std::vector<std::pair<double, double>> compare_view::cost_points(std::size_t i) 
   return out;
 }
 
+std::vector<std::pair<double, double>> compare_view::line_points(std::size_t i) const {
+  std::vector<std::pair<double, double>> out;
+  for (const cost_point& c : cols_.at(i).cost)
+    if (!std::isnan(c.lines)) out.emplace_back(c.load, c.lines);
+  return out;
+}
+
+bool compare_view::any_lines() const {
+  return std::any_of(cols_.begin(), cols_.end(),
+                     [](const column& c) { return hooks_of(c.config.family).lines_read; });
+}
+
 std::string compare_view::csv() const {
   std::string s =
-      "table,family,capacity,load,live,cost,cost_unit,failed_full,last_batch_ops_per_s\n";
+      "table,family,capacity,load,live,cost,cost_unit,failed_full,last_batch_ops_per_s,"
+      "lines_per_op\n";
   for (std::size_t i = 0; i < cols_.size(); ++i) {
     const session& ss = set_.at(i);
     const table_stats& st = cols_[i].last.stats;
     const probe_histogram& h = cols_[i].last.inspected.histogram;
     const auto pts = ss.throughput();
-    s += strprintf("\"%s\",%s,%llu,%.6f,%llu,%.6f,%s,%llu,%.0f\n", set_.label(i).c_str(),
+    const double lines = lines_of(h, ss.config().table);
+    s += strprintf("\"%s\",%s,%llu,%.6f,%llu,%.6f,%s,%llu,%.0f,%s\n", set_.label(i).c_str(),
                    std::string(to_string(ss.config().table.family)).c_str(),
                    (unsigned long long)st.capacity, st.load_factor(), (unsigned long long)st.live,
                    h.total ? h.mean() + 1.0 : 0.0, cost_unit(ss.config().table.family),
-                   (unsigned long long)st.failed_full, pts.empty() ? 0.0 : pts.back().ops_per_s);
+                   (unsigned long long)st.failed_full, pts.empty() ? 0.0 : pts.back().ops_per_s,
+                   std::isnan(lines) ? "" : strprintf("%.6f", lines).c_str());
   }
   return s;
 }

@@ -1,9 +1,11 @@
 // Compare mode's window and figure: a column per table (its name, its slot heatmap, its family's
 // measure as a histogram, its numbers), and below them one throughput-against-load plot and one
 // cost plot (slots, slabs or buckets read per operation against load) overlaying every table on
-// the same axes. Each table is sampled on a sampler thread of its own, so a frame never waits for
-// a table: at once when the table changed and rests (a reset, a step, a fill that ended), else at
-// most every `period_s`; figures sample at once, on the caller's thread.
+// the same axes, and a plot of the 64-byte lines an operation reads where a table's family counts
+// them apart from its unit (16-byte slots walk more slots in fewer lines than 8-byte ones). Each
+// table is sampled on a sampler thread of its own, so a frame never waits for a table: at once when
+// the table changed and rests (a reset, a step, a fill that ended), else at most every `period_s`;
+// figures sample at once, on the caller's thread.
 #pragma once
 #include <memory>
 #include <string>
@@ -44,12 +46,19 @@ class compare_view {
   }
   /// @brief Table i's (load, reads per operation) at each sample so far.
   std::vector<std::pair<double, double>> cost_points(std::size_t i) const;
+  /// @brief Table i's (load, 64-byte lines read per operation) at each sample so far: empty for
+  /// a family whose read unit is what it reads (family_hooks::lines_read).
+  std::vector<std::pair<double, double>> line_points(std::size_t i) const;
+  /// @brief Whether any table tells its lines read apart from its read unit.
+  bool any_lines() const;
   /// @brief What table i's column drew last: the sample's version and whether it was marked old.
   struct drawn_column {
     std::uint64_t version = 0;
     double load = 0;
     std::uint64_t live = 0;
     bool marked_old = false;
+    double reads = 0;  ///< the read unit's count an operation, as the column's text gave it
+    double lines = 0;  ///< 64-byte lines an operation, as given (NaN: the family has none)
   };
   drawn_column drawn(std::size_t i) const {
     return i < cols_.size() ? cols_[i].drawn : drawn_column{};
@@ -63,6 +72,7 @@ class compare_view {
  private:
   struct cost_point {
     double load = 0, cost = 0;
+    double lines = 0;  ///< NaN where the family has no lines apart from its unit
   };
   struct column {
     std::unique_ptr<sampler> background;  // the window's samples, off the UI thread
@@ -70,6 +80,7 @@ class compare_view {
     buffer<occupancy_pixel> pixels;
     sample_result last;
     vis::histogram_view histogram;
+    table_config config;  // what its lines read depend on (the key width, the probing)
     std::vector<cost_point> cost;
     std::uint64_t asked_version =
         ~0ull;  // the table's version when the newest sample was asked for

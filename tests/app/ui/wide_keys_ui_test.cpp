@@ -1,15 +1,24 @@
 // 64-bit keys in the window: the Table section's "keys" combo rebuilds the table with 64-bit keys,
 // typed keys past 32 bits step as traced operations, and the step box, the Code view, the probe
 // walk and the Numbers write them whole; a 32-bit table refuses such a key as it is typed, saying
-// what the table holds.
+// what the table holds. In compare mode, the columns give the 64-byte lines a lookup reads beside
+// the slots it walks.
+#include <cmath>
+#include <type_traits>
+
 #include <imgui.h>
 #include <imgui_te_context.h>
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 
+#include "app/compare/compare_set.hpp"
 #include "app/teach/code_view.hpp"
 #include "app/ui/app_frame.hpp"
 #include "app/ui/panels/numbers_panel.hpp"
+#include "app/ui/state/compare_view.hpp"
+#include "core/common/format.hpp"
+#include "core/common/hash.hpp"
+#include "core/linear/linear_slots.hpp"
 #include "tests/app/ui/families/drawn_views.hpp"
 #include "tests/app/ui/ui_test_fixtures.hpp"
 #include "tests/support/ui_harness.hpp"
@@ -18,6 +27,36 @@
 using namespace hs;
 using namespace hs::app;
 using Catch::Matchers::ContainsSubstring;
+
+namespace {
+
+/// Slots walked and 64-byte lines touched to reach each stored key, mean over the keys, counted
+/// from the slots themselves: a walk reads its home's slot and the d after it, `per_line` slots a
+/// line, the home at `home % per_line` within its line.
+struct walked {
+  double slots = 0, lines = 0;
+};
+template <class W>
+walked walked_from_slots(table& t, std::uint64_t per_line) {
+  const std::vector<W> slots = linear::copy_slots<W>(t);
+  using index = std::conditional_t<sizeof(W) == 16, std::uint64_t, std::uint32_t>;
+  const auto mask = static_cast<index>(slots.size() - 1);
+  walked w;
+  std::uint64_t keys = 0;
+  for (std::uint64_t i = 0; i < slots.size(); ++i) {
+    if (!linear::occupies(slots[i])) continue;
+    const std::uint64_t home = linear::home_slot<murmur3_hash>(linear::slot_key(slots[i]), mask);
+    const std::uint64_t d = (i - home) & mask;
+    w.slots += static_cast<double>(1 + d);
+    w.lines += static_cast<double>(1 + (home % per_line + d) / per_line);
+    ++keys;
+  }
+  w.slots /= static_cast<double>(keys);
+  w.lines /= static_cast<double>(keys);
+  return w;
+}
+
+}  // namespace
 
 TEST_CASE("64-bit keys chosen in the Table section step typed keys the views write whole",
           "[ui][keys][wide]") {
@@ -110,4 +149,55 @@ TEST_CASE("64-bit keys chosen in the Table section step typed keys the views wri
   CHECK(bits_after_back == 32);
   CHECK_THAT(typed_error, ContainsSubstring("'0x1234567890ab' has more than 32 bits: this table "
                                             "holds 32-bit keys"));
+}
+
+TEST_CASE(
+    "compare mode draws the 64-byte lines a lookup reads beside the slots it walks, for 64-bit "
+    "and 32-bit keys",
+    "[ui][keys][wide][compare]") {
+  auto ui = test::harness_or_skip(test::small_table());
+  app_frame& f = ui->frame();
+  std::vector<compare_view::drawn_column> drawn;
+  std::vector<walked> counted;
+  std::string csv;
+  bool lines_plotted = false;
+  const std::string log = ui->run([&](ImGuiTestContext* ctx) {
+    const table_config base = f.sess().config().table;
+    f.start_compare(
+        {parse_compare_entry("linear:key-bits=64", base), parse_compare_entry("linear", base)});
+    ctx->Yield(3);
+    compare_set& c = *f.comparing();
+    ctx->KeyPress(ImGuiKey_F);  // fill both to the target, 0.5
+    ctx->Yield(2);
+    c.wait_idle();
+    compare_view& v = *f.state().compare_figure;
+    test::wait_until(ctx, [&] {
+      return v.drawn(0).version >= c.at(0).version() && v.drawn(1).version >= c.at(1).version();
+    });
+    ctx->Yield(1);
+    drawn = {v.drawn(0), v.drawn(1)};
+    lines_plotted = !v.line_points(0).empty() && !v.line_points(1).empty();
+    csv = v.csv();
+    counted = {walked_from_slots<linear::wide_slot>(c.at(0).tbl(), 4),
+               walked_from_slots<linear::slot_word>(c.at(1).tbl(), 8)};
+  });
+  INFO(log);
+  REQUIRE(log.empty());
+  REQUIRE(drawn.size() == 2);
+  REQUIRE(counted.size() == 2);
+  CHECK(drawn[0].live == (1u << 13));
+  // Slots walked, as the columns wrote them, are the slots' own count.
+  CHECK(std::abs(drawn[0].reads - counted[0].slots) < 1e-9);
+  CHECK(std::abs(drawn[1].reads - counted[1].slots) < 1e-9);
+  // 64-bit walks start at their line's first slot: the lines are exact.
+  CHECK(std::abs(drawn[0].lines - counted[0].lines) < 1e-9);
+  // 32-bit homes fall anywhere in a line: the column gives the mean over the line's 8 starts,
+  // which the 8,192 keys' own lines come close to.
+  CHECK(std::abs(drawn[1].lines - counted[1].lines) < 0.02);
+  // The lesson the plot is for: the 64-bit table walks more slots and reads no more lines.
+  CHECK(drawn[0].reads > drawn[1].reads + 0.3);
+  CHECK(drawn[0].lines < drawn[1].lines + 0.02);
+  CHECK(lines_plotted);
+  CHECK_THAT(csv, ContainsSubstring("last_batch_ops_per_s,lines_per_op\n"));
+  CHECK_THAT(csv, ContainsSubstring(strprintf(",%.6f\n", drawn[0].lines)));
 }

@@ -59,3 +59,23 @@ TEST_CASE("displayed bars cover every counted slot once", "[histogram]") {
   CHECK(bars[65].count == 2);  // 65 and 127
   CHECK(bars.back().hi > 70000);
 }
+
+TEST_CASE("lines a walk reads: from a line's start, or from anywhere in it on average",
+          "[histogram]") {
+  probe_histogram h;
+  for (std::uint32_t d : {0u, 3u, 4u, 7u, 8u, 13u}) h.add(d);
+  // From line starts, 4 slots a line: lines 1, 1, 2, 2, 3, 4.
+  CHECK(mean_lines(h, 4, true) == 13.0 / 6.0);
+  // From anywhere in an 8-slot line: 1 + d / 8 on average (mean d = 35 / 6).
+  CHECK(mean_lines(h, 8, false) == 1.0 + (35.0 / 6.0) / 8.0);
+  // The average over every start in the line is what the formula gives: a walk of 13 slots from
+  // each of a line's 8 slots reads 2 or 3 lines.
+  double sum = 0;
+  for (std::uint32_t o = 0; o < 8; ++o) sum += 1 + (o + 13) / 8;
+  CHECK(sum / 8 == 1.0 + 13.0 / 8.0);
+  // A walk far past the exact bins counts at its bin's middle: [8192, 16384) -> 12287.5 / 4.
+  probe_histogram far;
+  far.add(9000);
+  CHECK(mean_lines(far, 4, true) == 1.0 + 3071.0);
+  CHECK(mean_lines(probe_histogram{}, 4, true) == 0.0);
+}
