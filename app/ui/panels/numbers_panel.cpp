@@ -42,6 +42,9 @@ number_rows numbers(const frame_state& f) {
   n.emplace_back(strprintf("%s max", what), format_count(h.max));
   n.emplace_back(strprintf("%s p50 / p99 / p99.9", what),
                  q(0.5) + " / " + q(0.99) + " / " + q(0.999));
+  if (fu.lines_read && h.total)  // slots walked and lines read part where slots differ in size
+    n.emplace_back("reads per lookup", strprintf("%.4f %s in %.4f 64-byte lines", h.mean() + 1.0,
+                                                 fu.read_unit.data(), fu.lines_read(h, c.table)));
   n.emplace_back("rejected inserts / finds / erases (reserved key or value)",
                  format_count(t.rejected[int(op_kind::insert)]) + " / " +
                      format_count(t.rejected[int(op_kind::find)]) + " / " +

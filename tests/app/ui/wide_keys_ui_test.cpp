@@ -66,7 +66,8 @@ TEST_CASE("64-bit keys chosen in the Table section step typed keys the views wri
                           second = 0x2234567890abull;  // low halves equal
   unsigned bits_after_apply = 0, bits_after_back = 0;
   std::vector<std::uint64_t> stepped, slots_hold;
-  std::string code_title, home_told, walk_csv, step_box, typed_error, keys_row;
+  std::string code_title, home_told, walk_csv, step_box, typed_error, keys_row, reads_row,
+      reads_counted;
   std::vector<std::uint64_t> homes;  // the first slot of each step's walk
   const auto code_title_now = [&] {
     const auto* code = test::drawn<code_view>(f, "code");
@@ -115,9 +116,17 @@ TEST_CASE("64-bit keys chosen in the Table section step typed keys the views wri
     });
     walk_csv = test::drawn<vis::linear_walk_view>(f, "walk")->csv();
     const auto* numbers = dynamic_cast<const numbers_panel*>(f.find_panel("Numbers"));
-    if (numbers)
-      for (const auto& [name, value] : numbers->drawn())
-        if (name == "keys") keys_row = value;
+    const auto row = [&](const std::string& named) {
+      if (numbers)
+        for (const auto& [name, value] : numbers->drawn())
+          if (name == named) return value;
+      return std::string();
+    };
+    keys_row = row("keys");
+    // The Numbers give the slots and lines a lookup of the table's keys reads, as its slots do.
+    const walked w = walked_from_slots<linear::wide_slot>(f.sess().tbl(), 4);
+    reads_counted = strprintf("%.4f slots in %.4f 64-byte lines", w.slots, w.lines);
+    test::wait_until(ctx, [&] { return (reads_row = row("reads per lookup")) == reads_counted; });
     // Back to 32-bit keys: the same key is refused as it is typed.
     ctx->SetRef("//Controls/table-section");
     ctx->ComboClick("keys/32-bit keys (8-byte slots)");
@@ -146,6 +155,7 @@ TEST_CASE("64-bit keys chosen in the Table section step typed keys the views wri
                                           "hash(0x2234567890ab) modulo"));
   CHECK_THAT(walk_csv, ContainsSubstring("," + std::to_string(second) + ","));
   CHECK(keys_row == "64-bit keys and values (16-byte slots)");
+  CHECK(reads_row == reads_counted);
   CHECK(bits_after_back == 32);
   CHECK_THAT(typed_error, ContainsSubstring("'0x1234567890ab' has more than 32 bits: this table "
                                             "holds 32-bit keys"));
