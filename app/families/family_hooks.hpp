@@ -55,8 +55,9 @@ struct family_hooks {
   /// mode's reads per operation.
   std::string_view read_unit = "slots";
   /// @brief The 64-byte lines an operation reads, from the same histogram, where that is not the
-  /// read unit itself (the linear family's slots are 8 or 16 bytes, so slots walked alone would
-  /// show 64-bit keys reading more than 32-bit ones where they read fewer lines); null elsewhere.
+  /// read unit itself (the linear family's slots are 8 or 16 bytes, so slots walked alone
+  /// mislead: at load 0.5 64-bit keys walk more slots than 32-bit ones in fewer lines); null
+  /// elsewhere.
   double (*lines_read)(const probe_histogram& h, const table_config& cfg) = nullptr;
   std::string_view failed_label = "failed (table full)";
   /// @brief Whether the churn timeline explains how inserts reuse tombstones (the linear

@@ -73,8 +73,8 @@ struct probe_histogram {
 /// o) / slots_per_line rounded down, o the home's slot within its line. With homes at line starts
 /// o is 0; with homes anywhere o is uniform over the line, which averages to exactly 1 + d /
 /// slots_per_line. Walks in the power-of-two bins count at their bin's middle. Slots walked and
-/// lines read part when slots differ in size: a walk of 16-byte slots from its line's start reads
-/// fewer lines than a shorter walk of 8-byte slots from anywhere in a line.
+/// lines read part when slots differ in size: a walk of 16-byte slots from its line's start may
+/// read fewer lines than a shorter walk of 8-byte slots from anywhere in a line.
 double mean_lines(const probe_histogram& h, std::uint32_t slots_per_line, bool homes_at_line_start);
 
 }  // namespace hs

@@ -2,7 +2,8 @@
 // measure as a histogram, its numbers), and below them one throughput-against-load plot and one
 // cost plot (slots, slabs or buckets read per operation against load) overlaying every table on
 // the same axes, and a plot of the 64-byte lines an operation reads where a table's family counts
-// them apart from its unit (16-byte slots walk more slots in fewer lines than 8-byte ones). Each
+// them apart from its unit (a line holds 4 slots of 16 bytes or 8 of 8 bytes: slots walked alone
+// mislead). Each
 // table is sampled on a sampler thread of its own, so a frame never waits for a table: at once when
 // the table changed and rests (a reset, a step, a fill that ended), else at most every `period_s`;
 // figures sample at once, on the caller's thread.

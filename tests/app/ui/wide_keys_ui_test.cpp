@@ -204,7 +204,8 @@ TEST_CASE(
   // 32-bit homes fall anywhere in a line: the column gives the mean over the line's 8 starts,
   // which the 8,192 keys' own lines come close to.
   CHECK(std::abs(drawn[1].lines - counted[1].lines) < 0.02);
-  // The lesson the plot is for: the 64-bit table walks more slots and reads no more lines.
+  // The lesson the plot is for at load 0.5: the 64-bit table walks more slots and reads no more
+  // lines (at 0.94 it reads more of both: core/linear/README.md).
   CHECK(drawn[0].reads > drawn[1].reads + 0.3);
   CHECK(drawn[0].lines < drawn[1].lines + 0.02);
   CHECK(lines_plotted);
