@@ -25,6 +25,13 @@ double lines_of(const probe_histogram& h, const table_config& cfg) {
   const auto lines = hooks_of(cfg.family).lines_read;
   return lines && h.total ? lines(h, cfg) : std::nan("");
 }
+// A cost plot against the load factor (0 to 1), its y axis fitted to the data.
+bool begin_cost_plot(const char* title, const char* y_label, ImVec2 size) {
+  if (!ImPlot::BeginPlot(title, size)) return false;
+  ImPlot::SetupAxes("load factor", y_label, ImPlotAxisFlags_None, ImPlotAxisFlags_AutoFit);
+  ImPlot::SetupAxisLimits(ImAxis_X1, 0, 1, ImPlotCond_Once);
+  return true;
+}
 // Table i's line of a cost plot, in its series colour.
 void plot_cost(const std::string& name, const std::vector<std::pair<double, double>>& pts,
                std::size_t i) {
@@ -176,10 +183,8 @@ void compare_view::draw_overlays(float height) {
     ImPlot::EndPlot();
   }
   ImGui::SameLine();
-  if (ImPlot::BeginPlot("reads per operation against load##compare", size)) {
-    ImPlot::SetupAxes("load factor", "slots / slabs / buckets read", ImPlotAxisFlags_None,
-                      ImPlotAxisFlags_AutoFit);
-    ImPlot::SetupAxisLimits(ImAxis_X1, 0, 1, ImPlotCond_Once);
+  if (begin_cost_plot("reads per operation against load##compare", "slots / slabs / buckets read",
+                      size)) {
     for (std::size_t i = 0; i < cols_.size(); ++i)
       plot_cost(set_.label(i) + " (" + cost_unit(set_.at(i).config().table.family) + ")",
                 cost_points(i), i);
@@ -187,10 +192,8 @@ void compare_view::draw_overlays(float height) {
   }
   if (!lines) return;
   ImGui::SameLine();
-  if (ImPlot::BeginPlot("64-byte lines read per operation against load##compare", size)) {
-    ImPlot::SetupAxes("load factor", "64-byte lines read", ImPlotAxisFlags_None,
-                      ImPlotAxisFlags_AutoFit);
-    ImPlot::SetupAxisLimits(ImAxis_X1, 0, 1, ImPlotCond_Once);
+  if (begin_cost_plot("64-byte lines read per operation against load##compare",
+                      "64-byte lines read", size)) {
     for (std::size_t i = 0; i < cols_.size(); ++i)
       if (hooks_of(cols_[i].config.family).lines_read) plot_cost(set_.label(i), line_points(i), i);
     ImPlot::EndPlot();
