@@ -51,19 +51,18 @@ compare_view::compare_view(compare_set& set) : set_(set), cmap_(vis::load_colorm
     c.background = std::make_unique<sampler>(set_.at(i));
     c.image = std::make_unique<vis::heatmap_image>(set_.at(i).gpu());
     c.histogram.x_label = std::string(hooks_of(set_.at(i).config().table.family).histogram_measure);
-    c.config = set_.at(i).config().table;
     cols_.push_back(std::move(c));
   }
 }
 
 compare_view::~compare_view() = default;
 
-void compare_view::adopt(column& c, const vis::heatmap_request& tag) {
+void compare_view::adopt(column& c, const table_config& cfg, const vis::heatmap_request& tag) {
   c.image->update(c.last.pixels, c.last.space, static_cast<int>(tag.occupancy.width),
                   static_cast<int>(tag.occupancy.height), cmap_, vis::heatmap_style{}, {});
   const probe_histogram& h = c.last.inspected.histogram;
   if (h.total) {
-    c.cost.push_back({c.last.stats.load_factor(), h.mean() + 1.0, lines_of(h, c.config)});
+    c.cost.push_back({c.last.stats.load_factor(), h.mean() + 1.0, lines_of(h, cfg)});
     if (c.cost.size() > k_cost_points_max)
       c.cost.erase(c.cost.begin(), c.cost.begin() + k_cost_points_max / 4);
   }
@@ -95,10 +94,10 @@ void compare_view::sample(bool force) {
     tag.occupancy = *req.occupancy;
     if (force) {  // a figure: this table as it is now
       s.sample(req, c.last, c.pixels);
-      adopt(c, tag);
+      adopt(c, s.config().table, tag);
       continue;
     }
-    if (c.background->take(c.last, tag)) adopt(c, tag);
+    if (c.background->take(c.last, tag)) adopt(c, s.config().table, tag);
     // As the window's own table: a table that changed and rests is sampled at once (behind a
     // sample already running), else every period_s.
     const bool changed = s.version() != c.asked_version, at_rest = s.at_rest();
@@ -195,7 +194,8 @@ void compare_view::draw_overlays(float height) {
   if (begin_cost_plot("64-byte lines read per operation against load##compare",
                       "64-byte lines read", size)) {
     for (std::size_t i = 0; i < cols_.size(); ++i)
-      if (hooks_of(cols_[i].config.family).lines_read) plot_cost(set_.label(i), line_points(i), i);
+      if (hooks_of(set_.at(i).config().table.family).lines_read)
+        plot_cost(set_.label(i), line_points(i), i);
     ImPlot::EndPlot();
   }
 }
@@ -232,8 +232,9 @@ std::vector<std::pair<double, double>> compare_view::line_points(std::size_t i) 
 }
 
 bool compare_view::any_lines() const {
-  return std::any_of(cols_.begin(), cols_.end(),
-                     [](const column& c) { return hooks_of(c.config.family).lines_read; });
+  for (std::size_t i = 0; i < set_.size(); ++i)
+    if (hooks_of(set_.at(i).config().table.family).lines_read) return true;
+  return false;
 }
 
 std::string compare_view::csv() const {

@@ -3,10 +3,9 @@
 // cost plot (slots, slabs or buckets read per operation against load) overlaying every table on
 // the same axes, and a plot of the 64-byte lines an operation reads where a table's family counts
 // them apart from its unit (a line holds 4 slots of 16 bytes or 8 of 8 bytes: slots walked alone
-// mislead). Each
-// table is sampled on a sampler thread of its own, so a frame never waits for a table: at once when
-// the table changed and rests (a reset, a step, a fill that ended), else at most every `period_s`;
-// figures sample at once, on the caller's thread.
+// mislead). Each table is sampled on a sampler thread of its own, so a frame never waits for a
+// table: at once when the table changed and rests (a reset, a step, a fill that ended), else at
+// most every `period_s`; figures sample at once, on the caller's thread.
 #pragma once
 #include <memory>
 #include <string>
@@ -81,7 +80,6 @@ class compare_view {
     buffer<occupancy_pixel> pixels;
     sample_result last;
     vis::histogram_view histogram;
-    table_config config;  // what its lines read depend on (the key width, the probing)
     std::vector<cost_point> cost;
     std::uint64_t asked_version =
         ~0ull;  // the table's version when the newest sample was asked for
@@ -91,7 +89,7 @@ class compare_view {
   };
   void sample(bool force);
   /// Takes in a column's finished sample: its image and its cost point.
-  void adopt(column& c, const vis::heatmap_request& tag);
+  void adopt(column& c, const table_config& cfg, const vis::heatmap_request& tag);
   void draw_column(std::size_t i, float width, float height);
   void draw_overlays(float height);
 
