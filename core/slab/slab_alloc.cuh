@@ -3,8 +3,10 @@
 // lanes' registers (W words per lane); an allocation finds the lowest free bit there and claims it
 // with one atomicOr, refreshing the register copy when another tile got there first. A full
 // resident block is replaced by hashing (tile id, changes so far, launch seed); after 32 hashed
-// changes the tile scans the blocks in order, so an allocation fails only when every block was
-// seen full. Deallocation clears the bit.
+// changes within one allocation the tile scans every block in order, so an allocation fails only
+// when every block was seen full. Bits are only set while a batch inserts (a tile that loses the
+// race to link its slab keeps it linked, slab_ops.cuh), so a block seen full stays full and the
+// failure is exact in every schedule. Deallocation (FLUSH, free_slabs) clears the bit.
 #pragma once
 #include <cstdint>
 
@@ -34,22 +36,24 @@ struct alloc_state {
   slab_words<32 / T> bits;
 };
 
-/// Moves the resident block; false when the scan has seen every block.
+/// Moves the resident block; false when this allocation's scan has seen every block. `moves`
+/// counts the changes made by the allocation in progress: the budget is per allocation, so a tile
+/// that allocated many slabs before still searches the whole pool before it fails.
 template <int T>
 __device__ bool change_resident(const slab_tile<T>& t, alloc_state<T>& a, const pool_ref& pool,
-                                std::uint32_t tile_id) {
+                                std::uint32_t tile_id, std::uint32_t& moves) {
   const std::uint32_t total = pool.super_blocks * pool.blocks_per_super;
   if (a.block != 0xffffffffu) {
+    if (moves >= k_hashed_changes + total) return false;
+    ++moves;
     ++a.changes;
     if (t.lane == 0) atomicAdd(pool.counters, 1ull);
   }
-  if (a.changes <= k_hashed_changes) {
+  if (a.block == 0xffffffffu || moves <= k_hashed_changes) {
     const murmur3_hash mix;
     a.block = mix(tile_id * 0x9e3779b1u ^ mix(a.changes + pool.seed * 0x85ebca6bu)) % total;
-  } else if (a.changes <= k_hashed_changes + total) {
-    a.block = (a.block + 1) % total;
   } else {
-    return false;
+    a.block = (a.block + 1) % total;  // `total` steps from the last hashed block: every block
   }
   const std::uint32_t* bm = pool_bitmap(pool, a.block);
   a.bits = read_slab(t, bm);  // a bitmap is 32 words: read like a slab
@@ -65,7 +69,8 @@ __device__ std::uint32_t allocate(const slab_tile<T>& t, alloc_state<T>& a, cons
     if (t.lane == 0) atomicAdd(pool.counters + 1, 1ull);
     return k_null_address;
   }
-  if (a.block == 0xffffffffu) change_resident(t, a, pool, tile_id);
+  std::uint32_t moves = 0;
+  if (a.block == 0xffffffffu) change_resident(t, a, pool, tile_id, moves);
   for (;;) {
     bool has = false;
 #pragma unroll
@@ -91,7 +96,7 @@ __device__ std::uint32_t allocate(const slab_tile<T>& t, alloc_state<T>& a, cons
         return make_address(a.block / pool.blocks_per_super, a.block % pool.blocks_per_super, unit);
       continue;  // another tile took that slab: the register copy now shows it
     }
-    if (!change_resident(t, a, pool, tile_id)) {
+    if (!change_resident(t, a, pool, tile_id, moves)) {
       a.exhausted = true;
       if (t.lane == 0) atomicAdd(pool.counters + 1, 1ull);
       return k_null_address;

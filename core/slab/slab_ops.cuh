@@ -2,8 +2,9 @@
 // list from the base slab, one slab read per step by the whole tile; every decision is taken from
 // ballots and shuffles, so the tile's lanes stay together. Updates are single 64-bit CASes on a
 // pair (the key word first); a failed CAS re-reads the same slab. A full list gets a new slab from
-// SlabAlloc, linked by one 32-bit CAS on the tail's next pointer; the loser of that race returns
-// its slab and follows the winner's.
+// SlabAlloc, linked by one 32-bit CAS on the tail's next pointer; the loser of that race hangs its
+// slab further down the list and follows the winner's. It never frees it: a slab freed while other
+// tiles search the pool could be missed by a tile that then reports failed_full (slab_alloc.cuh).
 #pragma once
 #include <cstdint>
 
@@ -122,7 +123,14 @@ __device__ __forceinline__ op_result run_op(const slab_tile<T>& t, alloc_state<T
     if (seen == k_null_address) {
       slab = fresh_slab;
     } else {
-      if (t.lane == 0) deallocate(d.pool, fresh);
+      // Lost the race: link ours after the list's new tail (an empty slab at the end is harmless,
+      // FLUSH drops it), then go on from the winner's.
+      for (std::uint32_t at = seen; at != k_null_address;) {
+        std::uint32_t next_at = 0;
+        if (t.lane == 0)
+          next_at = atomicCAS(pool_slab(d.pool, at) + k_next_word, k_null_address, fresh);
+        at = t.shfl(next_at, 0);
+      }
       slab = pool_slab(d.pool, seen);
     }
   }

@@ -200,6 +200,38 @@ TEST_CASE("slab: a pool near exhaustion fails inserts with a status and never lo
   CHECK(r.ok());
 }
 
+// Every tile walks one list to the same tail, so nearly every allocation loses the race to link
+// its slab, and the pool runs out while hundreds of tiles still allocate. A refusal must mean that
+// no slab is free, whatever the schedule: repeated over fresh keys and both tile widths, and under
+// compute-sanitizer's schedules (scripts/gpu-sanitize). It failed before losers kept their slabs.
+TEST_CASE("slab: tiles racing for the last slabs of one list fail only when none is free",
+          "[gpu][slab]") {
+  test::require_gpu();
+  const int tile = GENERATE(8, 32);
+  CAPTURE(tile);
+  auto t = make_table(test::slab_config(backend::gpu, 1, slab_mode::unique, hash_kind::universal,
+                                        tile, 4096, 4096));
+  for (std::uint64_t round = 0; round < 8; ++round) {
+    CAPTURE(round);
+    t->clear({});
+    // (1 + 4096) * 15 pairs fit in the one list; offer more.
+    const auto keys = test::random_keys(64000, 500 + round);
+    const auto st = test::insert(*t, keys, test::random_values(keys.size(), 600 + round));
+    const auto failed = std::count(st.begin(), st.end(), op_status::failed_full);
+    CHECK(failed + std::count(st.begin(), st.end(), op_status::inserted) ==
+          static_cast<std::ptrdiff_t>(keys.size()));
+    REQUIRE(failed > 0);
+    CHECK(slab::census(test::slab_of(*t).snapshot({})).allocated == 4096);
+    const auto found = test::find(*t, keys);
+    for (std::size_t i = 0; i < keys.size(); ++i)
+      if ((found.status[i] == op_status::found) != (st[i] == op_status::inserted))
+        FAIL("key " << keys[i] << " lost or invented");
+    const auto r = test::slab_check(*t);
+    INFO(r.describe());
+    REQUIRE(r.ok());
+  }
+}
+
 TEST_CASE("slab: the pool grows when the slabs in use near its size", "[gpu][slab]") {
   test::require_gpu();
   slab_pair p(
