@@ -49,10 +49,20 @@ geometry read_state_geometry(const table_state& st, const hive_shape& shape) {
                   format_count(shape.buckets).c_str()));
   st.sized_part(k_words_part, geo.buckets() * shape.slots * sizeof(word_type));
   st.sized_part(k_meta_part, geo.buckets() * sizeof(meta_word));
-  st.sized_part(k_stash_part, std::uint64_t{shape.stash_capacity} * sizeof(word_type));
-  if (st.number("stash_used") > shape.stash_capacity)
-    throw user_error("a hive table's state uses more stash slots than the stash holds");
   return geo;
+}
+
+std::uint64_t read_state_stash(const table_state& st) {
+  const std::uint64_t bytes = st.part(k_stash_part).bytes.size();
+  const std::uint64_t words = bytes / sizeof(word_type);
+  if (bytes % sizeof(word_type) != 0 || words > 0xffffffffu)
+    throw user_error(
+        strprintf("a hive table's state with a stash of %s bytes, not a count of "
+                  "8-byte slots a table can hold",
+                  format_count(bytes).c_str()));
+  if (st.number("stash_used") > words)
+    throw user_error("a hive table's state uses more stash slots than the stash holds");
+  return words;
 }
 
 table_state hive_model::save_state(stream_view s) {
@@ -88,6 +98,7 @@ table_state hive_model::save_state(stream_view s) {
 void hive_model::restore_state(const table_state& st, stream_view s) {
   check_restorable(st.config, config());
   const geometry geo = read_state_geometry(st, shape_);
+  const std::uint64_t stash_words = read_state_stash(st);
   const std::uint64_t buckets = geo.buckets();
   hive_image img;
   img.slots = shape_.slots;
@@ -98,7 +109,7 @@ void hive_model::restore_state(const table_state& st, stream_view s) {
     img.masks.push_back(mask_of(m));
     img.locks.push_back(lock_of(m));
   }
-  img.stash = st.host_part<word_type>(k_stash_part, shape_.stash_capacity, s);
+  img.stash = st.host_part<word_type>(k_stash_part, stash_words, s);
   const state_counters c = read_state_counters(st);
   img.stash_used = c.stash_used;
   std::uint64_t rejected[k_op_kind_count], failed_full = 0;

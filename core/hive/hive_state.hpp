@@ -31,5 +31,9 @@ state_counters read_state_counters(const table_state& st);
 /// @brief A state's geometry, checked against the table's shape (a power-of-two round of at least
 /// the table's first bucket count, a split pointer inside it) with its parts' sizes.
 geometry read_state_geometry(const table_state& st, const hive_shape& shape);
+/// @brief The slots of a state's stash. The stash keeps its share of the slots as a table grows and
+/// keeps that size when it shrinks, so a state's stash may be larger than its capacity's share
+/// (or than the restoring table's): the restored table takes the state's.
+std::uint64_t read_state_stash(const table_state& st);
 
 }  // namespace hs::hive

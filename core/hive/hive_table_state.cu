@@ -49,6 +49,7 @@ table_state hive_table::save_state(stream_view s) {
 void hive_table::restore_state(const table_state& st, stream_view s) {
   check_restorable(st.config, config());
   const geometry geo = read_state_geometry(st, shape_);
+  const std::uint64_t stash_words = read_state_stash(st);
   const state_counters sc = read_state_counters(st);
   std::uint64_t rejected[k_op_kind_count], failed_full = 0;
   read_common_counters(st, rejected, failed_full);
@@ -65,12 +66,20 @@ void hive_table::restore_state(const table_state& st, stream_view s) {
   std::unique_lock lock(table_mutex_);
   HS_CUDA_CHECK(cudaDeviceSynchronize());
   const std::uint64_t buckets = geo.buckets();
+  // The state's stash size wins (hive_state.hpp); its memory is had before anything changes.
+  const bool resize_stash = stash_words != stash_.size();
+  buffer<word_type> stash =
+      resize_stash ? buffer<word_type>(memory_space::device, stash_words) : buffer<word_type>();
   if (buckets > allocated_) {  // room first: a table that cannot have it stays as it was
     buffer<word_type> words(memory_space::device, buckets * shape_.slots);
     buffer<meta_word> bucket_meta(memory_space::device, buckets);
     words_ = std::move(words);
     bucket_meta_ = std::move(bucket_meta);
     allocated_ = buckets;
+  }
+  if (resize_stash) {
+    stash_ = std::move(stash);
+    shape_.stash_capacity = static_cast<std::uint32_t>(stash_words);
   }
   geo_ = geo;
   st.copy_part(k_words_part, words_.data(), memory_space::device, buckets * shape_.slots, s);
