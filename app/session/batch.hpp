@@ -44,8 +44,7 @@ struct batch {
   stream_event done;       // on the tally stream: everything finish() reads is there
   workload::batch_plan plan;
   std::shared_ptr<const std::vector<given_op>> given;  // a step of typed keys: its operations
-  double load_before = 0;
-  std::shared_ptr<step_trace> trace;  // a traced step: completed by finish_trace()
+  std::shared_ptr<step_trace> trace;                   // a traced step: completed by finish_trace()
 };
 
 /// @brief What the launch needs besides the batch.

@@ -32,6 +32,7 @@ struct batch_point {
   double ops_per_s = 0;  ///< from CUDA events (the host clock on the CPU backend)
   std::uint64_t ops = 0;
   batch_kind kind = batch_kind::mixed;
+  double load_after = 0;  ///< live load factor after it
 };
 
 /// @brief The table after one batch (the churn timeline).

@@ -477,7 +477,6 @@ bool session::issue_next(std::unique_lock<std::mutex>& lock) {
   batch& b = free_slot();
   b.plan = next->plan;
   b.given = next->given;
-  b.load_before = double(st_.live) / double(capacity_.load());
   pending_inserts_ += b.plan.inserts;
   pending_erases_ += b.plan.erases;
   const workload::workload_spec spec = commands_.spec();
@@ -505,6 +504,12 @@ std::uint64_t session::retire(batch& b) {
     last_step_ = std::move(b.trace);
   }
   std::copy_n(b.family_counts.data(), counters_after_.size(), counters_after_.begin());
+  // The loads are taken here, not at launch: on the GPU up to three batches are in flight, and a
+  // load read at launch would leave out the ones before it still running. Batches retire in
+  // stream order and rebuilds wait for none in flight, so st_.live is the table's before this
+  // batch and capacity_ its size.
+  const double slots = double(std::max<std::uint64_t>(capacity_.load(), 1));
+  const double load_before = double(st_.live) / slots;
   st_.live = st_.live + o.inserted - std::min(st_.live + o.inserted, o.erased);
   if (erases_leave_dead_) dead_since_compaction_ += o.erased;
   st_.failed_full += o.failed_full;
@@ -513,8 +518,9 @@ std::uint64_t session::retire(batch& b) {
   st_.operations += b.plan.size;
   pending_inserts_ -= b.plan.inserts;
   pending_erases_ -= b.plan.erases;
-  records_.add_batch({steady_seconds() - t0_, b.load_before,
-                      o.ms > 0 ? b.plan.size / (o.ms * 1e-3) : 0.0, b.plan.size, kind_of(b.plan)});
+  records_.add_batch({steady_seconds() - t0_, load_before,
+                      o.ms > 0 ? b.plan.size / (o.ms * 1e-3) : 0.0, b.plan.size, kind_of(b.plan),
+                      double(st_.live) / slots});
   ++version_;
   commands_.fill_batch_done(o.inserted, o.failed_full > 0, progress(), fam_.full_note, st_.note);
   return o.inserted;

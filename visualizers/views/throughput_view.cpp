@@ -53,8 +53,8 @@ void throughput_view::draw(const throughput_input& in, float height) {
     ImGui::TextDisabled("no batches yet: press Run, Step or Fill");
     return;
   }
-  ImGui::Text("last batch: %s ops at %s, load %.3f", format_count(in.last_ops).c_str(),
-              format_rate(in.last_rate).c_str(), in.last_load);
+  ImGui::Text("last batch: %s ops at %s, load %.3f to %.3f", format_count(in.last_ops).c_str(),
+              format_rate(in.last_rate).c_str(), in.last_load, in.last_load_after);
   ImGui::SameLine();
   // Back from log: the linear axes restart at zero, or they would keep the log axis' lower end.
   const bool restart = ImGui::Checkbox("log rate", &log_rate) && !log_rate;

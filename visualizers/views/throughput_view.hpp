@@ -20,6 +20,7 @@ struct throughput_input {
   std::vector<rate_series> series;
   std::uint64_t last_ops = 0;
   double last_rate = 0, last_load = 0;
+  double last_load_after = 0;  ///< the table's load once the last batch ran
   bool empty() const { return series.empty(); }
 };
 

@@ -1,22 +1,13 @@
 // The windows that draw what the session records per batch (not samples): throughput against
 // time and load, and the churn timeline.
 #include "app/ui/panels/panel.hpp"
+#include "app/ui/panels/throughput_panel.hpp"
 #include "app/ui/state/record_views.hpp"
 #include "visualizers/views/churn_view.hpp"
-#include "visualizers/views/throughput_view.hpp"
 
 namespace hs::app {
 
 namespace {
-
-class throughput_panel final : public panel {
- public:
-  const char* title() const override { return "Throughput"; }
-  void draw(frame_state& f) override { view_.draw(throughput_input_of(f.sess->throughput())); }
-
- private:
-  vis::throughput_view view_;
-};
 
 class timeline_panel final : public panel {
  public:
@@ -35,6 +26,11 @@ class timeline_panel final : public panel {
 };
 
 }  // namespace
+
+void throughput_panel::draw(frame_state& f) {
+  drawn_ = throughput_input_of(f.sess->throughput());
+  view_.draw(drawn_);
+}
 
 std::unique_ptr<panel> make_throughput_panel() { return std::make_unique<throughput_panel>(); }
 std::unique_ptr<panel> make_timeline_panel() { return std::make_unique<timeline_panel>(); }

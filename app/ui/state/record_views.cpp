@@ -25,6 +25,7 @@ vis::throughput_input throughput_input_of(std::span<const batch_point> points) {
   in.last_ops = points.back().ops;
   in.last_rate = points.back().ops_per_s;
   in.last_load = points.back().load;
+  in.last_load_after = points.back().load_after;
   return in;
 }
 

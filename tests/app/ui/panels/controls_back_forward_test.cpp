@@ -36,8 +36,15 @@ views_drawn drawn_now(ImGuiTestContext* ctx, app_frame& f) {
   const auto* numbers = dynamic_cast<const numbers_panel*>(f.find_panel("Numbers"));
   REQUIRE(heatmap);
   REQUIRE(numbers);
-  test::wait_until(
-      ctx, [&] { return heatmap->drawn().version >= s.version() && !heatmap->drawn().marked_old; });
+  // A real sample drawn, not only a version number that matches: at start the session's version
+  // and an empty sample's are both 0, and a first snapshot read before the sampler delivered had
+  // no pixels, so it could never equal the empty table seen later (the once-failing case).
+  const auto drawn_current = [&] {
+    return f.state().sample.pixels != nullptr && heatmap->drawn().frames > 0 &&
+           heatmap->drawn().version >= s.version() && !heatmap->drawn().marked_old;
+  };
+  test::wait_until(ctx, drawn_current);
+  REQUIRE(drawn_current());
   ctx->Yield(2);
   views_drawn v;
   v.live = heatmap->drawn().stats.live;
