@@ -8,6 +8,7 @@
 #include "app/commands/cli.hpp"
 #include "app/commands/plot_command.hpp"
 #include "app/commands/render_command.hpp"
+#include "app/commands/soak_command.hpp"
 #include "app/commands/window_command.hpp"
 #include "core/common/error.hpp"
 
@@ -20,6 +21,7 @@ int main(int argc, char** argv) {
       case app::command_kind::bench: return app::run_bench(o);
       case app::command_kind::render: return app::run_render(o);
       case app::command_kind::plot: return app::run_plot(o);
+      case app::command_kind::soak: return app::run_soak_command(o);
       case app::command_kind::window: return app::run_window_command(o);
     }
   } catch (const user_error& e) {

@@ -316,6 +316,46 @@ void add_plot(CLI::App& root, cli_options& o) {
   p->callback([&o] { o.command = command_kind::plot; });
 }
 
+// A count of operations in digits, or as 1e10 / 2.5e9.
+std::uint64_t operation_count(const std::string& v) {
+  const auto e = v.find_first_of("eE");
+  if (e == std::string::npos) return number_between<std::uint64_t>(v, 1, 1ull << 62);
+  const double mantissa = number_between<double>(v.substr(0, e), 1, 10);
+  const int exponent = number_between<int>(v.substr(e + 1), 0, 18);
+  double n = mantissa;
+  for (int i = 0; i < exponent; ++i) n *= 10;
+  if (n > double(1ull << 62))
+    throw user_error("'" + v + "' is more operations than can be counted");
+  return static_cast<std::uint64_t>(n);
+}
+
+void add_soak(CLI::App& root, cli_options& o) {
+  CLI::App* k = root.add_subcommand(
+      "soak",
+      "a long mixed workload on every family (both key widths, both delete modes, rehash, grow, "
+      "shrink, save and restore), each answer checked against an account of what the table must "
+      "hold; ends with one PASS or FAIL line");
+  add_parsed(*k, "--backend", o.backend, backend_of, "where the tables run", "gpu|cpu|auto");
+  add_parsed(*k, "--ops", o.soak.operations, operation_count,
+             "operations in all, shared by the tables (digits, or 1e10)", "N");
+  add_parsed(
+      *k, "--capacity", o.soak.capacity, [](const std::string& v) { return size_of(v).value(); },
+      "slots each table starts with (default 2^26 on the GPU, 2^14 on the CPU)", "N");
+  add_parsed(
+      *k, "--batch", o.soak.batch, [](const std::string& v) { return size_of(v).value(); },
+      "operations a batch (default 2^22 on the GPU, 2^11 on the CPU)", "N");
+  add_parsed(*k, "--seed", o.soak.seed, between<std::uint64_t>(0, ~0ull), "the workload's seed",
+             "N");
+  add_parsed(
+      *k, "--only", o.soak.only, [](const std::string& v) { return bench::parse_table_names(v); },
+      "only these tables (linear, linear-double-tombstone, linear-64, linear-64-tombstone, slab, "
+      "hive)",
+      "TABLE[,TABLE]");
+  k->add_option("--scratch", o.soak.scratch, "a folder for the table files of save and restore")
+      ->type_name("DIR");
+  k->callback([&o] { o.command = command_kind::soak; });
+}
+
 // The parser with every command and option bound to `o`.
 std::unique_ptr<CLI::App> make_parser(cli_options& o) {
   auto app = std::make_unique<CLI::App>(
@@ -329,6 +369,7 @@ std::unique_ptr<CLI::App> make_parser(cli_options& o) {
   add_render(*app, o);
   add_bench(*app, o);
   add_plot(*app, o);
+  add_soak(*app, o);
   app->footer(
       "hashscope COMMAND --help: a command's options.\nhashscope help scenarios: what a scenario "
       "file may say.");

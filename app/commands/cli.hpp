@@ -10,11 +10,12 @@
 #include "core/bench/suites.hpp"
 #include "core/common/device.hpp"
 #include "core/common/hash.hpp"
+#include "core/soak/soak.hpp"
 #include "core/workload/key_file.hpp"
 
 namespace hs::app {
 
-enum class command_kind { window, render, bench, plot, help };
+enum class command_kind { window, render, bench, plot, soak, help };
 
 struct cli_options {
   command_kind command = command_kind::window;
@@ -42,6 +43,7 @@ struct cli_options {
   std::string screenshot;  ///< window: write the last frame (with --frames) to this PNG
   std::uint32_t width = 1600, height = 1000;  ///< render: image size
   bench::bench_options bench;
+  soak::soak_options soak;  ///< soak: operations, tables, sizes
   int live_minutes = 0;   ///< bench live --minutes: one long run a table, its rate minute by minute
   std::string help_text;  ///< help: what --help or --version prints
 };
