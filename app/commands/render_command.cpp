@@ -5,7 +5,6 @@
 #include <chrono>
 #include <ctime>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 
 #include <nlohmann/json.hpp>
@@ -17,6 +16,7 @@
 #include "app/ui/figure_numbers.hpp"
 #include "app/ui/render_animation.hpp"
 #include "app/ui/render_paper.hpp"
+#include "core/common/atomic_file.hpp"
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
 
@@ -29,9 +29,7 @@ namespace {
 using json = nlohmann::ordered_json;
 
 void save(const fs::path& p, const std::string& text, std::vector<std::string>& files) {
-  std::ofstream f(p);
-  f << text;
-  if (!f) throw user_error("cannot write " + p.string());
+  write_file_atomically(p, text);  // whole or not at all
   files.push_back(p.string());
 }
 

@@ -6,7 +6,8 @@
 
 namespace hs::app {
 
-/// @brief Writes top-row-first RGBA8 pixels; throws hs::user_error naming the path on failure.
+/// @brief Writes top-row-first RGBA8 pixels through a temporary file committed into place
+/// (hs::commit_file); throws hs::user_error naming the path on failure.
 void write_png(const std::string& path, int width, int height,
                const std::vector<std::uint8_t>& rgba);
 /// @brief Reads a PNG as RGBA8 (tests and tools); throws hs::user_error if it cannot.

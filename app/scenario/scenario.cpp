@@ -327,7 +327,35 @@ void set_key_bits(scenario& sc, unsigned bits) {
   }
 }
 
+namespace {
+
+// A scenario HashScope saved, cut short: its first line is the writer's and its last line (blank
+// lines aside) is not the end line the writer puts last. Checked before any line is parsed, so
+// the cut, not the half line it left, is what the error names.
+void refuse_cut_short(const std::string& text, const std::string& file) {
+  std::istringstream in(text);
+  std::string raw, last;
+  int n = 0, last_n = 1;
+  const auto trimmed = [](std::string l) {
+    while (!l.empty() && (l.back() == '\r' || l.back() == ' ' || l.back() == '\t')) l.pop_back();
+    return l;
+  };
+  for (; std::getline(in, raw); ++n) {
+    const std::string l = trimmed(raw);
+    if (n == 0 && l != k_saved_scenario_first_line) return;  // not saved by HashScope
+    if (l.empty()) continue;
+    last = l;
+    last_n = n + 1;
+  }
+  if (n == 0 || last == k_saved_scenario_last_line) return;
+  line_parser{file, last_n}.fail("truncated: a scenario saved by HashScope ends with '" +
+                                 std::string(k_saved_scenario_last_line) + "'");
+}
+
+}  // namespace
+
 scenario parse_scenario(const std::string& text, const std::string& file) {
+  refuse_cut_short(text, file);
   scenario_parse s;
   s.sc.file = file;
   s.sc.name = fs::path(file).stem().string();

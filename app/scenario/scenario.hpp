@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "app/compare/compare_set.hpp"
@@ -85,7 +86,15 @@ struct scenario {
 
 /// @brief What the session runs for a scenario step (nothing for a capture).
 std::optional<script_step> as_script_step(const scenario_step& s);
-/// @brief Parses scenario text; throws hs::user_error("file:line: ...") on the first problem.
+/// @brief The first and last lines of a scenario HashScope saves (scenario_text). A text whose
+/// first line is the first and whose last is not the last was cut short (a crash while an older
+/// HashScope wrote it in place) and is refused. Scenarios written by hand, without the first
+/// line, need no last line.
+inline constexpr std::string_view k_saved_scenario_first_line = "# saved by HashScope";
+inline constexpr std::string_view k_saved_scenario_last_line = "# end of scenario";
+
+/// @brief Parses scenario text; throws hs::user_error("file:line: ...") on the first problem (a
+/// saved scenario cut short: "file:N: truncated: ...", N its last line).
 scenario parse_scenario(const std::string& text, const std::string& file);
 /// @brief Reads and parses a file (a bare name is looked up in assets/scenarios).
 scenario load_scenario(const std::string& path_or_name);

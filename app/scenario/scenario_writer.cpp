@@ -226,10 +226,11 @@ std::string scenario_text(const session_to_save& s) {
       capture(step.kind == scenario_step::step);  // a say captions the next stage
   }
   if (sc.steps.empty() || sc.steps.back().kind != scenario_step::capture) capture(false);
-  return "# Saved from the HashScope window on " + today() +
+  // First and last, the lines that tell a saved scenario cut short from a whole one.
+  return std::string(k_saved_scenario_first_line) + "\n# From the window on " + today() +
          ": the commands run since the table was made or reset,\n"
          "# a stage each (the command, then what the views showed).\n" +
-         print_scenario(sc);
+         print_scenario(sc) + std::string(k_saved_scenario_last_line) + "\n";
 }
 
 }  // namespace hs::app

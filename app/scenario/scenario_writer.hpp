@@ -22,8 +22,10 @@ struct session_to_save {
   std::string title;
 };
 
-/// @brief The scenario text; throws hs::user_error for what a scenario cannot say (a step of more
-/// operations than a traced step takes is written as the batch it was, so nothing is refused yet).
+/// @brief The scenario text, from k_saved_scenario_first_line to k_saved_scenario_last_line (a
+/// file cut short is refused by name when read); throws hs::user_error for what a scenario cannot
+/// say (a step of more operations than a traced step takes is written as the batch it was, so
+/// nothing is refused yet).
 std::string scenario_text(const session_to_save& s);
 
 /// @brief Any scenario as lines parse_scenario reads back to a scenario that prints the same (the

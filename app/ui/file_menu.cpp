@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <utility>
 
 #include <ImFileDialog.h>
@@ -15,6 +14,7 @@
 #include "app/ui/app_frame.hpp"
 #include "app/ui/figure_numbers.hpp"
 #include "app/ui/render_paper.hpp"
+#include "core/common/atomic_file.hpp"
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
 #include "visualizers/gl/gl.hpp"
@@ -81,32 +81,6 @@ void remember_recent(std::vector<std::string>& recent, const std::string& path) 
   recent.erase(std::remove(recent.begin(), recent.end(), abs), recent.end());
   recent.insert(recent.begin(), abs);
   if (recent.size() > k_recent_max) recent.resize(k_recent_max);
-}
-
-void write_file_atomically(const std::string& path, const std::string& text) {
-  const fs::path target(path);
-  fs::path tmp = target;
-  tmp += strprintf(".tmp-%d", static_cast<int>(::getpid()));
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    if (!f)
-      throw user_error("cannot write " + target.string() + ": the folder " +
-                       target.parent_path().string() + " cannot be written to (or does not exist)");
-    f << text;
-    f.flush();
-    if (!f) {
-      f.close();
-      std::error_code ec;
-      fs::remove(tmp, ec);
-      throw user_error("cannot write " + target.string() + ": writing failed (is the disk full?)");
-    }
-  }
-  std::error_code ec;
-  fs::rename(tmp, target, ec);
-  if (ec) {
-    fs::remove(tmp, ec);
-    throw user_error("cannot write " + target.string() + ": " + ec.message());
-  }
 }
 
 bool file_menu::open_scenario(app_frame& frame, const std::string& path) {

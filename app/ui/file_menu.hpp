@@ -2,8 +2,8 @@
 // the last reset as a scenario, export the views shown as paper figures, screenshot, quit. The
 // dialogs are ImFileDialog's (drawn by Dear ImGui, so they work on every platform the window does,
 // under Xvfb, and with the Test Engine). Every failure says what and where, and changes nothing:
-// a scenario that does not parse leaves the session as it was; files are written to a temporary
-// name and renamed.
+// a scenario that does not parse leaves the session as it was; files are written whole
+// (hs::write_file_atomically: a crash leaves the old file or the new one).
 #pragma once
 #include <string>
 #include <vector>
@@ -60,9 +60,5 @@ class file_menu {
 
 /// @brief `path` put first in `recent` (once), the list cut to k_recent_max.
 void remember_recent(std::vector<std::string>& recent, const std::string& path);
-
-/// @brief Writes `text` to `path` through a temporary file renamed into place; throws
-/// hs::user_error naming the path and why (a folder that cannot be written, a disk full).
-void write_file_atomically(const std::string& path, const std::string& text);
 
 }  // namespace hs::app

@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "app/platform/png.hpp"
+#include "core/common/atomic_file.hpp"
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
 
@@ -91,7 +92,7 @@ animation_result record_animation(app_frame& frame, headless_platform& gl,
   r.frames = a.frames();
   const std::string ffmpeg = ffmpeg_program();
   FILE* pipe = nullptr;
-  const std::string tmp = base + ".mp4.tmp";
+  const std::string tmp = temp_path_for(base + ".mp4");  // committed whole once ffmpeg is done
   if (program_exists(ffmpeg)) {
     // Raw RGBA frames in, H.264 out (yuv420p: what players and slide software take).
     const std::string cmd = strprintf(
@@ -114,6 +115,8 @@ animation_result record_animation(app_frame& frame, headless_platform& gl,
       if (std::fwrite(px.data(), 1, px.size(), pipe) != px.size()) {
         pclose(pipe);
         pipe = nullptr;
+        std::error_code ec;
+        fs::remove(tmp, ec);  // a video cut short is no video
         r.error = "ffmpeg stopped taking frames: the frames are kept as PNGs from here";
       }
     }
@@ -131,9 +134,7 @@ animation_result record_animation(app_frame& frame, headless_platform& gl,
       fs::remove(tmp, ec);
       return r;
     }
-    std::error_code ec;
-    fs::rename(tmp, base + ".mp4", ec);
-    if (ec) throw user_error("cannot write " + base + ".mp4: " + ec.message());
+    commit_file(tmp, base + ".mp4");  // flushed to disk, renamed into place, the folder flushed
     r.file = base + ".mp4";
     r.video = true;
   }

@@ -3,10 +3,10 @@
 #include <chrono>
 #include <ctime>
 #include <filesystem>
-#include <fstream>
 
 #include "app/platform/png.hpp"
 #include "app/ui/app_frame.hpp"
+#include "core/common/atomic_file.hpp"
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
 
@@ -42,9 +42,7 @@ std::string app_frame::save_screenshot(const std::vector<std::uint8_t>& rgba, in
   csv.replace_extension(".csv");
   try {
     write_png(png.string(), width, height, rgba);
-    std::ofstream f(csv);
-    f << numbers_csv(numbers());
-    if (!f) throw user_error("cannot write " + csv.string());
+    write_file_atomically(csv, numbers_csv(numbers()));
     notify("screenshot saved: " + png.string() + " (numbers: " + csv.filename().string() + ")");
   } catch (const std::exception& e) {
     notify(std::string("screenshot failed: ") + e.what());

@@ -1,4 +1,5 @@
-// GLFW window and frame loop. Layout and settings persist in ~/.config/hashscope/imgui.ini.
+// GLFW window and frame loop. Layout and settings persist in ~/.config/hashscope/imgui.ini,
+// written whole by the frame loop (never by ImGui itself) when ImGui asks and at exit.
 #include "app/ui/window_platform.hpp"
 
 #include <cstdlib>
@@ -150,6 +151,7 @@ struct frame_loop {
   std::array<int, 4> place;
   std::array<int, 4> restore;
   int frames = 0;
+  bool settings_failed = false;  ///< said once: a settings file that cannot be written
 
   void run(double started);
   std::pair<int, int> draw_frame();
@@ -157,6 +159,7 @@ struct frame_loop {
   void present();
   void wait_for_next_frame(double last_input, double frame_began);
   void remember_settings();
+  void save_settings_if_asked();
 };
 
 // Frames until the window closes, the frame asks to quit, or `opt.frames` were drawn.
@@ -177,6 +180,7 @@ void frame_loop::run(double started) {
       toggle_fullscreen(window, restore);
     }
     remember_settings();
+    save_settings_if_asked();
   }
 }
 
@@ -237,6 +241,16 @@ void frame_loop::remember_settings() {
   persisted.window = place;
 }
 
+// ImGui asks for the settings to be saved a few seconds after the layout changed: written whole
+// (a temporary file renamed into place), so a crash leaves the old file or the new one.
+void frame_loop::save_settings_if_asked() {
+  if (!ImGui::GetIO().WantSaveIniSettings) return;
+  const std::string why = renderer.save_settings();
+  if (why.empty() || settings_failed) return;
+  settings_failed = true;
+  frame.notify("settings not saved: " + why);
+}
+
 }  // namespace
 
 bool display_available() {
@@ -271,6 +285,7 @@ int run_window(const std::function<std::unique_ptr<app_frame>(bool)>& make,
     start_frame_settings(*frame, persisted, size, t);
     if (!ini_notice.empty()) frame->notify(ini_notice);
     if (!size_notice.empty()) frame->notify(size_notice);
+    renderer.load_settings();  // where ImGui would have, at its first frame
     const double started = glfwGetTime();
     frame_loop loop{window, opt, renderer, *frame, persisted, place, place};
     loop.run(started);
@@ -282,7 +297,8 @@ int run_window(const std::function<std::unique_ptr<app_frame>(bool)>& make,
                 << " s, GL: " << gl::describe_context() << ", heatmap: " << frame->image().path()
                 << "\n";
     frame.reset();  // GL objects go while the context lives
-    ImGui::SaveIniSettingsToDisk(ini.c_str());
+    if (const std::string why = renderer.save_settings(); !why.empty())
+      std::cerr << "hashscope: settings not saved: " << why << "\n";
     ImGui_ImplGlfw_Shutdown();
   }
   glfwDestroyWindow(window);

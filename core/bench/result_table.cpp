@@ -3,11 +3,11 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <ostream>
 
 #include <nlohmann/json.hpp>
 
+#include "core/common/atomic_file.hpp"
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
 
@@ -69,9 +69,7 @@ std::vector<std::string> report::write(const std::string& dir) const {
   std::vector<std::string> files;
   auto save = [&](const std::string& name, const std::string& text) {
     const std::string path = (fs::path(dir) / name).string();
-    std::ofstream f(path);
-    f << text;
-    if (!f) throw user_error("cannot write " + path);
+    write_file_atomically(path, text);  // whole or not at all
     files.push_back(path);
   };
   for (const auto& t : tables) save(suite + "-" + t.name + ".csv", t.csv());

@@ -17,6 +17,7 @@
 #include <sstream>
 #include <thread>
 
+#include "core/common/atomic_file.hpp"
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
 #include "core/table/family_option.hpp"
@@ -169,8 +170,10 @@ std::uint64_t head_sum(const std::string& header) {
 }  // namespace
 
 void write_table_file(const std::string& path, const table_state& st, stream_view s) {
-  const std::string partial = path + ".partial";
-  const int fd = ::open(partial.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  // A temporary file beside `path`, flushed to disk and renamed over it (core/common/atomic_file):
+  // a crash at any moment leaves the old file or the new one, never a torn one.
+  const std::string partial = temp_path_for(path);
+  const int fd = ::open(partial.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) refuse(path, std::string("cannot write: ") + std::strerror(errno));
   const std::string header = header_of(st);
   const std::vector<chunk> chunks = chunks_of(st.parts, sizeof k_magic + header.size());
@@ -186,10 +189,12 @@ void write_table_file(const std::string& path, const table_state& st, stream_vie
              std::lock_guard lock(copy_mutex);
              copy_bytes(buffer, memory_space::host, c.part->bytes.data() + c.at,
                         c.part->bytes.space(), c.bytes, s);
-             synchronize(s);
+             if (!host_accessible(c.part->bytes.space())) synchronize(s);  // a device copy
            }
            sums[i] = table_file_checksum(buffer, c.bytes, i);
-           return write_all(fd, buffer, c.bytes, c.offset);
+           if (!write_all(fd, buffer, c.bytes, c.offset)) return false;
+           detail::write_step(detail::k_step_chunk_written);
+           return true;
          });
   } catch (...) {  // a copy from a faulted GPU: nothing half-written is left behind
     ::close(fd);
@@ -201,12 +206,19 @@ void write_table_file(const std::string& path, const table_state& st, stream_vie
   const std::uint64_t end =
       chunks.empty() ? sizeof k_magic + header.size() : chunks.back().offset + chunks.back().bytes;
   ok = ok && write_all(fd, &sum, sizeof sum, end);
+  if (ok) detail::write_step(detail::k_step_chunk_written);
   ok = ::close(fd) == 0 && ok;
-  std::error_code ec;
-  if (ok) std::filesystem::rename(partial, path, ec);
-  if (!ok || ec) {
+  if (!ok) {
+    std::error_code ec;
     std::filesystem::remove(partial, ec);
     refuse(path, "could not be written whole (is the disk full?)");
+  }
+  try {
+    commit_file(partial, path);    // removes the temporary file when it fails
+  } catch (const user_error& e) {  // "cannot write PATH: why", said as this file's errors are
+    const std::string said = e.what(), head = "cannot write " + path + ": ";
+    refuse(path, "could not be written whole: " +
+                     (said.rfind(head, 0) == 0 ? said.substr(head.size()) : said));
   }
 }
 

@@ -21,7 +21,8 @@ namespace hs {
 inline constexpr std::uint32_t k_table_file_version = 1;
 
 /// @brief Writes a state (its parts in any memory space) to `path`, replacing the file only once
-/// it is complete; throws hs::user_error naming the path when it cannot.
+/// it is complete and on disk (hs::commit_file: a crash leaves the old file or the new one);
+/// throws hs::user_error naming the path when it cannot.
 void write_table_file(const std::string& path, const table_state& st, stream_view s);
 /// @brief Reads a table file into host memory; throws hs::user_error naming the path and the fault
 /// (missing, truncated, corrupt, another version, an unknown family or option).

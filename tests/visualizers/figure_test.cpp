@@ -55,7 +55,8 @@ TEST_CASE("a figure is written as PNG, SVG and PDF from one drawing", "[figure]"
   const fig::page pg{3.5, 2.4, 150, 8};
   const auto files = fig::write_figure(sample_figure(), pg, (dir / "probe").string());
   REQUIRE(files.size() == 3);
-  for (const auto& e : fs::directory_iterator(dir)) CHECK(e.path().extension() != ".tmp");
+  for (const auto& e : fs::directory_iterator(dir))  // no temporary file left ("X.png.tmp-PID-N")
+    CHECK(e.path().filename().string().find(".tmp-") == std::string::npos);
 
   int w = 0, h = 0, n = 0;
   unsigned char* png = stbi_load((dir / "probe.png").string().c_str(), &w, &h, &n, 3);

@@ -16,6 +16,7 @@
 #include <functional>
 #include <sstream>
 
+#include "core/common/atomic_file.hpp"
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
 #include "visualizers/axis_format.hpp"
@@ -577,13 +578,27 @@ std::vector<std::string> write_figure(const figure& f, const page& pg, const std
   if (!dir.empty() && !fs::is_directory(dir)) throw user_error("figure: no folder " + dir.string());
   std::vector<std::string> written;
   std::vector<text_item> texts;
-  const auto finish = [&](const std::string& tmp, const std::string& final_path) {
-    std::error_code ec;
-    fs::rename(tmp, final_path, ec);
-    if (ec) throw user_error("figure: cannot write " + final_path + ": " + ec.message());
+  // Each file is drawn into a temporary file beside it, then committed (flushed to disk and
+  // renamed into place): a crash leaves the old file or the new one. A failure removes it.
+  const auto make_file = [&](const std::string& ext,
+                             const std::function<void(const std::string&)>& draw) {
+    const std::string final_path = base + ext;
+    const std::string tmp = temp_path_for(final_path);
+    try {
+      draw(tmp);
+    } catch (...) {
+      std::error_code ec;
+      fs::remove(tmp, ec);
+      throw;
+    }
+    try {
+      commit_file(tmp, final_path);
+    } catch (const user_error& e) {
+      throw user_error(std::string("figure: ") + e.what());
+    }
     written.push_back(final_path);
   };
-  {  // PNG at the page's DPI
+  make_file(".png", [&](const std::string& tmp) {  // PNG at the page's DPI
     cairo_surface_t* s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, static_cast<int>(wpx),
                                                     static_cast<int>(hpx));
     cairo_t* cr = cairo_create(s);
@@ -591,27 +606,25 @@ std::vector<std::string> write_figure(const figure& f, const page& pg, const std
     painter p{cr, false, nullptr};
     draw_page(p, f, W, H, pg.font_pt);
     cairo_destroy(cr);
-    const std::string tmp = base + ".png.tmp";
     const cairo_status_t st = cairo_surface_write_to_png(s, tmp.c_str());
     cairo_surface_destroy(s);
     check(st, "writing " + tmp);
-    finish(tmp, base + ".png");
-  }
-  // The vector files: draw on the surface cairo makes for tmp, finish it, check it.
+  });
+  // The vector files: draw on the surface cairo makes for the temporary file, finish it, check it.
   const auto vector_file = [&](const std::string& ext, auto make_surface, bool svg) {
-    const std::string tmp = base + ext + ".tmp";
-    cairo_surface_t* s = make_surface(tmp.c_str(), W, H);
-    check(cairo_surface_status(s), "creating " + tmp);
-    cairo_t* cr = cairo_create(s);
-    painter p{cr, svg, &texts};
-    draw_page(p, f, W, H, pg.font_pt);
-    cairo_destroy(cr);
-    cairo_surface_finish(s);
-    const cairo_status_t st = cairo_surface_status(s);
-    cairo_surface_destroy(s);
-    check(st, "writing " + tmp);
-    if (svg) add_svg_text(tmp, texts);  // the text as <text>
-    finish(tmp, base + ext);
+    make_file(ext, [&](const std::string& tmp) {
+      cairo_surface_t* s = make_surface(tmp.c_str(), W, H);
+      check(cairo_surface_status(s), "creating " + tmp);
+      cairo_t* cr = cairo_create(s);
+      painter p{cr, svg, &texts};
+      draw_page(p, f, W, H, pg.font_pt);
+      cairo_destroy(cr);
+      cairo_surface_finish(s);
+      const cairo_status_t st = cairo_surface_status(s);
+      cairo_surface_destroy(s);
+      check(st, "writing " + tmp);
+      if (svg) add_svg_text(tmp, texts);  // the text as <text>
+    });
   };
   vector_file(".pdf", cairo_pdf_surface_create, false);  // text as text
   vector_file(".svg", cairo_svg_surface_create, true);

@@ -125,9 +125,10 @@ struct marker_spot {
 /// @brief Every marker the figure's plots draw (legends excluded) on a page of `p`'s size.
 std::vector<marker_spot> layout_markers(const figure& f, const page& p);
 
-/// @brief Writes base.png, base.svg and base.pdf (each to a temporary name first, then renamed,
-/// so nothing half-written is left); returns their paths. Throws hs::user_error for a page over
-/// 16,384 pixels a side or a folder that cannot be written.
+/// @brief Writes base.png, base.svg and base.pdf (each to a temporary name beside it first, then
+/// flushed to disk and renamed into place by hs::commit_file, so a crash leaves the old file or the
+/// new one, never a torn one); returns their paths. Throws hs::user_error for a page over 16,384
+/// pixels a side or a folder that cannot be written.
 std::vector<std::string> write_figure(const figure& f, const page& p, const std::string& base);
 
 }  // namespace hs::fig

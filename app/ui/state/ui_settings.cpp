@@ -43,7 +43,7 @@ std::string settings_text(const ui_settings& s) {
   t += strprintf("Layouts2=%u\n", s.layouts_built);
   for (const std::string& r : s.recent)
     if (r.find_first_of("\r\n") == std::string::npos) t += "Recent=" + r + "\n";  // a line each
-  t += "\n";
+  t += std::string(k_settings_end_line) + "\n\n";  // last: a section without it was cut short
   return t;
 }
 
@@ -98,16 +98,22 @@ std::string unusable_because(const std::string& path, ui_settings& s) {
   std::string why;
   if (!looks_like_ini(text, why)) return why;
   const std::size_t at = text.find("[HashScope][Settings]");
-  if (at != std::string::npos) {
-    std::istringstream in(text.substr(at));
-    std::string line;
-    std::getline(in, line);
-    while (std::getline(in, line) && !line.empty() && line.front() != '[')
-      read_settings_line(line.c_str(), s);
+  if (at == std::string::npos) return "written by an older HashScope";
+  std::istringstream in(text.substr(at));
+  std::string line, last;  // the section's last line: wherever ImGui put the section
+  std::getline(in, line);
+  while (std::getline(in, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty() || line.front() == '[') break;
+    read_settings_line(line.c_str(), s);
+    last = line;
   }
-  if (s.version == 0) return "written by an older HashScope";
-  if (s.version != k_settings_version)
+  if (s.version != 0 && s.version != k_settings_version)
     return strprintf("settings version %d, this is %d", s.version, k_settings_version);
+  if (last != k_settings_end_line)
+    return "truncated (its HashScope section does not end with " +
+           std::string(k_settings_end_line) + ")";
+  if (s.version == 0) return "written by an older HashScope";
   return {};
 }
 }  // namespace

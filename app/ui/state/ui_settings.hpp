@@ -1,12 +1,14 @@
 // The window's own settings, kept in the imgui.ini that also holds the dock layout (section
 // [HashScope][Settings]): text size, theme, window placement, which families' default layouts
-// were laid out, and the recent scenario files. A file that is corrupt, or from another version, is
-// set aside with a notice instead of being read.
+// were laid out, and the recent scenario files, ended by "End=1". A file that is corrupt, cut
+// short (its section without that last line), or from another version, is set aside with a notice
+// instead of being read.
 #pragma once
 #include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "app/platform/style.hpp"
@@ -14,7 +16,11 @@
 namespace hs::app {
 
 /// @brief Bumped when the layout or settings change meaning; older files are set aside.
-constexpr int k_settings_version = 2;
+/// (3: the section ends with k_settings_end_line.)
+constexpr int k_settings_version = 3;
+/// @brief The settings section's last line: a file whose section lacks it was cut short (an
+/// older HashScope wrote it in place, and a crash tore it) and is set aside.
+constexpr std::string_view k_settings_end_line = "End=1";
 
 struct ui_settings {
   std::optional<float> font_size;

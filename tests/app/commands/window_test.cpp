@@ -79,6 +79,10 @@ TEST_CASE("a first launch fills the screen and plays the demo; a later one resto
         std::string::npos);  // the whole work area of the screen
   CHECK(saved.find("[Window][Slot occupancy]") !=
         std::string::npos);  // the docked layout persisted
+  // Written whole by HashScope (a temporary file renamed into place), not by ImGui.
+  CHECK(saved.find("End=1") != std::string::npos);
+  for (const auto& e : std::filesystem::directory_iterator(config / "hashscope"))
+    CHECK(e.path().filename().string().find(".tmp-") == std::string::npos);
   setenv("XDG_CONFIG_HOME", config.c_str(), 1);
   const std::string second = launch();
   unsetenv("XDG_CONFIG_HOME");

@@ -1,6 +1,7 @@
 // The settings file: what it keeps, and how a corrupt or foreign one is set aside, not trusted.
 #include <filesystem>
 #include <fstream>
+#include <string>
 
 #include <catch2/catch_test_macros.hpp>
 
@@ -72,6 +73,51 @@ TEST_CASE("a corrupt or foreign settings file is set aside with a notice", "[set
     CHECK_FALSE(r.font_size);
     CHECK_FALSE(fs::exists(p));
     CHECK(fs::exists(p.string() + ".ignored"));  // kept, not lost
+  }
+}
+
+TEST_CASE("a settings file whose section does not end with End=1 was cut short and is set aside",
+          "[settings]") {
+  ui_settings s;
+  s.font_size = 20.f;
+  s.ui_theme = theme::dark;
+  s.recent = {"/home/teacher/lesson.scn", "/home/teacher/clusters.scn"};
+  const std::string section = settings_text(s);
+  const std::string end = std::string(k_settings_end_line) + "\n\n";
+  REQUIRE(section.size() > end.size());
+  REQUIRE(section.compare(section.size() - end.size(), end.size(), end) == 0);
+  const std::string windows = "[Window][Controls]\nPos=0,0\nSize=400,800\n\n";
+  const std::string docking = "[Docking][Data]\nDockSpace ID=0x1 Window=0x2 Pos=0,0 Size=800,600\n";
+  const auto check = [](const std::string& text, bool usable) {
+    const fs::path p = write_file("hs-settings-cut.ini", text);
+    std::string notice;
+    bool first = usable;  // the opposite of what it must say
+    const ui_settings r = check_ini_file(p.string(), notice, first);
+    INFO(text);
+    CHECK(first == !usable);
+    CHECK(fs::exists(p) == usable);
+    CHECK(fs::exists(p.string() + ".ignored") == !usable);
+    CHECK((r.font_size == 20.f) == usable);
+    return notice;
+  };
+  // Whole, wherever ImGui put the section: used.
+  CHECK(check(windows + section, true).empty());
+  CHECK(check(windows + section + docking, true).empty());
+  CHECK(check(section + windows + docking, true).empty());
+  // Without its last line, last in the file or followed by another section: set aside.
+  const std::string without_end = section.substr(0, section.size() - end.size()) + "\n";
+  const std::string truncated = "truncated (its HashScope section does not end with End=1)";
+  CHECK(check(windows + without_end, false).find(truncated) != std::string::npos);
+  CHECK(check(windows + without_end + docking, false).find(truncated) != std::string::npos);
+  // Cut anywhere after its header and before its End=1 is whole: set aside, the reason said.
+  const std::size_t body = windows.size() + section.find('\n') + 1;
+  const std::string file = windows + section;
+  const std::size_t whole_end = file.size() - end.size() + std::string(k_settings_end_line).size();
+  for (std::size_t cut = body; cut < whole_end; ++cut) {
+    INFO("cut after " << cut << " bytes");
+    const std::string notice = check(file.substr(0, cut), false);
+    CHECK(notice.find("ignored") != std::string::npos);
+    if (file[cut - 1] == '\n') CHECK(notice.find(truncated) != std::string::npos);
   }
 }
 
