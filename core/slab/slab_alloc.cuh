@@ -4,9 +4,14 @@
 // with one atomicOr, refreshing the register copy when another tile got there first. A full
 // resident block is replaced by hashing (tile id, changes so far, launch seed); after 32 hashed
 // changes within one allocation the tile scans every block in order, so an allocation fails only
-// when every block was seen full. Bits are only set while a batch inserts (a tile that loses the
-// race to link its slab keeps it linked, slab_ops.cuh), so a block seen full stays full and the
-// failure is exact in every schedule. Deallocation (FLUSH, free_slabs) clears the bit.
+// when every block was seen full. Deallocation clears the bit.
+// Within an insert batch a bit is cleared only by the loser of a race to link a slab
+// (slab_ops.cuh), so a block seen full may have room again a moment later. An insert's allocation
+// (`may_free`) is therefore exact in every schedule: a tile about to claim a bit counts itself in
+// [7] first, until its slab is linked or freed; a loser counts its free in [6] before it stops
+// counting in [7]. A scan that saw every block full fails only if no free happened since it began
+// and no tile holds a slab it may free; otherwise it scans again. Then no slab is free and none can
+// become free before the batch ends, so the tile's later allocations fail at once.
 #pragma once
 #include <cstdint>
 
@@ -26,6 +31,12 @@ __device__ inline std::uint32_t* pool_bitmap(const pool_ref& pool, std::uint32_t
 }
 
 inline constexpr std::uint32_t k_hashed_changes = 32;
+inline constexpr int k_race_frees = 6;  ///< pool counter: slabs freed by losers of link races
+inline constexpr int k_holding = 7;     ///< pool counter: tiles holding a slab they may free
+
+__device__ inline unsigned long long read_pool_counter(const pool_ref& pool, int i) {
+  return *static_cast<const volatile unsigned long long*>(pool.counters + i);
+}
 
 /// @brief A tile's resident block and its bitmap (lane l holds words l*W .. l*W + W - 1).
 template <int T>
@@ -60,16 +71,19 @@ __device__ bool change_resident(const slab_tile<T>& t, alloc_state<T>& a, const 
   return true;
 }
 
-/// @brief Allocates one slab for the tile; k_null_address when the pool has none free.
+/// @brief Allocates one slab for the tile; k_null_address when the pool has none free. `may_free`:
+/// the caller may free the slab again (an insert that loses the race to link it), and the slab
+/// then counts in k_holding until the caller's release_held_slab.
 template <int T>
 __device__ std::uint32_t allocate(const slab_tile<T>& t, alloc_state<T>& a, const pool_ref& pool,
-                                  std::uint32_t tile_id) {
+                                  std::uint32_t tile_id, bool may_free = false) {
   constexpr int W = 32 / T;
   if (a.exhausted) {
     if (t.lane == 0) atomicAdd(pool.counters + 1, 1ull);
     return k_null_address;
   }
   std::uint32_t moves = 0;
+  unsigned long long frees_seen = 0;  // lane 0's: race frees when the ordered scan began
   if (a.block == 0xffffffffu) change_resident(t, a, pool, tile_id, moves);
   for (;;) {
     bool has = false;
@@ -85,7 +99,12 @@ __device__ std::uint32_t allocate(const slab_tile<T>& t, alloc_state<T>& a, cons
         for (int i = W - 1; i >= 0; --i) j = a.bits.w[i] != 0xffffffffu ? i : j;
         const std::uint32_t mine = a.bits.at(j);
         const int bit = __ffs(~mine) - 1;
+        if (may_free) {  // counted before the bit is ours, so no scan can miss the slab
+          atomicAdd(pool.counters + k_holding, 1ull);
+          __threadfence();
+        }
         const std::uint32_t old = atomicOr(pool_bitmap(pool, a.block) + src * W + j, 1u << bit);
+        if (may_free && (old & (1u << bit))) atomicAdd(pool.counters + k_holding, ~0ull);
 #pragma unroll
         for (int i = 0; i < W; ++i)
           if (i == j) a.bits.w[i] = old | (1u << bit);
@@ -96,12 +115,40 @@ __device__ std::uint32_t allocate(const slab_tile<T>& t, alloc_state<T>& a, cons
         return make_address(a.block / pool.blocks_per_super, a.block % pool.blocks_per_super, unit);
       continue;  // another tile took that slab: the register copy now shows it
     }
+    if (may_free && moves == k_hashed_changes) {  // the ordered scan begins: only near exhaustion
+      if (t.lane == 0) frees_seen = read_pool_counter(pool, k_race_frees);
+      __threadfence();  // that count, then the bitmaps
+    }
     if (!change_resident(t, a, pool, tile_id, moves)) {
+      if (may_free) {
+        // Every block was seen full: so it is, unless a slab was freed since the scan began or a
+        // tile holds one it may free. Then scan again, in order.
+        __threadfence();
+        unsigned again = 0;
+        if (t.lane == 0)
+          again = read_pool_counter(pool, k_race_frees) != frees_seen ||
+                  read_pool_counter(pool, k_holding) != 0;
+        if (t.shfl(again, 0)) {
+          moves = k_hashed_changes;
+          continue;
+        }
+      }
       a.exhausted = true;
       if (t.lane == 0) atomicAdd(pool.counters + 1, 1ull);
       return k_null_address;
     }
   }
+}
+
+/// @brief Ends what allocate(may_free) counted, once the slab is linked (`freed` false) or was
+/// freed by the loser of a link race (`freed` true: counted first, so a scan sees one or the
+/// other).
+__device__ inline void release_held_slab(const pool_ref& pool, bool freed) {
+  if (freed) {
+    __threadfence();  // the bit cleared, then counted
+    atomicAdd(pool.counters + k_race_frees, 1ull);
+  }
+  atomicAdd(pool.counters + k_holding, ~0ull);
 }
 
 /// @brief Returns a slab to the pool (one thread).

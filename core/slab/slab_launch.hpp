@@ -22,11 +22,13 @@ struct pool_ref {
       nullptr;             ///< k_pool_counters: [0] resident changes, [1] allocation failures,
                            ///< [2] rejected inserts, [3] failed_full inserts,
                            ///< [4] rejected finds (SEARCH, COUNT, SEARCHALL),
-                           ///< [5] rejected erases (DELETE, DELETEALL)
+                           ///< [5] rejected erases (DELETE, DELETEALL),
+                           ///< [6] slabs freed by the losers of link races,
+                           ///< [7] tiles holding a slab they may still free (slab_alloc.cuh)
   std::uint32_t seed = 0;  ///< differs per launch: tiles start in other blocks
 };
 
-inline constexpr int k_pool_counters = 6;
+inline constexpr int k_pool_counters = 8;
 /// @brief The counter of operations of `kind` rejected for a reserved key or value.
 HS_HD int rejected_counter(op_kind kind) {
   return kind == op_kind::insert ? 2 : kind == op_kind::find ? 4 : 5;

@@ -2,9 +2,8 @@
 // list from the base slab, one slab read per step by the whole tile; every decision is taken from
 // ballots and shuffles, so the tile's lanes stay together. Updates are single 64-bit CASes on a
 // pair (the key word first); a failed CAS re-reads the same slab. A full list gets a new slab from
-// SlabAlloc, linked by one 32-bit CAS on the tail's next pointer; the loser of that race hangs its
-// slab further down the list and follows the winner's. It never frees it: a slab freed while other
-// tiles search the pool could be missed by a tile that then reports failed_full (slab_alloc.cuh).
+// SlabAlloc, linked by one 32-bit CAS on the tail's next pointer; the loser of that race returns
+// its slab and follows the winner's (slab_alloc.cuh says how a scan for free slabs still sees it).
 #pragma once
 #include <cstdint>
 
@@ -111,7 +110,7 @@ __device__ __forceinline__ op_result run_op(const slab_tile<T>& t, alloc_state<T
       return r;
     }
     // The list is full: allocate a slab, empty it, and link it after the tail.
-    const std::uint32_t fresh = allocate(t, alloc, d.pool, tile_id);  // [teach:allocate]
+    const std::uint32_t fresh = allocate(t, alloc, d.pool, tile_id, true);  // [teach:allocate]
     if (fresh == k_null_address) return {op_status::failed_full, k_empty, 0};
     std::uint32_t* fresh_slab = pool_slab(d.pool, fresh);
     write_empty_slab(t, fresh_slab);
@@ -121,15 +120,12 @@ __device__ __forceinline__ op_result run_op(const slab_tile<T>& t, alloc_state<T
     if (t.lane == 0) seen = atomicCAS(slab + k_next_word, k_null_address, fresh);  // [teach:link]
     seen = t.shfl(seen, 0);
     if (seen == k_null_address) {
+      if (t.lane == 0) release_held_slab(d.pool, false);
       slab = fresh_slab;
     } else {
-      // Lost the race: link ours after the list's new tail (an empty slab at the end is harmless,
-      // FLUSH drops it), then go on from the winner's.
-      for (std::uint32_t at = seen; at != k_null_address;) {
-        std::uint32_t next_at = 0;
-        if (t.lane == 0)
-          next_at = atomicCAS(pool_slab(d.pool, at) + k_next_word, k_null_address, fresh);
-        at = t.shfl(next_at, 0);
+      if (t.lane == 0) {
+        deallocate(d.pool, fresh);
+        release_held_slab(d.pool, true);
       }
       slab = pool_slab(d.pool, seen);
     }

@@ -97,6 +97,9 @@ bool slab_table::add_super_block(stream_view s) {
     return false;  // out of GPU memory: the pool stays as it is; allocations that find none fail
   }
   fill_bytes(sb->bitmaps.data(), memory_space::device, 0, sb->bitmaps.size() * 4, s);
+  // Slabs start as empty words, not whatever the memory held: a saved state (and a table file)
+  // copies the whole pool, and initcheck found never-allocated slabs copied uninitialized.
+  fill_bytes(sb->slabs.data(), memory_space::device, 0xff, sb->slabs.size() * 4, s);
   const std::size_t i = supers_.size();
   std::uint32_t* ptrs[2] = {sb->slabs.data(), sb->bitmaps.data()};
   copy_bytes(slab_ptrs_.data() + i, memory_space::device, &ptrs[0], memory_space::host,

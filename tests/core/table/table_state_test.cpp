@@ -7,6 +7,8 @@
 #include <fstream>
 #include <vector>
 
+#include <unistd.h>
+
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 
@@ -23,8 +25,11 @@ using Catch::Matchers::ContainsSubstring;
 
 namespace {
 
+// A folder of this process's own: ctest -j and the sanitizer script run test programs side by
+// side, and two of them writing "linear.hstable" at once read each other's files.
 std::filesystem::path temp_file(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() / "hs_table_state_test";
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("hs_table_state_test-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   return dir / name;
 }
