@@ -364,6 +364,10 @@ render_result render_scenario(const scenario& sc, const std::string& out_dir, ba
 
 int run_render(const cli_options& o) {
   scenario sc = load_scenario(o.scenario);
+  if (!sc.captures())  // the window plays such a scenario; render draws only what is captured
+    throw user_error(sc.file +
+                     ": the scenario captures nothing for render to draw (add a "
+                     "'capture heatmap' step; the window plays it as it is)");
   if (o.key_bits) set_key_bits(sc, *o.key_bits);
   if (o.animate_seconds > 0) animate_every_stage(sc, o.animate_seconds);
   const std::string dir = o.out_dir.empty() ? "out/render/" + sc.name : o.out_dir;

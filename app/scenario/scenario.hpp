@@ -82,6 +82,8 @@ struct scenario {
 
   /// @brief The non-capture steps up to each capture, as session script steps with pauses.
   std::vector<script_step> script() const;
+  /// @brief Whether a step captures views: what `render` draws (the window plays any scenario).
+  bool captures() const;
 };
 
 /// @brief What the session runs for a scenario step (nothing for a capture).

@@ -399,7 +399,6 @@ void capture(scenario_parse& s, const keyword_line& l) {
   }
   if (st.views.empty())
     l.p.fail("capture names no view (heatmap, histogram, throughput, stats, timeline)");
-  s.any_capture = true;
   s.push(st, l.p.line);
 }
 

@@ -49,7 +49,6 @@ struct scenario_parse {
   bool settings_changed = false;
   int settings_line = 0;        ///< the last workload line (a configure step's errors point there)
   int first_settings_line = 0;  ///< the last workload line before the first step
-  bool any_capture = false;
   std::vector<family_line> family_lines;
   std::vector<std::string> compare_words;  ///< resolved at the end, on the scenario's table
   int table_line = 0;                      ///< where the family was named

@@ -277,8 +277,7 @@ void hive_view::draw_steps(std::span<const hive_step_point> points, const table_
   ImPlot::SetupAxes("load factor", "share of the inserts");
   ImPlot::SetupAxesLimits(0, hi, 0, 1);
   // The legend above the plot: inside it would hide the high loads.
-  ImPlot::SetupLegend(ImPlotLocation_North,
-                      ImPlotLegendFlags_Outside | ImPlotLegendFlags_Horizontal);
+  setup_legend_outside();
   for (int s = 0; s < 4; ++s)
     ImPlot::PlotShaded(k_step_names[s], xs.data(), lower[s].data(), upper[s].data(),
                        static_cast<int>(xs.size()), {ImPlotProp_FillColor, series_color(s)});

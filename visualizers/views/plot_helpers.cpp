@@ -29,6 +29,11 @@ void setup_histogram_axes(histogram_frame& last, const char* x_label, const char
                           cond);
 }
 
+void setup_legend_outside() {
+  ImPlot::SetupLegend(ImPlotLocation_North,
+                      ImPlotLegendFlags_Outside | ImPlotLegendFlags_Horizontal);
+}
+
 std::array<double, 4> current_plot_limits() {
   const ImPlotRect r = ImPlot::GetPlotLimits();
   return {r.X.Min, r.X.Max, r.Y.Min, r.Y.Max};

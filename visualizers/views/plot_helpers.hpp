@@ -26,6 +26,9 @@ void setup_histogram_axes(histogram_frame& last, const char* x_label, const char
 /// values read 1.5k, 12M.
 void setup_fitted_y(const char* label, bool log);
 
+/// @brief After BeginPlot: the legend above the plot area, in a row, so it hides no point.
+void setup_legend_outside();
+
 /// @brief Inside a plot: its axes' limits (x min, x max, y min, y max) as shown this frame.
 std::array<double, 4> current_plot_limits();
 

@@ -73,7 +73,13 @@ void throughput_view::draw(const throughput_input& in, float height) {
   // batch; the load axis thins what its zoom shows).
   if (restart) ImPlot::SetNextAxisLimits(ImAxis_Y1, 0, rmax, ImPlotCond_Always);
   if (ImPlot::BeginPlot("##rate-time", size)) {
-    ImPlot::SetupAxis(ImAxis_X1, "seconds", ImPlotAxisFlags_AutoFit);
+    setup_legend_outside();
+    if (t_last > 0) {
+      ImPlot::SetupAxis(ImAxis_X1, "seconds", ImPlotAxisFlags_AutoFit);
+    } else {  // one instant (a single batch): from zero, not the auto-fit's -0.5 s to 0.5 s
+      ImPlot::SetupAxis(ImAxis_X1, "seconds");
+      ImPlot::SetupAxisLimits(ImAxis_X1, -0.05, 1, ImPlotCond_Always);
+    }
     setup_fitted_y("ops/s", log_rate);
     plot_series(in, &rate_series::time_s, 2.f, 0, t_last, log_rate);
     ImPlot::EndPlot();
@@ -81,6 +87,7 @@ void throughput_view::draw(const throughput_input& in, float height) {
   if (side) ImGui::SameLine();
   if (restart) ImPlot::SetNextAxisLimits(ImAxis_Y1, 0, rmax, ImPlotCond_Always);
   if (ImPlot::BeginPlot("##rate-load", size)) {
+    setup_legend_outside();
     ImPlot::SetupAxis(ImAxis_X1, "load factor before the batch");
     ImPlot::SetupAxisLimits(ImAxis_X1, -0.02, 1.02);  // a batch at load 0 or 1 shows whole
     setup_fitted_y("ops/s", log_rate);

@@ -8,9 +8,11 @@
 #include <implot.h>
 
 #include "app/families/family_hooks.hpp"
+#include "app/ui/state/record_views.hpp"
 #include "core/common/format.hpp"
 #include "visualizers/axis_format.hpp"
 #include "visualizers/series_colors.hpp"
+#include "visualizers/views/plot_helpers.hpp"
 
 namespace hs::app {
 
@@ -28,6 +30,7 @@ double lines_of(const probe_histogram& h, const table_config& cfg) {
 // A cost plot against the load factor (0 to 1), its y axis fitted to the data.
 bool begin_cost_plot(const char* title, const char* y_label, ImVec2 size) {
   if (!ImPlot::BeginPlot(title, size)) return false;
+  vis::setup_legend_outside();
   ImPlot::SetupAxes("load factor", y_label, ImPlotAxisFlags_None, ImPlotAxisFlags_AutoFit);
   ImPlot::SetupAxisLimits(ImAxis_X1, 0, 1, ImPlotCond_Once);
   return true;
@@ -148,8 +151,15 @@ void compare_view::draw_column(std::size_t i, float width, float height) {
   else
     ImGui::Text("reads per operation: %.3f %s in %.3f 64-byte lines", h.mean() + 1.0, cost_unit(f),
                 lines);
-  const auto pts = s.throughput();
-  if (!pts.empty()) ImGui::Text("last batch: %s", format_rate(pts.back().ops_per_s).c_str());
+  const rate_summary rates = summarize_rates(s.throughput(), s.workload().batch_size);
+  if (rates.whole > 0)
+    ImGui::Text("median batch: %s over %s batches", format_rate(rates.median).c_str(),
+                format_count(rates.whole).c_str());
+  if (rates.last_is_tail)
+    ImGui::TextDisabled("last batch: a tail of %s ops at %s", format_count(rates.last_ops).c_str(),
+                        format_rate(rates.last).c_str());
+  else if (rates.last_ops > 0 && rates.whole == 0)
+    ImGui::Text("last batch: %s", format_rate(rates.last).c_str());
   if (st.failed_full)
     ImGui::TextColored(ImVec4(1.f, 0.4f, 0.4f, 1.f), "%s inserts failed for room",
                        format_count(st.failed_full).c_str());
@@ -157,7 +167,7 @@ void compare_view::draw_column(std::size_t i, float width, float height) {
   c.histogram.draw(h, std::max(height - used - ImGui::GetStyle().ItemSpacing.y, 60.f));
   c.drawn = {
       c.last.version, st.load_factor(), st.live, old && at_rest, h.total ? h.mean() + 1.0 : 0.0,
-      lines};
+      lines,          rates.median};
 }
 
 void compare_view::draw_overlays(float height) {
@@ -166,6 +176,7 @@ void compare_view::draw_overlays(float height) {
   const ImVec2 size(ImGui::GetContentRegionAvail().x / plots - ImGui::GetStyle().ItemSpacing.x,
                     height);
   if (ImPlot::BeginPlot("throughput against load##compare", size)) {
+    vis::setup_legend_outside();
     ImPlot::SetupAxes("load factor before the batch", "operations/s", ImPlotAxisFlags_None,
                       ImPlotAxisFlags_AutoFit);
     ImPlot::SetupAxisFormat(ImAxis_Y1, vis::format_tick);  // 12M, not 1.2e+07

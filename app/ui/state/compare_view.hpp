@@ -57,8 +57,9 @@ class compare_view {
     double load = 0;
     std::uint64_t live = 0;
     bool marked_old = false;
-    double reads = 0;  ///< the read unit's count an operation, as the column's text gave it
-    double lines = 0;  ///< 64-byte lines an operation, as given (NaN: the family has none)
+    double reads = 0;        ///< the read unit's count an operation, as the column's text gave it
+    double lines = 0;        ///< 64-byte lines an operation, as given (NaN: the family has none)
+    double median_rate = 0;  ///< the headline: the median of the run's whole batches, ops/s
   };
   drawn_column drawn(std::size_t i) const {
     return i < cols_.size() ? cols_[i].drawn : drawn_column{};

@@ -1,7 +1,9 @@
 // The session's records turned into the views' columns.
 #include "app/ui/state/record_views.hpp"
 
+#include <algorithm>
 #include <array>
+#include <vector>
 
 namespace hs::app {
 
@@ -27,6 +29,25 @@ vis::throughput_input throughput_input_of(std::span<const batch_point> points) {
   in.last_load = points.back().load;
   in.last_load_after = points.back().load_after;
   return in;
+}
+
+rate_summary summarize_rates(std::span<const batch_point> points, std::uint64_t batch_size) {
+  rate_summary r;
+  if (points.empty()) return r;
+  std::vector<double> whole;
+  for (const batch_point& p : points)
+    if (p.ops * 2 >= batch_size) whole.push_back(p.ops_per_s);
+  r.whole = whole.size();
+  if (!whole.empty()) {
+    const auto mid = whole.begin() + static_cast<std::ptrdiff_t>(whole.size() / 2);
+    std::nth_element(whole.begin(), mid, whole.end());
+    r.median = *mid;
+    if (whole.size() % 2 == 0) r.median = (r.median + *std::max_element(whole.begin(), mid)) / 2;
+  }
+  r.last = points.back().ops_per_s;
+  r.last_ops = points.back().ops;
+  r.last_is_tail = points.back().ops * 2 < batch_size;
+  return r;
 }
 
 vis::churn_input churn_input_of(std::span<const census_point> points,

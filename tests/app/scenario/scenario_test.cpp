@@ -185,7 +185,6 @@ TEST_CASE("malformed scenarios name file and line", "[scenario]") {
   fails("table btree\ncapture heatmap\n", "x.scn:1", "unknown table family");
   fails("hash sha256\ncapture heatmap\n", "x.scn:1", "unknown hash");
   fails("fill 0.5\ncapture chart\n", "x.scn:2", "unknown view 'chart'");
-  fails("fill 0.5\n", "x.scn", "captures nothing");
   fails("mix insert:1,lookup:2\ncapture heatmap\n", "x.scn:1", "not a mix");
   fails("distribution zipf s=1\ncapture heatmap\n", "x.scn:1", "unknown distribution option");
   fails("frobnicate\ncapture heatmap\n", "x.scn:1", "unknown keyword 'frobnicate'");
