@@ -11,6 +11,7 @@
 #include <catch2/catch_test_macros.hpp>
 
 #include "core/common/atomic_file.hpp"
+#include "tests/support/file_support.hpp"
 #include "tests/support/kill_at_step.hpp"
 #include "visualizers/figure/figure.hpp"
 
@@ -18,6 +19,9 @@ using namespace hs;
 namespace fs = std::filesystem;
 
 namespace {
+
+using test::read_bytes;
+using test::write_plain;
 
 fig::figure small_figure() {
   fig::figure f;
@@ -33,16 +37,6 @@ fig::figure small_figure() {
   f.panels = {p};
   f.caption = "Load 0.7";
   return f;
-}
-
-void write_plain(const fs::path& p, const std::string& bytes) {
-  std::ofstream(p, std::ios::binary | std::ios::trunc)
-      .write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-}
-
-std::string read_bytes(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
 // A whole file of its kind, as write_figure finishes them.

@@ -20,6 +20,7 @@
 #include "core/common/atomic_file.hpp"
 #include "core/common/error.hpp"
 #include "core/table/table_file.hpp"
+#include "tests/support/file_support.hpp"
 #include "tests/support/kill_at_step.hpp"
 #include "tests/support/table_support.hpp"
 
@@ -28,6 +29,9 @@ using Catch::Matchers::ContainsSubstring;
 namespace fs = std::filesystem;
 
 namespace {
+
+using test::read_bytes;
+using test::write_plain;
 
 fs::path fresh_dir(const std::string& name) {
   const fs::path dir = fs::temp_directory_path() / name;
@@ -42,17 +46,6 @@ std::string random_bytes(std::size_t n, std::uint64_t seed) {
   std::string out(n, '\0');
   for (char& c : out) c = static_cast<char>(rng() & 0xff);
   return out;
-}
-
-// A plain write, for the old file a test starts from (not the code under test).
-void write_plain(const fs::path& p, const std::string& bytes) {
-  std::ofstream(p, std::ios::binary | std::ios::trunc)
-      .write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-}
-
-std::string read_bytes(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
 // The files of a folder whose names say they are temporary.
