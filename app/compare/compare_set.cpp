@@ -135,6 +135,18 @@ void compare_set::fill_to(double load) {
 void compare_set::reset() {
   for (auto& s : sessions_) s->reset();
 }
+void compare_set::back(std::uint64_t n) {
+  for (std::size_t i = 0; i < size(); ++i)
+    if (const std::string why = sessions_[i]->why_not_back(n); !why.empty())
+      throw user_error(labels_[i] + ": " + why);
+  for (auto& s : sessions_) s->back(n);
+}
+void compare_set::forward(std::uint64_t n) {
+  for (std::size_t i = 0; i < size(); ++i)
+    if (const std::string why = sessions_[i]->why_not_forward(n); !why.empty())
+      throw user_error(labels_[i] + ": " + why);
+  for (auto& s : sessions_) s->forward(n);
+}
 void compare_set::queue(const std::vector<script_step>& steps) {
   for (auto& s : sessions_) s->queue(steps);
 }

@@ -47,6 +47,10 @@ class compare_set {
   void step(const std::vector<given_op>& ops);
   void fill_to(double load);
   void reset();
+  /// @brief Back and Forward on every table together: refused, naming the table and why, unless
+  /// every table can (so the compared tables stay on one workload).
+  void back(std::uint64_t n = 1);
+  void forward(std::uint64_t n = 1);
   void queue(const std::vector<script_step>& steps);
   void continue_script();
   void wait_idle();

@@ -134,6 +134,10 @@ class session {
   void forward(std::uint64_t n = 1);
   /// @brief Back to the state a timeline mark names (history_mark::serial).
   void back_to_mark(std::uint64_t serial);
+  /// @brief Why back(n) or forward(n) would be refused now, or empty: compare mode asks every
+  /// table first, so that the compared tables go back together or not at all.
+  std::string why_not_back(std::uint64_t n = 1) const;
+  std::string why_not_forward(std::uint64_t n = 1) const;
   struct history_view {
     std::vector<history_mark> marks;  ///< the kept states before each command, oldest first
     std::size_t redo = 0;             ///< commands Forward can replay
@@ -258,6 +262,9 @@ class session {
   void go_back(std::uint64_t n);
   /// Throws hs::user_error unless `n` of the `undoable` commands can be undone.
   void check_undoable(std::uint64_t n, std::uint64_t undoable) const;
+  std::string undo_refusal(std::uint64_t n, std::uint64_t undoable) const;
+  std::string back_refusal(std::uint64_t n) const;     // mutex_ held
+  std::string forward_refusal(std::uint64_t n) const;  // mutex_ held
   /// Forward's commands that started since the journal had `journal_before` entries leave redo_.
   void consume_replayed(std::size_t journal_before);
   history_view history_locked() const;

@@ -99,14 +99,45 @@ void session::restore_point(std::size_t i) {
   history_.cut_after(i, version_.load());
 }
 
-void session::check_undoable(std::uint64_t n, std::uint64_t undoable) const {
-  if (n > 0 && n <= undoable) return;
+std::string session::undo_refusal(std::uint64_t n, std::uint64_t undoable) const {
+  if (n > 0 && n <= undoable) return {};
   std::string why = undoable == 0
                         ? "there is nothing to undo"
                         : strprintf("only %llu command%s can be undone",
                                     (unsigned long long)undoable, undoable == 1 ? "" : "s");
   if (!history_.limit().empty()) why += " (" + history_.limit() + ")";
-  throw user_error(strprintf("Back %llu: ", (unsigned long long)n) + why);
+  return strprintf("Back %llu: ", (unsigned long long)n) + why;
+}
+
+void session::check_undoable(std::uint64_t n, std::uint64_t undoable) const {
+  if (std::string why = undo_refusal(n, undoable); !why.empty()) throw user_error(why);
+}
+
+std::string session::back_refusal(std::uint64_t n) const {
+  if (history_.off()) return history_.limit();
+  // A command since the last kept state counts too: the worker keeps its state when it rests.
+  const bool changed = !history_.empty() && history_.back().version != version_.load();
+  return undo_refusal(n, history_.empty() ? 0 : history_.size() - 1 + (changed ? 1 : 0));
+}
+
+std::string session::forward_refusal(std::uint64_t n) const {
+  if (redo_.empty()) return "Forward: nothing to redo (Forward replays what Back undid)";
+  std::uint64_t available = 0;
+  for (const journal_entry& e : redo_) available += e.step.kind != script_step::say;
+  if (n == 0 || n > available)
+    return strprintf("Forward %llu: only %llu command%s can be replayed", (unsigned long long)n,
+                     (unsigned long long)available, available == 1 ? "" : "s");
+  return {};
+}
+
+std::string session::why_not_back(std::uint64_t n) const {
+  std::lock_guard lock(mutex_);
+  return back_refusal(n);
+}
+
+std::string session::why_not_forward(std::uint64_t n) const {
+  std::lock_guard lock(mutex_);
+  return forward_refusal(n);
 }
 
 void session::go_back(std::uint64_t n) {
@@ -124,9 +155,7 @@ void session::back(std::uint64_t n) {
   std::unique_lock lock(mutex_);
   if (lost()) return;  // status() says why
   // What cannot be undone is refused before a running command is stopped.
-  const bool changed = !history_.empty() && history_.back().version != version_.load();
-  if (history_.off()) throw user_error(history_.limit());
-  check_undoable(n, history_.empty() ? 0 : history_.size() - 1 + (changed ? 1 : 0));
+  if (std::string why = back_refusal(n); !why.empty()) throw user_error(why);
   come_to_rest(lock);
   go_back(n);
 }
@@ -147,17 +176,11 @@ void session::back_to_mark(std::uint64_t serial) {
 void session::forward(std::uint64_t n) {
   std::unique_lock lock(mutex_);
   if (lost()) return;
-  if (redo_.empty()) throw user_error("Forward: nothing to redo (Forward replays what Back undid)");
+  if (std::string why = forward_refusal(n); !why.empty()) throw user_error(why);
   // n commands: a stage's caption (say) undone with them is replayed with them, not counted.
   std::size_t entries = 0;
   for (std::uint64_t commands = 0; entries < redo_.size() && commands < n; ++entries)
     commands += redo_[entries].step.kind != script_step::say;
-  std::uint64_t available = 0;
-  for (const journal_entry& e : redo_) available += e.step.kind != script_step::say;
-  if (n == 0 || n > available)
-    throw user_error(strprintf("Forward %llu: only %llu command%s can be replayed",
-                               (unsigned long long)n, (unsigned long long)available,
-                               available == 1 ? "" : "s"));
   come_to_rest(lock);
   std::vector<script_step> steps;
   for (std::size_t i = 0; i < entries; ++i) {

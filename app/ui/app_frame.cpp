@@ -280,12 +280,11 @@ void app_frame::execute(command c, key_target t) {
 }
 
 void app_frame::go_back_or_forward(command c, key_target t) {
-  if (t == key_target::compared_tables) {
-    notify("Back and Forward take the main table back; the compared tables go on as they are");
-    return;
-  }
   try {
-    c == command::back ? state_.sess->back() : state_.sess->forward();
+    if (t == key_target::compared_tables && state_.compare)
+      c == command::back ? state_.compare->back() : state_.compare->forward();
+    else
+      c == command::back ? state_.sess->back() : state_.sess->forward();
     state_.error.clear();
     state_.ended_caption.clear();  // the caption is the restored stage's again
     state_.question.reset();       // an undone step's reveal is gone with it

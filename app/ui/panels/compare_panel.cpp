@@ -20,7 +20,11 @@ void compare_panel::draw(frame_state& f) {
   const bool running = f.compare->running();
   if (ImGui::Button(running ? "Pause" : "Run")) run(command::run_pause);
   ImGui::SameLine();
+  if (ImGui::Button("Back")) run(command::back);  // every compared table, or none
+  ImGui::SameLine();
   if (ImGui::Button("Step")) run(command::step);
+  ImGui::SameLine();
+  if (ImGui::Button("Forward")) run(command::forward);
   ImGui::SameLine();
   ImGui::SetNextItemWidth(6 * ImGui::GetFontSize());
   float target = static_cast<float>(f.target_load);

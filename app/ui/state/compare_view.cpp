@@ -60,12 +60,17 @@ compare_view::compare_view(compare_set& set) : set_(set), cmap_(vis::load_colorm
 
 compare_view::~compare_view() = default;
 
-void compare_view::adopt(column& c, const table_config& cfg, const vis::heatmap_request& tag) {
+void compare_view::adopt(column& c, const session& s, const vis::heatmap_request& tag) {
   c.image->update(c.last.pixels, c.last.space, static_cast<int>(tag.occupancy.width),
                   static_cast<int>(tag.occupancy.height), cmap_, vis::heatmap_style{}, {});
+  // After Back the table ran fewer operations than the newest points were sampled at: those
+  // points belong to commands undone, and go with them.
+  const std::uint64_t ops = s.status().operations;
+  while (!c.cost.empty() && c.cost.back().operations > ops) c.cost.pop_back();
   const probe_histogram& h = c.last.inspected.histogram;
   if (h.total) {
-    c.cost.push_back({c.last.stats.load_factor(), h.mean() + 1.0, lines_of(h, cfg)});
+    c.cost.push_back(
+        {c.last.stats.load_factor(), h.mean() + 1.0, lines_of(h, s.config().table), ops});
     if (c.cost.size() > k_cost_points_max)
       c.cost.erase(c.cost.begin(), c.cost.begin() + k_cost_points_max / 4);
   }
@@ -97,10 +102,10 @@ void compare_view::sample(bool force) {
     tag.occupancy = *req.occupancy;
     if (force) {  // a figure: this table as it is now
       s.sample(req, c.last, c.pixels);
-      adopt(c, s.config().table, tag);
+      adopt(c, s, tag);
       continue;
     }
-    if (c.background->take(c.last, tag)) adopt(c, s.config().table, tag);
+    if (c.background->take(c.last, tag)) adopt(c, s, tag);
     // As the window's own table: a table that changed and rests is sampled at once (behind a
     // sample already running), else every period_s.
     const bool changed = s.version() != c.asked_version, at_rest = s.at_rest();

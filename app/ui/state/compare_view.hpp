@@ -73,7 +73,8 @@ class compare_view {
  private:
   struct cost_point {
     double load = 0, cost = 0;
-    double lines = 0;  ///< NaN where the family has no lines apart from its unit
+    double lines = 0;              ///< NaN where the family has no lines apart from its unit
+    std::uint64_t operations = 0;  ///< the session's operations when it was adopted
   };
   struct column {
     std::unique_ptr<sampler> background;  // the window's samples, off the UI thread
@@ -90,7 +91,7 @@ class compare_view {
   };
   void sample(bool force);
   /// Takes in a column's finished sample: its image and its cost point.
-  void adopt(column& c, const table_config& cfg, const vis::heatmap_request& tag);
+  void adopt(column& c, const session& s, const vis::heatmap_request& tag);
   void draw_column(std::size_t i, float width, float height);
   void draw_overlays(float height);
 
