@@ -351,7 +351,9 @@ void slab_table::inspect(const inspect_request& req, inspect_result& out, stream
     launch_chain_histograms(t, req.slab.chain_lengths ? h : nullptr,
                             req.probe_histogram ? h + 1 : nullptr, s);
     device_histogram host[2];
-    copy_bytes(host, memory_space::host, h, memory_space::device, sizeof(host), s);
+    for (int i : {0, 1})  // only the histograms this request had counted (initcheck)
+      if (i == 0 ? req.slab.chain_lengths : req.probe_histogram)
+        copy_bytes(&host[i], memory_space::host, h + i, memory_space::device, sizeof(host[i]), s);
     synchronize(s);
     if (req.slab.chain_lengths) out.slab.chains = to_probe_histogram(host[0]);
     if (req.probe_histogram) out.histogram = to_probe_histogram(host[1]);
@@ -398,11 +400,15 @@ void slab_table::inspect(const inspect_request& req, inspect_result& out, stream
     unsigned long long total = 0;
     copy_bytes(&total, memory_space::host, scratch_.data() + 6, memory_space::device, sizeof(total),
                s);
-    const std::vector<std::uint32_t> w = words.download(std::size_t{limit} * k_slab_words, s);
-    const std::vector<std::uint32_t> a = addresses.download(limit, s);
+    synchronize(s);
+    // Only the slabs the kernel wrote: the rest of the kept buffer holds nothing of this list
+    // (initcheck reported its unwritten words copied).
+    const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(total, limit));
+    const std::vector<std::uint32_t> w = words.download(n * k_slab_words, s);
+    const std::vector<std::uint32_t> a = addresses.download(n, s);
     out.slab.chain.bucket = *req.slab.chain_bucket;
     out.slab.chain.total = total;
-    for (std::uint64_t i = 0; i < std::min<std::uint64_t>(total, limit); ++i) {
+    for (std::size_t i = 0; i < n; ++i) {
       slab_record r;
       r.address = a[i];
       std::copy_n(w.data() + i * k_slab_words, k_slab_words, r.words);
