@@ -125,9 +125,13 @@ __device__ std::uint32_t allocate(const slab_tile<T>& t, alloc_state<T>& a, cons
         // tile holds one it may free. Then scan again, in order.
         __threadfence();
         unsigned again = 0;
-        if (t.lane == 0)
-          again = read_pool_counter(pool, k_race_frees) != frees_seen ||
-                  read_pool_counter(pool, k_holding) != 0;
+        if (t.lane == 0) {
+          // Holding first, then frees: a loser frees, counts the free, then stops holding, so a
+          // holder missed here has counted its free by the time the count is read.
+          const bool held = read_pool_counter(pool, k_holding) != 0;
+          __threadfence();
+          again = held || read_pool_counter(pool, k_race_frees) != frees_seen;
+        }
         if (t.shfl(again, 0)) {
           moves = k_hashed_changes;
           continue;
@@ -147,6 +151,7 @@ __device__ inline void release_held_slab(const pool_ref& pool, bool freed) {
   if (freed) {
     __threadfence();  // the bit cleared, then counted
     atomicAdd(pool.counters + k_race_frees, 1ull);
+    __threadfence();  // the free counted before the holding ends
   }
   atomicAdd(pool.counters + k_holding, ~0ull);
 }
