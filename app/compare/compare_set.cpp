@@ -139,7 +139,23 @@ void compare_set::back(std::uint64_t n) {
   for (std::size_t i = 0; i < size(); ++i)
     if (const std::string why = sessions_[i]->why_not_back(n); !why.empty())
       throw user_error(labels_[i] + ": " + why);
-  for (auto& s : sessions_) s->back(n);
+  std::size_t done = 0;
+  try {
+    for (; done < size(); ++done) sessions_[done]->back(n);
+  } catch (const std::exception& e) {
+    // A restore that failed after the checks (memory, a lost GPU): the tables already back
+    // replay what they undid, so every column stays at the same command.
+    for (std::size_t i = 0; i < done; ++i) {
+      try {
+        sessions_[i]->forward(n);
+      } catch (const std::exception&) {  // its own status says why
+      }
+    }
+    if (dynamic_cast<const user_error*>(&e))
+      throw user_error(labels_[done] + ": " + e.what() +
+                       " (the tables before it went forward again)");
+    throw;
+  }
 }
 void compare_set::forward(std::uint64_t n) {
   for (std::size_t i = 0; i < size(); ++i)

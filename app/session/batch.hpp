@@ -43,6 +43,9 @@ struct batch {
   stream_event ran;        // on the work stream: the table is done with them
   stream_event done;       // on the tally stream: everything finish() reads is there
   workload::batch_plan plan;
+  /// The table's slots as the batch was launched and once its launch returned: a hive that
+  /// resizes itself does so on the host inside the call, so the two differ across its resize.
+  std::uint64_t slots_before = 0, slots_after = 0;
   std::shared_ptr<const std::vector<given_op>> given;  // a step of typed keys: its operations
   std::shared_ptr<step_trace> trace;                   // a traced step: completed by finish_trace()
 };

@@ -481,10 +481,14 @@ bool session::issue_next(std::unique_lock<std::mutex>& lock) {
   pending_erases_ += b.plan.erases;
   const workload::workload_spec spec = commands_.spec();
   const launch_context ctx{*table_, fam_, cfg_.table, capacity_.load()};
+  // capacity_ follows a self-resizing table only as its batches retire: ask the table itself.
+  const bool resizes = fam_.resizes_itself && fam_.resizes_itself(cfg_.table);
   lock.unlock();  // generation and, on the CPU backend, the work itself run unlocked
   try {
+    b.slots_before = resizes ? table_->config().capacity : ctx.capacity;
     launch(b, spec, next->traced, ctx,
            {work_stream_.view(), generate_stream_.view(), tally_stream_.view()});
+    b.slots_after = resizes ? table_->config().capacity : ctx.capacity;
   } catch (...) {
     lock.lock();
     throw;
@@ -507,9 +511,8 @@ std::uint64_t session::retire(batch& b) {
   // The loads are taken here, not at launch: on the GPU up to three batches are in flight, and a
   // load read at launch would leave out the ones before it still running. Batches retire in
   // stream order and rebuilds wait for none in flight, so st_.live is the table's before this
-  // batch and capacity_ its size.
-  const double slots = double(std::max<std::uint64_t>(capacity_.load(), 1));
-  const double load_before = double(st_.live) / slots;
+  // batch; its slots are those it was launched into and left (a hive may grow inside a batch).
+  const double load_before = double(st_.live) / double(std::max<std::uint64_t>(b.slots_before, 1));
   st_.live = st_.live + o.inserted - std::min(st_.live + o.inserted, o.erased);
   if (erases_leave_dead_) dead_since_compaction_ += o.erased;
   st_.failed_full += o.failed_full;
@@ -520,7 +523,7 @@ std::uint64_t session::retire(batch& b) {
   pending_erases_ -= b.plan.erases;
   records_.add_batch({steady_seconds() - t0_, load_before,
                       o.ms > 0 ? b.plan.size / (o.ms * 1e-3) : 0.0, b.plan.size, kind_of(b.plan),
-                      double(st_.live) / slots});
+                      double(st_.live) / double(std::max<std::uint64_t>(b.slots_after, 1))});
   ++version_;
   commands_.fill_batch_done(o.inserted, o.failed_full > 0, progress(), fam_.full_note, st_.note);
   return o.inserted;
@@ -647,6 +650,10 @@ void session::sample(const sample_request& req, sample_result& out,
   const stream_view s = sample_stream_.view();
   sample_result r;              // the caller's result changes only if the sample is good
   r.version = version_.load();  // before reading: the sample shows this version or a newer one
+  {
+    std::lock_guard lock(mutex_);
+    r.operations = st_.operations;
+  }
   inspect_request ir = req;
   if (req.occupancy) {
     occupancy_query q = *req.occupancy;

@@ -82,6 +82,8 @@ struct sample_result {
   memory_space space = memory_space::host;
   /// @brief The session's version() when the sample began: the table as it was then, or newer.
   std::uint64_t version = 0;
+  /// @brief The session's operations run when the sample began (a point of the state shown).
+  std::uint64_t operations = 0;
   /// @brief When the sample finished (steady clock, seconds; 0: never sampled).
   double taken_at = 0;
 };

@@ -97,8 +97,15 @@ void commit_file(const fs::path& temp, const fs::path& target) {
 }
 
 void write_file_atomically(const fs::path& target, std::string_view bytes) {
-  const fs::path temp = temp_path_for(target);
-  const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  // A new file of our own (O_EXCL): never one a crashed writer of the same pid left, nor a
+  // link someone placed at that name; such a name is passed over for the next.
+  fs::path temp;
+  int fd = -1;
+  for (int tries = 0; fd < 0 && tries < 16; ++tries) {
+    temp = temp_path_for(target);
+    fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd < 0 && errno != EEXIST) break;
+  }
   if (fd < 0) cannot_write(target, error_text(errno));  // nothing was created
   const auto fail = [&](int e) {
     ::close(fd);

@@ -27,6 +27,16 @@ inline void check_hive_session(backend b) {
   CHECK(s.status().live == want);
   CHECK(s.capacity() > (1u << 16));
   CHECK(s.capacity() == s.tbl().stats({}).capacity);
+  // Each batch's loads count the slots it ran in, grown or not: one batch ends where the next
+  // begins, and the last ends at the table's load.
+  const auto points = s.throughput();
+  REQUIRE(points.size() >= 2);
+  for (std::size_t i = 1; i < points.size(); ++i) {
+    CAPTURE(i);
+    CHECK(points[i].load == points[i - 1].load_after);
+    CHECK(points[i].load_after <= 1.0);
+  }
+  CHECK(points.back().load_after == double(want) / double(s.capacity()));
   std::uint64_t counted = 0;
   for (const auto& p : app::hive_steps(s))
     counted += p.steps[0] + p.steps[1] + p.steps[2] + p.steps[3];

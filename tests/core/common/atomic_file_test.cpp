@@ -177,3 +177,19 @@ TEST_CASE("temporary names lie beside their target and are never the same twice"
   CHECK(fs::path(a).parent_path() == target.parent_path());
   CHECK(a.rfind(target.string() + ".tmp-" + std::to_string(::getpid()) + "-", 0) == 0);
 }
+
+TEST_CASE("a write never opens a file already at its temporary name, and leaves that file alone",
+          "[file]") {
+  const fs::path dir = fresh_dir("hs-atomic-taken-" + std::to_string(::getpid()));
+  const fs::path target = dir / "figure.csv";
+  // The next names, as a crashed writer of this pid (or a planted link) might have left them.
+  const std::string seen = temp_path_for(target);
+  const std::string prefix = seen.substr(0, seen.rfind('-') + 1);
+  const auto next = std::stoull(seen.substr(prefix.size())) + 1;
+  for (unsigned long long i = next; i < next + 3; ++i)
+    write_plain(prefix + std::to_string(i), "left by another writer " + std::to_string(i));
+  write_file_atomically(target, "load,rate\n0.5,1000\n");
+  CHECK(read_bytes(target) == "load,rate\n0.5,1000\n");
+  for (unsigned long long i = next; i < next + 3; ++i)
+    CHECK(read_bytes(prefix + std::to_string(i)) == "left by another writer " + std::to_string(i));
+}

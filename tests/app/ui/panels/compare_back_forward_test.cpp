@@ -9,6 +9,7 @@
 
 #include "app/ui/app_frame.hpp"
 #include "app/ui/state/compare_view.hpp"
+#include "tests/app/ui/compare_steps.hpp"
 #include "tests/app/ui/ui_test_fixtures.hpp"
 #include "tests/support/ui_harness.hpp"
 
@@ -56,21 +57,11 @@ TEST_CASE("Compare mode: Back and Forward restore every compared table and what 
   app_frame& f = ui->frame();
   columns_seen low, high, back, forward;
   const std::string log = ui->run([&](ImGuiTestContext* ctx) {
-    ctx->SetRef("");
-    ctx->MenuClick("//##MainMenuBar/Compare/Compare tables...");
-    ctx->Yield(2);
-    ctx->SetRef("//Compare tables");
-    ctx->ItemClick("Start comparing");
-    ctx->Yield(2);
+    test::start_comparing(ctx);
     REQUIRE(f.comparing());
-    ctx->SetRef("//Compare/compare-controls");
-    ctx->ItemInputValue("target", 0.3f);
-    ctx->ItemClick("Fill or drain");
-    ctx->Yield(2);
+    test::compare_fill(ctx, 0.3f);
     low = settle_and_read(ctx, f);
-    ctx->ItemInputValue("target", 0.6f);
-    ctx->ItemClick("Fill or drain");
-    ctx->Yield(2);
+    test::compare_fill(ctx, 0.6f);
     high = settle_and_read(ctx, f);
     ctx->ItemClick("Back");
     ctx->Yield(2);

@@ -8,6 +8,7 @@
 #include <catch2/catch_test_macros.hpp>
 
 #include "app/ui/app_frame.hpp"
+#include "tests/app/ui/compare_steps.hpp"
 #include "tests/app/ui/ui_test_fixtures.hpp"
 #include "tests/support/ui_harness.hpp"
 
@@ -26,19 +27,11 @@ TEST_CASE(
   std::vector<family> families_started;
   bool closed = false;
   const std::string log = ui->run([&](ImGuiTestContext* ctx) {
-    ctx->SetRef("");
-    ctx->MenuClick("//##MainMenuBar/Compare/Compare tables...");
-    ctx->Yield(2);
-    ctx->SetRef("//Compare tables");
-    ctx->ItemClick("Start comparing");
-    ctx->Yield(2);
+    test::start_comparing(ctx);
     compare_set* set = f.comparing();
     if (!set) return;
     tables = set->size();
-    ctx->SetRef("//Compare/compare-controls");
-    ctx->ItemInputValue("target", 0.4f);
-    ctx->ItemClick("Fill or drain");
-    ctx->Yield(2);
+    test::compare_fill(ctx, 0.4f);
     set->wait_idle();
     for (std::size_t i = 0; i < set->size(); ++i) {
       live.push_back(set->at(i).status().live);
