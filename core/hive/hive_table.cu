@@ -579,9 +579,10 @@ void hive_table::copy_step_counters(std::uint64_t* out, stream_view s) {
 std::vector<path_record> hive_table::recent_paths(stream_view s) {
   std::shared_lock lock(table_mutex_);
   const auto head = meta_.download(k_meta, s)[2];
-  const auto ring = paths_.download(k_path_ring, s);
-  std::vector<path_record> out;
+  // Only the records written: the ring fills from its start and wraps only once full.
   const std::uint64_t n = std::min<std::uint64_t>(head, k_path_ring);
+  const auto ring = paths_.download(n, s);
+  std::vector<path_record> out;
   for (std::uint64_t i = head - n; i < head; ++i) out.push_back(ring[i % k_path_ring]);
   return out;
 }
