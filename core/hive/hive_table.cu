@@ -43,6 +43,8 @@ hive_table::hive_table(const table_config& cfg) : cfg_(cfg), shape_(resolve_shap
   counters_ = buffer<unsigned long long>(memory_space::device, c_count);
   tallies_ = buffer<unsigned long long>(memory_space::device, k_tally_shards * k_tally_stride);
   paths_ = buffer<path_record>(memory_space::device, k_path_ring);
+  // A path writes only the steps it took: zeroed here, the ring copied out is defined throughout.
+  fill_bytes(paths_.data(), memory_space::device, 0, k_path_ring * sizeof(path_record), {});
   overflowed_ = buffer<unsigned long long>(memory_space::device, 1);
   clear({});
   // The fills ran on the legacy stream; callers' streams may be non-blocking: wait for them here.
