@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Stages what the GPU machine needs to open the real GLFW window there (it has no display and no
-# network): Xvfb with Mesa's software driver (for its GLX visuals) and xkbcomp, unpacked from
+# network): Xvfb with Mesa's software driver and GLX (the window's GL) and xkbcomp, unpacked from
 # Debian's packages and pruned (docs, the hardware DRI drivers) into .gpu-stage/xvfb-root.tar.xz
 # (git-ignored, ~50 MB: it must fit the 64 MiB that travels), for
 # `scripts/gpu-check.sh BIN OUT window`. Run here, after ../shared/gpu-box/stage.sh.
@@ -23,6 +23,7 @@ packages=(
   libxcb-glx0 libxcb-dri2-0 libxcb-present0 libxcb-sync1 libxcb-xfixes0 libxcb-randr0 libxshmfence1 libxxf86vm1
   libxext6 libxfixes3 libx11-xcb1
   libxrandr2 libxinerama1 libxcursor1 libxi6 libxrender1
+  libglx-mesa0 libxcb-shm0
 )
 (cd "$dir/debs" && apt-get "${apt_opts[@]}" download "${packages[@]}" >/dev/null)
 for f in "$dir"/debs/*.deb; do dpkg -x "$f" "$dir/root"; done

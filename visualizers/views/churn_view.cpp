@@ -78,6 +78,7 @@ void churn_view::draw(const churn_input& in, bool explain, float height) {
   const ImVec2 size(-1, (height > 0 ? height : ImGui::GetContentRegionAvail().y) / 3.f -
                             ImGui::GetStyle().ItemSpacing.y);
   if (ImPlot::BeginPlot("##churn-slots", size)) {
+    setup_legend_outside();
     ImPlot::SetupAxis(ImAxis_X1, "batch", ImPlotAxisFlags_AutoFit);
     ImPlot::SetupAxis(ImAxis_Y1, "fraction of slots");
     ImPlot::SetupAxisLimits(ImAxis_Y1, 0, 1);
@@ -88,6 +89,7 @@ void churn_view::draw(const churn_input& in, bool explain, float height) {
     ImPlot::EndPlot();
   }
   if (ImPlot::BeginPlot("##churn-probe", size)) {
+    setup_legend_outside();
     ImPlot::SetupAxis(ImAxis_X1, "batch", ImPlotAxisFlags_AutoFit);
     setup_fitted_y("probe length", true);
     ImPlot::PlotLine("mean", xs.data(), mean.data(), n, line_spec(2));
@@ -96,6 +98,7 @@ void churn_view::draw(const churn_input& in, bool explain, float height) {
     ImPlot::EndPlot();
   }
   if (ImPlot::BeginPlot("##churn-rate", size)) {
+    setup_legend_outside();
     ImPlot::SetupAxis(ImAxis_X1, "batch", ImPlotAxisFlags_AutoFit);
     setup_fitted_y("ops/s", false);
     ImPlot::PlotScatter(

@@ -18,6 +18,7 @@ ImVec2 plot_size(float height) { return ImVec2(-1, height > 0 ? height : -1); }
 
 void setup_histogram_axes(histogram_frame& last, const char* x_label, const char* y_label,
                           double x_min, double x_max, double top, bool log_y) {
+  setup_legend_outside();  // bars reach every corner: no place inside hides none
   ImPlot::SetupAxes(x_label, y_label);
   if (log_y) ImPlot::SetupAxisScale(ImAxis_Y1, ImPlotScale_Log10);
   ImPlot::SetupAxisFormat(ImAxis_Y1, format_tick);
