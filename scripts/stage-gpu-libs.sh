@@ -3,7 +3,7 @@
 # pulls in: pixman, fontconfig, freetype, libpng, the X libraries) into a folder, for the GPU
 # machine, which has no network and may lack them. Usage: scripts/stage-gpu-libs.sh BIN OUT_DIR;
 # there: export LD_LIBRARY_PATH=OUT_DIR:$LD_LIBRARY_PATH (the GL/EGL/GLFW libraries come from
-# ../shared/gpu-box/stage.sh, the NVIDIA driver's from the machine).
+# the GPU stage's .gpu-stage/enter.sh, the NVIDIA driver's from the machine).
 set -euo pipefail
 bin=$1; out=$2
 mkdir -p "$out"

@@ -3,7 +3,7 @@
 # network): Xvfb with Mesa's software driver and GLX (the window's GL) and xkbcomp, unpacked from
 # Debian's packages and pruned (docs, the hardware DRI drivers) into .gpu-stage/xvfb-root.tar.xz
 # (git-ignored, ~50 MB: it must fit the 64 MiB that travels), for
-# `scripts/gpu-check.sh BIN OUT window`. Run here, after ../shared/gpu-box/stage.sh.
+# `scripts/gpu-check.sh BIN OUT window`. Run here, once the GPU stage's .gpu-stage/ exists.
 set -euo pipefail
 root=$(git rev-parse --show-toplevel)
 cd "$root"

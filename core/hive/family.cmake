@@ -15,6 +15,7 @@ if(HS_WITH_CUDA)
     ${CMAKE_CURRENT_LIST_DIR}/hive_bulk.cu
     ${CMAKE_CURRENT_LIST_DIR}/hive_resize.cu
     ${CMAKE_CURRENT_LIST_DIR}/hive_table.cu
+    ${CMAKE_CURRENT_LIST_DIR}/hive_table_inspect.cu
     ${CMAKE_CURRENT_LIST_DIR}/hive_table_state.cu
   )
 endif()

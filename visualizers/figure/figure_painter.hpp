@@ -89,6 +89,9 @@ inline double fitted(const painter& p, const std::string& text, double fs, doubl
 /// space nearest the middle, each set smaller if still too wide. Returns the height it took.
 double draw_title(painter& p, const std::string& title, box area, double fs);
 
+/// @brief A plot panel (figure_plot.cpp).
+void draw_plot(painter& p, const panel& pn, box area, double fs);
+
 /// @brief A diagram panel (figure_diagram.cpp).
 void draw_diagram(painter& p, const panel& pn, box area, double fs);
 
