@@ -3,7 +3,7 @@
 
 - READMEs: the top one at most 150 lines, every other at most 250; no README line over 300
   characters (tables hold one figure a cell, prose wraps);
-- no tracked file names a path into ../shared (a clone does not have it);
+- no tracked file names a path into the folder beside the repository that a clone lacks;
 - no source file over 600 lines, but those still listed in TOO_LONG below, each waiting to be
   split: a listed file that has come under the limit must leave the list, so it stays true.
 
@@ -22,11 +22,8 @@ SOURCE_SUFFIXES = {".cpp", ".hpp", ".cu", ".cuh", ".py", ".sh", ".cmake"}
 TOO_LONG = {
     "core/hive/hive_ops.cuh",
     "core/hive/hive_bulk.cu",
-    "core/hive/hive_table.cu",
     "core/linear/linear_table.cu",
     "core/linear/linear_ref.cuh",
-    "visualizers/figure/figure.cpp",
-    "app/session/session.cpp",
 }
 SHARED = "../" + "shared"  # spelled apart so that this file does not name it
 
