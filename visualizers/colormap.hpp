@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "core/common/hd.hpp"
+#include "core/common/host_device.hpp"
 
 namespace hs::vis {
 

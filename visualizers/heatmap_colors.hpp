@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "core/common/hd.hpp"
+#include "core/common/host_device.hpp"
 #include "core/common/inspection.hpp"
 #include "visualizers/colormap.hpp"
 

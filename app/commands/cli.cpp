@@ -81,8 +81,8 @@ unsigned key_bits_of(const std::string& v) {
   return static_cast<unsigned>(std::stoul(v));
 }
 
-tri tri_of(const std::string& v) {
-  const auto t = parse_tri(v);
+auto_on_off tri_of(const std::string& v) {
+  const auto t = parse_auto_on_off(v);
   if (!t) throw user_error("'" + v + "' is not auto, on or off");
   return *t;
 }

@@ -49,7 +49,7 @@ report locality_suite(const bench_options& opt) {
   cfg.capacity = opt.capacity ? opt.capacity : default_capacity(backend::gpu);
   cfg.linear.tuning = opt.linear;
   cfg.linear.tuning.partition =
-      tri::off;  // the order given is the order inserted: no reordering inside
+      auto_on_off::off;  // the order given is the order inserted: no reordering inside
   auto t = make_table(cfg);
   const std::uint64_t n = cfg.capacity / 2;
   const std::uint32_t mask = static_cast<std::uint32_t>(cfg.capacity - 1);

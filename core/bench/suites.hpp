@@ -29,7 +29,8 @@ struct bench_options {
   int hive_slots = 0;        ///< slots per bucket in the hive suite (0: the table's default)
   int hive_tile = 0;         ///< threads per operation in the hive suite (0: the table's default)
   std::string hive_hashes;   ///< hash functions in the hive suite (empty: the table's default)
-  tri hive_bulk = tri::automatic;  ///< the hive table's bulk inserts (hive_options::bulk)
+  auto_on_off hive_bulk =
+      auto_on_off::automatic;  ///< the hive table's bulk inserts (hive_options::bulk)
   std::vector<std::string>
       only;  ///< --only: the tables to run (empty: all; hive, slab, linear, linear-churn)
 };

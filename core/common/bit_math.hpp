@@ -2,7 +2,7 @@
 #pragma once
 #include <cstdint>
 
-#include "core/common/hd.hpp"
+#include "core/common/host_device.hpp"
 
 namespace hs {
 

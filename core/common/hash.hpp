@@ -5,7 +5,7 @@
 #include <span>
 #include <string_view>
 
-#include "core/common/hd.hpp"
+#include "core/common/host_device.hpp"
 
 namespace hs {
 

@@ -5,7 +5,7 @@
 #include <optional>
 #include <vector>
 
-#include "core/common/hd.hpp"
+#include "core/common/host_device.hpp"
 #include "core/common/probe_histogram.hpp"
 #include "core/common/types.hpp"
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "core/common/bit_math.hpp"
-#include "core/common/hd.hpp"
+#include "core/common/host_device.hpp"
 
 namespace hs {
 

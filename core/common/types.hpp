@@ -4,7 +4,7 @@
 #include <string_view>
 #include <type_traits>
 
-#include "core/common/hd.hpp"
+#include "core/common/host_device.hpp"
 
 namespace hs {
 

@@ -11,7 +11,7 @@
 #include <string_view>
 
 #include "core/common/hash.hpp"
-#include "core/common/hd.hpp"
+#include "core/common/host_device.hpp"
 
 namespace hs::hive {
 

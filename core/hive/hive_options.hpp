@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/common/tri.hpp"
+#include "core/common/auto_on_off.hpp"
 
 namespace hs {
 
@@ -24,10 +24,11 @@ struct hive_options {
   double shrink_below = 0.25;
   std::uint64_t resize_batch =
       0;  ///< K: buckets split or merged per step; 0: 1/16 of a round (at least 1)
-  bool instrument = false;    ///< count insert steps, locks, path lengths; record eviction paths
-  tri bulk = tri::automatic;  ///< insert batches without statuses by grouped rounds (hive_bulk.cu;
-                              ///< automatic: batches of 1/8 of the table or more, tables of 2^24
-                              ///< slots or more; off: always key by key)
+  bool instrument = false;  ///< count insert steps, locks, path lengths; record eviction paths
+  auto_on_off bulk =
+      auto_on_off::automatic;  ///< insert batches without statuses by grouped rounds (hive_bulk.cu;
+                               ///< automatic: batches of 1/8 of the table or more, tables of 2^24
+                               ///< slots or more; off: always key by key)
 };
 
 /// @brief What a hive table reports beyond the common counters.

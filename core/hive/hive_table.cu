@@ -139,7 +139,7 @@ std::uint64_t hive_table::bulk_share(std::uint64_t n) const {
   // Measured on the H200 (bench hive --bulk on|off, one batch from empty): the rounds win to 0.9
   // and lose past it, where the keys cost more in the rounds than key by key (figures in
   // core/hive/README.md). On: the whole batch, as asked.
-  if (cfg_.hive.bulk != tri::automatic) return n;
+  if (cfg_.hive.bulk != auto_on_off::automatic) return n;
   const auto room = static_cast<std::uint64_t>(k_bulk_load * double(geo_.buckets() * shape_.slots));
   return live_bound_ >= room ? 0 : std::min(n, room - live_bound_);
 }
@@ -149,8 +149,9 @@ bool hive_table::use_bulk(std::uint64_t n, bool statuses) {
   // rounds' passes over the batch cost less than writing each bucket once saves; a table the L2
   // holds (2^22) fills faster key by key. The figures: core/hive/README.md, `bench hive --bulk`.
   const std::uint64_t slots = geo_.buckets() * shape_.slots;
-  if (statuses || cfg_.hive.bulk == tri::off || !bulk_possible(ref(), n)) return false;
-  if (cfg_.hive.bulk == tri::automatic && (n * 8 < slots || slots < (std::uint64_t{1} << 24)))
+  if (statuses || cfg_.hive.bulk == auto_on_off::off || !bulk_possible(ref(), n)) return false;
+  if (cfg_.hive.bulk == auto_on_off::automatic &&
+      (n * 8 < slots || slots < (std::uint64_t{1} << 24)))
     return false;
   return bulk_.reserve(ref(), n);  // no room for scratch: the per-key path, only slower
 }

@@ -10,7 +10,7 @@
 #include <type_traits>
 
 #include "core/common/hash.hpp"
-#include "core/common/hd.hpp"
+#include "core/common/host_device.hpp"
 #include "core/common/inspection.hpp"
 #include "core/common/types.hpp"
 #include "core/linear/linear_options.hpp"

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/common/tri.hpp"
+#include "core/common/auto_on_off.hpp"
 
 namespace hs {
 
@@ -31,15 +31,16 @@ std::optional<probe_policy> parse_probe_policy(std::string_view s);
 /// defaults are the fastest measured on the H200 (bench linear, seed-linear).
 struct linear_tuning {
   int group = 0;  ///< threads per operation: 1, 4 or 8 (0: automatic, 1)
-  tri cas_first =
-      tri::automatic;  ///< claim the home slot blindly first (automatic: below load 0.08)
-  tri partition = tri::automatic;  ///< group large insert batches by table region first (automatic:
-                                   ///< an eighth of the table or more, tables larger than the L2,
-                                   ///< no statuses asked)
+  auto_on_off cas_first =
+      auto_on_off::automatic;  ///< claim the home slot blindly first (automatic: below load 0.08)
+  auto_on_off partition =
+      auto_on_off::automatic;  ///< group large insert batches by table region first (automatic:
+                               ///< an eighth of the table or more, tables larger than the L2,
+                               ///< no statuses asked)
   /// 64-bit tables: claim a slot with one 16-byte CAS (automatic and on: where the code that runs
   /// has it, code for sm_90 and up; on refuses where it does not) or off: a CAS of the key, then
   /// the value (linear_ref.cuh says what a lookup may see meanwhile).
-  tri pair_cas = tri::automatic;
+  auto_on_off pair_cas = auto_on_off::automatic;
 };
 
 /// @brief Everything a linear table is made with beyond the common settings: what it stores and

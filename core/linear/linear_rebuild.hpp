@@ -15,7 +15,7 @@
 #include <cstdint>
 
 #include "core/common/bit_math.hpp"
-#include "core/common/hd.hpp"
+#include "core/common/host_device.hpp"
 #include "core/linear/linear_layout.hpp"
 
 namespace hs::linear {

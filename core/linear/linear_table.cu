@@ -146,12 +146,13 @@ basic_linear_table<W>::basic_linear_table(const table_config& cfg)
   // it) has the instruction but not the code, so the device's own version does not decide.
   const bool pair_cas_here = sizeof(W) == 16 && kernel_code_version() >= 90;
   if constexpr (sizeof(W) == 16) {
-    if (cfg.linear.tuning.pair_cas == tri::on && !pair_cas_here)
+    if (cfg.linear.tuning.pair_cas == auto_on_off::on && !pair_cas_here)
       throw user_error("pair-cas on: the code this build runs on this GPU (" + gpu->name +
                        ") has no 16-byte compare-and-swap (code for sm_90 and up does); use auto "
                        "or off");
   }
-  split_claims_ = sizeof(W) == 16 && (cfg.linear.tuning.pair_cas == tri::off || !pair_cas_here);
+  split_claims_ =
+      sizeof(W) == 16 && (cfg.linear.tuning.pair_cas == auto_on_off::off || !pair_cas_here);
   slots_ = buffer<W>(memory_space::device, cfg.capacity);
   counters_ = buffer<device_counters>(memory_space::device, 1);
   reach_ = buffer<std::uint32_t>(memory_space::device, reach_regions(cfg.capacity));
@@ -191,8 +192,8 @@ int basic_linear_table<W>::group_for(std::uint64_t) const {
 
 template <class W>
 std::uint64_t basic_linear_table<W>::cas_first_ops(std::uint64_t n) const {
-  if (cfg_.linear.tuning.cas_first == tri::on) return n;
-  if (cfg_.linear.tuning.cas_first == tri::off) return 0;
+  if (cfg_.linear.tuning.cas_first == auto_on_off::on) return n;
+  if (cfg_.linear.tuning.cas_first == auto_on_off::off) return 0;
   // Measured on the H200 (bench seed-linear with --cas-first on/off, 4M keys per kernel): a blind
   // CAS on the home slot wins below load 0.07 (15.2 vs 14.5 G/s at 0), reading first wins from
   // 0.09 on (14.5 vs 14.1). Inserts run roughly in batch order, so the first (limit - bound)
@@ -203,13 +204,13 @@ std::uint64_t basic_linear_table<W>::cas_first_ops(std::uint64_t n) const {
 
 template <class W>
 bool basic_linear_table<W>::use_partition(std::uint64_t n, bool statuses) {
-  if (statuses || cfg_.linear.tuning.partition == tri::off || n >= (std::uint64_t{1} << 32))
+  if (statuses || cfg_.linear.tuning.partition == auto_on_off::off || n >= (std::uint64_t{1} << 32))
     return false;
   // Automatic: only batches large against the table (an eighth of its slots or more), in tables
   // larger than the L2. Measured on the H200 (bench linear --partition on/off, 2^27 slots): bulk
   // insert to load 0.5 at 18.0 instead of 14.5 G/s, to 0.9 at 11.5 instead of 10.3; on 4M-key
   // batches the reorder's fixed cost outweighs the gain.
-  if (cfg_.linear.tuning.partition == tri::automatic &&
+  if (cfg_.linear.tuning.partition == auto_on_off::automatic &&
       (n * 8 < cfg_.capacity || cfg_.capacity < (std::uint64_t{1} << 24)))
     return false;
   return partition_.reserve(

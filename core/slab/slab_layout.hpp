@@ -6,7 +6,7 @@
 #pragma once
 #include <cstdint>
 
-#include "core/common/hd.hpp"
+#include "core/common/host_device.hpp"
 #include "core/common/types.hpp"
 #include "core/table/table.hpp"
 

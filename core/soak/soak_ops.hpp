@@ -5,7 +5,7 @@
 #pragma once
 #include <cstdint>
 
-#include "core/common/hd.hpp"
+#include "core/common/host_device.hpp"
 #include "core/common/types.hpp"
 #include "core/workload/key_stream.hpp"
 

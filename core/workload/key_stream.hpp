@@ -5,7 +5,7 @@
 #include <cstdint>
 
 #include "core/common/bit_math.hpp"
-#include "core/common/hd.hpp"
+#include "core/common/host_device.hpp"
 #include "core/common/types.hpp"
 
 namespace hs::workload {

@@ -30,7 +30,7 @@ TEST_CASE("the three commands parse with their options", "[cli]") {
   CHECK(b.suite == "linear");
   CHECK(b.bench.reps == 7);
   CHECK(b.bench.linear.group == 4);
-  CHECK(b.bench.linear.cas_first == tri::off);
+  CHECK(b.bench.linear.cas_first == auto_on_off::off);
   CHECK(b.bench.statuses);
   CHECK(b.bench.only.empty());
   CHECK(parse_cli({"bench", "hive", "--only", "bulk-insert,lookup-hit-ratio"}).bench.only ==

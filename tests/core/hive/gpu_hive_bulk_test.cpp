@@ -21,7 +21,7 @@ namespace {
 /// large tables do).
 table_config bulk_config(std::uint64_t capacity, int slots = 16, std::string hashes = {}) {
   table_config c = test::hive_config(backend::gpu, capacity, slots, 0, std::move(hashes));
-  c.hive.bulk = tri::on;
+  c.hive.bulk = auto_on_off::on;
   return c;
 }
 

@@ -12,8 +12,8 @@ TEST_CASE("bulk operations agree with the model", "[gpu][linear]") {
   const hash_kind hash = GENERATE(hash_kind::murmur3, hash_kind::knuth);
   const double load = GENERATE(0.5, 0.93);
   // Forced execution choices: a blind CAS on the home slot first, inserts grouped by region.
-  const tri cas_first = GENERATE(tri::on, tri::off);
-  const tri partition = GENERATE(tri::on, tri::off);
+  const auto_on_off cas_first = GENERATE(auto_on_off::on, auto_on_off::off);
+  const auto_on_off partition = GENERATE(auto_on_off::on, auto_on_off::off);
   CAPTURE(group, to_string(hash), load, to_string(cas_first), to_string(partition));
   const std::uint64_t capacity = 1u << 18;
   linear_tuning tuning{group, cas_first, partition};

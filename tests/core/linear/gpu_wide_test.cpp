@@ -15,7 +15,7 @@ using namespace hs;
 
 namespace {
 
-linear_tuning pair_cas(tri on) {
+linear_tuning pair_cas(auto_on_off on) {
   linear_tuning t = test::group_of(1);
   t.pair_cas = on;
   return t;
@@ -53,7 +53,7 @@ void run_round(test::wide_linear_pair& p, const std::vector<wide_key>& keys,
 TEST_CASE("64-bit keys: every operation agrees with the model, both claims, both delete modes",
           "[gpu][linear][wide]") {
   test::require_gpu();
-  const tri claims = GENERATE(tri::automatic, tri::off);
+  const auto_on_off claims = GENERATE(auto_on_off::automatic, auto_on_off::off);
   const linear_delete_mode mode =
       GENERATE(linear_delete_mode::value, linear_delete_mode::tombstone);
   const probe_policy probe = GENERATE(probe_policy::linear, probe_policy::double_hash);
@@ -75,7 +75,7 @@ TEST_CASE("64-bit keys: every operation agrees with the model, both claims, both
 
 TEST_CASE("64-bit keys: a full table refuses exactly the excess", "[gpu][linear][wide]") {
   test::require_gpu();
-  const tri claims = GENERATE(tri::automatic, tri::off);
+  const auto_on_off claims = GENERATE(auto_on_off::automatic, auto_on_off::off);
   const linear_delete_mode mode =
       GENERATE(linear_delete_mode::value, linear_delete_mode::tombstone);
   CAPTURE(to_string(claims), to_string(mode));
@@ -93,7 +93,7 @@ TEST_CASE("64-bit keys: a full table refuses exactly the excess", "[gpu][linear]
 
 TEST_CASE("64-bit keys: mixed batches agree with the model", "[gpu][linear][wide]") {
   test::require_gpu();
-  const tri claims = GENERATE(tri::automatic, tri::off);
+  const auto_on_off claims = GENERATE(auto_on_off::automatic, auto_on_off::off);
   const linear_delete_mode mode =
       GENERATE(linear_delete_mode::value, linear_delete_mode::tombstone);
   CAPTURE(to_string(claims), to_string(mode));
@@ -126,7 +126,7 @@ TEST_CASE("64-bit keys: mixed batches agree with the model", "[gpu][linear][wide
 TEST_CASE("64-bit keys: the same key inserted by many threads is stored once",
           "[gpu][linear][wide]") {
   test::require_gpu();
-  const tri claims = GENERATE(tri::automatic, tri::off);
+  const auto_on_off claims = GENERATE(auto_on_off::automatic, auto_on_off::off);
   const linear_delete_mode mode =
       GENERATE(linear_delete_mode::value, linear_delete_mode::tombstone);
   CAPTURE(to_string(claims), to_string(mode));
@@ -247,10 +247,10 @@ TEST_CASE("64-bit keys: 32-bit calls are refused and groups of threads are not o
 TEST_CASE("64-bit keys: a large batch grouped by region first agrees with the model",
           "[gpu][linear][wide]") {
   test::require_gpu();
-  const tri claims = GENERATE(tri::automatic, tri::off);
+  const auto_on_off claims = GENERATE(auto_on_off::automatic, auto_on_off::off);
   CAPTURE(to_string(claims));
   linear_tuning tuning = pair_cas(claims);
-  tuning.partition = tri::on;  // grouped whenever no statuses are asked for
+  tuning.partition = auto_on_off::on;  // grouped whenever no statuses are asked for
   const std::uint64_t capacity = 1u << 20;
   test::wide_linear_pair p(capacity, hash_kind::murmur3, tuning);
   const auto keys = test::random_wide_keys(static_cast<std::size_t>(capacity * 0.7), 261, 4);
