@@ -538,6 +538,26 @@ std::string scenario_keyword_names() {
   return s;
 }
 
+namespace {
+// One entry of the reference as Markdown list lines of at most 100 columns (its continuation
+// indented under the dash): the README holds it word for word, and READMEs wrap their prose.
+std::string wrapped_entry(const std::string& entry) {
+  constexpr std::size_t k_width = 100;
+  std::string out, line;
+  std::istringstream words(entry);
+  for (std::string w; words >> w;) {
+    if (!line.empty() && line.size() + 1 + w.size() > k_width) {
+      out += line + "\n";
+      line = "  ";
+    } else if (!line.empty() && line != "  ") {
+      line += ' ';
+    }
+    line += w;
+  }
+  return out + line + "\n";
+}
+}  // namespace
+
 std::string scenario_reference() {
   std::string out =
       "A scenario is plain text: one keyword and its arguments per line, `#` starts a comment, "
@@ -546,16 +566,16 @@ std::string scenario_reference() {
     out.append("\n**").append(k_role_titles[r]).append("**\n\n");
     for (const scenario_keyword& k : k_keywords) {
       if (static_cast<std::size_t>(k.role) != r) continue;
-      out.append("- `").append(k.usage).append("`: ").append(k.help);
-      if (k.detail) out.append(" ").append(k.detail());
-      out += "\n";
+      std::string entry = "- `" + std::string(k.usage) + "`: " + std::string(k.help);
+      if (k.detail) entry.append(" ").append(k.detail());
+      out += wrapped_entry(entry);
     }
   }
   out +=
       "\n**Each family's own options** (a line of another family's options is an error, "
       "unless the scenario compares tables)\n\n";
   for (const family_descriptor* f : families())
-    out.append("- ").append(f->name).append(": `").append(f->keywords).append("`\n");
+    out += wrapped_entry("- " + std::string(f->name) + ": `" + std::string(f->keywords) + "`");
   return out;
 }
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The scenario reference in app/README.md is what `hashscope help scenarios` prints from the
+# The scenario reference in app/scenario/README.md is what `hashscope help scenarios` prints from the
 # keyword table, word for word. Usage: scenario_reference_matches.sh HASHSCOPE README
 set -eu
 hashscope=$1 readme=$2
