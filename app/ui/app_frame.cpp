@@ -108,7 +108,7 @@ void app_frame::start_compare(const std::vector<compare_entry>& entries) {
     state_.compare_figure->period_s = 0.3;  // the CPU models sample on one core each
   state_.compare_focused =
       true;  // the keys drive what was just made, and its window comes to the front
-  focus_compare_ = true;
+  state_.focus_compare = true;
 }
 
 void app_frame::stop_compare() {
@@ -209,7 +209,6 @@ const panel* app_frame::find_panel(std::string_view title) const {
   for (auto* list : {&panels_, &family_panels_})
     for (const auto& p : *list)
       if (title == p->title()) return p.get();
-  if (title == compare_panel_.title()) return &compare_panel_;
   return nullptr;
 }
 
@@ -347,24 +346,15 @@ void app_frame::draw_panels() {
     for (const auto& p : *list) {
       if (state_.table_serial != serial) return;
       if (!p->shown(state_)) continue;
-      if (ImGui::Begin(p->title(), nullptr, p->flags())) p->draw(state_);
+      p->place(state_);
+      bool open = true;
+      if (ImGui::Begin(p->title(), p->closable() ? &open : nullptr, p->flags()))
+        p->draw(state_);
+      else
+        p->hidden(state_);
       ImGui::End();
+      if (!open) p->closed(state_);
     }
-  if (!compare_panel_.shown(state_)) return;
-  const ImGuiViewport* vp = ImGui::GetMainViewport();
-  ImGui::SetNextWindowSize(ImVec2(vp->WorkSize.x * 0.8f, vp->WorkSize.y * 0.8f),
-                           ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowPos(
-      ImVec2(vp->WorkPos.x + vp->WorkSize.x * 0.1f, vp->WorkPos.y + vp->WorkSize.y * 0.1f),
-      ImGuiCond_FirstUseEver);
-  bool open = true;
-  if (std::exchange(focus_compare_, false)) ImGui::SetNextWindowFocus();
-  if (ImGui::Begin(compare_panel_.title(), &open))
-    compare_panel_.draw(state_);
-  else
-    state_.compare_focused = false;
-  ImGui::End();
-  if (!open) stop_compare();
 }
 
 void app_frame::load_key_file(const std::string& path) {

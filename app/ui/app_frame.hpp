@@ -165,7 +165,6 @@ class app_frame final : public frame_actions {
   std::vector<std::unique_ptr<panel>> panels_;         // the common ones, made once
   std::vector<std::unique_ptr<panel>> family_panels_;  // the family's windows, made for each table
   std::uint64_t family_panels_serial_ = 0;             // the table they were made for
-  compare_panel compare_panel_;
   compare_setup compare_setup_;
   file_menu files_;
   std::uint64_t asked_version_ =
@@ -173,7 +172,6 @@ class app_frame final : public frame_actions {
   double asked_at_ = -1e9;
   sample_request asked_;  // what it asked for (a zoom asks again at once)
   double last_figure_sample_ = -1e9;
-  bool focus_compare_ = false;  // bring the Compare window forward next frame
   bool help_open_ = false;
   caption_drawn caption_drawn_;
   float font_before_present_ = 16.f;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <utility>
 
 #include <imgui_stdlib.h>
 
@@ -12,6 +13,16 @@
 #include "core/table/family_registry.hpp"
 
 namespace hs::app {
+
+void compare_panel::place(frame_state& f) {
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  ImGui::SetNextWindowSize(ImVec2(vp->WorkSize.x * 0.8f, vp->WorkSize.y * 0.8f),
+                           ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowPos(
+      ImVec2(vp->WorkPos.x + vp->WorkSize.x * 0.1f, vp->WorkPos.y + vp->WorkSize.y * 0.1f),
+      ImGuiCond_FirstUseEver);
+  if (std::exchange(f.focus_compare, false)) ImGui::SetNextWindowFocus();
+}
 
 void compare_panel::draw(frame_state& f) {
   f.compare_focused = ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows);

@@ -15,6 +15,11 @@ class compare_panel final : public panel {
   const char* title() const override { return "Compare"; }
   bool shown(const frame_state& f) const override { return f.compare != nullptr; }
   void draw(frame_state& f) override;
+  /// Floats over the middle of the screen at first, in front when comparing starts.
+  void place(frame_state& f) override;
+  bool closable() const override { return true; }
+  void closed(frame_state& f) override { f.actions->stop_compare(); }
+  void hidden(frame_state& f) override { f.compare_focused = false; }
 };
 
 class compare_setup {

@@ -20,9 +20,17 @@ class panel {
   virtual bool shown(const frame_state& f) const { return (void)f, true; }
   /// @brief Draws the contents (inside the window app_frame began).
   virtual void draw(frame_state& f) = 0;
+  /// @brief Before its window begins: where a window that floats first appears, and focus.
+  virtual void place(frame_state& f) { (void)f; }
+  /// @brief Whether its window has a close box; closing it calls closed().
+  virtual bool closable() const { return false; }
+  virtual void closed(frame_state& f) { (void)f; }
+  /// @brief A frame where its window is collapsed or hidden behind another tab.
+  virtual void hidden(frame_state& f) { (void)f; }
 };
 
-/// @brief The windows every family has: controls, numbers, heatmap, throughput, timeline.
+/// @brief The windows every family has: controls, numbers, heatmap, throughput, timeline, and
+/// the Compare window (shown while tables are compared).
 std::vector<std::unique_ptr<panel>> common_panels();
 /// @brief A window per view of the family `ui` shows in a window.
 std::vector<std::unique_ptr<panel>> family_panels(const family_ui& ui);

@@ -1,4 +1,5 @@
 // The window's panels, made in one place: the common ones, and a window per view of the family.
+#include "app/ui/panels/compare_panel.hpp"
 #include "app/ui/panels/controls_panel.hpp"
 #include "app/ui/panels/heatmap_panel.hpp"
 #include "app/ui/panels/numbers_panel.hpp"
@@ -36,6 +37,7 @@ std::vector<std::unique_ptr<panel>> common_panels() {
   p.push_back(std::make_unique<heatmap_panel>());
   p.push_back(make_throughput_panel());
   p.push_back(make_timeline_panel());
+  p.push_back(std::make_unique<compare_panel>());
   return p;
 }
 

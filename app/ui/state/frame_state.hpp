@@ -93,6 +93,7 @@ struct frame_state {
   std::unique_ptr<compare_set> compare;
   std::unique_ptr<compare_view> compare_figure;
   bool compare_focused = false;  ///< the Compare window had focus last frame
+  bool focus_compare = false;    ///< bring the Compare window forward next frame
 
   // Display and messages.
   float font_size = 16.f;
