@@ -540,16 +540,17 @@ std::string scenario_keyword_names() {
 
 namespace {
 // One entry of the reference as Markdown list lines of at most 100 columns (its continuation
-// indented under the dash): the README holds it word for word, and READMEs wrap their prose.
-std::string wrapped_entry(const std::string& entry) {
+// indented under the dash): the README holds it word for word, and READMEs wrap their prose. The
+// head (the dash and the usage in backticks) stays whole on the first line, as it is searched for.
+std::string wrapped_entry(const std::string& head, const std::string& text) {
   constexpr std::size_t k_width = 100;
-  std::string out, line;
-  std::istringstream words(entry);
+  std::string out, line = head;
+  std::istringstream words(text);
   for (std::string w; words >> w;) {
-    if (!line.empty() && line.size() + 1 + w.size() > k_width) {
+    if (line.size() + 1 + w.size() > k_width && line != "  ") {
       out += line + "\n";
       line = "  ";
-    } else if (!line.empty() && line != "  ") {
+    } else if (line != "  ") {
       line += ' ';
     }
     line += w;
@@ -566,16 +567,16 @@ std::string scenario_reference() {
     out.append("\n**").append(k_role_titles[r]).append("**\n\n");
     for (const scenario_keyword& k : k_keywords) {
       if (static_cast<std::size_t>(k.role) != r) continue;
-      std::string entry = "- `" + std::string(k.usage) + "`: " + std::string(k.help);
-      if (k.detail) entry.append(" ").append(k.detail());
-      out += wrapped_entry(entry);
+      std::string text(k.help);
+      if (k.detail) text.append(" ").append(k.detail());
+      out += wrapped_entry("- `" + std::string(k.usage) + "`:", text);
     }
   }
   out +=
       "\n**Each family's own options** (a line of another family's options is an error, "
       "unless the scenario compares tables)\n\n";
   for (const family_descriptor* f : families())
-    out += wrapped_entry("- " + std::string(f->name) + ": `" + std::string(f->keywords) + "`");
+    out += wrapped_entry("- " + std::string(f->name) + ":", "`" + std::string(f->keywords) + "`");
   return out;
 }
 
