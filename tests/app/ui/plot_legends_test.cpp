@@ -11,6 +11,7 @@
 
 #include "app/ui/app_frame.hpp"
 #include "tests/app/ui/ui_test_fixtures.hpp"
+#include "tests/app/ui/window_steps.hpp"
 #include "tests/support/ui_harness.hpp"
 
 using namespace hs;
@@ -22,11 +23,7 @@ TEST_CASE("Plots keep their legends outside the area where they draw data", "[ui
   int with_legend = 0;
   std::string over;
   const std::string log = ui->run([&](ImGuiTestContext* ctx) {
-    ctx->SetRef("//Controls/run-section");
-    ctx->ItemInputValue("target load", 0.5f);
-    ctx->ItemClick("Fill or drain to target");
-    ctx->Yield(2);
-    s.wait_idle();
+    test::fill_from_controls(ctx, s, 0.5f);
     ctx->Yield(30);  // the views sample the full table and draw it
     ImPlotContext& plots = *ImPlot::GetCurrentContext();
     for (int i = 0; i < plots.Plots.GetBufSize(); ++i) {

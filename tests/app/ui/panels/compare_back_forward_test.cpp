@@ -9,8 +9,8 @@
 
 #include "app/ui/app_frame.hpp"
 #include "app/ui/state/compare_view.hpp"
-#include "tests/app/ui/compare_steps.hpp"
 #include "tests/app/ui/ui_test_fixtures.hpp"
+#include "tests/app/ui/window_steps.hpp"
 #include "tests/support/ui_harness.hpp"
 
 using namespace hs;

@@ -5,8 +5,8 @@
 #include <catch2/catch_test_macros.hpp>
 
 #include "app/ui/app_frame.hpp"
-#include "tests/app/ui/compare_steps.hpp"
 #include "tests/app/ui/ui_test_fixtures.hpp"
+#include "tests/app/ui/window_steps.hpp"
 #include "tests/support/ui_harness.hpp"
 
 using namespace hs;

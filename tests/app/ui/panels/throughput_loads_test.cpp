@@ -11,6 +11,7 @@
 
 #include "app/ui/app_frame.hpp"
 #include "app/ui/panels/throughput_panel.hpp"
+#include "tests/app/ui/window_steps.hpp"
 #include "tests/support/gpu_support.hpp"
 #include "tests/support/ui_harness.hpp"
 
@@ -35,11 +36,7 @@ void fill_and_read_throughput(backend b) {
   };
   std::size_t batches = 0, points = 0;
   const std::string log = ui->run([&](ImGuiTestContext* ctx) {
-    ctx->SetRef("//Controls/run-section");
-    ctx->ItemInputValue("target load", 0.5f);
-    ctx->ItemClick("Fill or drain to target");
-    ctx->Yield(2);
-    s.wait_idle();
+    test::fill_from_controls(ctx, s, 0.5f);
     batches = s.status().batches;
     test::wait_until(ctx, [&] { return drawn_points() == batches; });
     points = drawn_points();
