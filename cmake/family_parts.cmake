@@ -1,28 +1,54 @@
-# A family's own parts of the shared inspection and step-trace records. A family whose views read
-# more than the common parts of a sample (core/common/inspection.hpp), or whose traced steps record
-# more than the common operation, declares them in its core/<family>/family.cmake:
+# A family's own parts of the shared records: its place in the `family` enum, its options in a
+# table_config, its counters in table_stats, and what its views read of a sample or a traced step
+# beyond the common parts. Each family declares them in its core/<family>/family.cmake:
 #
 #   hs_family_parts(slab
+#     RANK 1                                    # hs::family::slab, second in every list
 #     HEADER core/slab/slab_inspection.hpp      # declares the types below and same_reading()
+#     OPTIONS core/slab/slab_options.hpp slab_options   # becomes table_config::slab
+#     COUNTERS slab_counters                    # becomes table_stats::slab (in the OPTIONS header)
 #     REQUEST slab_inspect_request              # becomes inspect_request::slab
 #     RESULT slab_inspect_result                # becomes inspect_result::slab
 #     STEP "std::optional<slab_chain>" list_before)  # becomes stepped_op::list_before
 #
-# hs_write_family_parts() then writes core/table/family_parts.hpp into the build tree: structs
-# holding every family's parts, which inspect_request, inspect_result and stepped_op derive from.
-# So core/table names no family, and the members stay plain typed members (no casts, no lookups).
+# hs_write_family_parts() then writes core/table/family_parts.hpp and family_options.hpp into the
+# build tree: the enum and structs holding every family's parts, which table_config, table_stats,
+# inspect_request, inspect_result and stepped_op derive from. So core/table names no family, and
+# the members stay plain typed members (no casts, no lookups).
 # A family with REQUEST provides `bool same_reading(const REQUEST&, const REQUEST&)`: whether two
 # samples read the table the same way as far as its part goes. A family has at most one part of
 # each kind, and its names must differ from the records' common members (a family's `strip` would
 # hide inspect_request::strip).
 
 function(hs_family_parts name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "HEADER;REQUEST;RESULT" "STEP")
-  if(arg_UNPARSED_ARGUMENTS OR NOT arg_HEADER)
-    message(FATAL_ERROR "hs_family_parts(${name}): HEADER and any of REQUEST, RESULT, "
-                        "STEP TYPE MEMBER; got '${arg_UNPARSED_ARGUMENTS}'")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "RANK;HEADER;REQUEST;RESULT;COUNTERS" "STEP;OPTIONS")
+  if(arg_UNPARSED_ARGUMENTS OR NOT DEFINED arg_RANK OR NOT arg_OPTIONS)
+    message(FATAL_ERROR "hs_family_parts(${name}): RANK, OPTIONS HEADER TYPE and any of HEADER, "
+                        "COUNTERS, REQUEST, RESULT, STEP TYPE MEMBER; got '${arg_UNPARSED_ARGUMENTS}'")
   endif()
-  set_property(GLOBAL APPEND PROPERTY hs_family_part_headers "${arg_HEADER}")
+  list(LENGTH arg_OPTIONS n)
+  if(NOT n EQUAL 2)
+    message(FATAL_ERROR "hs_family_parts(${name}): OPTIONS takes a header and a type")
+  endif()
+  list(GET arg_OPTIONS 0 options_header)
+  list(GET arg_OPTIONS 1 options_type)
+  # Ranks order the enum: zero-padded so that a text sort is a number sort.
+  string(LENGTH "${arg_RANK}" digits)
+  if(NOT arg_RANK MATCHES "^[0-9]+$" OR digits GREATER 3)
+    message(FATAL_ERROR "hs_family_parts(${name}): RANK is a number below 1000")
+  endif()
+  math(EXPR padded "1000 + ${arg_RANK}")
+  set_property(GLOBAL APPEND PROPERTY hs_family_ranked "${padded}:${name}")
+  set_property(GLOBAL APPEND PROPERTY hs_family_option_headers "${options_header}")
+  set_property(GLOBAL APPEND PROPERTY hs_family_options "${options_type}:${name}")
+  if(arg_COUNTERS)
+    set_property(GLOBAL APPEND PROPERTY hs_family_counters "${arg_COUNTERS}:${name}")
+  endif()
+  if(arg_HEADER)
+    set_property(GLOBAL APPEND PROPERTY hs_family_part_headers "${arg_HEADER}")
+  elseif(arg_REQUEST OR arg_RESULT OR arg_STEP)
+    message(FATAL_ERROR "hs_family_parts(${name}): REQUEST, RESULT and STEP need the HEADER that declares them")
+  endif()
   if(arg_REQUEST)
     set_property(GLOBAL APPEND PROPERTY hs_family_part_requests "${arg_REQUEST}:${name}")
   endif()
@@ -52,6 +78,49 @@ function(hs_family_part_members out property)
     string(APPEND text "  ${type} ${member};\n")
   endforeach()
   set(${out} "${text}" PARENT_SCOPE)
+endfunction()
+
+# core/table/family_options.hpp: the family enum, and each family's options and counters.
+function(hs_write_family_options path)
+  get_property(ranked GLOBAL PROPERTY hs_family_ranked)
+  list(SORT ranked)
+  set(names "")
+  set(sep "")
+  foreach(entry IN LISTS ranked)
+    string(SUBSTRING "${entry}" 5 -1 name)
+    string(APPEND names "${sep}${name}")
+    set(sep ", ")
+  endforeach()
+  get_property(headers GLOBAL PROPERTY hs_family_option_headers)
+  set(includes "")
+  foreach(header IN LISTS headers)
+    string(APPEND includes "#include \"${header}\"\n")
+  endforeach()
+  hs_family_part_members(options hs_family_options)
+  hs_family_part_members(counters hs_family_counters)
+  set(text "// Generated by cmake/family_parts.cmake from each family's hs_family_parts() in
+// core/<family>/family.cmake. Do not edit: change the family's declaration.
+#pragma once
+#include <cstdint>
+
+${includes}
+namespace hs {
+
+/// @brief The table families, by rank; each describes itself in the registry.
+enum class family : std::uint8_t { ${names} };
+
+/// @brief Each family's options in a table_config (core/table/table.hpp). A family reads only its
+/// own, so one config carries another family's settings unharmed.
+struct family_table_options {
+${options}};
+
+/// @brief Each family's counters in table_stats (core/table/table.hpp).
+struct family_table_counters {
+${counters}};
+
+}  // namespace hs
+")
+  file(CONFIGURE OUTPUT "${path}" CONTENT "${text}" @ONLY)
 endfunction()
 
 function(hs_write_family_parts path)

@@ -2,7 +2,7 @@
 #pragma once
 #include <cstdint>
 
-#include "core/common/inspection.hpp"
+#include "core/common/sample_parts.hpp"
 #include "core/common/stream.hpp"
 #include "visualizers/heatmap_colors.hpp"
 

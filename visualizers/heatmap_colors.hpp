@@ -5,7 +5,7 @@
 #include <cstdint>
 
 #include "core/common/host_device.hpp"
-#include "core/common/inspection.hpp"
+#include "core/common/sample_parts.hpp"
 #include "visualizers/colormap.hpp"
 
 namespace hs::vis {

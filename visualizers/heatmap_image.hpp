@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "core/common/inspection.hpp"
 #include "core/common/memory.hpp"
+#include "core/common/sample_parts.hpp"
 #include "visualizers/colormap.hpp"
 #include "visualizers/gl/gl_resources.hpp"
 #include "visualizers/heatmap_colors.hpp"

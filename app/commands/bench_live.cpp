@@ -47,10 +47,10 @@ struct live_case {
 // shares then keep the live count near the fill and bound the slots keys ever take (erasing by
 // value keeps a key's slot), so the run never stops on a full table.
 live_case make_case(const char* name, family f, std::uint64_t capacity, double load,
-                    unsigned key_bits = 32) {
+                    key_width width = key_width::bits32) {
   live_case c{name, {}, load};
   c.cfg.table.family = f;
-  c.cfg.table.linear.key_bits = key_bits;  // the linear family's key-bits
+  c.cfg.table.width = width;
   c.cfg.table.backend = backend::gpu;
   c.cfg.table.capacity = capacity;
   if (const auto prepare = hooks_of(f).prepare) prepare(c.cfg.table);  // as the window runs it
@@ -180,7 +180,7 @@ std::vector<live_case> live_cases(const cli_options& o) {
   const std::uint64_t slab_pairs = scaled(1ull << 27);
   return {
       make_case("linear", family::linear, scaled(1ull << 28), 0.5),
-      make_case("linear-64", family::linear, scaled(1ull << 27), 0.5, 64),
+      make_case("linear-64", family::linear, scaled(1ull << 27), 0.5, key_width::bits64),
       make_case("hive", family::hive, scaled(1ull << 27), 0.5),
       // 10^8 keys in 2^27 pairs of base slabs (beta 0.75), as in the slab case.
       make_case("slab", family::slab, slab_pairs,

@@ -76,11 +76,6 @@ std::optional<hash_kind> hash_of(const std::string& v) {
   return h;
 }
 
-unsigned key_bits_of(const std::string& v) {
-  if (v != "32" && v != "64") throw user_error("'" + v + "' is not 32 or 64");
-  return static_cast<unsigned>(std::stoul(v));
-}
-
 auto_on_off tri_of(const std::string& v) {
   const auto t = parse_auto_on_off(v);
   if (!t) throw user_error("'" + v + "' is not auto, on or off");
@@ -95,7 +90,7 @@ void add_table_options(CLI::App& app, cli_options& o) {
 }
 
 void add_key_bits_option(CLI::App& app, cli_options& o) {
-  add_parsed(app, "--key-bits", o.key_bits, key_bits_of,
+  add_parsed(app, "--key-bits", o.table_width, key_width_from,
              "the linear table's keys and values: 32 or 64 bits (16-byte slots)", "32|64");
 }
 
@@ -206,6 +201,50 @@ void add_render(CLI::App& root, cli_options& o) {
   r->callback([&o] { o.command = command_kind::render; });
 }
 
+// The families' own bench options: each suite reads those of its family.
+void add_bench_family_options(CLI::App& b, cli_options& o) {
+  add_parsed(
+      b, "--probe", o.bench.probe,
+      [&o](const std::string& v) {
+        const auto p = parse_probe_policy(v);
+        if (!p) throw user_error("'" + v + "' is not linear or double");
+        o.probe = *p;
+        return *p;
+      },
+      "the linear table's probing", "linear|double");
+  add_parsed(b, "--key-bits", o.bench.width, key_width_from,
+             "bench linear: keys and values of 32 or 64 bits", "32|64");
+  add_parsed(
+      b, "--group", o.bench.linear.group,
+      [](const std::string& v) {
+        const int g = number_between<int>(v, 0, 8);
+        if (g != 0 && g != 1 && g != 4 && g != 8)
+          throw user_error("must be 1, 4 or 8 (0 chooses automatically)");
+        return g;
+      },
+      "linear table: threads per operation", "1|4|8");
+  add_parsed(b, "--cas-first", o.bench.linear.cas_first, tri_of,
+             "linear table: claim the home slot blindly first", "auto|on|off");
+  add_parsed(b, "--partition", o.bench.linear.partition, tri_of,
+             "linear table: group large inserts by region first", "auto|on|off");
+  add_parsed(b, "--bulk", o.bench.hive_bulk, tri_of,
+             "hive: large batches without statuses by grouped rounds", "auto|on|off");
+  add_parsed(
+      b, "--tile", o.bench.slab_tile,
+      [&o](const std::string& v) {
+        const int t = number_between<int>(v, 0, 32);
+        if (!slab::valid_tile(t)) throw user_error(std::string("must be ") + slab::k_tile_choices);
+        o.bench.hive_tile = t;  // the hive table checks its own choices (4 to 32)
+        return t;
+      },
+      "threads sharing a slab (slab), threads per operation (hive)", "2|4|8|16|32");
+  add_parsed(b, "--slots", o.bench.hive_slots, between<int>(8, 32), "hive: slots per bucket",
+             "8|16|32");
+  b.add_option("--hashes", o.bench.hive_hashes,
+               "hive: its hash functions (bithash1, bithash2, murmur3, city, crc32)")
+      ->type_name("F+G[+H]");
+}
+
 void add_bench(CLI::App& root, cli_options& o) {
   std::string suites = "suites:\n";
   for (const auto& s : bench::suites())
@@ -247,46 +286,7 @@ void add_bench(CLI::App& root, cli_options& o) {
   add_parsed(
       *b, "--only", o.bench.only, [](const std::string& v) { return bench::parse_table_names(v); },
       "only these tables or rows of the suite", "TABLE[,TABLE]");
-  add_parsed(
-      *b, "--probe", o.bench.probe,
-      [&o](const std::string& v) {
-        const auto p = parse_probe_policy(v);
-        if (!p) throw user_error("'" + v + "' is not linear or double");
-        o.probe = *p;
-        return *p;
-      },
-      "the linear table's probing", "linear|double");
-  add_parsed(*b, "--key-bits", o.bench.key_bits, key_bits_of,
-             "bench linear: keys and values of 32 or 64 bits", "32|64");
-  add_parsed(
-      *b, "--group", o.bench.linear.group,
-      [](const std::string& v) {
-        const int g = number_between<int>(v, 0, 8);
-        if (g != 0 && g != 1 && g != 4 && g != 8)
-          throw user_error("must be 1, 4 or 8 (0 chooses automatically)");
-        return g;
-      },
-      "linear table: threads per operation", "1|4|8");
-  add_parsed(*b, "--cas-first", o.bench.linear.cas_first, tri_of,
-             "linear table: claim the home slot blindly first", "auto|on|off");
-  add_parsed(*b, "--partition", o.bench.linear.partition, tri_of,
-             "linear table: group large inserts by region first", "auto|on|off");
-  add_parsed(*b, "--bulk", o.bench.hive_bulk, tri_of,
-             "hive: large batches without statuses by grouped rounds", "auto|on|off");
-  add_parsed(
-      *b, "--tile", o.bench.slab_tile,
-      [&o](const std::string& v) {
-        const int t = number_between<int>(v, 0, 32);
-        if (!slab::valid_tile(t)) throw user_error(std::string("must be ") + slab::k_tile_choices);
-        o.bench.hive_tile = t;  // the hive table checks its own choices (4 to 32)
-        return t;
-      },
-      "threads sharing a slab (slab), threads per operation (hive)", "2|4|8|16|32");
-  add_parsed(*b, "--slots", o.bench.hive_slots, between<int>(8, 32), "hive: slots per bucket",
-             "8|16|32");
-  b->add_option("--hashes", o.bench.hive_hashes,
-                "hive: its hash functions (bithash1, bithash2, murmur3, city, crc32)")
-      ->type_name("F+G[+H]");
+  add_bench_family_options(*b, o);
   b->add_flag("--statuses", o.bench.statuses, "ask every operation for its status");
   b->add_flag_callback(
       "--no-cpu-baseline", [&o] { o.bench.cpu_baseline = false; }, "skip the CPU model's rates");

@@ -22,9 +22,9 @@ struct cli_options {
   backend_choice backend = backend_choice::automatic;
   std::optional<std::uint64_t> capacity;
   std::optional<hash_kind> hash;
-  std::optional<probe_policy> probe;  ///< window and bench: the linear family's probing
-  std::optional<unsigned> key_bits;   ///< window and render: the linear table's key width
-  workload::key_file_spec keys;       ///< window --keys: the workload's keys from a file
+  std::optional<probe_policy> probe;     ///< window and bench: the linear family's probing
+  std::optional<key_width> table_width;  ///< window and render: --key-bits, the tables' key width
+  workload::key_file_spec keys;          ///< window --keys: the workload's keys from a file
   std::string scenario;              ///< window: a scenario to load; render: the scenario to render
   std::string table_file;            ///< window: a table file to open (--table)
   std::string out_dir;               ///< render/bench output folder

@@ -105,7 +105,7 @@ json workload_json(const session_config& cfg) {
                      {"read_seconds", r.seconds},
                      {"summary", r.summary()}};
     if (r.format == workload::key_format::text)
-      w["key_file"]["string_hash"] = workload::string_hash_name(r.key_bits);
+      w["key_file"]["string_hash"] = workload::string_hash_name(r.width);
   }
   return w;
 }
@@ -123,11 +123,11 @@ json scenario_metadata(const scenario& sc, const std::string& title, const std::
   meta["family"] = std::string(to_string(cfg.table.family));
   meta["capacity"] = cfg.table.capacity;
   meta["hash"] = std::string(to_string(cfg.table.hash));
-  meta["key_bits"] = cfg.table.key_bits();
+  meta["key_bits"] = bits_of(cfg.table.width);
   if (!sc.compare.empty()) {
     json compared = json::array();
     for (const compare_entry& e : sc.compare)
-      compared.push_back({{"label", e.label}, {"key_bits", e.table.key_bits()}});
+      compared.push_back({{"label", e.label}, {"key_bits", bits_of(e.table.width)}});
     meta["compared"] = compared;
   }
   meta["family_settings"] = family_settings_json(cfg, s);
@@ -368,7 +368,7 @@ int run_render(const cli_options& o) {
     throw user_error(sc.file +
                      ": the scenario captures nothing for render to draw (add a "
                      "'capture heatmap' step; the window plays it as it is)");
-  if (o.key_bits) set_key_bits(sc, *o.key_bits);
+  if (o.table_width) set_key_width(sc, *o.table_width);
   if (o.animate_seconds > 0) animate_every_stage(sc, o.animate_seconds);
   const std::string dir = o.out_dir.empty() ? "out/render/" + sc.name : o.out_dir;
   std::string notice;

@@ -23,6 +23,32 @@ int render_demo(const cli_options& o, const std::string& why) {
   if (r.out_dir.empty()) r.out_dir = "out/demo";
   return run_render(r);
 }
+// The window's first table and workload from the command line (--keys read for its width).
+session_config window_config(const cli_options& o, backend b) {
+  session_config cfg;
+  cfg.table.backend = b;
+  cfg.table.capacity = o.capacity.value_or(0);
+  if (o.hash) cfg.table.hash = *o.hash;
+  if (o.probe) cfg.table.linear.probe = *o.probe;
+  if (o.table_width) set_key_width(cfg.table, *o.table_width);
+  cfg.workload.batch_size = b == backend::gpu ? (1u << 20) : (1u << 16);
+  if (!o.keys.path.empty()) {
+    if (!o.scenario.empty())
+      throw user_error(
+          "--keys gives the workload its keys, and a scenario names its own: write "
+          "'keys file PATH' in the scenario instead");
+    workload::key_file_spec keys = o.keys;
+    keys.width = cfg.table.width;  // read for the table's key width
+    cfg.workload.key_file =
+        workload::load_key_file(keys, terminal_progress("reading " + keys.path));
+    cfg.workload.keys.dist = workload::distribution::file;
+    std::cout << "hashscope: keys from " << o.keys.path << ": "
+              << cfg.workload.key_file->report.summary() << "\n";
+  } else if (o.keys.column || o.keys.format != workload::key_format::automatic) {
+    throw user_error("--keys-column and --keys-format go with --keys FILE");
+  }
+  return cfg;
+}
 }  // namespace
 
 int run_window_command(const cli_options& o) {
@@ -33,28 +59,7 @@ int run_window_command(const cli_options& o) {
   const backend b = resolve_backend(o.backend, &note);
   std::cout << "hashscope: " << (b == backend::gpu ? "GPU backend: " : "CPU model backend: ")
             << note << "\n";
-  session_config cfg;
-  cfg.table.backend = b;
-  cfg.table.capacity = o.capacity.value_or(0);
-  if (o.hash) cfg.table.hash = *o.hash;
-  if (o.probe) cfg.table.linear.probe = *o.probe;
-  if (o.key_bits) cfg.table.linear.key_bits = *o.key_bits;
-  cfg.workload.batch_size = b == backend::gpu ? (1u << 20) : (1u << 16);
-  if (!o.keys.path.empty()) {
-    if (!o.scenario.empty())
-      throw user_error(
-          "--keys gives the workload its keys, and a scenario names its own: write "
-          "'keys file PATH' in the scenario instead");
-    workload::key_file_spec keys = o.keys;
-    keys.key_bits = cfg.table.key_bits();  // read for the table's key width
-    cfg.workload.key_file =
-        workload::load_key_file(keys, terminal_progress("reading " + keys.path));
-    cfg.workload.keys.dist = workload::distribution::file;
-    std::cout << "hashscope: keys from " << o.keys.path << ": "
-              << cfg.workload.key_file->report.summary() << "\n";
-  } else if (o.keys.column || o.keys.format != workload::key_format::automatic) {
-    throw user_error("--keys-column and --keys-format go with --keys FILE");
-  }
+  const session_config cfg = window_config(o, b);
   if (!o.table_file.empty() && !o.scenario.empty())
     throw user_error(
         "--table opens a table, and a scenario makes its own: write "
@@ -71,8 +76,8 @@ int run_window_command(const cli_options& o) {
           // A first launch welcomes with the demo preset's first stage rather than an empty table,
           // unless the command line asked for a scenario or a table of its own.
           std::string preset = o.scenario;
-          if (preset.empty() && first_launch && !o.capacity && !o.hash && !o.probe && !o.key_bits &&
-              o.keys.path.empty() && o.table_file.empty()) {
+          if (preset.empty() && first_launch && !o.capacity && !o.hash && !o.probe &&
+              !o.table_width && o.keys.path.empty() && o.table_file.empty()) {
             preset = k_demo;
             std::cout << "hashscope: first launch: the " << k_demo
                       << " preset plays its first stage (Space runs, N goes "

@@ -31,9 +31,12 @@ compare_entry parse_compare_entry(std::string_view text, const table_config& bas
   // The base's settings of this family stay (a scenario's table line); another family's are
   // never read by this one's table.
   e.table.family = *f;
+  const family_descriptor& d = describe(*f);
+  // The base's width where this family holds it (linear:key-bits=64 beside a slab table), else
+  // the family's narrowest.
+  if (!holds_width(d, e.table.width)) e.table.width = d.widths.front();
   if (const auto prepare = hooks_of(*f).prepare)
     prepare(e.table);  // as its views want it; options follow
-  const family_descriptor& d = describe(*f);
   for (std::size_t i = 1; i < parts.size(); ++i) {
     const auto eq = parts[i].find('=');
     if (eq == std::string::npos || eq == 0)
@@ -126,7 +129,7 @@ void compare_set::step(std::uint64_t ops) {
 }
 void compare_set::step(const std::vector<given_op>& ops) {
   for (auto& s : sessions_)  // every table takes the keys, or none steps
-    for (const given_op& o : ops) check_typed_key(o.key, s->config().table.key_bits());
+    for (const given_op& o : ops) check_typed_key(o.key, s->config().table.width);
   for (auto& s : sessions_) s->step(ops);
 }
 void compare_set::fill_to(double load) {

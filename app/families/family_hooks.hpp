@@ -2,7 +2,7 @@
 // mode, the numbers and the commands need to know of a family without drawing it (the names of
 // its figures, the questions it answers, the settings it is prepared with, its rows of numbers,
 // its per-batch recorder). No ImGui here: the scenario language depends on this layer, and a
-// family's drawing lives in app/ui/families/. Families register in family_hooks_list.cpp.
+// family's drawing lives in app/ui/family_views/. Families register in family_hooks_list.cpp.
 #pragma once
 #include <cstdint>
 #include <memory>

@@ -1,5 +1,5 @@
 // The app's registration list below the views: one line per family (its drawing registers in
-// app/ui/families/family_ui_list.cpp).
+// app/ui/family_views/family_ui_list.cpp).
 #include "app/families/family_hooks.hpp"
 
 namespace hs::app {

@@ -4,6 +4,7 @@
 #include "app/families/family_hooks.hpp"
 #include "app/session/session.hpp"
 #include "core/common/format.hpp"
+#include "core/linear/linear_layout.hpp"
 #include "core/linear/linear_reads.hpp"
 #include "core/linear/linear_trace.hpp"
 
@@ -13,9 +14,9 @@ namespace {
 
 void about_rows(number_rows& n, const session& s, const table_stats&) {
   if (s.gpu()) n.emplace_back("tuning", describe(s.config().table.linear.tuning));
-  n.emplace_back("keys", s.config().table.linear.key_bits == 64
-                             ? "64-bit keys and values (16-byte slots)"
-                             : "32-bit keys and values (8-byte slots)");
+  const key_width w = s.config().table.width;
+  n.emplace_back("keys", std::string(to_string(w)) + "-bit keys and values (" +
+                             std::to_string(linear::slot_bytes(w)) + "-byte slots)");
   n.emplace_back("erase", s.config().table.linear.deletes == linear_delete_mode::tombstone
                               ? "tombstone (Reusing Deleted Slots)"
                               : "empties the value (A Simple GPU Hash Table)");
@@ -64,7 +65,7 @@ const family_hooks& linear_hooks() {
     f.questions = k_questions;
     f.answer = answer;
     f.lines_read = [](const probe_histogram& h, const table_config& c) {
-      return linear::lines_per_hit(h, c.linear);
+      return linear::lines_per_hit(h, c.linear, c.width);
     };
     f.explains_tombstone_inserts = [](const table_config& c) {
       return c.linear.deletes == linear_delete_mode::tombstone;

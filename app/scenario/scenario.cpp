@@ -226,6 +226,37 @@ std::string family_names(const std::vector<family>& fs) {
   return names;
 }
 
+// What each step asks of the table: its views' family and compare mode, its question, its range.
+template <class Fail>
+void check_steps_fit(scenario_parse& s, const Fail& fail_at) {
+  scenario& sc = s.sc;
+  for (const scenario_step& st : sc.steps)
+    for (const std::string& v : st.views) {
+      if ((v == "compare") != !sc.compare.empty())
+        fail_at(st.line, sc.compare.empty() ? "the compare view needs a 'compare TABLE TABLE' line"
+                                            : "a compare scenario captures 'compare' figures only");
+      if (const auto fs = families_of_figure(v);
+          !fs.empty() && !hooks_of(sc.config.table.family).has_figure(v)) {  // other families' only
+        fail_at(st.line, "the " + v + " view belongs to the " + family_names(fs) +
+                             " family: add 'table " + std::string(to_string(fs.front())) + "'");
+      }
+    }
+  if (s.pending_ask) fail_at(s.pending_ask_line, "ask with no step after it to ask about");
+  for (const scenario_step& st : sc.steps)
+    if (st.ask && !hooks_of(sc.config.table.family).answers(*st.ask))
+      fail_at(st.ask_line, "ask " + std::string(to_string(*st.ask)) + ": the " +
+                               std::string(to_string(sc.config.table.family)) +
+                               " family's views cannot answer it (" +
+                               family_names(families_answering(*st.ask)) + " can)");
+    else if (st.ask && !sc.compare.empty())
+      fail_at(st.ask_line, "ask: a question is on one table, not on compared ones");
+  for (const scenario_step& st : sc.steps)
+    if (st.range_first && sc.config.table.capacity &&
+        *st.range_first + st.range_count > sc.config.table.capacity)
+      fail_at(st.line, "the range goes past the table's " + format_count(sc.config.table.capacity) +
+                           " slots");
+}
+
 void check_whole(scenario_parse& s) {
   scenario& sc = s.sc;
   const std::string& file = sc.file;
@@ -262,7 +293,7 @@ void check_whole(scenario_parse& s) {
               e);
   const auto validate = [&](const workload::workload_spec& w, int line) {
     try {
-      workload::validate(w, sc.config.table.key_bits());
+      workload::validate(w, sc.config.table.width);
     } catch (const user_error& e) {
       fail_at(line, e.what());
     }
@@ -271,7 +302,7 @@ void check_whole(scenario_parse& s) {
   for (const scenario_step& st : sc.steps) {
     if (st.configure_to) validate(st.configure_to->workload, st.line);
     try {  // typed keys read before a later key-bits line
-      for (const given_op& o : st.given) check_typed_key(o.key, sc.config.table.key_bits());
+      for (const given_op& o : st.given) check_typed_key(o.key, sc.config.table.width);
     } catch (const user_error& e) {
       fail_at(st.line, e.what());
     }
@@ -283,47 +314,19 @@ void check_whole(scenario_parse& s) {
       fail_at(s.compare_line, err.what());
     }
   }
-  for (const scenario_step& st : sc.steps)
-    for (const std::string& v : st.views) {
-      if ((v == "compare") != !sc.compare.empty())
-        fail_at(st.line, sc.compare.empty() ? "the compare view needs a 'compare TABLE TABLE' line"
-                                            : "a compare scenario captures 'compare' figures only");
-      if (const auto fs = families_of_figure(v);
-          !fs.empty() && !hooks_of(sc.config.table.family).has_figure(v)) {  // other families' only
-        fail_at(st.line, "the " + v + " view belongs to the " + family_names(fs) +
-                             " family: add 'table " + std::string(to_string(fs.front())) + "'");
-      }
-    }
-  if (s.pending_ask) fail_at(s.pending_ask_line, "ask with no step after it to ask about");
-  for (const scenario_step& st : sc.steps)
-    if (st.ask && !hooks_of(sc.config.table.family).answers(*st.ask))
-      fail_at(st.ask_line, "ask " + std::string(to_string(*st.ask)) + ": the " +
-                               std::string(to_string(sc.config.table.family)) +
-                               " family's views cannot answer it (" +
-                               family_names(families_answering(*st.ask)) + " can)");
-    else if (st.ask && !sc.compare.empty())
-      fail_at(st.ask_line, "ask: a question is on one table, not on compared ones");
-  for (const scenario_step& st : sc.steps)
-    if (st.range_first && sc.config.table.capacity &&
-        *st.range_first + st.range_count > sc.config.table.capacity)
-      fail_at(st.line, "the range goes past the table's " + format_count(sc.config.table.capacity) +
-                           " slots");
+  check_steps_fit(s, fail_at);
 }
 
 }  // namespace
 
-void set_key_bits(scenario& sc, unsigned bits) {
-  const std::string option = "--key-bits " + std::to_string(bits) + ": ";
-  const family_option* o = find_option(describe(sc.config.table.family).options, "key-bits");
-  if (!o)
-    throw user_error(option + "the " + std::string(to_string(sc.config.table.family)) +
-                     " family holds 32-bit keys only");
-  apply_option(*o, sc.config.table, std::to_string(bits));
+void set_key_width(scenario& sc, key_width w) {
+  const std::string option = "--key-bits " + std::string(to_string(w)) + ": ";
   try {
-    workload::validate(sc.config.workload, bits);
+    set_key_width(sc.config.table, w);
+    workload::validate(sc.config.workload, w);
     for (const scenario_step& st : sc.steps) {
-      if (st.configure_to) workload::validate(st.configure_to->workload, bits);
-      for (const given_op& o : st.given) check_typed_key(o.key, bits);
+      if (st.configure_to) workload::validate(st.configure_to->workload, w);
+      for (const given_op& o : st.given) check_typed_key(o.key, w);
     }
   } catch (const user_error& e) {
     throw user_error(option + e.what());

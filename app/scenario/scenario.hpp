@@ -100,10 +100,11 @@ inline constexpr std::string_view k_saved_scenario_last_line = "# end of scenari
 scenario parse_scenario(const std::string& text, const std::string& file);
 /// @brief Reads and parses a file (a bare name is looked up in assets/scenarios).
 scenario load_scenario(const std::string& path_or_name);
-/// @brief render --key-bits: the scenario's table with keys of `bits` bits, checked as a key-bits
-/// line would be (its workload's start key, its typed keys). Throws hs::user_error for a family
-/// without the key-bits option, or keys the new width cannot take.
-void set_key_bits(scenario& sc, unsigned bits);
+/// @brief render --key-bits: the scenario's table with keys of width `w` (set_key_width on its
+/// config, as the window's --key-bits), checked as a key-bits line would be (its workload's start
+/// key, its typed keys). Throws hs::user_error for a family without that width, or keys the new
+/// width cannot take.
+void set_key_width(scenario& sc, key_width w);
 /// @brief render --animate: before each still capture, a `capture animation` of `seconds` of its
 /// first view that animates (a common view, else the heatmap), so every stage is also a video
 /// that ends where the figures are taken. Captures that already animate are kept as they are.

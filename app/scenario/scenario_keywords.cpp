@@ -160,7 +160,7 @@ void keys(scenario_parse& s, const keyword_line& l) {
       "usage: keys file PATH [column N] [format auto|decimal|hex|text|u32le|u64le]";
   if (l.w[1] != "file") l.p.fail(usage);
   workload::key_file_spec spec;
-  spec.key_bits = s.sc.config.table.key_bits();  // the width so far: its keys are read for it
+  spec.width = s.sc.config.table.width;  // the width so far: its keys are read for it
   std::string rest;
   spec.path = path_after(s, l, "file", usage, "the key file's", rest);
   std::istringstream more(rest);
@@ -250,7 +250,7 @@ void step(scenario_parse& s, const keyword_line& l) {
     std::string keys;
     for (std::size_t i = 2; i < l.w.size(); ++i) keys += l.w[i] + " ";
     try {
-      for (const std::uint64_t k : workload::parse_key_list(keys, s.sc.config.table.key_bits()))
+      for (const std::uint64_t k : workload::parse_key_list(keys, s.sc.config.table.width))
         st.given.push_back(typed_op(*kind, k));
     } catch (const user_error& e) {
       l.p.fail(e.what());

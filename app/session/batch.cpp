@@ -24,31 +24,27 @@ void reserve_operands(batch_buffers<K, V>& o, memory_space space, std::uint64_t 
   o.values = buffer<V>(space, n);
   o.results = buffer<V>(space, n);
 }
-}  // namespace
 
-void batch::reserve(std::uint64_t n, unsigned key_bits) {
-  if (n <= room && key_bits == room_bits) return;
-  n = std::max(n, room);
-  kinds = buffer<op_kind>(space, n);
-  status = buffer<op_status>(space, n);
-  if (key_bits == 64) {
-    narrow = {};
-    reserve_operands(wide, space, n);
-  } else {
-    wide = {};
-    reserve_operands(narrow, space, n);
-  }
-  room = n;
-  room_bits = key_bits;
-}
-
-namespace {
 template <class K, class V>
 batch_buffers<K, V>& operands_of(batch& b) {
   if constexpr (sizeof(K) == 8)
     return b.wide;
   else
     return b.narrow;
+}
+
+// Room for `n` operations of keys K: the buffers only grow, and the other width's are freed.
+template <class K, class V>
+void reserve(batch& b, std::uint64_t n) {
+  batch_buffers<K, V>& o = operands_of<K, V>(b);
+  if (n <= b.room && o.keys.size() >= b.room) return;
+  n = std::max(n, b.room);
+  b.kinds = buffer<op_kind>(b.space, n);
+  b.status = buffer<op_status>(b.space, n);
+  b.narrow = {};
+  b.wide = {};
+  reserve_operands(o, b.space, n);
+  b.room = n;
 }
 
 // The step's operations as generated, each with what it will find (stream-ordered after every
@@ -90,12 +86,24 @@ void upload_given(batch& b, const std::vector<given_op>& given, stream_view s) {
   synchronize(s);  // the host vectors go at the end of this call
 }
 
+// A traced step's statuses and found values.
+template <class V>
+void finish_trace(batch& b, const buffer<V>& results_buffer) {
+  const std::uint64_t n = b.trace->ops.size();
+  const auto status = b.status.download(n);
+  const auto results = results_buffer.download(n);
+  for (std::uint64_t i = 0; i < n; ++i) {
+    b.trace->ops[i].status = status[i];
+    b.trace->ops[i].result = b.trace->ops[i].kind == op_kind::find ? results[i] : 0;
+  }
+}
+
 template <class K, class V>
 void launch_as(batch& b, const workload::workload_spec& spec, bool traced, const launch_context& c,
                batch_streams streams) {
   table& t = c.tbl;
   const std::uint64_t n = b.plan.size;
-  b.reserve(n, sizeof(K) * 8);
+  reserve<K, V>(b, n);
   batch_buffers<K, V>& o = operands_of<K, V>(b);
   // The buffers are free: a batch is reused only after its last launch retired (done passed).
   if (b.given)
@@ -107,6 +115,7 @@ void launch_as(batch& b, const workload::workload_spec& spec, bool traced, const
   const stream_view s = streams.work;
   b.generated.make_wait(s);
   b.trace = traced ? trace_before<K, V>(b, n, c, s) : nullptr;
+  b.complete_trace = [](batch& done) { finish_trace(done, operands_of<K, V>(done).results); };
   // A traced step reads every result back, and only finds write theirs: the rest read as 0.
   if (b.trace) fill_bytes(o.results.data(), t.space(), 0, n * sizeof(V), s);
   const auto keys = o.keys.cspan().first(n);
@@ -129,36 +138,21 @@ void launch_as(batch& b, const workload::workload_spec& spec, bool traced, const
   count_statuses(st, t.space(), b.scratch.data(), b.counts.data(), b.counts.space(), streams.tally);
   b.done.record(streams.tally);
 }
-
-// A traced step's statuses and found values.
-template <class V>
-void finish_trace(batch& b, const buffer<V>& results_buffer) {
-  const std::uint64_t n = b.trace->ops.size();
-  const auto status = b.status.download(n);
-  const auto results = results_buffer.download(n);
-  for (std::uint64_t i = 0; i < n; ++i) {
-    b.trace->ops[i].status = status[i];
-    b.trace->ops[i].result = b.trace->ops[i].kind == op_kind::find ? results[i] : 0;
-  }
-}
 }  // namespace
 
 void launch(batch& b, const workload::workload_spec& spec, bool traced, const launch_context& c,
             batch_streams streams) {
-  if (c.tbl.key_bits() == 64)
-    launch_as<wide_key, wide_value>(b, spec, traced, c, streams);
-  else
-    launch_as<key_type, value_type>(b, spec, traced, c, streams);
+  with_key_width(c.tbl.width(), [&](auto key) {
+    using K = decltype(key);
+    launch_as<K, value_of_key<K>>(b, spec, traced, c, streams);
+  });
 }
 
 batch_outcome finish(batch& b, std::uint64_t serial) {
   batch_outcome o;
   o.ms = b.timer.elapsed_ms();  // the calls that can fail come before any counting
   if (b.trace) {
-    if (b.room_bits == 64)
-      finish_trace(b, b.wide.results);
-    else
-      finish_trace(b, b.narrow.results);
+    b.complete_trace(b);
     b.trace->serial = serial;
   }
   const std::uint64_t* c = b.counts.data();

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "app/session/commands.hpp"
+#include "app/session/command_state.hpp"
 #include "core/common/memory.hpp"
 #include "core/common/status_counts.hpp"
 #include "core/common/stream.hpp"
@@ -25,16 +25,13 @@ struct batch_buffers {
 
 struct batch {
   batch(memory_space s, bool gpu, std::size_t family_counters);
-  /// @brief Room for `n` operations of `key_bits` keys (buffers only grow; those of the other
-  /// width are not allocated).
-  void reserve(std::uint64_t n, unsigned key_bits);
 
   memory_space space;
-  std::uint64_t room = 0;
-  unsigned room_bits = 32;  ///< the width `room` was reserved for
+  std::uint64_t room = 0;  ///< operations the buffers hold (they only grow)
   buffer<op_kind> kinds;
+  // The keys and values of the table's width; the launch allocates those and frees the others.
   batch_buffers<key_type, value_type> narrow;
-  batch_buffers<wide_key, wide_value> wide;  ///< for a table of 64-bit keys
+  batch_buffers<wide_key, wide_value> wide;
   buffer<op_status> status;
   buffer<std::uint64_t> scratch, counts;
   buffer<std::uint64_t> family_counts;  // the family's batch counters after this batch
@@ -47,7 +44,8 @@ struct batch {
   /// resizes itself does so on the host inside the call, so the two differ across its resize.
   std::uint64_t slots_before = 0, slots_after = 0;
   std::shared_ptr<const std::vector<given_op>> given;  // a step of typed keys: its operations
-  std::shared_ptr<step_trace> trace;                   // a traced step: completed by finish_trace()
+  std::shared_ptr<step_trace> trace;                   // a traced step: completed by finish()
+  void (*complete_trace)(batch&) = nullptr;            // set by the launch, for the width it ran
 };
 
 /// @brief What the launch needs besides the batch.

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "app/session/commands.hpp"
+#include "app/session/command_state.hpp"
 #include "core/table/step_trace.hpp"
 #include "core/table/table_state.hpp"
 #include "core/workload/workload.hpp"

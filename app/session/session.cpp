@@ -26,7 +26,7 @@ session::session(session_config cfg, std::unique_ptr<batch_recorder> recorder)
       sample_stream_(cfg_.table.backend == backend::gpu),
       generate_stream_(cfg_.table.backend == backend::gpu),
       tally_stream_(cfg_.table.backend == backend::gpu) {
-  workload::validate(cfg_.workload, cfg_.table.key_bits());
+  workload::validate(cfg_.workload, cfg_.table.width);
   table_ = make_table(cfg_.table);
   recorder_ = std::move(recorder);
   counters_after_.assign(fam_.batch_counters, 0);
@@ -87,7 +87,7 @@ void session::step(std::vector<given_op> ops) {
   if (ops.empty() || ops.size() > k_traced_step_ops)
     throw user_error(strprintf("a step of typed keys takes 1 to %llu keys",
                                static_cast<unsigned long long>(k_traced_step_ops)));
-  for (const given_op& o : ops) check_typed_key(o.key, cfg_.table.key_bits());
+  for (const given_op& o : ops) check_typed_key(o.key, cfg_.table.width);
   std::lock_guard lock(mutex_);
   if (lost()) return;  // status() says why
   redo_.clear();
@@ -128,7 +128,7 @@ void session::continue_script() {
 }
 
 void session::set_workload(const workload::workload_spec& spec) {
-  workload::validate(spec, cfg_.table.key_bits());
+  workload::validate(spec, cfg_.table.width);
   std::lock_guard lock(mutex_);
   commands_.set_spec(spec);
 }

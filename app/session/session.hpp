@@ -3,8 +3,8 @@
 // stream (the GPU stays busy batch after batch) while the UI thread samples the table at display
 // rate on the sampling stream; a sample waits only for the latest insert launch (so its counts are
 // consistent), never for the worker. Its parts: the
-// command state machine (commands.hpp), one batch of the pipeline (batch.hpp), the records of the
-// common views (records.hpp) and the family's per-batch recorder (batch_recorder.hpp).
+// command state machine (command_state.hpp), one batch of the pipeline (batch.hpp), the records of
+// the common views (records.hpp) and the family's per-batch recorder (batch_recorder.hpp).
 #pragma once
 #include <atomic>
 #include <condition_variable>
@@ -18,7 +18,7 @@
 
 #include "app/session/batch_recorder.hpp"
 #include "app/session/batch_turns.hpp"
-#include "app/session/commands.hpp"
+#include "app/session/command_state.hpp"
 #include "app/session/history.hpp"
 #include "app/session/records.hpp"
 #include "app/session/step_runs.hpp"

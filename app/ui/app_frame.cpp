@@ -213,8 +213,8 @@ const panel* app_frame::find_panel(std::string_view title) const {
 }
 
 void app_frame::execute(command c, key_target t) {
-  if (c == command::step && !state_.typed_error.empty()) {  // a typed entry that is no key
-    state_.error = "nothing stepped: " + state_.typed_error;
+  if (c == command::step && !state_.typed.error().empty()) {  // a typed entry that is no key
+    state_.error = "nothing stepped: " + state_.typed.error();
     return;
   }
   if (drives_tables(c)) {
@@ -227,10 +227,9 @@ void app_frame::execute(command c, key_target t) {
       switch (c) {
         case command::run_pause: tables.running() ? tables.pause() : tables.run(); break;
         case command::step:
-          if (state_.typed_next < state_.typed_keys.size()) {  // the typed keys, one by one
-            tables.step(std::vector<given_op>{
-                typed_op(state_.typed_kind, state_.typed_keys[state_.typed_next])});
-            ++state_.typed_next;  // a key a table refused stays next
+          if (const auto op = state_.typed.next()) {  // the typed keys, one by one
+            tables.step(std::vector<given_op>{*op});
+            state_.typed.advance();  // after the step: a key a table refused stays next
           } else
             tables.step(static_cast<std::uint64_t>(state_.step_ops));
           break;
@@ -359,7 +358,7 @@ void app_frame::draw_panels() {
 
 void app_frame::load_key_file(const std::string& path) {
   state_.key_source.path = path;
-  state_.key_source.key_bits = state_.sess->config().table.key_bits();  // read for this table
+  state_.key_source.width = state_.sess->config().table.width;  // read for this table
   state_.key_loader.start(state_.key_source);
 }
 

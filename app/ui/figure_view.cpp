@@ -13,6 +13,57 @@
 
 namespace hs::app {
 
+namespace {
+
+// The caption wraps at the window's width, under both the view and the numbers.
+float caption_height(const std::string& caption, float width) {
+  if (caption.empty()) return 0.f;
+  const ImGuiStyle& style = ImGui::GetStyle();
+  return ImGui::CalcTextSize(caption.c_str(), nullptr, false, width - 2 * style.WindowPadding.x).y +
+         2 * style.ItemSpacing.y;
+}
+
+// The heatmap keeps room for its legend beside it, and the figure's area is its image alone.
+std::array<float, 4> draw_heatmap_figure(frame_state& f, ImVec2 avail) {
+  const float legend_w = f.heatmap.legend_width(), gap = ImGui::GetStyle().ItemSpacing.x;
+  f.heatmap.set_area(static_cast<int>(avail.x - legend_w - gap), static_cast<int>(avail.y));
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  f.heatmap.draw_figure(*f.image, f.sample.inspected.slots, f.sess->capacity());
+  const ImVec2 end = ImGui::GetItemRectMax();
+  ImGui::SameLine();
+  f.heatmap.draw_legend(ImVec2(legend_w, end.y - at.y));
+  return {at.x, at.y, end.x - at.x, end.y - at.y};
+}
+
+// One of the views every family has; `rect` is left as the whole area but for the heatmap.
+void draw_common_figure(frame_state& f, view_kind kind, ImVec2 avail, float fs,
+                        std::array<float, 4>& rect) {
+  switch (kind) {
+    case view_kind::heatmap: rect = draw_heatmap_figure(f, avail); break;
+    case view_kind::histogram:
+      f.histogram.draw(f.sample.inspected.histogram, avail.y - 2 * fs);
+      break;
+    case view_kind::throughput: {
+      vis::throughput_view v;
+      v.draw(throughput_input_of(f.sess->throughput()), avail.y - 2 * fs);
+      break;
+    }
+    case view_kind::timeline: {
+      const auto explains = f.hooks().explains_tombstone_inserts;
+      vis::churn_view v;
+      v.draw(churn_input_of(f.sess->timeline(), f.sess->rebuilds()),
+             explains && explains(f.sess->config().table), avail.y - 6 * fs);
+      break;
+    }
+    case view_kind::stats: draw_number_rows(numbers(f)); break;
+    case view_kind::compare:
+      if (f.compare_figure) f.compare_figure->draw(avail.y);
+      break;
+  }
+}
+
+}  // namespace
+
 std::array<float, 4> app_frame::draw_figure(std::string_view view, float width, float height,
                                             const std::string& title) {
   write_keys_as_given();
@@ -36,11 +87,7 @@ std::array<float, 4> app_frame::draw_figure(std::string_view view, float width, 
     // The stage's caption (a scenario's `say`) goes under the view and the numbers.
     const std::string caption = f.sess->status().caption;
     const ImGuiStyle& style = ImGui::GetStyle();
-    const float caption_h = caption.empty() ? 0.f
-                                            : ImGui::CalcTextSize(caption.c_str(), nullptr, false,
-                                                                  width - 2 * style.WindowPadding.x)
-                                                      .y +
-                                                  2 * style.ItemSpacing.y;
+    const float caption_h = caption_height(caption, width);
     ImGui::BeginChild("view", ImVec2(view_w - 2 * style.WindowPadding.x, -caption_h),
                       ImGuiChildFlags_None, ImGuiWindowFlags_NoScrollbar);
     const ImVec2 origin = ImGui::GetCursorScreenPos();
@@ -51,38 +98,7 @@ std::array<float, 4> app_frame::draw_figure(std::string_view view, float width, 
       view_context ctx = f.context(avail.y - fs, -1.0);
       if (const view_entry* v = f.ui().figure(view)) v->draw(*f.views, ctx);
     } else {
-      switch (*common) {
-        case view_kind::heatmap: {
-          const float legend_w = f.heatmap.legend_width(), gap = style.ItemSpacing.x;
-          f.heatmap.set_area(static_cast<int>(avail.x - legend_w - gap), static_cast<int>(avail.y));
-          const ImVec2 at = ImGui::GetCursorScreenPos();
-          f.heatmap.draw_figure(*f.image, f.sample.inspected.slots, f.sess->capacity());
-          const ImVec2 end = ImGui::GetItemRectMax();
-          rect = {at.x, at.y, end.x - at.x, end.y - at.y};
-          ImGui::SameLine();
-          f.heatmap.draw_legend(ImVec2(legend_w, end.y - at.y));
-          break;
-        }
-        case view_kind::histogram:
-          f.histogram.draw(f.sample.inspected.histogram, avail.y - 2 * fs);
-          break;
-        case view_kind::throughput: {
-          vis::throughput_view v;
-          v.draw(throughput_input_of(f.sess->throughput()), avail.y - 2 * fs);
-          break;
-        }
-        case view_kind::timeline: {
-          const auto explains = f.hooks().explains_tombstone_inserts;
-          vis::churn_view v;
-          v.draw(churn_input_of(f.sess->timeline(), f.sess->rebuilds()),
-                 explains && explains(f.sess->config().table), avail.y - 6 * fs);
-          break;
-        }
-        case view_kind::stats: draw_number_rows(numbers()); break;
-        case view_kind::compare:
-          if (f.compare_figure) f.compare_figure->draw(avail.y);
-          break;
-      }
+      draw_common_figure(f, *common, avail, fs, rect);
     }
     ImGui::EndChild();
     if (!stats_only) {

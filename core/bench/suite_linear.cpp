@@ -70,7 +70,7 @@ table_config linear_config(const bench_options& opt) {
   cfg.hash = opt.hash;
   cfg.linear.tuning = opt.linear;
   cfg.linear.probe = opt.probe;
-  cfg.linear.key_bits = opt.key_bits;
+  cfg.width = opt.width;
   return cfg;
 }
 
@@ -223,7 +223,7 @@ void run_linear_suite(const bench_options& opt, report& r) {
       strprintf("linear, %s slots (%s), %u-bit keys and values, hash %s, probing %s, %s, "
                 "statuses %s",
                 format_count(cfg.capacity).c_str(), format_bytes(cfg.capacity * slot_bytes).c_str(),
-                cfg.key_bits(), std::string(to_string(cfg.hash)).c_str(),
+                bits_of(cfg.width), std::string(to_string(cfg.hash)).c_str(),
                 std::string(to_string(cfg.linear.probe)).c_str(), describe(opt.linear).c_str(),
                 opt.statuses ? "written" : "not written"));
 
@@ -273,10 +273,10 @@ void run_linear_suite(const bench_options& opt, report& r) {
 
 report linear_suite(const bench_options& opt) {
   report r = new_report("linear", opt);
-  if (opt.key_bits == 64)
-    run_linear_suite<wide_key, wide_value>(opt, r);
-  else
-    run_linear_suite<key_type, value_type>(opt, r);
+  with_key_width(opt.width, [&](auto key) {
+    using K = decltype(key);
+    run_linear_suite<K, value_of_key<K>>(opt, r);
+  });
   return r;
 }
 

@@ -217,87 +217,105 @@ result_table fig6(const bench_ctx& c) {
   return tab;
 }
 
-result_table fig7(const bench_ctx& c, std::uint64_t initial, std::uint64_t batch) {
-  struct gamma {
-    const char* name;
-    double a, b, cc, d;
+/// Fig. 7a's mixes: the shares of new inserts, deletes, searches of present keys and searches of
+/// absent keys.
+struct fig7_mix {
+  const char* name;
+  double a, b, cc, d;
+};
+constexpr fig7_mix fig7_mixes[] = {{"G0 (0.5,0.5,0,0)", 0.5, 0.5, 0, 0},
+                                   {"G1 (0.2,0.2,0.3,0.3)", 0.2, 0.2, 0.3, 0.3},
+                                   {"G2 (0.1,0.1,0.4,0.4)", 0.1, 0.1, 0.4, 0.4}};
+
+struct mixed_batch {
+  buffer<op_kind> kinds;
+  buffer<key_type> keys;
+  buffer<value_type> values;
+};
+
+// One batch per mix: new inserts, deletes and searches of present keys, searches of absent keys,
+// each key once, in random order (every warp holds every kind).
+mixed_batch make_mixed_batch(const bench_ctx& c, const fig7_mix& g, std::uint64_t batch,
+                             const std::vector<key_type>& present,
+                             const std::vector<key_type>& fresh,
+                             const std::vector<key_type>& absent, std::mt19937_64& rng) {
+  std::vector<op_kind> kinds;
+  std::vector<key_type> keys;
+  const auto na = static_cast<std::uint64_t>(g.a * batch),
+             nb = static_cast<std::uint64_t>(g.b * batch);
+  const auto nc = static_cast<std::uint64_t>(g.cc * batch), nd = batch - na - nb - nc;
+  for (std::uint64_t i = 0; i < na; ++i) kinds.push_back(op_kind::insert), keys.push_back(fresh[i]);
+  for (std::uint64_t i = 0; i < nb; ++i)
+    kinds.push_back(op_kind::erase), keys.push_back(present[i]);
+  for (std::uint64_t i = 0; i < nc; ++i)
+    kinds.push_back(op_kind::find), keys.push_back(present[present.size() - 1 - i]);
+  for (std::uint64_t i = 0; i < nd; ++i) kinds.push_back(op_kind::find), keys.push_back(absent[i]);
+  std::vector<std::size_t> order(keys.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::shuffle(order.begin(), order.end(), rng);
+  std::vector<op_kind> k2(order.size());
+  std::vector<key_type> keys2(order.size());
+  for (std::size_t i = 0; i < order.size(); ++i) k2[i] = kinds[order[i]], keys2[i] = keys[order[i]];
+  return {c.upload(k2), c.upload(keys2), c.upload(keys2)};
+}
+
+// Every mix starts from the same fill, so each timed repetition refills the table first.
+std::vector<cell> fig7_row(const bench_ctx& c, double beta, std::uint64_t initial,
+                           std::uint64_t batch, const buffer<key_type>& init_keys,
+                           const std::vector<mixed_batch>& batches, buffer<value_type>& results,
+                           buffer<op_status>& st) {
+  const std::uint64_t b = slab::buckets_for_beta(initial, beta);
+  auto t = c.make(b, initial + batch);
+  auto fill = [&] {
+    t->clear(c.s);
+    t->insert(init_keys.cspan(), init_keys.cspan(), {}, c.s);
   };
-  const gamma gammas[] = {{"G0 (0.5,0.5,0,0)", 0.5, 0.5, 0, 0},
-                          {"G1 (0.2,0.2,0.3,0.3)", 0.2, 0.2, 0.3, 0.3},
-                          {"G2 (0.1,0.1,0.4,0.4)", 0.1, 0.1, 0.4, 0.4}};
+  fill();
+  const double util = t->stats(c.s).slab.utilization;
+  std::vector<cell> row{cell(beta, "%.2f"), cell(double(b), "%.0f"), cell(util, "%.3f")};
+  std::vector<cell> ranges;
+  for (std::size_t g = 0; g < batches.size(); ++g) {
+    const mixed_batch& m = batches[g];
+    const op_batch ops{m.kinds.cspan(), m.keys.cspan(), m.values.cspan()};
+    const profile_row named(strprintf("slab mixed beta %.2f G%zu", beta, g));
+    const timing tm = c.time(fill, [&] { t->apply(ops, results.span(), st.span(), c.s); });
+    if (count_of(st, batch, op_status::failed_full, c.s) ||
+        count_of(st, batch, op_status::none, c.s))
+      throw gpu_error("bench slab: a concurrent batch left an operation undone");
+    row.push_back(cell(rate(batch, tm), "%.2f"));
+    const rate_range rr = rates_of(batch, tm);
+    ranges.push_back(cell(rr.slowest, "%.2f"));
+    ranges.push_back(cell(rr.fastest, "%.2f"));
+  }
+  for (cell& r : ranges) row.push_back(std::move(r));
+  return row;
+}
+
+result_table fig7(const bench_ctx& c, std::uint64_t initial, std::uint64_t batch) {
   const auto present = keys_from(0, initial), fresh = keys_from(initial, batch),
              absent = keys_from(initial + batch, batch);
   auto init_keys = c.upload(present);
-  // One batch per mix: new inserts, deletes and searches of present keys, searches of absent
-  // keys, each key once, in random order (every warp holds every kind).
-  struct mixed {
-    buffer<op_kind> kinds;
-    buffer<key_type> keys;
-    buffer<value_type> values;
-  };
-  std::vector<mixed> batches;
+  std::vector<mixed_batch> batches;
   std::mt19937_64 rng(7);
-  for (const gamma& g : gammas) {
-    std::vector<op_kind> kinds;
-    std::vector<key_type> keys;
-    const auto na = static_cast<std::uint64_t>(g.a * batch),
-               nb = static_cast<std::uint64_t>(g.b * batch);
-    const auto nc = static_cast<std::uint64_t>(g.cc * batch), nd = batch - na - nb - nc;
-    for (std::uint64_t i = 0; i < na; ++i)
-      kinds.push_back(op_kind::insert), keys.push_back(fresh[i]);
-    for (std::uint64_t i = 0; i < nb; ++i)
-      kinds.push_back(op_kind::erase), keys.push_back(present[i]);
-    for (std::uint64_t i = 0; i < nc; ++i)
-      kinds.push_back(op_kind::find), keys.push_back(present[initial - 1 - i]);
-    for (std::uint64_t i = 0; i < nd; ++i)
-      kinds.push_back(op_kind::find), keys.push_back(absent[i]);
-    std::vector<std::size_t> order(keys.size());
-    std::iota(order.begin(), order.end(), 0);
-    std::shuffle(order.begin(), order.end(), rng);
-    std::vector<op_kind> k2(order.size());
-    std::vector<key_type> keys2(order.size());
-    for (std::size_t i = 0; i < order.size(); ++i)
-      k2[i] = kinds[order[i]], keys2[i] = keys[order[i]];
-    batches.push_back({c.upload(k2), c.upload(keys2), c.upload(keys2)});
-  }
+  for (const fig7_mix& g : fig7_mixes)
+    batches.push_back(make_mixed_batch(c, g, batch, present, fresh, absent, rng));
   buffer<value_type> results(c.space, batch);
   buffer<op_status> st(c.space, batch);
   result_table tab;
   tab.name = "fig7a-concurrent";
   tab.title = "Fig. 7a: concurrent mixed batches of " + format_count(batch) + " operations on " +
               format_count(initial) + " stored keys, against initial utilization (G ops/s)";
-  tab.columns = {"beta",         "buckets",      "initial utilization",
-                 gammas[0].name, gammas[1].name, gammas[2].name};
-  for (const auto& g : gammas)  // each mix's slowest and fastest repetition (error bars)
+  tab.columns = {"beta",
+                 "buckets",
+                 "initial utilization",
+                 fig7_mixes[0].name,
+                 fig7_mixes[1].name,
+                 fig7_mixes[2].name};
+  for (const auto& g : fig7_mixes)  // each mix's slowest and fastest repetition (error bars)
     tab.columns.insert(tab.columns.end(),
                        {std::string(g.name) + " min", std::string(g.name) + " max"});
-  for (double beta : {0.1, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0}) {
-    const std::uint64_t b = slab::buckets_for_beta(initial, beta);
-    auto t = c.make(b, initial + batch);
-    auto fill = [&] {
-      t->clear(c.s);
-      t->insert(init_keys.cspan(), init_keys.cspan(), {}, c.s);
-    };
-    fill();
-    const double util = t->stats(c.s).slab.utilization;
-    std::vector<cell> row{cell(beta, "%.2f"), cell(double(b), "%.0f"), cell(util, "%.3f")};
-    std::vector<cell> ranges;
-    for (std::size_t g = 0; g < batches.size(); ++g) {
-      const mixed& m = batches[g];
-      const op_batch ops{m.kinds.cspan(), m.keys.cspan(), m.values.cspan()};
-      const profile_row named(strprintf("slab mixed beta %.2f G%zu", beta, g));
-      const timing tm = c.time(fill, [&] { t->apply(ops, results.span(), st.span(), c.s); });
-      if (count_of(st, batch, op_status::failed_full, c.s) ||
-          count_of(st, batch, op_status::none, c.s))
-        throw gpu_error("bench slab: a concurrent batch left an operation undone");
-      row.push_back(cell(rate(batch, tm), "%.2f"));
-      const rate_range rr = rates_of(batch, tm);
-      ranges.push_back(cell(rr.slowest, "%.2f"));
-      ranges.push_back(cell(rr.fastest, "%.2f"));
-    }
-    for (cell& r : ranges) row.push_back(std::move(r));
-    tab.add(std::move(row));
-  }
+  for (double beta : {0.1, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0})
+    tab.add(fig7_row(c, beta, initial, batch, init_keys, batches, results, st));
   return tab;
 }
 

@@ -22,7 +22,7 @@ struct bench_options {
   linear_tuning linear;       ///< execution choices of the linear table
   hash_kind hash = hash_kind::murmur3;
   probe_policy probe = probe_policy::linear;  ///< the linear suites' probing (open addressing)
-  unsigned key_bits = 32;                     ///< bench linear: keys and values of 32 or 64 bits
+  key_width width = key_width::bits32;        ///< bench linear: the keys and values' width
   bool statuses = false;                      ///< also write a status per operation in timed runs
   bool cpu_baseline = true;  ///< seed-linear: run std::unordered_map like the seed did
   int slab_tile = 0;         ///< threads sharing a slab in the slab suites (0: the table's default)

@@ -4,7 +4,7 @@
 #pragma once
 #include <cstdint>
 
-#include "core/common/inspection.hpp"
+#include "core/common/sample_parts.hpp"
 
 namespace hs {
 

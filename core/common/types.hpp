@@ -23,7 +23,7 @@ HS_HD bool is_reserved_key(key_type k) { return k >= k_tombstone; }
 /// @brief True when a value collides with the empty-value sentinel and must be rejected.
 HS_HD bool is_reserved_value(value_type v) { return v == k_empty; }
 
-/// @brief Keys and values of 64-bit tables (the linear family's key-bits 64).
+/// @brief Keys and values of 64-bit tables (key_width.hpp: the width as one type).
 using wide_key = std::uint64_t;
 using wide_value = std::uint64_t;
 
@@ -41,12 +41,6 @@ struct key_limits {
   HS_HD static constexpr bool reserved_key(K k) { return k >= tombstone; }
   HS_HD static constexpr bool reserved_value(K v) { return v == empty; }
 };
-/// @brief Whether `key` is reserved in a table of `key_bits` keys (32 or 64); for 32 bits, a key
-/// wider than 32 bits counts as reserved too (callers that say why check the width first).
-HS_HD constexpr bool is_reserved_key_of(std::uint64_t key, unsigned key_bits) {
-  return key_bits == 64 ? key_limits<std::uint64_t>::reserved_key(key)
-                        : key >= key_limits<std::uint32_t>::tombstone;
-}
 static_assert(key_limits<key_type>::empty == k_empty &&
               key_limits<key_type>::tombstone == k_tombstone &&
               key_limits<key_type>::domain == k_key_domain);

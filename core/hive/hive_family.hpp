@@ -7,11 +7,11 @@
 
 #include "core/hive/hive_image.hpp"
 #include "core/hive/hive_launch.hpp"
-#include "core/table/table.hpp"
+#include "core/table/table_of.hpp"
 
 namespace hs::hive {
 
-class hive_family : public table {
+class hive_family : public table_of<key_type, value_type> {
  public:
   /// @brief Splits up to `buckets` buckets (in K-bucket steps), advancing rounds as they fill;
   /// the stash is drained into the grown table. Returns the buckets split.

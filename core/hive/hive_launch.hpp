@@ -1,5 +1,6 @@
 // Host entry points of the hive family's kernels (hive_kernels.cu, hive_resize.cu) and the plain
-// structures they take. The table (hive_table.cu) owns the memory; these only launch.
+// structures they take. The table (hive_table.cu) owns the memory; these only launch. The view
+// they take, hive_ref, is in hive_ref.hpp.
 #pragma once
 #include <cstdint>
 
@@ -11,6 +12,7 @@
 #include "core/common/stream.hpp"
 #include "core/common/types.hpp"
 #include "core/hive/hive_layout.hpp"
+#include "core/hive/hive_ref.hpp"
 
 namespace hs::hive {
 
@@ -51,34 +53,6 @@ HS_HD int rejected_counter(op_kind kind) {
          : kind == op_kind::find ? c_rejected_find
                                  : c_rejected_erase;
 }
-
-/// @brief Recent eviction paths, a ring of k_path_ring records (the record is the inspection's).
-using path_record = eviction_path;
-static_assert(k_max_eviction_path == k_max_eviction_depth,
-              "a path record holds the deepest eviction");
-inline constexpr std::uint32_t k_path_ring = 256;
-
-/// @brief The table as kernels see it.
-struct hive_ref {
-  word_type* words = nullptr;  ///< buckets * slots
-  meta_word* bucket_meta =
-      nullptr;  ///< per bucket: free mask (bit i set = slot i free) and lock word
-  int slots = 32;
-  int tile = 32;
-  geometry geo;
-  hash_policy hashes;
-  int depth = 16;              ///< most moves of one eviction path
-  word_type* stash = nullptr;  ///< ring of stashed words (empty after a delete)
-  std::uint32_t stash_capacity = 0;
-  unsigned long long* stash_tail = nullptr;  ///< slots handed out (may pass the capacity)
-  unsigned long long* stash_live = nullptr;  ///< live words in the stash
-  unsigned long long* counters = nullptr;    ///< c_count entries
-  unsigned long long* tallies = nullptr;     ///< k_tally_shards x k_tally_stride, folded on read
-  path_record* paths = nullptr;              ///< k_path_ring records
-  unsigned long long* path_head = nullptr;   ///< records written
-  bool instrument = false;
-  std::uint32_t seed = 0;  ///< differs per launch: eviction victims
-};
 
 enum class batch_op : std::uint8_t { mixed, find, insert, erase };
 

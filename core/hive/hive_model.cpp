@@ -238,8 +238,8 @@ void hive_model::shrink_after(std::uint64_t ops) {
       break;
 }
 
-void hive_model::insert(std::span<const key_type> keys, std::span<const value_type> values,
-                        std::span<op_status> status, stream_view) {
+void hive_model::insert_batch(std::span<const key_type> keys, std::span<const value_type> values,
+                              std::span<op_status> status, stream_view) {
   detail::check_bulk("insert", keys.size(), values.size(), status.size());
   {
     std::lock_guard lock(mutex_);
@@ -253,14 +253,15 @@ void hive_model::insert(std::span<const key_type> keys, std::span<const value_ty
                 });
 }
 
-void hive_model::find(std::span<const key_type> keys, std::span<value_type> values_out,
-                      std::span<op_status> status, stream_view) {
+void hive_model::find_batch(std::span<const key_type> keys, std::span<value_type> values_out,
+                            std::span<op_status> status, stream_view) {
   detail::check_bulk("find", keys.size(), values_out.size(), status.size());
   run_model_ops(mutex_, keys.size(), rejected_, {status, values_out}, all_of_kind(op_kind::find),
                 [&](std::size_t i, op_kind, value_type& out) { return find_one(keys[i], out); });
 }
 
-void hive_model::erase(std::span<const key_type> keys, std::span<op_status> status, stream_view) {
+void hive_model::erase_batch(std::span<const key_type> keys, std::span<op_status> status,
+                             stream_view) {
   detail::check_bulk("erase", keys.size(), keys.size(), status.size());
   run_model_ops(mutex_, keys.size(), rejected_, {status, {}}, all_of_kind(op_kind::erase),
                 [&](std::size_t i, op_kind, value_type&) { return erase_one(keys[i]); });
@@ -270,8 +271,8 @@ void hive_model::erase(std::span<const key_type> keys, std::span<op_status> stat
   }
 }
 
-void hive_model::apply(const op_batch& ops, std::span<value_type> results,
-                       std::span<op_status> status, stream_view) {
+void hive_model::apply_batch(const op_batch& ops, std::span<value_type> results,
+                             std::span<op_status> status, stream_view) {
   detail::check_apply(ops, results.size(), status.size());
   {
     std::lock_guard lock(mutex_);
@@ -351,8 +352,8 @@ void hive_model::inspect(const inspect_request& req, inspect_result& out, stream
   if (req.hive.paths) out.hive.paths = recent_paths(s);  // takes the lock itself
 }
 
-std::uint64_t hive_model::retrieve_all(std::span<key_type> keys, std::span<value_type> values,
-                                       stream_view) {
+std::uint64_t hive_model::retrieve_pairs(std::span<key_type> keys, std::span<value_type> values,
+                                         stream_view) {
   detail::check_bulk("retrieve_all", keys.size(), values.size(), 0);
   std::lock_guard lock(mutex_);
   std::uint64_t n = 0;

@@ -15,18 +15,19 @@ class hive_model final : public hive_family {
   explicit hive_model(const table_config& cfg);
 
   table_config config() const override;
-  void insert(std::span<const key_type> keys, std::span<const value_type> values,
-              std::span<op_status> status, stream_view s) override;
-  void find(std::span<const key_type> keys, std::span<value_type> values_out,
-            std::span<op_status> status, stream_view s) override;
-  void erase(std::span<const key_type> keys, std::span<op_status> status, stream_view s) override;
-  void apply(const op_batch& ops, std::span<value_type> results, std::span<op_status> status,
-             stream_view s) override;
+  void insert_batch(std::span<const key_type> keys, std::span<const value_type> values,
+                    std::span<op_status> status, stream_view s) override;
+  void find_batch(std::span<const key_type> keys, std::span<value_type> values_out,
+                  std::span<op_status> status, stream_view s) override;
+  void erase_batch(std::span<const key_type> keys, std::span<op_status> status,
+                   stream_view s) override;
+  void apply_batch(const op_batch& ops, std::span<value_type> results, std::span<op_status> status,
+                   stream_view s) override;
   void clear(stream_view s) override;
   table_stats stats(stream_view s) override;
   void inspect(const inspect_request& req, inspect_result& out, stream_view s) override;
-  std::uint64_t retrieve_all(std::span<key_type> keys, std::span<value_type> values,
-                             stream_view s) override;
+  std::uint64_t retrieve_pairs(std::span<key_type> keys, std::span<value_type> values,
+                               stream_view s) override;
   void rehash(std::uint64_t capacity, stream_view s) override;
   table_state save_state(stream_view s) override;
   void restore_state(const table_state& st, stream_view s) override;

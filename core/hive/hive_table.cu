@@ -101,8 +101,8 @@ void hive_table::launch(const batch_io& io, stream_view s) {
   });
 }
 
-void hive_table::insert(std::span<const key_type> keys, std::span<const value_type> values,
-                        std::span<op_status> status, stream_view s) {
+void hive_table::insert_batch(std::span<const key_type> keys, std::span<const value_type> values,
+                              std::span<op_status> status, stream_view s) {
   detail::check_device_insert(keys, values, status);
 
   grow_for(keys.size(), s);
@@ -156,15 +156,16 @@ bool hive_table::use_bulk(std::uint64_t n, bool statuses) {
   return bulk_.reserve(ref(), n);  // no room for scratch: the per-key path, only slower
 }
 
-void hive_table::find(std::span<const key_type> keys, std::span<value_type> values_out,
-                      std::span<op_status> status, stream_view s) {
+void hive_table::find_batch(std::span<const key_type> keys, std::span<value_type> values_out,
+                            std::span<op_status> status, stream_view s) {
   detail::check_device_find(keys, values_out, status);
 
   std::shared_lock lock(table_mutex_);
   launch({batch_operands::find(keys, values_out, status), batch_op::find}, s);
 }
 
-void hive_table::erase(std::span<const key_type> keys, std::span<op_status> status, stream_view s) {
+void hive_table::erase_batch(std::span<const key_type> keys, std::span<op_status> status,
+                             stream_view s) {
   detail::check_device_erase(keys, status);
 
   {
@@ -174,8 +175,8 @@ void hive_table::erase(std::span<const key_type> keys, std::span<op_status> stat
   shrink_after(keys.size(), s);
 }
 
-void hive_table::apply(const op_batch& ops, std::span<value_type> results,
-                       std::span<op_status> status, stream_view s) {
+void hive_table::apply_batch(const op_batch& ops, std::span<value_type> results,
+                             std::span<op_status> status, stream_view s) {
   detail::check_device_apply(ops, results, status);
 
   // The host cannot tell inserts from erases without reading the kinds: bound both by n.
@@ -291,8 +292,8 @@ std::array<std::uint64_t, 2> hive_table::census(stream_view s) {
   return {out[0], out[1]};
 }
 
-std::uint64_t hive_table::retrieve_all(std::span<key_type> keys, std::span<value_type> values,
-                                       stream_view s) {
+std::uint64_t hive_table::retrieve_pairs(std::span<key_type> keys, std::span<value_type> values,
+                                         stream_view s) {
   detail::check_bulk("retrieve_all", keys.size(), values.size(), 0);
   require_device("retrieve_all", keys);
   require_device("retrieve_all", values);

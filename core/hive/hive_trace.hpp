@@ -2,11 +2,11 @@
 // step (step mode's Code view and warp lanes draw it). The rules are the device's: the batch
 // kernel's passes (hive_kernels.cu: the first pass of every kind reading the first candidate,
 // look_in_first and decide_first; then insert_common reading both candidates for an insert it
-// left), then the general operations of hive_ops.cuh (find_op and erase_op read the candidates in
-// order, then the stash; insert_op's four steps: replace, claim, eviction, stash). An eviction's
-// path is the one the table recorded for the key (the path ring, instrumentation on). The
-// operations of a step are replayed in order, each seeing what the earlier ones did to the buckets
-// they share.
+// left), then the general operations (hive_find_erase.cuh: find_op and erase_op read the
+// candidates in order, then the stash; insert_op's four steps: replace, claim, eviction, stash). An
+// eviction's path is the one the table recorded for the key (the path ring, instrumentation on).
+// The operations of a step are replayed in order, each seeing what the earlier ones did to the
+// buckets they share.
 #pragma once
 #include <cstdint>
 #include <map>

@@ -6,7 +6,7 @@
 
 #include "core/common/device_histogram.hpp"
 #include "core/common/hash.hpp"
-#include "core/common/inspection.hpp"
+#include "core/common/sample_parts.hpp"
 #include "core/common/stream.hpp"
 #include "core/linear/linear_layout.hpp"
 

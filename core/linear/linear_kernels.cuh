@@ -156,8 +156,9 @@ __global__ void __launch_bounds__(k_block)
 }
 
 /// Every region's reach set to the table's longest probe (after a rebuild, whose kernels record
-/// only that).
-__global__ void __launch_bounds__(k_block)
+/// only that). Static: each .cu that includes this header has its own (the rehash launches it,
+/// the table asks it which device code runs).
+static __global__ void __launch_bounds__(k_block)
     spread_reach(std::uint32_t* reach, std::uint64_t regions, const unsigned* max_displacement) {
   const std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x;
   if (i < regions) reach[i] = *max_displacement;

@@ -11,7 +11,8 @@
 
 #include "core/common/hash.hpp"
 #include "core/common/host_device.hpp"
-#include "core/common/inspection.hpp"
+#include "core/common/key_width.hpp"
+#include "core/common/sample_parts.hpp"
 #include "core/common/types.hpp"
 #include "core/linear/linear_options.hpp"
 
@@ -38,7 +39,7 @@ struct slot_traits<slot_word> {
   using key = key_type;
   using value = value_type;
   using index = std::uint32_t;
-  static constexpr unsigned key_bits = 32;
+  static constexpr key_width width = key_width::bits32;
   HS_HD static constexpr slot_word empty() { return ~slot_word{0}; }
   HS_HD static constexpr slot_word pack(key k, value v) { return (slot_word{v} << 32) | k; }
   HS_HD static constexpr key key_of(slot_word w) { return static_cast<key>(w); }
@@ -49,7 +50,7 @@ struct slot_traits<wide_slot> {
   using key = wide_key;
   using value = wide_value;
   using index = std::uint64_t;
-  static constexpr unsigned key_bits = 64;
+  static constexpr key_width width = key_width::bits64;
   HS_HD static constexpr wide_slot empty() { return {~0ull, ~0ull}; }
   HS_HD static constexpr wide_slot pack(key k, value v) { return {k, v}; }
   HS_HD static constexpr key key_of(wide_slot w) { return w.key; }
@@ -62,12 +63,11 @@ using value_of_t = typename slot_traits<W>::value;
 template <class W>
 using index_of_t = typename slot_traits<W>::index;
 
-/// @brief Calls f(slot type) for a table's key width (32 or 64 bits).
-template <class F>
-decltype(auto) dispatch_width(unsigned key_bits, F&& f) {
-  if (key_bits == 64) return f(wide_slot{});
-  return f(slot_word{});
-}
+/// @brief The slot type of a key type.
+template <class K>
+using slot_of_key = std::conditional_t<std::is_same_v<K, wide_key>, wide_slot, slot_word>;
+/// @brief Bytes a slot takes: the key and the value, 8 or 16.
+constexpr std::uint32_t slot_bytes(key_width w) { return 2 * bits_of(w) / 8; }
 
 /// @brief An empty 32-bit slot: empty key and empty value (memset 0xff).
 inline constexpr slot_word k_empty_slot = ~slot_word{0};
@@ -97,9 +97,11 @@ template <class... I>
 using index_arg_t = std::conditional_t<((sizeof(I) > 4) || ...), std::uint64_t, std::uint32_t>;
 
 /// @brief Slots a home is aligned to: 64-bit keys start their walk at the first slot of their
-/// 64-byte line (4 slots), 32-bit keys anywhere.
+/// 64-byte line (4 slots of 16 bytes), 32-bit keys anywhere (1).
+constexpr std::uint32_t home_line(key_width w) { return 1u << (2 * static_cast<unsigned>(w)); }
 template <class K>
-inline constexpr std::uint32_t k_home_line = sizeof(key_arg_t<K>) == 8 ? 4 : 1;
+inline constexpr std::uint32_t k_home_line = home_line(width_of<key_arg_t<K>>);
+static_assert(k_home_line<wide_key> == 4 && k_home_line<key_type> == 1);
 
 /// @brief The first slot a key probes: its hash masked to the power-of-two capacity.
 template <class Hash, class K, class I>

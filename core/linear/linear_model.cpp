@@ -285,7 +285,7 @@ void basic_linear_model<W>::inspect(const inspect_request& req, inspect_result& 
 
 template <class W>
 void basic_linear_model<W>::rehash(std::uint64_t capacity, stream_view) {
-  check_capacity("rehash", capacity, slot_traits<W>::key_bits);
+  check_capacity("rehash", capacity, slot_traits<W>::width);
   std::lock_guard lock(mutex_);
   std::vector<W> old;
   old.swap(slots_);

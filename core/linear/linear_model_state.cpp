@@ -11,21 +11,21 @@
 
 namespace hs::linear {
 
-void check_capacity(std::string_view what, std::uint64_t capacity, unsigned key_bits) {
-  if (!is_pow2(capacity) || capacity < 16 || capacity > max_capacity(key_bits))
+void check_capacity(std::string_view what, std::uint64_t capacity, key_width w) {
+  if (!is_pow2(capacity) || capacity < 16 || capacity > max_capacity(w))
     throw user_error(std::string(what) + ": capacity " + format_count(capacity) +
-                     " is not a power of two between 16 and " + (key_bits == 64 ? "2^40" : "2^32"));
+                     " is not a power of two between 16 and 2^" +
+                     std::to_string(max_capacity_log2(w)));
 }
 
-void check_state_capacity(std::uint64_t capacity, unsigned key_bits) {
-  check_capacity("a linear table's state", capacity, key_bits);
+void check_state_capacity(std::uint64_t capacity, key_width w) {
+  check_capacity("a linear table's state", capacity, w);
 }
 
-bool state_homes_current(const table_state& st, unsigned key_bits) {
+bool wide_homes_current(const table_state& st) {
   for (const auto& [name, value] : st.numbers)
-    if (name == k_home_line_number)
-      return value == (key_bits == 64 ? k_home_line<wide_key> : k_home_line<key_type>);
-  return key_bits == 32;
+    if (name == k_home_line_number) return value == k_home_line<wide_key>;
+  return false;
 }
 
 std::vector<wide_slot> relaid_wide_slots(const table_config& cfg, const std::vector<wide_slot>& old,
@@ -64,11 +64,11 @@ template <class W>
 void basic_linear_model<W>::restore_state(const table_state& st, stream_view s) {
   check_restorable(st.config, config());
   const std::uint64_t capacity = st.config.capacity;
-  check_state_capacity(capacity, slot_traits<W>::key_bits);
+  check_state_capacity(capacity, slot_traits<W>::width);
   std::vector<W> slots = st.host_part<W>(k_slots_part, capacity, s);
   std::uint64_t longest = st.number(k_longest_probe);
   if constexpr (sizeof(W) == 16) {
-    if (!state_homes_current(st, 64)) {
+    if (!wide_homes_current(st)) {
       std::uint32_t relaid_longest = 0;
       slots = relaid_wide_slots(st.config, slots, relaid_longest);
       longest = relaid_longest;

@@ -46,8 +46,6 @@ struct linear_tuning {
 /// @brief Everything a linear table is made with beyond the common settings: what it stores and
 /// how (delete mode, probing) and how its kernels run (tuning).
 struct linear_options {
-  /// Keys and values of 32 bits (8-byte slots) or 64 bits (16-byte slots).
-  unsigned key_bits = 32;
   linear_delete_mode deletes = linear_delete_mode::value;
   probe_policy probe = probe_policy::linear;
   linear_tuning tuning;

@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 
+#include "core/common/key_width.hpp"
 #include "core/common/probe_histogram.hpp"
 #include "core/linear/linear_options.hpp"
 
@@ -12,10 +13,10 @@ namespace hs::linear {
 
 /// @brief Slots a lookup reads from one memory line: a 64-byte line's (8 of 32 bits, 4 of 64), or
 /// with double hashing a sector's 4 (each probe step reads a sector in a line of its own).
-std::uint32_t slots_per_line(const linear_options& o);
+std::uint32_t slots_per_line(const linear_options& o, key_width w);
 /// @brief Whether every walk starts at its line's first slot (64-bit keys).
-bool homes_at_line_start(const linear_options& o);
+bool homes_at_line_start(key_width w);
 /// @brief The mean lines a walk to a stored key touches (mean_lines over the histogram).
-double lines_per_hit(const probe_histogram& h, const linear_options& o);
+double lines_per_hit(const probe_histogram& h, const linear_options& o, key_width w);
 
 }  // namespace hs::linear

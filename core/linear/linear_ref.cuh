@@ -12,12 +12,17 @@
 // reports the key missing, as it would had it run before the insert; an insert of the same key
 // overwrites the empty value (inserted) and the claiming insert's exchange then reports replaced,
 // so a key is still inserted once, by one of them; an erase by value finds nothing to erase.
+//
+// The struct's slot writes (linear_ref_claims.cuh) and its far walk (linear_walk_far.cuh) are
+// defined after it, and the loads it reads slots with are in linear_loads.cuh: apart so that
+// this file holds the view and the probes the Code view shows.
 #pragma once
 #include <cstdint>
 
 #include "core/common/coop_group.cuh"
 #include "core/common/types.hpp"
 #include "core/linear/linear_layout.hpp"
+#include "core/linear/linear_loads.cuh"
 
 namespace hs::linear {
 
@@ -29,65 +34,6 @@ struct device_counters {
   unsigned long long occupied;     ///< exact only during a guarded insert (seeded by a census)
   unsigned int max_displacement;   ///< longest probe of any insert: finds never look further
   unsigned int pad;
-};
-
-/// @brief 16 bytes read as one load: past L1 with `ViaL2` (inserts need to see other threads'
-/// claims).
-template <bool ViaL2>
-__device__ __forceinline__ ulonglong2 load16(const void* p) {
-  if constexpr (ViaL2)
-    return __ldcg(reinterpret_cast<const ulonglong2*>(p));
-  else
-    return *reinterpret_cast<const ulonglong2*>(p);
-}
-
-/// @brief Two consecutive slots (the first aligned to two): one 16-byte load for 32-bit slots,
-/// two issued together for 16-byte ones.
-template <bool ViaL2>
-__device__ __forceinline__ void load_two(const slot_word* p, slot_word& w0, slot_word& w1) {
-  const ulonglong2 v = load16<ViaL2>(p);
-  w0 = v.x;
-  w1 = v.y;
-}
-template <bool ViaL2>
-__device__ __forceinline__ void load_two(const wide_slot* p, wide_slot& w0, wide_slot& w1) {
-  const ulonglong2 a = load16<ViaL2>(p), b = load16<ViaL2>(p + 1);
-  w0 = {a.x, a.y};
-  w1 = {b.x, b.y};
-}
-
-/// @brief A slot shuffled from lane `src` of `lanes`.
-__device__ __forceinline__ slot_word shfl_slot(unsigned lanes, slot_word w, int src) {
-  return __shfl_sync(lanes, w, src);
-}
-__device__ __forceinline__ wide_slot shfl_slot(unsigned lanes, wide_slot w, int src) {
-  return {__shfl_sync(lanes, w.key, src), __shfl_sync(lanes, w.value, src)};
-}
-
-/// @brief An aligned sector of 4 slots (32 bytes, one L2 access, for 32-bit slots; two for 16-byte
-/// ones), read as 16-byte pieces issued together (one latency). `ViaL2` reads past L1, which
-/// inserts need to see other threads' claims.
-template <bool ViaL2, class W = slot_word>
-struct sector_reader {
-  W w0{}, w1{}, w2{}, w3{};  // named words, not an array: a runtime index would put them in memory
-
-  sector_reader() = default;
-  __device__ explicit sector_reader(const W* sector) {
-    load_two<ViaL2>(sector, w0, w1);
-    load_two<ViaL2>(sector + 2, w2, w3);
-  }
-  __device__ W at(unsigned j) const { return j == 0 ? w0 : j == 1 ? w1 : j == 2 ? w2 : w3; }
-  /// Records a word seen since (a failed CAS's answer) for slot j.
-  __device__ void set(unsigned j, W w) {
-    if (j == 0)
-      w0 = w;
-    else if (j == 1)
-      w1 = w;
-    else if (j == 2)
-      w2 = w;
-    else
-      w3 = w;
-  }
 };
 
 template <class Hash, int G, class W = slot_word>
@@ -292,98 +238,15 @@ struct linear_ref {
     return capacity < k_walk_limit ? capacity : k_walk_limit;
   }
 
-  /// Claims `slot`, expected to hold `expected` (empty, or a tombstone), for k with v: one CAS of
-  /// the whole slot, or a split claim (the header), a CAS of the key alone. Returns the slot as
-  /// the CAS saw it: `expected` when claimed (then finish with claimed()). A split claim that
-  /// fails reports the key it met, with the empty value.
-  __device__ W claim(index slot, W expected, key k, value v) const {
-    if constexpr (wide) {
-      if (split_claims) {
-        const key seen =
-            atomicCAS(reinterpret_cast<unsigned long long*>(&slots[slot].key), expected.key, k);
-        return seen == expected.key ? expected : W{seen, values::empty};
-      }
-    }
-    return cas_slot(slot, expected, slot_traits<W>::pack(k, v));
-  }
-  /// One CAS of a whole slot. The host splits 16-byte claims on a GPU without a 16-byte CAS, so
-  /// code compiled for one never gets here with a 16-byte slot.
-  __device__ W cas_slot(index slot, W expected, W desired) const {
-    if constexpr (!wide) {
-      return atomicCAS(reinterpret_cast<unsigned long long*>(slots + slot), expected, desired);
-    } else {
-#if __CUDA_ARCH__ >= 900
-      return atomicCAS(slots + slot, expected, desired);
-#else
-      (void)slot, (void)desired;
-      __trap();
-      return expected;
-#endif
-    }
-  }
-  /// The status of an insert whose claim() took the slot: inserted, the value having gone in with
-  /// the key; a split claim stores it now, and a concurrent insert of the same key may have
-  /// stored one first (then this one replaced it).
-  __device__ op_status claimed(index slot, value v) const {
-    if constexpr (wide) {
-      if (split_claims) return assign_value(slot, v);
-    }
-    (void)slot, (void)v;
-    return op_status::inserted;
-  }
-  /// Tombstone mode's erase of k, found as `seen` at `slot`: key and value become the tombstone
-  /// with the empty value, in one CAS (retried while the slot still holds k with a value), or,
-  /// split, the value emptied first (which decides) and then the key.
-  __device__ op_status make_tombstone(index slot, W seen, key k) const {
-    const W dead = slot_traits<W>::pack(keys::tombstone, values::empty);
-    if constexpr (wide) {
-      if (split_claims) {
-        if (exchange_value(slot, values::empty) == values::empty)
-          return op_status::missing;  // erased meanwhile
-        atomicExch(reinterpret_cast<unsigned long long*>(&slots[slot].key), dead.key);
-        return op_status::erased;
-      }
-    }
-    while (slot_key(seen) == k && !value_is_empty(seen)) {
-      const W prev = cas_slot(slot, seen, dead);
-      if (prev == seen) return op_status::erased;
-      seen = prev;  // erased by a concurrent erase of the same key: then missing
-    }
-    return op_status::missing;
-  }
-
-  /// Raises the table's probe bound, and the reach of home's region, to d. Both are read only
-  /// here, off the common path of inserts that land near their home slot, and written only when
-  /// they grow.
-  __device__ void note_displacement(index home, std::uint32_t d) const {
-    if (d > *reinterpret_cast<volatile unsigned*>(&counters->max_displacement))
-      atomicMax(&counters->max_displacement, d);
-    if (d > k_reach_near && reach) {
-      std::uint32_t* word = reach + (home >> k_reach_region_log2);
-      if (d > *reinterpret_cast<volatile std::uint32_t*>(word)) atomicMax(word, d);
-    }
-  }
-
-  /// How far from `home` a key homed there can lie: its region's reach, at most `longest` (the
-  /// table's longest probe, as the caller read it). Read afresh each time.
-  __device__ std::uint32_t reach_of(index home, std::uint32_t longest) const {
-    if (!reach) return longest;
-    return reach_bound(
-        *reinterpret_cast<volatile std::uint32_t*>(reach + (home >> k_reach_region_log2)), longest);
-  }
-
-  /// Swaps the value of a slot (the high half of a 32-bit slot's word), returning the old one.
-  __device__ value exchange_value(index slot, value v) const {
-    if constexpr (wide)
-      return atomicExch(reinterpret_cast<unsigned long long*>(&slots[slot].value), v);
-    else
-      return atomicExch(reinterpret_cast<unsigned*>(slots + slot) + 1, v);
-  }
-
-  /// Overwrites the value of a slot holding the key; inserted if the value had been erased.
-  __device__ op_status assign_value(index slot, value v) const {
-    return exchange_value(slot, v) == values::empty ? op_status::inserted : op_status::replaced;
-  }
+  // Slot writes and the bounds they raise, defined after the struct (linear_ref_claims.cuh).
+  __device__ W claim(index slot, W expected, key k, value v) const;
+  __device__ W cas_slot(index slot, W expected, W desired) const;
+  __device__ op_status claimed(index slot, value v) const;
+  __device__ op_status make_tombstone(index slot, W seen, key k) const;
+  __device__ void note_displacement(index home, std::uint32_t d) const;
+  __device__ std::uint32_t reach_of(index home, std::uint32_t longest) const;
+  __device__ value exchange_value(index slot, value v) const;
+  __device__ op_status assign_value(index slot, value v) const;
 
   __device__ bool table_full() const {
     return *reinterpret_cast<volatile unsigned long long*>(&counters->occupied) >= capacity;
@@ -514,58 +377,9 @@ struct linear_ref {
   }
   // teach-region-end
 
-  /// The rest of a long linear-probing walk, for one thread per operation: the word of the first
-  /// slot at displacement [from, limit) from home that holds k or is empty (empty-keyed if none),
-  /// and its slot. The lanes of the warp that call it together walk each one's range in turn, a
-  /// lane per pair of slots: a walk of L slots then takes L / (2 x lanes) loads of consecutive
-  /// slots instead of L / 2 dependent ones, and the warp's time is the sum of its long walks over
-  /// its width instead of its longest walk (in a full table of 2^20 slots, its regions' reach
-  /// has a median of 1.4k slots, a mean of 38k, and a warp's longest of 32 averages 490k).
-  /// Correct for any subset of lanes: each walks the same sequence of shuffles over the set.
-  /// Displacements are 32-bit: from >= 1 and last < capacity <= 2^32.
+  /// The rest of a long linear-probing walk, the warp's lanes together (linear_walk_far.cuh).
   __device__ W walk_far(key k, index home, std::uint32_t from, std::uint32_t last,
-                        index& slot_out) const {
-    const unsigned lanes = __activemask();
-    const unsigned lane = threadIdx.x & 31;
-    const auto rank = static_cast<std::uint32_t>(__popc(lanes & ((1u << lane) - 1)));
-    const auto size = static_cast<std::uint32_t>(__popc(lanes));
-    W mine = empty_slot();
-    for (unsigned pending = lanes; pending; pending &= pending - 1) {
-      const int owner = __ffs(pending) - 1;
-      const key kk = __shfl_sync(lanes, k, owner);
-      const std::uint32_t lo = __shfl_sync(lanes, from, owner);
-      const std::uint32_t span = __shfl_sync(lanes, last, owner) - lo;  // displacements lo..lo+span
-      // 32-bit offsets from the pair (aligned as loads are) that holds displacement lo: a lane's
-      // pair at offset rel holds displacements lo - odd + rel and one more.
-      const index start = (__shfl_sync(lanes, home, owner) + lo) & mask;
-      const std::uint32_t odd = static_cast<std::uint32_t>(start & 1u);
-      const index aligned = start - odd;
-      W word = empty_slot();
-      index at = 0;
-      for (std::uint32_t rel = 2 * rank;; rel += 2 * size) {
-        const bool in0 = rel >= odd && rel - odd <= span, in1 = rel + 1 - odd <= span;
-        const index pair = (aligned + rel) & mask;
-        W w0{}, w1{};
-        if (in0 || in1) load_two<false>(slots + pair, w0, w1);
-        const bool c0 = in0 && (slot_key(w0) == kk || is_empty_slot(w0));
-        const bool c1 = in1 && (slot_key(w1) == kk || is_empty_slot(w1));
-        const unsigned hits = __ballot_sync(lanes, c0 || c1);
-        if (hits) {
-          const int first = __ffs(hits) - 1;  // the lowest lane holds the earliest pair
-          word = shfl_slot(lanes, c0 ? w0 : w1, first);
-          at = __shfl_sync(lanes, pair + (c0 ? 0u : 1u), first);
-          break;
-        }
-        // Done once the next step's first pair (the lowest rank's) starts past the range.
-        if (rel - 2 * rank + 2 * size - odd > span) break;
-      }
-      if (lane == static_cast<unsigned>(owner)) {
-        mine = word;
-        slot_out = at;
-      }
-    }
-    return mine;
-  }
+                        index& slot_out) const;
 
   /// The word of the first slot in probe order holding k or empty, within k's reach of home, at
   /// most max_disp (the word is empty-keyed when neither is found); every lane gets it, and the
@@ -641,3 +455,7 @@ struct linear_ref {
 };
 
 }  // namespace hs::linear
+
+// linear_ref's members defined outside the struct.
+#include "core/linear/linear_ref_claims.cuh"
+#include "core/linear/linear_walk_far.cuh"

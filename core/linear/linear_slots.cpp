@@ -17,8 +17,8 @@ std::vector<W> copy_slots(table& t, stream_view s) {
   if (auto* g = dynamic_cast<basic_linear_table<W>*>(&t)) return g->download_slots(s);
 #endif
   (void)s;
-  throw user_error("copy_slots: not a linear table of " + std::to_string(slot_traits<W>::key_bits) +
-                   "-bit keys");
+  throw user_error("copy_slots: not a linear table of " +
+                   std::string(to_string(slot_traits<W>::width)) + "-bit keys");
 }
 
 template std::vector<slot_word> copy_slots(table&, stream_view);

@@ -28,9 +28,9 @@ inline constexpr std::string_view k_reach_part = "reach";
 inline constexpr std::string_view k_longest_probe = "longest_probe";
 inline constexpr std::string_view k_home_line_number = "home_line";
 
-/// @brief Whether a state's keys were placed from homes as this build takes them for keys of
-/// `key_bits` (its "home_line" number, or its absence for 32-bit keys, whose homes never moved).
-bool state_homes_current(const table_state& st, unsigned key_bits);
+/// @brief Whether a 64-bit state's keys were placed from homes as this build takes them (its
+/// "home_line" number; states written before 64-bit homes moved to line starts have none).
+bool wide_homes_current(const table_state& st);
 /// @brief A 64-bit state's slots placed from line-start homes: every key that held a slot (live, or
 /// erased by value) inserted again in slot order into a CPU model of `cfg`, an erased one erased
 /// again; tombstones (free slots) are dropped. `longest` becomes the new slots' longest probe.
@@ -38,9 +38,9 @@ std::vector<wide_slot> relaid_wide_slots(const table_config& cfg, const std::vec
                                          std::uint32_t& longest);
 
 /// @brief Throws hs::user_error, naming `what`, unless `capacity` is one a linear table of
-/// `key_bits` keys can have: a power of two from 16 to max_capacity(key_bits).
-void check_capacity(std::string_view what, std::uint64_t capacity, unsigned key_bits);
+/// width `w` can have: a power of two from 16 to max_capacity(w).
+void check_capacity(std::string_view what, std::uint64_t capacity, key_width w);
 /// @brief Throws hs::user_error unless a state's capacity is one a linear table can have.
-void check_state_capacity(std::uint64_t capacity, unsigned key_bits);
+void check_state_capacity(std::uint64_t capacity, key_width w);
 
 }  // namespace hs::linear

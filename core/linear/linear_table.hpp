@@ -81,7 +81,7 @@ class basic_linear_table final : public table_of<key_of_t<W>, value_of_t<W>> {
   /// The device handle kernels take (linear_ref.cuh), for hash H and group size G.
   template <class H, int G>
   linear_ref<H, G, W> ref() const;
-  // rehash's steps (call with slots_mutex_ and scratch_mutex_ held; linear_table.cu).
+  // rehash's steps (call with slots_mutex_ and scratch_mutex_ held; linear_rehash.cu).
   struct rehash_plan;
   rehash_plan plan_rehash(std::uint64_t capacity, stream_view s);
   bool launch_rebuild(const rehash_plan& p, W* out, buffer<W>& fresh, stream_view s);

@@ -36,7 +36,7 @@ template <class W>
 void basic_linear_table<W>::restore_state(const table_state& st, stream_view s) {
   check_restorable(st.config, config());
   const std::uint64_t capacity = st.config.capacity;
-  check_state_capacity(capacity, slot_traits<W>::key_bits);
+  check_state_capacity(capacity, slot_traits<W>::width);
   std::unique_lock slots_lock(slots_mutex_);
   std::lock_guard scratch_lock(scratch_mutex_);
   HS_CUDA_CHECK(cudaDeviceSynchronize());
@@ -50,7 +50,7 @@ void basic_linear_table<W>::restore_state(const table_state& st, stream_view s) 
   // A 64-bit state from before homes moved to line starts: its keys placed again on the host.
   std::vector<W> relaid;
   if constexpr (sizeof(W) == 16) {
-    if (!state_homes_current(st, 64))
+    if (!wide_homes_current(st))
       relaid = relaid_wide_slots(st.config, st.host_part<W>(k_slots_part, capacity, s), longest);
   }
   if (!relaid.empty()) reach_part = nullptr;  // the old reach words bound the old walks

@@ -9,7 +9,7 @@
 #include <optional>
 #include <vector>
 
-#include "core/common/inspection.hpp"
+#include "core/common/sample_parts.hpp"
 #include "core/linear/linear_options.hpp"
 
 namespace hs::linear {

@@ -1,5 +1,6 @@
-# The slab family's sources, included by core/CMakeLists.txt (every core/*/family.cmake is).
-target_sources(hs_core PRIVATE
+# The slab family's sources in its library (hs_slab), included by core/CMakeLists.txt (every
+# core/*/family.cmake is).
+target_sources(${hs_family_target} PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/slab_descriptor.cpp
   ${CMAKE_CURRENT_LIST_DIR}/slab_family.cpp
   ${CMAKE_CURRENT_LIST_DIR}/slab_image.cpp
@@ -11,7 +12,7 @@ target_sources(hs_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/slab_trace.cpp
 )
 if(HS_WITH_CUDA)
-  target_sources(hs_core PRIVATE
+  target_sources(${hs_family_target} PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/slab_inspect.cu
     ${CMAKE_CURRENT_LIST_DIR}/slab_kernels.cu
     ${CMAKE_CURRENT_LIST_DIR}/slab_table.cu
@@ -20,8 +21,12 @@ if(HS_WITH_CUDA)
 endif()
 # The device code the Code view shows (teach-region markers), extracted by app/CMakeLists.txt.
 set_property(GLOBAL APPEND PROPERTY hs_code_region_sources core/slab/slab_ops.cuh)
-# Its own parts of a sample and of a traced step (cmake/family_parts.cmake).
+# Its place among the families, its options and counters, its own parts of a sample and of a
+# traced step (cmake/family_parts.cmake).
 hs_family_parts(slab
+  RANK 1
+  OPTIONS core/slab/slab_options.hpp slab_options
+  COUNTERS slab_counters
   HEADER core/slab/slab_inspection.hpp
   REQUEST slab_inspect_request
   RESULT slab_inspect_result

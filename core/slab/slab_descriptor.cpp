@@ -133,4 +133,7 @@ const family_descriptor& registration() {
   return d;
 }
 
+// Registered as the program starts (the family's library is linked whole: core/CMakeLists.txt).
+[[maybe_unused]] const bool k_registered = hs::detail::register_family(registration());
+
 }  // namespace hs::slab

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/slab/slab_image.hpp"
-#include "core/table/table.hpp"
+#include "core/table/table_of.hpp"
 
 namespace hs::slab {
 
@@ -17,7 +17,7 @@ namespace hs::slab {
 /// reads are in flight, and a warp of 2-thread tiles has 16 of them where the paper's has one.
 inline constexpr int k_default_tile = 2;
 
-class slab_family : public table {
+class slab_family : public table_of<key_type, value_type> {
  public:
   /// @brief DELETEALL: removes every pair of each key; `removed` (may be empty) gets how many.
   virtual void erase_all(std::span<const key_type> keys, std::span<std::uint32_t> removed,

@@ -32,7 +32,7 @@ unsigned warp_grid(std::uint64_t warps) {
 
 /// Calls f(word, position) for each slab of bucket b, on every lane (lane l holds word l).
 template <class F>
-__device__ void walk_bucket(const table_ref& t, std::uint64_t b, F&& f) {
+__device__ void walk_bucket(const slab_ref& t, std::uint64_t b, F&& f) {
   const unsigned lane = threadIdx.x & 31u;
   const std::uint32_t* slab = t.base + b * k_slab_words;
   for (std::uint32_t pos = 0;; ++pos) {
@@ -48,7 +48,7 @@ __device__ bool key_lane() {
   return (threadIdx.x & 1u) == 0 && (threadIdx.x & 31u) < 2 * k_slab_pairs;
 }
 
-__global__ void census_kernel(table_ref t, unsigned long long* out) {
+__global__ void census_kernel(slab_ref t, unsigned long long* out) {
   unsigned long long live = 0, tomb = 0, chained = 0;
   unsigned longest = 0;
   for (std::uint64_t b = grid_warp_id(); b < t.buckets; b += grid_warp_count()) {
@@ -92,7 +92,7 @@ __device__ void histogram_add(device_histogram* h, std::uint32_t d, unsigned lon
 // The few smallest values take nearly all samples: they are counted in registers first.
 constexpr int k_local = 4;
 
-__global__ void histograms_kernel(table_ref t, device_histogram* lengths,
+__global__ void histograms_kernel(slab_ref t, device_histogram* lengths,
                                   device_histogram* positions) {
   unsigned long long len_local[k_local] = {}, pos_local[k_local] = {};
   const bool lane0 = (threadIdx.x & 31u) == 0;
@@ -117,18 +117,18 @@ __global__ void histograms_kernel(table_ref t, device_histogram* lengths,
   }
 }
 
-__device__ std::uint32_t list_length(const table_ref& t, std::uint64_t b) {
+__device__ std::uint32_t list_length(const slab_ref& t, std::uint64_t b) {
   std::uint32_t n = 1;
   for (std::uint32_t a = t.base[b * k_slab_words + k_next_word]; a != k_null_address; ++n)
     a = *reinterpret_cast<const volatile std::uint32_t*>(pool_slab(t.pool, a) + k_next_word);
   return n;
 }
 
-__global__ void strip_kernel(table_ref t, bucket_strip_query q, float* sum_max) {
+__global__ void strip_kernel(slab_ref t, bucket_strip_query q, float* sum_max) {
   strip_pixels(q, t.buckets, [&](std::uint64_t b) { return list_length(t, b); }, sum_max);
 }
 
-__global__ void occupancy_kernel(table_ref t, occupancy_query q) {
+__global__ void occupancy_kernel(slab_ref t, occupancy_query q) {
   const std::uint64_t pixels = std::uint64_t{q.width} * q.height;
   const std::uint64_t slots = std::uint64_t{t.buckets} * k_slab_pairs;
   for (std::uint64_t p = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; p < pixels;
@@ -163,7 +163,7 @@ __global__ void occupancy_kernel(table_ref t, occupancy_query q) {
   }
 }
 
-__global__ void copy_chain_kernel(table_ref t, std::uint32_t bucket, std::uint32_t limit,
+__global__ void copy_chain_kernel(slab_ref t, std::uint32_t bucket, std::uint32_t limit,
                                   std::uint32_t* words, std::uint32_t* addresses,
                                   unsigned long long* total) {
   const unsigned lane = threadIdx.x & 31u;
@@ -194,7 +194,7 @@ __global__ void block_fill_kernel(pool_ref pool, std::uint16_t* out) {
   }
 }
 
-__global__ void retrieve_kernel(table_ref t, key_type* keys, value_type* values, std::uint64_t room,
+__global__ void retrieve_kernel(slab_ref t, key_type* keys, value_type* values, std::uint64_t room,
                                 unsigned long long* count) {
   const unsigned lane = threadIdx.x & 31u;
   for (std::uint64_t b = grid_warp_id(); b < t.buckets; b += grid_warp_count())
@@ -215,19 +215,19 @@ __global__ void retrieve_kernel(table_ref t, key_type* keys, value_type* values,
 
 }  // namespace
 
-void launch_census(const table_ref& t, unsigned long long* out, stream_view s) {
+void launch_census(const slab_ref& t, unsigned long long* out, stream_view s) {
   census_kernel<<<warp_grid(t.buckets), k_block, 0, cuda(s)>>>(t, out);
   HS_CUDA_CHECK(cudaGetLastError());
 }
 
-void launch_count_allocated(const table_ref& t, unsigned long long* out, stream_view s) {
+void launch_count_allocated(const slab_ref& t, unsigned long long* out, stream_view s) {
   const std::uint64_t words =
       std::uint64_t{t.pool.super_blocks} * t.pool.blocks_per_super * k_bitmap_words;
   count_allocated_kernel<<<warp_grid(words / 32 + 1), k_block, 0, cuda(s)>>>(t.pool, out);
   HS_CUDA_CHECK(cudaGetLastError());
 }
 
-void launch_chain_histograms(const table_ref& t, void* lengths, void* positions, stream_view s) {
+void launch_chain_histograms(const slab_ref& t, void* lengths, void* positions, stream_view s) {
   if (lengths) HS_CUDA_CHECK(cudaMemsetAsync(lengths, 0, sizeof(device_histogram), cuda(s)));
   if (positions) HS_CUDA_CHECK(cudaMemsetAsync(positions, 0, sizeof(device_histogram), cuda(s)));
   histograms_kernel<<<warp_grid(t.buckets), k_block, 0, cuda(s)>>>(
@@ -235,32 +235,32 @@ void launch_chain_histograms(const table_ref& t, void* lengths, void* positions,
   HS_CUDA_CHECK(cudaGetLastError());
 }
 
-void launch_strip(const table_ref& t, const bucket_strip_query& q, float* sum_max, stream_view s) {
+void launch_strip(const slab_ref& t, const bucket_strip_query& q, float* sum_max, stream_view s) {
   HS_CUDA_CHECK(cudaMemsetAsync(sum_max, 0, sizeof(float) * 2 * q.width, cuda(s)));
   strip_kernel<<<warp_grid(q.width), k_block, 0, cuda(s)>>>(t, q, sum_max);
   HS_CUDA_CHECK(cudaGetLastError());
 }
 
-void launch_occupancy(const table_ref& t, const occupancy_query& q, stream_view s) {
+void launch_occupancy(const slab_ref& t, const occupancy_query& q, stream_view s) {
   const std::uint64_t pixels = std::uint64_t{q.width} * q.height;
   occupancy_kernel<<<warp_grid(pixels / 32 + 1), k_block, 0, cuda(s)>>>(t, q);
   HS_CUDA_CHECK(cudaGetLastError());
 }
 
-void launch_copy_chain(const table_ref& t, std::uint32_t bucket, std::uint32_t limit,
+void launch_copy_chain(const slab_ref& t, std::uint32_t bucket, std::uint32_t limit,
                        std::uint32_t* out_words, std::uint32_t* out_addresses,
                        unsigned long long* total, stream_view s) {
   copy_chain_kernel<<<1, 32, 0, cuda(s)>>>(t, bucket, limit, out_words, out_addresses, total);
   HS_CUDA_CHECK(cudaGetLastError());
 }
 
-void launch_block_fill(const table_ref& t, std::uint16_t* out, stream_view s) {
+void launch_block_fill(const slab_ref& t, std::uint16_t* out, stream_view s) {
   const std::uint64_t blocks = std::uint64_t{t.pool.super_blocks} * t.pool.blocks_per_super;
   block_fill_kernel<<<warp_grid(blocks / 32 + 1), k_block, 0, cuda(s)>>>(t.pool, out);
   HS_CUDA_CHECK(cudaGetLastError());
 }
 
-void launch_retrieve_all(const table_ref& t, key_type* keys, value_type* values, std::uint64_t room,
+void launch_retrieve_all(const slab_ref& t, key_type* keys, value_type* values, std::uint64_t room,
                          unsigned long long* count, stream_view s) {
   HS_CUDA_CHECK(cudaMemsetAsync(count, 0, sizeof(unsigned long long), cuda(s)));
   retrieve_kernel<<<warp_grid(t.buckets), k_block, 0, cuda(s)>>>(t, keys, values, room, count);

@@ -101,7 +101,7 @@ __global__ void __launch_bounds__(k_block, k_min_blocks<Op>)
 }
 
 template <int T, class Hash>
-void launch_for(const table_ref& t, const batch_io& io, cudaStream_t s) {
+void launch_for(const slab_ref& t, const batch_io& io, cudaStream_t s) {
   const slab_device<Hash> d{t.base, t.buckets, t.mode, Hash{}, t.pool};
   const auto grid = static_cast<unsigned>((io.n + k_block - 1) / k_block);
   if (io.op == batch_op::search)
@@ -196,7 +196,7 @@ __global__ void free_kernel(pool_ref pool, const std::uint32_t* addresses, std::
 
 }  // namespace
 
-void launch_allocate(const table_ref& t, std::uint32_t* out, std::uint64_t n, stream_view s) {
+void launch_allocate(const slab_ref& t, std::uint32_t* out, std::uint64_t n, stream_view s) {
   if (n == 0) return;
   const auto grid = static_cast<unsigned>((n + k_block - 1) / k_block);
   if (t.tile == 2)
@@ -212,7 +212,7 @@ void launch_allocate(const table_ref& t, std::uint32_t* out, std::uint64_t n, st
   HS_CUDA_CHECK(cudaGetLastError());
 }
 
-void launch_deallocate(const table_ref& t, const std::uint32_t* addresses, std::uint64_t n,
+void launch_deallocate(const slab_ref& t, const std::uint32_t* addresses, std::uint64_t n,
                        stream_view s) {
   if (n == 0) return;
   free_kernel<<<static_cast<unsigned>((n + k_block - 1) / k_block), k_block, 0, cuda(s)>>>(
@@ -220,7 +220,7 @@ void launch_deallocate(const table_ref& t, const std::uint32_t* addresses, std::
   HS_CUDA_CHECK(cudaGetLastError());
 }
 
-void launch_batch(const table_ref& t, const batch_io& io, stream_view s) {
+void launch_batch(const slab_ref& t, const batch_io& io, stream_view s) {
   if (io.n == 0) return;
   dispatch_hash(t.hash, [&](auto h) {
     using H = decltype(h);
@@ -238,7 +238,7 @@ void launch_batch(const table_ref& t, const batch_io& io, stream_view s) {
   HS_CUDA_CHECK(cudaGetLastError());
 }
 
-void launch_flush(const table_ref& t, stream_view s) {
+void launch_flush(const slab_ref& t, stream_view s) {
   const std::uint64_t warps_needed = t.buckets;
   const auto grid =
       static_cast<unsigned>(std::min<std::uint64_t>((warps_needed * 32 + 255) / 256, 65535));

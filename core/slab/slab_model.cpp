@@ -163,29 +163,30 @@ std::uint32_t slab_model::count_one(key_type k) const {
   return n;
 }
 
-void slab_model::insert(std::span<const key_type> keys, std::span<const value_type> values,
-                        std::span<op_status> status, stream_view) {
+void slab_model::insert_batch(std::span<const key_type> keys, std::span<const value_type> values,
+                              std::span<op_status> status, stream_view) {
   detail::check_bulk("insert", keys.size(), values.size(), status.size());
   run_model_ops(
       mutex_, keys.size(), rejected_, {status, {}}, all_of_kind(op_kind::insert),
       [&](std::size_t i, op_kind, value_type&) { return insert_one(keys[i], values[i]); });
 }
 
-void slab_model::find(std::span<const key_type> keys, std::span<value_type> values_out,
-                      std::span<op_status> status, stream_view) {
+void slab_model::find_batch(std::span<const key_type> keys, std::span<value_type> values_out,
+                            std::span<op_status> status, stream_view) {
   detail::check_bulk("find", keys.size(), values_out.size(), status.size());
   run_model_ops(mutex_, keys.size(), rejected_, {status, values_out}, all_of_kind(op_kind::find),
                 [&](std::size_t i, op_kind, value_type& out) { return find_one(keys[i], out); });
 }
 
-void slab_model::erase(std::span<const key_type> keys, std::span<op_status> status, stream_view) {
+void slab_model::erase_batch(std::span<const key_type> keys, std::span<op_status> status,
+                             stream_view) {
   detail::check_bulk("erase", keys.size(), keys.size(), status.size());
   run_model_ops(mutex_, keys.size(), rejected_, {status, {}}, all_of_kind(op_kind::erase),
                 [&](std::size_t i, op_kind, value_type&) { return erase_one(keys[i]); });
 }
 
-void slab_model::apply(const op_batch& ops, std::span<value_type> results,
-                       std::span<op_status> status, stream_view) {
+void slab_model::apply_batch(const op_batch& ops, std::span<value_type> results,
+                             std::span<op_status> status, stream_view) {
   detail::check_apply(ops, results.size(), status.size());
   run_model_ops(
       mutex_, ops.keys.size(), rejected_, {status, results},
@@ -294,8 +295,8 @@ void slab_model::inspect(const inspect_request& req, inspect_result& out, stream
   inspect_image(img_, req, out);
 }
 
-std::uint64_t slab_model::retrieve_all(std::span<key_type> keys, std::span<value_type> values,
-                                       stream_view) {
+std::uint64_t slab_model::retrieve_pairs(std::span<key_type> keys, std::span<value_type> values,
+                                         stream_view) {
   detail::check_bulk("retrieve_all", keys.size(), values.size(), 0);
   std::lock_guard lock(mutex_);
   std::uint64_t n = 0;

@@ -49,6 +49,33 @@ __device__ bool cas_pair(const slab_tile<T>& t, std::uint32_t* slab, int pair,
 // teach-region-end
 
 // teach-region slab-run-op
+// The list is full: allocate a slab, empty it, and link it after the tail. Returns the slab to
+// read next (the fresh one, or the one another tile linked first), or null when the pool is out.
+template <int T>
+__device__ __forceinline__ std::uint32_t* link_new_slab(const slab_tile<T>& t,
+                                                        alloc_state<T>& alloc,
+                                                        std::uint32_t tile_id, const pool_ref& pool,
+                                                        std::uint32_t* tail) {
+  const std::uint32_t fresh = allocate(t, alloc, pool, tile_id, true);  // [teach:allocate]
+  if (fresh == k_null_address) return nullptr;
+  std::uint32_t* fresh_slab = pool_slab(pool, fresh);
+  write_empty_slab(t, fresh_slab);
+  __syncwarp(t.mask);  // every lane's stores, then one fence, before the slab is published
+  __threadfence();
+  std::uint32_t seen = 0;
+  if (t.lane == 0) seen = atomicCAS(tail + k_next_word, k_null_address, fresh);  // [teach:link]
+  seen = t.shfl(seen, 0);
+  if (seen == k_null_address) {
+    if (t.lane == 0) release_held_slab(pool, false);
+    return fresh_slab;
+  }
+  if (t.lane == 0) {
+    deallocate(pool, fresh);
+    release_held_slab(pool, true);
+  }
+  return pool_slab(pool, seen);
+}
+
 template <int T, class Hash>
 __device__ __forceinline__ op_result run_op(const slab_tile<T>& t, alloc_state<T>& alloc,
                                             std::uint32_t tile_id, const slab_device<Hash>& d,
@@ -109,26 +136,8 @@ __device__ __forceinline__ op_result run_op(const slab_tile<T>& t, alloc_state<T
       r.status = op == dev_op::search || op == dev_op::erase ? op_status::missing : op_status::none;
       return r;
     }
-    // The list is full: allocate a slab, empty it, and link it after the tail.
-    const std::uint32_t fresh = allocate(t, alloc, d.pool, tile_id, true);  // [teach:allocate]
-    if (fresh == k_null_address) return {op_status::failed_full, k_empty, 0};
-    std::uint32_t* fresh_slab = pool_slab(d.pool, fresh);
-    write_empty_slab(t, fresh_slab);
-    __syncwarp(t.mask);  // every lane's stores, then one fence, before the slab is published
-    __threadfence();
-    std::uint32_t seen = 0;
-    if (t.lane == 0) seen = atomicCAS(slab + k_next_word, k_null_address, fresh);  // [teach:link]
-    seen = t.shfl(seen, 0);
-    if (seen == k_null_address) {
-      if (t.lane == 0) release_held_slab(d.pool, false);
-      slab = fresh_slab;
-    } else {
-      if (t.lane == 0) {
-        deallocate(d.pool, fresh);
-        release_held_slab(d.pool, true);
-      }
-      slab = pool_slab(d.pool, seen);
-    }
+    slab = link_new_slab(t, alloc, tile_id, d.pool, slab);
+    if (!slab) return {op_status::failed_full, k_empty, 0};
   }
 }
 // teach-region-end

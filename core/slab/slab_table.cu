@@ -112,8 +112,8 @@ bool slab_table::add_super_block(stream_view s) {
   return true;
 }
 
-table_ref slab_table::ref() {
-  table_ref t;
+slab_ref slab_table::ref() {
+  slab_ref t;
   t.hash = cfg_.hash;
   t.tile = tile_;
   t.base = base_.data();
@@ -225,8 +225,8 @@ void slab_table::wait_for_inserts(stream_view s) {
 
 void slab_table::launch(const batch_io& io, stream_view s) { launch_batch(ref(), io, s); }
 
-void slab_table::insert(std::span<const key_type> keys, std::span<const value_type> values,
-                        std::span<op_status> status, stream_view s) {
+void slab_table::insert_batch(std::span<const key_type> keys, std::span<const value_type> values,
+                              std::span<op_status> status, stream_view s) {
   detail::check_device_insert(keys, values, status);
 
   std::shared_lock lock(table_mutex_);
@@ -235,23 +235,24 @@ void slab_table::insert(std::span<const key_type> keys, std::span<const value_ty
   inserts_launched(s, keys.size());
 }
 
-void slab_table::find(std::span<const key_type> keys, std::span<value_type> values_out,
-                      std::span<op_status> status, stream_view s) {
+void slab_table::find_batch(std::span<const key_type> keys, std::span<value_type> values_out,
+                            std::span<op_status> status, stream_view s) {
   detail::check_device_find(keys, values_out, status);
 
   std::shared_lock lock(table_mutex_);
   launch({batch_operands::find(keys, values_out, status), batch_op::search}, s);
 }
 
-void slab_table::erase(std::span<const key_type> keys, std::span<op_status> status, stream_view s) {
+void slab_table::erase_batch(std::span<const key_type> keys, std::span<op_status> status,
+                             stream_view s) {
   detail::check_device_erase(keys, status);
 
   std::shared_lock lock(table_mutex_);
   launch({batch_operands::erase(keys, status), batch_op::erase}, s);
 }
 
-void slab_table::apply(const op_batch& ops, std::span<value_type> results,
-                       std::span<op_status> status, stream_view s) {
+void slab_table::apply_batch(const op_batch& ops, std::span<value_type> results,
+                             std::span<op_status> status, stream_view s) {
   detail::check_device_apply(ops, results, status);
 
   std::shared_lock lock(table_mutex_);
@@ -314,7 +315,7 @@ void slab_table::clear(stream_view s) {
 table_stats slab_table::stats(stream_view s) {
   std::shared_lock lock(table_mutex_);
   std::lock_guard scratch_lock(scratch_mutex_);
-  const table_ref t = ref();
+  const slab_ref t = ref();
   fill_bytes(scratch_.data(), memory_space::device, 0, 8 * sizeof(unsigned long long), s);
   launch_census(t, scratch_.data(), s);
   launch_count_allocated(t, scratch_.data() + 4, s);
@@ -344,7 +345,7 @@ table_stats slab_table::stats(stream_view s) {
 void slab_table::inspect(const inspect_request& req, inspect_result& out, stream_view s) {
   std::shared_lock lock(table_mutex_);
   std::lock_guard scratch_lock(scratch_mutex_);
-  const table_ref t = ref();
+  const slab_ref t = ref();
   if (req.occupancy) launch_occupancy(t, *req.occupancy, s);
   if (req.probe_histogram || req.slab.chain_lengths) {
     auto* h = reinterpret_cast<device_histogram*>(histograms_.data());
@@ -366,55 +367,9 @@ void slab_table::inspect(const inspect_request& req, inspect_result& out, stream
     for (std::size_t p = 0; p < out.strip.size(); ++p) out.strip[p] = {h[2 * p], h[2 * p + 1]};
   }
   out.slots.clear();
-  if (req.dump_first && req.dump_count) {
-    const std::uint64_t slots = std::uint64_t{buckets_} * k_slab_pairs;
-    const std::uint64_t first = std::min(*req.dump_first, slots),
-                        last = std::min(slots, first + req.dump_count);
-    if (first < last) {
-      const std::uint64_t b0 = first / k_slab_pairs, b1 = (last - 1) / k_slab_pairs + 1;
-      std::vector<std::uint32_t> words((b1 - b0) * k_slab_words);
-      copy_bytes(words.data(), memory_space::host, base_.data() + b0 * k_slab_words,
-                 memory_space::device, words.size() * 4, s);
-      synchronize(s);
-      for (std::uint64_t slot = first; slot < last; ++slot) {
-        const std::uint32_t* w = words.data() + (slot / k_slab_pairs - b0) * k_slab_words;
-        slot_record r;
-        r.slot = slot;
-        r.key = w[2 * (slot % k_slab_pairs)];
-        r.value = w[2 * (slot % k_slab_pairs) + 1];
-        r.home = slot / k_slab_pairs;
-        r.state = is_live_key(r.key)     ? slot_state::live
-                  : r.key == k_tombstone ? slot_state::tombstone
-                                         : slot_state::empty;
-        out.slots.push_back(r);
-      }
-    }
-  }
+  if (req.dump_first && req.dump_count) dump_slots(*req.dump_first, req.dump_count, out, s);
   out.slab.chain = {};
-  if (req.slab.chain_bucket && *req.slab.chain_bucket < buckets_) {
-    const std::uint32_t limit = std::max<std::uint32_t>(req.slab.chain_limit, 1);
-    auto& words = reserve(chain_words_, std::size_t{limit} * k_slab_words);
-    auto& addresses = reserve(chain_addresses_, limit);
-    launch_copy_chain(t, static_cast<std::uint32_t>(*req.slab.chain_bucket), limit, words.data(),
-                      addresses.data(), scratch_.data() + 6, s);
-    unsigned long long total = 0;
-    copy_bytes(&total, memory_space::host, scratch_.data() + 6, memory_space::device, sizeof(total),
-               s);
-    synchronize(s);
-    // Only the slabs the kernel wrote: the rest of the kept buffer holds nothing of this list
-    // (initcheck reported its unwritten words copied).
-    const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(total, limit));
-    const std::vector<std::uint32_t> w = words.download(n * k_slab_words, s);
-    const std::vector<std::uint32_t> a = addresses.download(n, s);
-    out.slab.chain.bucket = *req.slab.chain_bucket;
-    out.slab.chain.total = total;
-    for (std::size_t i = 0; i < n; ++i) {
-      slab_record r;
-      r.address = a[i];
-      std::copy_n(w.data() + i * k_slab_words, k_slab_words, r.words);
-      out.slab.chain.slabs.push_back(r);
-    }
-  }
+  if (req.slab.chain_bucket && *req.slab.chain_bucket < buckets_) copy_chain(t, req, out, s);
   out.slab.allocator = {};
   if (req.slab.allocator) {
     const std::uint64_t blocks = std::uint64_t{t.pool.super_blocks} * shape_.blocks_per_super;
@@ -426,8 +381,59 @@ void slab_table::inspect(const inspect_request& req, inspect_result& out, stream
   }
 }
 
-std::uint64_t slab_table::retrieve_all(std::span<key_type> keys, std::span<value_type> values,
-                                       stream_view s) {
+void slab_table::dump_slots(std::uint64_t dump_first, std::uint32_t dump_count, inspect_result& out,
+                            stream_view s) {
+  const std::uint64_t slots = std::uint64_t{buckets_} * k_slab_pairs;
+  const std::uint64_t first = std::min(dump_first, slots),
+                      last = std::min(slots, first + dump_count);
+  if (first >= last) return;
+  const std::uint64_t b0 = first / k_slab_pairs, b1 = (last - 1) / k_slab_pairs + 1;
+  std::vector<std::uint32_t> words((b1 - b0) * k_slab_words);
+  copy_bytes(words.data(), memory_space::host, base_.data() + b0 * k_slab_words,
+             memory_space::device, words.size() * 4, s);
+  synchronize(s);
+  for (std::uint64_t slot = first; slot < last; ++slot) {
+    const std::uint32_t* w = words.data() + (slot / k_slab_pairs - b0) * k_slab_words;
+    slot_record r;
+    r.slot = slot;
+    r.key = w[2 * (slot % k_slab_pairs)];
+    r.value = w[2 * (slot % k_slab_pairs) + 1];
+    r.home = slot / k_slab_pairs;
+    r.state = is_live_key(r.key)     ? slot_state::live
+              : r.key == k_tombstone ? slot_state::tombstone
+                                     : slot_state::empty;
+    out.slots.push_back(r);
+  }
+}
+
+void slab_table::copy_chain(const slab_ref& t, const inspect_request& req, inspect_result& out,
+                            stream_view s) {
+  const std::uint32_t limit = std::max<std::uint32_t>(req.slab.chain_limit, 1);
+  auto& words = reserve(chain_words_, std::size_t{limit} * k_slab_words);
+  auto& addresses = reserve(chain_addresses_, limit);
+  launch_copy_chain(t, static_cast<std::uint32_t>(*req.slab.chain_bucket), limit, words.data(),
+                    addresses.data(), scratch_.data() + 6, s);
+  unsigned long long total = 0;
+  copy_bytes(&total, memory_space::host, scratch_.data() + 6, memory_space::device, sizeof(total),
+             s);
+  synchronize(s);
+  // Only the slabs the kernel wrote: the rest of the kept buffer holds nothing of this list
+  // (initcheck reported its unwritten words copied).
+  const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(total, limit));
+  const std::vector<std::uint32_t> w = words.download(n * k_slab_words, s);
+  const std::vector<std::uint32_t> a = addresses.download(n, s);
+  out.slab.chain.bucket = *req.slab.chain_bucket;
+  out.slab.chain.total = total;
+  for (std::size_t i = 0; i < n; ++i) {
+    slab_record r;
+    r.address = a[i];
+    std::copy_n(w.data() + i * k_slab_words, k_slab_words, r.words);
+    out.slab.chain.slabs.push_back(r);
+  }
+}
+
+std::uint64_t slab_table::retrieve_pairs(std::span<key_type> keys, std::span<value_type> values,
+                                         stream_view s) {
   detail::check_bulk("retrieve_all", keys.size(), values.size(), 0);
   require_device("retrieve_all", keys);
   require_device("retrieve_all", values);

@@ -23,18 +23,19 @@ class slab_table final : public slab_family {
   slab_table& operator=(const slab_table&) = delete;
 
   table_config config() const override;
-  void insert(std::span<const key_type> keys, std::span<const value_type> values,
-              std::span<op_status> status, stream_view s) override;
-  void find(std::span<const key_type> keys, std::span<value_type> values_out,
-            std::span<op_status> status, stream_view s) override;
-  void erase(std::span<const key_type> keys, std::span<op_status> status, stream_view s) override;
-  void apply(const op_batch& ops, std::span<value_type> results, std::span<op_status> status,
-             stream_view s) override;
+  void insert_batch(std::span<const key_type> keys, std::span<const value_type> values,
+                    std::span<op_status> status, stream_view s) override;
+  void find_batch(std::span<const key_type> keys, std::span<value_type> values_out,
+                  std::span<op_status> status, stream_view s) override;
+  void erase_batch(std::span<const key_type> keys, std::span<op_status> status,
+                   stream_view s) override;
+  void apply_batch(const op_batch& ops, std::span<value_type> results, std::span<op_status> status,
+                   stream_view s) override;
   void clear(stream_view s) override;
   table_stats stats(stream_view s) override;
   void inspect(const inspect_request& req, inspect_result& out, stream_view s) override;
-  std::uint64_t retrieve_all(std::span<key_type> keys, std::span<value_type> values,
-                             stream_view s) override;
+  std::uint64_t retrieve_pairs(std::span<key_type> keys, std::span<value_type> values,
+                               stream_view s) override;
   void rehash(std::uint64_t capacity, stream_view s) override;
   table_state save_state(stream_view s) override;
   void restore_state(const table_state& st, stream_view s) override;
@@ -58,7 +59,7 @@ class slab_table final : public slab_family {
     buffer<std::uint32_t> slabs, bitmaps;
   };
   /// The table as kernels see it, with a fresh allocation seed (call with table_mutex_ held).
-  table_ref ref();
+  slab_ref ref();
   /// Makes sure up to n inserts about to be launched on s find free slabs: tracks an upper bound
   /// on allocated slabs, tightened by counts that come back without a wait, and only when it
   /// nears the pool's size counts exactly (a wait) and grows the pool.
@@ -81,6 +82,11 @@ class slab_table final : public slab_family {
   std::uint64_t allocated_slabs(stream_view s);
   void launch(const batch_io& io, stream_view s);
   void reset_base(std::uint64_t buckets, stream_view s);
+  /// inspect's slot dump and bucket list (call with table_mutex_ and scratch_mutex_ held).
+  void dump_slots(std::uint64_t dump_first, std::uint32_t dump_count, inspect_result& out,
+                  stream_view s);
+  void copy_chain(const slab_ref& t, const inspect_request& req, inspect_result& out,
+                  stream_view s);
 
   mutable std::shared_mutex table_mutex_;  // bulk calls share; rehash replaces the base slabs
   table_config cfg_;

@@ -243,7 +243,7 @@ std::vector<soak_table> default_tables(backend b, std::uint64_t capacity) {
   dh.linear.probe = probe_policy::double_hash;
   out.push_back({"linear-double-tombstone", dh});
   table_config wide = base(family::linear);
-  wide.linear.key_bits = 64;
+  wide.width = key_width::bits64;
   out.push_back({"linear-64", wide});
   wide.linear.deletes = linear_delete_mode::tombstone;
   out.push_back({"linear-64-tombstone", wide});
@@ -306,9 +306,10 @@ soak_result run_soak(const soak_options& given) {
   for (const auto& spec : tables) {
     if (opt.progress)
       *opt.progress << spec.name << ": " << format_count(budget) << " operations" << std::endl;
-    out.tables.push_back(spec.config.key_bits() == 64
-                             ? table_soak<wide_key, wide_value>(spec, opt, budget).run()
-                             : table_soak<key_type, value_type>(spec, opt, budget).run());
+    out.tables.push_back(with_key_width(spec.config.width, [&](auto key) {
+      using K = decltype(key);
+      return table_soak<K, value_of_key<K>>(spec, opt, budget).run();
+    }));
   }
   return out;
 }

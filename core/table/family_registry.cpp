@@ -1,12 +1,38 @@
 // Lookups in the registration list, and make_table through the family's own factory.
 #include "core/table/family_registry.hpp"
 
+#include <algorithm>
+#include <stdexcept>
+#include <vector>
+
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
 
 namespace hs {
 
-std::span<const family_descriptor* const> families() { return detail::registered_families(); }
+namespace {
+// A function's static, so that it exists before the first family registers, whatever the order in
+// which the libraries' initializers run.
+std::vector<const family_descriptor*>& registered() {
+  static std::vector<const family_descriptor*> list;
+  return list;
+}
+}  // namespace
+
+namespace detail {
+bool register_family(const family_descriptor& d) {
+  auto& list = registered();
+  const auto at = std::find_if(list.begin(), list.end(),
+                               [&](const family_descriptor* r) { return r->id >= d.id; });
+  if (at != list.end() && (*at)->id == d.id)
+    throw std::logic_error("family #" + std::to_string(static_cast<int>(d.id)) +
+                           " registered twice");
+  list.insert(at, &d);
+  return true;
+}
+}  // namespace detail
+
+std::span<const family_descriptor* const> families() { return registered(); }
 
 const family_descriptor& describe(family f) {
   for (const family_descriptor* d : families())
@@ -33,9 +59,25 @@ std::optional<family> parse_family(std::string_view s) {
   return std::nullopt;
 }
 
+bool holds_width(const family_descriptor& d, key_width w) {
+  return std::find(d.widths.begin(), d.widths.end(), w) != d.widths.end();
+}
+
+void set_key_width(table_config& cfg, key_width w) {
+  const family_descriptor& d = describe(cfg.family);
+  if (!holds_width(d, w)) {
+    std::string held;
+    for (const key_width h : d.widths)
+      held += (held.empty() ? "" : " or ") + std::string(to_string(h));
+    throw user_error("the " + std::string(d.name) + " family holds " + held + "-bit keys only");
+  }
+  cfg.width = w;
+}
+
 std::unique_ptr<table> make_table(table_config cfg) {
   if (cfg.capacity == 0) cfg.capacity = default_capacity(cfg.backend);
   const family_descriptor& d = describe(cfg.family);
+  if (!holds_width(d, cfg.width)) set_key_width(cfg, cfg.width);  // throws, naming what it holds
 #if !HS_WITH_CUDA
   if (cfg.backend == backend::gpu)
     throw user_error("this build has no CUDA support: use --backend cpu");

@@ -1,7 +1,8 @@
 // The family registry: each table family describes itself once (its name, its options and their
 // parsing, how to make its GPU table and its CPU model, its invariant checker, and the few hooks a
 // session needs), so core/common/ and the app's frame, session and scenario code name no family.
-// A family registers in family_list.cpp; see core/table/README.md.
+// A family registers itself as the program starts (register_family, from its descriptor's file);
+// see core/table/README.md.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -18,6 +19,8 @@
 
 namespace hs {
 
+inline constexpr key_width k_narrow_only[] = {key_width::bits32};
+
 /// @brief What a family tells the rest of HashScope about itself. Hooks left null mean the family
 /// has nothing to do there.
 struct family_descriptor {
@@ -28,6 +31,8 @@ struct family_descriptor {
   std::string_view capacity_unit = "slots";
   /// @brief Whether the capacity must be a power of two.
   bool pow2_capacity = true;
+  /// @brief The key widths its tables hold, narrowest first (make_table refuses the others).
+  std::span<const key_width> widths = k_narrow_only;
   /// @brief The highest fill target (live keys over capacity): 1 for open addressing; lists and
   /// tables that resize themselves go past their capacity.
   double max_fill_load = 1.0;
@@ -107,12 +112,19 @@ std::unique_ptr<table> model_or_gpu(const table_config& cfg,
 std::span<const family_descriptor* const> families();
 /// @brief The registration of `f` (every enumerator is registered: checked by a test).
 const family_descriptor& describe(family f);
+/// @brief Whether the family's tables hold keys of width `w`.
+bool holds_width(const family_descriptor& d, key_width w);
+/// @brief Sets the config's key width; throws hs::user_error, the config unchanged, when its family
+/// holds no keys of that width ("the slab family holds 32-bit keys only").
+void set_key_width(table_config& cfg, key_width w);
 /// @brief The registered names, "linear, slab, hive".
 std::string family_names(std::string_view separator = ", ");
 
 namespace detail {
-/// The registration list (family_list.cpp).
-std::span<const family_descriptor* const> registered_families();
+/// Adds a family to the list families() gives, in the order of its `family` enumerator. Each
+/// family calls it once, from a namespace-scope initializer in its descriptor's file (the
+/// families' libraries are linked whole, core/CMakeLists.txt); returns true.
+bool register_family(const family_descriptor& d);
 }  // namespace detail
 
 }  // namespace hs

@@ -1,5 +1,5 @@
 // The inspection seam: what one sample of a table asks for and what comes back. The parts every
-// family has are core/common/inspection.hpp's; each family's own (the slab's lists and SlabAlloc,
+// family has are core/common/sample_parts.hpp's; each family's own (the slab's lists and SlabAlloc,
 // the hive's buckets, stash and paths) are declared in its folder (hs_family_parts in its
 // family.cmake) and arrive as members through the generated family_parts.hpp. A family reads only
 // its own, as with table_config's options.
@@ -8,8 +8,8 @@
 #include <optional>
 #include <vector>
 
-#include "core/common/inspection.hpp"
 #include "core/common/probe_histogram.hpp"
+#include "core/common/sample_parts.hpp"
 #include "core/table/family_parts.hpp"  // generated: every family's own parts
 
 namespace hs {

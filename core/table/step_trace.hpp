@@ -9,7 +9,7 @@
 #include <optional>
 #include <vector>
 
-#include "core/common/inspection.hpp"
+#include "core/common/sample_parts.hpp"
 #include "core/common/types.hpp"
 #include "core/table/family_parts.hpp"  // generated: every family's own records
 

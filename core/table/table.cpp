@@ -26,7 +26,7 @@ maintenance_result table::maintain(const maintenance_policy& p, stream_view s) {
   const double load = st.load_factor();
   const double dead = double(st.erased + st.tombstones) / double(cap);
   std::uint64_t target = cap;
-  if (p.grow_above > 0 && load > p.grow_above && cap < max_capacity(key_bits())) {
+  if (p.grow_above > 0 && load > p.grow_above && cap < max_capacity(width())) {
     target = cap * 2;
     r.what = maintenance_result::action::grow;
   } else if (p.shrink_below > 0 && load < p.shrink_below && cap >= 32 &&
@@ -50,28 +50,22 @@ std::uint64_t default_capacity(backend b) {
   return b == backend::gpu ? std::uint64_t{1} << 27 : std::uint64_t{1} << 22;
 }
 
-std::uint64_t max_capacity(unsigned key_bits) {
-  // 32-bit keys: a table of more than 2^32 slots could never be more than a quarter full. 64-bit
-  // keys: far past any GPU's memory, which the tables check.
-  return std::uint64_t{1} << (key_bits == 64 ? 40 : 32);
-}
-
 void table::insert(std::span<const wide_key>, std::span<const wide_value>, std::span<op_status>,
                    stream_view) {
-  detail::refuse_width("insert", 64, key_bits());
+  detail::refuse_width("insert", key_width::bits64, width());
 }
 void table::find(std::span<const wide_key>, std::span<wide_value>, std::span<op_status>,
                  stream_view) {
-  detail::refuse_width("find", 64, key_bits());
+  detail::refuse_width("find", key_width::bits64, width());
 }
 void table::erase(std::span<const wide_key>, std::span<op_status>, stream_view) {
-  detail::refuse_width("erase", 64, key_bits());
+  detail::refuse_width("erase", key_width::bits64, width());
 }
 void table::apply(const wide_op_batch&, std::span<wide_value>, std::span<op_status>, stream_view) {
-  detail::refuse_width("apply", 64, key_bits());
+  detail::refuse_width("apply", key_width::bits64, width());
 }
 std::uint64_t table::retrieve_all(std::span<wide_key>, std::span<wide_value>, stream_view) {
-  detail::refuse_width("retrieve_all", 64, key_bits());
+  detail::refuse_width("retrieve_all", key_width::bits64, width());
 }
 
 namespace detail {
@@ -84,9 +78,9 @@ void check_bulk(std::string_view call, std::size_t n, std::size_t other, std::si
                      std::to_string(status) + " status slots (pass none or one per key)");
 }
 
-void refuse_width(std::string_view call, unsigned call_bits, unsigned table_bits) {
-  throw user_error(std::string(call) + ": " + std::to_string(call_bits) +
-                   "-bit keys given to a table of " + std::to_string(table_bits) +
+void refuse_width(std::string_view name, key_width call, key_width held) {
+  throw user_error(std::string(name) + ": " + std::string(to_string(call)) +
+                   "-bit keys given to a table of " + std::string(to_string(held)) +
                    "-bit keys and values");
 }
 }  // namespace detail

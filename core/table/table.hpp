@@ -13,40 +13,33 @@
 
 #include "core/common/device.hpp"
 #include "core/common/hash.hpp"
+#include "core/common/key_width.hpp"
 #include "core/common/memory.hpp"
 #include "core/common/stream.hpp"
 #include "core/common/types.hpp"
+#include "core/table/family_options.hpp"  // generated: the family enum, options and counters
 #include "core/table/inspection.hpp"
-// The one place above core/common/ that names every family's options: a new family adds its
-// options and counters here (and registers in family_list.cpp).
-#include "core/hive/hive_options.hpp"
-#include "core/linear/linear_options.hpp"
-#include "core/slab/slab_options.hpp"
 
 namespace hs {
 
 struct table_state;  // table_state.hpp: a table's exact state
 
-/// @brief The table families; each describes itself in the registry (family_registry.hpp).
-enum class family : std::uint8_t { linear, slab, hive };
 /// @brief The family's name ("linear"), from the registry.
 std::string_view to_string(family f);
 /// @brief A registered family by name.
 std::optional<family> parse_family(std::string_view s);
 
-/// @brief Everything needed to create a table.
-struct table_config {
-  hs::family family = hs::family::linear;
+/// @brief Everything needed to create a table: the common settings here, each family's own
+/// options in the generated base (`cfg.linear`, `cfg.slab`, ...; compare mode derives every table
+/// from one scenario's config, each family reading only its own).
+struct table_config : family_table_options {
+  hs::family family{};  ///< the first registered family (linear)
   hs::backend backend = hs::backend::cpu;
   std::uint64_t capacity = 0;  ///< slots; 0 picks default_capacity(backend)
   hash_kind hash = hash_kind::murmur3;
-  /// @brief The width of the keys and values: 32, or 64 for the linear family's key-bits 64.
-  unsigned key_bits() const { return family == hs::family::linear ? linear.key_bits : 32; }
-  // Each family's own options; a family reads only its own, so one config can carry another
-  // family's settings unharmed (compare mode derives every table from one scenario's).
-  linear_options linear;
-  slab_options slab;
-  hive_options hive;
+  /// @brief The width of the keys and values; a family lists the widths it holds
+  /// (family_descriptor::widths) and refuses the others.
+  key_width width = key_width::bits32;
 };
 
 /// @brief When a table rebuilds itself; each threshold is a fraction of the slots, 0 switches it
@@ -70,12 +63,10 @@ std::string_view to_string(maintenance_result::action a);
 
 /// @brief 2^27 slots (1 GiB) on the GPU, 2^22 (32 MiB) for the CPU model.
 std::uint64_t default_capacity(backend b);
-/// @brief Largest capacity of a table of `key_bits` keys (the GPU tables also check free memory):
-/// 2^32 slots for 32-bit keys, 2^40 for 64-bit ones (16 TiB of slots: memory is the limit).
-std::uint64_t max_capacity(unsigned key_bits = 32);
 
-/// @brief Counters a table reports.
-struct table_stats {
+/// @brief Counters a table reports: the common ones here, a family's own in the generated base
+/// (`st.slab`, `st.hive`).
+struct table_stats : family_table_counters {
   std::uint64_t capacity = 0;    ///< slots
   std::uint64_t live = 0;        ///< keys holding a value
   std::uint64_t erased = 0;      ///< slots whose key stays but whose value was erased
@@ -90,8 +81,6 @@ struct table_stats {
   /// linear, no free slot; slab, SlabAlloc exhausted; hive, both candidate buckets full, no
   /// eviction path and the stash full (a table that resizes itself grows before the next batch).
   std::uint64_t failed_full = 0;
-  slab_counters slab;
-  hive_counters hive;
   double load_factor() const { return capacity ? double(live) / double(capacity) : 0.0; }
   std::uint64_t rejected_total() const { return rejected[0] + rejected[1] + rejected[2]; }
   double occupancy() const { return capacity ? double(occupied) / double(capacity) : 0.0; }
@@ -117,9 +106,9 @@ class table {
     return config().backend == backend::gpu ? memory_space::device : memory_space::host;
   }
   std::uint64_t capacity() const { return config().capacity; }
-  /// @brief The width of its keys and values, 32 or 64 bits. A table runs the batch calls of its
-  /// width; those of the other width throw hs::user_error saying what the table holds.
-  unsigned key_bits() const { return config().key_bits(); }
+  /// @brief The width of its keys and values. A table runs the batch calls of its width; those of
+  /// the other width throw hs::user_error saying what the table holds.
+  key_width width() const { return config().width; }
 
   /// @brief Inserts pairs; a key already present gets the new value. `status` may be empty.
   virtual void insert(std::span<const key_type> keys, std::span<const value_type> values,
@@ -149,8 +138,8 @@ class table {
   virtual std::uint64_t retrieve_all(std::span<key_type> keys, std::span<value_type> values,
                                      stream_view s) = 0;
 
-  // The same batch calls for tables of 64-bit keys and values (table_of.hpp implements both
-  // widths for a family that has them); a 32-bit table refuses them.
+  // The same batch calls for tables of 64-bit keys and values (table_of.hpp, the adapter every
+  // family's tables derive from, implements both widths); a 32-bit table refuses them.
   virtual void insert(std::span<const wide_key> keys, std::span<const wide_value> values,
                       std::span<op_status> status, stream_view s);
   virtual void find(std::span<const wide_key> keys, std::span<wide_value> values_out,
@@ -191,8 +180,8 @@ void check_apply(const basic_op_batch<K, V>& ops, std::size_t results, std::size
   check_bulk("apply", ops.keys.size(), ops.values.size(), 0);
   if (results != 0) check_bulk("apply", ops.keys.size(), results, 0);
 }
-/// Throws hs::user_error for a batch call of `call_bits` keys on a table of `table_bits`.
-[[noreturn]] void refuse_width(std::string_view call, unsigned call_bits, unsigned table_bits);
+/// Throws hs::user_error for a batch call of `call` keys on a table of `held` keys.
+[[noreturn]] void refuse_width(std::string_view name, key_width call, key_width held);
 }  // namespace detail
 
 }  // namespace hs

@@ -63,7 +63,7 @@ class key_reader {
   explicit key_reader(const key_file_spec& spec) : spec_(spec) {
     list_ = std::make_shared<key_list>();
     list_->source = spec;
-    list_->report.key_bits = spec.key_bits;
+    list_->report.width = spec.width;
     threads_ = std::clamp(std::thread::hardware_concurrency(), 1u, 16u);
   }
 
@@ -200,8 +200,8 @@ class key_reader {
     const void* nl =
         std::memchr(own_end - 1, '\n', static_cast<std::size_t>(p + want - (own_end - 1)));
     const char* end = nl ? static_cast<const char*>(nl) + 1 : p + want;
-    detail::parse_chunk(rules_, std::string_view(begin, static_cast<std::size_t>(end - begin)),
-                        start - lead + static_cast<std::uint64_t>(begin - p), c.parsed);
+    detail::parse_chunk<K>(rules_, std::string_view(begin, static_cast<std::size_t>(end - begin)),
+                           start - lead + static_cast<std::uint64_t>(begin - p), c.parsed);
   }
 
   // The words of [start, start + k_chunk_bytes), `word` bytes each: reserved ones, and words
@@ -437,25 +437,48 @@ std::vector<std::string_view> key_list_entries(std::string_view text) {
 }
 }  // namespace
 
-std::vector<std::uint64_t> parse_key_list(std::string_view text, unsigned key_bits) {
+namespace {
+// What reading keys does with a width's key type K: chosen once a call, by ops_for.
+template <class K>
+std::uint64_t text_key_of(std::string_view s) {
+  return text_key_as<K>(s);
+}
+template <class K>
+std::shared_ptr<const key_list> read_of(const key_file_spec& spec, const load_progress& progress) {
+  return key_reader<K>(spec).read(progress);
+}
+struct width_ops {
+  std::uint64_t (*text_key)(std::string_view);
+  std::shared_ptr<const key_list> (*read)(const key_file_spec&, const load_progress&);
+};
+template <class K>
+constexpr width_ops k_width_ops{&text_key_of<K>, &read_of<K>};
+
+// The one place reading keys goes from the table's width to its key type.
+const width_ops& ops_for(key_width w) {
+  return with_key_width(w, [](auto key) -> const width_ops& { return k_width_ops<decltype(key)>; });
+}
+}  // namespace
+
+std::vector<std::uint64_t> parse_key_list(std::string_view text, key_width w) {
   std::vector<std::uint64_t> keys;
   for (const std::string_view entry : key_list_entries(text)) {
     if (entry.front() >= '0' && entry.front() <= '9') {
       std::uint64_t k = 0;
-      const std::string why =
-          detail::parse_number(entry, detail::is_hex_prefixed(entry) ? 16 : 10, k, 64);
+      const std::string why = detail::parse_number(entry, detail::is_hex_prefixed(entry) ? 16 : 10,
+                                                   k, key_width::bits64);
       if (!why.empty())
         throw user_error("'" + std::string(entry) + "' is neither a key (" + why +
                          ") nor a word (a word begins with a letter)");
-      if (key_bits == 32 && k >> 32)
-        throw user_error("'" + std::string(entry) +
-                         "' has more than 32 bits: this table holds 32-bit keys (a table of "
-                         "key-bits 64 takes it)");
-      if (is_reserved_key_of(k, key_bits))
+      if (!fits_width(k, w))  // only a narrower width than the widest fails, so the hint holds
+        throw user_error("'" + std::string(entry) + "' has more than " + std::string(to_string(w)) +
+                         " bits: this table holds " + std::string(to_string(w)) +
+                         "-bit keys (a table of key-bits 64 takes it)");
+      if (is_reserved_key_of(k, w))
         throw user_error("'" + std::string(entry) + "' is a reserved key");
       keys.push_back(k);
     } else {
-      keys.push_back(key_bits == 64 ? text_key_64(entry) : text_key(entry));
+      keys.push_back(ops_for(w).text_key(entry));
     }
   }
   if (keys.empty()) throw user_error("no keys typed (e.g. 12, 44, 7 or ada bob)");
@@ -481,7 +504,7 @@ std::string key_file_report::summary() const {
   if (colliding_strings)
     parts.push_back(format_count(colliding_strings) + " distinct string" +
                     (colliding_strings == 1 ? " shares" : "s share") + " a key with another (" +
-                    string_hash_name(key_bits) + ")");
+                    string_hash_name(width) + ")");
   if (reserved) parts.push_back(format_count(reserved) + " reserved");
   if (unreadable) parts.push_back(format_count(unreadable) + " unreadable");
   if (blank) parts.push_back(format_count(blank) + " blank");
@@ -524,10 +547,7 @@ const wide_key* key_list::wide_keys_in(memory_space space, stream_view s) const 
 std::shared_ptr<const key_list> load_key_file(const key_file_spec& spec,
                                               const load_progress& progress) {
   if (spec.path.empty()) throw user_error("key file: no path given");
-  if (spec.key_bits == 64) return key_reader<wide_key>(spec).read(progress);
-  if (spec.key_bits != 32)
-    throw user_error("key file: keys of " + std::to_string(spec.key_bits) + " bits (32 or 64)");
-  return key_reader<key_type>(spec).read(progress);
+  return ops_for(spec.width).read(spec, progress);
 }
 
 }  // namespace hs::workload

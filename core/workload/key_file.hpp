@@ -13,9 +13,11 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "core/common/format.hpp"
+#include "core/common/key_width.hpp"
 #include "core/common/memory.hpp"
 #include "core/common/stream.hpp"
 #include "core/common/types.hpp"
@@ -44,17 +46,26 @@ key_type text_key(std::string_view s);
 inline constexpr const char* k_string_hash_64 = "FNV-1a 64-bit, modulo 2^64-2";
 /// @brief A text key's 64-bit key (never a reserved key).
 wide_key text_key_64(std::string_view s);
+/// @brief A text key of the key type K (text_key or text_key_64).
+template <class K>
+K text_key_as(std::string_view s) {
+  if constexpr (std::is_same_v<K, wide_key>)
+    return text_key_64(s);
+  else
+    return text_key(s);
+}
 /// @brief The string hash of a key width, as reports and figures name it.
-inline const char* string_hash_name(unsigned key_bits) {
-  return key_bits == 64 ? k_string_hash_64 : k_string_hash;
+inline const char* string_hash_name(key_width w) {
+  constexpr const char* names[] = {k_string_hash, k_string_hash_64};
+  return names[static_cast<unsigned>(w)];
 }
 
-/// @brief Keys typed by hand ("12, 44, 7", "0x1f", "ada bob") for a table of `key_bits` keys:
+/// @brief Keys typed by hand ("12, 44, 7", "0x1f", "ada bob") for a table of width `w`:
 /// entries split at commas and spaces; one that begins with a digit is a decimal or 0x hex key,
 /// any other a word through the width's string hash (k_string_hash, k_string_hash_64). Throws
 /// hs::user_error naming the first entry that is neither, a reserved key, or a key wider than the
 /// table holds (never truncated).
-std::vector<std::uint64_t> parse_key_list(std::string_view text, unsigned key_bits = 32);
+std::vector<std::uint64_t> parse_key_list(std::string_view text, key_width w = key_width::bits32);
 /// @brief How a person wrote a key list: decimal when every entry is a decimal number, else hex
 /// (0x keys, or words, whose keys are hashes).
 key_radix radix_of_key_list(std::string_view text);
@@ -67,7 +78,7 @@ struct key_file_spec {
   std::uint32_t column = 0;  ///< a CSV column, counted from 1; 0: the whole line
   key_format format = key_format::automatic;
   /// The table's key width: a key wider than it is unreadable (never truncated), words hash to it.
-  unsigned key_bits = 32;
+  key_width width = key_width::bits32;
 };
 
 /// @brief A line (or binary word) that gave no key.
@@ -79,7 +90,7 @@ struct key_file_issue {
 struct key_file_report {
   key_format format = key_format::automatic;  ///< as read: never automatic
   std::uint64_t bytes = 0;
-  unsigned key_bits = 32;     ///< the width the keys were read for
+  key_width width = key_width::bits32;  ///< the width the keys were read for
   std::uint64_t records = 0;  ///< lines (raw formats: words), blank lines and a header included
   std::uint64_t keys = 0;     ///< distinct valid keys kept
   std::uint64_t duplicates = 0, reserved = 0, unreadable = 0, blank = 0;
@@ -96,8 +107,8 @@ struct key_file_report {
 
 struct key_list {
   key_file_spec source;
-  std::vector<key_type> keys;       ///< key_bits 32: distinct, in file order, never reserved
-  std::vector<wide_key> wide_keys;  ///< key_bits 64: the same (keys stays empty)
+  std::vector<key_type> keys;       ///< width 32: distinct, in file order, never reserved
+  std::vector<wide_key> wide_keys;  ///< width 64: the same (keys stays empty)
   key_file_report report;
 
   std::uint64_t size() const { return keys.size() + wide_keys.size(); }

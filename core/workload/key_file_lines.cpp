@@ -7,6 +7,7 @@
 #include <functional>
 
 #include "core/common/format.hpp"
+#include "core/workload/key_file.hpp"
 
 namespace hs::workload::detail {
 
@@ -14,16 +15,16 @@ bool is_hex_prefixed(std::string_view s) {
   return s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
 }
 
-std::string parse_number(std::string_view s, int base, std::uint64_t& out, unsigned bits) {
+std::string parse_number(std::string_view s, int base, std::uint64_t& out, key_width w) {
   if (base == 16 && is_hex_prefixed(s)) s.remove_prefix(2);
   if (s.empty()) return "no digits";
   // Built only for a key that fails: this runs once a key of a file of 10^8.
-  const auto range = [bits] { return "out of the " + std::to_string(bits) + "-bit range"; };
+  const auto range = [w] { return "out of the " + std::string(to_string(w)) + "-bit range"; };
   const auto r = std::from_chars(s.data(), s.data() + s.size(), out, base);
   if (r.ec == std::errc::result_out_of_range) return range();
   if (r.ec != std::errc{} || r.ptr != s.data() + s.size())
     return base == 16 ? "not a hex number" : "not a decimal number";
-  if (bits < 64 && out >> bits) return range();
+  if (!fits_width(out, w)) return range();
   return {};
 }
 
@@ -136,17 +137,15 @@ std::string quoted_excerpt(std::string_view s) {
 }
 
 // A valid key kept; a reserved one (of the table's width) counted and named.
-void take(chunk_result& out, std::uint64_t no, std::uint64_t key, unsigned key_bits) {
-  if (is_reserved_key_of(key, key_bits)) {
+template <class K>
+void take(chunk_result& out, std::uint64_t no, std::uint64_t key) {
+  if (is_reserved_key_of(key, width_of<K>)) {
     ++out.reserved;
     if (out.issues.size() < k_issues_kept)
       out.issues.push_back({no, key_text(key, key_radix::hex, true) + " is a reserved key"});
     return;
   }
-  if (key_bits == 64)
-    out.wide_keys.push_back(key);
-  else
-    out.keys.push_back(static_cast<key_type>(key));
+  keys_of<K>(out).push_back(static_cast<K>(key));
 }
 
 void unreadable(chunk_result& out, std::uint64_t no, std::string what) {
@@ -172,7 +171,6 @@ namespace {
 line_rules decide(const key_file_spec& spec, std::string_view text, bool header_possible) {
   line_rules r;
   r.column = spec.column;
-  r.key_bits = spec.key_bits;
   r.format = spec.format == key_format::automatic ? key_format::decimal : spec.format;
   std::string scratch;
   std::size_t start = 0;
@@ -210,6 +208,7 @@ line_rules decide_rules(const key_file_spec& spec, std::string_view first_chunk)
   return decide(spec, first_chunk, true);
 }
 
+template <class K>
 void parse_chunk(const line_rules& rules, std::string_view text, std::uint64_t offset,
                  chunk_result& out) {
   std::string scratch;
@@ -257,22 +256,24 @@ void parse_chunk(const line_rules& rules, std::string_view text, std::uint64_t o
     if (rules.header_at && *rules.header_at == at) continue;  // the CSV's column names
     if (rules.format == key_format::text) {
       out.text_hashes.push_back(fnv1a64(field));
-      if (rules.key_bits == 64) {
-        // Strings are told apart by two 64-bit hashes: FNV-1a 64 alone is the key itself.
+      // Strings of 64-bit keys are told apart by two 64-bit hashes: FNV-1a 64 alone is the key.
+      if constexpr (std::is_same_v<K, wide_key>)
         out.text_hashes_2.push_back(std::hash<std::string_view>{}(field));
-        take(out, no, text_key_64(field), 64);
-      } else {
-        take(out, no, text_key(field), 32);
-      }
+      take<K>(out, no, text_key_as<K>(field));
       continue;
     }
     std::uint64_t k = 0;
-    if (const std::string why = parse_number(field, base, k, rules.key_bits); !why.empty()) {
+    if (const std::string why = parse_number(field, base, k, width_of<K>); !why.empty()) {
       unreadable(out, no, quoted_excerpt(field) + ": " + why);
       continue;
     }
-    take(out, no, k, rules.key_bits);
+    take<K>(out, no, k);
   }
 }
+
+template void parse_chunk<key_type>(const line_rules&, std::string_view, std::uint64_t,
+                                    chunk_result&);
+template void parse_chunk<wide_key>(const line_rules&, std::string_view, std::uint64_t,
+                                    chunk_result&);
 
 }  // namespace hs::workload::detail

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/common/key_width.hpp"
 #include "core/workload/key_file.hpp"
 
 namespace hs::workload::detail {
@@ -19,7 +20,6 @@ namespace hs::workload::detail {
 struct line_rules {
   key_format format = key_format::decimal;
   std::uint32_t column = 0;
-  unsigned key_bits = 32;  ///< the table's: wider numbers are unreadable, words hash to this width
   std::optional<std::uint64_t> header_at;
 };
 
@@ -29,9 +29,9 @@ line_rules decide_rules(const key_file_spec& spec, std::string_view first_chunk)
 
 struct chunk_result {
   std::vector<key_type> keys;                ///< valid keys, in file order, duplicates kept
-  std::vector<wide_key> wide_keys;           ///< the same for key_bits 64 (keys stays empty)
+  std::vector<wide_key> wide_keys;           ///< the same for 64-bit keys (keys stays empty)
   std::vector<std::uint64_t> text_hashes;    ///< text: a 64-bit hash of each valid line
-  std::vector<std::uint64_t> text_hashes_2;  ///< text, key_bits 64: a second, other 64-bit hash
+  std::vector<std::uint64_t> text_hashes_2;  ///< text, 64-bit keys: a second, other 64-bit hash
   std::uint64_t lines = 0, reserved = 0, unreadable = 0, blank = 0;
   std::vector<key_file_issue> issues;   ///< the first k_issues_kept, line within the chunk
   std::optional<key_file_issue> error;  ///< the line that stops the read, what after "file:N"
@@ -61,12 +61,15 @@ std::vector<K>& keys_of(chunk_result& c) {
     return c.keys;
 }
 
-/// @brief A number in `base` (16 takes an optional 0x) filling `s`, of at most `bits` bits (32 or
-/// 64): why not, or empty.
-std::string parse_number(std::string_view s, int base, std::uint64_t& out, unsigned bits = 32);
+/// @brief A number in `base` (16 takes an optional 0x) filling `s` that fits the width `w`: why
+/// not, or empty.
+std::string parse_number(std::string_view s, int base, std::uint64_t& out,
+                         key_width w = key_width::bits32);
 
 /// @brief Parses `text` (whole lines; the last may lack its newline) starting at byte `offset`
-/// of the file, by `rules`, into `out`. Stops at the first line that stops the read.
+/// of the file, by `rules`, into `out`, as keys of type K: wider numbers are unreadable, words
+/// hash to K. Stops at the first line that stops the read.
+template <class K>
 void parse_chunk(const line_rules& rules, std::string_view text, std::uint64_t offset,
                  chunk_result& out);
 

@@ -93,19 +93,19 @@ void generate(const workload_spec& spec, const batch_plan& plan, memory_space sp
   generate_as(spec, plan, space, out, s);
 }
 
-void validate(const workload_spec& spec, unsigned key_bits) {
+void validate(const workload_spec& spec, key_width w) {
   const stream_params& k = spec.keys;
   if (k.id_bits != 0 && k.id_bits != 64)
     throw user_error("workload: ids must be 64 (or left out: keys of the table's width)");
   if (k.id_bits == 64 && k.dist == distribution::file)
     throw user_error("workload: ids=64 draws 64-bit IDs, and a key file gives its own keys");
-  const unsigned drawn_bits = k.id_bits ? k.id_bits : key_bits;
-  const std::uint64_t domain =
-      drawn_bits == 64 ? key_space<wide_key>::domain : key_space<key_type>::domain;
+  const key_width drawn = k.id_bits ? key_width::bits64 : w;  // ids=64 draws 64-bit IDs
+  const std::uint64_t domain = empty_key_of(drawn) - 1;       // every key but the two reserved
   if (k.start >= domain)
     throw user_error("workload: start key " + key_text(k.start, key_radix::hex, true) +
-                     " is past the " + std::to_string(drawn_bits) + "-bit keys (the largest is " +
-                     key_text(domain - 1, key_radix::hex, true) + ")");
+                     " is past the " + std::string(to_string(drawn)) +
+                     "-bit keys (the largest is " + key_text(domain - 1, key_radix::hex, true) +
+                     ")");
   if (k.universe == 0 || k.universe > k_half)
     throw user_error("workload: universe must be between 1 and 2^31 keys");
   if (!is_pow2(k.cluster) || k.cluster > (1u << 20))
@@ -119,10 +119,11 @@ void validate(const workload_spec& spec, unsigned key_bits) {
     throw user_error("workload: batch size must be between 1 and 2^31");
   if (k.dist == distribution::file) {
     require_key_file(spec);
-    if (spec.key_file->report.key_bits > key_bits)
-      throw user_error("workload: the key file " + spec.key_file->source.path +
-                       " was read for 64-bit keys, and this table holds " +
-                       std::to_string(key_bits) + "-bit keys (read it again for the table)");
+    if (narrower(w, spec.key_file->report.width))
+      throw user_error("workload: the key file " + spec.key_file->source.path + " was read for " +
+                       std::string(to_string(spec.key_file->report.width)) +
+                       "-bit keys, and this table holds " + std::string(to_string(w)) +
+                       "-bit keys (read it again for the table)");
   }
 }
 

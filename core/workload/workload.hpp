@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/common/key_width.hpp"
 #include "core/common/memory.hpp"
 #include "core/common/stream.hpp"
 #include "core/common/types.hpp"
@@ -130,8 +131,8 @@ void generate(const workload_spec& spec, const batch_plan& plan, memory_space sp
 void generate(const workload_spec& spec, const batch_plan& plan, memory_space space,
               const wide_batch_spans& out, stream_view s);
 
-/// @brief Throws hs::user_error naming the first bad field, for a table of `key_bits` keys.
-void validate(const workload_spec& spec, unsigned key_bits = 32);
+/// @brief Throws hs::user_error naming the first bad field, for a table of width `w`.
+void validate(const workload_spec& spec, key_width w = key_width::bits32);
 
 std::string_view to_string(distribution d);
 std::optional<distribution> parse_distribution(std::string_view s);

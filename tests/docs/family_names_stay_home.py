@@ -3,7 +3,7 @@
 not list.
 
 A family's own files are its folders (core/<family>/, tests/core/<family>/) and the files named
-after it in shared folders (app/families/<family>_hooks.cpp, app/ui/families/<family>_ui.cpp,
+after it in shared folders (app/families/<family>_hooks.cpp, app/ui/family_views/<family>_ui.cpp,
 visualizers/views/<family>_view.cpp, core/bench/suite_<family>.cpp). Every other source or build
 file of app/, core/, visualizers/ and the top CMake files is shared: its code (comments and string
 literals left out, includes kept) may name a family only if the README's table "What a new family

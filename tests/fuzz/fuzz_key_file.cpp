@@ -45,7 +45,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::uint8_t choice = data[0];
   hs::workload::key_file_spec spec;
   spec.format = k_formats[choice % 6];
-  spec.key_bits = (choice / 6) % 2 ? 64 : 32;
+  spec.width = (choice / 6) % 2 ? key_width::bits64 : key_width::bits32;
   spec.column = (choice / 12) % 3;  // 0: whole lines, else a CSV column
   spec.path =
       "/tmp/hs_fuzz_key_file_" + std::to_string(::getpid()) + k_extensions[(choice / 36) % 4];
@@ -62,8 +62,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::remove(spec.path.c_str());
   const hs::workload::key_file_report& r = list->report;
   const std::string summary = r.summary();
-  HS_FUZZ_CHECK(r.key_bits == spec.key_bits, summary);
-  if (spec.key_bits == 64) {
+  HS_FUZZ_CHECK(r.width == spec.width, summary);
+  if (spec.width == key_width::bits64) {
     HS_FUZZ_CHECK(list->keys.empty(), summary);
     check_list(list->wide_keys, r, summary);
   } else {

@@ -43,9 +43,9 @@ std::vector<wide_value> random_wide_values(std::size_t n, std::uint64_t seed) {
 }
 
 std::unique_ptr<table> make(backend b, std::uint64_t capacity, hash_kind h, linear_tuning tuning,
-                            linear_delete_mode deletes, unsigned key_bits) {
+                            linear_delete_mode deletes, key_width width) {
   table_config cfg;
-  cfg.linear.key_bits = key_bits;
+  cfg.width = width;
   cfg.backend = b;
   cfg.capacity = capacity;
   cfg.hash = h;

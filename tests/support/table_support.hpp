@@ -87,7 +87,7 @@ std::vector<wide_value> random_wide_values(std::size_t n, std::uint64_t seed);
 std::unique_ptr<table> make(backend b, std::uint64_t capacity, hash_kind h = hash_kind::murmur3,
                             linear_tuning tuning = {},
                             linear_delete_mode deletes = linear_delete_mode::value,
-                            unsigned key_bits = 32);
+                            key_width width = key_width::bits32);
 /// Tuning with a fixed probe-group size.
 inline linear_tuning group_of(int g) {
   linear_tuning t;

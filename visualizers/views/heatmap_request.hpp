@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "core/common/inspection.hpp"
+#include "core/common/sample_parts.hpp"
 
 namespace hs::vis {
 

@@ -147,20 +147,7 @@ std::optional<std::uint64_t> heatmap_view::slot_at(const geometry& g, ImVec2 ima
 
 void heatmap_view::draw(const heatmap_image& image, const heatmap_request& req,
                         const std::vector<slot_record>& dump, std::uint64_t capacity) {
-  const float fs = ImGui::GetFontSize();
-  if (ImGui::Button("Whole table")) first_ = 0, zoom_spp_ = 0, range_count_ = 0;
-  ImGui::SameLine();
-  int mode = static_cast<int>(style_.mode);
-  ImGui::SetNextItemWidth(10 * fs);
-  if (ImGui::Combo("##mode", &mode, "occupancy\0probe length\0"))
-    style_.mode = static_cast<heatmap_mode>(mode);
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(7 * fs);
-  if (ImGui::BeginCombo("##cmap", cmap_.name.c_str())) {
-    for (const auto& name : colormap_names())
-      if (ImGui::Selectable(name.c_str(), name == cmap_.name)) set_colormap(name);
-    ImGui::EndCombo();
-  }
+  draw_toolbar();
   ImGui::SameLine();
   const geometry g = layout(capacity);
   ImGui::TextDisabled("slots %s-%s (%s per pixel) | wheel: zoom, drag: pan | %s",
@@ -190,55 +177,78 @@ void heatmap_view::draw(const heatmap_image& image, const heatmap_request& req,
   hover_.reset();
   hovered_record_.reset();
   if (hovered) {
-    const ImGuiIO& io = ImGui::GetIO();
-    const auto slot = slot_at(g, origin, io.MousePos);
+    const auto slot = slot_at(g, origin, ImGui::GetIO().MousePos);
     hover_ = slot;
-    if (slot) {
-      const auto it = std::find_if(dump.begin(), dump.end(),
-                                   [&](const slot_record& r) { return r.slot == *slot; });
-      ImGui::BeginTooltip();
-      ImGui::Text("slot %s", format_count(*slot).c_str());
-      if (it != dump.end()) {
-        hovered_record_ = *it;
-        ImGui::Text("state: %s", state_name(it->state));
-        if (it->state == slot_state::live || it->state == slot_state::erased) {
-          ImGui::Text(
-              "key: %s (%s)", key_text(it->key, radix_).c_str(),
-              key_text(it->key, radix_ == key_radix::hex ? key_radix::decimal : key_radix::hex)
-                  .c_str());
-          ImGui::Text("value: %s", value_text(*it).c_str());
-          ImGui::Text("home slot: %s", format_count(it->home).c_str());
-          ImGui::Text("displacement: %llu", static_cast<unsigned long long>(it->displacement));
-        }
-      } else {
-        ImGui::TextDisabled("(sampling...)");
-      }
-      ImGui::EndTooltip();
-    }
-    // Zoom around the slot under the mouse; drag to pan.
-    if (io.MouseWheel != 0.f) {
-      // Step from the requested zoom, not the rounded layout, or zooming sticks at whole cells.
-      const double spp_now = zoom_spp_ > 0 ? zoom_spp_ : g.spp / g.cell;
-      const double next =
-          std::min(spp_now * std::pow(0.8, io.MouseWheel), static_cast<double>(capacity));
-      // Keep the slot under the mouse at the same fraction of the view.
-      const double under = slot ? static_cast<double>(*slot) : static_cast<double>(g.first);
-      const double frac =
-          g.count ? (under - static_cast<double>(g.first)) / static_cast<double>(g.count) : 0.0;
-      zoom_spp_ = next;
-      range_count_ = 0;
-      first_ = std::max(0.0, under - frac * next * area_w_ * area_h_);
-    }
-    if (ImGui::IsMouseDragging(ImGuiMouseButton_Left)) {
-      const ImVec2 d = io.MouseDelta;
-      // Accumulate in first_ (fractional): sub-slot drags add up instead of rounding away.
-      first_ = std::clamp(
-          first_ - (static_cast<double>(d.x) + static_cast<double>(d.y) * g.w) * (g.spp / g.cell),
-          0.0, static_cast<double>(capacity - g.count));
-    }
+    if (slot) draw_slot_tooltip(*slot, dump);
+    zoom_or_pan(g, slot, capacity);
   }
   ImGui::SetCursorScreenPos(ImVec2(origin.x + static_cast<float>(area_w_) + gap, origin.y));
   draw_legend(ImVec2(legend_w, static_cast<float>(area_h_)));
+}
+
+void heatmap_view::draw_toolbar() {
+  const float fs = ImGui::GetFontSize();
+  if (ImGui::Button("Whole table")) first_ = 0, zoom_spp_ = 0, range_count_ = 0;
+  ImGui::SameLine();
+  int mode = static_cast<int>(style_.mode);
+  ImGui::SetNextItemWidth(10 * fs);
+  if (ImGui::Combo("##mode", &mode, "occupancy\0probe length\0"))
+    style_.mode = static_cast<heatmap_mode>(mode);
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(7 * fs);
+  if (ImGui::BeginCombo("##cmap", cmap_.name.c_str())) {
+    for (const auto& name : colormap_names())
+      if (ImGui::Selectable(name.c_str(), name == cmap_.name)) set_colormap(name);
+    ImGui::EndCombo();
+  }
+}
+
+void heatmap_view::draw_slot_tooltip(std::uint64_t slot, const std::vector<slot_record>& dump) {
+  const auto it =
+      std::find_if(dump.begin(), dump.end(), [&](const slot_record& r) { return r.slot == slot; });
+  ImGui::BeginTooltip();
+  ImGui::Text("slot %s", format_count(slot).c_str());
+  if (it != dump.end()) {
+    hovered_record_ = *it;
+    ImGui::Text("state: %s", state_name(it->state));
+    if (it->state == slot_state::live || it->state == slot_state::erased) {
+      ImGui::Text("key: %s (%s)", key_text(it->key, radix_).c_str(),
+                  key_text(it->key, radix_ == key_radix::hex ? key_radix::decimal : key_radix::hex)
+                      .c_str());
+      ImGui::Text("value: %s", value_text(*it).c_str());
+      ImGui::Text("home slot: %s", format_count(it->home).c_str());
+      ImGui::Text("displacement: %llu", static_cast<unsigned long long>(it->displacement));
+    }
+  } else {
+    ImGui::TextDisabled("(sampling...)");
+  }
+  ImGui::EndTooltip();
+}
+
+void heatmap_view::zoom_or_pan(const geometry& g, std::optional<std::uint64_t> slot,
+                               std::uint64_t capacity) {
+  const ImGuiIO& io = ImGui::GetIO();
+  // Zoom around the slot under the mouse; drag to pan.
+  if (io.MouseWheel != 0.f) {
+    // Step from the requested zoom, not the rounded layout, or zooming sticks at whole cells.
+    const double spp_now = zoom_spp_ > 0 ? zoom_spp_ : g.spp / g.cell;
+    const double next =
+        std::min(spp_now * std::pow(0.8, io.MouseWheel), static_cast<double>(capacity));
+    // Keep the slot under the mouse at the same fraction of the view.
+    const double under = slot ? static_cast<double>(*slot) : static_cast<double>(g.first);
+    const double frac =
+        g.count ? (under - static_cast<double>(g.first)) / static_cast<double>(g.count) : 0.0;
+    zoom_spp_ = next;
+    range_count_ = 0;
+    first_ = std::max(0.0, under - frac * next * area_w_ * area_h_);
+  }
+  if (ImGui::IsMouseDragging(ImGuiMouseButton_Left)) {
+    const ImVec2 d = io.MouseDelta;
+    // Accumulate in first_ (fractional): sub-slot drags add up instead of rounding away.
+    first_ = std::clamp(
+        first_ - (static_cast<double>(d.x) + static_cast<double>(d.y) * g.w) * (g.spp / g.cell),
+        0.0, static_cast<double>(capacity - g.count));
+  }
 }
 
 void heatmap_view::draw_cells(const geometry& g, ImVec2 origin,

@@ -10,7 +10,7 @@
 #include <imgui.h>
 
 #include "core/common/format.hpp"
-#include "core/common/inspection.hpp"
+#include "core/common/sample_parts.hpp"
 #include "core/table/table.hpp"
 #include "visualizers/colormap.hpp"
 #include "visualizers/heatmap_colors.hpp"
@@ -83,6 +83,11 @@ class heatmap_view {
   void draw_cells(const geometry& g, ImVec2 origin, const std::vector<slot_record>& dump) const;
   /// The marks that fall in the image, outlined over the cells.
   void draw_marks(const geometry& g, ImVec2 origin) const;
+  /// draw's parts: the whole-table button and the mode and colour map combos; the hovered slot's
+  /// tooltip (it keeps the slot's record for hovered_record()); the wheel's zoom and a drag's pan.
+  void draw_toolbar();
+  void draw_slot_tooltip(std::uint64_t slot, const std::vector<slot_record>& dump);
+  void zoom_or_pan(const geometry& g, std::optional<std::uint64_t> slot, std::uint64_t capacity);
 
   colormap cmap_;
   heatmap_style style_;

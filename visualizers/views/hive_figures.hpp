@@ -7,7 +7,7 @@
 #include <span>
 #include <vector>
 
-#include "core/hive/hive_launch.hpp"
+#include "core/hive/hive_path.hpp"
 #include "core/table/inspection.hpp"
 #include "core/table/table.hpp"
 #include "visualizers/colormap.hpp"

@@ -158,24 +158,12 @@ const hive::path_record* stepped_path(const std::vector<hive::path_record>& path
   return nullptr;
 }
 
-void hive_view::draw_evictions(const inspect_result& r, const std::vector<hive::path_record>& paths,
-                               const table_stats& st, const std::shared_ptr<const step_trace>& step,
-                               double time_s, float height) {
-  const float fs = ImGui::GetFontSize();
-  const float total = height > 0 ? height : ImGui::GetContentRegionAvail().y;
-  const hive_counters& h = st.hive;
-  if (!h.instrumented)
-    ImGui::TextColored(ImVec4(1.f, 0.65f, 0.2f, 1.f),
-                       "instrumentation is off: no paths are recorded");
-  // In step mode: the stepped insert whose path is newest in the ring, animated hop by hop.
-  const hive::path_record* anim = stepped_path(paths, step.get());
-  int hops_shown = anim ? int(anim->length) + 1 : 0;
-  if (anim) {
-    if (anim_serial_ != step->serial) anim_serial_ = step->serial, anim_start_s_ = time_s;
-    if (time_s >= 0)  // a window animates; a figure (time < 0) shows the whole path
-      hops_shown =
-          1 + int(std::fmod((time_s - anim_start_s_) / k_hop_seconds, double(anim->length + 2)));
-  }
+namespace {
+
+// Which hops of the stepped insert the animation has reached (all of them where it is not
+// animated) also decides how much of its path the caption tells.
+void draw_eviction_caption(const std::vector<hive::path_record>& paths, const hive_counters& h,
+                           const hive::path_record* anim, int hops_shown, const step_trace* step) {
   ImGui::Text(
       "%zu recent eviction paths (newest brightest) over %s buckets; %s moves, %s locks, %s "
       "restarts",
@@ -194,6 +182,75 @@ void hive_view::draw_evictions(const inspect_result& r, const std::vector<hive::
     ImGui::TextDisabled("step %llu: none of its inserts evicted (every candidate had room)",
                         (unsigned long long)step->serial);
   }
+}
+
+/// The buckets the arcs span, across the width w from x0: all, or the range asked for.
+struct arc_span {
+  bool ranged;
+  std::uint64_t first, buckets;
+  float x0, w;
+  bool inside(std::uint64_t b) const { return b >= first && b - first < buckets; }
+  // A hop leaving the range ends at the edge it leaves by: the path still shows where it goes on.
+  float x_of(std::uint64_t b) const {
+    if (!ranged || inside(b)) return bucket_x(b - first, buckets, x0, w);
+    return b < first ? x0 : x0 + w;
+  }
+  // Only a hop with neither end in the range would be drawn along an edge alone.
+  bool skips(std::uint64_t from, std::uint64_t to) const {
+    return ranged && !inside(from) && !inside(to);
+  }
+};
+
+void draw_path_arcs(ImDrawList* dl, const arc_span& span,
+                    const std::vector<hive::path_record>& paths, const colormap& cmap, float base,
+                    float room) {
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    const hive::path_record& p = paths[i];
+    const int alpha = 40 + int(200.0 * double(i + 1) / double(paths.size()));
+    const ImU32 col = to_u32(cmap.at(0.35f + 0.65f * float(i + 1) / float(paths.size())), alpha);
+    for (std::uint32_t d = 0; d < p.length; ++d) {
+      const std::uint64_t to = d + 1 < p.length ? p.bucket[d + 1] : p.dest;
+      if (span.skips(p.bucket[d], to)) continue;
+      arc(dl, span.x_of(p.bucket[d]), span.x_of(to), base, room, col, 1.2f);
+    }
+  }
+}
+
+// Drawn over the recent paths, numbered, so the stepped insert's hops stand out from them.
+void draw_stepped_hops(ImDrawList* dl, const arc_span& span, const hive::path_record& anim,
+                       int hops_shown, float base, float room) {
+  const float fs = ImGui::GetFontSize();
+  for (std::uint32_t d = 0; d < anim.length && int(d) + 1 < hops_shown; ++d) {
+    const std::uint64_t to = d + 1 < anim.length ? anim.bucket[d + 1] : anim.dest;
+    if (span.skips(anim.bucket[d], to)) continue;
+    const float xa = span.x_of(anim.bucket[d]), xb = span.x_of(to);
+    arc(dl, xa, xb, base, room, k_hop, 3.f);
+    dl->AddCircleFilled(ImVec2(xb, base), 4.f, k_hop);
+    dl->AddText(ImVec2(xb + 3, base - fs * 1.2f), k_hop, std::to_string(d + 1).c_str());
+  }
+}
+
+}  // namespace
+
+void hive_view::draw_evictions(const inspect_result& r, const std::vector<hive::path_record>& paths,
+                               const table_stats& st, const std::shared_ptr<const step_trace>& step,
+                               double time_s, float height) {
+  const float fs = ImGui::GetFontSize();
+  const float total = height > 0 ? height : ImGui::GetContentRegionAvail().y;
+  const hive_counters& h = st.hive;
+  if (!h.instrumented)
+    ImGui::TextColored(ImVec4(1.f, 0.65f, 0.2f, 1.f),
+                       "instrumentation is off: no paths are recorded");
+  // In step mode: the stepped insert whose path is newest in the ring, animated hop by hop.
+  const hive::path_record* anim = stepped_path(paths, step.get());
+  int hops_shown = anim ? int(anim->length) + 1 : 0;
+  if (anim) {
+    if (anim_serial_ != step->serial) anim_serial_ = step->serial, anim_start_s_ = time_s;
+    if (time_s >= 0)  // a window animates; a figure (time < 0) shows the whole path
+      hops_shown =
+          1 + int(std::fmod((time_s - anim_start_s_) / k_hop_seconds, double(anim->length + 2)));
+  }
+  draw_eviction_caption(paths, h, anim, hops_shown, step.get());
   const float arcs_h = std::max(total * 0.5f - 3 * fs, 40.f);
   const ImVec2 at = ImGui::GetCursorScreenPos();
   const float w = ImGui::GetContentRegionAvail().x;
@@ -202,38 +259,15 @@ void hive_view::draw_evictions(const inspect_result& r, const std::vector<hive::
   const float base = at.y + arcs_h;
   // The buckets the arcs span: all, or the range asked for (hops leaving it are not drawn).
   const bool ranged = arc_count_ > 0 && arc_first_ < h.buckets;
-  const std::uint64_t first = ranged ? arc_first_ : 0,
-                      buckets = ranged ? std::min(arc_count_, h.buckets - arc_first_) : h.buckets;
-  const auto inside = [&](std::uint64_t b) { return b >= first && b - first < buckets; };
-  // A hop leaving the range ends at the edge it leaves by: the path still shows where it goes on.
-  const auto x_of = [&](std::uint64_t b) {
-    if (!ranged || inside(b)) return bucket_x(b - first, buckets, at.x, w);
-    return b < first ? at.x : at.x + w;
-  };
-  for (std::size_t i = 0; i < paths.size(); ++i) {
-    const hive::path_record& p = paths[i];
-    const int alpha = 40 + int(200.0 * double(i + 1) / double(paths.size()));
-    const ImU32 col = to_u32(cmap_.at(0.35f + 0.65f * float(i + 1) / float(paths.size())), alpha);
-    for (std::uint32_t d = 0; d < p.length; ++d) {
-      const std::uint64_t to = d + 1 < p.length ? p.bucket[d + 1] : p.dest;
-      if (ranged && !inside(p.bucket[d]) && !inside(to)) continue;
-      arc(dl, x_of(p.bucket[d]), x_of(to), base, arcs_h - 4, col, 1.2f);
-    }
-  }
-  if (anim)
-    for (std::uint32_t d = 0; d < anim->length && int(d) + 1 < hops_shown; ++d) {
-      const std::uint64_t to = d + 1 < anim->length ? anim->bucket[d + 1] : anim->dest;
-      if (ranged && !inside(anim->bucket[d]) && !inside(to)) continue;
-      const float xa = x_of(anim->bucket[d]), xb = x_of(to);
-      arc(dl, xa, xb, base, arcs_h - 4, k_hop, 3.f);
-      dl->AddCircleFilled(ImVec2(xb, base), 4.f, k_hop);
-      dl->AddText(ImVec2(xb + 3, base - fs * 1.2f), k_hop, std::to_string(d + 1).c_str());
-    }
+  const arc_span span{ranged, ranged ? arc_first_ : 0,
+                      ranged ? std::min(arc_count_, h.buckets - arc_first_) : h.buckets, at.x, w};
+  draw_path_arcs(dl, span, paths, cmap_, base, arcs_h - 4);
+  if (anim) draw_stepped_hops(dl, span, *anim, hops_shown, base, arcs_h - 4);
   if (ranged)  // the strip covers every bucket: under a range it would not line up with the arcs
     ImGui::TextDisabled(
         "arcs of the hops from or to buckets %s to %s of %s (a hop to a bucket outside ends at the "
         "edge)",
-        format_count(first).c_str(), format_count(first + buckets).c_str(),
+        format_count(span.first).c_str(), format_count(span.first + span.buckets).c_str(),
         format_count(h.buckets).c_str());
   else
     draw_strip(r, st, 1.6f * fs, "Buckets (fill)");

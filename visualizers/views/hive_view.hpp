@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/hive/hive_launch.hpp"
+#include "core/hive/hive_path.hpp"
 #include "core/table/inspection.hpp"
 #include "core/table/step_trace.hpp"
 #include "core/table/table.hpp"

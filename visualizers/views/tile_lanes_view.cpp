@@ -23,6 +23,89 @@ std::string ballot_text(const tile_round& r) {
   return "ballot(" + r.vote + ") = " + bits +
          (r.elected >= 0 ? strprintf(": lane %d elected", r.elected) : std::string(": no lane"));
 }
+
+constexpr ImU32 k_vote_col = IM_COL32(250, 200, 60, 255), k_actor_col = IM_COL32(240, 90, 70, 255);
+
+void draw_swatches(ImDrawList* dl, const std::vector<std::pair<ImU32, std::string>>& legend) {
+  const float fs = ImGui::GetFontSize();
+  bool first_swatch = true;
+  auto swatch = [&](ImU32 c, const char* what, bool outline) {
+    // On this line while it fits, else on the next: a narrow window wraps the legend.
+    const float w = fs * 0.8f + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize(what).x;
+    if (!first_swatch) ImGui::SameLine();
+    if (!first_swatch && ImGui::GetContentRegionAvail().x < w) ImGui::NewLine();
+    first_swatch = false;
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const ImVec2 a(p.x, p.y + 2.f), b(p.x + fs * 0.8f, p.y + 2.f + fs * 0.8f);
+    if (outline)
+      dl->AddRect(a, b, c, 0.f, 2.f);
+    else
+      dl->AddRectFilled(a, b, c);
+    ImGui::Dummy(ImVec2(fs * 0.8f, fs * 0.8f));
+    ImGui::SameLine();
+    ImGui::TextUnformatted(what);
+  };
+  for (const auto& [c, what] : legend) swatch(c, what.c_str(), false);
+  swatch(k_vote_col, "voted yes in the ballot", true);
+  swatch(k_actor_col, "issued the atomic", true);
+}
+
+// One lane's column of words below its number, from `top`.
+void draw_lane_words(ImDrawList* dl, const std::vector<tile_word>& words, float x, float top,
+                     float col, float cell_h, ImU32 text) {
+  const float fs = ImGui::GetFontSize();
+  for (std::size_t w = 0; w < words.size(); ++w) {
+    const tile_word& tw = words[w];
+    const ImVec2 a(x + 1.f, top + fs * 1.2f + static_cast<float>(w) * cell_h);
+    const ImVec2 b(x + col - 1.f, a.y + cell_h - 1.f);
+    dl->AddRectFilled(a, b, tw.fill);
+    // A key too wide for its cell shows its last digits.
+    std::string shown = tw.text;
+    if (ImGui::CalcTextSize(shown.c_str()).x >= col - 2.f && shown.size() > 3)
+      shown = ".." + shown.substr(shown.size() - 3);
+    const ImVec2 ts = ImGui::CalcTextSize(shown.c_str());
+    if (ts.x < col - 2.f)
+      dl->AddText(ImVec2(a.x + (col - 2.f - ts.x) * 0.5f, a.y + (cell_h - ts.y) * 0.5f), text,
+                  shown.c_str());
+  }
+}
+
+void draw_round(ImDrawList* dl, const tile_round& r, float avail, ImU32 text, ImU32 dim) {
+  const float fs = ImGui::GetFontSize();
+  ImGui::Spacing();
+  ImGui::TextUnformatted(r.label.c_str());
+  const std::size_t lanes = r.lanes.size();
+  std::size_t words = 1;
+  for (const auto& l : r.lanes) words = std::max(words, l.size());
+  const float col =
+      std::min(4.f * fs, (avail - fs) / static_cast<float>(std::max<std::size_t>(lanes, 1)));
+  const float cell_h = fs * 1.25f;
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  // Lane numbers every `every` lanes where two digits do not fit a column (and always the
+  // elected lane's).
+  const float digits = ImGui::CalcTextSize("00").x + 2.f;
+  const std::size_t every = col >= digits ? 1 : col * 2 >= digits ? 2 : col * 4 >= digits ? 4 : 8;
+  for (std::size_t l = 0; l < lanes; ++l) {
+    const float x = p.x + static_cast<float>(l) * col;
+    const std::string head = std::to_string(l);
+    if (l % every == 0 || static_cast<int>(l) == r.elected)
+      dl->AddText(ImVec2(x + (col - ImGui::CalcTextSize(head.c_str()).x) * 0.5f, p.y),
+                  static_cast<int>(l) == r.elected ? k_vote_col : dim, head.c_str());
+    draw_lane_words(dl, r.lanes[l], x, p.y, col, cell_h, text);
+    const ImVec2 top(x, p.y + fs * 1.1f),
+        bottom(x + col, p.y + fs * 1.3f + static_cast<float>(words) * cell_h);
+    if ((r.ballot >> l) & 1u) dl->AddRect(top, bottom, k_vote_col, 0.f, 2.f);
+    if (static_cast<int>(l) == r.actor)
+      dl->AddRect(ImVec2(top.x + 2.f, top.y + 2.f), ImVec2(bottom.x - 2.f, bottom.y - 2.f),
+                  k_actor_col, 0.f, 2.f);
+  }
+  ImGui::Dummy(
+      ImVec2(static_cast<float>(lanes) * col, fs * 1.4f + static_cast<float>(words) * cell_h));
+  const std::string votes = ballot_text(r);
+  if (!votes.empty()) ImGui::TextUnformatted(votes.c_str());
+  if (!r.action.empty())
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(k_actor_col), "%s", r.action.c_str());
+}
 }  // namespace
 
 void tile_lanes_view::set(std::string title, std::vector<tile_round> rounds,
@@ -59,78 +142,13 @@ void tile_lanes_view::draw(float height) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text),
               dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
-  const ImU32 vote_col = IM_COL32(250, 200, 60, 255), actor_col = IM_COL32(240, 90, 70, 255);
-  bool first_swatch = true;
-  auto swatch = [&](ImU32 c, const char* what, bool outline) {
-    // On this line while it fits, else on the next: a narrow window wraps the legend.
-    const float w = fs * 0.8f + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize(what).x;
-    if (!first_swatch) ImGui::SameLine();
-    if (!first_swatch && ImGui::GetContentRegionAvail().x < w) ImGui::NewLine();
-    first_swatch = false;
-    const ImVec2 p = ImGui::GetCursorScreenPos();
-    const ImVec2 a(p.x, p.y + 2.f), b(p.x + fs * 0.8f, p.y + 2.f + fs * 0.8f);
-    if (outline)
-      dl->AddRect(a, b, c, 0.f, 2.f);
-    else
-      dl->AddRectFilled(a, b, c);
-    ImGui::Dummy(ImVec2(fs * 0.8f, fs * 0.8f));
-    ImGui::SameLine();
-    ImGui::TextUnformatted(what);
-  };
-  for (const auto& [c, what] : legend_) swatch(c, what.c_str(), false);
-  swatch(vote_col, "voted yes in the ballot", true);
-  swatch(actor_col, "issued the atomic", true);
+  draw_swatches(dl, legend_);
   const float avail = std::max(ImGui::GetContentRegionAvail().x, 20.f * fs);
   for (const tile_round& r : rounds_) {
     drawn_.ballots.push_back(r.ballot);
     drawn_.elected.push_back(r.elected);
     drawn_.actors.push_back(r.actor);
-    ImGui::Spacing();
-    ImGui::TextUnformatted(r.label.c_str());
-    const std::size_t lanes = r.lanes.size();
-    std::size_t words = 1;
-    for (const auto& l : r.lanes) words = std::max(words, l.size());
-    const float col =
-        std::min(4.f * fs, (avail - fs) / static_cast<float>(std::max<std::size_t>(lanes, 1)));
-    const float cell_h = fs * 1.25f;
-    const ImVec2 p = ImGui::GetCursorScreenPos();
-    // Lane numbers every `every` lanes where two digits do not fit a column (and always the
-    // elected lane's).
-    const float digits = ImGui::CalcTextSize("00").x + 2.f;
-    const std::size_t every = col >= digits ? 1 : col * 2 >= digits ? 2 : col * 4 >= digits ? 4 : 8;
-    for (std::size_t l = 0; l < lanes; ++l) {
-      const float x = p.x + static_cast<float>(l) * col;
-      const std::string head = std::to_string(l);
-      if (l % every == 0 || static_cast<int>(l) == r.elected)
-        dl->AddText(ImVec2(x + (col - ImGui::CalcTextSize(head.c_str()).x) * 0.5f, p.y),
-                    static_cast<int>(l) == r.elected ? vote_col : dim, head.c_str());
-      for (std::size_t w = 0; w < r.lanes[l].size(); ++w) {
-        const tile_word& tw = r.lanes[l][w];
-        const ImVec2 a(x + 1.f, p.y + fs * 1.2f + static_cast<float>(w) * cell_h);
-        const ImVec2 b(x + col - 1.f, a.y + cell_h - 1.f);
-        dl->AddRectFilled(a, b, tw.fill);
-        // A key too wide for its cell shows its last digits.
-        std::string shown = tw.text;
-        if (ImGui::CalcTextSize(shown.c_str()).x >= col - 2.f && shown.size() > 3)
-          shown = ".." + shown.substr(shown.size() - 3);
-        const ImVec2 ts = ImGui::CalcTextSize(shown.c_str());
-        if (ts.x < col - 2.f)
-          dl->AddText(ImVec2(a.x + (col - 2.f - ts.x) * 0.5f, a.y + (cell_h - ts.y) * 0.5f), text,
-                      shown.c_str());
-      }
-      const ImVec2 top(x, p.y + fs * 1.1f),
-          bottom(x + col, p.y + fs * 1.3f + static_cast<float>(words) * cell_h);
-      if ((r.ballot >> l) & 1u) dl->AddRect(top, bottom, vote_col, 0.f, 2.f);
-      if (static_cast<int>(l) == r.actor)
-        dl->AddRect(ImVec2(top.x + 2.f, top.y + 2.f), ImVec2(bottom.x - 2.f, bottom.y - 2.f),
-                    actor_col, 0.f, 2.f);
-    }
-    ImGui::Dummy(
-        ImVec2(static_cast<float>(lanes) * col, fs * 1.4f + static_cast<float>(words) * cell_h));
-    const std::string votes = ballot_text(r);
-    if (!votes.empty()) ImGui::TextUnformatted(votes.c_str());
-    if (!r.action.empty())
-      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(actor_col), "%s", r.action.c_str());
+    draw_round(dl, r, avail, text, dim);
   }
 }
 

@@ -65,9 +65,11 @@ compare_setup::compare_setup() {
     texts_[i] = std::string(registered[i % registered.size()]->name);
 }
 
-void compare_setup::draw_entry(frame_state& f, std::size_t i) {
-  table_config& t = tables_[i];
-  bool changed = false;
+namespace {
+
+// The family combo: a new family starts from the window's table settings, not the entry's, so
+// options of the old family do not carry over.
+bool draw_family_combo(frame_state& f, table_config& t) {
   const auto registered = families();
   int fam = 0;
   for (std::size_t k = 0; k < registered.size(); ++k)
@@ -76,17 +78,53 @@ void compare_setup::draw_entry(frame_state& f, std::size_t i) {
     return static_cast<const family_descriptor* const*>(data)[k]->name.data();
   };
   ImGui::SetNextItemWidth(8 * ImGui::GetFontSize());
-  if (ImGui::Combo("family", &fam, name_of,
-                   const_cast<void*>(static_cast<const void*>(registered.data())),
-                   static_cast<int>(registered.size()))) {
-    table_config fresh = f.sess->config().table;  // the window's table settings, another family
-    fresh.family = registered[fam]->id;
-    if (const auto prepare = hooks_of(fresh.family).prepare) prepare(fresh);
-    if (registered[fam]->pow2_capacity)
-      fresh.capacity = std::bit_floor(std::max<std::uint64_t>(fresh.capacity, 16));
-    t = fresh;
-    changed = true;
+  if (!ImGui::Combo("family", &fam, name_of,
+                    const_cast<void*>(static_cast<const void*>(registered.data())),
+                    static_cast<int>(registered.size())))
+    return false;
+  table_config fresh = f.sess->config().table;  // the window's table settings, another family
+  fresh.family = registered[fam]->id;
+  if (const auto prepare = hooks_of(fresh.family).prepare) prepare(fresh);
+  if (registered[fam]->pow2_capacity)
+    fresh.capacity = std::bit_floor(std::max<std::uint64_t>(fresh.capacity, 16));
+  t = fresh;
+  return true;
+}
+
+// One of the family's options as its registration describes it: a combo for choices, a number
+// field. A number the option refuses leaves the entry as it was and says why in `error`.
+bool draw_family_option(const family_option& o, table_config& t, std::string& error) {
+  const std::string now = o.get(t);
+  bool changed = false;
+  ImGui::SetNextItemWidth(10 * ImGui::GetFontSize());
+  if (!o.choices.empty()) {
+    if (ImGui::BeginCombo(std::string(o.label).c_str(), now.c_str())) {
+      for (std::string_view c : o.choices)
+        if (ImGui::Selectable(std::string(c).c_str(), now == c))
+          apply_option(o, t, std::string(c)), changed = true;
+      ImGui::EndCombo();
+    }
+    return changed;
   }
+  double v = std::stod(now);
+  if (ImGui::InputDouble(std::string(o.label).c_str(), &v, 0, 0, o.whole ? "%.0f" : "%.4g",
+                         ImGuiInputTextFlags_EnterReturnsTrue)) {
+    try {
+      apply_option(o, t,
+                   o.whole ? std::to_string(static_cast<long long>(v)) : strprintf("%.6g", v));
+      changed = true;
+    } catch (const user_error& err) {
+      error = err.what();
+    }
+  }
+  return changed;
+}
+
+}  // namespace
+
+void compare_setup::draw_entry(frame_state& f, std::size_t i) {
+  table_config& t = tables_[i];
+  bool changed = draw_family_combo(f, t);
   const family_descriptor& d = describe(t.family);
   ImGui::SameLine();
   int e = floor_log2_64(std::max<std::uint64_t>(t.capacity, 1));
@@ -100,31 +138,8 @@ void compare_setup::draw_entry(frame_state& f, std::size_t i) {
     if (ImGui::Combo("hash", &h, "murmur3\0knuth\0identity\0universal\0"))
       t.hash = static_cast<hash_kind>(h), changed = true;
   }
-  // The family's options as its registration describes them: a combo for choices, a number field.
-  for (const family_option& o : d.options) {  // labels are unique within a family: they are the IDs
-    const std::string now = o.get(t);
-    ImGui::SetNextItemWidth(10 * ImGui::GetFontSize());
-    if (!o.choices.empty()) {
-      if (ImGui::BeginCombo(std::string(o.label).c_str(), now.c_str())) {
-        for (std::string_view c : o.choices)
-          if (ImGui::Selectable(std::string(c).c_str(), now == c))
-            apply_option(o, t, std::string(c)), changed = true;
-        ImGui::EndCombo();
-      }
-    } else {
-      double v = std::stod(now);
-      if (ImGui::InputDouble(std::string(o.label).c_str(), &v, 0, 0, o.whole ? "%.0f" : "%.4g",
-                             ImGuiInputTextFlags_EnterReturnsTrue)) {
-        try {
-          apply_option(o, t,
-                       o.whole ? std::to_string(static_cast<long long>(v)) : strprintf("%.6g", v));
-          changed = true;
-        } catch (const user_error& err) {
-          text_errors_[i] = err.what();
-        }
-      }
-    }
-  }
+  for (const family_option& o : d.options)  // labels are unique within a family: they are the IDs
+    if (draw_family_option(o, t, text_errors_[i])) changed = true;
   if (changed) {
     texts_[i] = format_compare_entry(t, f.sess->config().table);
     text_errors_[i].clear();

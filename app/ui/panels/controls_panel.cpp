@@ -197,7 +197,7 @@ void controls_panel::draw_key_file(frame_state& f, const workload::workload_spec
     ImGui::SetItemTooltip("%s", k.source.path.c_str());
     ImGui::TextDisabled("%s", k.report.summary().c_str());
     if (k.report.format == workload::key_format::text)
-      ImGui::TextDisabled("text keys through %s", workload::string_hash_name(k.report.key_bits));
+      ImGui::TextDisabled("text keys through %s", workload::string_hash_name(k.report.width));
   }
   if (w.keys.dist != workload::distribution::file && !f.key_loader.busy()) return;
   if (f.key_loader.busy()) {
@@ -226,35 +226,26 @@ void controls_panel::draw_key_file(frame_state& f, const workload::workload_spec
 
 // The step box: keys typed by the class, stepped one by one as traced operations.
 void controls_panel::draw_typed_keys(frame_state& f) {
-  if (ImGui::InputTextWithHint("your keys", "12, 44, 7 or words", &f.typed_text)) {
-    f.typed_keys.clear();
-    f.typed_next = 0;
-    f.typed_error.clear();
-    if (f.typed_text.find_first_not_of(" ,\t") != std::string::npos) {
-      try {
-        f.typed_keys = workload::parse_key_list(f.typed_text, f.typed_key_bits());
-        f.given_radix = workload::radix_of_key_list(f.typed_text);  // shown as they were typed
-      } catch (const user_error& e) {
-        f.typed_error = e.what();  // nothing is stepped until the list is all keys
-      }
-    }
-  }
+  std::string text = f.typed.text();
+  if (ImGui::InputTextWithHint("your keys", "12, 44, 7 or words", &text))
+    if (const auto radix = f.typed.read(std::move(text), f.typed_width()))
+      f.given_radix = *radix;  // shown as they were typed
   ImGui::SetItemTooltip(
       "Step then runs these keys one by one, each a traced operation the views replay. Numbers "
       "are keys (decimal, or hex with 0x); words go through %s.",
-      workload::string_hash_name(f.typed_key_bits()));
-  int kind = static_cast<int>(f.typed_kind);
+      workload::string_hash_name(f.typed_width()));
+  int kind = static_cast<int>(f.typed.kind());
   if (ImGui::Combo("typed keys as", &kind, "insert\0find\0erase\0"))
-    f.typed_kind = static_cast<op_kind>(kind);
-  if (!f.typed_error.empty()) {
-    ImGui::TextColored(role_color(ui_role::error, f.ui_theme), "%s", f.typed_error.c_str());
-  } else if (f.typed_next < f.typed_keys.size()) {
-    ImGui::TextDisabled("Step: %s %s next (%zu of %zu)",
-                        std::string(to_string(f.typed_kind)).c_str(),
-                        key_text(f.typed_keys[f.typed_next], f.keys_radix()).c_str(),
-                        f.typed_next + 1, f.typed_keys.size());
-  } else if (!f.typed_keys.empty()) {
-    ImGui::TextDisabled("all %zu typed keys stepped: Step runs the mix again", f.typed_keys.size());
+    f.typed.set_kind(static_cast<op_kind>(kind));
+  const step_box& box = f.typed;
+  if (!box.error().empty()) {
+    ImGui::TextColored(role_color(ui_role::error, f.ui_theme), "%s", box.error().c_str());
+  } else if (const auto op = box.next()) {
+    ImGui::TextDisabled("Step: %s %s next (%zu of %zu)", std::string(to_string(op->kind)).c_str(),
+                        key_text(op->key, f.keys_radix()).c_str(), box.stepped() + 1,
+                        box.keys().size());
+  } else if (!box.keys().empty()) {
+    ImGui::TextDisabled("all %zu typed keys stepped: Step runs the mix again", box.keys().size());
   }
 }
 

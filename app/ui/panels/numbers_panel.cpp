@@ -68,7 +68,7 @@ number_rows numbers(const frame_state& f) {
     n.emplace_back("key file", wl.key_file->source.path);
     n.emplace_back("keys read", wl.key_file->report.summary());
     if (wl.key_file->report.format == workload::key_format::text)
-      n.emplace_back("string hash", workload::string_hash_name(wl.key_file->report.key_bits));
+      n.emplace_back("string hash", workload::string_hash_name(wl.key_file->report.width));
   }
   n.emplace_back("operation mix", workload::to_string(wl.mix));
   if (f.sample_seconds > 0)

@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "app/session/commands.hpp"
+#include "app/session/command_state.hpp"
 #include "core/common/format.hpp"
 #include "core/table/step_trace.hpp"
 

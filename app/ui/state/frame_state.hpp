@@ -11,13 +11,14 @@
 #include "app/platform/style.hpp"
 #include "app/scenario/scenario.hpp"
 #include "app/session/session.hpp"
-#include "app/ui/families/family_ui.hpp"
+#include "app/ui/family_views/family_ui.hpp"
 #include "app/ui/state/class_question.hpp"
 #include "app/ui/state/compare_view.hpp"
 #include "app/ui/state/frame_pacing.hpp"
 #include "app/ui/state/key_file_loader.hpp"
 #include "app/ui/state/sampling_policy.hpp"
 #include "app/ui/state/shortcuts.hpp"
+#include "app/ui/state/step_box.hpp"
 #include "app/ui/state/ui_settings.hpp"
 #include "visualizers/heatmap_image.hpp"
 #include "visualizers/views/heatmap_view.hpp"
@@ -67,12 +68,7 @@ struct frame_state {
   // A scenario's question for the class (the session keeps the tally).
   std::optional<class_question> question;
 
-  // Keys typed into the step box: Step runs the next one as a traced operation of `typed_kind`.
-  std::string typed_text;
-  std::vector<std::uint64_t> typed_keys;
-  std::size_t typed_next = 0;  ///< the next to step; typed_keys.size(): all stepped
-  op_kind typed_kind = op_kind::insert;
-  std::string typed_error;  ///< the entry that is no key, or empty
+  step_box typed;  ///< keys typed into the step box: Step runs the next as a traced operation
 
   // Your own keys: the Workload section's column and format for the next key file, the reader,
   // and the last file read (the keys combo goes back to it).
@@ -116,7 +112,7 @@ struct frame_state {
   }
   /// @brief The width typed keys are read in: the table's; with compared tables, 64 bits (each
   /// table refuses, when stepped, a key wider than it holds, and then none steps).
-  unsigned typed_key_bits() const { return compare ? 64 : sess->config().table.key_bits(); }
+  key_width typed_width() const { return compare ? key_width::bits64 : sess->config().table.width; }
   /// @brief The family's views' context for drawing (height 0: in a window).
   view_context context(float height, double time_s) {
     return view_context{*sess, sample, heatmap, histogram, height, time_s};

@@ -12,7 +12,7 @@
 #include "app/scenario/scenario.hpp"
 #include "app/session/session.hpp"
 #include "app/teach/code_view.hpp"
-#include "app/ui/families/family_ui.hpp"
+#include "app/ui/family_views/family_ui.hpp"
 #include "core/common/error.hpp"
 #include "visualizers/views/slab_view.hpp"
 

@@ -118,7 +118,7 @@ TEST_CASE("key-bits 64 parses and runs; typed keys past 32 bits need it", "[scen
       "key-bits 64\ndistribution sequential start=2^40\nfill 0.5\nstep insert 0x1234567890ab\n"
       "capture heatmap\n",
       "w.scn");
-  CHECK(sc.config.table.key_bits() == 64);
+  CHECK(bits_of(sc.config.table.width) == 64);
   CHECK(sc.config.workload.keys.start == std::uint64_t{1} << 40);
   REQUIRE(sc.steps.size() == 3);
   CHECK(sc.steps[1].given.at(0).key == 0x1234567890abull);
@@ -425,20 +425,20 @@ TEST_CASE("a lesson's keys are shown as it wrote them: decimal when every step's
 TEST_CASE("render --key-bits sets a linear scenario's key width, checked as a key-bits line",
           "[scenario]") {
   scenario sc = load_scenario("linear-step");
-  set_key_bits(sc, 64);
-  CHECK(sc.config.table.key_bits() == 64);
+  set_key_width(sc, key_width::bits64);
+  CHECK(bits_of(sc.config.table.width) == 64);
   scenario slab = load_scenario("slab-step");
-  CHECK_THROWS_WITH(set_key_bits(slab, 64),
+  CHECK_THROWS_WITH(set_key_width(slab, key_width::bits64),
                     ContainsSubstring("--key-bits 64: the slab family holds 32-bit keys only"));
   scenario wide =
       parse_scenario("key-bits 64\nstep insert 0x1234567890ab\ncapture heatmap\n", "w.scn");
-  CHECK_THROWS_WITH(set_key_bits(wide, 32),
+  CHECK_THROWS_WITH(set_key_width(wide, key_width::bits32),
                     ContainsSubstring("--key-bits 32: key 0x1234567890ab does not fit this table"));
   // ids=64 draws 64-bit IDs whatever the width, and is written back as it was read.
   const scenario ids = load_scenario("linear-64-bit");
   CHECK(ids.config.workload.keys.id_bits == 64);
-  CHECK(ids.compare.at(0).table.key_bits() == 64);
-  CHECK(ids.compare.at(1).table.key_bits() == 32);
+  CHECK(bits_of(ids.compare.at(0).table.width) == 64);
+  CHECK(bits_of(ids.compare.at(1).table.width) == 32);
   CHECK_THROWS_WITH(
       parse_scenario("distribution uniform ids=48\nfill 0.5\ncapture heatmap\n", "i.scn"),
       ContainsSubstring("i.scn:1: ids=48"));

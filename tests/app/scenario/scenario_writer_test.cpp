@@ -10,7 +10,7 @@
 #include "app/scenario/scenario.hpp"
 #include "app/scenario/scenario_writer.hpp"
 #include "app/session/session.hpp"
-#include "app/ui/families/family_ui.hpp"
+#include "app/ui/family_views/family_ui.hpp"
 
 using namespace hs;
 using namespace hs::app;

@@ -7,7 +7,7 @@
 #include "app/families/family_hooks.hpp"
 #include "app/families/hive_steps.hpp"
 #include "app/session/session.hpp"
-#include "app/ui/families/family_ui.hpp"
+#include "app/ui/family_views/family_ui.hpp"
 
 namespace hs::test {
 

@@ -27,7 +27,7 @@ session_config wide_config(backend b, workload::distribution d) {
   session_config c;
   c.table.backend = b;
   c.table.capacity = b == backend::gpu ? 1u << 18 : 1u << 13;
-  c.table.linear.key_bits = 64;
+  c.table.width = key_width::bits64;
   c.workload.batch_size = b == backend::gpu ? 1u << 13 : 1u << 10;
   c.workload.keys.dist = d;
   c.workload.keys.seed = 77;
@@ -142,7 +142,7 @@ TEST_CASE("typed 64-bit keys step as traced operations; a 32-bit table refuses t
     REQUIRE(r.slots.size() == 1);
     CHECK(r.slots[0].key == op.key);
     CHECK(r.slots[0].value == op.value);
-    CHECK(c.key_bits() == 64);
+    CHECK(bits_of(c.width) == 64);
   }
   s.step({typed_op(op_kind::find, twin)});
   s.wait_idle();
@@ -159,7 +159,7 @@ TEST_CASE("typed 64-bit keys step as traced operations; a 32-bit table refuses t
                     ContainsSubstring("is a reserved key"));
 
   session_config narrow = wide_config(backend::cpu, workload::distribution::uniform_unique);
-  narrow.table.linear.key_bits = 32;
+  narrow.table.width = key_width::bits32;
   narrow.workload.keys.start = 0;
   session n(narrow);
   CHECK_THROWS_WITH(n.step({typed_op(op_kind::insert, k)}),
@@ -202,7 +202,7 @@ TEST_CASE(
       out << "0x" << std::hex << (0xabc0000000000ull + i * 0x100000001ull) << "\n";
   }
   workload::key_file_spec spec{path.string()};
-  spec.key_bits = 64;
+  spec.width = key_width::bits64;
   session_config cfg = wide_config(backend::cpu, workload::distribution::file);
   cfg.workload.key_file = workload::load_key_file(spec);
   session s(cfg);
@@ -213,7 +213,7 @@ TEST_CASE(
   REQUIRE(now.size() == cfg.table.capacity / 4);
   for (std::uint64_t i = 0; i < now.size(); ++i)
     CHECK(now.count(0xabc0000000000ull + i * 0x100000001ull));
-  cfg.table.linear.key_bits = 32;
+  cfg.table.width = key_width::bits32;
   cfg.workload.keys.start = 0;
   CHECK_THROWS_WITH(session(cfg), ContainsSubstring("was read for 64-bit keys, and this table "
                                                     "holds 32-bit keys"));

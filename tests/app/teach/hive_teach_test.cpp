@@ -13,12 +13,12 @@
 #include "app/teach/code_regions.hpp"
 #include "app/teach/code_view.hpp"
 #include "app/ui/app_frame.hpp"
-#include "app/ui/families/hive_code.hpp"
-#include "app/ui/families/hive_lanes.hpp"
+#include "app/ui/family_views/hive_code.hpp"
+#include "app/ui/family_views/hive_lanes.hpp"
 #include "app/ui/state/class_question.hpp"
 #include "core/hive/hive_family.hpp"
 #include "core/hive/hive_trace.hpp"
-#include "tests/app/ui/families/drawn_views.hpp"
+#include "tests/app/ui/family_views/drawn_views.hpp"
 #include "tests/support/ui_harness.hpp"
 #include "visualizers/views/tile_lanes_view.hpp"
 
@@ -36,6 +36,106 @@ std::pair<long long, int> where_is(session& s, key_type k) {
         return {static_cast<long long>(b), i};
   return {-1, -1};
 }
+
+// What the window showed along the lesson, for the checks after it.
+struct lesson_seen {
+  std::string asked, reveal;
+  long long guessed = -1;
+  std::pair<long long, int> at{-2, -2};
+  vis::tile_lanes_view::drawn_state lanes;
+  std::string code_csv, lanes_title, second_code_csv;
+  vis::tile_lanes_view::drawn_state second_lanes;
+  long long first12 = -1;
+  bool away99 = false;
+};
+
+void answer_bucket_question(ImGuiTestContext* ctx, app_frame& f, lesson_seen& out) {
+  test::wait_until(ctx, [&] { return f.sess().status().script_held; });
+  ctx->KeyPress(ImGuiKey_N);  // the question comes before the step
+  test::wait_until(ctx, [&] { return f.state().question.has_value(); });
+  out.asked = question_text(*f.state().question);
+  // The class guesses the key's first candidate bucket.
+  const hive::hive_image img = hive::as_hive(f.sess().tbl())->snapshot({});
+  out.guessed = static_cast<long long>(img.candidates_of(12).b[0]);
+  ctx->SetRef("//Question");
+  ctx->ItemInputValue("bucket", static_cast<int>(out.guessed));
+  ctx->ItemClick("Answer");
+  test::wait_until(ctx, [&] { return !f.state().question->reveal.empty(); });
+  out.reveal = f.state().question->reveal;
+  out.at = where_is(f.sess(), 12);
+}
+
+void step_to_finds(ImGuiTestContext* ctx, app_frame& f, lesson_seen& out) {
+  test::wait_until(ctx, [&] { return f.sess().status().script_held; });
+  const std::uint64_t steps = f.sess().last_step()->serial;
+  const std::uint64_t reached = f.sess().status().stages_reached;
+  ctx->KeyPress(ImGuiKey_N);  // find 12
+  test::wait_until(ctx, [&] { return f.sess().last_step()->serial > steps; });
+  // The stage's capture brings lanes and code forward a frame after it is reached: focus a
+  // window only once they are in place, or the Code view comes forward over the lanes.
+  test::wait_until(ctx, [&] { return f.sess().status().stages_reached > reached; });
+  ctx->Yield(2);
+  test::wait_until(ctx, [&] { return f.windows_settled(); });
+  // Where the first pass decides: a key in its first candidate is found there, and a miss is
+  // decided there when no key of that bucket went elsewhere (its away bit, stash hints).
+  const hive::hive_image now = hive::as_hive(f.sess().tbl())->snapshot({});
+  out.first12 = static_cast<long long>(now.candidates_of(12).b[0]);
+  const auto first99 = now.candidates_of(99).b[0];
+  out.away99 = (now.locks[first99] & (hive::k_away_bit | hive::k_hint_bits)) != 0;
+}
+
+void read_lanes_and_code(ImGuiTestContext* ctx, app_frame& f, lesson_seen& out) {
+  ctx->WindowFocus("//Warp lanes");
+  const auto* view = test::drawn<vis::tile_lanes_view>(f, "lanes");
+  REQUIRE(view);
+  test::wait_until(ctx, [&] {
+    return view->drawn().title.rfind("find 12 ", 0) == 0 && view->drawn().rounds > 0;
+  });
+  out.lanes = view->drawn();
+  out.lanes_title = view->title();
+  ctx->WindowFocus("//Code");
+  const auto* code = test::drawn<app::code_view>(f, "code");
+  REQUIRE(code);
+  test::wait_until(ctx, [&] { return code->drawn().events > 0 && code->drawn().region != ""; });
+  out.code_csv = code->csv();
+  // The arrows move both views to the step's second operation: the miss of 99.
+  ctx->WindowFocus("//Warp lanes");
+  ctx->SetRef("//Warp lanes");
+  ctx->ItemClick("lanes/op-next");
+  test::wait_until(ctx, [&] { return view->drawn().title.rfind("find 99 ", 0) == 0; });
+  out.second_lanes = view->drawn();
+  ctx->WindowFocus("//Code");
+  test::wait_until(ctx, [&] { return code->csv().find("missing") != std::string::npos; });
+  out.second_code_csv = code->csv();
+}
+
+// The find reads the bucket holding 12 last: one lane (the slot's) votes and is elected.
+void check_find_of_12(const lesson_seen& seen) {
+  const auto& at = seen.at;
+  CHECK(seen.lanes.lanes == 32);
+  REQUIRE(!seen.lanes.ballots.empty());
+  CHECK(seen.lanes.ballots.back() == (1u << at.second));
+  CHECK(seen.lanes.elected.back() == at.second);
+  CHECK(seen.lanes.actors.back() == at.second);  // the elected lane's word goes to the tile
+  const std::string decider = at.first == seen.first12 ? "hive-first-pass" : "hive-find-op";
+  CHECK(seen.code_csv.find(decider + ",found") != std::string::npos);
+  CHECK(seen.code_csv.find(decider + ",match") != std::string::npos);
+}
+
+// 99 is in neither candidate: no lane votes, nothing elected; the first pass's read alone
+// decides where nothing of its first candidate went elsewhere, else find_op reads both.
+void check_miss_of_99(const lesson_seen& seen) {
+  const bool away99 = seen.away99;
+  const std::size_t reads = away99 ? 3 : 1;
+  CAPTURE(away99);
+  CHECK(seen.second_lanes.rounds == reads);
+  CHECK(seen.second_lanes.ballots == std::vector<std::uint32_t>(reads, 0));
+  CHECK(seen.second_lanes.elected == std::vector<int>(reads, -1));
+  CHECK(seen.second_code_csv.find(away99 ? "hive-find-op,missing" : "hive-first-pass,missing") !=
+        std::string::npos);
+  CHECK(seen.second_code_csv.find("hive-first-pass,found") == std::string::npos);
+  CHECK(seen.second_code_csv.find("hive-find-op,found") == std::string::npos);
+}
 }  // namespace
 
 TEST_CASE("hive step mode: a bucket question, the warp's lanes and the Code view",
@@ -51,95 +151,24 @@ TEST_CASE("hive step mode: a bucket question, the warp's lanes and the Code view
   cfg.table.backend = backend::cpu;
   auto ui = test::harness_or_skip(cfg);
   app_frame& f = ui->frame();
-  std::string asked, reveal;
-  long long guessed = -1;
-  std::pair<long long, int> at{-2, -2};
-  vis::tile_lanes_view::drawn_state lanes;
-  std::string code_csv, lanes_title, second_code_csv;
-  vis::tile_lanes_view::drawn_state second_lanes;
-  long long first12 = -1;
-  bool away99 = false;
+  lesson_seen seen;
   const std::string log = ui->run([&](ImGuiTestContext* ctx) {
     f.load_preset(sc);
-    test::wait_until(ctx, [&] { return f.sess().status().script_held; });
-    ctx->KeyPress(ImGuiKey_N);  // the question comes before the step
-    test::wait_until(ctx, [&] { return f.state().question.has_value(); });
-    asked = question_text(*f.state().question);
-    // The class guesses the key's first candidate bucket.
-    const hive::hive_image img = hive::as_hive(f.sess().tbl())->snapshot({});
-    guessed = static_cast<long long>(img.candidates_of(12).b[0]);
-    ctx->SetRef("//Question");
-    ctx->ItemInputValue("bucket", static_cast<int>(guessed));
-    ctx->ItemClick("Answer");
-    test::wait_until(ctx, [&] { return !f.state().question->reveal.empty(); });
-    reveal = f.state().question->reveal;
-    at = where_is(f.sess(), 12);
-    test::wait_until(ctx, [&] { return f.sess().status().script_held; });
-    const std::uint64_t steps = f.sess().last_step()->serial;
-    const std::uint64_t reached = f.sess().status().stages_reached;
-    ctx->KeyPress(ImGuiKey_N);  // find 12
-    test::wait_until(ctx, [&] { return f.sess().last_step()->serial > steps; });
-    // The stage's capture brings lanes and code forward a frame after it is reached: focus a
-    // window only once they are in place, or the Code view comes forward over the lanes.
-    test::wait_until(ctx, [&] { return f.sess().status().stages_reached > reached; });
-    ctx->Yield(2);
-    test::wait_until(ctx, [&] { return f.windows_settled(); });
-    // Where the first pass decides: a key in its first candidate is found there, and a miss is
-    // decided there when no key of that bucket went elsewhere (its away bit, stash hints).
-    const hive::hive_image now = hive::as_hive(f.sess().tbl())->snapshot({});
-    first12 = static_cast<long long>(now.candidates_of(12).b[0]);
-    const auto first99 = now.candidates_of(99).b[0];
-    away99 = (now.locks[first99] & (hive::k_away_bit | hive::k_hint_bits)) != 0;
-    ctx->WindowFocus("//Warp lanes");
-    const auto* view = test::drawn<vis::tile_lanes_view>(f, "lanes");
-    REQUIRE(view);
-    test::wait_until(ctx, [&] {
-      return view->drawn().title.rfind("find 12 ", 0) == 0 && view->drawn().rounds > 0;
-    });
-    lanes = view->drawn();
-    lanes_title = view->title();
-    ctx->WindowFocus("//Code");
-    const auto* code = test::drawn<app::code_view>(f, "code");
-    REQUIRE(code);
-    test::wait_until(ctx, [&] { return code->drawn().events > 0 && code->drawn().region != ""; });
-    code_csv = code->csv();
-    // The arrows move both views to the step's second operation: the miss of 99.
-    ctx->WindowFocus("//Warp lanes");
-    ctx->SetRef("//Warp lanes");
-    ctx->ItemClick("lanes/op-next");
-    test::wait_until(ctx, [&] { return view->drawn().title.rfind("find 99 ", 0) == 0; });
-    second_lanes = view->drawn();
-    ctx->WindowFocus("//Code");
-    test::wait_until(ctx, [&] { return code->csv().find("missing") != std::string::npos; });
-    second_code_csv = code->csv();
+    answer_bucket_question(ctx, f, seen);
+    step_to_finds(ctx, f, seen);
+    read_lanes_and_code(ctx, f, seen);
   });
   INFO(log);
   REQUIRE(log.empty());
-  CHECK(asked == "Which bucket will key 12 go to? Click a slot of it.");  // as the lesson wrote it
-  REQUIRE(at.first >= 0);
-  const bool right = at.first == guessed;
-  CHECK(reveal == "The table says bucket " + std::to_string(at.first) + "; the class said " +
-                      std::to_string(guessed) + ": " + (right ? "right." : "not this time."));
-  // The find reads the bucket holding 12 last: one lane (the slot's) votes and is elected.
-  CHECK(lanes.lanes == 32);
-  REQUIRE(!lanes.ballots.empty());
-  CHECK(lanes.ballots.back() == (1u << at.second));
-  CHECK(lanes.elected.back() == at.second);
-  CHECK(lanes.actors.back() == at.second);  // the elected lane's word goes to the tile
-  const std::string decider = at.first == first12 ? "hive-first-pass" : "hive-find-op";
-  CHECK(code_csv.find(decider + ",found") != std::string::npos);
-  CHECK(code_csv.find(decider + ",match") != std::string::npos);
-  // 99 is in neither candidate: no lane votes, nothing elected; the first pass's read alone
-  // decides where nothing of its first candidate went elsewhere, else find_op reads both.
-  const std::size_t reads = away99 ? 3 : 1;
-  CAPTURE(away99);
-  CHECK(second_lanes.rounds == reads);
-  CHECK(second_lanes.ballots == std::vector<std::uint32_t>(reads, 0));
-  CHECK(second_lanes.elected == std::vector<int>(reads, -1));
-  CHECK(second_code_csv.find(away99 ? "hive-find-op,missing" : "hive-first-pass,missing") !=
-        std::string::npos);
-  CHECK(second_code_csv.find("hive-first-pass,found") == std::string::npos);
-  CHECK(second_code_csv.find("hive-find-op,found") == std::string::npos);
+  CHECK(seen.asked ==
+        "Which bucket will key 12 go to? Click a slot of it.");  // as the lesson wrote it
+  REQUIRE(seen.at.first >= 0);
+  const bool right = seen.at.first == seen.guessed;
+  CHECK(seen.reveal == "The table says bucket " + std::to_string(seen.at.first) +
+                           "; the class said " + std::to_string(seen.guessed) + ": " +
+                           (right ? "right." : "not this time."));
+  check_find_of_12(seen);
+  check_miss_of_99(seen);
 }
 
 namespace {

@@ -13,7 +13,7 @@
 #include "app/ui/app_frame.hpp"
 #include "app/ui/panels/heatmap_panel.hpp"
 #include "app/ui/panels/numbers_panel.hpp"
-#include "tests/app/ui/families/drawn_views.hpp"
+#include "tests/app/ui/family_views/drawn_views.hpp"
 #include "tests/support/ui_harness.hpp"
 #include "visualizers/views/linear_walk_view.hpp"
 
@@ -164,7 +164,7 @@ TEST_CASE("typed keys step one by one as traced operations; an entry that is no 
     ctx->ItemInput("your keys");
     ctx->KeyCharsReplaceEnter("12, 12abc");
     ctx->Yield(2);
-    typed_error = f.state().typed_error;
+    typed_error = f.state().typed.error();
     batches_before_bad = f.sess().status().batches;
     ctx->ItemClick("Step");
     ctx->Yield(5);

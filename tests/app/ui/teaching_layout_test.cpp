@@ -8,7 +8,7 @@
 
 #include "app/teach/code_view.hpp"
 #include "app/ui/app_frame.hpp"
-#include "tests/app/ui/families/drawn_views.hpp"
+#include "tests/app/ui/family_views/drawn_views.hpp"
 #include "tests/app/ui/ui_test_fixtures.hpp"
 #include "tests/support/ui_harness.hpp"
 

@@ -19,7 +19,7 @@
 #include "core/common/format.hpp"
 #include "core/common/hash.hpp"
 #include "core/linear/linear_slots.hpp"
-#include "tests/app/ui/families/drawn_views.hpp"
+#include "tests/app/ui/family_views/drawn_views.hpp"
 #include "tests/app/ui/ui_test_fixtures.hpp"
 #include "tests/support/ui_harness.hpp"
 #include "visualizers/views/linear_walk_view.hpp"
@@ -56,109 +56,131 @@ walked walked_from_slots(table& t, std::uint64_t per_line) {
   return w;
 }
 
+constexpr std::uint64_t k_first = 0x1234567890abull,
+                        k_second = 0x2234567890abull;  // low halves equal
+
+// What the window showed along the script, for the checks after it.
+struct wide_seen {
+  unsigned bits_after_apply = 0, bits_after_back = 0;
+  std::vector<std::uint64_t> stepped, slots_hold;
+  std::string code_title, home_told, walk_csv, step_box, typed_error, keys_row, reads_row,
+      reads_counted;
+  std::vector<std::uint64_t> homes;  // the first slot of each step's walk
+};
+
+void choose_keys(ImGuiTestContext* ctx, const char* item) {
+  ctx->SetRef("//Controls/table-section");
+  ctx->ComboClick(item);
+  ctx->ItemClick("Apply (rebuild the table)");
+  ctx->Yield(3);
+}
+
+void step_typed_keys(ImGuiTestContext* ctx, app_frame& f, wide_seen& seen) {
+  ctx->SetRef("//Controls/run-section");
+  ctx->ItemInput("your keys");
+  ctx->KeyCharsReplaceEnter("0x1234567890ab, 0x2234567890ab");
+  ctx->Yield(2);
+  seen.step_box = f.state().typed.error();
+  for (int i = 0; i < 2; ++i) {
+    const std::uint64_t before = f.sess().status().batches;
+    ctx->ItemClick("Step");
+    test::wait_until(ctx, [&] { return f.sess().status().batches > before; });
+    f.sess().wait_idle();
+    const auto trace = f.sess().last_step();
+    if (!trace || trace->ops.size() != 1 || !trace->ops[0].slot_after) continue;
+    seen.stepped.push_back(trace->ops[0].key);
+    if (!trace->ops[0].probe_before.empty())
+      seen.homes.push_back(trace->ops[0].probe_before[0].slot);
+    inspect_request ir;  // what the slot the step names holds now
+    ir.dump_first = *trace->ops[0].slot_after;
+    ir.dump_count = 1;
+    inspect_result r;
+    f.sess().tbl().inspect(ir, r, {});
+    if (r.slots.size() == 1) seen.slots_hold.push_back(r.slots[0].key);
+  }
+}
+
+void read_code_and_walk(ImGuiTestContext* ctx, app_frame& f, wide_seen& seen) {
+  const auto code_title_now = [&] {
+    const auto* code = test::drawn<code_view>(f, "code");
+    return code ? code->walkthrough().title : std::string();
+  };
+  ctx->WindowFocus("//Code");
+  test::wait_until(ctx, [&] { return code_title_now().find("2234567890ab") != std::string::npos; });
+  seen.code_title = code_title_now();
+  if (const auto* code = test::drawn<code_view>(f, "code"))
+    for (const code_event& e : code->walkthrough().events)
+      if (e.tag == "home") seen.home_told = e.what;
+  ctx->WindowFocus("//Probe walk");
+  test::wait_until(ctx, [&] {
+    const auto* walk = test::drawn<vis::linear_walk_view>(f, "walk");
+    return walk && walk->has_step() &&
+           walk->csv().find(std::to_string(k_second)) != std::string::npos;
+  });
+  seen.walk_csv = test::drawn<vis::linear_walk_view>(f, "walk")->csv();
+}
+
+void read_numbers(ImGuiTestContext* ctx, app_frame& f, wide_seen& seen) {
+  const auto* numbers = dynamic_cast<const numbers_panel*>(f.find_panel("Numbers"));
+  const auto row = [&](const std::string& named) {
+    if (numbers)
+      for (const auto& [name, value] : numbers->drawn())
+        if (name == named) return value;
+    return std::string();
+  };
+  seen.keys_row = row("keys");
+  // The Numbers give the slots and lines a lookup of the table's keys reads, as its slots do.
+  const walked w = walked_from_slots<linear::wide_slot>(f.sess().tbl(), 4);
+  seen.reads_counted = strprintf("%.4f slots in %.4f 64-byte lines", w.slots, w.lines);
+  test::wait_until(
+      ctx, [&] { return (seen.reads_row = row("reads per lookup")) == seen.reads_counted; });
+}
+
 }  // namespace
 
 TEST_CASE("64-bit keys chosen in the Table section step typed keys the views write whole",
           "[ui][keys][wide]") {
   auto ui = test::harness_or_skip(test::small_table());
   app_frame& f = ui->frame();
-  constexpr std::uint64_t first = 0x1234567890abull,
-                          second = 0x2234567890abull;  // low halves equal
-  unsigned bits_after_apply = 0, bits_after_back = 0;
-  std::vector<std::uint64_t> stepped, slots_hold;
-  std::string code_title, home_told, walk_csv, step_box, typed_error, keys_row, reads_row,
-      reads_counted;
-  std::vector<std::uint64_t> homes;  // the first slot of each step's walk
-  const auto code_title_now = [&] {
-    const auto* code = test::drawn<code_view>(f, "code");
-    return code ? code->walkthrough().title : std::string();
-  };
+  wide_seen seen;
   const std::string log = ui->run([&](ImGuiTestContext* ctx) {
-    ctx->SetRef("//Controls/table-section");
-    ctx->ComboClick("keys/64-bit keys (16-byte slots)");
-    ctx->ItemClick("Apply (rebuild the table)");
-    ctx->Yield(3);
-    bits_after_apply = f.sess().config().table.key_bits();
+    choose_keys(ctx, "keys/64-bit keys (16-byte slots)");
+    seen.bits_after_apply = bits_of(f.sess().config().table.width);
     IM_CHECK_STR_EQ(f.error().c_str(), "");
-    ctx->SetRef("//Controls/run-section");
-    ctx->ItemInput("your keys");
-    ctx->KeyCharsReplaceEnter("0x1234567890ab, 0x2234567890ab");
-    ctx->Yield(2);
-    step_box = f.state().typed_error;
-    for (int i = 0; i < 2; ++i) {
-      const std::uint64_t before = f.sess().status().batches;
-      ctx->ItemClick("Step");
-      test::wait_until(ctx, [&] { return f.sess().status().batches > before; });
-      f.sess().wait_idle();
-      const auto trace = f.sess().last_step();
-      if (!trace || trace->ops.size() != 1 || !trace->ops[0].slot_after) continue;
-      stepped.push_back(trace->ops[0].key);
-      if (!trace->ops[0].probe_before.empty()) homes.push_back(trace->ops[0].probe_before[0].slot);
-      inspect_request ir;  // what the slot the step names holds now
-      ir.dump_first = *trace->ops[0].slot_after;
-      ir.dump_count = 1;
-      inspect_result r;
-      f.sess().tbl().inspect(ir, r, {});
-      if (r.slots.size() == 1) slots_hold.push_back(r.slots[0].key);
-    }
-    ctx->WindowFocus("//Code");
-    test::wait_until(ctx,
-                     [&] { return code_title_now().find("2234567890ab") != std::string::npos; });
-    code_title = code_title_now();
-    if (const auto* code = test::drawn<code_view>(f, "code"))
-      for (const code_event& e : code->walkthrough().events)
-        if (e.tag == "home") home_told = e.what;
-    ctx->WindowFocus("//Probe walk");
-    test::wait_until(ctx, [&] {
-      const auto* walk = test::drawn<vis::linear_walk_view>(f, "walk");
-      return walk && walk->has_step() &&
-             walk->csv().find(std::to_string(second)) != std::string::npos;
-    });
-    walk_csv = test::drawn<vis::linear_walk_view>(f, "walk")->csv();
-    const auto* numbers = dynamic_cast<const numbers_panel*>(f.find_panel("Numbers"));
-    const auto row = [&](const std::string& named) {
-      if (numbers)
-        for (const auto& [name, value] : numbers->drawn())
-          if (name == named) return value;
-      return std::string();
-    };
-    keys_row = row("keys");
-    // The Numbers give the slots and lines a lookup of the table's keys reads, as its slots do.
-    const walked w = walked_from_slots<linear::wide_slot>(f.sess().tbl(), 4);
-    reads_counted = strprintf("%.4f slots in %.4f 64-byte lines", w.slots, w.lines);
-    test::wait_until(ctx, [&] { return (reads_row = row("reads per lookup")) == reads_counted; });
+    step_typed_keys(ctx, f, seen);
+    read_code_and_walk(ctx, f, seen);
+    read_numbers(ctx, f, seen);
     // Back to 32-bit keys: the same key is refused as it is typed.
-    ctx->SetRef("//Controls/table-section");
-    ctx->ComboClick("keys/32-bit keys (8-byte slots)");
-    ctx->ItemClick("Apply (rebuild the table)");
-    ctx->Yield(3);
-    bits_after_back = f.sess().config().table.key_bits();
+    choose_keys(ctx, "keys/32-bit keys (8-byte slots)");
+    seen.bits_after_back = bits_of(f.sess().config().table.width);
     ctx->SetRef("//Controls/run-section");
     ctx->ItemInput("your keys");
     ctx->KeyCharsReplaceEnter("7, 0x1234567890ab");
     ctx->Yield(2);
-    typed_error = f.state().typed_error;
+    seen.typed_error = f.state().typed.error();
   });
   INFO(log);
   REQUIRE(log.empty());
-  CHECK(bits_after_apply == 64);
-  CHECK(step_box.empty());
-  CHECK(stepped == std::vector<std::uint64_t>{first, second});
-  CHECK(slots_hold == stepped);  // the table holds each whole, not its low half
-  CHECK(code_title == "insert(0x2234567890ab) -> inserted");
+  CHECK(seen.bits_after_apply == 64);
+  CHECK(seen.step_box.empty());
+  CHECK(seen.stepped == std::vector<std::uint64_t>{k_first, k_second});
+  CHECK(seen.slots_hold == seen.stepped);  // the table holds each whole, not its low half
+  CHECK(seen.code_title == "insert(0x2234567890ab) -> inserted");
   // Each walk starts at the first slot of a 64-byte line, and the Code view says why.
+  const std::vector<std::uint64_t>& homes = seen.homes;
   REQUIRE(homes.size() == 2);
   CHECK(homes[0] % 4 == 0);
   CHECK(homes[1] % 4 == 0);
-  CHECK_THAT(home_told, ContainsSubstring("home slot " + std::to_string(homes[1]) +
-                                          ": the first of the 4 slots of the 64-byte line that "
-                                          "hash(0x2234567890ab) modulo"));
-  CHECK_THAT(walk_csv, ContainsSubstring("," + std::to_string(second) + ","));
-  CHECK(keys_row == "64-bit keys and values (16-byte slots)");
-  CHECK(reads_row == reads_counted);
-  CHECK(bits_after_back == 32);
-  CHECK_THAT(typed_error, ContainsSubstring("'0x1234567890ab' has more than 32 bits: this table "
-                                            "holds 32-bit keys"));
+  CHECK_THAT(seen.home_told, ContainsSubstring("home slot " + std::to_string(homes[1]) +
+                                               ": the first of the 4 slots of the 64-byte line "
+                                               "that hash(0x2234567890ab) modulo"));
+  CHECK_THAT(seen.walk_csv, ContainsSubstring("," + std::to_string(k_second) + ","));
+  CHECK(seen.keys_row == "64-bit keys and values (16-byte slots)");
+  CHECK(seen.reads_row == seen.reads_counted);
+  CHECK(seen.bits_after_back == 32);
+  CHECK_THAT(seen.typed_error,
+             ContainsSubstring("'0x1234567890ab' has more than 32 bits: this table "
+                               "holds 32-bit keys"));
 }
 
 TEST_CASE(

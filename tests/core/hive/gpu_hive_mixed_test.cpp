@@ -45,6 +45,97 @@ struct filled_pair {
   }
 };
 
+// The triples' keys are new; beside them, operations on distinct keys whose outcome no order
+// changes (new inserts, lookups and deletes of stored keys, lookups of absent keys), which the
+// model replays.
+struct triple_batch {
+  mixed_batch shuffled, plain;
+  std::map<key_type, value_type> triple_value;
+};
+
+triple_batch make_triple_batch(const std::vector<key_type>& universe,
+                               const std::vector<key_type>& stored) {
+  constexpr std::size_t triples = 3000;
+  triple_batch b;
+  mixed_batch all;
+  for (std::size_t i = 0; i < triples; ++i) {
+    const key_type k = universe[30000 + i];
+    const auto v = static_cast<value_type>(1000000 + i);
+    b.triple_value[k] = v;
+    all.add(op_kind::insert, k, v);
+    all.add(op_kind::find, k, 0);
+    all.add(op_kind::erase, k, 0);
+  }
+  for (std::size_t i = 0; i < 6000; ++i) {
+    const int r = static_cast<int>(i % 4);
+    const key_type k = r == 0   ? universe[40000 + i]   // a new key
+                       : r == 3 ? universe[100000 + i]  // never stored: a miss
+                                : stored[i];            // stored: found, or deleted
+    const op_kind kind = r == 0 ? op_kind::insert : r == 2 ? op_kind::erase : op_kind::find;
+    all.add(kind, k, static_cast<value_type>(7 * i));
+    b.plain.add(kind, k, static_cast<value_type>(7 * i));
+  }
+  std::vector<std::size_t> order(all.keys.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::shuffle(order.begin(), order.end(), std::mt19937(33));
+  for (const std::size_t i : order) b.shuffled.add(all.kinds[i], all.keys[i], all.values[i]);
+  return b;
+}
+
+// The GPU's statuses: the distinct operations' counted against the model's, the triples' kept.
+struct triple_outcome {
+  long inserted = 0, erased = 0;
+  std::map<key_type, std::array<op_status, 3>> triple_status;  // insert, find, erase
+  std::map<key_type, value_type> found_value;
+};
+
+// Every operation has a status; the distinct ones have the model's.
+triple_outcome tally_statuses(triple_batch& b, const test::bulk_out<value_type>& g,
+                              std::map<key_type, op_status>& model_status) {
+  const mixed_batch& shuffled = b.shuffled;
+  triple_outcome o;
+  long wrong = 0;
+  for (std::size_t i = 0; i < shuffled.keys.size(); ++i) {
+    const key_type k = shuffled.keys[i];
+    const op_status st = g.status[i];
+    CHECK(st != op_status::none);
+    o.inserted += st == op_status::inserted;
+    o.erased += st == op_status::erased;
+    if (b.triple_value.count(k)) {
+      o.triple_status[k][shuffled.kinds[i] == op_kind::insert ? 0
+                         : shuffled.kinds[i] == op_kind::find ? 1
+                                                              : 2] = st;
+      if (shuffled.kinds[i] == op_kind::find) o.found_value[k] = g.values[i];
+    } else if (st != model_status[k] && ++wrong <= 5) {
+      FAIL_CHECK("key " << k << ": GPU " << to_string(st) << ", model "
+                        << to_string(model_status[k]));
+    }
+  }
+  CHECK(wrong == 0);
+  return o;
+}
+
+// Each triple: the insert stored a new key; a lookup that found it read its value; the key is
+// left in the table exactly when the delete ran before the insert (and so missed). Returns the
+// triples' keys the table kept.
+long check_triples(table& gpu, triple_batch& b, triple_outcome& o) {
+  const auto after = test::find(gpu, std::vector<key_type>(b.shuffled.keys));
+  std::map<key_type, bool> present;
+  for (std::size_t i = 0; i < b.shuffled.keys.size(); ++i)
+    present[b.shuffled.keys[i]] = after.status[i] == op_status::found;
+  long kept = 0;
+  for (const auto& [k, st] : o.triple_status) {
+    CAPTURE(k, to_string(st[0]), to_string(st[1]), to_string(st[2]));
+    CHECK(st[0] == op_status::inserted);
+    CHECK((st[1] == op_status::found || st[1] == op_status::missing));
+    if (st[1] == op_status::found) CHECK(o.found_value[k] == b.triple_value[k]);
+    CHECK((st[2] == op_status::erased || st[2] == op_status::missing));
+    CHECK(present[k] == (st[2] == op_status::missing));
+    kept += present[k];
+  }
+  return kept;
+}
+
 }  // namespace
 
 TEST_CASE(
@@ -57,86 +148,24 @@ TEST_CASE(
   CAPTURE(slots, tile);
   filled_pair fp(slots, tile, 120000, 30000, 31);
   hive_pair& p = fp.p;
-  const auto& universe = fp.universe;
-  const auto& stored = fp.stored;
-  // The triples' keys are new; beside them, operations on distinct keys whose outcome no order
-  // changes (new inserts, lookups and deletes of stored keys, lookups of absent keys), which the
-  // model replays.
-  constexpr std::size_t triples = 3000;
-  mixed_batch all, plain;
-  std::map<key_type, value_type> triple_value;
-  for (std::size_t i = 0; i < triples; ++i) {
-    const key_type k = universe[30000 + i];
-    const auto v = static_cast<value_type>(1000000 + i);
-    triple_value[k] = v;
-    all.add(op_kind::insert, k, v);
-    all.add(op_kind::find, k, 0);
-    all.add(op_kind::erase, k, 0);
-  }
-  for (std::size_t i = 0; i < 6000; ++i) {
-    const int r = static_cast<int>(i % 4);
-    const key_type k = r == 0   ? universe[40000 + i]   // a new key
-                       : r == 3 ? universe[100000 + i]  // never stored: a miss
-                                : stored[i];            // stored: found, or deleted
-    const op_kind kind = r == 0 ? op_kind::insert : r == 2 ? op_kind::erase : op_kind::find;
-    all.add(kind, k, static_cast<value_type>(7 * i));
-    plain.add(kind, k, static_cast<value_type>(7 * i));
-  }
-  std::vector<std::size_t> order(all.keys.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::shuffle(order.begin(), order.end(), std::mt19937(33));
-  mixed_batch shuffled;
-  for (const std::size_t i : order) shuffled.add(all.kinds[i], all.keys[i], all.values[i]);
+  triple_batch b = make_triple_batch(fp.universe, fp.stored);
+  const mixed_batch& shuffled = b.shuffled;
+  const mixed_batch& plain = b.plain;
 
   const auto g = test::apply(*p.gpu, shuffled.kinds, shuffled.keys, shuffled.values);
   const auto m = test::apply(*p.model, plain.kinds, plain.keys, plain.values);
   std::map<key_type, op_status> model_status;
   for (std::size_t i = 0; i < plain.keys.size(); ++i) model_status[plain.keys[i]] = m.status[i];
 
-  // Every operation has a status; the distinct ones have the model's.
-  long inserted = 0, erased = 0, wrong = 0;
-  std::map<key_type, std::array<op_status, 3>> triple_status;  // insert, find, erase
-  std::map<key_type, value_type> found_value;
-  for (std::size_t i = 0; i < shuffled.keys.size(); ++i) {
-    const key_type k = shuffled.keys[i];
-    const op_status st = g.status[i];
-    CHECK(st != op_status::none);
-    inserted += st == op_status::inserted;
-    erased += st == op_status::erased;
-    if (triple_value.count(k)) {
-      triple_status[k][shuffled.kinds[i] == op_kind::insert ? 0
-                       : shuffled.kinds[i] == op_kind::find ? 1
-                                                            : 2] = st;
-      if (shuffled.kinds[i] == op_kind::find) found_value[k] = g.values[i];
-    } else if (st != model_status[k] && ++wrong <= 5) {
-      FAIL_CHECK("key " << k << ": GPU " << to_string(st) << ", model "
-                        << to_string(model_status[k]));
-    }
-  }
-  CHECK(wrong == 0);
-  // Each triple: the insert stored a new key; a lookup that found it read its value; the key is
-  // left in the table exactly when the delete ran before the insert (and so missed).
-  const auto after = test::find(*p.gpu, std::vector<key_type>(shuffled.keys));
-  std::map<key_type, bool> present;
-  for (std::size_t i = 0; i < shuffled.keys.size(); ++i)
-    present[shuffled.keys[i]] = after.status[i] == op_status::found;
-  long kept = 0;
-  for (const auto& [k, st] : triple_status) {
-    CAPTURE(k, to_string(st[0]), to_string(st[1]), to_string(st[2]));
-    CHECK(st[0] == op_status::inserted);
-    CHECK((st[1] == op_status::found || st[1] == op_status::missing));
-    if (st[1] == op_status::found) CHECK(found_value[k] == triple_value[k]);
-    CHECK((st[2] == op_status::erased || st[2] == op_status::missing));
-    CHECK(present[k] == (st[2] == op_status::missing));
-    kept += present[k];
-  }
+  triple_outcome o = tally_statuses(b, g, model_status);
+  const long kept = check_triples(*p.gpu, b, o);
   // Nothing lost or counted twice: the live count moved by the statuses, and the table holds the
   // model's keys and the triples it kept.
   const table_stats s = p.gpu->stats({});
-  CHECK(static_cast<long>(s.live) == 30000 + inserted - erased);
+  CHECK(static_cast<long>(s.live) == 30000 + o.inserted - o.erased);
   CHECK(s.live == p.model->stats({}).live + static_cast<std::uint64_t>(kept));
   auto g_pairs = test::contents(*p.gpu);
-  std::erase_if(g_pairs, [&](const auto& kv) { return triple_value.count(kv.first) > 0; });
+  std::erase_if(g_pairs, [&](const auto& kv) { return b.triple_value.count(kv.first) > 0; });
   CHECK(g_pairs == test::contents(*p.model));
   const auto r = test::hive_check(*p.gpu);
   INFO(r.describe());

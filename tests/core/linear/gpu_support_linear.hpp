@@ -13,7 +13,7 @@ namespace hs::test {
 
 template <class W>
 struct basic_linear_pair {
-  static constexpr unsigned key_bits = linear::slot_traits<W>::key_bits;
+  static constexpr key_width width = linear::slot_traits<W>::width;
   using key = linear::key_of_t<W>;
   using value = linear::value_of_t<W>;
   std::unique_ptr<table> gpu;
@@ -34,7 +34,7 @@ struct basic_linear_pair {
     c.hash = h;
     c.linear.deletes = mode;
     c.linear.probe = probe;
-    c.linear.key_bits = key_bits;
+    c.width = width;
     return c;
   }
   static std::unique_ptr<table> make_gpu(std::uint64_t capacity, hash_kind h, linear_tuning tuning,

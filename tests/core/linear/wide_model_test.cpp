@@ -30,7 +30,7 @@ table_config wide_config(std::uint64_t capacity, hash_kind h = hash_kind::murmur
   table_config cfg;
   cfg.capacity = capacity;
   cfg.hash = h;
-  cfg.linear.key_bits = 64;
+  cfg.width = key_width::bits64;
   cfg.linear.deletes = mode;
   cfg.linear.probe = probe;
   return cfg;
@@ -94,7 +94,7 @@ TEST_CASE("a 64-bit table reserves the top two 64-bit keys, not the 32-bit ones"
 
 TEST_CASE("a table refuses the batch calls of the other key width", "[linear][model][wide]") {
   auto wide = make_table(wide_config(64));
-  CHECK(wide->key_bits() == 64);
+  CHECK(bits_of(wide->width()) == 64);
   const std::vector<key_type> k32 = {1, 2};
   const std::vector<value_type> v32 = {1, 2};
   CHECK_THROWS_WITH(test::insert(*wide, k32, v32),
@@ -102,7 +102,7 @@ TEST_CASE("a table refuses the batch calls of the other key width", "[linear][mo
   CHECK_THROWS_AS(test::find(*wide, k32), user_error);
   CHECK_THROWS_AS(test::contents(*wide), user_error);
   auto narrow = test::make(backend::cpu, 64);
-  CHECK(narrow->key_bits() == 32);
+  CHECK(bits_of(narrow->width()) == 32);
   const std::vector<wide_key> k64 = {1, 2};
   const std::vector<wide_value> v64 = {1, 2};
   CHECK_THROWS_WITH(test::insert(*narrow, k64, v64),
@@ -119,16 +119,16 @@ TEST_CASE("key-bits takes 32 or 64, and 64-bit tables may pass 2^32 slots",
   REQUIRE(o);
   table_config cfg;
   apply_option(*o, cfg, "64");
-  CHECK(cfg.key_bits() == 64);
+  CHECK(bits_of(cfg.width) == 64);
   CHECK_THROWS_WITH(apply_option(*o, cfg, "48"),
                     ContainsSubstring("32") && ContainsSubstring("64"));
-  CHECK(cfg.key_bits() == 64);
+  CHECK(bits_of(cfg.width) == 64);
   table_config big = wide_config(std::uint64_t{1} << 41);
   CHECK_THROWS_WITH(make_table(big), ContainsSubstring("2^40"));
-  big.linear.key_bits = 32;
+  big.width = key_width::bits32;
   big.capacity = std::uint64_t{1} << 33;
   CHECK_THROWS_WITH(make_table(big), ContainsSubstring("key-bits 64"));
-  CHECK(max_capacity(64) > max_capacity(32));
+  CHECK(max_capacity(key_width::bits64) > max_capacity(key_width::bits32));
   CHECK(d.estimate_bytes(wide_config(1u << 20)) == 2 * d.estimate_bytes([] {
     table_config c;
     c.capacity = 1u << 20;

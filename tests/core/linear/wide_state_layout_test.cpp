@@ -27,7 +27,7 @@ table_config identity_wide(std::uint64_t capacity, backend b) {
   cfg.backend = b;
   cfg.capacity = capacity;
   cfg.hash = hash_kind::identity;
-  cfg.linear.key_bits = 64;
+  cfg.width = key_width::bits64;
   return cfg;
 }
 

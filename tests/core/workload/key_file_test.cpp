@@ -293,7 +293,7 @@ TEST_CASE("typed keys: numbers, hex and words; an entry that is neither is named
   CHECK_THROWS_WITH(parse_key_list("99999999999"),
                     Catch::Matchers::ContainsSubstring(
                         "'99999999999' has more than 32 bits: this table holds 32-bit keys"));
-  CHECK_THROWS_WITH(parse_key_list("99999999999999999999", 64),
+  CHECK_THROWS_WITH(parse_key_list("99999999999999999999", key_width::bits64),
                     Catch::Matchers::ContainsSubstring("out of the 64-bit range"));
   CHECK_THROWS_WITH(parse_key_list(" , "), Catch::Matchers::ContainsSubstring("no keys typed"));
 }
@@ -302,13 +302,13 @@ TEST_CASE(
     "typed keys for a 64-bit table: up to the largest unreserved key, words through FNV-1a 64",
     "[workload][keys]") {
   using keys = std::vector<std::uint64_t>;
-  CHECK(parse_key_list("99999999999, 0x1234567890abcdef 4294967295", 64) ==
+  CHECK(parse_key_list("99999999999, 0x1234567890abcdef 4294967295", key_width::bits64) ==
         keys{99999999999ull, 0x1234567890abcdefull, 0xffffffffull});  // 2^32-1: an ordinary key
-  CHECK(parse_key_list("0xfffffffffffffffd", 64) == keys{0xfffffffffffffffdull});
-  CHECK_THROWS_WITH(parse_key_list("0xfffffffffffffffe", 64),
+  CHECK(parse_key_list("0xfffffffffffffffd", key_width::bits64) == keys{0xfffffffffffffffdull});
+  CHECK_THROWS_WITH(parse_key_list("0xfffffffffffffffe", key_width::bits64),
                     Catch::Matchers::ContainsSubstring("is a reserved key"));
   // The 64-bit words are FNV-1a 64 (its published test vector for "a"), the 32-bit ones FNV-1a 32.
-  CHECK(parse_key_list("a", 64) == keys{0xaf63dc4c8601ec8cull});
+  CHECK(parse_key_list("a", key_width::bits64) == keys{0xaf63dc4c8601ec8cull});
   CHECK(parse_key_list("a") == keys{0xe40c292cu});
   CHECK(text_key_64("ada") != text_key("ada"));
 }
@@ -328,7 +328,7 @@ TEST_CASE("a key file read for 64-bit keys takes keys up to the largest unreserv
                                       "12\n18446744073709551613\n18446744073709551614\n4294967295\n"
                                       "99999999999999999999\n12\n");
   key_file_spec spec{path};
-  spec.key_bits = 64;
+  spec.width = key_width::bits64;
   const auto list = load_key_file(spec);
   CHECK(list->keys.empty());
   CHECK(list->wide_keys == std::vector<wide_key>{12, 0xfffffffffffffffdull, 0xffffffffull});
@@ -343,7 +343,7 @@ TEST_CASE("a key file read for 64-bit keys takes keys up to the largest unreserv
   CHECK(contains(r.first_issues.at(1).what, "out of the 64-bit range"));
   const auto hex =
       load_key_file({write_file("wide-hex.txt", "0x1234567890abcdef\nffffffffffffffff\n"), 0,
-                     key_format::automatic, 64});
+                     key_format::automatic, key_width::bits64});
   CHECK(hex->wide_keys == std::vector<wide_key>{0x1234567890abcdefull});
   CHECK(hex->report.reserved == 1);
   // The same file read for a 32-bit table: the wide keys are unreadable with their lines, never
@@ -365,7 +365,7 @@ TEST_CASE("words read for 64-bit keys go through FNV-1a 64; the words 32 bits co
   std::string words = student_words(n);
   words += "student-7\ndee18938\nflo33712\n";  // a duplicate; two words of one 32-bit key
   key_file_spec spec{write_file("words64.txt", words)};
-  spec.key_bits = 64;
+  spec.width = key_width::bits64;
   const auto list = load_key_file(spec);
   const key_file_report& r = list->report;
   CHECK(r.format == key_format::text);
@@ -389,7 +389,7 @@ TEST_CASE("raw 64-bit words (u64le) are keys of either width; a wider word for 3
   }
   const std::string path = write_file("keys.u64", bytes);
   key_file_spec spec{path};
-  spec.key_bits = 64;
+  spec.width = key_width::bits64;
   const auto list = load_key_file(spec);
   CHECK(list->report.format == key_format::u64le);
   CHECK(list->wide_keys == std::vector<wide_key>{1, 0x100000002ull, 0xffffffffull});
