@@ -434,7 +434,7 @@ void app_frame::draw_window() {
   ImGui::DockSpaceOverViewport(dockspace, vp);
   draw_panels();
   compare_setup_.draw(state_);
-  files_.draw_dialogs(*this);
+  files_.draw_dialogs(state_, *this);
   draw_help_overlay();
   draw_question(state_);
   bring_queued_window_forward();

@@ -50,7 +50,7 @@ class app_frame final : public frame_actions {
   void load_preset(const scenario& sc) override;
   /// @brief A new session whose table is a table file's state, on the current backend (throws
   /// hs::user_error naming the file, the session unchanged, for a bad file).
-  void open_table(const std::string& path);
+  void open_table(const std::string& path) override;
   void start_compare(const std::vector<compare_entry>& entries) override;
   void stop_compare() override;
 
@@ -74,7 +74,9 @@ class app_frame final : public frame_actions {
   /// @brief Starts reading a key file (the Workload section's column and format) off the UI
   /// thread; when it is read, the workload takes its keys, or the error names file and line and
   /// the workload stays as it was.
-  void load_key_file(const std::string& path);
+  void load_key_file(const std::string& path) override;
+  /// @brief Each view shown as a paper figure (PNG, SVG, PDF) with its numbers (figure_export.cpp).
+  std::size_t export_figures(const std::string& dir) override;
   /// @brief Makes `keys` the workload's key source (the main table's, and the compared ones').
   void use_keys(std::shared_ptr<const workload::key_list> keys);
   /// @brief Whether a table of the window (the main one, or a compared one) is running batches or

@@ -10,10 +10,6 @@
 #include <imgui.h>
 
 #include "app/scenario/scenario_writer.hpp"
-#include "app/session/gpu_fault_notice.hpp"
-#include "app/ui/app_frame.hpp"
-#include "app/ui/figure_numbers.hpp"
-#include "app/ui/render_paper.hpp"
 #include "core/common/atomic_file.hpp"
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
@@ -54,23 +50,12 @@ void install_textures() {
   };
 }
 
-std::string start_dir(const app_frame& frame) {
-  const auto& recent = frame.state().settings.recent;
+std::string start_dir(const frame_state& f) {
+  const auto& recent = f.settings.recent;
   std::error_code ec;
   if (!recent.empty() && fs::is_directory(fs::path(recent.front()).parent_path(), ec))
     return fs::path(recent.front()).parent_path().string();
   return fs::current_path(ec).string();
-}
-
-// The views a window shows that have a paper figure: the common ones, the family's figures, and
-// the compare figure in compare mode.
-std::vector<std::string> shown_views(app_frame& frame) {
-  if (frame.comparing()) return {"compare"};
-  std::vector<std::string> v = {"heatmap", "histogram"};
-  if (!frame.sess().throughput().empty()) v.push_back("throughput");
-  if (!frame.sess().timeline().empty()) v.push_back("timeline");
-  for (std::string_view name : frame.state().hooks().figures) v.emplace_back(name);
-  return v;
 }
 
 }  // namespace
@@ -83,114 +68,91 @@ void remember_recent(std::vector<std::string>& recent, const std::string& path) 
   if (recent.size() > k_recent_max) recent.resize(k_recent_max);
 }
 
-bool file_menu::open_scenario(app_frame& frame, const std::string& path) {
-  auto& recent = frame.state().settings.recent;
+bool file_menu::open_scenario(frame_state& f, frame_actions& act, const std::string& path) {
+  auto& recent = f.settings.recent;
   std::error_code ec;
   if (!fs::exists(path, ec)) {
     const bool was_recent = std::find(recent.begin(), recent.end(), path) != recent.end();
     recent.erase(std::remove(recent.begin(), recent.end(), path), recent.end());
-    frame.set_error("cannot open " + path + ": the file does not exist" +
-                    (was_recent ? " (any more: taken off the recent files)" : ""));
+    f.error = "cannot open " + path + ": the file does not exist" +
+              (was_recent ? " (any more: taken off the recent files)" : "");
     return false;
   }
   try {
     const scenario sc = load_scenario(path);  // parsed whole before anything changes
-    frame.load_preset(sc);
+    act.load_preset(sc);
     remember_recent(recent, path);
-    frame.set_error({});
-    frame.notify("opened " + path + (sc.title.empty() ? "" : ": " + sc.title));
+    f.error.clear();
+    f.notice = "opened " + path + (sc.title.empty() ? "" : ": " + sc.title);
     return true;
   } catch (const std::exception& e) {
-    frame.set_error(std::string("cannot open the scenario: ") + e.what());
+    f.error = std::string("cannot open the scenario: ") + e.what();
     return false;
   }
 }
 
-bool file_menu::open_table(app_frame& frame, const std::string& path) {
+bool file_menu::open_table(frame_state& f, frame_actions& act, const std::string& path) {
   try {
-    frame.open_table(path);
-    frame.set_error({});
+    act.open_table(path);
+    f.error.clear();
     return true;
   } catch (const std::exception& e) {
-    frame.set_error(std::string("cannot open the table: ") + e.what());
+    f.error = std::string("cannot open the table: ") + e.what();
     return false;
   }
 }
 
-bool file_menu::save_table(app_frame& frame, const std::string& path) {
+bool file_menu::save_table(frame_state& f, const std::string& path) {
   fs::path p(path);
   if (!p.has_extension()) p += ".hstable";
   try {
-    frame.sess().save_table(p.string());
-    frame.set_error({});
-    frame.notify(frame.sess().status().note);
+    f.sess->save_table(p.string());
+    f.error.clear();
+    f.notice = f.sess->status().note;
     return true;
   } catch (const std::exception& e) {
-    frame.set_error(std::string("cannot save the table: ") + e.what());
+    f.error = std::string("cannot save the table: ") + e.what();
     return false;
   }
 }
 
-bool file_menu::save_scenario(app_frame& frame, const std::string& path) {
+bool file_menu::save_scenario(frame_state& f, const std::string& path) {
   fs::path p(path);
   if (!p.has_extension()) p += ".scn";
   try {
     session_to_save s;
-    s.journal = frame.sess().journal();
-    s.workload = frame.sess().workload();
-    s.maintenance = frame.sess().maintenance();
-    s.record_timeline = frame.sess().recording_timeline();
-    s.backend = frame.state().choice;
-    if (const compare_set* c = frame.comparing()) {
+    s.journal = f.sess->journal();
+    s.workload = f.sess->workload();
+    s.maintenance = f.sess->maintenance();
+    s.record_timeline = f.sess->recording_timeline();
+    s.backend = f.choice;
+    if (const compare_set* c = f.compare.get()) {
       s.journal = c->at(0).journal();  // every compared table ran the same commands
       for (std::size_t i = 0; i < c->size(); ++i)
         s.compare.push_back({c->label(i), c->at(i).config().table});
     }
     s.title = p.stem().string();
     write_file_atomically(p.string(), scenario_text(s));
-    remember_recent(frame.state().settings.recent, p.string());
-    frame.set_error({});
-    frame.notify("saved " + p.string() +
-                 strprintf(": %zu commands, a stage each", s.journal.entries.size()));
+    remember_recent(f.settings.recent, p.string());
+    f.error.clear();
+    f.notice =
+        "saved " + p.string() + strprintf(": %zu commands, a stage each", s.journal.entries.size());
     return true;
   } catch (const std::exception& e) {
-    frame.set_error(std::string("not saved: ") + e.what());
+    f.error = std::string("not saved: ") + e.what();
     return false;
   }
 }
 
-bool file_menu::export_figures(app_frame& frame, const std::string& dir) {
-  if (frame.tables_lost()) {  // a figure must show the table as it is: it cannot be read now
-    frame.set_error("not exported: " + gpu_lost_note());
-    return false;
-  }
-  std::error_code ec;
-  if (!fs::is_directory(dir, ec)) {
-    frame.set_error("not exported: " + dir + " is not a folder");
-    return false;
-  }
+bool file_menu::export_figures(frame_state& f, frame_actions& act, const std::string& dir) {
   try {
-    const std::string caption = frame.sess().status().caption;
-    std::size_t written = 0;
-    for (const std::string& v : shown_views(frame)) {
-      const auto figure = paper_figure(frame, v, caption);
-      if (!figure) continue;
-      fig::page pg;
-      pg.width_in *= double(std::max<std::size_t>(figure->panels.size(), 1));
-      pg = fig::fit_page(*figure, pg);  // a code listing asks for room
-      fig::write_figure(*figure, pg, (fs::path(dir) / ("hashscope-" + v)).string());
-      write_file_atomically((fs::path(dir) / ("hashscope-" + v + ".csv")).string(),
-                            figure_numbers(frame, v));
-      ++written;
-    }
-    write_file_atomically((fs::path(dir) / "hashscope-numbers.csv").string(),
-                          numbers_csv(frame.numbers()));
-    frame.set_error({});
-    frame.notify(strprintf("exported %zu figures (PNG, SVG, PDF) and their numbers into %s",
-                           written, dir.c_str()));
+    const std::size_t written = act.export_figures(dir);
+    f.error.clear();
+    f.notice = strprintf("exported %zu figures (PNG, SVG, PDF) and their numbers into %s", written,
+                         dir.c_str());
     return true;
   } catch (const std::exception& e) {
-    frame.set_error(std::string("not exported: ") + e.what());
+    f.error = std::string("not exported: ") + e.what();
     return false;
   }
 }
@@ -208,52 +170,52 @@ void file_menu::ask(command c) {
   if (c == command::save_table) asked_ = dialog::save_table;
 }
 
-void file_menu::draw_menu(app_frame& frame) {
+void file_menu::draw_menu(frame_state& f, frame_actions& act) {
   if (ImGui::MenuItem("Open scenario...", keys_for(command::open_scenario)))
-    frame.execute(command::open_scenario);
-  auto& recent = frame.state().settings.recent;
+    act.execute(command::open_scenario);
+  auto& recent = f.settings.recent;
   if (ImGui::BeginMenu("Open recent", !recent.empty())) {
     const std::vector<std::string> list = recent;  // opening one reorders the list
     for (const std::string& r : list)
-      if (ImGui::MenuItem(r.c_str())) open_scenario(frame, r);
+      if (ImGui::MenuItem(r.c_str())) open_scenario(f, act, r);
     ImGui::Separator();
     if (ImGui::MenuItem("Clear the list")) recent.clear();
     ImGui::EndMenu();
   }
   if (ImGui::MenuItem("Open key file...", keys_for(command::open_key_file)))
-    frame.execute(command::open_key_file);
+    act.execute(command::open_key_file);
   ImGui::SetItemTooltip(
       "Your own keys as the workload's: one key per line (decimal, hex or words), a column of a "
       "CSV, or raw little-endian 32-bit words (the column and format are in the Workload "
       "section).");
   if (ImGui::MenuItem("Save session as scenario...", keys_for(command::save_scenario)))
-    frame.execute(command::save_scenario);
+    act.execute(command::save_scenario);
   ImGui::SetItemTooltip(
       "The commands run since the last reset, a stage each: opened again, it plays back to the "
       "same table.");
   if (ImGui::MenuItem("Open table...", keys_for(command::open_table)))
-    frame.execute(command::open_table);
+    act.execute(command::open_table);
   if (ImGui::MenuItem("Save table...", keys_for(command::save_table)))
-    frame.execute(command::save_table);
+    act.execute(command::save_table);
   ImGui::Separator();
   if (ImGui::MenuItem("Export figures...", keys_for(command::export_figures)))
-    frame.execute(command::export_figures);
+    act.execute(command::export_figures);
   ImGui::SetItemTooltip(
       "The views shown, as paper figures (PNG, SVG, PDF) with their numbers, into a folder.");
   if (ImGui::MenuItem("Screenshot", keys_for(command::screenshot)))
-    frame.execute(command::screenshot);
+    act.execute(command::screenshot);
   ImGui::Separator();
-  if (ImGui::MenuItem("Quit", keys_for(command::quit))) frame.execute(command::quit);
+  if (ImGui::MenuItem("Quit", keys_for(command::quit))) act.execute(command::quit);
 }
 
-void file_menu::draw_dialogs(app_frame& frame) {
+void file_menu::draw_dialogs(frame_state& f, frame_actions& act) {
   ifd::FileDialog& d = ifd::FileDialog::Instance();
   // A finished dialog is closed (its icon textures freed) a frame later: the frame it finished in
   // still draws them.
   if (std::exchange(close_pending_, false)) d.Close();
   if (asked_ != dialog::none && shown_ == dialog::none) {
     install_textures();
-    const std::string from = start_dir(frame);
+    const std::string from = start_dir(f);
     d.Close();  // one dialog at a time: one left open by a frame that is gone must not block this
     bool opened = false;
     if (asked_ == dialog::open)
@@ -274,7 +236,7 @@ void file_menu::draw_dialogs(app_frame& frame) {
     if (opened)
       shown_ = asked_;
     else
-      frame.set_error("the file dialog could not open");
+      f.error = "the file dialog could not open";
   }
   asked_ = dialog::none;
   const auto done = [&](const char* key, auto&& then) {
@@ -284,17 +246,16 @@ void file_menu::draw_dialogs(app_frame& frame) {
     shown_ = dialog::none;
   };
   if (shown_ == dialog::open)
-    done(k_open_key, [&](const std::string& p) { open_scenario(frame, p); });
-  if (shown_ == dialog::save)
-    done(k_save_key, [&](const std::string& p) { save_scenario(frame, p); });
+    done(k_open_key, [&](const std::string& p) { open_scenario(f, act, p); });
+  if (shown_ == dialog::save) done(k_save_key, [&](const std::string& p) { save_scenario(f, p); });
   if (shown_ == dialog::export_to)
-    done(k_export_key, [&](const std::string& p) { export_figures(frame, p); });
+    done(k_export_key, [&](const std::string& p) { export_figures(f, act, p); });
   if (shown_ == dialog::key_file)
-    done(k_keys_key, [&](const std::string& p) { frame.load_key_file(p); });
+    done(k_keys_key, [&](const std::string& p) { act.load_key_file(p); });
   if (shown_ == dialog::open_table)
-    done(k_open_table_key, [&](const std::string& p) { open_table(frame, p); });
+    done(k_open_table_key, [&](const std::string& p) { open_table(f, act, p); });
   if (shown_ == dialog::save_table)
-    done(k_save_table_key, [&](const std::string& p) { save_table(frame, p); });
+    done(k_save_table_key, [&](const std::string& p) { save_table(f, p); });
 }
 
 }  // namespace hs::app

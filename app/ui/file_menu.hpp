@@ -8,11 +8,10 @@
 #include <string>
 #include <vector>
 
+#include "app/ui/state/frame_state.hpp"
 #include "app/ui/state/shortcuts.hpp"
 
 namespace hs::app {
-
-class app_frame;
 
 /// @brief How many recent scenario files the menu keeps.
 inline constexpr std::size_t k_recent_max = 8;
@@ -24,25 +23,25 @@ class file_menu {
   file_menu& operator=(const file_menu&) = delete;
   ~file_menu();  ///< closes a dialog it left open (ImFileDialog's is one for the process)
   /// @brief The menu's items (call inside the menu bar).
-  void draw_menu(app_frame& frame);
+  void draw_menu(frame_state& f, frame_actions& act);
   /// @brief The dialogs asked for (call every frame).
-  void draw_dialogs(app_frame& frame);
+  void draw_dialogs(frame_state& f, frame_actions& act);
   /// @brief Opens the dialog of a File command (open_scenario, open_key_file, save_scenario,
   /// open_table, save_table, export_figures).
   void ask(command c);
 
   /// @brief Opens a scenario as a preset; on failure the error names file and line, and the
   /// session is unchanged. Returns whether it opened.
-  bool open_scenario(app_frame& frame, const std::string& path);
+  bool open_scenario(frame_state& f, frame_actions& act, const std::string& path);
   /// @brief Saves the session as a scenario at `path` (".scn" added when it has no extension).
-  bool save_scenario(app_frame& frame, const std::string& path);
+  bool save_scenario(frame_state& f, const std::string& path);
   /// @brief Opens a table file as the window's table (File > Open table...); a bad file is
   /// refused with its name and what is wrong, the session as it was.
-  bool open_table(app_frame& frame, const std::string& path);
+  bool open_table(frame_state& f, frame_actions& act, const std::string& path);
   /// @brief Saves the table's exact state to `path` (".hstable" added when it has no extension).
-  bool save_table(app_frame& frame, const std::string& path);
+  bool save_table(frame_state& f, const std::string& path);
   /// @brief Writes each view shown as a paper figure (PNG, SVG, PDF) and its numbers into `dir`.
-  bool export_figures(app_frame& frame, const std::string& dir);
+  bool export_figures(frame_state& f, frame_actions& act, const std::string& dir);
 
  private:
   enum class dialog : std::uint8_t {

@@ -9,7 +9,7 @@ namespace hs::app {
 void app_frame::draw_menu_bar() {
   if (!ImGui::BeginMainMenuBar()) return;
   if (ImGui::BeginMenu("File")) {
-    files_.draw_menu(*this);
+    files_.draw_menu(state_, *this);
     ImGui::EndMenu();
   }
   if (ImGui::BeginMenu("Compare")) {

@@ -44,6 +44,15 @@ class frame_actions {
   /// @brief Compare mode (throws hs::user_error, the previous set kept).
   virtual void start_compare(const std::vector<compare_entry>& entries) = 0;
   virtual void stop_compare() = 0;
+  /// @brief A table file as the window's table (throws hs::user_error naming the file, the
+  /// session unchanged).
+  virtual void open_table(const std::string& path) = 0;
+  /// @brief Starts reading a key file off the UI thread for the workload's keys.
+  virtual void load_key_file(const std::string& path) = 0;
+  /// @brief Writes each view shown as a paper figure and its numbers into `dir`; returns how many
+  /// figures (throws hs::user_error, with nothing written, when a table's GPU faulted or `dir` is
+  /// no folder).
+  virtual std::size_t export_figures(const std::string& dir) = 0;
 };
 
 struct frame_state {

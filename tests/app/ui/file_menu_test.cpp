@@ -96,7 +96,7 @@ TEST_CASE(
   auto ui = test::harness_or_skip(small_table());
   app_frame& f = ui->frame();
   file_menu& files = f.files();
-  REQUIRE(files.open_scenario(f, (dir / "kept.scn").string()));
+  REQUIRE(files.open_scenario(f.state(), f, (dir / "kept.scn").string()));
   f.sess().wait_idle();
   const std::uint64_t live = f.sess().status().live;
   fs::remove(dir / "kept.scn");
