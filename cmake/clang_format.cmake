@@ -6,16 +6,5 @@ set(HS_CLANG_FORMAT_VERSION 18.1.8)
 # The x86_64 manylinux wheel's sha256 (pip refuses any other file).
 set(HS_CLANG_FORMAT_SHA256 2de122b8aa78ba49e326f974131caab2c79f4ae877c227cd4e3e5d82a98d21e5)
 set(HS_CLANG_FORMAT ${CMAKE_BINARY_DIR}/py-venv/bin/clang-format)
-set(hs_cf_stamp ${CMAKE_BINARY_DIR}/py-venv/clang-format-${HS_CLANG_FORMAT_VERSION}-${HS_CLANG_FORMAT_SHA256})
-if(NOT EXISTS ${hs_cf_stamp})
-  hs_build_python(hs_cf_python)
-  set(hs_cf_requirements ${CMAKE_BINARY_DIR}/clang-format-requirements.txt)
-  file(WRITE ${hs_cf_requirements} "clang-format==${HS_CLANG_FORMAT_VERSION} --hash=sha256:${HS_CLANG_FORMAT_SHA256}\n")
-  execute_process(COMMAND ${hs_cf_python} -m pip install --quiet --disable-pip-version-check --no-deps
-      --only-binary=:all: --require-hashes -r ${hs_cf_requirements} RESULT_VARIABLE rc ERROR_VARIABLE err)
-  if(rc)
-    message(FATAL_ERROR "pip could not install clang-format==${HS_CLANG_FORMAT_VERSION} (sha256 "
-      "${HS_CLANG_FORMAT_SHA256}) from PyPI (the first configure of a build tree needs the network): ${err}")
-  endif()
-  file(TOUCH ${hs_cf_stamp})
-endif()
+hs_pip_install(clang-format ONLY_BINARY REQUIREMENTS
+  "clang-format==${HS_CLANG_FORMAT_VERSION} --hash=sha256:${HS_CLANG_FORMAT_SHA256}")

@@ -15,12 +15,13 @@ set(hs_glad_args --quiet --reproducible --api gl:core=4.5,egl=1.5 --extensions $
 string(SHA1 hs_glad_stamp "${HS_GLAD_VERSION};${hs_glad_args}")
 
 if(NOT EXISTS ${HS_GLAD_OUT}/stamp-${hs_glad_stamp})
+  # glad2 and what it imports, each file by hash: MarkupSafe's wheels for Debian 12's Python 3.11
+  # and Ubuntu 24.04's 3.12, and its source for any other.
+  hs_pip_install(glad REQUIREMENTS
+    "glad2==${HS_GLAD_VERSION} --hash=sha256:cfe84018233043554710aa747d0bf4be55015154f8bcd451765d1984bcc9d70b"
+    "jinja2==3.1.6 --hash=sha256:85ece4451f492d0c13c5dd7c13a64681a86afae63a5f347908daf103ce6d2f67"
+    "markupsafe==3.0.4 --hash=sha256:6da83a088f8ef93b2d483a8232a4dbf4d69d3d8496b568a03c56becac43e1808 --hash=sha256:8e124f974786f831d6043728e38296969d3579db8896fe004682f5758e613581 --hash=sha256:2e9ad7dd851bf45fab9f75cbff4cb493fee9979e8d8c7c9c3ee119022518edd6")
   hs_build_python(hs_glad_python)
-  execute_process(COMMAND ${hs_glad_python} -m pip install --quiet --disable-pip-version-check
-      glad2==${HS_GLAD_VERSION} RESULT_VARIABLE rc ERROR_VARIABLE err)
-  if(rc)
-    message(FATAL_ERROR "pip could not install glad2==${HS_GLAD_VERSION} from PyPI: ${err}")
-  endif()
   file(REMOVE_RECURSE ${HS_GLAD_OUT})
   execute_process(COMMAND ${hs_glad_python} -m glad ${hs_glad_args} RESULT_VARIABLE rc ERROR_VARIABLE err)
   if(rc)
