@@ -30,11 +30,10 @@ compare_entry parse_compare_entry(std::string_view text, const table_config& bas
     throw user_error("compare: unknown table family '" + parts[0] + "' (" + family_names() + ")");
   // The base's settings of this family stay (a scenario's table line); another family's are
   // never read by this one's table.
-  e.table.family = *f;
-  const family_descriptor& d = describe(*f);
   // The base's width where this family holds it (linear:key-bits=64 beside a slab table), else
   // the family's narrowest.
-  if (!holds_width(d, e.table.width)) e.table.width = d.widths.front();
+  set_family(e.table, *f);
+  const family_descriptor& d = describe(*f);
   if (const auto prepare = hooks_of(*f).prepare)
     prepare(e.table);  // as its views want it; options follow
   for (std::size_t i = 1; i < parts.size(); ++i) {

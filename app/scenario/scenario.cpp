@@ -291,6 +291,16 @@ void check_whole(scenario_parse& s) {
               : s.family_lines.empty() ? 1
                                        : s.family_lines.back().line,
               e);
+  for (const std::string& e : s.compare_words) {
+    try {
+      sc.compare.push_back(parse_compare_entry(e, sc.config.table));
+    } catch (const user_error& err) {
+      fail_at(s.compare_line, err.what());
+    }
+  }
+  // The compared tables took the width the lines set (linear:key-bits=64); the scenario's own
+  // table keeps one its family holds (a slab table beside them stays 32-bit).
+  set_family(sc.config.table, sc.config.table.family);
   const auto validate = [&](const workload::workload_spec& w, int line) {
     try {
       workload::validate(w, sc.config.table.width);
@@ -305,13 +315,6 @@ void check_whole(scenario_parse& s) {
       for (const given_op& o : st.given) check_typed_key(o.key, sc.config.table.width);
     } catch (const user_error& e) {
       fail_at(st.line, e.what());
-    }
-  }
-  for (const std::string& e : s.compare_words) {
-    try {
-      sc.compare.push_back(parse_compare_entry(e, sc.config.table));
-    } catch (const user_error& err) {
-      fail_at(s.compare_line, err.what());
     }
   }
   check_steps_fit(s, fail_at);

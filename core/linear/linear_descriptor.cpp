@@ -87,6 +87,13 @@ const width_ops& ops_for(key_width w) {
       w, [](auto key) -> const width_ops& { return k_width_ops<slot_of_key<decltype(key)>>; });
 }
 
+// What the capacity limit means, by width: 32-bit keys could never fill more than a quarter of a
+// larger table; 64-bit ones meet memory first.
+constexpr std::string_view k_capacity_hint[] = {
+    " (with 32-bit keys a larger table could never be more than a quarter full; key-bits 64 has no "
+    "such limit)",
+    ""};
+
 std::unique_ptr<table> make(const table_config& cfg) {
   if (!is_pow2(cfg.capacity))
     throw user_error("capacity " + format_count(cfg.capacity) + " is not a power of two");
@@ -94,10 +101,8 @@ std::unique_ptr<table> make(const table_config& cfg) {
   if (const std::string e = check_config(cfg); !e.empty()) throw user_error(e);
   if (cfg.capacity > max_capacity(cfg.width))
     throw user_error("capacity " + format_count(cfg.capacity) + " exceeds the maximum of 2^" +
-                     std::to_string(max_capacity_log2(cfg.width)) + " slots for " +
-                     std::string(to_string(cfg.width)) +
-                     "-bit keys (2^32 for 32-bit keys, past which a table could never be more "
-                     "than a quarter full; key-bits 64 takes up to 2^40)");
+                     std::to_string(max_capacity_log2(cfg.width)) + " slots" +
+                     std::string(k_capacity_hint[static_cast<unsigned>(cfg.width)]));
   return ops_for(cfg.width).make(cfg);
 }
 

@@ -13,9 +13,10 @@ namespace hs {
 namespace {
 // A function's static, so that it exists before the first family registers, whatever the order in
 // which the libraries' initializers run.
+// Never destroyed: a destructor that runs at exit may still look a family up.
 std::vector<const family_descriptor*>& registered() {
-  static std::vector<const family_descriptor*> list;
-  return list;
+  static auto* list = new std::vector<const family_descriptor*>;
+  return *list;
 }
 }  // namespace
 
@@ -72,6 +73,12 @@ void set_key_width(table_config& cfg, key_width w) {
     throw user_error("the " + std::string(d.name) + " family holds " + held + "-bit keys only");
   }
   cfg.width = w;
+}
+
+void set_family(table_config& cfg, family f) {
+  const family_descriptor& d = describe(f);
+  cfg.family = f;
+  if (!holds_width(d, cfg.width)) cfg.width = d.widths.front();
 }
 
 std::unique_ptr<table> make_table(table_config cfg) {

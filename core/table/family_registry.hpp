@@ -117,6 +117,9 @@ bool holds_width(const family_descriptor& d, key_width w);
 /// @brief Sets the config's key width; throws hs::user_error, the config unchanged, when its family
 /// holds no keys of that width ("the slab family holds 32-bit keys only").
 void set_key_width(table_config& cfg, key_width w);
+/// @brief Makes the config one of family `f`, keeping every setting `f` can take: a key width `f`
+/// does not hold becomes its narrowest (a 64-bit linear table's settings become a slab table).
+void set_family(table_config& cfg, family f);
 /// @brief The registered names, "linear, slab, hive".
 std::string family_names(std::string_view separator = ", ");
 

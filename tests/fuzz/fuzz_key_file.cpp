@@ -17,6 +17,7 @@
 
 namespace {
 
+using hs::key_width;
 using hs::workload::key_format;
 
 constexpr key_format k_formats[] = {key_format::automatic, key_format::decimal, key_format::hex,

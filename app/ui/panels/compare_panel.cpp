@@ -83,7 +83,7 @@ bool draw_family_combo(frame_state& f, table_config& t) {
                     static_cast<int>(registered.size())))
     return false;
   table_config fresh = f.sess->config().table;  // the window's table settings, another family
-  fresh.family = registered[fam]->id;
+  set_family(fresh, registered[fam]->id);
   if (const auto prepare = hooks_of(fresh.family).prepare) prepare(fresh);
   if (registered[fam]->pow2_capacity)
     fresh.capacity = std::bit_floor(std::max<std::uint64_t>(fresh.capacity, 16));

@@ -261,7 +261,7 @@ void controls_panel::draw_table(frame_state& f) {
   if (ImGui::Combo("family", &fam, name_of,
                    const_cast<void*>(static_cast<const void*>(registered.data())),
                    static_cast<int>(registered.size()))) {
-    pending_.table.family = registered[fam]->id;
+    set_family(pending_.table, registered[fam]->id);  // a width it does not hold: its narrowest
     // Open addressing and the hive count slots in a power of two; a family that counts pairs in
     // lists (the slab) needs several times their bytes, so it starts from 2^27 at most.
     if (registered[fam]->pow2_capacity)

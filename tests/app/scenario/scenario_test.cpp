@@ -443,3 +443,18 @@ TEST_CASE("render --key-bits sets a linear scenario's key width, checked as a ke
       parse_scenario("distribution uniform ids=48\nfill 0.5\ncapture heatmap\n", "i.scn"),
       ContainsSubstring("i.scn:1: ids=48"));
 }
+
+TEST_CASE(
+    "a compare scenario's 64-bit keys go to the tables that hold them; a slab table stays "
+    "32-bit",
+    "[scenario]") {
+  const scenario sc = parse_scenario(
+      "table slab\nkey-bits 64\ncompare slab linear\nfill 0.3\ncapture compare\n", "c.scn");
+  CHECK(sc.config.table.family == family::slab);
+  CHECK(sc.config.table.width == key_width::bits32);  // the scenario's own table can be made
+  REQUIRE(sc.compare.size() == 2);
+  CHECK(sc.compare.at(0).table.width == key_width::bits32);
+  CHECK(sc.compare.at(1).table.family == family::linear);
+  CHECK(sc.compare.at(1).table.width == key_width::bits64);
+  CHECK(make_table(sc.config.table) != nullptr);
+}

@@ -241,3 +241,38 @@ TEST_CASE(
     }
   }
 }
+
+TEST_CASE("a family holds the key widths it lists; set_key_width refuses others, set_family adapts",
+          "[table][registry]") {
+  for (const family_descriptor* d : families()) {
+    REQUIRE(!d->widths.empty());
+    table_config cfg;
+    cfg.family = d->id;
+    cfg.capacity = 1u << 10;
+    for (const key_width w : {key_width::bits32, key_width::bits64}) {
+      INFO(d->name << " " << to_string(w));
+      if (holds_width(*d, w)) {
+        set_key_width(cfg, w);
+        CHECK(cfg.width == w);
+        CHECK(make_table(cfg)->width() == w);
+      } else {
+        const key_width before = cfg.width;
+        CHECK_THROWS_WITH(set_key_width(cfg, w), ContainsSubstring("keys only"));
+        CHECK(cfg.width == before);  // refused: the config unchanged
+        table_config made = cfg;
+        made.width = w;
+        CHECK_THROWS_AS(make_table(made), user_error);
+      }
+    }
+    // A 64-bit linear table's settings as this family: a width it does not hold goes narrowest.
+    table_config wide;
+    wide.capacity = 1u << 10;
+    set_key_width(wide, key_width::bits64);
+    set_family(wide, d->id);
+    CHECK(wide.family == d->id);
+    CHECK(holds_width(*d, wide.width));
+    CHECK(make_table(wide) != nullptr);
+  }
+  CHECK(holds_width(describe(family::linear), key_width::bits64));
+  CHECK(!holds_width(describe(family::slab), key_width::bits64));
+}

@@ -48,3 +48,36 @@ TEST_CASE("changing the family and pressing Apply rebuilds the table", "[ui]") {
   CHECK(ui->frame().sess().status().live > 0);
   CHECK(!ui->frame().sess().status().error);
 }
+
+TEST_CASE("a 64-bit linear table's settings become a 32-bit slab table when the family changes",
+          "[ui]") {
+  auto ui = test::harness_or_skip(small_table());
+  key_width wide = key_width::bits32, after_slab = key_width::bits64;
+  family made = family::linear;
+  std::string error_after_slab = "not read";
+  const std::string log = ui->run([&](ImGuiTestContext* ctx) {
+    ctx->SetRef("//Controls/table-section");
+    ctx->ComboClick("keys/64-bit keys (16-byte slots)");
+    ctx->ItemClick("Apply (rebuild the table)");
+    ctx->Yield(3);
+    wide = ui->frame().sess().config().table.width;
+    // The slab family holds 32-bit keys only: the family combo takes the width with it.
+    ctx->ComboClick("family/slab");
+    ctx->ItemClick("Apply (rebuild the table)");
+    ctx->Yield(3);
+    made = ui->frame().sess().config().table.family;
+    after_slab = ui->frame().sess().config().table.width;
+    error_after_slab = ui->frame().error();
+    ctx->SetRef("");
+    ctx->ItemClick(fill_button);  // the slab table works
+    ctx->Yield(2);
+    ui->frame().sess().wait_idle();
+  });
+  INFO(log);
+  REQUIRE(log.empty());
+  CHECK(wide == key_width::bits64);
+  CHECK(made == family::slab);
+  CHECK(after_slab == key_width::bits32);
+  CHECK(error_after_slab.empty());
+  CHECK(ui->frame().sess().status().live > 0);
+}
