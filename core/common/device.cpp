@@ -5,6 +5,8 @@
 #include "core/common/memory.hpp"
 #if HS_WITH_CUDA
 #include <cuda_runtime.h>
+
+#include "core/common/cuda_check.hpp"
 #endif
 
 namespace hs {
@@ -76,6 +78,38 @@ backend resolve_backend(backend_choice choice, std::string* note) {
     throw user_error("--backend gpu: " + why + "; use --backend cpu (or auto) for the CPU model");
   if (note) *note = why;
   return backend::cpu;
+}
+
+int gpu_count() {
+#if HS_WITH_CUDA
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  return count;
+#else
+  return 0;
+#endif
+}
+
+device_scope::device_scope(int ordinal) {
+#if HS_WITH_CUDA
+  int now = 0;
+  HS_CUDA_CHECK(cudaGetDevice(&now));
+  if (now != ordinal) {
+    HS_CUDA_CHECK(cudaSetDevice(ordinal));
+    before_ = now;
+  }
+#else
+  (void)ordinal;
+#endif
+}
+
+device_scope::~device_scope() {
+#if HS_WITH_CUDA
+  if (before_ >= 0) cudaSetDevice(before_);
+#endif
 }
 
 std::string backend_label(backend b) {

@@ -35,6 +35,22 @@ std::optional<gpu_info> query_gpu(std::string* why_not = nullptr);
 /// why the CPU model runs ("no CUDA device (...)", "chosen with --backend cpu").
 backend resolve_backend(backend_choice choice, std::string* note = nullptr);
 
+/// @brief CUDA devices this process sees (0 without CUDA, without a device, or on a driver error).
+int gpu_count();
+
+/// @brief Makes a device the calling thread's current one for its lifetime, then the one before
+/// again: the tables of a sharded table allocate and launch on their own GPU (no-op without CUDA).
+class device_scope {
+ public:
+  explicit device_scope(int ordinal);
+  device_scope(const device_scope&) = delete;
+  device_scope& operator=(const device_scope&) = delete;
+  ~device_scope();
+
+ private:
+  int before_ = -1;
+};
+
 /// @brief "NVIDIA H200 (GPU)" or "CPU model (no CUDA device: ...)" for labels and metadata.
 std::string backend_label(backend b);
 

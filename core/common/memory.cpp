@@ -141,6 +141,18 @@ void release_bytes(memory_space space, void* p) noexcept {
   if (!p) return;
 #if HS_WITH_CUDA
   if (space == memory_space::device) {
+    // Freed into the pool of the device that holds it (a sharded table's shards live on several).
+    cudaPointerAttributes where{};
+    int current = -1;
+    if (cudaPointerGetAttributes(&where, p) != cudaSuccess)
+      cudaGetLastError();  // not a pointer the runtime knows: freed below as before
+    else if (cudaGetDevice(&current) == cudaSuccess && where.device >= 0 &&
+             where.device != current) {
+      cudaSetDevice(where.device);
+      release_bytes(space, p);
+      cudaSetDevice(current);
+      return;
+    }
     const device_pool* pool = nullptr;
     try {
       pool = &pool_of_current_device();

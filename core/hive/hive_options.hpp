@@ -51,6 +51,28 @@ struct hive_counters {
   std::uint64_t bulk_batches = 0;  ///< insert batches placed by grouped rounds, since creation
   std::uint64_t bulk_rest =
       0;  ///< keys of those the per-key kernels placed: left by the rounds, or past load 0.9
+  /// @brief Adds another shard's counters (core/shard): every count sums (buckets = round + split
+  /// still holds); the bucket width is the shards' one.
+  void add_shard(const hive_counters& o) {
+    slots_per_bucket = o.slots_per_bucket;
+    buckets += o.buckets;
+    round += o.round;
+    split += o.split;
+    stash_capacity += o.stash_capacity;
+    stash_used += o.stash_used;
+    stash_live += o.stash_live;
+    moves += o.moves;
+    locks += o.locks;
+    restarts += o.restarts;
+    splits += o.splits;
+    merges += o.merges;
+    merges_refused += o.merges_refused;
+    bulk_batches += o.bulk_batches;
+    bulk_rest += o.bulk_rest;
+    instrumented = instrumented || o.instrumented;
+    for (int i = 0; i < 4; ++i) steps[i] += o.steps[i];
+    for (int i = 0; i < 33; ++i) path_lengths[i] += o.path_lengths[i];
+  }
 };
 
 }  // namespace hs

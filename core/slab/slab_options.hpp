@@ -39,6 +39,22 @@ struct slab_counters {
   /// @brief Stored bytes over all slab memory in use (base and chained slabs, pointers and empty
   /// lanes included): the paper's memory utilization.
   double utilization = 0;
+  /// @brief Adds another shard's counters (core/shard): sums, the longest chain of either, and
+  /// the utilization weighted by each shard's slabs in use.
+  void add_shard(const slab_counters& o) {
+    const double mine = double(buckets + chained_slabs),
+                 theirs = double(o.buckets + o.chained_slabs);
+    utilization =
+        mine + theirs > 0 ? (utilization * mine + o.utilization * theirs) / (mine + theirs) : 0;
+    buckets += o.buckets;
+    chained_slabs += o.chained_slabs;
+    allocated_slabs += o.allocated_slabs;
+    pool_slabs += o.pool_slabs;
+    super_blocks += o.super_blocks;
+    resident_changes += o.resident_changes;
+    alloc_failures += o.alloc_failures;
+    longest_chain = longest_chain > o.longest_chain ? longest_chain : o.longest_chain;
+  }
 };
 
 }  // namespace hs

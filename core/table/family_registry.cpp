@@ -18,9 +18,18 @@ std::vector<const family_descriptor*>& registered() {
   static auto* list = new std::vector<const family_descriptor*>;
   return *list;
 }
+detail::sharded_factory& sharded_maker() {
+  static detail::sharded_factory make = nullptr;
+  return make;
+}
 }  // namespace
 
 namespace detail {
+bool register_sharded_factory(sharded_factory make) {
+  sharded_maker() = make;
+  return true;
+}
+
 bool register_family(const family_descriptor& d) {
   auto& list = registered();
   const auto at = std::find_if(list.begin(), list.end(),
@@ -89,6 +98,13 @@ std::unique_ptr<table> make_table(table_config cfg) {
   if (cfg.backend == backend::gpu)
     throw user_error("this build has no CUDA support: use --backend cpu");
 #endif
+  if (cfg.devices == 0 || cfg.devices > k_max_devices)
+    throw user_error("a table is sharded over 1 to " + std::to_string(k_max_devices) +
+                     " devices, not " + std::to_string(cfg.devices));
+  if (cfg.devices > 1) {
+    if (!sharded_maker()) throw user_error("this program was built without sharded tables");
+    return sharded_maker()(cfg);
+  }
   return d.make(cfg);
 }
 

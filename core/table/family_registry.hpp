@@ -128,6 +128,10 @@ namespace detail {
 /// family calls it once, from a namespace-scope initializer in its descriptor's file (the
 /// families' libraries are linked whole, core/CMakeLists.txt); returns true.
 bool register_family(const family_descriptor& d);
+/// The factory of tables over several devices (core/shard registers it as the program starts):
+/// make_table hands it every config with devices > 1.
+using sharded_factory = std::unique_ptr<table> (*)(const table_config& cfg);
+bool register_sharded_factory(sharded_factory make);
 }  // namespace detail
 
 }  // namespace hs

@@ -8,6 +8,16 @@
 
 namespace hs {
 
+std::string_view to_string(owner_bits o) {
+  return o == owner_bits::low_bits ? "low-bits" : "independent";
+}
+
+std::optional<owner_bits> parse_owner_bits(std::string_view s) {
+  if (s == "independent") return owner_bits::independent;
+  if (s == "low-bits") return owner_bits::low_bits;
+  return std::nullopt;
+}
+
 std::string_view to_string(maintenance_result::action a) {
   switch (a) {
     case maintenance_result::action::none: return "none";

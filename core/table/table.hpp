@@ -29,6 +29,16 @@ std::string_view to_string(family f);
 /// @brief A registered family by name.
 std::optional<family> parse_family(std::string_view s);
 
+/// @brief Where a table over several devices takes a key's owner from (core/shard/README.md):
+/// `independent`, bits of a hash the shards' tables do not use; `low_bits`, the low bits of the
+/// table's own hash, which then place the key inside its shard too (the lesson's mistake).
+enum class owner_bits : std::uint8_t { independent, low_bits };
+std::string_view to_string(owner_bits o);
+std::optional<owner_bits> parse_owner_bits(std::string_view s);
+
+/// @brief The most devices one table is sharded over.
+inline constexpr std::uint32_t k_max_devices = 64;
+
 /// @brief Everything needed to create a table: the common settings here, each family's own
 /// options in the generated base (`cfg.linear`, `cfg.slab`, ...; compare mode derives every table
 /// from one scenario's config, each family reading only its own).
@@ -40,6 +50,10 @@ struct table_config : family_table_options {
   /// @brief The width of the keys and values; a family lists the widths it holds
   /// (family_descriptor::widths) and refuses the others.
   key_width width = key_width::bits32;
+  /// @brief Devices the table is sharded over (core/shard): 1 is one table on one device; N > 1
+  /// is N shards of capacity / N, one a GPU, or one a CPU model (simulated devices).
+  std::uint32_t devices = 1;
+  owner_bits owner = owner_bits::independent;  ///< where a key's owner comes from (devices > 1)
 };
 
 /// @brief When a table rebuilds itself; each threshold is a fraction of the slots, 0 switches it

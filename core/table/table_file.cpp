@@ -48,6 +48,8 @@ std::string header_of(const table_state& st) {
   const table_config& c = st.config;
   h << "version " << k_table_file_version << "\nfamily " << to_string(c.family) << "\ncapacity "
     << c.capacity << "\nhash " << to_string(c.hash) << "\n";
+  // A table over several devices: the shards' parts carry their device's prefix (core/shard).
+  if (c.devices > 1) h << "devices " << c.devices << "\nowner " << to_string(c.owner) << "\n";
   for (const family_option& o : describe(c.family).options)
     h << "option " << o.name << "=" << o.get(c) << "\n";
   for (const auto& [name, value] : st.numbers) h << "number " << name << " " << value << "\n";
@@ -267,6 +269,14 @@ parsed_header parse_header(const std::string& path, const std::string& text) {
       const auto k = parse_hash_kind(a);
       if (!k) refuse(path, "corrupt header: unknown hash '" + a + "'");
       h.st.config.hash = *k;
+    } else if (key == "devices") {
+      const std::uint64_t n = header_count(path, a, "devices");
+      if (n < 1 || n > k_max_devices) refuse(path, "corrupt header: devices " + a);
+      h.st.config.devices = static_cast<std::uint32_t>(n);
+    } else if (key == "owner") {
+      const auto o = parse_owner_bits(a);
+      if (!o) refuse(path, "corrupt header: unknown owner '" + a + "'");
+      h.st.config.owner = *o;
     } else if (key == "option") {
       if (!family_seen) refuse(path, "corrupt header: an option before the family");
       const auto eq = a.find('=');

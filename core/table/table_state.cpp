@@ -78,14 +78,19 @@ std::string describe_config(const table_config& cfg) {
                     std::string(describe(cfg.family).capacity_unit) + ", hash " +
                     std::string(to_string(cfg.hash));
   const std::string words = option_words(cfg);
-  return words.empty() ? out : out + ", " + words;
+  if (!words.empty()) out += ", " + words;
+  if (cfg.devices > 1)
+    out += ", over " + std::to_string(cfg.devices) + " devices (owner " +
+           std::string(to_string(cfg.owner)) + ")";
+  return out;
 }
 
 void check_restorable(const table_config& saved, const table_config& table) {
   if (saved.family != table.family)
     throw user_error("a state of a " + std::string(to_string(saved.family)) +
                      " table cannot restore a " + std::string(to_string(table.family)) + " table");
-  if (saved.hash != table.hash || option_words(saved, false) != option_words(table, false)) {
+  if (saved.hash != table.hash || option_words(saved, false) != option_words(table, false) ||
+      saved.devices != table.devices || saved.owner != table.owner) {
     table_config same = saved;
     same.capacity = table.capacity;
     throw user_error("the state is of a table made as (" + describe_config(same) +

@@ -1,0 +1,48 @@
+// The exchange between a sharded table's devices: one all-to-all step in which every rank sends
+// a segment to every rank (itself included) and receives one from each. NCCL runs it between GPUs
+// (nccl_exchange.hpp); on simulated devices a host stand-in copies the segments
+// (host_exchange.hpp). Both sit behind this interface, so routing, order restoration and statuses
+// take one code path.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/common/memory.hpp"
+#include "core/common/stream.hpp"
+
+namespace hs {
+
+/// @brief One rank's part of an exchange step for one lane of data (the keys, the values, ...):
+/// `send[j]`, `send_bytes[j]` go to rank j, which receives them at its `recv[i]`, `recv_bytes[i]`
+/// for this rank i. Ordered on `stream` (the rank's own).
+struct rank_segments {
+  std::uint32_t rank = 0;
+  std::vector<const void*> send;
+  std::vector<std::uint64_t> send_bytes;
+  std::vector<void*> recv;
+  std::vector<std::uint64_t> recv_bytes;
+  stream_view stream;
+};
+
+class shard_exchange {
+ public:
+  virtual ~shard_exchange() = default;
+  /// @brief Ranks in all: one a device of the table.
+  virtual std::uint32_t ranks() const = 0;
+  /// @brief The ranks this process drives (all of them in one process; one per process else).
+  virtual std::span<const std::uint32_t> local_ranks() const = 0;
+  /// @brief Where the segments live: host memory for simulated devices, device memory for GPUs.
+  virtual memory_space space() const = 0;
+  /// @brief "NCCL 2.28.9, 4 GPUs in one process", for the Numbers and figures.
+  virtual std::string describe() const = 0;
+  /// @brief Runs one step: every local rank's lanes, in the order given (each rank lists its
+  /// lanes in the same order, so that rank i's k-th send to j meets j's k-th receive from i). A
+  /// rank's send to j must be as long as j's receive from it; a mismatch throws hs::user_error on
+  /// the host stand-in and is a fault under NCCL, so callers size receives from exchanged counts.
+  virtual void all_to_all(std::span<const rank_segments> lanes) = 0;
+};
+
+}  // namespace hs

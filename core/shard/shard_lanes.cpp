@@ -1,0 +1,91 @@
+#include "core/shard/shard_lanes.hpp"
+
+#include <cstring>
+#include <vector>
+
+#include "core/common/error.hpp"
+
+namespace hs::detail {
+
+#if !HS_WITH_CUDA
+namespace {
+[[noreturn]] void no_cuda() { throw gpu_error("device lanes in a build without CUDA"); }
+}  // namespace
+#endif
+
+template <class K>
+void count_owners(memory_space space, const shard_map& m, std::span<const K> keys,
+                  std::uint64_t* counts, stream_view s) {
+  (void)s;
+  if (space == memory_space::device) {
+#if HS_WITH_CUDA
+    return device_count_owners(m, keys, counts, s);
+#else
+    no_cuda();
+#endif
+  }
+  std::fill(counts, counts + m.devices, 0);
+  for (const K k : keys) ++counts[owner_of(m, k)];
+}
+
+template <class K>
+void place_by_owner(memory_space space, const shard_map& m, std::span<const K> keys,
+                    const std::uint64_t* counts, std::uint64_t* cursor, std::uint32_t* pos,
+                    stream_view s) {
+  (void)s;
+  if (space == memory_space::device) {
+#if HS_WITH_CUDA
+    return device_place_by_owner(m, keys, counts, cursor, pos, s);
+#else
+    no_cuda();
+#endif
+  }
+  std::uint64_t at = 0;
+  for (std::uint32_t d = 0; d < m.devices; ++d) {
+    cursor[d] = at;
+    at += counts[d];
+  }
+  for (std::size_t i = 0; i < keys.size(); ++i)
+    pos[i] = static_cast<std::uint32_t>(cursor[owner_of(m, keys[i])]++);
+}
+
+void scatter_by(memory_space space, const std::uint32_t* pos, std::size_t n, const void* src,
+                void* dst, std::size_t bytes, stream_view s) {
+  (void)s;
+  if (space == memory_space::device) {
+#if HS_WITH_CUDA
+    return device_move_by(true, pos, n, src, dst, bytes, s);
+#else
+    no_cuda();
+#endif
+  }
+  const auto* from = static_cast<const unsigned char*>(src);
+  auto* to = static_cast<unsigned char*>(dst);
+  for (std::size_t i = 0; i < n; ++i) std::memcpy(to + pos[i] * bytes, from + i * bytes, bytes);
+}
+
+void gather_by(memory_space space, const std::uint32_t* pos, std::size_t n, const void* src,
+               void* dst, std::size_t bytes, stream_view s) {
+  (void)s;
+  if (space == memory_space::device) {
+#if HS_WITH_CUDA
+    return device_move_by(false, pos, n, src, dst, bytes, s);
+#else
+    no_cuda();
+#endif
+  }
+  const auto* from = static_cast<const unsigned char*>(src);
+  auto* to = static_cast<unsigned char*>(dst);
+  for (std::size_t i = 0; i < n; ++i) std::memcpy(to + i * bytes, from + pos[i] * bytes, bytes);
+}
+
+template void count_owners(memory_space, const shard_map&, std::span<const key_type>,
+                           std::uint64_t*, stream_view);
+template void count_owners(memory_space, const shard_map&, std::span<const wide_key>,
+                           std::uint64_t*, stream_view);
+template void place_by_owner(memory_space, const shard_map&, std::span<const key_type>,
+                             const std::uint64_t*, std::uint64_t*, std::uint32_t*, stream_view);
+template void place_by_owner(memory_space, const shard_map&, std::span<const wide_key>,
+                             const std::uint64_t*, std::uint64_t*, std::uint32_t*, stream_view);
+
+}  // namespace hs::detail

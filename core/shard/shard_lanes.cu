@@ -1,0 +1,180 @@
+// The device side of shard_lanes.hpp. Counting and placing group each warp's keys by owner with
+// __match_any_sync, so one atomic serves every lane of a warp that shares an owner: a batch has at
+// most 64 owners, and a plain atomic per key would queue 2^26 updates on a handful of counters.
+#include <cuda_runtime.h>
+
+#include "core/common/cuda_check.hpp"
+#include "core/shard/shard_lanes.hpp"
+
+namespace hs::detail {
+
+namespace {
+
+constexpr int k_threads = 256;
+constexpr int k_items = 8;  // keys a thread takes per block tile
+
+struct owner_table {
+  owner_bits rule;
+  std::uint32_t devices;
+  std::uint8_t device_of[k_virtual_shards];
+};
+
+owner_table table_of_map(const shard_map& m) {
+  owner_table t{m.rule, m.devices, {}};
+  for (std::uint32_t v = 0; v < k_virtual_shards; ++v) t.device_of[v] = m.device_of[v];
+  return t;
+}
+
+template <class Hash, class K>
+__device__ std::uint32_t owner(const owner_table& t, K key) {
+  return t.device_of[virtual_shard<Hash>(t.rule, key)];
+}
+
+/// Adds `delta` to counter[d] once for the lanes of the warp that share d; returns what the
+/// counter held before this lane's part (the lanes below it with the same d come first).
+__device__ unsigned long long warp_add(unsigned long long* counter, std::uint32_t d, bool active) {
+  const unsigned mask = __ballot_sync(0xffffffffu, active);
+  if (!active) return 0;
+  const unsigned peers = __match_any_sync(mask, d);
+  const int lane = threadIdx.x & 31;
+  const int leader = __ffs(peers) - 1;
+  unsigned long long base = 0;
+  if (lane == leader) base = atomicAdd(counter + d, static_cast<unsigned long long>(__popc(peers)));
+  base = __shfl_sync(peers, base, leader);
+  return base + __popc(peers & ((1u << lane) - 1));
+}
+
+template <class Hash, class K>
+__global__ void count_kernel(owner_table t, const K* keys, std::size_t n,
+                             unsigned long long* counts) {
+  __shared__ unsigned long long local[k_max_devices];
+  for (std::uint32_t d = threadIdx.x; d < t.devices; d += blockDim.x) local[d] = 0;
+  __syncthreads();
+  const std::size_t tile = std::size_t(blockIdx.x) * k_threads * k_items;
+  for (int k = 0; k < k_items; ++k) {
+    const std::size_t i = tile + std::size_t(k) * k_threads + threadIdx.x;
+    const bool active = i < n;
+    warp_add(local, active ? owner<Hash>(t, keys[i]) : 0, active);
+  }
+  __syncthreads();
+  for (std::uint32_t d = threadIdx.x; d < t.devices; d += blockDim.x)
+    if (local[d]) atomicAdd(counts + d, local[d]);
+}
+
+__global__ void start_cursors(std::uint32_t devices, const std::uint64_t* counts,
+                              unsigned long long* cursor) {
+  unsigned long long at = 0;
+  for (std::uint32_t d = 0; d < devices; ++d) {
+    cursor[d] = at;
+    at += counts[d];
+  }
+}
+
+template <class Hash, class K>
+__global__ void place_kernel(owner_table t, const K* keys, std::size_t n,
+                             unsigned long long* cursor, std::uint32_t* pos) {
+  __shared__ unsigned long long local[k_max_devices];
+  __shared__ unsigned long long base[k_max_devices];
+  for (std::uint32_t d = threadIdx.x; d < t.devices; d += blockDim.x) local[d] = 0;
+  __syncthreads();
+  const std::size_t tile = std::size_t(blockIdx.x) * k_threads * k_items;
+  std::uint32_t own[k_items];
+  unsigned long long rank[k_items];
+  for (int k = 0; k < k_items; ++k) {
+    const std::size_t i = tile + std::size_t(k) * k_threads + threadIdx.x;
+    const bool active = i < n;
+    own[k] = active ? owner<Hash>(t, keys[i]) : 0;
+    rank[k] = warp_add(local, own[k], active);
+  }
+  __syncthreads();
+  // One reservation a block and owner: the block's keys of owner d take a run of places.
+  for (std::uint32_t d = threadIdx.x; d < t.devices; d += blockDim.x)
+    base[d] = local[d] ? atomicAdd(cursor + d, local[d]) : 0;
+  __syncthreads();
+  for (int k = 0; k < k_items; ++k) {
+    const std::size_t i = tile + std::size_t(k) * k_threads + threadIdx.x;
+    if (i < n) pos[i] = static_cast<std::uint32_t>(base[own[k]] + rank[k]);
+  }
+}
+
+template <class T, bool Scatter>
+__global__ void move_kernel(const std::uint32_t* pos, std::size_t n, const T* src, T* dst) {
+  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x) {
+    if constexpr (Scatter)
+      dst[pos[i]] = src[i];
+    else
+      dst[i] = src[pos[i]];
+  }
+}
+
+unsigned tiles(std::size_t n) {
+  return static_cast<unsigned>((n + k_threads * k_items - 1) / (k_threads * k_items));
+}
+
+cudaStream_t as_cuda(stream_view s) { return static_cast<cudaStream_t>(s.handle); }
+
+}  // namespace
+
+template <class K>
+void device_count_owners(const shard_map& m, std::span<const K> keys, std::uint64_t* counts,
+                         stream_view s) {
+  HS_CUDA_CHECK(cudaMemsetAsync(counts, 0, m.devices * sizeof(std::uint64_t), as_cuda(s)));
+  if (keys.empty()) return;
+  const owner_table t = table_of_map(m);
+  dispatch_hash(m.hash, [&](auto h) {
+    count_kernel<decltype(h)><<<tiles(keys.size()), k_threads, 0, as_cuda(s)>>>(
+        t, keys.data(), keys.size(), reinterpret_cast<unsigned long long*>(counts));
+  });
+  HS_CUDA_CHECK_LAUNCH();
+}
+
+template <class K>
+void device_place_by_owner(const shard_map& m, std::span<const K> keys, const std::uint64_t* counts,
+                           std::uint64_t* cursor, std::uint32_t* pos, stream_view s) {
+  auto* c = reinterpret_cast<unsigned long long*>(cursor);
+  start_cursors<<<1, 1, 0, as_cuda(s)>>>(m.devices, counts, c);
+  HS_CUDA_CHECK_LAUNCH();
+  if (keys.empty()) return;
+  const owner_table t = table_of_map(m);
+  dispatch_hash(m.hash, [&](auto h) {
+    place_kernel<decltype(h)>
+        <<<tiles(keys.size()), k_threads, 0, as_cuda(s)>>>(t, keys.data(), keys.size(), c, pos);
+  });
+  HS_CUDA_CHECK_LAUNCH();
+}
+
+void device_move_by(bool scatter, const std::uint32_t* pos, std::size_t n, const void* src,
+                    void* dst, std::size_t bytes, stream_view s) {
+  if (n == 0) return;
+  const unsigned blocks = static_cast<unsigned>(std::min<std::size_t>((n + 255) / 256, 65536));
+  const auto launch = [&](auto element) {
+    using T = decltype(element);
+    if (scatter)
+      move_kernel<T, true><<<blocks, 256, 0, as_cuda(s)>>>(pos, n, static_cast<const T*>(src),
+                                                           static_cast<T*>(dst));
+    else
+      move_kernel<T, false><<<blocks, 256, 0, as_cuda(s)>>>(pos, n, static_cast<const T*>(src),
+                                                            static_cast<T*>(dst));
+  };
+  if (bytes == 1)
+    launch(std::uint8_t{});
+  else if (bytes == 4)
+    launch(std::uint32_t{});
+  else
+    launch(std::uint64_t{});
+  HS_CUDA_CHECK_LAUNCH();
+}
+
+template void device_count_owners(const shard_map&, std::span<const key_type>, std::uint64_t*,
+                                  stream_view);
+template void device_count_owners(const shard_map&, std::span<const wide_key>, std::uint64_t*,
+                                  stream_view);
+template void device_place_by_owner(const shard_map&, std::span<const key_type>,
+                                    const std::uint64_t*, std::uint64_t*, std::uint32_t*,
+                                    stream_view);
+template void device_place_by_owner(const shard_map&, std::span<const wide_key>,
+                                    const std::uint64_t*, std::uint64_t*, std::uint32_t*,
+                                    stream_view);
+
+}  // namespace hs::detail

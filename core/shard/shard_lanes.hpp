@@ -1,0 +1,48 @@
+// The per-rank steps of a sharded batch that touch every key: count keys by owner, give each key
+// its place in the send order, and move a lane of data (keys, values, kinds, statuses) into that
+// order and back. On host memory (simulated devices) they run here, in input order; on device
+// memory they are kernels (shard_lanes.cu) on the rank's current GPU and stream.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "core/common/memory.hpp"
+#include "core/common/stream.hpp"
+#include "core/shard/shard_map.hpp"
+
+namespace hs::detail {
+
+/// @brief counts[d] = keys owned by device d, for d < m.devices (counts in `space`).
+template <class K>
+void count_owners(memory_space space, const shard_map& m, std::span<const K> keys,
+                  std::uint64_t* counts, stream_view s);
+
+/// @brief pos[i] = key i's place in the send order: device d's keys take the places from the sum
+/// of counts below d on. The host keeps input order within a device; kernels do not. `cursor` is
+/// scratch of m.devices counters in `space`.
+template <class K>
+void place_by_owner(memory_space space, const shard_map& m, std::span<const K> keys,
+                    const std::uint64_t* counts, std::uint64_t* cursor, std::uint32_t* pos,
+                    stream_view s);
+
+/// @brief dst[pos[i]] = src[i] for i < n; elements of `bytes` bytes (1, 4 or 8).
+void scatter_by(memory_space space, const std::uint32_t* pos, std::size_t n, const void* src,
+                void* dst, std::size_t bytes, stream_view s);
+/// @brief dst[i] = src[pos[i]] for i < n; elements of `bytes` bytes (1, 4 or 8).
+void gather_by(memory_space space, const std::uint32_t* pos, std::size_t n, const void* src,
+               void* dst, std::size_t bytes, stream_view s);
+
+#if HS_WITH_CUDA
+// The kernels' launchers (shard_lanes.cu).
+template <class K>
+void device_count_owners(const shard_map& m, std::span<const K> keys, std::uint64_t* counts,
+                         stream_view s);
+template <class K>
+void device_place_by_owner(const shard_map& m, std::span<const K> keys, const std::uint64_t* counts,
+                           std::uint64_t* cursor, std::uint32_t* pos, stream_view s);
+void device_move_by(bool scatter, const std::uint32_t* pos, std::size_t n, const void* src,
+                    void* dst, std::size_t bytes, stream_view s);
+#endif
+
+}  // namespace hs::detail

@@ -1,0 +1,73 @@
+// Makes the tables over several devices that make_table hands over (devices > 1): GPU shards
+// exchanging through NCCL, or simulated devices (CPU models and the host stand-in).
+#include <memory>
+#include <string>
+
+#include "core/common/device.hpp"
+#include "core/common/error.hpp"
+#include "core/common/format.hpp"
+#include "core/shard/host_exchange.hpp"
+#include "core/shard/nccl_exchange.hpp"
+#include "core/shard/sharded_table.hpp"
+#include "core/table/family_registry.hpp"
+
+namespace hs {
+
+namespace {
+
+void check_split(const table_config& cfg) {
+  const family_descriptor& d = describe(cfg.family);
+  const std::uint64_t per = cfg.capacity / cfg.devices;
+  if (cfg.capacity % cfg.devices != 0 || (d.pow2_capacity && (per & (per - 1)) != 0))
+    throw user_error(format_count(cfg.capacity) + " " + std::string(d.capacity_unit) +
+                     " do not split into " + std::to_string(cfg.devices) + " equal shards" +
+                     (d.pow2_capacity ? " of a power of two: use 2, 4, 8, ... devices" : ""));
+}
+
+void check_gpus(std::uint32_t wanted) {
+  std::string why;
+  const int have = gpu_count();
+  if (have < static_cast<int>(wanted)) {
+    const auto gpu = query_gpu(&why);
+    throw user_error("asked for " + std::to_string(wanted) + " GPUs; this machine has " +
+                     std::to_string(have) +
+                     (gpu ? " (" + gpu->name + ")" : std::string(" (") + why + ")") +
+                     (have > 0 ? "; use --gpus " + std::to_string(have) + " or fewer" : "") +
+                     ", or --backend cpu for simulated devices");
+  }
+}
+
+shard_parts parts_for(const table_config& cfg) {
+  shard_parts p;
+  p.make = [](std::uint32_t, const table_config& one) { return make_table(one); };
+  if (cfg.backend == backend::cpu) {
+    p.exchange = [](std::uint32_t ranks) -> std::unique_ptr<shard_exchange> {
+      return std::make_unique<host_exchange>(ranks);
+    };
+  } else {
+    p.exchange = [](std::uint32_t ranks) {
+      check_gpus(ranks);
+      std::vector<int> ordinals;
+      for (std::uint32_t r = 0; r < ranks; ++r) ordinals.push_back(static_cast<int>(r));
+      return make_nccl_exchange(ordinals);
+    };
+  }
+  return p;
+}
+
+std::unique_ptr<table> make_sharded(const table_config& cfg) {
+  check_split(cfg);
+  if (cfg.backend == backend::gpu) check_gpus(cfg.devices);
+  return with_key_width(cfg.width, [&](auto key) -> std::unique_ptr<table> {
+    using K = decltype(key);
+    using V = K;
+    return std::make_unique<sharded_table<K, V>>(cfg, parts_for(cfg));
+  });
+}
+
+// Registered as the program starts; core/CMakeLists.txt links this library whole.
+const bool k_registered = detail::register_sharded_factory(make_sharded);
+
+}  // namespace
+
+}  // namespace hs

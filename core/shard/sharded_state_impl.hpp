@@ -1,0 +1,186 @@
+// A sharded table's inspection, state and regpus (included by sharded_table.cpp only).
+#pragma once
+#include <algorithm>
+#include <string>
+
+#include "core/shard/sharded_whole_impl.hpp"
+
+namespace hs {
+
+namespace detail {
+inline std::string shard_prefix(std::uint32_t r) { return "shard" + std::to_string(r) + "."; }
+}  // namespace detail
+
+// A sample of the whole table: the probe histograms add up; the occupancy grid over every slot
+// gives each shard an even band of rows (or goes to the one shard a zoomed range lies in); slot
+// dumps go to the shard that holds them. A family's own parts and the bucket strip come from
+// shard 0 (each shard's own are read through shard(d)).
+template <class K, class V>
+void sharded_table<K, V>::inspect(const inspect_request& req, inspect_result& out, stream_view s) {
+  synchronize(s);
+  const memory_space sp = space();
+  const bool gpu = sp == memory_space::device;
+  const std::uint32_t n = devices();
+  const std::uint64_t per = shards_[0]->capacity();
+  out = inspect_result{};
+  for (std::uint32_t r = 0; r < n; ++r) {
+    const detail::rank_scope on(gpu, r);
+    inspect_request mine;
+    if (r == 0) {
+      static_cast<family_inspect_requests&>(mine) = req;
+      mine.strip = req.strip;
+    }
+    mine.probe_histogram = req.probe_histogram;
+    const std::uint64_t lo = std::uint64_t{r} * per;
+    if (req.dump_first && *req.dump_first >= lo && *req.dump_first < lo + per) {
+      mine.dump_first = *req.dump_first - lo;
+      mine.dump_count = static_cast<std::uint32_t>(
+          std::min<std::uint64_t>(req.dump_count, lo + per - *req.dump_first));
+    }
+    buffer<occupancy_pixel> band;
+    std::uint64_t band_at = 0;
+    if (req.occupancy) {
+      const occupancy_query& q = *req.occupancy;
+      const bool whole = q.first_slot == 0 && q.slot_count == per * n && q.height % n == 0;
+      const bool inside = q.first_slot >= lo && q.first_slot + q.slot_count <= lo + per;
+      if (whole || inside) {
+        occupancy_query part = q;
+        part.height = whole ? q.height / n : q.height;
+        part.first_slot = whole ? 0 : q.first_slot - lo;
+        part.slot_count = whole ? per : q.slot_count;
+        band_at = whole ? std::uint64_t{r} * part.height * q.width : 0;
+        band = buffer<occupancy_pixel>(sp, std::size_t{part.width} * part.height);
+        part.out = band.data();
+        mine.occupancy = part;
+      }
+    }
+    inspect_result got;
+    shards_[r]->inspect(mine, got, stream_of(r));
+    if (mine.occupancy)
+      copy_bytes(req.occupancy->out + band_at, sp, band.data(), sp,
+                 band.size() * sizeof(occupancy_pixel), stream_of(r));
+    synchronize(stream_of(r));
+    if (r == 0) {
+      static_cast<family_inspect_results&>(out) = std::move(got);
+      out.strip = std::move(got.strip);
+    }
+    for (std::uint32_t b = 0; b < got.histogram.counts.size() && req.probe_histogram; ++b)
+      out.histogram.counts[b] += got.histogram.counts[b];
+    out.histogram.total += got.histogram.total;
+    out.histogram.sum += got.histogram.sum;
+    out.histogram.max = std::max(out.histogram.max, got.histogram.max);
+    for (slot_record rec : got.slots) {
+      rec.slot += lo;
+      rec.home += lo;
+      out.slots.push_back(rec);
+    }
+  }
+}
+
+template <class K, class V>
+table_state sharded_table<K, V>::save_state(stream_view s) {
+  synchronize(s);
+  table_state all;
+  all.config = config();
+  for (std::uint32_t r = 0; r < devices(); ++r) {
+    const detail::rank_scope on(space() == memory_space::device, r);
+    table_state one = shards_[r]->save_state(stream_of(r));
+    const std::string p = detail::shard_prefix(r);
+    for (state_part& part : one.parts) all.parts.push_back({p + part.name, std::move(part.bytes)});
+    for (const auto& [name, value] : one.numbers) all.set_number(p + name, value);
+    all.set_number(p + "capacity", one.config.capacity);
+  }
+  all.add_part("owners", memory_space::host, map_.device_of.data(), memory_space::host,
+               map_.device_of.size(), {});
+  return all;
+}
+
+template <class K, class V>
+void sharded_table<K, V>::restore_state(const table_state& st, stream_view s) {
+  check_restorable(st.config, config());
+  synchronize(s);
+  // Every shard's parts and numbers are looked up before any shard changes.
+  std::vector<table_state> mine(devices());
+  for (std::uint32_t r = 0; r < devices(); ++r) {
+    const std::string p = detail::shard_prefix(r);
+    mine[r].config = st.config;
+    mine[r].config.devices = 1;
+    mine[r].config.owner = owner_bits::independent;
+    mine[r].config.capacity = st.number(p + "capacity");
+    for (const auto& [name, value] : st.numbers)
+      if (name.starts_with(p) && name != p + "capacity")
+        mine[r].set_number(name.substr(p.size()), value);
+    for (const state_part& part : st.parts)
+      if (part.name.starts_with(p)) {
+        const detail::rank_scope on(space() == memory_space::device, r);
+        mine[r].add_part(part.name.substr(p.size()), space(), part.bytes.data(), part.bytes.space(),
+                         part.bytes.size(), stream_of(r));
+      }
+  }
+  const auto owners = st.host_part<std::uint8_t>("owners", k_virtual_shards, {});
+  for (const std::uint8_t d : owners)
+    if (d >= devices()) throw user_error("the state's owners name device " + std::to_string(d));
+  for (std::uint32_t r = 0; r < devices(); ++r) {
+    const detail::rank_scope on(space() == memory_space::device, r);
+    shards_[r]->restore_state(mine[r], stream_of(r));
+  }
+  std::copy(owners.begin(), owners.end(), map_.device_of.begin());
+  sync_all();
+  last_ = batch_exchange{};
+}
+
+template <class K, class V>
+regpus_result sharded_table<K, V>::regpus(std::uint32_t to, stream_view s) {
+  synchronize(s);
+  regpus_result res;
+  res.from = devices();
+  res.to = to;
+  const std::uint64_t total = cfg_.capacity;
+  if (to == 0 || total % to != 0)
+    throw user_error("the table's " + std::to_string(total) + " slots do not split over " +
+                     std::to_string(to) + " devices");
+  const memory_space sp = space();
+  const bool gpu = sp == memory_space::device;
+  const std::uint32_t ranks = std::max(res.from, to);
+  std::unique_ptr<shard_exchange> wide = parts_.exchange(ranks);
+  // Each shard's live pairs, in its own memory, before the new shards are made beside them.
+  std::vector<buffer<K>> keys(ranks);
+  std::vector<buffer<V>> values(ranks);
+  std::vector<buffer<op_status>> status(ranks);
+  for (std::uint32_t r = 0; r < res.from; ++r) {
+    const detail::rank_scope on(gpu, r);
+    const std::uint64_t live =
+        shards_[r]->retrieve_all(std::span<K>{}, std::span<V>{}, stream_of(r));
+    keys[r] = buffer<K>(sp, live);
+    values[r] = buffer<V>(sp, live);
+    status[r] = buffer<op_status>(sp, live);
+    shards_[r]->retrieve_all(keys[r].span(), values[r].span(), stream_of(r));
+    res.keys += live;
+  }
+  const shard_map before = map_;
+  map_ = before.regrouped(to);
+  for (std::uint32_t v = 0; v < k_virtual_shards; ++v)
+    res.virtual_shards_moved += before.device_of[v] != map_.device_of[v];
+  for (std::uint32_t r = 0; r < res.from; ++r) {  // their pairs are out: free them first
+    const detail::rank_scope on(gpu, r);
+    shards_[r].reset();
+  }
+  cfg_.devices = to;
+  make_shards(to, total / to);
+  keep_ranks(ranks);
+  exchange_ = std::move(wide);
+  std::vector<rank_io<K, V>> io(ranks);
+  for (std::uint32_t r = 0; r < ranks; ++r)
+    io[r] = {{}, keys[r].cspan(), values[r].cspan(), {}, status[r].span()};
+  run(sharded_op::insert, io);
+  for (std::uint32_t i = 0; i < ranks; ++i)
+    for (std::uint32_t j = 0; j < ranks; ++j)
+      if (i != j) res.keys_moved += last_.keys_from_to(i, j);
+  res.bytes_moved = res.keys_moved * (sizeof(K) + sizeof(V));
+  if (ranks != to) exchange_ = parts_.exchange(to);
+  keep_ranks(to);
+  res.failed_full = stats(s).failed_full;
+  return res;
+}
+
+}  // namespace hs

@@ -1,0 +1,102 @@
+// One table over several devices: a shard a device, each an ordinary table of the family, and a
+// batch routed to the owners of its keys through the exchange and answered in the caller's order.
+// The same class runs GPUs through NCCL and simulated devices (CPU models) through the host
+// stand-in; only the exchange and the memory space differ. README.md walks through a batch.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "core/shard/shard_exchange.hpp"
+#include "core/shard/sharded_view.hpp"
+#include "core/table/table_of.hpp"
+
+namespace hs {
+
+/// @brief How a sharded table gets its parts: the shard of device d, an exchange over n ranks.
+struct shard_parts {
+  std::function<std::unique_ptr<table>(std::uint32_t device, const table_config& shard_cfg)> make;
+  std::function<std::unique_ptr<shard_exchange>(std::uint32_t ranks)> exchange;
+};
+
+/// @brief One local rank's part of a batch, in that rank's memory: its keys (with values for
+/// inserts, kinds for a mixed batch) and where its answers go (either may be empty).
+template <class K, class V>
+struct rank_io {
+  std::span<const op_kind> kinds;
+  std::span<const K> keys;
+  std::span<const V> values;
+  std::span<V> results;
+  std::span<op_status> status;
+};
+
+enum class sharded_op : std::uint8_t { insert, find, erase, apply };
+
+template <class K, class V>
+class sharded_table final : public table_of<K, V>, public sharded_view {
+ public:
+  /// @brief Makes cfg.devices shards of cfg.capacity / cfg.devices through `parts`.
+  sharded_table(const table_config& cfg, shard_parts parts);
+  ~sharded_table() override;
+
+  table_config config() const override;
+  void clear(stream_view s) override;
+  table_stats stats(stream_view s) override;
+  void inspect(const inspect_request& req, inspect_result& out, stream_view s) override;
+  void rehash(std::uint64_t capacity, stream_view s) override;
+  table_state save_state(stream_view s) override;
+  void restore_state(const table_state& st, stream_view s) override;
+
+  std::uint32_t devices() const override { return static_cast<std::uint32_t>(shards_.size()); }
+  table& shard(std::uint32_t d) override { return *shards_.at(d); }
+  const shard_map& map() const override { return map_; }
+  const batch_exchange& last_exchange() const override { return last_; }
+  std::string exchange_name() const override { return exchange_->describe(); }
+  regpus_result regpus(std::uint32_t devices, stream_view s) override;
+
+  /// @brief Runs a batch whose keys start on every local rank (`io[k]` is local rank k's part):
+  /// the path the hs::table calls take with every key on rank 0, and regpus with each shard's own.
+  void run(sharded_op op, std::span<const rank_io<K, V>> io);
+
+ protected:
+  void insert_batch(std::span<const K> keys, std::span<const V> values, std::span<op_status> status,
+                    stream_view s) override;
+  void find_batch(std::span<const K> keys, std::span<V> values_out, std::span<op_status> status,
+                  stream_view s) override;
+  void erase_batch(std::span<const K> keys, std::span<op_status> status, stream_view s) override;
+  void apply_batch(const basic_op_batch<K, V>& ops, std::span<V> results,
+                   std::span<op_status> status, stream_view s) override;
+  std::uint64_t retrieve_pairs(std::span<K> keys, std::span<V> values, stream_view s) override;
+
+ private:
+  struct rank_buffers;  // one rank's lanes, grown on demand and kept (sharded_batch_impl.hpp)
+  struct batch_plan;    // the counts of one batch, on the host
+
+  memory_space space() const { return exchange_->space(); }
+  void whole_batch(sharded_op op, rank_io<K, V> io, stream_view s);
+  void partition(sharded_op op, std::span<const rank_io<K, V>> io);
+  batch_plan exchange_counts();
+  void send_out(sharded_op op, const batch_plan& plan);
+  void run_shards(sharded_op op, const batch_plan& plan, bool want_status, bool want_values);
+  void send_back(const batch_plan& plan, std::span<const rank_io<K, V>> io, bool want_status,
+                 bool want_values);
+  void record(const batch_plan& plan, sharded_op op, bool want_status, bool want_values);
+  void make_shards(std::uint32_t devices, std::uint64_t shard_capacity);
+  /// Streams and lane buffers for ranks [0, ranks): regpus's step spans the old and new devices.
+  void keep_ranks(std::uint32_t ranks);
+  void sync_all();
+  stream_view stream_of(std::uint32_t rank) const { return streams_[rank].view(); }
+
+  table_config cfg_;
+  shard_parts parts_;
+  shard_map map_;
+  std::unique_ptr<shard_exchange> exchange_;
+  std::vector<std::unique_ptr<table>> shards_;
+  std::vector<owned_stream> streams_;
+  std::vector<std::unique_ptr<rank_buffers>> buffers_;
+  batch_exchange last_;
+};
+
+}  // namespace hs

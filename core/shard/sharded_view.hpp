@@ -1,0 +1,57 @@
+// What a table over several devices offers beyond hs::table: its shards, its map of owners, the
+// last batch's exchange, and moving to another number of devices (regpus). The views, the session
+// and the tests reach it through as_sharded(table&), without naming the key width.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/shard/shard_map.hpp"
+#include "core/table/table.hpp"
+
+namespace hs {
+
+/// @brief What one batch sent between devices: keys[i * devices + j] went from rank i to rank j
+/// (rank i's own keys on the diagonal), and the bytes that crossed, both ways.
+struct batch_exchange {
+  std::uint32_t devices = 0;
+  std::vector<std::uint64_t> keys;
+  std::uint64_t bytes_out = 0;   ///< keys, values and kinds sent to their owners
+  std::uint64_t bytes_back = 0;  ///< statuses and found values sent back
+  std::uint64_t keys_from_to(std::uint32_t i, std::uint32_t j) const {
+    return keys[std::size_t(i) * devices + j];
+  }
+};
+
+/// @brief What regpus did.
+struct regpus_result {
+  std::uint32_t from = 0, to = 0;
+  std::uint32_t virtual_shards_moved = 0;
+  std::uint64_t keys = 0;        ///< live pairs carried over
+  std::uint64_t keys_moved = 0;  ///< of those, pairs that changed device
+  std::uint64_t bytes_moved = 0;
+  std::uint64_t failed_full = 0;  ///< pairs that found no room on their new device (kept nowhere)
+};
+
+class sharded_view {
+ public:
+  virtual ~sharded_view() = default;
+  virtual std::uint32_t devices() const = 0;
+  /// @brief Device d's table (a GPU table on GPU d, or a CPU model).
+  virtual table& shard(std::uint32_t d) = 0;
+  virtual const shard_map& map() const = 0;
+  /// @brief What the last batch moved (empty before the first).
+  virtual const batch_exchange& last_exchange() const = 0;
+  /// @brief How the devices talk: "NCCL 2.28.9, 4 GPUs in one process", or simulated.
+  virtual std::string exchange_name() const = 0;
+  /// @brief Moves to `devices` devices at the same total capacity: whole virtual shards change
+  /// owner (the fewest that even the shares out), every shard is rebuilt from its live pairs, and
+  /// the moved pairs travel through the exchange. Erased entries and tombstones are dropped and
+  /// the counters since clear restart, as with rehash.
+  virtual regpus_result regpus(std::uint32_t devices, stream_view s) = 0;
+};
+
+/// @brief The sharded table behind `t`, or null for a table on one device.
+sharded_view* as_sharded(table& t);
+
+}  // namespace hs

@@ -1,0 +1,187 @@
+// A sharded table's calls on the whole table (included by sharded_table.cpp only): making its
+// shards, the hs::table batch calls on rank 0's keys, counters, clear, rehash, retrieve_all and
+// inspect, each over every shard.
+#pragma once
+#include <algorithm>
+
+#include "core/shard/sharded_batch_impl.hpp"
+#include "core/table/table_state.hpp"
+
+namespace hs {
+
+template <class K, class V>
+sharded_table<K, V>::sharded_table(const table_config& cfg, shard_parts parts)
+    : cfg_(cfg), parts_(std::move(parts)) {
+  map_ = shard_map::spread(cfg.owner, cfg.hash, cfg.devices);
+  exchange_ = parts_.exchange(cfg.devices);
+  make_shards(cfg.devices, cfg.capacity / cfg.devices);
+}
+
+template <class K, class V>
+sharded_table<K, V>::~sharded_table() {
+  const bool gpu = space() == memory_space::device;
+  for (std::uint32_t r = 0; r < shards_.size(); ++r) {
+    const detail::rank_scope on(gpu, r);
+    shards_[r].reset();
+    buffers_[r].reset();
+  }
+}
+
+template <class K, class V>
+void sharded_table<K, V>::make_shards(std::uint32_t devices, std::uint64_t shard_capacity) {
+  const bool gpu = space() == memory_space::device;
+  table_config one = cfg_;
+  one.devices = 1;
+  one.capacity = shard_capacity;
+  shards_.clear();
+  for (std::uint32_t r = 0; r < devices; ++r) {
+    const detail::rank_scope on(gpu, r);
+    shards_.push_back(parts_.make(r, one));
+  }
+  keep_ranks(devices);
+}
+
+template <class K, class V>
+void sharded_table<K, V>::keep_ranks(std::uint32_t ranks) {
+  const bool gpu = space() == memory_space::device;
+  for (std::uint32_t r = static_cast<std::uint32_t>(streams_.size()); r < ranks; ++r) {
+    const detail::rank_scope on(gpu, r);
+    streams_.emplace_back(gpu);
+    buffers_.push_back(std::make_unique<rank_buffers>());
+  }
+  if (streams_.size() > ranks) {
+    streams_.erase(streams_.begin() + ranks, streams_.end());
+    buffers_.erase(buffers_.begin() + ranks, buffers_.end());
+  }
+}
+
+template <class K, class V>
+void sharded_table<K, V>::whole_batch(sharded_op op, rank_io<K, V> io, stream_view s) {
+  synchronize(s);  // the caller's keys may still be in the making on its stream
+  std::vector<rank_io<K, V>> parts(exchange_->local_ranks().size());
+  parts[0] = io;  // every key starts on rank 0, whose memory the caller's spans are in
+  run(op, parts);
+}
+
+template <class K, class V>
+void sharded_table<K, V>::insert_batch(std::span<const K> keys, std::span<const V> values,
+                                       std::span<op_status> status, stream_view s) {
+  detail::check_bulk("insert", keys.size(), values.size(), status.size());
+  whole_batch(sharded_op::insert, {{}, keys, values, {}, status}, s);
+}
+
+template <class K, class V>
+void sharded_table<K, V>::find_batch(std::span<const K> keys, std::span<V> values_out,
+                                     std::span<op_status> status, stream_view s) {
+  detail::check_bulk("find", keys.size(), values_out.size(), status.size());
+  whole_batch(sharded_op::find, {{}, keys, {}, values_out, status}, s);
+}
+
+template <class K, class V>
+void sharded_table<K, V>::erase_batch(std::span<const K> keys, std::span<op_status> status,
+                                      stream_view s) {
+  detail::check_bulk("erase", keys.size(), keys.size(), status.size());
+  whole_batch(sharded_op::erase, {{}, keys, {}, {}, status}, s);
+}
+
+template <class K, class V>
+void sharded_table<K, V>::apply_batch(const basic_op_batch<K, V>& ops, std::span<V> results,
+                                      std::span<op_status> status, stream_view s) {
+  detail::check_apply(ops, results.size(), status.size());
+  whole_batch(sharded_op::apply, {ops.kinds, ops.keys, ops.values, results, status}, s);
+}
+
+template <class K, class V>
+table_config sharded_table<K, V>::config() const {
+  table_config c = cfg_;
+  c.devices = devices();
+  c.capacity = 0;
+  for (const auto& t : shards_) c.capacity += t->capacity();
+  return c;
+}
+
+template <class K, class V>
+void sharded_table<K, V>::clear(stream_view s) {
+  synchronize(s);
+  for (std::uint32_t r = 0; r < shards_.size(); ++r) {
+    const detail::rank_scope on(space() == memory_space::device, r);
+    shards_[r]->clear(stream_of(r));
+  }
+  sync_all();
+  last_ = batch_exchange{};
+}
+
+template <class K, class V>
+table_stats sharded_table<K, V>::stats(stream_view s) {
+  synchronize(s);
+  table_stats all;
+  for (std::uint32_t r = 0; r < shards_.size(); ++r) {
+    const detail::rank_scope on(space() == memory_space::device, r);
+    const table_stats one = shards_[r]->stats(stream_of(r));
+    all.capacity += one.capacity;
+    all.live += one.live;
+    all.erased += one.erased;
+    all.tombstones += one.tombstones;
+    all.occupied += one.occupied;
+    all.bytes += one.bytes;
+    all.max_displacement = std::max(all.max_displacement, one.max_displacement);
+    for (int k = 0; k < k_op_kind_count; ++k) all.rejected[k] += one.rejected[k];
+    all.failed_full += one.failed_full;
+    add_shard_counters(all, one);
+  }
+  return all;
+}
+
+template <class K, class V>
+void sharded_table<K, V>::rehash(std::uint64_t capacity, stream_view s) {
+  if (capacity % devices() != 0)
+    throw user_error("a table over " + std::to_string(devices()) +
+                     " devices rehashes to a capacity they share evenly, not " +
+                     std::to_string(capacity));
+  synchronize(s);
+  for (std::uint32_t r = 0; r < shards_.size(); ++r) {
+    const detail::rank_scope on(space() == memory_space::device, r);
+    shards_[r]->rehash(capacity / devices(), stream_of(r));
+  }
+  sync_all();
+}
+
+template <class K, class V>
+std::uint64_t sharded_table<K, V>::retrieve_pairs(std::span<K> keys, std::span<V> values,
+                                                  stream_view s) {
+  detail::check_bulk("retrieve_all", keys.size(), values.size(), 0);
+  synchronize(s);
+  const memory_space sp = space();
+  const std::uint32_t n = devices();
+  std::vector<std::uint64_t> live(n), taken(n);
+  std::uint64_t total = 0, room = keys.size();
+  for (std::uint32_t r = 0; r < n; ++r) {
+    const detail::rank_scope on(sp == memory_space::device, r);
+    live[r] = shards_[r]->retrieve_all(std::span<K>{}, std::span<V>{}, stream_of(r));
+    taken[r] = std::min(live[r], room);
+    room -= taken[r];
+    total += live[r];
+    rank_buffers& b = *buffers_[r];
+    detail::fit(b.send_keys, sp, live[r]);
+    detail::fit(b.send_values, sp, live[r]);
+    shards_[r]->retrieve_all(std::span<K>(b.send_keys.data(), live[r]),
+                             std::span<V>(b.send_values.data(), live[r]), stream_of(r));
+  }
+  // Every shard's pairs go to rank 0, in rank order, through the exchange.
+  std::vector<rank_segments> lanes;
+  for (std::uint32_t r = 0; r < n; ++r) {
+    std::vector<std::uint64_t> out(n, 0), in(n, 0);
+    out[0] = taken[r];
+    if (r == 0) in = taken;
+    rank_buffers& b = *buffers_[r];
+    lanes.push_back(detail::lane_segments(r, n, stream_of(r), b.send_keys.data(), out, keys.data(),
+                                          in, sizeof(K)));
+    lanes.push_back(detail::lane_segments(r, n, stream_of(r), b.send_values.data(), out,
+                                          values.data(), in, sizeof(V)));
+  }
+  exchange_->all_to_all(lanes);
+  sync_all();
+  return total;
+}
+
+}  // namespace hs

@@ -1,0 +1,122 @@
+// A sharded table as a whole: regpus keeps every pair and moves about half from 2 to 4 devices;
+// a workload whose keys all belong to one device fills that shard and then reports failed_full,
+// losing and doubling nothing; states and table files keep their meaning; bad requests are
+// refused with what is wrong.
+#include <filesystem>
+
+#include <unistd.h>
+
+#include <catch2/catch_test_macros.hpp>
+#include <catch2/matchers/catch_matchers_string.hpp>
+
+#include "core/common/device.hpp"
+#include "core/common/error.hpp"
+#include "core/shard/sharded_view.hpp"
+#include "core/table/table_file.hpp"
+#include "core/table/table_state.hpp"
+#include "tests/core/shard/sharded_support.hpp"
+
+using namespace hs;
+using Catch::Matchers::ContainsSubstring;
+
+TEST_CASE("sharded: regpus moves whole virtual shards and keeps every pair", "[shard]") {
+  for (const table_config& base : test::shard_variants(backend::cpu, std::uint64_t{1} << 14)) {
+    if (base.width != key_width::bits32) continue;
+    INFO(describe_config(base));
+    table_config cfg = base;
+    cfg.devices = 2;
+    auto t = make_table(cfg);
+    const auto keys = test::random_keys(4000, 21);
+    test::insert(*t, keys, test::random_values(4000, 22));
+    const auto before = test::contents(*t);
+    const regpus_result up = as_sharded(*t)->regpus(4, {});
+    CHECK(up.from == 2);
+    CHECK(up.to == 4);
+    CHECK(up.virtual_shards_moved == 128);
+    CHECK(up.keys == 4000);
+    CHECK(up.keys_moved > 1700);  // about half
+    CHECK(up.keys_moved < 2300);
+    CHECK(up.bytes_moved == up.keys_moved * 8);
+    CHECK(up.failed_full == 0);
+    CHECK(t->config().devices == 4);
+    CHECK(t->capacity() >= cfg.capacity);
+    CHECK(test::contents(*t) == before);
+    const regpus_result down = as_sharded(*t)->regpus(2, {});
+    CHECK(down.keys_moved == up.keys_moved);  // the same shards go back
+    CHECK(test::contents(*t) == before);
+    CHECK(test::find(*t, keys).status == std::vector<op_status>(4000, op_status::found));
+  }
+}
+
+TEST_CASE("sharded: keys of one owner fill its shard, then fail full, nothing lost", "[shard]") {
+  table_config cfg = test::shard_config("linear", backend::cpu, 1 << 12);
+  cfg.devices = 4;
+  auto t = make_table(cfg);
+  const shard_map& m = as_sharded(*t)->map();
+  std::vector<key_type> mine;
+  for (const key_type k : test::random_keys(20000, 8))
+    if (owner_of(m, k) == 2) mine.push_back(k);
+  REQUIRE(mine.size() > 1024 + 100);  // more than device 2's 1024 slots
+  const auto status = test::insert(*t, mine, std::vector<value_type>(mine.size(), 7));
+  std::size_t inserted = 0, full = 0;
+  for (const op_status s : status) {
+    inserted += s == op_status::inserted;
+    full += s == op_status::failed_full;
+  }
+  CHECK(inserted == 1024);
+  CHECK(full == mine.size() - 1024);
+  const table_stats st = t->stats({});
+  CHECK(st.live == 1024);
+  CHECK(st.failed_full == full);
+  const auto found = test::find(*t, mine);
+  for (std::size_t i = 0; i < mine.size(); ++i)
+    CHECK((found.status[i] == op_status::found) == (status[i] == op_status::inserted));
+  CHECK(as_sharded(*t)->shard(2).stats({}).live == 1024);
+  CHECK(as_sharded(*t)->shard(0).stats({}).live == 0);
+}
+
+TEST_CASE("sharded: a state and a table file bring the same table back", "[shard]") {
+  for (const table_config& base : test::shard_variants(backend::cpu, std::uint64_t{1} << 13)) {
+    INFO(describe_config(base));
+    table_config cfg = base;
+    cfg.devices = 4;
+    auto t = make_table(cfg);
+    with_key_width(cfg.width, [&](auto key) {
+      using K = decltype(key);
+      std::vector<K> keys(1500);
+      for (std::size_t i = 0; i < keys.size(); ++i) keys[i] = static_cast<K>(i * 7919 + 3);
+      test::insert<K, K>(*t, keys, keys);
+      const auto before = test::contents<K, K>(*t);
+      const table_state st = t->save_state({});
+      t->clear({});
+      CHECK(t->stats({}).live == 0);
+      t->restore_state(st, {});
+      CHECK(test::contents<K, K>(*t) == before);
+      const auto path = std::filesystem::temp_directory_path() /
+                        ("hs_sharded_" + std::to_string(::getpid()) + ".hstable");
+      save_table(*t, path.string(), {});
+      auto back = open_table(path.string(), backend::cpu, {});
+      std::filesystem::remove(path);
+      CHECK(back->config().devices == 4);
+      CHECK(test::contents<K, K>(*back) == before);
+    });
+    table_config other = cfg;
+    other.devices = 2;
+    auto two = make_table(other);
+    CHECK_THROWS_WITH(two->restore_state(t->save_state({}), {}), ContainsSubstring("4 devices"));
+  }
+}
+
+TEST_CASE("sharded: impossible requests are refused with what is wrong", "[shard]") {
+  table_config cfg = test::shard_config("linear", backend::cpu, 1 << 12);
+  cfg.devices = 3;
+  CHECK_THROWS_WITH(make_table(cfg), ContainsSubstring("do not split into 3 equal shards"));
+  cfg.devices = 65;
+  CHECK_THROWS_WITH(make_table(cfg), ContainsSubstring("1 to 64 devices"));
+#if HS_WITH_CUDA
+  cfg.devices = 8;
+  cfg.backend = backend::gpu;
+  if (gpu_count() < 8)
+    CHECK_THROWS_WITH(make_table(cfg), ContainsSubstring("asked for 8 GPUs; this machine has"));
+#endif
+}
