@@ -22,6 +22,7 @@ int run_bench(const cli_options& o) {
   std::string note;
   opt.backend = resolve_backend(o.backend, &note);
   if (o.capacity) opt.capacity = *o.capacity;
+  if (o.gpus) opt.gpus = *o.gpus;
   if (o.hash) opt.hash = *o.hash;
   std::cout << (opt.backend == backend::gpu ? "GPU backend: " : "CPU model backend: ") << note
             << "\n"

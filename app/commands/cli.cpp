@@ -15,6 +15,7 @@
 #include "core/bench/load_sweep.hpp"
 #include "core/bench/table_filter.hpp"
 #include "core/common/assets.hpp"
+#include "core/common/device.hpp"
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
 #include "core/slab/slab_sizing.hpp"
@@ -87,6 +88,15 @@ void add_table_options(CLI::App& app, cli_options& o) {
              "where tables run: the GPU, the CPU model, or the GPU when there is one",
              "gpu|cpu|auto");
   add_parsed(app, "--capacity", o.capacity, size_of, "slots, a power of two (e.g. 2^27, 16M)", "N");
+  add_parsed(
+      app, "--gpus", o.gpus,
+      [](const std::string& v) -> std::optional<std::uint32_t> {
+        if (v == "all") return 0u;
+        return number_between<std::uint32_t>(v, 1, k_max_devices);
+      },
+      "shard one table over N GPUs through NCCL (all: every GPU; with --backend cpu, N "
+      "simulated devices)",
+      "N|all");
 }
 
 void add_key_bits_option(CLI::App& app, cli_options& o) {
@@ -386,6 +396,15 @@ std::string version_text() {
     where = e.what();
   }
   return "hashscope " HS_VERSION "\nassets: " + where;
+}
+
+std::uint32_t devices_for(const cli_options& o, backend b) {
+  if (!o.gpus) return 1;
+  if (*o.gpus != 0) return *o.gpus;
+  if (b == backend::cpu)
+    throw user_error("--gpus all counts GPUs, and the CPU backend runs none: give a number of "
+                     "simulated devices (--gpus 4)");
+  return static_cast<std::uint32_t>(std::max(1, gpu_count()));
 }
 
 std::string usage() {

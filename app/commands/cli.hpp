@@ -23,6 +23,8 @@ struct cli_options {
   std::optional<std::uint64_t> capacity;
   std::optional<hash_kind> hash;
   std::optional<probe_policy> probe;     ///< window and bench: the linear family's probing
+  /// @brief --gpus: devices one table is sharded over (0: every GPU); unset: one.
+  std::optional<std::uint32_t> gpus;
   std::optional<key_width> table_width;  ///< window and render: --key-bits, the tables' key width
   workload::key_file_spec keys;          ///< window --keys: the workload's keys from a file
   std::string scenario;              ///< window: a scenario to load; render: the scenario to render
@@ -51,6 +53,9 @@ struct cli_options {
 /// @brief Parses argv; throws hs::user_error with a message naming the bad argument. `--help`
 /// (of the whole program or of a command) and `--version` give command_kind::help with the text.
 cli_options parse_cli(const std::vector<std::string>& args);
+/// @brief The devices --gpus asks for on backend b: 1 when unset, every GPU for `all` (refused on
+/// the CPU backend, which has no GPUs to count: it takes a number of simulated devices).
+std::uint32_t devices_for(const cli_options& o, backend b);
 /// @brief The whole program's help.
 std::string usage();
 /// @brief "hashscope 0.1.0".

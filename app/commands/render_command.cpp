@@ -369,6 +369,9 @@ int run_render(const cli_options& o) {
                      ": the scenario captures nothing for render to draw (add a "
                      "'capture heatmap' step; the window plays it as it is)");
   if (o.table_width) set_key_width(sc, *o.table_width);
+  if (o.gpus)
+    sc.config.table.devices = devices_for(
+        o, resolve_backend(o.backend != backend_choice::automatic ? o.backend : sc.backend));
   if (o.animate_seconds > 0) animate_every_stage(sc, o.animate_seconds);
   const std::string dir = o.out_dir.empty() ? "out/render/" + sc.name : o.out_dir;
   std::string notice;

@@ -31,6 +31,7 @@ session_config window_config(const cli_options& o, backend b) {
   if (o.hash) cfg.table.hash = *o.hash;
   if (o.probe) cfg.table.linear.probe = *o.probe;
   if (o.table_width) set_key_width(cfg.table, *o.table_width);
+  cfg.table.devices = devices_for(o, b);
   cfg.workload.batch_size = b == backend::gpu ? (1u << 20) : (1u << 16);
   if (!o.keys.path.empty()) {
     if (!o.scenario.empty())

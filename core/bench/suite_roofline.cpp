@@ -1,4 +1,5 @@
 // bench roofline: the hardware ceilings the table suites are read against.
+#include "core/bench/nccl_rate.hpp"
 #include "core/bench/roofline.hpp"
 #include "core/bench/suites.hpp"
 #include "core/common/format.hpp"
@@ -29,6 +30,14 @@ report roofline_suite(const bench_options& opt) {
          cell(rf.l2_reads_per_s / 1e9, "%.2f"), "G/s"});
   t.add({"random 64-bit CAS, " + format_bytes(rf.l2_table_bytes) + " (in L2)",
          cell(rf.l2_cas_per_s / 1e9, "%.2f"), "G/s"});
+  // --gpus N: NCCL's all-to-all between N GPUs, the ceiling of a sharded table's exchange.
+  for (const std::uint64_t bytes : {std::uint64_t{1} << 30, std::uint64_t{1} << 28})
+    if (opt.gpus > 1) {
+      const double ms = nccl_all_to_all_ms(opt.gpus, bytes, opt.reps);
+      t.add({"NCCL all-to-all, " + format_bytes(bytes) + " a GPU over " +
+                 std::to_string(opt.gpus) + " GPUs (algorithm bandwidth)",
+             cell(double(bytes) / (ms * 1e9), "%.1f"), "GB/s"});
+    }
   r.tables.push_back(std::move(t));
   return r;
 }

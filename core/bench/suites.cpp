@@ -43,6 +43,11 @@ const std::vector<suite_info>& suites() {
        "what Back and table files cost: each family's state kept, restored, saved to a file and "
        "opened, beside a plain copy to the host",
        false},
+      {"sharded",
+       "one linear table over 1, 2, 4, ... GPUs through NCCL: weak (2^27 slots a GPU) and strong "
+       "(2^28 in all) scaling of inserts, hits, misses, erases and a mix, 32- and 64-bit keys, "
+       "with each batch's phases, beside NCCL's own all-to-all of the same bytes; --gpus N",
+       true},
       {"hive",
        "the Hive paper's experiments: bulk insert to 0.9-0.99 by size, lookups by hit ratio, mixed "
        "workloads, hash and bucket policies, resize rates, insert steps",
@@ -74,6 +79,7 @@ report run_suite(std::string_view name, const bench_options& opt) {
     if (name == "slab-tile") return detail::slab_tile_suite(opt);
     if (name == "hive") return detail::hive_suite(opt);
     if (name == "state") return detail::state_suite(opt);
+    if (name == "sharded") return detail::sharded_suite(opt);
     return detail::seed_linear_suite(opt);
   }
   std::string known;

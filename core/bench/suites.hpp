@@ -31,6 +31,8 @@ struct bench_options {
   std::string hive_hashes;   ///< hash functions in the hive suite (empty: the table's default)
   auto_on_off hive_bulk =
       auto_on_off::automatic;  ///< the hive table's bulk inserts (hive_options::bulk)
+  /// @brief --gpus: bench sharded's most GPUs (0: every GPU), bench roofline's NCCL all-to-all.
+  std::uint32_t gpus = 0;
   std::vector<std::string>
       only;  ///< --only: the tables to run (empty: all; hive, slab, linear, linear-churn)
 };
@@ -55,6 +57,7 @@ report slab_suite(const bench_options& opt);
 report slab_tile_suite(const bench_options& opt);
 report hive_suite(const bench_options& opt);
 report state_suite(const bench_options& opt);
+report sharded_suite(const bench_options& opt);
 /// A report for the suite, with the metadata every report starts with (date, backend, GPU, timing).
 report new_report(std::string suite, const bench_options& opt);
 /// Measures the roofline (on the GPU) and records it in the report's metadata.

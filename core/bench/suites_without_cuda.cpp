@@ -13,6 +13,9 @@ report locality_suite(const bench_options&) {
 report seed_linear_suite(const bench_options&) {
   throw user_error("bench seed-linear needs a CUDA build and device");
 }
+report sharded_suite(const bench_options&) {
+  throw user_error("bench sharded needs a CUDA build with NCCL and several GPUs");
+}
 
 }  // namespace hs::bench::detail
 

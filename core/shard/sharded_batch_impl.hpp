@@ -24,6 +24,11 @@ struct sharded_table<K, V>::rank_buffers {
   buffer<V> send_values, recv_values, answer_values, back_values;
   buffer<op_kind> send_kinds, recv_kinds;
   buffer<op_status> answer_status, back_status;
+  std::vector<stream_timer> phases;  ///< one a phase (shard_phase), made with the rank's stream
+  stream_timer& timer(bool gpu, shard_phase p) {
+    while (phases.size() < k_shard_phases) phases.emplace_back(gpu);
+    return phases[static_cast<int>(p)];
+  }
 };
 
 template <class K, class V>
@@ -109,6 +114,8 @@ void sharded_table<K, V>::partition(sharded_op op, std::span<const rank_io<K, V>
     const rank_io<K, V>& part = io[k];
     const std::size_t count = part.keys.size();
     const stream_view st = stream_of(r);
+    stream_timer& clock = b.timer(sp == memory_space::device, shard_phase::partition);
+    clock.start(st);
     detail::fit(b.counts, sp, 3 * std::size_t{n});
     detail::fit(b.pos, sp, count);
     detail::fit(b.send_keys, sp, count);
@@ -129,6 +136,21 @@ void sharded_table<K, V>::partition(sharded_op op, std::span<const rank_io<K, V>
       detail::scatter_by(sp, b.pos.data(), count, part.kinds.data(), b.send_kinds.data(),
                          sizeof(op_kind), st);
     }
+    clock.stop(st);
+  }
+}
+
+template <class K, class V>
+void sharded_table<K, V>::timed_step(shard_phase phase, std::span<const rank_segments> lanes) {
+  const bool gpu = space() == memory_space::device;
+  for (const std::uint32_t r : exchange_->local_ranks()) {
+    const detail::rank_scope on(gpu, r);
+    buffers_[r]->timer(gpu, phase).start(stream_of(r));
+  }
+  exchange_->all_to_all(lanes);
+  for (const std::uint32_t r : exchange_->local_ranks()) {
+    const detail::rank_scope on(gpu, r);
+    buffers_[r]->timer(gpu, phase).stop(stream_of(r));
   }
 }
 
@@ -143,7 +165,7 @@ typename sharded_table<K, V>::batch_plan sharded_table<K, V>::exchange_counts() 
     lanes.push_back(detail::lane_segments(r, n, stream_of(r), b.counts.data(), ones,
                                           b.counts.data() + n, ones, sizeof(std::uint64_t)));
   }
-  exchange_->all_to_all(lanes);
+  timed_step(shard_phase::counts, lanes);
   batch_plan plan;
   plan.n = n;
   for (const std::uint32_t r : local) {
@@ -183,7 +205,7 @@ void sharded_table<K, V>::send_out(sharded_op op, const batch_plan& plan) {
                                             b.recv_kinds.data(), in, sizeof(op_kind)));
     }
   }
-  exchange_->all_to_all(lanes);
+  timed_step(shard_phase::out, lanes);
 }
 
 template <class K, class V>
@@ -194,9 +216,13 @@ void sharded_table<K, V>::run_shards(sharded_op op, const batch_plan& plan, bool
   for (std::size_t k = 0; k < local.size(); ++k) {
     const std::uint32_t r = local[k];
     const std::size_t m = plan.taken_total(k);
-    if (r >= shards_.size()) continue;  // a rank regpus empties: it owns nothing, receives nothing
     const detail::rank_scope on(sp == memory_space::device, r);
     rank_buffers& b = *buffers_[r];
+    if (r >= shards_.size()) {  // a rank regpus empties: it owns nothing, receives nothing
+      b.timer(sp == memory_space::device, shard_phase::table).start(stream_of(r));
+      b.timer(sp == memory_space::device, shard_phase::table).stop(stream_of(r));
+      continue;
+    }
     if (want_status) detail::fit(b.answer_status, sp, m);
     if (want_values) detail::fit(b.answer_values, sp, m);
     const std::span<const K> keys(b.recv_keys.data(), m);
@@ -207,6 +233,8 @@ void sharded_table<K, V>::run_shards(sharded_op op, const batch_plan& plan, bool
         want_values ? std::span<V>(b.answer_values.data(), m) : std::span<V>{};
     table& t = *shards_[r];
     const stream_view st = stream_of(r);
+    stream_timer& clock = b.timer(sp == memory_space::device, shard_phase::table);
+    clock.start(st);
     switch (op) {
       case sharded_op::insert: t.insert(keys, values, status, st); break;
       case sharded_op::find: t.find(keys, found, status, st); break;
@@ -217,15 +245,24 @@ void sharded_table<K, V>::run_shards(sharded_op op, const batch_plan& plan, bool
             found, status, st);
         break;
     }
+    clock.stop(st);
   }
 }
 
 template <class K, class V>
 void sharded_table<K, V>::send_back(const batch_plan& plan, std::span<const rank_io<K, V>> io,
                                     bool want_status, bool want_values) {
-  if (!want_status && !want_values) return;
   const auto local = exchange_->local_ranks();
   const memory_space sp = space();
+  if (!want_status && !want_values) {  // nothing returns: the phase is empty, not stale
+    for (const std::uint32_t r : local) {
+      const detail::rank_scope on(sp == memory_space::device, r);
+      stream_timer& clock = buffers_[r]->timer(sp == memory_space::device, shard_phase::back);
+      clock.start(stream_of(r));
+      clock.stop(stream_of(r));
+    }
+    return;
+  }
   std::vector<rank_segments> lanes;
   for (std::size_t k = 0; k < local.size(); ++k) {
     const std::uint32_t r = local[k];
@@ -246,6 +283,10 @@ void sharded_table<K, V>::send_back(const batch_plan& plan, std::span<const rank
                                             b.back_values.data(), in, sizeof(V)));
     }
   }
+  for (const std::uint32_t r : local) {
+    const detail::rank_scope on(sp == memory_space::device, r);
+    buffers_[r]->timer(sp == memory_space::device, shard_phase::back).start(stream_of(r));
+  }
   exchange_->all_to_all(lanes);
   for (std::size_t k = 0; k < local.size(); ++k) {
     const std::uint32_t r = local[k];
@@ -258,6 +299,7 @@ void sharded_table<K, V>::send_back(const batch_plan& plan, std::span<const rank
     if (want_values && !io[k].results.empty())
       detail::gather_by(sp, b.pos.data(), count, b.back_values.data(), io[k].results.data(),
                         sizeof(V), stream_of(r));
+    b.timer(sp == memory_space::device, shard_phase::back).stop(stream_of(r));
   }
 }
 
@@ -279,6 +321,11 @@ void sharded_table<K, V>::record(const batch_plan& plan, sharded_op op, bool wan
       last_.bytes_out += plan.sent[k][j] * out;
       last_.bytes_back += plan.sent[k][j] * back;
     }
+  const bool gpu = space() == memory_space::device;
+  last_.phase_ms.assign(plan.n, {});
+  for (const std::uint32_t r : local)
+    for (int p = 0; p < k_shard_phases; ++p)
+      last_.phase_ms[r][p] = buffers_[r]->timer(gpu, static_cast<shard_phase>(p)).elapsed_ms();
 }
 
 template <class K, class V>

@@ -78,6 +78,8 @@ class sharded_table final : public table_of<K, V>, public sharded_view {
   void whole_batch(sharded_op op, rank_io<K, V> io, stream_view s);
   void partition(sharded_op op, std::span<const rank_io<K, V>> io);
   batch_plan exchange_counts();
+  /// One exchange step, timed on every local rank's stream as `phase`.
+  void timed_step(shard_phase phase, std::span<const rank_segments> lanes);
   void send_out(sharded_op op, const batch_plan& plan);
   void run_shards(sharded_op op, const batch_plan& plan, bool want_status, bool want_values);
   void send_back(const batch_plan& plan, std::span<const rank_io<K, V>> io, bool want_status,

@@ -2,14 +2,22 @@
 // last batch's exchange, and moving to another number of devices (regpus). The views, the session
 // and the tests reach it through as_sharded(table&), without naming the key width.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/shard/shard_map.hpp"
 #include "core/table/table.hpp"
 
 namespace hs {
+
+/// @brief The phases of a sharded batch on each rank, in order.
+enum class shard_phase : std::uint8_t { partition, counts, out, table, back };
+inline constexpr int k_shard_phases = 5;
+inline constexpr std::string_view k_shard_phase_names[k_shard_phases] = {
+    "partition", "counts", "exchange", "table call", "return"};
 
 /// @brief What one batch sent between devices: keys[i * devices + j] went from rank i to rank j
 /// (rank i's own keys on the diagonal), and the bytes that crossed, both ways.
@@ -18,6 +26,23 @@ struct batch_exchange {
   std::vector<std::uint64_t> keys;
   std::uint64_t bytes_out = 0;   ///< keys, values and kinds sent to their owners
   std::uint64_t bytes_back = 0;  ///< statuses and found values sent back
+  /// @brief Milliseconds of each phase on each rank (CUDA events on GPUs, the host clock on
+  /// simulated devices): [rank][phase].
+  std::vector<std::array<double, k_shard_phases>> phase_ms;
+  /// @brief The rank whose phases add up to the most: the batch's critical path.
+  std::uint32_t slowest() const {
+    std::uint32_t worst = 0;
+    double most = -1;
+    for (std::uint32_t r = 0; r < phase_ms.size(); ++r) {
+      double sum = 0;
+      for (const double ms : phase_ms[r]) sum += ms;
+      if (sum > most) {
+        most = sum;
+        worst = r;
+      }
+    }
+    return worst;
+  }
   std::uint64_t keys_from_to(std::uint32_t i, std::uint32_t j) const {
     return keys[std::size_t(i) * devices + j];
   }

@@ -1,0 +1,202 @@
+// bench sharded: one linear table sharded over 1, 2, 4, ... GPUs through NCCL. Weak scaling (2^27
+// slots and 2^26 keys a GPU) and strong scaling (2^28 slots and 2^27 keys in all); inserts, hits,
+// misses, erases and a mix; 32- and 64-bit keys; each with the phases of its slowest GPU. Beside
+// them, in the same run, the one-GPU table and NCCL's own all-to-all of the same bytes. Every GPU
+// starts a batch with its own slice of the keys, as a program over several hosts would, so the
+// partition and the exchange are all-to-all. Host clock around each whole batch (it returns with
+// every GPU done); medians after warm-up.
+#include <algorithm>
+#include <memory>
+#include <string>
+
+#include "core/bench/bench_keys.hpp"
+#include "core/bench/nccl_rate.hpp"
+#include "core/bench/suites.hpp"
+#include "core/bench/timing.hpp"
+#include "core/common/error.hpp"
+#include "core/common/format.hpp"
+#include "core/shard/sharded_table.hpp"
+
+namespace hs::bench::detail {
+
+namespace {
+
+/// Each GPU's slice of the keys, in that GPU's memory, and room for its answers.
+template <class K, class V>
+struct rank_keys {
+  std::vector<buffer<K>> keys, misses;
+  std::vector<buffer<V>> values, found;
+  std::vector<buffer<op_kind>> kinds;
+  std::vector<buffer<op_status>> status;
+};
+
+template <class K, class V>
+rank_keys<K, V> spread_keys(std::uint32_t gpus, std::uint64_t per) {
+  auto all = unique_keys_of<K, V>(memory_space::device, per * gpus, 17);
+  auto miss = miss_keys_of<K>(memory_space::device, per * gpus, 17);
+  std::vector<op_kind> kinds(per);
+  for (std::uint64_t i = 0; i < per; ++i)  // half inserts, a quarter finds, a quarter erases
+    kinds[i] = static_cast<op_kind>(i % 4 < 2 ? 0 : i % 4 == 2 ? 1 : 2);
+  rank_keys<K, V> r;
+  constexpr memory_space sp = memory_space::device;
+  for (std::uint32_t g = 0; g < gpus; ++g) {
+    const device_scope on(static_cast<int>(g));
+    r.keys.emplace_back(sp, per);
+    r.misses.emplace_back(sp, per);
+    r.values.emplace_back(sp, per);
+    r.found.emplace_back(sp, per);
+    r.kinds.emplace_back(sp, per);
+    r.status.emplace_back(sp, per);
+    copy_bytes(r.keys[g].data(), sp, all.keys.data() + g * per, sp, per * sizeof(K), {});
+    copy_bytes(r.values[g].data(), sp, all.values.data() + g * per, sp, per * sizeof(V), {});
+    copy_bytes(r.misses[g].data(), sp, miss.data() + g * per, sp, per * sizeof(K), {});
+    r.kinds[g].upload(kinds);
+    synchronize({});
+  }
+  return r;
+}
+
+struct bench_op {
+  const char* name;
+  sharded_op op;
+  bool misses;  ///< run on keys never inserted
+  bool refill;  ///< the table is emptied and filled with the keys before each run
+};
+constexpr bench_op k_ops[] = {{"insert", sharded_op::insert, false, false},
+                              {"find-hit", sharded_op::find, false, false},
+                              {"find-miss", sharded_op::find, true, false},
+                              {"erase", sharded_op::erase, false, true},
+                              {"mix", sharded_op::apply, false, true}};
+
+struct op_result {
+  timing t;
+  std::array<double, k_shard_phases> phases{};  ///< the slowest GPU's, last timed run
+};
+
+/// One batch of every GPU's slice: through the sharded table's run, or the one-GPU table's call.
+template <class K, class V>
+void run_batch(table& t, sharded_op op, bool misses, rank_keys<K, V>& k) {
+  auto* sharded = dynamic_cast<sharded_table<K, V>*>(&t);
+  const std::size_t gpus = sharded ? sharded->devices() : 1;
+  std::vector<rank_io<K, V>> io(gpus);
+  for (std::size_t g = 0; g < gpus; ++g) {
+    io[g].keys = (misses ? k.misses[g] : k.keys[g]).cspan();
+    io[g].values = k.values[g].cspan();
+    io[g].kinds = k.kinds[g].cspan();
+    if (op == sharded_op::find || op == sharded_op::apply) io[g].results = k.found[g].span();
+  }
+  if (sharded) return sharded->run(op, io);
+  const rank_io<K, V>& one = io[0];
+  switch (op) {
+    case sharded_op::insert: t.insert(one.keys, one.values, {}, {}); break;
+    case sharded_op::find: t.find(one.keys, one.results, {}, {}); break;
+    case sharded_op::erase: t.erase(one.keys, {}, {}); break;
+    case sharded_op::apply:
+      t.apply(basic_op_batch<K, V>{one.kinds, one.keys, one.values}, one.results, {}, {});
+      break;
+  }
+  synchronize({});
+}
+
+template <class K, class V>
+op_result time_op(table& t, const bench_op& op, rank_keys<K, V>& k, const bench_options& opt) {
+  const auto setup = [&] {
+    if (op.op == sharded_op::insert || op.refill) t.clear({});
+    if (op.refill) run_batch(t, sharded_op::insert, false, k);
+  };
+  op_result r;
+  r.t = measure({}, false, opt.warmup, opt.reps, setup,
+                [&] { run_batch(t, op.op, op.misses, k); });
+  if (auto* v = as_sharded(t)) {
+    const batch_exchange& x = v->last_exchange();
+    r.phases = x.phase_ms[x.slowest()];
+  }
+  return r;
+}
+
+struct scaling {
+  const char* name;
+  bool weak;
+};
+
+/// Rows of one width and scaling at `gpus` GPUs; per_gpu_one holds the one-GPU rates (G ops/s a
+/// GPU) of each op, filled by the first call (gpus = 1).
+template <class K, class V>
+void width_rows(result_table& tab, const scaling& sc, std::uint32_t gpus,
+                std::vector<double>& one_gpu, double& insert_exchange_ms,
+                const bench_options& opt) {
+  const std::uint64_t slots = sc.weak ? (std::uint64_t{1} << 27) * gpus : std::uint64_t{1} << 28;
+  const std::uint64_t per = (sc.weak ? std::uint64_t{1} << 26 : std::uint64_t{1} << 27) / gpus;
+  table_config cfg;
+  cfg.backend = backend::gpu;
+  cfg.capacity = opt.capacity ? opt.capacity * gpus : slots;
+  cfg.width = width_of<K>;
+  cfg.devices = gpus;
+  auto t = make_table(cfg);
+  auto keys = spread_keys<K, V>(gpus, per);
+  for (std::size_t i = 0; i < std::size(k_ops); ++i) {
+    const op_result r = time_op(*t, k_ops[i], keys, opt);
+    const double rate = double(per * gpus) / (r.t.median_ms * 1e6);
+    if (gpus == 1) one_gpu[i] = rate;
+    if (i == 0) insert_exchange_ms = r.phases[2];
+    std::vector<cell> row = {std::to_string(gpus), std::to_string(bits_of(cfg.width)), sc.name,
+                             format_count(cfg.capacity), format_count(per), k_ops[i].name,
+                             cell(rate, "%.2f"), cell(rate / gpus, "%.2f"),
+                             cell(rate / gpus / one_gpu[i], "%.2f")};
+    for (const double ms : r.phases) row.push_back(gpus > 1 ? cell(ms, "%.2f") : cell("-"));
+    tab.add(std::move(row));
+  }
+}
+
+/// Every GPU count of one width and scaling, with NCCL's all-to-all of the inserts' bytes.
+template <class K, class V>
+void width_block(result_table& tab, result_table& a2a, const scaling& sc, std::uint32_t most,
+                 const bench_options& opt) {
+  std::vector<double> one_gpu(std::size(k_ops), 0);
+  for (std::uint32_t g = 1; g <= most; g *= 2) {
+    double exchange_ms = 0;
+    width_rows<K, V>(tab, sc, g, one_gpu, exchange_ms, opt);
+    if (g == 1) continue;
+    const std::uint64_t per = (sc.weak ? std::uint64_t{1} << 26 : std::uint64_t{1} << 27) / g;
+    const std::uint64_t bytes = per * (sizeof(K) + sizeof(V));
+    const double ms = nccl_all_to_all_ms(g, bytes, opt.reps);
+    a2a.add({std::to_string(g), std::to_string(sizeof(K) * 8), sc.name, format_bytes(bytes),
+             cell(ms, "%.2f"), cell(double(bytes) / (ms * 1e6), "%.1f"), cell(exchange_ms, "%.2f"),
+             cell(ms / exchange_ms, "%.2f")});
+  }
+}
+
+}  // namespace
+
+report sharded_suite(const bench_options& opt) {
+  report r = new_report("sharded", opt);
+  const std::uint32_t have = static_cast<std::uint32_t>(gpu_count());
+  const std::uint32_t most = opt.gpus ? std::min(opt.gpus, have) : have;
+  if (opt.gpus > have)
+    throw user_error("bench sharded --gpus " + std::to_string(opt.gpus) + ": this machine has " +
+                     std::to_string(have) + " GPUs");
+  result_table tab;
+  tab.name = "scaling";
+  tab.title = "One linear table over 1 to " + std::to_string(most) +
+              " GPUs (NCCL): G ops/s in all and a GPU, a GPU against the one-GPU table, and "
+              "the slowest GPU's phases (ms, last timed run)";
+  tab.columns = {"GPUs", "key bits", "scaling", "slots", "keys a GPU", "op", "G ops/s",
+                 "G ops/s a GPU", "a GPU / 1 GPU"};
+  for (const std::string_view p : k_shard_phase_names) tab.columns.push_back(std::string(p) + " ms");
+  result_table a2a;
+  a2a.name = "exchange";
+  a2a.title = "The inserts' exchange against NCCL's own all-to-all of the same bytes";
+  a2a.columns = {"GPUs", "key bits", "scaling", "bytes a GPU", "NCCL all-to-all ms",
+                 "NCCL GB/s a GPU", "insert exchange ms", "exchange / NCCL rate"};
+  for (const scaling sc : {scaling{"weak", true}, scaling{"strong", false}}) {
+    width_block<key_type, value_type>(tab, a2a, sc, most, opt);
+    width_block<wide_key, wide_value>(tab, a2a, sc, most, opt);
+  }
+  r.tables.push_back(std::move(tab));
+  r.tables.push_back(std::move(a2a));
+  r.notes.push_back("mix: half inserts (replacing), a quarter finds, a quarter erases, on keys "
+                    "already in; erase and mix refill the table before each run");
+  return r;
+}
+
+}  // namespace hs::bench::detail
