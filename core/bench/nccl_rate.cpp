@@ -47,8 +47,8 @@ double nccl_all_to_all_ms(std::uint32_t gpus, std::uint64_t bytes_per_gpu, int r
   for (int i = 0; i < reps; ++i) {
     const auto t0 = std::chrono::steady_clock::now();
     once();
-    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
-                     .count());
+    ms.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
   }
   return median(ms);
 }

@@ -36,7 +36,7 @@ report roofline_suite(const bench_options& opt) {
       const double ms = nccl_all_to_all_ms(opt.gpus, bytes, opt.reps);
       t.add({"NCCL all-to-all, " + format_bytes(bytes) + " a GPU over " +
                  std::to_string(opt.gpus) + " GPUs (algorithm bandwidth)",
-             cell(double(bytes) / (ms * 1e9), "%.1f"), "GB/s"});
+             cell(double(bytes) / (ms * 1e6), "%.1f"), "GB/s"});
     }
   r.tables.push_back(std::move(t));
   return r;

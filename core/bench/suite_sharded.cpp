@@ -105,8 +105,7 @@ op_result time_op(table& t, const bench_op& op, rank_keys<K, V>& k, const bench_
     if (op.refill) run_batch(t, sharded_op::insert, false, k);
   };
   op_result r;
-  r.t = measure({}, false, opt.warmup, opt.reps, setup,
-                [&] { run_batch(t, op.op, op.misses, k); });
+  r.t = measure({}, false, opt.warmup, opt.reps, setup, [&] { run_batch(t, op.op, op.misses, k); });
   if (auto* v = as_sharded(t)) {
     const batch_exchange& x = v->last_exchange();
     r.phases = x.phase_ms[x.slowest()];
@@ -126,7 +125,7 @@ void width_rows(result_table& tab, const scaling& sc, std::uint32_t gpus,
                 std::vector<double>& one_gpu, double& insert_exchange_ms,
                 const bench_options& opt) {
   const std::uint64_t slots = sc.weak ? (std::uint64_t{1} << 27) * gpus : std::uint64_t{1} << 28;
-  const std::uint64_t per = (sc.weak ? std::uint64_t{1} << 26 : std::uint64_t{1} << 27) / gpus;
+  const std::uint64_t per = sc.weak ? std::uint64_t{1} << 26 : (std::uint64_t{1} << 27) / gpus;
   table_config cfg;
   cfg.backend = backend::gpu;
   cfg.capacity = opt.capacity ? opt.capacity * gpus : slots;
@@ -139,9 +138,14 @@ void width_rows(result_table& tab, const scaling& sc, std::uint32_t gpus,
     const double rate = double(per * gpus) / (r.t.median_ms * 1e6);
     if (gpus == 1) one_gpu[i] = rate;
     if (i == 0) insert_exchange_ms = r.phases[2];
-    std::vector<cell> row = {std::to_string(gpus), std::to_string(bits_of(cfg.width)), sc.name,
-                             format_count(cfg.capacity), format_count(per), k_ops[i].name,
-                             cell(rate, "%.2f"), cell(rate / gpus, "%.2f"),
+    std::vector<cell> row = {std::to_string(gpus),
+                             std::to_string(bits_of(cfg.width)),
+                             sc.name,
+                             format_count(cfg.capacity),
+                             format_count(per),
+                             k_ops[i].name,
+                             cell(rate, "%.2f"),
+                             cell(rate / gpus, "%.2f"),
                              cell(rate / gpus / one_gpu[i], "%.2f")};
     for (const double ms : r.phases) row.push_back(gpus > 1 ? cell(ms, "%.2f") : cell("-"));
     tab.add(std::move(row));
@@ -157,7 +161,7 @@ void width_block(result_table& tab, result_table& a2a, const scaling& sc, std::u
     double exchange_ms = 0;
     width_rows<K, V>(tab, sc, g, one_gpu, exchange_ms, opt);
     if (g == 1) continue;
-    const std::uint64_t per = (sc.weak ? std::uint64_t{1} << 26 : std::uint64_t{1} << 27) / g;
+    const std::uint64_t per = sc.weak ? std::uint64_t{1} << 26 : (std::uint64_t{1} << 27) / g;
     const std::uint64_t bytes = per * (sizeof(K) + sizeof(V));
     const double ms = nccl_all_to_all_ms(g, bytes, opt.reps);
     a2a.add({std::to_string(g), std::to_string(sizeof(K) * 8), sc.name, format_bytes(bytes),
@@ -180,22 +184,30 @@ report sharded_suite(const bench_options& opt) {
   tab.title = "One linear table over 1 to " + std::to_string(most) +
               " GPUs (NCCL): G ops/s in all and a GPU, a GPU against the one-GPU table, and "
               "the slowest GPU's phases (ms, last timed run)";
-  tab.columns = {"GPUs", "key bits", "scaling", "slots", "keys a GPU", "op", "G ops/s",
-                 "G ops/s a GPU", "a GPU / 1 GPU"};
-  for (const std::string_view p : k_shard_phase_names) tab.columns.push_back(std::string(p) + " ms");
+  tab.columns = {"GPUs", "key bits", "scaling",       "slots",        "keys a GPU",
+                 "op",   "G ops/s",  "G ops/s a GPU", "a GPU / 1 GPU"};
+  for (const std::string_view p : k_shard_phase_names)
+    tab.columns.push_back(std::string(p) + " ms");
   result_table a2a;
   a2a.name = "exchange";
   a2a.title = "The inserts' exchange against NCCL's own all-to-all of the same bytes";
-  a2a.columns = {"GPUs", "key bits", "scaling", "bytes a GPU", "NCCL all-to-all ms",
-                 "NCCL GB/s a GPU", "insert exchange ms", "exchange / NCCL rate"};
+  a2a.columns = {"GPUs",
+                 "key bits",
+                 "scaling",
+                 "bytes a GPU",
+                 "NCCL all-to-all ms",
+                 "NCCL GB/s a GPU",
+                 "insert exchange ms",
+                 "exchange / NCCL rate"};
   for (const scaling sc : {scaling{"weak", true}, scaling{"strong", false}}) {
     width_block<key_type, value_type>(tab, a2a, sc, most, opt);
     width_block<wide_key, wide_value>(tab, a2a, sc, most, opt);
   }
   r.tables.push_back(std::move(tab));
   r.tables.push_back(std::move(a2a));
-  r.notes.push_back("mix: half inserts (replacing), a quarter finds, a quarter erases, on keys "
-                    "already in; erase and mix refill the table before each run");
+  r.notes.push_back(
+      "mix: half inserts (replacing), a quarter finds, a quarter erases, on keys "
+      "already in; erase and mix refill the table before each run");
   return r;
 }
 

@@ -8,6 +8,7 @@
 #include <mutex>
 #include <new>
 #include <string>
+#include <vector>
 
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
@@ -183,6 +184,25 @@ void copy_bytes(void* dst, memory_space dst_space, const void* src, memory_space
     return;
   }
 #if HS_WITH_CUDA
+  if (dst_space == memory_space::device && src_space == memory_space::device) {
+    // Memory of one GPU's pool is not mapped for another GPU: a copy between two GPUs (a sharded
+    // table's state or sample, never its exchange, which is NCCL's) goes through the host.
+    cudaPointerAttributes from{}, to{};
+    HS_CUDA_CHECK(cudaPointerGetAttributes(&from, src));
+    HS_CUDA_CHECK(cudaPointerGetAttributes(&to, dst));
+    if (from.device != to.device) {
+      synchronize(stream);
+      std::vector<unsigned char> bounce(bytes);
+      int current = 0;
+      HS_CUDA_CHECK(cudaGetDevice(&current));
+      HS_CUDA_CHECK(cudaSetDevice(from.device));
+      HS_CUDA_CHECK(cudaMemcpy(bounce.data(), src, bytes, cudaMemcpyDeviceToHost));
+      HS_CUDA_CHECK(cudaSetDevice(to.device));
+      HS_CUDA_CHECK(cudaMemcpy(dst, bounce.data(), bytes, cudaMemcpyHostToDevice));
+      HS_CUDA_CHECK(cudaSetDevice(current));
+      return;
+    }
+  }
   HS_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault,
                                 static_cast<cudaStream_t>(stream.handle)));
 #else

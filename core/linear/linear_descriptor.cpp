@@ -201,6 +201,9 @@ const family_descriptor& registration() {
         "fill stopped: the table is full (failed_full inserts); erase keys or use a larger "
         "capacity";
     f.near_full_reason = near_full_reason;
+    f.apply_in_phases = [](const table_config& c) {
+      return c.linear.deletes == linear_delete_mode::tombstone;
+    };
     f.trace_before = trace_before;
     return f;
   }();

@@ -5,6 +5,7 @@
 #include <cuda_runtime.h>
 #include <nccl.h>
 
+#include "core/common/cuda_check.hpp"
 #include "core/common/device.hpp"
 #endif
 
@@ -58,6 +59,7 @@ class nccl_exchange final : public shard_exchange {
         const auto s = static_cast<cudaStream_t>(l.stream.handle);
         ncclComm_t c = comms_.at(l.rank);
         for (std::uint32_t j = 0; j < n; ++j) {
+          if (j == l.rank) continue;  // a rank's own segment is a copy on its GPU, below
           if (l.send_bytes[j])
             check(ncclSend(l.send[j], l.send_bytes[j], ncclUint8, static_cast<int>(j), c, s),
                   "ncclSend from rank " + std::to_string(l.rank) + " to " + std::to_string(j), c);
@@ -71,6 +73,17 @@ class nccl_exchange final : public shard_exchange {
       throw;
     }
     check(ncclGroupEnd(), "ncclGroupEnd of an exchange step", comms_.front());
+    for (const rank_segments& l : lanes)
+      if (l.send_bytes[l.rank]) {
+        if (l.send_bytes[l.rank] != l.recv_bytes[l.rank])
+          throw user_error("exchange step: rank " + std::to_string(l.rank) + " sends itself " +
+                           std::to_string(l.send_bytes[l.rank]) + " bytes and expects " +
+                           std::to_string(l.recv_bytes[l.rank]));
+        const device_scope on(ordinals_.at(l.rank));
+        HS_CUDA_CHECK(cudaMemcpyAsync(l.recv[l.rank], l.send[l.rank], l.send_bytes[l.rank],
+                                      cudaMemcpyDeviceToDevice,
+                                      static_cast<cudaStream_t>(l.stream.handle)));
+      }
   }
 
  private:

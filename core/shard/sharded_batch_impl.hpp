@@ -5,14 +5,19 @@
 //   4. table: each shard runs its own family's call on what it received;
 //   5. back: statuses and found values return along the transposed step;
 //   6. restore: each answer goes to its key's place in the caller's order.
+// A large batch runs in chunks of chunk_keys() keys a rank, pipelined over two streams a rank and
+// two sets of lanes: the table calls of chunk c (the work stream) run while the exchange stream
+// returns chunk c-1's answers and partitions and sends chunk c+1.
 #pragma once
 #include <algorithm>
 #include <numeric>
+#include <optional>
 
 #include "core/common/error.hpp"
 #include "core/shard/rank_scope.hpp"
 #include "core/shard/shard_lanes.hpp"
 #include "core/shard/sharded_table.hpp"
+#include "core/table/family_registry.hpp"
 
 namespace hs {
 
@@ -24,6 +29,8 @@ struct sharded_table<K, V>::rank_buffers {
   buffer<V> send_values, recv_values, answer_values, back_values;
   buffer<op_kind> send_kinds, recv_kinds;
   buffer<op_status> answer_status, back_status;
+  stream_event out_done, table_done;  ///< chunk received; its table call done
+  explicit rank_buffers(bool gpu) : out_done(gpu), table_done(gpu) {}
   std::vector<stream_timer> phases;  ///< one a phase (shard_phase), made with the rank's stream
   stream_timer& timer(bool gpu, shard_phase p) {
     while (phases.size() < k_shard_phases) phases.emplace_back(gpu);
@@ -76,6 +83,21 @@ inline rank_segments lane_segments(std::uint32_t rank, std::uint32_t n, stream_v
   return l;
 }
 
+/// Each rank's part of a batch from key `first` on, at most `count` keys (empty past its end).
+template <class K, class V>
+std::vector<rank_io<K, V>> chunk_of(std::span<const rank_io<K, V>> io, std::size_t first,
+                                    std::size_t count) {
+  const auto cut = [&](auto span) {
+    const std::size_t from = std::min(first, span.size());
+    return span.subspan(from, std::min(count, span.size() - from));
+  };
+  std::vector<rank_io<K, V>> out;
+  for (const rank_io<K, V>& part : io)
+    out.push_back(
+        {cut(part.kinds), cut(part.keys), cut(part.values), cut(part.results), cut(part.status)});
+  return out;
+}
+
 }  // namespace detail
 
 template <class K, class V>
@@ -84,33 +106,50 @@ void sharded_table<K, V>::run(sharded_op op, std::span<const rank_io<K, V>> io) 
   if (io.size() != local.size())
     throw user_error("a sharded batch takes one part per local rank: " +
                      std::to_string(local.size()) + ", not " + std::to_string(io.size()));
-  bool want_status = false;
+  bool want_status = false, want_values = op == sharded_op::find;
+  std::size_t most = 0;
   for (const rank_io<K, V>& part : io) {
     if (part.keys.size() >= (std::uint64_t{1} << 32))
       throw user_error("a sharded batch takes fewer than 2^32 keys a device");
     want_status = want_status || !part.status.empty();
+    want_values = want_values || (op == sharded_op::apply && !part.results.empty());
+    most = std::max(most, part.keys.size());
   }
-  bool want_values = op == sharded_op::find;
-  if (op == sharded_op::apply)
-    for (const rank_io<K, V>& part : io) want_values = want_values || !part.results.empty();
-  partition(op, io);
-  const batch_plan plan = exchange_counts();
-  send_out(op, plan);
-  run_shards(op, plan, want_status, want_values);
-  send_back(plan, io, want_status, want_values);
+  // Every rank runs as many chunks as the rank with the most keys (one process: all are local).
+  const family_descriptor& fam = describe(cfg_.family);
+  const bool whole = op == sharded_op::apply && fam.apply_in_phases && fam.apply_in_phases(cfg_);
+  const std::uint64_t chunk = whole ? std::max<std::uint64_t>(most, 1) : chunk_;
+  const std::size_t chunks = std::max<std::size_t>(1, (most + chunk - 1) / chunk);
+  begin_record(op, want_status, want_values);
+  std::optional<std::pair<batch_plan, std::vector<rank_io<K, V>>>> waiting;  // chunk c - 1
+  for (std::size_t c = 0; c < chunks; ++c) {
+    const int p = static_cast<int>(c % 2);
+    if (c >= 2) collect_phases(p);  // chunk c - 2's timers, before this chunk reuses them
+    std::vector<rank_io<K, V>> part = detail::chunk_of(io, c * chunk, chunk);
+    partition(op, part, p);
+    batch_plan plan = exchange_counts(p);
+    send_out(op, plan, p);
+    run_shards(op, plan, want_status, want_values, p);
+    if (waiting) send_back(waiting->first, waiting->second, want_status, want_values, 1 - p);
+    add_to_record(plan);
+    waiting.emplace(std::move(plan), std::move(part));
+  }
+  const int last = static_cast<int>((chunks - 1) % 2);
+  send_back(waiting->first, waiting->second, want_status, want_values, last);
   sync_all();
-  record(plan, op, want_status, want_values);
+  if (chunks >= 2) collect_phases(1 - last);
+  collect_phases(last);
 }
 
 template <class K, class V>
-void sharded_table<K, V>::partition(sharded_op op, std::span<const rank_io<K, V>> io) {
+void sharded_table<K, V>::partition(sharded_op op, std::span<const rank_io<K, V>> io, int p) {
   const auto local = exchange_->local_ranks();
   const std::uint32_t n = exchange_->ranks();
   const memory_space sp = space();
   for (std::size_t k = 0; k < local.size(); ++k) {
     const std::uint32_t r = local[k];
     const detail::rank_scope on(sp == memory_space::device, r);
-    rank_buffers& b = *buffers_[r];
+    rank_buffers& b = buffers_of(r, p);
     const rank_io<K, V>& part = io[k];
     const std::size_t count = part.keys.size();
     const stream_view st = stream_of(r);
@@ -141,36 +180,38 @@ void sharded_table<K, V>::partition(sharded_op op, std::span<const rank_io<K, V>
 }
 
 template <class K, class V>
-void sharded_table<K, V>::timed_step(shard_phase phase, std::span<const rank_segments> lanes) {
+void sharded_table<K, V>::timed_step(shard_phase phase, std::span<const rank_segments> lanes,
+                                     int p) {
   const bool gpu = space() == memory_space::device;
   for (const std::uint32_t r : exchange_->local_ranks()) {
     const detail::rank_scope on(gpu, r);
-    buffers_[r]->timer(gpu, phase).start(stream_of(r));
+    buffers_of(r, p).timer(gpu, phase).start(stream_of(r));
   }
   exchange_->all_to_all(lanes);
   for (const std::uint32_t r : exchange_->local_ranks()) {
     const detail::rank_scope on(gpu, r);
-    buffers_[r]->timer(gpu, phase).stop(stream_of(r));
+    buffers_of(r, p).timer(gpu, phase).stop(stream_of(r));
   }
 }
 
 template <class K, class V>
-typename sharded_table<K, V>::batch_plan sharded_table<K, V>::exchange_counts() {
+typename sharded_table<K, V>::batch_plan sharded_table<K, V>::exchange_counts(int p) {
   const auto local = exchange_->local_ranks();
   const std::uint32_t n = exchange_->ranks();
   const std::vector<std::uint64_t> ones(n, 1);
   std::vector<rank_segments> lanes;
   for (const std::uint32_t r : local) {
-    rank_buffers& b = *buffers_[r];
+    rank_buffers& b = buffers_of(r, p);
     lanes.push_back(detail::lane_segments(r, n, stream_of(r), b.counts.data(), ones,
                                           b.counts.data() + n, ones, sizeof(std::uint64_t)));
   }
-  timed_step(shard_phase::counts, lanes);
+  timed_step(shard_phase::counts, lanes, p);
   batch_plan plan;
   plan.n = n;
   for (const std::uint32_t r : local) {
+    const detail::rank_scope on(space() == memory_space::device, r);
     std::vector<std::uint64_t> both(2 * std::size_t{n});
-    copy_bytes(both.data(), memory_space::host, buffers_[r]->counts.data(), space(),
+    copy_bytes(both.data(), memory_space::host, buffers_of(r, p).counts.data(), space(),
                both.size() * sizeof(std::uint64_t), stream_of(r));
     synchronize(stream_of(r));
     plan.sent.emplace_back(both.begin(), both.begin() + n);
@@ -180,14 +221,14 @@ typename sharded_table<K, V>::batch_plan sharded_table<K, V>::exchange_counts() 
 }
 
 template <class K, class V>
-void sharded_table<K, V>::send_out(sharded_op op, const batch_plan& plan) {
+void sharded_table<K, V>::send_out(sharded_op op, const batch_plan& plan, int p) {
   const auto local = exchange_->local_ranks();
   const memory_space sp = space();
   std::vector<rank_segments> lanes;
   for (std::size_t k = 0; k < local.size(); ++k) {
     const std::uint32_t r = local[k];
     const detail::rank_scope on(sp == memory_space::device, r);
-    rank_buffers& b = *buffers_[r];
+    rank_buffers& b = buffers_of(r, p);
     const std::size_t m = plan.taken_total(k);
     const auto& out = plan.sent[k];
     const auto& in = plan.taken[k];
@@ -205,24 +246,40 @@ void sharded_table<K, V>::send_out(sharded_op op, const batch_plan& plan) {
                                             b.recv_kinds.data(), in, sizeof(op_kind)));
     }
   }
-  timed_step(shard_phase::out, lanes);
+  timed_step(shard_phase::out, lanes, p);
+  for (const std::uint32_t r : local) {  // the chunk is in: its table call may start
+    const detail::rank_scope on(sp == memory_space::device, r);
+    buffers_of(r, p).out_done.record(stream_of(r));
+  }
 }
 
 template <class K, class V>
 void sharded_table<K, V>::run_shards(sharded_op op, const batch_plan& plan, bool want_status,
-                                     bool want_values) {
+                                     bool want_values, int p) {
   const auto local = exchange_->local_ranks();
   const memory_space sp = space();
   for (std::size_t k = 0; k < local.size(); ++k) {
     const std::uint32_t r = local[k];
     const std::size_t m = plan.taken_total(k);
     const detail::rank_scope on(sp == memory_space::device, r);
-    rank_buffers& b = *buffers_[r];
-    if (r >= shards_.size()) {  // a rank regpus empties: it owns nothing, receives nothing
-      b.timer(sp == memory_space::device, shard_phase::table).start(stream_of(r));
-      b.timer(sp == memory_space::device, shard_phase::table).stop(stream_of(r));
-      continue;
-    }
+    rank_buffers& b = buffers_of(r, p);
+    const stream_view st = work_of(r);
+    b.out_done.make_wait(st);
+    stream_timer& clock = b.timer(sp == memory_space::device, shard_phase::table);
+    clock.start(st);
+    if (r < shards_.size())  // a rank regpus empties owns nothing and receives nothing
+      call_shard(op, r, m, want_status, want_values, p);
+    clock.stop(st);
+    b.table_done.record(st);
+  }
+}
+
+template <class K, class V>
+void sharded_table<K, V>::call_shard(sharded_op op, std::uint32_t r, std::size_t m,
+                                     bool want_status, bool want_values, int p) {
+  const memory_space sp = space();
+  rank_buffers& b = buffers_of(r, p);
+  {
     if (want_status) detail::fit(b.answer_status, sp, m);
     if (want_values) detail::fit(b.answer_values, sp, m);
     const std::span<const K> keys(b.recv_keys.data(), m);
@@ -232,9 +289,7 @@ void sharded_table<K, V>::run_shards(sharded_op op, const batch_plan& plan, bool
     const std::span<V> found =
         want_values ? std::span<V>(b.answer_values.data(), m) : std::span<V>{};
     table& t = *shards_[r];
-    const stream_view st = stream_of(r);
-    stream_timer& clock = b.timer(sp == memory_space::device, shard_phase::table);
-    clock.start(st);
+    const stream_view st = work_of(r);
     switch (op) {
       case sharded_op::insert: t.insert(keys, values, status, st); break;
       case sharded_op::find: t.find(keys, found, status, st); break;
@@ -245,19 +300,19 @@ void sharded_table<K, V>::run_shards(sharded_op op, const batch_plan& plan, bool
             found, status, st);
         break;
     }
-    clock.stop(st);
   }
 }
 
 template <class K, class V>
 void sharded_table<K, V>::send_back(const batch_plan& plan, std::span<const rank_io<K, V>> io,
-                                    bool want_status, bool want_values) {
+                                    bool want_status, bool want_values, int p) {
   const auto local = exchange_->local_ranks();
   const memory_space sp = space();
   if (!want_status && !want_values) {  // nothing returns: the phase is empty, not stale
     for (const std::uint32_t r : local) {
       const detail::rank_scope on(sp == memory_space::device, r);
-      stream_timer& clock = buffers_[r]->timer(sp == memory_space::device, shard_phase::back);
+      buffers_of(r, p).table_done.make_wait(stream_of(r));  // the chunk's lanes are free again
+      stream_timer& clock = buffers_of(r, p).timer(sp == memory_space::device, shard_phase::back);
       clock.start(stream_of(r));
       clock.stop(stream_of(r));
     }
@@ -267,7 +322,7 @@ void sharded_table<K, V>::send_back(const batch_plan& plan, std::span<const rank
   for (std::size_t k = 0; k < local.size(); ++k) {
     const std::uint32_t r = local[k];
     const detail::rank_scope on(sp == memory_space::device, r);
-    rank_buffers& b = *buffers_[r];
+    rank_buffers& b = buffers_of(r, p);
     const std::size_t count = io[k].keys.size();
     // The transposed step: what came in from j goes back to j, into the place j sent it from.
     const auto& out = plan.taken[k];
@@ -285,13 +340,14 @@ void sharded_table<K, V>::send_back(const batch_plan& plan, std::span<const rank
   }
   for (const std::uint32_t r : local) {
     const detail::rank_scope on(sp == memory_space::device, r);
-    buffers_[r]->timer(sp == memory_space::device, shard_phase::back).start(stream_of(r));
+    buffers_of(r, p).table_done.make_wait(stream_of(r));
+    buffers_of(r, p).timer(sp == memory_space::device, shard_phase::back).start(stream_of(r));
   }
   exchange_->all_to_all(lanes);
   for (std::size_t k = 0; k < local.size(); ++k) {
     const std::uint32_t r = local[k];
     const detail::rank_scope on(sp == memory_space::device, r);
-    rank_buffers& b = *buffers_[r];
+    rank_buffers& b = buffers_of(r, p);
     const std::size_t count = io[k].keys.size();
     if (want_status && !io[k].status.empty())
       detail::gather_by(sp, b.pos.data(), count, b.back_status.data(), io[k].status.data(),
@@ -304,33 +360,45 @@ void sharded_table<K, V>::send_back(const batch_plan& plan, std::span<const rank
 }
 
 template <class K, class V>
-void sharded_table<K, V>::record(const batch_plan& plan, sharded_op op, bool want_status,
-                                 bool want_values) {
+void sharded_table<K, V>::begin_record(sharded_op op, bool want_status, bool want_values) {
+  const std::uint32_t n = exchange_->ranks();
   last_ = batch_exchange{};
-  last_.devices = plan.n;
-  last_.keys.assign(std::size_t{plan.n} * plan.n, 0);
-  const std::size_t out = sizeof(K) +
-                          (op == sharded_op::insert || op == sharded_op::apply ? sizeof(V) : 0) +
-                          (op == sharded_op::apply ? sizeof(op_kind) : 0);
-  const std::size_t back = (want_status ? sizeof(op_status) : 0) + (want_values ? sizeof(V) : 0);
+  last_.devices = n;
+  last_.keys.assign(std::size_t{n} * n, 0);
+  last_.phase_ms.assign(n, {});
+  out_bytes_ = sizeof(K) + (op == sharded_op::insert || op == sharded_op::apply ? sizeof(V) : 0) +
+               (op == sharded_op::apply ? sizeof(op_kind) : 0);
+  back_bytes_ = (want_status ? sizeof(op_status) : 0) + (want_values ? sizeof(V) : 0);
+}
+
+template <class K, class V>
+void sharded_table<K, V>::add_to_record(const batch_plan& plan) {
   const auto local = exchange_->local_ranks();
   for (std::size_t k = 0; k < local.size(); ++k)
     for (std::uint32_t j = 0; j < plan.n; ++j) {
-      last_.keys[std::size_t{local[k]} * plan.n + j] = plan.sent[k][j];
+      last_.keys[std::size_t{local[k]} * plan.n + j] += plan.sent[k][j];
       if (j == local[k]) continue;  // a rank's own keys never leave it
-      last_.bytes_out += plan.sent[k][j] * out;
-      last_.bytes_back += plan.sent[k][j] * back;
+      last_.bytes_out += plan.sent[k][j] * out_bytes_;
+      last_.bytes_back += plan.sent[k][j] * back_bytes_;
     }
+}
+
+template <class K, class V>
+void sharded_table<K, V>::collect_phases(int p) {
   const bool gpu = space() == memory_space::device;
-  last_.phase_ms.assign(plan.n, {});
-  for (const std::uint32_t r : local)
-    for (int p = 0; p < k_shard_phases; ++p)
-      last_.phase_ms[r][p] = buffers_[r]->timer(gpu, static_cast<shard_phase>(p)).elapsed_ms();
+  for (const std::uint32_t r : exchange_->local_ranks())
+    for (int ph = 0; ph < k_shard_phases; ++ph)
+      last_.phase_ms[r][ph] +=
+          buffers_of(r, p).timer(gpu, static_cast<shard_phase>(ph)).elapsed_ms();
 }
 
 template <class K, class V>
 void sharded_table<K, V>::sync_all() {
-  for (const std::uint32_t r : exchange_->local_ranks()) synchronize(stream_of(r));
+  for (const std::uint32_t r : exchange_->local_ranks()) {
+    const detail::rank_scope on(space() == memory_space::device, r);
+    synchronize(stream_of(r));
+    synchronize(work_of(r));
+  }
 }
 
 }  // namespace hs

@@ -55,6 +55,8 @@ class sharded_table final : public table_of<K, V>, public sharded_view {
   const batch_exchange& last_exchange() const override { return last_; }
   std::string exchange_name() const override { return exchange_->describe(); }
   regpus_result regpus(std::uint32_t devices, stream_view s) override;
+  std::uint64_t chunk_keys() const override { return chunk_; }
+  void set_chunk_keys(std::uint64_t keys) override { chunk_ = keys ? keys : 1; }
 
   /// @brief Runs a batch whose keys start on every local rank (`io[k]` is local rank k's part):
   /// the path the hs::table calls take with every key on rank 0, and regpus with each shard's own.
@@ -76,28 +78,39 @@ class sharded_table final : public table_of<K, V>, public sharded_view {
 
   memory_space space() const { return exchange_->space(); }
   void whole_batch(sharded_op op, rank_io<K, V> io, stream_view s);
-  void partition(sharded_op op, std::span<const rank_io<K, V>> io);
-  batch_plan exchange_counts();
-  /// One exchange step, timed on every local rank's stream as `phase`.
-  void timed_step(shard_phase phase, std::span<const rank_segments> lanes);
-  void send_out(sharded_op op, const batch_plan& plan);
-  void run_shards(sharded_op op, const batch_plan& plan, bool want_status, bool want_values);
+  // The steps of one chunk; p picks the chunk's set of lanes (chunks alternate between two).
+  void partition(sharded_op op, std::span<const rank_io<K, V>> io, int p);
+  batch_plan exchange_counts(int p);
+  /// One exchange step, timed on every local rank's exchange stream as `phase`.
+  void timed_step(shard_phase phase, std::span<const rank_segments> lanes, int p);
+  void send_out(sharded_op op, const batch_plan& plan, int p);
+  void run_shards(sharded_op op, const batch_plan& plan, bool want_status, bool want_values, int p);
+  void call_shard(sharded_op op, std::uint32_t r, std::size_t m, bool want_status, bool want_values,
+                  int p);
   void send_back(const batch_plan& plan, std::span<const rank_io<K, V>> io, bool want_status,
-                 bool want_values);
-  void record(const batch_plan& plan, sharded_op op, bool want_status, bool want_values);
+                 bool want_values, int p);
+  void begin_record(sharded_op op, bool want_status, bool want_values);
+  void add_to_record(const batch_plan& plan);
+  void collect_phases(int p);
   void make_shards(std::uint32_t devices, std::uint64_t shard_capacity);
   /// Streams and lane buffers for ranks [0, ranks): regpus's step spans the old and new devices.
   void keep_ranks(std::uint32_t ranks);
   void sync_all();
+  /// The rank's exchange stream (partition, exchange, restore; and whole-table calls).
   stream_view stream_of(std::uint32_t rank) const { return streams_[rank].view(); }
+  /// The rank's work stream: its shard's table calls, overlapping the next chunk's exchange.
+  stream_view work_of(std::uint32_t rank) const { return work_streams_[rank].view(); }
+  rank_buffers& buffers_of(std::uint32_t rank, int p) { return *buffers_[2 * rank + p]; }
 
   table_config cfg_;
   shard_parts parts_;
   shard_map map_;
   std::unique_ptr<shard_exchange> exchange_;
   std::vector<std::unique_ptr<table>> shards_;
-  std::vector<owned_stream> streams_;
-  std::vector<std::unique_ptr<rank_buffers>> buffers_;
+  std::vector<owned_stream> streams_, work_streams_;
+  std::vector<std::unique_ptr<rank_buffers>> buffers_;  ///< two sets a rank: [2 * rank + p]
+  std::uint64_t chunk_ = std::uint64_t{1} << 22;        ///< keys a rank a chunk
+  std::size_t out_bytes_ = 0, back_bytes_ = 0;          ///< a key's bytes out and back
   batch_exchange last_;
 };
 

@@ -62,7 +62,8 @@ class sharded_view {
  public:
   virtual ~sharded_view() = default;
   virtual std::uint32_t devices() const = 0;
-  /// @brief Device d's table (a GPU table on GPU d, or a CPU model).
+  /// @brief Device d's table (a GPU table on GPU d, or a CPU model). On GPUs, call it with GPU d
+  /// current (device_scope), as the sharded table does.
   virtual table& shard(std::uint32_t d) = 0;
   virtual const shard_map& map() const = 0;
   /// @brief What the last batch moved (empty before the first).
@@ -74,6 +75,10 @@ class sharded_view {
   /// the moved pairs travel through the exchange. Erased entries and tombstones are dropped and
   /// the counters since clear restart, as with rehash.
   virtual regpus_result regpus(std::uint32_t devices, stream_view s) = 0;
+  /// @brief Keys a device a chunk: a larger batch runs in chunks, the exchange of one hidden
+  /// behind the table calls of the one before (4M by default).
+  virtual std::uint64_t chunk_keys() const = 0;
+  virtual void set_chunk_keys(std::uint64_t keys) = 0;
 };
 
 /// @brief The sharded table behind `t`, or null for a table on one device.

@@ -23,7 +23,8 @@ sharded_table<K, V>::~sharded_table() {
   for (std::uint32_t r = 0; r < shards_.size(); ++r) {
     const detail::rank_scope on(gpu, r);
     shards_[r].reset();
-    buffers_[r].reset();
+    buffers_[2 * r].reset();
+    buffers_[2 * r + 1].reset();
   }
 }
 
@@ -47,11 +48,14 @@ void sharded_table<K, V>::keep_ranks(std::uint32_t ranks) {
   for (std::uint32_t r = static_cast<std::uint32_t>(streams_.size()); r < ranks; ++r) {
     const detail::rank_scope on(gpu, r);
     streams_.emplace_back(gpu);
-    buffers_.push_back(std::make_unique<rank_buffers>());
+    work_streams_.emplace_back(gpu);
+    buffers_.push_back(std::make_unique<rank_buffers>(gpu));
+    buffers_.push_back(std::make_unique<rank_buffers>(gpu));
   }
   if (streams_.size() > ranks) {
     streams_.erase(streams_.begin() + ranks, streams_.end());
-    buffers_.erase(buffers_.begin() + ranks, buffers_.end());
+    work_streams_.erase(work_streams_.begin() + ranks, work_streams_.end());
+    buffers_.erase(buffers_.begin() + 2 * ranks, buffers_.end());
   }
 }
 
@@ -161,7 +165,7 @@ std::uint64_t sharded_table<K, V>::retrieve_pairs(std::span<K> keys, std::span<V
     taken[r] = std::min(live[r], room);
     room -= taken[r];
     total += live[r];
-    rank_buffers& b = *buffers_[r];
+    rank_buffers& b = buffers_of(r, 0);
     detail::fit(b.send_keys, sp, live[r]);
     detail::fit(b.send_values, sp, live[r]);
     shards_[r]->retrieve_all(std::span<K>(b.send_keys.data(), live[r]),
@@ -173,7 +177,7 @@ std::uint64_t sharded_table<K, V>::retrieve_pairs(std::span<K> keys, std::span<V
     std::vector<std::uint64_t> out(n, 0), in(n, 0);
     out[0] = taken[r];
     if (r == 0) in = taken;
-    rank_buffers& b = *buffers_[r];
+    rank_buffers& b = buffers_of(r, 0);
     lanes.push_back(detail::lane_segments(r, n, stream_of(r), b.send_keys.data(), out, keys.data(),
                                           in, sizeof(K)));
     lanes.push_back(detail::lane_segments(r, n, stream_of(r), b.send_values.data(), out,

@@ -61,6 +61,11 @@ struct family_descriptor {
   /// @brief The keywords parse_line takes, with their usage, for error messages.
   std::string_view keywords;
 
+  /// @brief Non-null, and true for the config, where a mixed batch runs in phases (the linear
+  /// family's tombstone mode: every insert and find, then every erase), so that cutting it into
+  /// pieces would change its answers: a table over several devices then runs it in one piece.
+  bool (*apply_in_phases)(const table_config& cfg) = nullptr;
+
   /// @brief Checks the family's invariants on one of its tables (synchronizes): empty when they
   /// hold, else the first violation.
   std::string (*check_invariants)(table& t, stream_view s) = nullptr;

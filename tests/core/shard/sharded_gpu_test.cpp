@@ -27,7 +27,7 @@ TEST_CASE("sharded GPUs: NCCL-sharded tables answer as one model", "[gpu][multi]
     for (const table_config& cfg : test::shard_variants(backend::gpu, std::uint64_t{1} << 16)) {
       INFO(describe_config(cfg) << " over " << devices << " GPUs");
       with_key_width(cfg.width, [&](auto key) {
-        test::compare_with_model<decltype(key)>(cfg, devices, ++seed, true);
+        test::compare_with_model<decltype(key)>(cfg, devices, ++seed, true, 512);
       });
     }
   }
@@ -38,6 +38,7 @@ TEST_CASE("sharded GPUs: regpus and a large batch keep every pair", "[gpu][multi
   table_config cfg = test::shard_config("linear", backend::gpu, std::uint64_t{1} << 22);
   cfg.devices = 2;
   auto t = make_table(cfg);
+  as_sharded(*t)->set_chunk_keys(1 << 18);  // eight chunks a batch, pipelined
   const auto keys = test::random_keys(1 << 21, 77);
   const auto values = test::random_values(1 << 21, 78);
   const auto status = test::insert(*t, keys, values);

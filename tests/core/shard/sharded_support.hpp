@@ -2,11 +2,13 @@
 // linear variant, both widths), random mixed batches, and running one batch on a table.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <catch2/catch_test_macros.hpp>
 
+#include "core/common/device.hpp"
 #include "core/shard/sharded_view.hpp"
 #include "core/table/family_option.hpp"
 #include "core/table/family_registry.hpp"
@@ -82,25 +84,30 @@ std::vector<K> key_pool(std::size_t n, std::uint64_t seed) {
 template <class K>
 void check_owners(table& sharded) {
   sharded_view& v = *as_sharded(sharded);
-  for (std::uint32_t d = 0; d < v.devices(); ++d)
+  for (std::uint32_t d = 0; d < v.devices(); ++d) {
+    // A GPU shard is read with its GPU current, as every call on a shard must be.
+    std::optional<device_scope> on;
+    if (sharded.config().backend == backend::gpu) on.emplace(static_cast<int>(d));
     for (const auto& [key, value] : contents<K, K>(v.shard(d))) {
       INFO("device " << d << " key " << key);
       REQUIRE(owner_of(v.map(), key) == d);
     }
+  }
 }
 
 /// Runs mixed batches on a table of cfg over `devices` devices (on cfg's backend) and on one CPU
 /// model of the whole capacity: the same statuses and found values every batch, then the same
-/// finds, erases, counts and contents.
+/// finds, erases, counts and contents. `chunk_keys` cuts each batch into pipelined chunks.
 template <class K>
-void compare_with_model(table_config cfg, std::uint32_t devices, std::uint64_t seed,
-                        bool distinct) {
+void compare_with_model(table_config cfg, std::uint32_t devices, std::uint64_t seed, bool distinct,
+                        std::uint64_t chunk_keys) {
   table_config model_cfg = cfg;
   model_cfg.backend = backend::cpu;
   auto model = make_table(model_cfg);
   cfg.devices = devices;
   auto sharded = make_table(cfg);
   REQUIRE(as_sharded(*sharded));
+  as_sharded(*sharded)->set_chunk_keys(chunk_keys);  // batches of 2000 run in several chunks
   if (describe(cfg.family).pow2_capacity) REQUIRE(sharded->capacity() == model->capacity());
   const std::vector<K> pool = key_pool<K>(3000, seed);
   for (int round = 0; round < 6; ++round) {
