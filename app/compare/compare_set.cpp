@@ -51,11 +51,17 @@ compare_entry parse_compare_entry(std::string_view text, const table_config& bas
         const auto c = parse_size(value);
         if (!c) throw user_error("'" + value + "' is not a capacity (examples: 1048576, 1M, 2^20)");
         e.table.capacity = *c;
+      } else if (name == "gpus") {
+        e.table.devices = parse_devices(value);
+      } else if (name == "owner") {
+        const auto o = parse_owner_bits(value);
+        if (!o) throw user_error("unknown owner '" + value + "' (independent, low-bits)");
+        e.table.owner = *o;
       } else if (const family_option* o = find_option(d.options, name)) {
         apply_option(*o, e.table, value);
       } else {
         throw user_error("the " + std::string(d.name) + " family has no option '" + name +
-                         "' (hash, capacity, " + option_names(d.options) + ")");
+                         "' (hash, capacity, gpus, owner, " + option_names(d.options) + ")");
       }
     } catch (const user_error& err) {
       throw user_error("compare: " + e.label + ": " + err.what());
@@ -71,6 +77,8 @@ std::string format_compare_entry(const table_config& cfg, const table_config& ba
   std::string text(to_string(cfg.family));
   if (cfg.hash != plain.hash) text += ":hash=" + std::string(to_string(cfg.hash));
   if (cfg.capacity != plain.capacity) text += ":capacity=" + format_size(cfg.capacity);
+  if (cfg.devices != plain.devices) text += ":gpus=" + std::to_string(cfg.devices);
+  if (cfg.owner != plain.owner) text += ":owner=" + std::string(to_string(cfg.owner));
   for (const family_option& o : describe(cfg.family).options)
     if (const std::string v = o.get(cfg); v != o.get(plain))
       text += ":" + std::string(o.name) + "=" + v;
@@ -82,6 +90,7 @@ void check_fits_together(const std::vector<compare_entry>& entries, std::uint64_
   for (const compare_entry& e : entries) {
     table_config c = e.table;
     if (c.capacity == 0) c.capacity = default_capacity(c.backend);
+    c.capacity /= std::max<std::uint32_t>(c.devices, 1);  // what GPU 0 holds of a sharded table
     const auto estimate = describe(c.family).estimate_bytes;
     need += estimate ? estimate(c) : 0;
   }

@@ -148,6 +148,8 @@ std::string print_scenario(const scenario& sc) {
   out += "backend " + std::string(to_string(sc.backend)) + "\n";
   out += "table " + std::string(to_string(t.family)) + "\n";
   if (t.capacity) out += "capacity " + format_size(t.capacity) + "\n";
+  if (t.devices > 1) out += "gpus " + std::to_string(t.devices) + "\n";
+  if (t.owner != owner_bits::independent) out += "owner " + std::string(to_string(t.owner)) + "\n";
   out += "hash " + std::string(to_string(t.hash)) + "\n";
   // A compare scenario's entries take their families' settings from its table lines: all of them.
   if (sc.compare.empty()) {

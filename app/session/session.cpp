@@ -3,6 +3,8 @@
 // session_history.cpp's, samples session_sampling.cpp's.
 #include "app/session/session.hpp"
 
+#include "core/shard/sharded_descriptor.hpp"
+
 #include <algorithm>
 #include <chrono>
 
@@ -21,7 +23,7 @@ double max_fill_load(family f) { return describe(f).max_fill_load; }
 
 session::session(session_config cfg, std::unique_ptr<batch_recorder> recorder)
     : cfg_(std::move(cfg)),
-      fam_(describe(cfg_.table.family)),
+      fam_(describe_table(cfg_.table)),
       work_stream_(cfg_.table.backend == backend::gpu),
       sample_stream_(cfg_.table.backend == backend::gpu),
       generate_stream_(cfg_.table.backend == backend::gpu),

@@ -22,6 +22,7 @@
 #include "app/session/history.hpp"
 #include "app/session/records.hpp"
 #include "app/session/step_runs.hpp"
+#include "core/shard/sharded_view.hpp"
 #include "core/common/gpu_fault.hpp"
 #include "core/common/status_counts.hpp"
 #include "core/table/family_registry.hpp"
@@ -75,8 +76,20 @@ using sample_request = inspect_request;
 /// @brief The highest fill target of the family (family_descriptor::max_fill_load).
 double max_fill_load(family f);
 
+/// @brief A table over several devices as a sample saw it: each device's counters and virtual
+/// shards, and what the last batch sent between them.
+struct shard_sample {
+  std::string link;  ///< how the devices talk ("NCCL 2.28.3, 2 GPUs in one process", simulated)
+  bool simulated = false;
+  owner_bits owner = owner_bits::independent;
+  std::vector<table_stats> devices;
+  std::vector<std::uint32_t> virtual_shards;  ///< each device's
+  batch_exchange exchange;
+};
+
 struct sample_result {
   table_stats stats;
+  std::optional<shard_sample> shards;  ///< a table over several devices
   inspect_result inspected;
   const occupancy_pixel* pixels = nullptr;  ///< in `space`, valid until the next sample
   memory_space space = memory_space::host;

@@ -29,7 +29,19 @@ void session::sample(const sample_request& req, sample_result& out,
     ir.occupancy = q;
   }
   table_->inspect(ir, r.inspected, s);
-  r.stats = table_->stats(s);
+  if (sharded_view* v = as_sharded(*table_)) {
+    shard_sample sh;
+    sh.link = v->exchange_name();
+    sh.simulated = table_->config().backend == backend::cpu;
+    sh.owner = v->map().rule;
+    sh.devices = v->shard_stats(s);
+    sh.virtual_shards = v->map().shares();
+    sh.exchange = v->last_exchange();
+    r.stats = add_up(sh.devices);
+    r.shards = std::move(sh);
+  } else {
+    r.stats = table_->stats(s);
+  }
   r.pixels = req.occupancy ? pixels.data() : nullptr;
   r.space = table_->space();
   r.taken_at = steady_seconds();

@@ -28,6 +28,7 @@ void dock_windows(ImGuiID dockspace, const layout_nodes& n,
   for (const char* w : family_windows) ImGui::DockBuilderDockWindow(w, n.views);
   ImGui::DockBuilderDockWindow(throughput, n.rates);
   ImGui::DockBuilderDockWindow(timeline, n.rates);
+  ImGui::DockBuilderDockWindow(devices, n.rates);
   ImGui::DockBuilderFinish(dockspace);
 }
 }  // namespace

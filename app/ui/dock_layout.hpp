@@ -15,6 +15,7 @@ inline constexpr const char* numbers = "Numbers";
 inline constexpr const char* heatmap = "Slot occupancy";
 inline constexpr const char* throughput = "Throughput";
 inline constexpr const char* timeline = "Churn timeline";
+inline constexpr const char* devices = "GPUs";
 }  // namespace window_name
 
 /// @brief Lays out the default arrangement with the family's windows `family_windows` (the first

@@ -139,6 +139,8 @@ void sharded_table<K, V>::run(sharded_op op, std::span<const rank_io<K, V>> io) 
   sync_all();
   if (chunks >= 2) collect_phases(1 - last);
   collect_phases(last);
+  std::lock_guard hold(last_lock_);
+  last_ = building_;
 }
 
 template <class K, class V>
@@ -362,10 +364,10 @@ void sharded_table<K, V>::send_back(const batch_plan& plan, std::span<const rank
 template <class K, class V>
 void sharded_table<K, V>::begin_record(sharded_op op, bool want_status, bool want_values) {
   const std::uint32_t n = exchange_->ranks();
-  last_ = batch_exchange{};
-  last_.devices = n;
-  last_.keys.assign(std::size_t{n} * n, 0);
-  last_.phase_ms.assign(n, {});
+  building_ = batch_exchange{};
+  building_.devices = n;
+  building_.keys.assign(std::size_t{n} * n, 0);
+  building_.phase_ms.assign(n, {});
   out_bytes_ = sizeof(K) + (op == sharded_op::insert || op == sharded_op::apply ? sizeof(V) : 0) +
                (op == sharded_op::apply ? sizeof(op_kind) : 0);
   back_bytes_ = (want_status ? sizeof(op_status) : 0) + (want_values ? sizeof(V) : 0);
@@ -376,10 +378,10 @@ void sharded_table<K, V>::add_to_record(const batch_plan& plan) {
   const auto local = exchange_->local_ranks();
   for (std::size_t k = 0; k < local.size(); ++k)
     for (std::uint32_t j = 0; j < plan.n; ++j) {
-      last_.keys[std::size_t{local[k]} * plan.n + j] += plan.sent[k][j];
+      building_.keys[std::size_t{local[k]} * plan.n + j] += plan.sent[k][j];
       if (j == local[k]) continue;  // a rank's own keys never leave it
-      last_.bytes_out += plan.sent[k][j] * out_bytes_;
-      last_.bytes_back += plan.sent[k][j] * back_bytes_;
+      building_.bytes_out += plan.sent[k][j] * out_bytes_;
+      building_.bytes_back += plan.sent[k][j] * back_bytes_;
     }
 }
 
@@ -388,7 +390,7 @@ void sharded_table<K, V>::collect_phases(int p) {
   const bool gpu = space() == memory_space::device;
   for (const std::uint32_t r : exchange_->local_ranks())
     for (int ph = 0; ph < k_shard_phases; ++ph)
-      last_.phase_ms[r][ph] +=
+      building_.phase_ms[r][ph] +=
           buffers_of(r, p).timer(gpu, static_cast<shard_phase>(ph)).elapsed_ms();
 }
 

@@ -11,20 +11,76 @@ namespace detail {
 inline std::string shard_prefix(std::uint32_t r) { return "shard" + std::to_string(r) + "."; }
 }  // namespace detail
 
-// A sample of the whole table: the probe histograms add up; the occupancy grid over every slot
-// gives each shard an even band of rows (or goes to the one shard a zoomed range lies in); slot
-// dumps go to the shard that holds them. A family's own parts and the bucket strip come from
-// shard 0 (each shard's own are read through shard(d)).
+namespace detail {
+
+/// One shard's part of an occupancy grid over the whole table: pixels [p0, p1) of the grid, as a
+/// query of its own slots.
+struct occupancy_part {
+  std::uint32_t shard = 0;
+  std::uint64_t p0 = 0, p1 = 0;
+  occupancy_query query;
+};
+
+/// Cuts a grid over the concatenated shards (shard r holds slots [r per, (r + 1) per)) into the
+/// pixels whose first slot each shard holds; pixels past the table's end go with the last. A pixel
+/// across two shards shows the first one's slots of it.
+inline std::vector<occupancy_part> split_occupancy(const occupancy_query& q, std::uint64_t per,
+                                                   std::uint32_t shards) {
+  const std::uint64_t pixels = std::uint64_t{q.width} * q.height;
+  const auto first_slot = [&](std::uint64_t p) {
+    std::uint64_t lo, hi;
+    pixel_slot_range(q, p, lo, hi);
+    return lo;
+  };
+  const auto first_pixel_from = [&](std::uint64_t slot) {  // the first pixel starting at or past
+    std::uint64_t a = 0, b = pixels;
+    while (a < b) {
+      const std::uint64_t m = (a + b) / 2;
+      if (first_slot(m) < slot)
+        a = m + 1;
+      else
+        b = m;
+    }
+    return a;
+  };
+  std::vector<occupancy_part> parts;
+  const std::uint64_t end = std::min(q.first_slot + q.slot_count, per * shards);
+  for (std::uint32_t r = 0; r < shards; ++r) {
+    const std::uint64_t lo = std::uint64_t{r} * per, hi = lo + per;
+    if (hi <= q.first_slot || lo >= end) continue;
+    occupancy_part part;
+    part.shard = r;
+    part.p0 = first_pixel_from(std::max(lo, q.first_slot));
+    part.p1 = hi >= end ? pixels : first_pixel_from(hi);
+    if (part.p0 >= part.p1) continue;
+    const std::uint64_t from = std::max(first_slot(part.p0), lo);
+    part.query.first_slot = from - lo;
+    part.query.slot_count = std::min(hi, end) - from;
+    part.query.width = static_cast<std::uint32_t>(part.p1 - part.p0);
+    part.query.height = 1;
+    parts.push_back(part);
+  }
+  return parts;
+}
+
+}  // namespace detail
+
+// A sample of the whole table: the probe histograms add up; the occupancy grid over the slots of
+// every shard in turn is cut into each shard's pixels; slot dumps go to the shard that holds them.
+// A family's own parts and the bucket strip come from shard 0 (each shard's own are read through
+// shard(d)).
 template <class K, class V>
-void sharded_table<K, V>::inspect(const inspect_request& req, inspect_result& out, stream_view s) {
+void sharded_table<K, V>::inspect(const inspect_request& req, inspect_result& out,
+                                  stream_view s) {
   synchronize(s);
   const memory_space sp = space();
-  const bool gpu = sp == memory_space::device;
   const std::uint32_t n = devices();
   const std::uint64_t per = shards_[0]->capacity();
   out = inspect_result{};
+  std::vector<detail::occupancy_part> grid;
+  if (req.occupancy) grid = detail::split_occupancy(*req.occupancy, per, n);
   for (std::uint32_t r = 0; r < n; ++r) {
-    const detail::rank_scope on(gpu, r);
+    const detail::rank_scope on(sp == memory_space::device, r);
     inspect_request mine;
     if (r == 0) {
       static_cast<family_inspect_requests&>(mine) = req;
@@ -38,26 +94,18 @@ void sharded_table<K, V>::inspect(const inspect_request& req, inspect_result& ou
           std::min<std::uint64_t>(req.dump_count, lo + per - *req.dump_first));
     }
     buffer<occupancy_pixel> band;
-    std::uint64_t band_at = 0;
-    if (req.occupancy) {
-      const occupancy_query& q = *req.occupancy;
-      const bool whole = q.first_slot == 0 && q.slot_count == per * n && q.height % n == 0;
-      const bool inside = q.first_slot >= lo && q.first_slot + q.slot_count <= lo + per;
-      if (whole || inside) {
-        occupancy_query part = q;
-        part.height = whole ? q.height / n : q.height;
-        part.first_slot = whole ? 0 : q.first_slot - lo;
-        part.slot_count = whole ? per : q.slot_count;
-        band_at = whole ? std::uint64_t{r} * part.height * q.width : 0;
-        band = buffer<occupancy_pixel>(sp, std::size_t{part.width} * part.height);
-        part.out = band.data();
-        mine.occupancy = part;
-      }
+    const detail::occupancy_part* part = nullptr;
+    for (const detail::occupancy_part& g : grid)
+      if (g.shard == r) part = &g;
+    if (part) {
+      band = buffer<occupancy_pixel>(sp, part->p1 - part->p0);
+      mine.occupancy = part->query;
+      mine.occupancy->out = band.data();
     }
     inspect_result got;
     shards_[r]->inspect(mine, got, stream_of(r));
-    if (mine.occupancy)
-      copy_bytes(req.occupancy->out + band_at, sp, band.data(), sp,
+    if (part)
+      copy_bytes(req.occupancy->out + part->p0, sp, band.data(), sp,
                  band.size() * sizeof(occupancy_pixel), stream_of(r));
     synchronize(stream_of(r));
     if (r == 0) {
@@ -126,6 +174,7 @@ void sharded_table<K, V>::restore_state(const table_state& st, stream_view s) {
   }
   std::copy(owners.begin(), owners.end(), map_.device_of.begin());
   sync_all();
+  std::lock_guard hold(last_lock_);
   last_ = batch_exchange{};
 }
 
@@ -175,7 +224,7 @@ regpus_result sharded_table<K, V>::regpus(std::uint32_t to, stream_view s) {
   run(sharded_op::insert, io);
   for (std::uint32_t i = 0; i < ranks; ++i)
     for (std::uint32_t j = 0; j < ranks; ++j)
-      if (i != j) res.keys_moved += last_.keys_from_to(i, j);
+      if (i != j) res.keys_moved += building_.keys_from_to(i, j);
   res.bytes_moved = res.keys_moved * (sizeof(K) + sizeof(V));
   if (ranks != to) exchange_ = parts_.exchange(to);
   keep_ranks(to);

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <vector>
 
@@ -52,7 +53,11 @@ class sharded_table final : public table_of<K, V>, public sharded_view {
   std::uint32_t devices() const override { return static_cast<std::uint32_t>(shards_.size()); }
   table& shard(std::uint32_t d) override { return *shards_.at(d); }
   const shard_map& map() const override { return map_; }
-  const batch_exchange& last_exchange() const override { return last_; }
+  batch_exchange last_exchange() const override {
+    std::lock_guard hold(last_lock_);
+    return last_;
+  }
+  std::vector<table_stats> shard_stats(stream_view s) override;
   std::string exchange_name() const override { return exchange_->describe(); }
   regpus_result regpus(std::uint32_t devices, stream_view s) override;
   std::uint64_t chunk_keys() const override { return chunk_; }
@@ -111,7 +116,9 @@ class sharded_table final : public table_of<K, V>, public sharded_view {
   std::vector<std::unique_ptr<rank_buffers>> buffers_;  ///< two sets a rank: [2 * rank + p]
   std::uint64_t chunk_ = std::uint64_t{1} << 22;        ///< keys a rank a chunk
   std::size_t out_bytes_ = 0, back_bytes_ = 0;          ///< a key's bytes out and back
-  batch_exchange last_;
+  batch_exchange building_;      ///< the batch being run
+  batch_exchange last_;          ///< the last one finished, under last_lock_
+  mutable std::mutex last_lock_;
 };
 
 }  // namespace hs

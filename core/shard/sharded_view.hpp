@@ -3,6 +3,7 @@
 // and the tests reach it through as_sharded(table&), without naming the key width.
 #pragma once
 #include <array>
+#include <mutex>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -66,8 +67,11 @@ class sharded_view {
   /// current (device_scope), as the sharded table does.
   virtual table& shard(std::uint32_t d) = 0;
   virtual const shard_map& map() const = 0;
-  /// @brief What the last batch moved (empty before the first).
-  virtual const batch_exchange& last_exchange() const = 0;
+  /// @brief What the last batch moved (empty before the first): a copy, safe to take while
+  /// another thread runs a batch.
+  virtual batch_exchange last_exchange() const = 0;
+  /// @brief Each device's counters (synchronizes); stats() is their sum (add_up).
+  virtual std::vector<table_stats> shard_stats(stream_view s) = 0;
   /// @brief How the devices talk: "NCCL 2.28.9, 4 GPUs in one process", or simulated.
   virtual std::string exchange_name() const = 0;
   /// @brief Moves to `devices` devices at the same total capacity: whole virtual shards change
@@ -80,6 +84,9 @@ class sharded_view {
   virtual std::uint64_t chunk_keys() const = 0;
   virtual void set_chunk_keys(std::uint64_t keys) = 0;
 };
+
+/// @brief The counters of a table made of these shards: sums, and the longest probe of any.
+table_stats add_up(const std::vector<table_stats>& shards);
 
 /// @brief The sharded table behind `t`, or null for a table on one device.
 sharded_view* as_sharded(table& t);

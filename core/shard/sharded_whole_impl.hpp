@@ -112,28 +112,24 @@ void sharded_table<K, V>::clear(stream_view s) {
     shards_[r]->clear(stream_of(r));
   }
   sync_all();
+  std::lock_guard hold(last_lock_);
   last_ = batch_exchange{};
 }
 
 template <class K, class V>
-table_stats sharded_table<K, V>::stats(stream_view s) {
+std::vector<table_stats> sharded_table<K, V>::shard_stats(stream_view s) {
   synchronize(s);
-  table_stats all;
+  std::vector<table_stats> each;
   for (std::uint32_t r = 0; r < shards_.size(); ++r) {
     const detail::rank_scope on(space() == memory_space::device, r);
-    const table_stats one = shards_[r]->stats(stream_of(r));
-    all.capacity += one.capacity;
-    all.live += one.live;
-    all.erased += one.erased;
-    all.tombstones += one.tombstones;
-    all.occupied += one.occupied;
-    all.bytes += one.bytes;
-    all.max_displacement = std::max(all.max_displacement, one.max_displacement);
-    for (int k = 0; k < k_op_kind_count; ++k) all.rejected[k] += one.rejected[k];
-    all.failed_full += one.failed_full;
-    add_shard_counters(all, one);
+    each.push_back(shards_[r]->stats(stream_of(r)));
   }
-  return all;
+  return each;
+}
+
+template <class K, class V>
+table_stats sharded_table<K, V>::stats(stream_view s) {
+  return add_up(shard_stats(s));
 }
 
 template <class K, class V>

@@ -2,7 +2,11 @@
 // are made through the family registry: family_registry.cpp).
 #include "core/table/table.hpp"
 
+#include <algorithm>
+#include <charconv>
+
 #include "core/common/bit_math.hpp"
+#include "core/common/device.hpp"
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
 
@@ -16,6 +20,16 @@ std::optional<owner_bits> parse_owner_bits(std::string_view s) {
   if (s == "independent") return owner_bits::independent;
   if (s == "low-bits") return owner_bits::low_bits;
   return std::nullopt;
+}
+
+std::uint32_t parse_devices(std::string_view text) {
+  if (text == "all") return static_cast<std::uint32_t>(std::max(1, gpu_count()));
+  std::uint32_t n = 0;
+  const auto [end, err] = std::from_chars(text.data(), text.data() + text.size(), n);
+  if (err != std::errc{} || end != text.data() + text.size() || n < 1 || n > k_max_devices)
+    throw user_error("'" + std::string(text) + "' is not a number of devices (1 to " +
+                     std::to_string(k_max_devices) + ", or all)");
+  return n;
 }
 
 std::string_view to_string(maintenance_result::action a) {

@@ -35,6 +35,9 @@ std::optional<family> parse_family(std::string_view s);
 enum class owner_bits : std::uint8_t { independent, low_bits };
 std::string_view to_string(owner_bits o);
 std::optional<owner_bits> parse_owner_bits(std::string_view s);
+/// @brief A number of devices as scenario lines and compare entries write it: 1 to 64, or `all`
+/// (every GPU of the machine, at least one); throws hs::user_error otherwise.
+std::uint32_t parse_devices(std::string_view text);
 
 /// @brief The most devices one table is sharded over.
 inline constexpr std::uint32_t k_max_devices = 64;

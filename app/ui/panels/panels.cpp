@@ -1,6 +1,7 @@
 // The window's panels, made in one place: the common ones, and a window per view of the family.
 #include "app/ui/panels/compare_panel.hpp"
 #include "app/ui/panels/controls_panel.hpp"
+#include "app/ui/panels/devices_panel.hpp"
 #include "app/ui/panels/heatmap_panel.hpp"
 #include "app/ui/panels/numbers_panel.hpp"
 #include "app/ui/panels/panel.hpp"
@@ -38,6 +39,7 @@ std::vector<std::unique_ptr<panel>> common_panels() {
   p.push_back(make_throughput_panel());
   p.push_back(make_timeline_panel());
   p.push_back(std::make_unique<compare_panel>());
+  p.push_back(std::make_unique<devices_panel>());
   return p;
 }
 

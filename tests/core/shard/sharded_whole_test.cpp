@@ -120,3 +120,33 @@ TEST_CASE("sharded: impossible requests are refused with what is wrong", "[shard
     CHECK_THROWS_WITH(make_table(cfg), ContainsSubstring("asked for 8 GPUs; this machine has"));
 #endif
 }
+
+TEST_CASE("sharded: the occupancy grid over every shard adds up to the table's keys", "[shard]") {
+  table_config cfg = test::shard_config("linear", backend::cpu, 1 << 12);
+  cfg.devices = 4;
+  auto t = make_table(cfg);
+  test::insert(*t, test::random_keys(1500, 41), test::random_values(1500, 42));
+  const auto grid = [&](std::uint64_t first, std::uint64_t count, std::uint32_t w,
+                        std::uint32_t h) {
+    std::vector<occupancy_pixel> px(std::size_t{w} * h);
+    inspect_request req;
+    req.occupancy = occupancy_query{first, count, w, h, px.data()};
+    inspect_result out;
+    t->inspect(req, out, {});
+    double live = 0;
+    for (std::uint64_t p = 0; p < px.size(); ++p) {
+      std::uint64_t lo, hi;
+      pixel_slot_range(*req.occupancy, p, lo, hi);
+      if (px[p].mean_displacement != k_no_slot)
+        live += px[p].live * double(std::min<std::uint64_t>(hi, 4096) - lo);
+    }
+    return std::pair{live, px};
+  };
+  // 185 pixels of about 22 slots, their edges nowhere near the shards' edges: a pixel across two
+  // shards shows the first one's part of it, so the sum is within a few keys.
+  CHECK(std::abs(grid(0, 4096, 37, 5).first - 1500) < 15);
+  // Zoomed over the end of shard 2 and the start of shard 3, with pixels to spare past the end.
+  const auto [live, px] = grid(3000, 200, 20, 12);
+  CHECK(live > 40);
+  CHECK(px.back().mean_displacement == k_no_slot);
+}

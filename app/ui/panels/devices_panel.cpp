@@ -1,0 +1,143 @@
+#include "app/ui/panels/devices_panel.hpp"
+
+#include <algorithm>
+
+#include "core/common/format.hpp"
+#include "visualizers/colormap.hpp"
+
+namespace hs::app {
+
+namespace {
+
+ImU32 to_u32(vis::rgba8 c) { return IM_COL32(c.r, c.g, c.b, c.a); }
+
+// Each device's keys, load and virtual shards, a row each.
+void draw_device_rows(const shard_sample& sh, devices_drawn& d) {
+  if (!ImGui::BeginTable("devices", 5, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit))
+    return;
+  for (const char* c : {"device", "live keys", "load", "longest probe", "virtual shards"})
+    ImGui::TableSetupColumn(c);
+  ImGui::TableHeadersRow();
+  for (std::size_t i = 0; i < sh.devices.size(); ++i) {
+    const table_stats& t = sh.devices[i];
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::Text("%s %zu", sh.simulated ? "device" : "GPU", i);
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(format_count(t.live).c_str());
+    ImGui::TableNextColumn();
+    ImGui::ProgressBar(static_cast<float>(t.load_factor()), ImVec2(120, 0),
+                       strprintf("%.3f", t.load_factor()).c_str());
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(format_count(t.max_displacement).c_str());
+    ImGui::TableNextColumn();
+    ImGui::Text("%u", i < sh.virtual_shards.size() ? sh.virtual_shards[i] : 0u);
+    d.live.push_back(t.live);
+  }
+  ImGui::EndTable();
+}
+
+// The exchange matrix: a cell a (sender, receiver) pair, its colour the share of the batch.
+void draw_matrix(const batch_exchange& x, devices_drawn& d) {
+  const std::uint32_t n = x.devices;
+  std::uint64_t total = 0, most = 1;
+  for (const std::uint64_t k : x.keys) {
+    total += k;
+    most = std::max(most, k);
+  }
+  ImGui::Text("last batch: %s keys, %s out and %s back between devices",
+              format_count(total).c_str(), format_bytes(x.bytes_out).c_str(),
+              format_bytes(x.bytes_back).c_str());
+  static const vis::colormap map = vis::load_colormap("viridis");
+  const float cell = std::clamp(ImGui::GetContentRegionAvail().x / float(n + 1), 36.f, 96.f);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  const float label = ImGui::CalcTextSize("from 00").x + 8;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const float y = at.y + ImGui::GetTextLineHeightWithSpacing() + i * cell;
+    dl->AddText(ImVec2(at.x, y + cell / 2 - 8), ImGui::GetColorU32(ImGuiCol_Text),
+                strprintf("from %u", i).c_str());
+    for (std::uint32_t j = 0; j < n; ++j) {
+      const std::uint64_t k = x.keys_from_to(i, j);
+      const ImVec2 lo(at.x + label + j * cell, y), hi(lo.x + cell - 2, y + cell - 2);
+      const vis::rgba8 c = map.at(float(double(k) / double(most)));
+      dl->AddRectFilled(lo, hi, to_u32(c));
+      const bool dark = vis::luminance(c) < 0.4;
+      dl->AddText(ImVec2(lo.x + 4, lo.y + cell / 2 - 8),
+                  dark ? IM_COL32(255, 255, 255, 255) : IM_COL32(0, 0, 0, 255),
+                  format_count(k).c_str());
+      d.matrix.push_back(k);
+    }
+  }
+  for (std::uint32_t j = 0; j < n; ++j)
+    dl->AddText(ImVec2(at.x + label + j * cell + 4, at.y), ImGui::GetColorU32(ImGuiCol_Text),
+                strprintf("to %u", j).c_str());
+  ImGui::Dummy(ImVec2(label + n * cell, ImGui::GetTextLineHeightWithSpacing() + n * cell));
+}
+
+// Each device's phases as one bar of five parts; the slowest device is the batch's critical path.
+void draw_phases(const batch_exchange& x, devices_drawn& d) {
+  if (x.phase_ms.empty()) return;
+  d.slowest = x.slowest();
+  double longest = 1e-9;
+  for (const auto& row : x.phase_ms) {
+    double sum = 0;
+    for (const double ms : row) sum += ms;
+    longest = std::max(longest, sum);
+  }
+  static const vis::colormap map = vis::load_colormap("viridis");
+  const float width = std::max(200.f, ImGui::GetContentRegionAvail().x - 160);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  for (std::uint32_t r = 0; r < x.phase_ms.size(); ++r) {
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    float left = at.x + 70;
+    for (int p = 0; p < k_shard_phases; ++p) {
+      const float w = float(x.phase_ms[r][p] / longest) * width;
+      dl->AddRectFilled(ImVec2(left, at.y), ImVec2(left + w, at.y + 16),
+                        to_u32(map.at(float(p) / float(k_shard_phases - 1))));
+      left += w;
+      d.phase_ms.push_back(x.phase_ms[r][p]);
+    }
+    dl->AddText(at, ImGui::GetColorU32(ImGuiCol_Text), strprintf("GPU %u", r).c_str());
+    ImGui::Dummy(ImVec2(width + 70, 18));
+    ImGui::SameLine();
+    double sum = 0;
+    for (const double ms : x.phase_ms[r]) sum += ms;
+    ImGui::Text("%.2f ms%s", sum, r == d.slowest ? "  critical path" : "");
+  }
+  std::string legend;
+  for (int p = 0; p < k_shard_phases; ++p)
+    legend += (p ? " | " : "") + std::string(k_shard_phase_names[p]);
+  ImGui::TextDisabled("phases, left to right: %s (summed over the batch's chunks)",
+                      legend.c_str());
+}
+
+}  // namespace
+
+void devices_panel::draw(frame_state& f) {
+  drawn_ = devices_drawn{};
+  if (!f.sample.shards) {
+    ImGui::TextWrapped(
+        "The table runs on one device. Choose GPUs in the Table section (or --gpus N, or "
+        "'gpus N' in a scenario) to shard it; with the CPU backend the devices are simulated.");
+    return;
+  }
+  draw_freshness(f);
+  const shard_sample& sh = *f.sample.shards;
+  drawn_.devices = static_cast<std::uint32_t>(sh.devices.size());
+  drawn_.link = sh.link;
+  ImGui::TextWrapped("%s%s; owner from %s bits", sh.link.c_str(),
+                     sh.simulated ? " (simulated: CPU models)" : "",
+                     std::string(to_string(sh.owner)).c_str());
+  draw_device_rows(sh, drawn_);
+  if (sh.exchange.devices == 0) {
+    ImGui::TextDisabled("no batch has run yet");
+    return;
+  }
+  ImGui::SeparatorText("exchange matrix: keys from device i to device j");
+  draw_matrix(sh.exchange, drawn_);
+  ImGui::SeparatorText("phases of the last batch");
+  draw_phases(sh.exchange, drawn_);
+}
+
+}  // namespace hs::app

@@ -1,0 +1,33 @@
+// The GPUs window of a table over several devices: how they are linked, each device's load and
+// virtual shards, the exchange matrix of the last batch (keys from GPU i to GPU j, a heat grid
+// with its numbers), and each device's phases with the slowest one marked as the critical path.
+// It keeps what it drew last, for the tests that read it back.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "app/ui/panels/panel.hpp"
+
+namespace hs::app {
+
+struct devices_drawn {
+  std::uint32_t devices = 0;  ///< 0: the table is on one device (the window says so)
+  std::string link;
+  std::vector<std::uint64_t> live;    ///< each device's live keys
+  std::vector<std::uint64_t> matrix;  ///< [i * devices + j]: keys from i to j, last batch
+  std::vector<double> phase_ms;       ///< [i * k_shard_phases + phase]
+  std::uint32_t slowest = 0;
+};
+
+class devices_panel final : public panel {
+ public:
+  const char* title() const override { return "GPUs"; }
+  void draw(frame_state& f) override;
+  const devices_drawn& drawn() const { return drawn_; }
+
+ private:
+  devices_drawn drawn_;
+};
+
+}  // namespace hs::app

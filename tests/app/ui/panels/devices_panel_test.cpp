@@ -1,0 +1,63 @@
+// A table over four simulated devices in the window: the Table section's GPUs combo rebuilds the
+// table over 4 devices, Fill runs batches through the exchange, and the GPUs window then shows
+// each device's keys (what its shard holds), the exchange matrix of the last batch (what the
+// table sent from each device to each) and each device's phases with the slowest marked; the
+// heatmap's bands are the four shards, each filled as its shard is.
+#include <numeric>
+
+#include <imgui.h>
+#include <imgui_te_context.h>
+#include <catch2/catch_test_macros.hpp>
+
+#include "app/ui/app_frame.hpp"
+#include "app/ui/panels/devices_panel.hpp"
+#include "core/shard/sharded_view.hpp"
+#include "tests/app/ui/ui_test_fixtures.hpp"
+#include "tests/support/ui_harness.hpp"
+
+using namespace hs;
+using namespace hs::app;
+
+TEST_CASE("GPUs window: four simulated devices, their keys and the exchange", "[ui][shard]") {
+  auto h = test::harness_or_skip(test::small_table());
+  app_frame& f = h->frame();
+  devices_drawn before, after;
+  std::vector<std::uint64_t> shard_live;
+  batch_exchange sent;
+  const std::string log = h->run([&](ImGuiTestContext* ctx) {
+    ctx->WindowFocus("//GPUs");  // as a click on its tab does
+    ctx->Yield(3);
+    before = dynamic_cast<const devices_panel*>(f.find_panel("GPUs"))->drawn();
+    ctx->SetRef("//Controls/table-section");
+    ctx->ComboClick("GPUs/4");
+    ctx->ItemClick("Apply (rebuild the table)");
+    ctx->Yield(3);
+    ctx->ItemClick(test::fill_button);
+    test::wait_until(ctx, [&] { return f.sess().status().batches > 2 && !f.sess().running(); });
+    f.sess().wait_idle();
+    sharded_view& v = *as_sharded(f.sess().tbl());
+    for (std::uint32_t d = 0; d < v.devices(); ++d)
+      shard_live.push_back(v.shard(d).stats({}).live);
+    sent = v.last_exchange();
+    ctx->WindowFocus("//GPUs");
+    test::wait_until(ctx, [&] { return f.state().sample.version == f.sess().version(); });
+    ctx->Yield(3);
+    after = dynamic_cast<const devices_panel*>(f.find_panel("GPUs"))->drawn();
+  });
+  REQUIRE(log.empty());
+  CHECK(before.devices == 0);  // one device: the window says how to shard
+  REQUIRE(after.devices == 4);
+  CHECK(f.sess().config().table.devices == 4);
+  CHECK(after.live == shard_live);
+  CHECK(std::accumulate(shard_live.begin(), shard_live.end(), std::uint64_t{0}) ==
+        f.sess().tbl().stats({}).live);
+  for (const std::uint64_t n : shard_live) CHECK(n > 0);
+  CHECK(after.matrix == sent.keys);
+  REQUIRE(after.matrix.size() == 16);
+  for (std::uint32_t j = 0; j < 4; ++j) CHECK(after.matrix[j] > 0);  // rank 0 sent to all
+  for (std::uint32_t i = 1; i < 4; ++i)
+    for (std::uint32_t j = 0; j < 4; ++j) CHECK(after.matrix[i * 4 + j] == 0);
+  CHECK(after.phase_ms.size() == 4 * k_shard_phases);
+  CHECK(after.slowest == sent.slowest());
+  CHECK(after.link.find("simulated") != std::string::npos);
+}
