@@ -402,8 +402,9 @@ std::uint32_t devices_for(const cli_options& o, backend b) {
   if (!o.gpus) return 1;
   if (*o.gpus != 0) return *o.gpus;
   if (b == backend::cpu)
-    throw user_error("--gpus all counts GPUs, and the CPU backend runs none: give a number of "
-                     "simulated devices (--gpus 4)");
+    throw user_error(
+        "--gpus all counts GPUs, and the CPU backend runs none: give a number of "
+        "simulated devices (--gpus 4)");
   return static_cast<std::uint32_t>(std::max(1, gpu_count()));
 }
 

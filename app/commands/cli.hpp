@@ -22,7 +22,7 @@ struct cli_options {
   backend_choice backend = backend_choice::automatic;
   std::optional<std::uint64_t> capacity;
   std::optional<hash_kind> hash;
-  std::optional<probe_policy> probe;     ///< window and bench: the linear family's probing
+  std::optional<probe_policy> probe;  ///< window and bench: the linear family's probing
   /// @brief --gpus: devices one table is sharded over (0: every GPU); unset: one.
   std::optional<std::uint32_t> gpus;
   std::optional<key_width> table_width;  ///< window and render: --key-bits, the tables' key width

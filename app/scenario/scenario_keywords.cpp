@@ -85,12 +85,10 @@ void hash(scenario_parse& s, const keyword_line& l) {
   s.sc.config.table.hash = *h;
 }
 
-void gpus(scenario_parse& s, const keyword_line& l) {
-  try {
-    s.sc.config.table.devices = parse_devices(l.w[1]);
-  } catch (const user_error& e) {
-    l.p.fail(e.what());
-  }
+void gpus(scenario_parse& s, const keyword_line& l) try {
+  s.sc.config.table.devices = parse_devices(l.w[1]);
+} catch (const user_error& e) {
+  l.p.fail(e.what());
 }
 
 void owner(scenario_parse& s, const keyword_line& l) {
@@ -461,14 +459,10 @@ const std::array k_keywords{
     K{"backend", "backend gpu|cpu|auto",
       "Where the table runs; auto takes the GPU when there is one.", table_, 1, 1, backend},
     K{"gpus", "gpus N|all",
-      "Shard the table over N GPUs (all: every GPU), one shard a GPU, its batches exchanged "
-      "through NCCL; on the CPU backend, over N simulated devices.",
-      table_, 1, 1, gpus},
+      "Shard the table over N GPUs (NCCL), or N simulated devices on the CPU.", table_, 1, 1, gpus},
     K{"owner", "owner independent|low-bits",
-      "Where a sharded table takes a key's device from: hash bits its shards do not use "
-      "(independent), or the low bits of the table's own hash, which then crowd every shard's "
-      "keys onto a part of its slots (low-bits, the lesson's mistake).",
-      table_, 1, 1, owner},
+      "A sharded table's owner bits: an independent hash, or the table's own low bits.", table_, 1,
+      1, owner},
     K{"compare", "compare TABLE TABLE [TABLE]",
       "Two or three tables run the same steps side by side, each a family with :name=value "
       "options (compare linear:hash=identity linear:hash=murmur3); captures are then 'compare'.",

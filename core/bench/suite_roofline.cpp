@@ -34,8 +34,8 @@ report roofline_suite(const bench_options& opt) {
   for (const std::uint64_t bytes : {std::uint64_t{1} << 30, std::uint64_t{1} << 28})
     if (opt.gpus > 1) {
       const double ms = nccl_all_to_all_ms(opt.gpus, bytes, opt.reps);
-      t.add({"NCCL all-to-all, " + format_bytes(bytes) + " a GPU over " +
-                 std::to_string(opt.gpus) + " GPUs (algorithm bandwidth)",
+      t.add({"NCCL all-to-all, " + format_bytes(bytes) + " a GPU over " + std::to_string(opt.gpus) +
+                 " GPUs (algorithm bandwidth)",
              cell(double(bytes) / (ms * 1e6), "%.1f"), "GB/s"});
     }
   r.tables.push_back(std::move(t));

@@ -31,11 +31,11 @@ void count_owners(memory_space space, const shard_map& m, std::span<const K> key
 template <class K>
 void place_by_owner(memory_space space, const shard_map& m, std::span<const K> keys,
                     const std::uint64_t* counts, std::uint64_t* cursor, std::uint32_t* pos,
-                    stream_view s) {
+                    const packed_lanes<K>& out, stream_view s) {
   (void)s;
   if (space == memory_space::device) {
 #if HS_WITH_CUDA
-    return device_place_by_owner(m, keys, counts, cursor, pos, s);
+    return device_place_by_owner(m, keys, counts, cursor, pos, out, s);
 #else
     no_cuda();
 #endif
@@ -45,8 +45,13 @@ void place_by_owner(memory_space space, const shard_map& m, std::span<const K> k
     cursor[d] = at;
     at += counts[d];
   }
-  for (std::size_t i = 0; i < keys.size(); ++i)
-    pos[i] = static_cast<std::uint32_t>(cursor[owner_of(m, keys[i])]++);
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    const auto at = static_cast<std::uint32_t>(cursor[owner_of(m, keys[i])]++);
+    pos[i] = at;
+    out.keys[at] = keys[i];
+    if (out.values) out.values[at] = out.values_in[i];
+    if (out.kinds) out.kinds[at] = out.kinds_in[i];
+  }
 }
 
 void scatter_by(memory_space space, const std::uint32_t* pos, std::size_t n, const void* src,
@@ -84,8 +89,10 @@ template void count_owners(memory_space, const shard_map&, std::span<const key_t
 template void count_owners(memory_space, const shard_map&, std::span<const wide_key>,
                            std::uint64_t*, stream_view);
 template void place_by_owner(memory_space, const shard_map&, std::span<const key_type>,
-                             const std::uint64_t*, std::uint64_t*, std::uint32_t*, stream_view);
+                             const std::uint64_t*, std::uint64_t*, std::uint32_t*,
+                             const packed_lanes<key_type>&, stream_view);
 template void place_by_owner(memory_space, const shard_map&, std::span<const wide_key>,
-                             const std::uint64_t*, std::uint64_t*, std::uint32_t*, stream_view);
+                             const std::uint64_t*, std::uint64_t*, std::uint32_t*,
+                             const packed_lanes<wide_key>&, stream_view);
 
 }  // namespace hs::detail

@@ -72,7 +72,7 @@ __global__ void start_cursors(std::uint32_t devices, const std::uint64_t* counts
 
 template <class Hash, class K>
 __global__ void place_kernel(owner_table t, const K* keys, std::size_t n,
-                             unsigned long long* cursor, std::uint32_t* pos) {
+                             unsigned long long* cursor, std::uint32_t* pos, packed_lanes<K> out) {
   __shared__ unsigned long long local[k_max_devices];
   __shared__ unsigned long long base[k_max_devices];
   for (std::uint32_t d = threadIdx.x; d < t.devices; d += blockDim.x) local[d] = 0;
@@ -80,10 +80,12 @@ __global__ void place_kernel(owner_table t, const K* keys, std::size_t n,
   const std::size_t tile = std::size_t(blockIdx.x) * k_threads * k_items;
   std::uint32_t own[k_items];
   unsigned long long rank[k_items];
+  K key[k_items];
   for (int k = 0; k < k_items; ++k) {
     const std::size_t i = tile + std::size_t(k) * k_threads + threadIdx.x;
     const bool active = i < n;
-    own[k] = active ? owner<Hash>(t, keys[i]) : 0;
+    key[k] = active ? keys[i] : K{};
+    own[k] = active ? owner<Hash>(t, key[k]) : 0;
     rank[k] = warp_add(local, own[k], active);
   }
   __syncthreads();
@@ -93,7 +95,12 @@ __global__ void place_kernel(owner_table t, const K* keys, std::size_t n,
   __syncthreads();
   for (int k = 0; k < k_items; ++k) {
     const std::size_t i = tile + std::size_t(k) * k_threads + threadIdx.x;
-    if (i < n) pos[i] = static_cast<std::uint32_t>(base[own[k]] + rank[k]);
+    if (i >= n) continue;
+    const auto at = static_cast<std::uint32_t>(base[own[k]] + rank[k]);
+    pos[i] = at;
+    out.keys[at] = key[k];
+    if (out.values) out.values[at] = out.values_in[i];
+    if (out.kinds) out.kinds[at] = out.kinds_in[i];
   }
 }
 
@@ -131,15 +138,16 @@ void device_count_owners(const shard_map& m, std::span<const K> keys, std::uint6
 
 template <class K>
 void device_place_by_owner(const shard_map& m, std::span<const K> keys, const std::uint64_t* counts,
-                           std::uint64_t* cursor, std::uint32_t* pos, stream_view s) {
+                           std::uint64_t* cursor, std::uint32_t* pos, const packed_lanes<K>& out,
+                           stream_view s) {
   auto* c = reinterpret_cast<unsigned long long*>(cursor);
   start_cursors<<<1, 1, 0, as_cuda(s)>>>(m.devices, counts, c);
   HS_CUDA_CHECK_LAUNCH();
   if (keys.empty()) return;
   const owner_table t = table_of_map(m);
   dispatch_hash(m.hash, [&](auto h) {
-    place_kernel<decltype(h)>
-        <<<tiles(keys.size()), k_threads, 0, as_cuda(s)>>>(t, keys.data(), keys.size(), c, pos);
+    place_kernel<decltype(h)><<<tiles(keys.size()), k_threads, 0, as_cuda(s)>>>(
+        t, keys.data(), keys.size(), c, pos, out);
   });
   HS_CUDA_CHECK_LAUNCH();
 }
@@ -172,9 +180,9 @@ template void device_count_owners(const shard_map&, std::span<const wide_key>, s
                                   stream_view);
 template void device_place_by_owner(const shard_map&, std::span<const key_type>,
                                     const std::uint64_t*, std::uint64_t*, std::uint32_t*,
-                                    stream_view);
+                                    const packed_lanes<key_type>&, stream_view);
 template void device_place_by_owner(const shard_map&, std::span<const wide_key>,
                                     const std::uint64_t*, std::uint64_t*, std::uint32_t*,
-                                    stream_view);
+                                    const packed_lanes<wide_key>&, stream_view);
 
 }  // namespace hs::detail

@@ -18,13 +18,25 @@ template <class K>
 void count_owners(memory_space space, const shard_map& m, std::span<const K> keys,
                   std::uint64_t* counts, stream_view s);
 
-/// @brief pos[i] = key i's place in the send order: device d's keys take the places from the sum
-/// of counts below d on. The host keeps input order within a device; kernels do not. `cursor` is
-/// scratch of m.devices counters in `space`.
+/// @brief Where place_by_owner packs each key, and its value and kind where a batch has them (null:
+/// none), in send order. Values have the keys' width.
+template <class K>
+struct packed_lanes {
+  K* keys = nullptr;
+  const K* values_in = nullptr;
+  K* values = nullptr;
+  const op_kind* kinds_in = nullptr;
+  op_kind* kinds = nullptr;
+};
+
+/// @brief pos[i] = key i's place in the send order, and the key (value, kind) packed there: device
+/// d's keys take the places from the sum of counts below d on. The host keeps input order within a
+/// device; kernels do not. `cursor` is scratch of m.devices counters in `space`. One pass over the
+/// keys: placing and packing together read each key once.
 template <class K>
 void place_by_owner(memory_space space, const shard_map& m, std::span<const K> keys,
                     const std::uint64_t* counts, std::uint64_t* cursor, std::uint32_t* pos,
-                    stream_view s);
+                    const packed_lanes<K>& out, stream_view s);
 
 /// @brief dst[pos[i]] = src[i] for i < n; elements of `bytes` bytes (1, 4 or 8).
 void scatter_by(memory_space space, const std::uint32_t* pos, std::size_t n, const void* src,
@@ -40,7 +52,8 @@ void device_count_owners(const shard_map& m, std::span<const K> keys, std::uint6
                          stream_view s);
 template <class K>
 void device_place_by_owner(const shard_map& m, std::span<const K> keys, const std::uint64_t* counts,
-                           std::uint64_t* cursor, std::uint32_t* pos, stream_view s);
+                           std::uint64_t* cursor, std::uint32_t* pos, const packed_lanes<K>& out,
+                           stream_view s);
 void device_move_by(bool scatter, const std::uint32_t* pos, std::size_t n, const void* src,
                     void* dst, std::size_t bytes, stream_view s);
 #endif

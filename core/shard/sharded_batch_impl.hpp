@@ -160,23 +160,23 @@ void sharded_table<K, V>::partition(sharded_op op, std::span<const rank_io<K, V>
     detail::fit(b.counts, sp, 3 * std::size_t{n});
     detail::fit(b.pos, sp, count);
     detail::fit(b.send_keys, sp, count);
+    detail::packed_lanes<K> out;
+    out.keys = b.send_keys.data();
+    if (op == sharded_op::insert || op == sharded_op::apply) {
+      detail::fit(b.send_values, sp, count);
+      out.values_in = part.values.data();
+      out.values = b.send_values.data();
+    }
+    if (op == sharded_op::apply) {
+      detail::fit(b.send_kinds, sp, count);
+      out.kinds_in = part.kinds.data();
+      out.kinds = b.send_kinds.data();
+    }
     // regpus's step spans more ranks than the map has devices: those receive nothing.
     fill_bytes(b.counts.data(), sp, 0, n * sizeof(std::uint64_t), st);
     detail::count_owners<K>(sp, map_, part.keys, b.counts.data(), st);
     detail::place_by_owner<K>(sp, map_, part.keys, b.counts.data(), b.counts.data() + 2 * n,
-                              b.pos.data(), st);
-    detail::scatter_by(sp, b.pos.data(), count, part.keys.data(), b.send_keys.data(), sizeof(K),
-                       st);
-    if (op == sharded_op::insert || op == sharded_op::apply) {
-      detail::fit(b.send_values, sp, count);
-      detail::scatter_by(sp, b.pos.data(), count, part.values.data(), b.send_values.data(),
-                         sizeof(V), st);
-    }
-    if (op == sharded_op::apply) {
-      detail::fit(b.send_kinds, sp, count);
-      detail::scatter_by(sp, b.pos.data(), count, part.kinds.data(), b.send_kinds.data(),
-                         sizeof(op_kind), st);
-    }
+                              b.pos.data(), out, st);
     clock.stop(st);
   }
 }

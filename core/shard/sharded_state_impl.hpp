@@ -70,8 +70,7 @@ inline std::vector<occupancy_part> split_occupancy(const occupancy_query& q, std
 // A family's own parts and the bucket strip come from shard 0 (each shard's own are read through
 // shard(d)).
 template <class K, class V>
-void sharded_table<K, V>::inspect(const inspect_request& req, inspect_result& out,
-                                  stream_view s) {
+void sharded_table<K, V>::inspect(const inspect_request& req, inspect_result& out, stream_view s) {
   synchronize(s);
   const memory_space sp = space();
   const std::uint32_t n = devices();

@@ -116,8 +116,8 @@ class sharded_table final : public table_of<K, V>, public sharded_view {
   std::vector<std::unique_ptr<rank_buffers>> buffers_;  ///< two sets a rank: [2 * rank + p]
   std::uint64_t chunk_ = std::uint64_t{1} << 22;        ///< keys a rank a chunk
   std::size_t out_bytes_ = 0, back_bytes_ = 0;          ///< a key's bytes out and back
-  batch_exchange building_;      ///< the batch being run
-  batch_exchange last_;          ///< the last one finished, under last_lock_
+  batch_exchange building_;                             ///< the batch being run
+  batch_exchange last_;                                 ///< the last one finished, under last_lock_
   mutable std::mutex last_lock_;
 };
 

@@ -3,8 +3,8 @@
 // and the tests reach it through as_sharded(table&), without naming the key width.
 #pragma once
 #include <array>
-#include <mutex>
 #include <cstdint>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>

@@ -280,10 +280,17 @@ void controls_panel::draw_table(frame_state& f) {
     pending_.table.hash = static_cast<hash_kind>(h);
   // One table over several devices: a shard a GPU through NCCL, or simulated devices on the CPU.
   int d = std::countr_zero(std::bit_floor(std::clamp<std::uint32_t>(pending_.table.devices, 1, 8)));
-  if (ImGui::Combo("GPUs", &d, "1\0" "2\0" "4\0" "8\0")) pending_.table.devices = 1u << d;
+  if (ImGui::Combo("GPUs", &d,
+                   "1\0"
+                   "2\0"
+                   "4\0"
+                   "8\0"))
+    pending_.table.devices = 1u << d;
   if (pending_.table.devices > 1) {
     int o = static_cast<int>(pending_.table.owner);
-    if (ImGui::Combo("owner", &o, "independent\0" "low-bits\0"))
+    if (ImGui::Combo("owner", &o,
+                     "independent\0"
+                     "low-bits\0"))
       pending_.table.owner = static_cast<owner_bits>(o);
   }
   if (fu.draw_table_controls) fu.draw_table_controls(pending_.table, *f.sess, f.sample.stats);

@@ -108,8 +108,7 @@ void draw_phases(const batch_exchange& x, devices_drawn& d) {
   std::string legend;
   for (int p = 0; p < k_shard_phases; ++p)
     legend += (p ? " | " : "") + std::string(k_shard_phase_names[p]);
-  ImGui::TextDisabled("phases, left to right: %s (summed over the batch's chunks)",
-                      legend.c_str());
+  ImGui::TextDisabled("phases, left to right: %s (summed over the batch's chunks)", legend.c_str());
 }
 
 }  // namespace

@@ -8,6 +8,34 @@
 
 namespace hs::app {
 
+namespace {
+// A table over several devices: how they are linked, each one's share, and the last exchange.
+void shard_rows(const shard_sample& sh, number_rows& n) {
+  n.emplace_back("devices", sh.link + (sh.simulated ? " (simulated: CPU models)" : "") +
+                                ", owner from " + std::string(to_string(sh.owner)) + " bits");
+  std::string keys, loads;
+  for (const table_stats& d : sh.devices) {
+    keys += (keys.empty() ? "" : " / ") + format_count(d.live);
+    loads += (loads.empty() ? "" : " / ") + strprintf("%.3f", d.load_factor());
+  }
+  n.emplace_back("live keys a device", keys);
+  n.emplace_back("load a device", loads);
+  if (sh.exchange.devices) {
+    const batch_exchange& x = sh.exchange;
+    std::uint64_t kept = 0, all = 0;
+    for (std::uint32_t i = 0; i < x.devices; ++i)
+      for (std::uint32_t j = 0; j < x.devices; ++j) {
+        all += x.keys_from_to(i, j);
+        if (i == j) kept += x.keys_from_to(i, j);
+      }
+    n.emplace_back("last batch between devices",
+                   format_count(all - kept) + " of " + format_count(all) + " keys sent, " +
+                       format_bytes(x.bytes_out) + " out, " + format_bytes(x.bytes_back) +
+                       " back; slowest: device " + std::to_string(x.slowest()));
+  }
+}
+}  // namespace
+
 number_rows numbers(const frame_state& f) {
   const session& s = *f.sess;
   const table_stats& t = f.sample.stats;
@@ -22,30 +50,7 @@ number_rows numbers(const frame_state& f) {
                  strprintf("%s, %s slots, %s", std::string(to_string(c.table.family)).c_str(),
                            format_count(t.capacity).c_str(), format_bytes(t.bytes).c_str()));
   n.emplace_back("hash", std::string(to_string(c.table.hash)));
-  if (const auto& sh = f.sample.shards) {  // a table over several devices: each one's share
-    n.emplace_back("devices", sh->link + (sh->simulated ? " (simulated: CPU models)" : "") +
-                                  ", owner from " + std::string(to_string(sh->owner)) + " bits");
-    std::string keys, loads;
-    for (const table_stats& d : sh->devices) {
-      keys += (keys.empty() ? "" : " / ") + format_count(d.live);
-      loads += (loads.empty() ? "" : " / ") + strprintf("%.3f", d.load_factor());
-    }
-    n.emplace_back("live keys a device", keys);
-    n.emplace_back("load a device", loads);
-    if (sh->exchange.devices) {
-      const batch_exchange& x = sh->exchange;
-      std::uint64_t kept = 0, all = 0;
-      for (std::uint32_t i = 0; i < x.devices; ++i)
-        for (std::uint32_t j = 0; j < x.devices; ++j) {
-          all += x.keys_from_to(i, j);
-          if (i == j) kept += x.keys_from_to(i, j);
-        }
-      n.emplace_back("last batch between devices",
-                     format_count(all - kept) + " of " + format_count(all) + " keys sent, " +
-                         format_bytes(x.bytes_out) + " out, " + format_bytes(x.bytes_back) +
-                         " back; slowest: device " + std::to_string(x.slowest()));
-    }
-  }
+  if (f.sample.shards) shard_rows(*f.sample.shards, n);
   const family_hooks& fu = f.hooks();
   if (fu.about_rows) fu.about_rows(n, s, t);
   const maintenance_policy mp = s.maintenance();

@@ -36,8 +36,7 @@ TEST_CASE("GPUs window: four simulated devices, their keys and the exchange", "[
     test::wait_until(ctx, [&] { return f.sess().status().batches > 2 && !f.sess().running(); });
     f.sess().wait_idle();
     sharded_view& v = *as_sharded(f.sess().tbl());
-    for (std::uint32_t d = 0; d < v.devices(); ++d)
-      shard_live.push_back(v.shard(d).stats({}).live);
+    for (std::uint32_t d = 0; d < v.devices(); ++d) shard_live.push_back(v.shard(d).stats({}).live);
     sent = v.last_exchange();
     ctx->WindowFocus("//GPUs");
     test::wait_until(ctx, [&] { return f.state().sample.version == f.sess().version(); });
