@@ -49,7 +49,7 @@ void draw_matrix(const batch_exchange& x, devices_drawn& d) {
               format_count(total).c_str(), format_bytes(x.bytes_out).c_str(),
               format_bytes(x.bytes_back).c_str());
   static const vis::colormap map = vis::load_colormap("viridis");
-  const float cell = std::clamp(ImGui::GetContentRegionAvail().x / float(n + 1), 36.f, 96.f);
+  const float cell = std::clamp(ImGui::GetContentRegionAvail().x / float(n + 1), 36.f, 64.f);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 at = ImGui::GetCursorScreenPos();
   const float label = ImGui::CalcTextSize("from 00").x + 8;
@@ -113,8 +113,16 @@ void draw_phases(const batch_exchange& x, devices_drawn& d) {
 
 }  // namespace
 
+void devices_panel::place(frame_state& f) {
+  const bool sharded = f.sess->config().table.devices > 1;
+  focus_pending_ = (focus_pending_ || !sharded_) && sharded;
+  if (focus_pending_) ImGui::SetNextWindowFocus();  // until the window is drawn in front
+  sharded_ = sharded;
+}
+
 void devices_panel::draw(frame_state& f) {
   drawn_ = devices_drawn{};
+  focus_pending_ = false;
   if (!f.sample.shards) {
     ImGui::TextWrapped(
         "The table runs on one device. Choose GPUs in the Table section (or --gpus N, or "
@@ -125,8 +133,7 @@ void devices_panel::draw(frame_state& f) {
   const shard_sample& sh = *f.sample.shards;
   drawn_.devices = static_cast<std::uint32_t>(sh.devices.size());
   drawn_.link = sh.link;
-  ImGui::TextWrapped("%s%s; owner from %s bits", sh.link.c_str(),
-                     sh.simulated ? " (simulated: CPU models)" : "",
+  ImGui::TextWrapped("%s; owner from %s bits", sh.link.c_str(),
                      std::string(to_string(sh.owner)).c_str());
   draw_device_rows(sh, drawn_);
   if (sh.exchange.devices == 0) {

@@ -24,10 +24,14 @@ class devices_panel final : public panel {
  public:
   const char* title() const override { return "GPUs"; }
   void draw(frame_state& f) override;
+  /// @brief Brings the window to the front when the table becomes sharded.
+  void place(frame_state& f) override;
   const devices_drawn& drawn() const { return drawn_; }
 
  private:
   devices_drawn drawn_;
+  bool sharded_ = false;        ///< the table was sharded at the last frame
+  bool focus_pending_ = false;  ///< sharded since: to the front once it draws
 };
 
 }  // namespace hs::app

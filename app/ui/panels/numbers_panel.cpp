@@ -11,8 +11,7 @@ namespace hs::app {
 namespace {
 // A table over several devices: how they are linked, each one's share, and the last exchange.
 void shard_rows(const shard_sample& sh, number_rows& n) {
-  n.emplace_back("devices", sh.link + (sh.simulated ? " (simulated: CPU models)" : "") +
-                                ", owner from " + std::string(to_string(sh.owner)) + " bits");
+  n.emplace_back("devices", sh.link + ", owner from " + std::string(to_string(sh.owner)) + " bits");
   std::string keys, loads;
   for (const table_stats& d : sh.devices) {
     keys += (keys.empty() ? "" : " / ") + format_count(d.live);
