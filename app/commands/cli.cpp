@@ -291,6 +291,9 @@ void add_bench(CLI::App& root, cli_options& o) {
              "live: instead of the windows, run each table this long at the default share and "
              "print its rate for every minute",
              "N");
+  add_parsed(
+      *b, "--chunk", o.bench.chunk_keys, [](const std::string& v) { return *size_of(v); },
+      "sharded: keys a GPU a pipelined chunk (default 64M)", "N");
   add_parsed(*b, "--warmup", o.bench.warmup, between<int>(0, 100), "untimed repetitions first",
              "N");
   add_parsed(

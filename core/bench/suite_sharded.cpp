@@ -132,6 +132,7 @@ void width_rows(result_table& tab, const scaling& sc, std::uint32_t gpus,
   cfg.width = width_of<K>;
   cfg.devices = gpus;
   auto t = make_table(cfg);
+  if (sharded_view* v = as_sharded(*t); v && opt.chunk_keys) v->set_chunk_keys(opt.chunk_keys);
   auto keys = spread_keys<K, V>(gpus, per);
   for (std::size_t i = 0; i < std::size(k_ops); ++i) {
     const op_result r = time_op(*t, k_ops[i], keys, opt);
@@ -205,6 +206,8 @@ report sharded_suite(const bench_options& opt) {
   }
   r.tables.push_back(std::move(tab));
   r.tables.push_back(std::move(a2a));
+  r.metadata.emplace_back("chunk", opt.chunk_keys ? format_count(opt.chunk_keys) + " keys a GPU"
+                                                  : "the table's default (67,108,864 keys a GPU)");
   r.notes.push_back(
       "mix: half inserts (replacing), a quarter finds, a quarter erases, on keys "
       "already in; erase and mix refill the table before each run");

@@ -33,6 +33,8 @@ struct bench_options {
       auto_on_off::automatic;  ///< the hive table's bulk inserts (hive_options::bulk)
   /// @brief --gpus: bench sharded's most GPUs (0: every GPU), bench roofline's NCCL all-to-all.
   std::uint32_t gpus = 0;
+  /// @brief --chunk: bench sharded's keys a GPU a chunk (0: the table's default).
+  std::uint64_t chunk_keys = 0;
   std::vector<std::string>
       only;  ///< --only: the tables to run (empty: all; hive, slab, linear, linear-churn)
 };

@@ -79,8 +79,8 @@ class sharded_view {
   /// the moved pairs travel through the exchange. Erased entries and tombstones are dropped and
   /// the counters since clear restart, as with rehash.
   virtual regpus_result regpus(std::uint32_t devices, stream_view s) = 0;
-  /// @brief Keys a device a chunk: a larger batch runs in chunks, the exchange of one hidden
-  /// behind the table calls of the one before (4M by default).
+  /// @brief Keys a device a chunk: a larger batch runs in chunks, the exchange of one overlapping
+  /// the table calls of the one before (64M by default).
   virtual std::uint64_t chunk_keys() const = 0;
   virtual void set_chunk_keys(std::uint64_t keys) = 0;
 };

@@ -49,7 +49,10 @@ void draw_matrix(const batch_exchange& x, devices_drawn& d) {
               format_count(total).c_str(), format_bytes(x.bytes_out).c_str(),
               format_bytes(x.bytes_back).c_str());
   static const vis::colormap map = vis::load_colormap("viridis");
-  const float cell = std::clamp(ImGui::GetContentRegionAvail().x / float(n + 1), 36.f, 64.f);
+  // Wide enough for the largest count, two lines high.
+  const float cell_w = std::max(ImGui::CalcTextSize(format_count(most).c_str()).x + 12,
+                                std::min(ImGui::GetContentRegionAvail().x / float(n + 1), 72.f));
+  const float cell = 2 * ImGui::GetTextLineHeightWithSpacing();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 at = ImGui::GetCursorScreenPos();
   const float label = ImGui::CalcTextSize("from 00").x + 8;
@@ -59,7 +62,7 @@ void draw_matrix(const batch_exchange& x, devices_drawn& d) {
                 strprintf("from %u", i).c_str());
     for (std::uint32_t j = 0; j < n; ++j) {
       const std::uint64_t k = x.keys_from_to(i, j);
-      const ImVec2 lo(at.x + label + j * cell, y), hi(lo.x + cell - 2, y + cell - 2);
+      const ImVec2 lo(at.x + label + j * cell_w, y), hi(lo.x + cell_w - 2, y + cell - 2);
       const vis::rgba8 c = map.at(float(double(k) / double(most)));
       dl->AddRectFilled(lo, hi, to_u32(c));
       const bool dark = vis::luminance(c) < 0.4;
@@ -70,9 +73,9 @@ void draw_matrix(const batch_exchange& x, devices_drawn& d) {
     }
   }
   for (std::uint32_t j = 0; j < n; ++j)
-    dl->AddText(ImVec2(at.x + label + j * cell + 4, at.y), ImGui::GetColorU32(ImGuiCol_Text),
+    dl->AddText(ImVec2(at.x + label + j * cell_w + 4, at.y), ImGui::GetColorU32(ImGuiCol_Text),
                 strprintf("to %u", j).c_str());
-  ImGui::Dummy(ImVec2(label + n * cell, ImGui::GetTextLineHeightWithSpacing() + n * cell));
+  ImGui::Dummy(ImVec2(label + n * cell_w, ImGui::GetTextLineHeightWithSpacing() + n * cell));
 }
 
 // Each device's phases as one bar of five parts; the slowest device is the batch's critical path.
