@@ -424,12 +424,12 @@ void app_frame::draw_window() {
     build_default_layout(dockspace, vp->WorkSize, family_windows);
     state_.settings.layouts_built |= bit;
     ImGui::MarkIniSettingsDirty();
-        // The layout's front tabs: the family's first view, and the throughput (the GPUs window for a
+    // The layout's front tabs: the family's first view, and the throughput (the GPUs window for a
     // table over several devices).
     to_front_.clear();
     if (!family_windows.empty()) to_front_.push_back(family_windows.front());
     to_front_.push_back(state_.sess->config().table.devices > 1 ? window_name::devices
-                                                                 : window_name::throughput);
+                                                                : window_name::throughput);
     to_front_in_ = 2;
   }
   bring_stage_views_forward();
