@@ -54,27 +54,12 @@ void place_by_owner(memory_space space, const shard_map& m, std::span<const K> k
   }
 }
 
-void scatter_by(memory_space space, const std::uint32_t* pos, std::size_t n, const void* src,
-                void* dst, std::size_t bytes, stream_view s) {
-  (void)s;
-  if (space == memory_space::device) {
-#if HS_WITH_CUDA
-    return device_move_by(true, pos, n, src, dst, bytes, s);
-#else
-    no_cuda();
-#endif
-  }
-  const auto* from = static_cast<const unsigned char*>(src);
-  auto* to = static_cast<unsigned char*>(dst);
-  for (std::size_t i = 0; i < n; ++i) std::memcpy(to + pos[i] * bytes, from + i * bytes, bytes);
-}
-
 void gather_by(memory_space space, const std::uint32_t* pos, std::size_t n, const void* src,
                void* dst, std::size_t bytes, stream_view s) {
   (void)s;
   if (space == memory_space::device) {
 #if HS_WITH_CUDA
-    return device_move_by(false, pos, n, src, dst, bytes, s);
+    return device_gather_by(pos, n, src, dst, bytes, s);
 #else
     no_cuda();
 #endif

@@ -104,15 +104,11 @@ __global__ void place_kernel(owner_table t, const K* keys, std::size_t n,
   }
 }
 
-template <class T, bool Scatter>
-__global__ void move_kernel(const std::uint32_t* pos, std::size_t n, const T* src, T* dst) {
+template <class T>
+__global__ void gather_kernel(const std::uint32_t* pos, std::size_t n, const T* src, T* dst) {
   for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
-       i += std::size_t(gridDim.x) * blockDim.x) {
-    if constexpr (Scatter)
-      dst[pos[i]] = src[i];
-    else
-      dst[i] = src[pos[i]];
-  }
+       i += std::size_t(gridDim.x) * blockDim.x)
+    dst[i] = src[pos[i]];
 }
 
 unsigned tiles(std::size_t n) {
@@ -152,18 +148,14 @@ void device_place_by_owner(const shard_map& m, std::span<const K> keys, const st
   HS_CUDA_CHECK_LAUNCH();
 }
 
-void device_move_by(bool scatter, const std::uint32_t* pos, std::size_t n, const void* src,
-                    void* dst, std::size_t bytes, stream_view s) {
+void device_gather_by(const std::uint32_t* pos, std::size_t n, const void* src, void* dst,
+                      std::size_t bytes, stream_view s) {
   if (n == 0) return;
   const unsigned blocks = static_cast<unsigned>(std::min<std::size_t>((n + 255) / 256, 65536));
   const auto launch = [&](auto element) {
     using T = decltype(element);
-    if (scatter)
-      move_kernel<T, true><<<blocks, 256, 0, as_cuda(s)>>>(pos, n, static_cast<const T*>(src),
-                                                           static_cast<T*>(dst));
-    else
-      move_kernel<T, false><<<blocks, 256, 0, as_cuda(s)>>>(pos, n, static_cast<const T*>(src),
-                                                            static_cast<T*>(dst));
+    gather_kernel<T>
+        <<<blocks, 256, 0, as_cuda(s)>>>(pos, n, static_cast<const T*>(src), static_cast<T*>(dst));
   };
   if (bytes == 1)
     launch(std::uint8_t{});

@@ -1,6 +1,6 @@
 // The per-rank steps of a sharded batch that touch every key: count keys by owner, give each key
-// its place in the send order, and move a lane of data (keys, values, kinds, statuses) into that
-// order and back. On host memory (simulated devices) they run here, in input order; on device
+// its place in the send order (packing its key, value and kind there), and bring each answer back
+// to its key's place. On host memory (simulated devices) they run here, in input order; on device
 // memory they are kernels (shard_lanes.cu) on the rank's current GPU and stream.
 #pragma once
 #include <cstddef>
@@ -38,9 +38,6 @@ void place_by_owner(memory_space space, const shard_map& m, std::span<const K> k
                     const std::uint64_t* counts, std::uint64_t* cursor, std::uint32_t* pos,
                     const packed_lanes<K>& out, stream_view s);
 
-/// @brief dst[pos[i]] = src[i] for i < n; elements of `bytes` bytes (1, 4 or 8).
-void scatter_by(memory_space space, const std::uint32_t* pos, std::size_t n, const void* src,
-                void* dst, std::size_t bytes, stream_view s);
 /// @brief dst[i] = src[pos[i]] for i < n; elements of `bytes` bytes (1, 4 or 8).
 void gather_by(memory_space space, const std::uint32_t* pos, std::size_t n, const void* src,
                void* dst, std::size_t bytes, stream_view s);
@@ -54,8 +51,8 @@ template <class K>
 void device_place_by_owner(const shard_map& m, std::span<const K> keys, const std::uint64_t* counts,
                            std::uint64_t* cursor, std::uint32_t* pos, const packed_lanes<K>& out,
                            stream_view s);
-void device_move_by(bool scatter, const std::uint32_t* pos, std::size_t n, const void* src,
-                    void* dst, std::size_t bytes, stream_view s);
+void device_gather_by(const std::uint32_t* pos, std::size_t n, const void* src, void* dst,
+                      std::size_t bytes, stream_view s);
 #endif
 
 }  // namespace hs::detail
