@@ -13,16 +13,25 @@
 
 namespace hs {
 
-namespace {
-
-void check_split(const table_config& cfg) {
+void detail::check_split(const table_config& cfg) {
+  if (cfg.devices == 0 || cfg.devices > k_max_devices)
+    throw user_error("a table is sharded over 1 to " + std::to_string(k_max_devices) +
+                     " devices, not " + std::to_string(cfg.devices));
   const family_descriptor& d = describe(cfg.family);
   const std::uint64_t per = cfg.capacity / cfg.devices;
-  if (cfg.capacity % cfg.devices != 0 || (d.pow2_capacity && (per & (per - 1)) != 0))
+  if (cfg.capacity % cfg.devices != 0 || per == 0 || (d.pow2_capacity && (per & (per - 1)) != 0))
     throw user_error(format_count(cfg.capacity) + " " + std::string(d.capacity_unit) +
                      " do not split into " + std::to_string(cfg.devices) + " equal shards" +
                      (d.pow2_capacity ? " of a power of two: use 2, 4, 8, ... devices" : ""));
+  table_config one = cfg;  // what each shard will be: the family's own checks
+  one.devices = 1;
+  one.capacity = per;
+  if (d.check_config)
+    if (const std::string why = d.check_config(one); !why.empty())
+      throw user_error("a shard of " + std::to_string(cfg.devices) + ": " + why);
 }
+
+namespace {
 
 void check_gpus(std::uint32_t wanted) {
   std::string why;
@@ -56,7 +65,7 @@ shard_parts parts_for(const table_config& cfg) {
 }
 
 std::unique_ptr<table> make_sharded(const table_config& cfg) {
-  check_split(cfg);
+  detail::check_split(cfg);
   if (cfg.backend == backend::gpu) check_gpus(cfg.devices);
   return with_key_width(cfg.width, [&](auto key) -> std::unique_ptr<table> {
     using K = decltype(key);

@@ -172,6 +172,7 @@ void sharded_table<K, V>::restore_state(const table_state& st, stream_view s) {
     shards_[r]->restore_state(mine[r], stream_of(r));
   }
   std::copy(owners.begin(), owners.end(), map_.device_of.begin());
+  cfg_.capacity = st.config.capacity;
   sync_all();
   std::lock_guard hold(last_lock_);
   last_ = batch_exchange{};
@@ -183,10 +184,15 @@ regpus_result sharded_table<K, V>::regpus(std::uint32_t to, stream_view s) {
   regpus_result res;
   res.from = devices();
   res.to = to;
-  const std::uint64_t total = cfg_.capacity;
-  if (to == 0 || total % to != 0)
-    throw user_error("the table's " + std::to_string(total) + " slots do not split over " +
-                     std::to_string(to) + " devices");
+  // The capacity now (a rehash or a restore may have changed it), and every check the new split
+  // must pass made before any shard is touched: a refusal then leaves the table as it was.
+  // (A family that rounds its capacity up, the slab's, is moved at the capacity it was asked for.)
+  const std::uint64_t total =
+      describe(cfg_.family).pow2_capacity ? config().capacity : cfg_.capacity;
+  table_config next = cfg_;
+  next.capacity = total;
+  next.devices = to;
+  detail::check_split(next);
   const memory_space sp = space();
   const bool gpu = sp == memory_space::device;
   const std::uint32_t ranks = std::max(res.from, to);

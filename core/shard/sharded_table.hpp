@@ -22,6 +22,11 @@ struct shard_parts {
   std::function<std::unique_ptr<shard_exchange>(std::uint32_t ranks)> exchange;
 };
 
+namespace detail {
+/// Throws hs::user_error unless cfg's capacity splits into cfg.devices shards the family takes.
+void check_split(const table_config& cfg);
+}  // namespace detail
+
 /// @brief One local rank's part of a batch, in that rank's memory: its keys (with values for
 /// inserts, kinds for a mixed batch) and where its answers go (either may be empty).
 template <class K, class V>
@@ -113,12 +118,11 @@ class sharded_table final : public table_of<K, V>, public sharded_view {
   std::unique_ptr<shard_exchange> exchange_;
   std::vector<std::unique_ptr<table>> shards_;
   std::vector<owned_stream> streams_, work_streams_;
-  std::vector<std::unique_ptr<rank_buffers>>
-      buffers_;  ///< two sets a rank: [2 * rank + p]
-                 /// Keys a rank a chunk. Smaller chunks measured slower on two H200s (inserts of
-                 /// 2^26 keys a GPU:
-  /// 0.37x a GPU in 4M chunks, 0.47x in 16M, 0.59x whole; core/shard/README.md): the table calls
-  /// and the next chunk's kernels share the SMs, so the pipeline hides little and adds syncs.
+  /// Two sets of lanes a rank: [2 * rank + p].
+  std::vector<std::unique_ptr<rank_buffers>> buffers_;
+  /// Keys a rank a chunk. Smaller chunks measured slower on two H200s (inserts of 2^26 keys a
+  /// GPU: 0.37x a GPU in 4M chunks, 0.47x in 16M, 0.59x whole; core/shard/README.md): the table
+  /// calls and the next chunk's kernels share the SMs, so the pipeline hides little.
   std::uint64_t chunk_ = std::uint64_t{1} << 26;
   std::size_t out_bytes_ = 0, back_bytes_ = 0;  ///< a key's bytes out and back
   batch_exchange building_;                     ///< the batch being run

@@ -33,6 +33,7 @@ void sharded_table<K, V>::make_shards(std::uint32_t devices, std::uint64_t shard
   const bool gpu = space() == memory_space::device;
   table_config one = cfg_;
   one.devices = 1;
+  one.owner = owner_bits::independent;  // a shard is one table: the owner rule is the whole's
   one.capacity = shard_capacity;
   shards_.clear();
   for (std::uint32_t r = 0; r < devices; ++r) {
@@ -143,6 +144,7 @@ void sharded_table<K, V>::rehash(std::uint64_t capacity, stream_view s) {
     const detail::rank_scope on(space() == memory_space::device, r);
     shards_[r]->rehash(capacity / devices(), stream_of(r));
   }
+  cfg_.capacity = capacity;
   sync_all();
 }
 
@@ -161,12 +163,14 @@ std::uint64_t sharded_table<K, V>::retrieve_pairs(std::span<K> keys, std::span<V
     taken[r] = std::min(live[r], room);
     room -= taken[r];
     total += live[r];
+    if (taken[r] == 0) continue;  // a count, or no room left: nothing to stage
     rank_buffers& b = buffers_of(r, 0);
     detail::fit(b.send_keys, sp, live[r]);
     detail::fit(b.send_values, sp, live[r]);
     shards_[r]->retrieve_all(std::span<K>(b.send_keys.data(), live[r]),
                              std::span<V>(b.send_values.data(), live[r]), stream_of(r));
   }
+  if (keys.empty()) return total;
   // Every shard's pairs go to rank 0, in rank order, through the exchange.
   std::vector<rank_segments> lanes;
   for (std::uint32_t r = 0; r < n; ++r) {

@@ -150,3 +150,27 @@ TEST_CASE("sharded: the occupancy grid over every shard adds up to the table's k
   CHECK(live > 40);
   CHECK(px.back().mean_displacement == k_no_slot);
 }
+
+TEST_CASE("sharded: a refused regpus leaves the table, low-bits owners restore", "[shard]") {
+  table_config cfg = test::shard_config("linear", backend::cpu, 1 << 12);
+  cfg.devices = 4;
+  cfg.owner = owner_bits::low_bits;
+  auto t = make_table(cfg);
+  test::insert(*t, test::random_keys(800, 61), test::random_values(800, 62));
+  const auto before = test::contents(*t);
+  CHECK_THROWS_WITH(as_sharded(*t)->regpus(3, {}), ContainsSubstring("3 equal shards"));
+  CHECK_THROWS_WITH(as_sharded(*t)->regpus(512, {}), ContainsSubstring("1 to 64 devices"));
+  CHECK(t->config().devices == 4);
+  CHECK(test::contents(*t) == before);
+  // A grown table moves at its new capacity, not the one it was made with.
+  t->rehash(1 << 13, {});
+  const regpus_result r = as_sharded(*t)->regpus(2, {});
+  CHECK(r.failed_full == 0);
+  CHECK(t->capacity() == (1u << 13));
+  CHECK(test::contents(*t) == before);
+  const table_state st = t->save_state({});
+  t->clear({});
+  t->restore_state(st, {});  // the shards keep the whole's owner rule out of their own configs
+  CHECK(test::contents(*t) == before);
+  CHECK(t->retrieve_all(std::span<key_type>{}, std::span<value_type>{}, {}) == 800);
+}
