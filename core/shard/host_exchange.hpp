@@ -15,7 +15,7 @@ class host_exchange final : public shard_exchange {
   std::span<const std::uint32_t> local_ranks() const override { return local_; }
   memory_space space() const override { return memory_space::host; }
   std::string describe() const override;
-  void all_to_all(std::span<const rank_segments> lanes) override;
+  void all_to_all(std::span<const rank_segments> lanes, const char* step) override;
 
  private:
   std::uint32_t ranks_;

@@ -7,20 +7,31 @@
 
 #include "core/common/cuda_check.hpp"
 #include "core/common/device.hpp"
+#include "core/shard/rank_join.hpp"
 #endif
+#include <chrono>
+#include <cstring>
+#include <thread>
 
 namespace hs {
 
 #if !HS_WITH_NCCL
 std::string nccl_version() { return "none (this build has no NCCL)"; }
 
-std::unique_ptr<shard_exchange> make_nccl_exchange(const std::vector<int>&) {
+namespace {
+[[noreturn]] void no_nccl() {
   throw user_error(
       "this build has no NCCL, which a table over several GPUs needs: configure with CUDA so that "
       "the build fetches it (nvidia-nccl-cu13), or use --backend cpu for simulated devices");
 }
+}  // namespace
+
+std::unique_ptr<shard_exchange> make_nccl_exchange(const std::vector<int>&) { no_nccl(); }
+std::unique_ptr<shard_exchange> make_nccl_rank_exchange(const rank_join&) { no_nccl(); }
 #else
 namespace {
+
+using clock_type = std::chrono::steady_clock;
 
 [[noreturn]] void nccl_failed(ncclResult_t r, const std::string& call, ncclComm_t comm) {
   std::string why = ncclGetErrorString(r);
@@ -28,37 +39,90 @@ namespace {
   throw gpu_error("NCCL " + call + " failed: " + why);
 }
 
+/// Non-blocking communicators answer ncclInProgress while a call completes in the background.
 void check(ncclResult_t r, const std::string& call, ncclComm_t comm = nullptr) {
-  if (r != ncclSuccess) nccl_failed(r, call, comm);
+  if (r != ncclSuccess && r != ncclInProgress) nccl_failed(r, call, comm);
 }
 
+/// The exchange over NCCL communicators this process holds: every GPU's (one process) or its own
+/// rank's (one process a GPU). Communicators are non-blocking, so that no wait is unbounded: a
+/// step that errs or stops progressing aborts them all (ncclCommAbort) and the table stops.
 class nccl_exchange final : public shard_exchange {
  public:
-  explicit nccl_exchange(const std::vector<int>& ordinals) : ordinals_(ordinals) {
-    comms_.resize(ordinals.size());
-    check(ncclCommInitAll(comms_.data(), static_cast<int>(ordinals.size()), ordinals.data()),
-          "ncclCommInitAll over " + std::to_string(ordinals.size()) + " GPUs");
-    for (std::uint32_t r = 0; r < ordinals.size(); ++r) local_.push_back(r);
-  }
-  ~nccl_exchange() override {
-    for (ncclComm_t c : comms_)
-      if (c) ncclCommDestroy(c);
-  }
-  std::uint32_t ranks() const override { return static_cast<std::uint32_t>(comms_.size()); }
-  std::span<const std::uint32_t> local_ranks() const override { return local_; }
-  memory_space space() const override { return memory_space::device; }
-  std::string describe() const override {
-    return "NCCL " + nccl_version() + ", " + std::to_string(comms_.size()) + " GPUs in one process";
+  /// One process, every GPU in `ordinals`: rank r on ordinals[r].
+  explicit nccl_exchange(const std::vector<int>& ordinals) : ranks_(ordinals.size()) {
+    ncclUniqueId id;
+    check(ncclGetUniqueId(&id), "ncclGetUniqueId");
+    comms_.assign(ordinals.size(), nullptr);
+    check(ncclGroupStart(), "ncclGroupStart");
+    for (std::uint32_t r = 0; r < ordinals.size(); ++r) {
+      local_.push_back(r);
+      devices_.push_back(ordinals[r]);
+      const device_scope on(ordinals[r]);
+      ncclConfig_t cfg = config();
+      check(ncclCommInitRankConfig(&comms_[r], static_cast<int>(ranks_), id, static_cast<int>(r),
+                                   &cfg),
+            "ncclCommInitRankConfig of rank " + std::to_string(r));
+    }
+    check(ncclGroupEnd(), "ncclGroupEnd of " + std::to_string(ranks_) + " communicators");
+    settle("joining " + std::to_string(ranks_) + " GPUs");
+    where_ = std::to_string(ranks_) + " GPUs in one process";
   }
 
-  void all_to_all(std::span<const rank_segments> lanes) override {
-    const std::uint32_t n = ranks();
+  /// One rank of a table joined across processes.
+  explicit nccl_exchange(const rank_join& join) : ranks_(join.ranks), wait_s_(join.wait_s) {
+    local_.push_back(join.rank);
+    devices_.push_back(join.device);
+    comms_.assign(1, nullptr);
+    const device_scope on(join.device);
+    id_handover handover(join);
+    ncclUniqueId id;
+    if (join.rank == 0) {
+      check(ncclGetUniqueId(&id), "ncclGetUniqueId");
+      handover.publish({id.internal, sizeof id.internal});
+    } else {
+      const std::vector<char> got = handover.take(sizeof id.internal);
+      std::memcpy(id.internal, got.data(), got.size());
+    }
+    ncclConfig_t cfg = config();
+    check(ncclCommInitRankConfig(&comms_[0], static_cast<int>(ranks_), id,
+                                 static_cast<int>(join.rank), &cfg),
+          "ncclCommInitRankConfig of rank " + std::to_string(join.rank));
+    settle("joining rank " + std::to_string(join.rank) + " of " + std::to_string(ranks_));
+    handover.finish();
+    where_ = "rank " + std::to_string(join.rank) + " of " + std::to_string(ranks_) +
+             " processes (" + join.source + ")";
+  }
+
+  ~nccl_exchange() override {
+    for (std::size_t k = 0; k < comms_.size(); ++k) {
+      if (!comms_[k]) continue;
+      const device_scope on(devices_[k]);
+      if (broken_.empty() && ncclCommFinalize(comms_[k]) == ncclInProgress) {
+        ncclResult_t state = ncclInProgress;
+        const auto start = clock_type::now();
+        while (state == ncclInProgress && clock_type::now() - start < std::chrono::seconds(10))
+          ncclCommGetAsyncError(comms_[k], &state);
+      }
+      ncclCommDestroy(comms_[k]);
+    }
+  }
+
+  std::uint32_t ranks() const override { return ranks_; }
+  std::span<const std::uint32_t> local_ranks() const override { return local_; }
+  int device_of(std::uint32_t rank) const override { return devices_.at(index_of(rank)); }
+  memory_space space() const override { return memory_space::device; }
+  std::string describe() const override { return "NCCL " + nccl_version() + ", " + where_; }
+
+  void all_to_all(std::span<const rank_segments> lanes, const char* step) override {
+    if (!broken_.empty()) throw gpu_error(broken_);
+    step_ = step;
     check(ncclGroupStart(), "ncclGroupStart");
     try {
       for (const rank_segments& l : lanes) {
         const auto s = static_cast<cudaStream_t>(l.stream.handle);
-        ncclComm_t c = comms_.at(l.rank);
-        for (std::uint32_t j = 0; j < n; ++j) {
+        ncclComm_t c = comms_.at(index_of(l.rank));
+        for (std::uint32_t j = 0; j < ranks_; ++j) {
           if (j == l.rank) continue;  // a rank's own segment is a copy on its GPU, below
           if (l.send_bytes[j])
             check(ncclSend(l.send[j], l.send_bytes[j], ncclUint8, static_cast<int>(j), c, s),
@@ -72,24 +136,98 @@ class nccl_exchange final : public shard_exchange {
       ncclGroupEnd();
       throw;
     }
-    check(ncclGroupEnd(), "ncclGroupEnd of an exchange step", comms_.front());
+    check(ncclGroupEnd(), std::string("ncclGroupEnd of the ") + step + " step", comms_.front());
+    settle(std::string("the ") + step + " step");
     for (const rank_segments& l : lanes)
       if (l.send_bytes[l.rank]) {
         if (l.send_bytes[l.rank] != l.recv_bytes[l.rank])
-          throw user_error("exchange step: rank " + std::to_string(l.rank) + " sends itself " +
-                           std::to_string(l.send_bytes[l.rank]) + " bytes and expects " +
-                           std::to_string(l.recv_bytes[l.rank]));
-        const device_scope on(ordinals_.at(l.rank));
+          throw user_error(std::string(step) + " step: rank " + std::to_string(l.rank) +
+                           " sends itself " + std::to_string(l.send_bytes[l.rank]) +
+                           " bytes and expects " + std::to_string(l.recv_bytes[l.rank]));
+        const device_scope on(device_of(l.rank));
         HS_CUDA_CHECK(cudaMemcpyAsync(l.recv[l.rank], l.send[l.rank], l.send_bytes[l.rank],
                                       cudaMemcpyDeviceToDevice,
                                       static_cast<cudaStream_t>(l.stream.handle)));
       }
   }
 
+  void wait(std::uint32_t rank, stream_view s) override {
+    if (!broken_.empty()) throw gpu_error(broken_);
+    const std::size_t k = index_of(rank);
+    const device_scope on(devices_[k]);
+    const auto stream = static_cast<cudaStream_t>(s.handle);
+    const auto start = clock_type::now();
+    for (std::uint64_t spin = 0;; ++spin) {
+      const cudaError_t done = cudaStreamQuery(stream);
+      if (done == cudaSuccess) return;
+      if (done != cudaErrorNotReady) HS_CUDA_CHECK(done);
+      ncclResult_t state = ncclSuccess;
+      ncclCommGetAsyncError(comms_[k], &state);
+      if (state != ncclSuccess && state != ncclInProgress)
+        stop("rank " + std::to_string(rank) + " (GPU " + std::to_string(devices_[k]) + ") in the " +
+             step_ + " step: " + ncclGetErrorString(state) + describe_last(comms_[k]));
+      const double waited = std::chrono::duration<double>(clock_type::now() - start).count();
+      if (waited > wait_s_)
+        stop("rank " + std::to_string(rank) + " (GPU " + std::to_string(devices_[k]) + ") waited " +
+             std::to_string(int(wait_s_)) + " s in the " + step_ +
+             " step: a peer rank stopped answering (did its process die?)");
+      if (spin > 1000) std::this_thread::sleep_for(std::chrono::microseconds(100));
+    }
+  }
+
  private:
-  std::vector<int> ordinals_;
-  std::vector<ncclComm_t> comms_;
+  static ncclConfig_t config() {
+    ncclConfig_t cfg = NCCL_CONFIG_INITIALIZER;
+    cfg.blocking = 0;  // every wait is ours, bounded (wait, settle)
+    return cfg;
+  }
+  static std::string describe_last(ncclComm_t c) {
+    const char* last = ncclGetLastError(c);
+    return last && *last ? std::string(" (") + last + ")" : std::string();
+  }
+  std::size_t index_of(std::uint32_t rank) const {
+    for (std::size_t k = 0; k < local_.size(); ++k)
+      if (local_[k] == rank) return k;
+    throw user_error("rank " + std::to_string(rank) + " is not driven by this process (" + where_ +
+                     ")");
+  }
+  /// Polls every communicator until its last call completed; bounded like wait().
+  void settle(const std::string& what) {
+    const auto start = clock_type::now();
+    for (std::size_t k = 0; k < comms_.size(); ++k)
+      for (;;) {
+        ncclResult_t state = ncclSuccess;
+        check(ncclCommGetAsyncError(comms_[k], &state), "ncclCommGetAsyncError", comms_[k]);
+        if (state == ncclSuccess) break;
+        if (state != ncclInProgress)
+          stop("rank " + std::to_string(local_[k]) + " (GPU " + std::to_string(devices_[k]) +
+               "), " + what + ": " + ncclGetErrorString(state) + describe_last(comms_[k]));
+        if (std::chrono::duration<double>(clock_type::now() - start).count() > wait_s_)
+          stop("rank " + std::to_string(local_[k]) + ", " + what + ": no answer within " +
+               std::to_string(int(wait_s_)) + " s (is every rank running?)");
+        std::this_thread::yield();
+      }
+  }
+  /// Aborts every communicator of this process and throws; later steps throw the same.
+  [[noreturn]] void stop(const std::string& why) {
+    broken_ = "NCCL exchange stopped: " + why + "; the communicators were aborted " +
+              "(ncclCommAbort) and this table runs no more batches";
+    for (std::size_t k = 0; k < comms_.size(); ++k)
+      if (comms_[k]) {
+        const device_scope on(devices_[k]);
+        ncclCommAbort(comms_[k]);
+        comms_[k] = nullptr;
+      }
+    throw gpu_error(broken_);
+  }
+
+  std::uint32_t ranks_;
+  double wait_s_ = wait_from_environment();
+  std::vector<ncclComm_t> comms_;  ///< [local k]
   std::vector<std::uint32_t> local_;
+  std::vector<int> devices_;  ///< [local k]: the GPU of local rank k
+  std::string where_, step_ = "first";
+  std::string broken_;  ///< why the exchange stopped, once it has
 };
 
 }  // namespace
@@ -103,6 +241,10 @@ std::string nccl_version() {
 
 std::unique_ptr<shard_exchange> make_nccl_exchange(const std::vector<int>& ordinals) {
   return std::make_unique<nccl_exchange>(ordinals);
+}
+
+std::unique_ptr<shard_exchange> make_nccl_rank_exchange(const rank_join& join) {
+  return std::make_unique<nccl_exchange>(join);
 }
 #endif
 

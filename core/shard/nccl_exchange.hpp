@@ -6,6 +6,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/shard/rank_join.hpp"
 #include "core/shard/shard_exchange.hpp"
 
 namespace hs {
@@ -16,5 +17,9 @@ std::string nccl_version();
 /// @brief One process driving every listed GPU (ncclCommInitAll): rank r is `ordinals[r]`.
 /// Throws hs::user_error in a build without NCCL, naming what several GPUs need.
 std::unique_ptr<shard_exchange> make_nccl_exchange(const std::vector<int>& ordinals);
+
+/// @brief This process's rank of a table joined across processes (ncclCommInitRank): rank 0 makes
+/// NCCL's unique id and hands it over as `join` says; the others wait for it, at most join.wait_s.
+std::unique_ptr<shard_exchange> make_nccl_rank_exchange(const rank_join& join);
 
 }  // namespace hs

@@ -1,4 +1,4 @@
-// Work for a sharded table's rank r runs with GPU r current (its allocations, launches and
+// Work for a sharded table's rank runs with the rank's GPU current (its allocations, launches and
 // frees); simulated devices have no GPU to switch to.
 #pragma once
 #include <cstdint>
@@ -10,8 +10,8 @@ namespace hs::detail {
 
 class rank_scope {
  public:
-  rank_scope(bool gpu, std::uint32_t rank) {
-    if (gpu) scope_.emplace(static_cast<int>(rank));
+  rank_scope(bool gpu, int device) {
+    if (gpu) scope_.emplace(device);
   }
 
  private:

@@ -34,6 +34,17 @@ class shard_exchange {
   virtual std::uint32_t ranks() const = 0;
   /// @brief The ranks this process drives (all of them in one process; one per process else).
   virtual std::span<const std::uint32_t> local_ranks() const = 0;
+  /// @brief Whether other processes drive some ranks (one process a GPU, joined by NCCL's id).
+  bool spans_processes() const { return local_ranks().size() != ranks(); }
+  /// @brief The GPU a local rank drives, among those this process sees (rank r in one process).
+  virtual int device_of(std::uint32_t rank) const { return static_cast<int>(rank); }
+  /// @brief Waits until a local rank's stream finished its work, exchange steps included. Bounded
+  /// under NCCL: an error or a peer that stops answering aborts the exchange and throws
+  /// hs::gpu_error naming the rank and the step; every later step then throws the same.
+  virtual void wait(std::uint32_t rank, stream_view s) {
+    (void)rank;
+    synchronize(s);
+  }
   /// @brief Where the segments live: host memory for simulated devices, device memory for GPUs.
   virtual memory_space space() const = 0;
   /// @brief "NCCL 2.28.9, 4 GPUs in one process", for the Numbers and figures.
@@ -42,7 +53,8 @@ class shard_exchange {
   /// lanes in the same order, so that rank i's k-th send to j meets j's k-th receive from i). A
   /// rank's send to j must be as long as j's receive from it; a mismatch throws hs::user_error on
   /// the host stand-in and is a fault under NCCL, so callers size receives from exchanged counts.
-  virtual void all_to_all(std::span<const rank_segments> lanes) = 0;
+  /// `step` names the step in errors ("counts", "keys out", ...).
+  virtual void all_to_all(std::span<const rank_segments> lanes, const char* step = "exchange") = 0;
 };
 
 }  // namespace hs

@@ -115,7 +115,13 @@ void sharded_table<K, V>::run(sharded_op op, std::span<const rank_io<K, V>> io) 
     want_values = want_values || (op == sharded_op::apply && !part.results.empty());
     most = std::max(most, part.keys.size());
   }
-  // Every rank runs as many chunks as the rank with the most keys (one process: all are local).
+  // Every rank runs as many chunks as the rank with the most keys: across processes they say.
+  if (exchange_->spans_processes()) {
+    std::vector<std::uint64_t> each(exchange_->ranks());
+    each[local.front()] = most;
+    share_between_ranks(each);
+    most = *std::max_element(each.begin(), each.end());
+  }
   const family_descriptor& fam = describe(cfg_.family);
   const bool whole = op == sharded_op::apply && fam.apply_in_phases && fam.apply_in_phases(cfg_);
   const std::uint64_t chunk = whole ? std::max<std::uint64_t>(most, 1) : chunk_;
@@ -150,7 +156,7 @@ void sharded_table<K, V>::partition(sharded_op op, std::span<const rank_io<K, V>
   const memory_space sp = space();
   for (std::size_t k = 0; k < local.size(); ++k) {
     const std::uint32_t r = local[k];
-    const detail::rank_scope on(sp == memory_space::device, r);
+    const auto on = scope_of(r);
     rank_buffers& b = buffers_of(r, p);
     const rank_io<K, V>& part = io[k];
     const std::size_t count = part.keys.size();
@@ -186,12 +192,12 @@ void sharded_table<K, V>::timed_step(shard_phase phase, std::span<const rank_seg
                                      int p) {
   const bool gpu = space() == memory_space::device;
   for (const std::uint32_t r : exchange_->local_ranks()) {
-    const detail::rank_scope on(gpu, r);
+    const auto on = scope_of(r);
     buffers_of(r, p).timer(gpu, phase).start(stream_of(r));
   }
-  exchange_->all_to_all(lanes);
+  exchange_->all_to_all(lanes, k_shard_phase_names[static_cast<int>(phase)].data());
   for (const std::uint32_t r : exchange_->local_ranks()) {
-    const detail::rank_scope on(gpu, r);
+    const auto on = scope_of(r);
     buffers_of(r, p).timer(gpu, phase).stop(stream_of(r));
   }
 }
@@ -211,11 +217,11 @@ typename sharded_table<K, V>::batch_plan sharded_table<K, V>::exchange_counts(in
   batch_plan plan;
   plan.n = n;
   for (const std::uint32_t r : local) {
-    const detail::rank_scope on(space() == memory_space::device, r);
+    const auto on = scope_of(r);
     std::vector<std::uint64_t> both(2 * std::size_t{n});
     copy_bytes(both.data(), memory_space::host, buffers_of(r, p).counts.data(), space(),
                both.size() * sizeof(std::uint64_t), stream_of(r));
-    synchronize(stream_of(r));
+    exchange_->wait(r, stream_of(r));
     plan.sent.emplace_back(both.begin(), both.begin() + n);
     plan.taken.emplace_back(both.begin() + n, both.end());
   }
@@ -229,7 +235,7 @@ void sharded_table<K, V>::send_out(sharded_op op, const batch_plan& plan, int p)
   std::vector<rank_segments> lanes;
   for (std::size_t k = 0; k < local.size(); ++k) {
     const std::uint32_t r = local[k];
-    const detail::rank_scope on(sp == memory_space::device, r);
+    const auto on = scope_of(r);
     rank_buffers& b = buffers_of(r, p);
     const std::size_t m = plan.taken_total(k);
     const auto& out = plan.sent[k];
@@ -250,7 +256,7 @@ void sharded_table<K, V>::send_out(sharded_op op, const batch_plan& plan, int p)
   }
   timed_step(shard_phase::out, lanes, p);
   for (const std::uint32_t r : local) {  // the chunk is in: its table call may start
-    const detail::rank_scope on(sp == memory_space::device, r);
+    const auto on = scope_of(r);
     buffers_of(r, p).out_done.record(stream_of(r));
   }
 }
@@ -263,13 +269,13 @@ void sharded_table<K, V>::run_shards(sharded_op op, const batch_plan& plan, bool
   for (std::size_t k = 0; k < local.size(); ++k) {
     const std::uint32_t r = local[k];
     const std::size_t m = plan.taken_total(k);
-    const detail::rank_scope on(sp == memory_space::device, r);
+    const auto on = scope_of(r);
     rank_buffers& b = buffers_of(r, p);
     const stream_view st = work_of(r);
     b.out_done.make_wait(st);
     stream_timer& clock = b.timer(sp == memory_space::device, shard_phase::table);
     clock.start(st);
-    if (r < shards_.size())  // a rank regpus empties owns nothing and receives nothing
+    if (r < shards_.size() && shards_[r])  // a rank regpus empties owns nothing, receives nothing
       call_shard(op, r, m, want_status, want_values, p);
     clock.stop(st);
     b.table_done.record(st);
@@ -312,7 +318,7 @@ void sharded_table<K, V>::send_back(const batch_plan& plan, std::span<const rank
   const memory_space sp = space();
   if (!want_status && !want_values) {  // nothing returns: the phase is empty, not stale
     for (const std::uint32_t r : local) {
-      const detail::rank_scope on(sp == memory_space::device, r);
+      const auto on = scope_of(r);
       buffers_of(r, p).table_done.make_wait(stream_of(r));  // the chunk's lanes are free again
       stream_timer& clock = buffers_of(r, p).timer(sp == memory_space::device, shard_phase::back);
       clock.start(stream_of(r));
@@ -323,7 +329,7 @@ void sharded_table<K, V>::send_back(const batch_plan& plan, std::span<const rank
   std::vector<rank_segments> lanes;
   for (std::size_t k = 0; k < local.size(); ++k) {
     const std::uint32_t r = local[k];
-    const detail::rank_scope on(sp == memory_space::device, r);
+    const auto on = scope_of(r);
     rank_buffers& b = buffers_of(r, p);
     const std::size_t count = io[k].keys.size();
     // The transposed step: what came in from j goes back to j, into the place j sent it from.
@@ -341,14 +347,14 @@ void sharded_table<K, V>::send_back(const batch_plan& plan, std::span<const rank
     }
   }
   for (const std::uint32_t r : local) {
-    const detail::rank_scope on(sp == memory_space::device, r);
+    const auto on = scope_of(r);
     buffers_of(r, p).table_done.make_wait(stream_of(r));
     buffers_of(r, p).timer(sp == memory_space::device, shard_phase::back).start(stream_of(r));
   }
-  exchange_->all_to_all(lanes);
+  exchange_->all_to_all(lanes, "return");
   for (std::size_t k = 0; k < local.size(); ++k) {
     const std::uint32_t r = local[k];
-    const detail::rank_scope on(sp == memory_space::device, r);
+    const auto on = scope_of(r);
     rank_buffers& b = buffers_of(r, p);
     const std::size_t count = io[k].keys.size();
     if (want_status && !io[k].status.empty())
@@ -397,9 +403,9 @@ void sharded_table<K, V>::collect_phases(int p) {
 template <class K, class V>
 void sharded_table<K, V>::sync_all() {
   for (const std::uint32_t r : exchange_->local_ranks()) {
-    const detail::rank_scope on(space() == memory_space::device, r);
-    synchronize(stream_of(r));
-    synchronize(work_of(r));
+    const auto on = scope_of(r);
+    exchange_->wait(r, stream_of(r));
+    exchange_->wait(r, work_of(r));
   }
 }
 

@@ -8,6 +8,7 @@
 #include "core/common/format.hpp"
 #include "core/shard/host_exchange.hpp"
 #include "core/shard/nccl_exchange.hpp"
+#include "core/shard/rank_table.hpp"
 #include "core/shard/sharded_table.hpp"
 #include "core/table/family_registry.hpp"
 
@@ -78,5 +79,30 @@ std::unique_ptr<table> make_sharded(const table_config& cfg) {
 const bool k_registered = detail::register_sharded_factory(make_sharded);
 
 }  // namespace
+
+std::unique_ptr<table> make_rank_table(table_config cfg, const rank_join& join) {
+  if (cfg.backend != backend::gpu)
+    throw user_error(
+        "a table joined across processes runs on GPUs through NCCL; simulated "
+        "devices run in one process (--backend cpu --gpus N)");
+  cfg.devices = join.ranks;
+  detail::check_split(cfg);
+  if (join.device < 0 || join.device >= gpu_count())
+    throw user_error("rank " + std::to_string(join.rank) + " is to drive GPU " +
+                     std::to_string(join.device) + ", but its process sees " +
+                     std::to_string(gpu_count()) + " (HS_DEVICE, or the local rank, picks it)");
+  shard_parts p;
+  p.make = [](std::uint32_t, const table_config& one) { return make_table(one); };
+  p.exchange = [join](std::uint32_t ranks) {
+    if (ranks != join.ranks)
+      throw user_error("a table joined across " + std::to_string(join.ranks) +
+                       " processes cannot change to " + std::to_string(ranks) + " ranks");
+    return make_nccl_rank_exchange(join);
+  };
+  return with_key_width(cfg.width, [&](auto key) -> std::unique_ptr<table> {
+    using K = decltype(key);
+    return std::make_unique<sharded_table<K, K>>(cfg, std::move(p));
+  });
+}
 
 }  // namespace hs

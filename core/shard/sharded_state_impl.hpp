@@ -71,6 +71,7 @@ inline std::vector<occupancy_part> split_occupancy(const occupancy_query& q, std
 // shard(d)).
 template <class K, class V>
 void sharded_table<K, V>::inspect(const inspect_request& req, inspect_result& out, stream_view s) {
+  require_one_process("inspect");
   synchronize(s);
   const memory_space sp = space();
   const std::uint32_t n = devices();
@@ -79,7 +80,7 @@ void sharded_table<K, V>::inspect(const inspect_request& req, inspect_result& ou
   std::vector<detail::occupancy_part> grid;
   if (req.occupancy) grid = detail::split_occupancy(*req.occupancy, per, n);
   for (std::uint32_t r = 0; r < n; ++r) {
-    const detail::rank_scope on(sp == memory_space::device, r);
+    const auto on = scope_of(r);
     inspect_request mine;
     if (r == 0) {
       static_cast<family_inspect_requests&>(mine) = req;
@@ -126,11 +127,12 @@ void sharded_table<K, V>::inspect(const inspect_request& req, inspect_result& ou
 
 template <class K, class V>
 table_state sharded_table<K, V>::save_state(stream_view s) {
+  require_one_process("save_state");
   synchronize(s);
   table_state all;
   all.config = config();
   for (std::uint32_t r = 0; r < devices(); ++r) {
-    const detail::rank_scope on(space() == memory_space::device, r);
+    const auto on = scope_of(r);
     table_state one = shards_[r]->save_state(stream_of(r));
     const std::string p = detail::shard_prefix(r);
     for (state_part& part : one.parts) all.parts.push_back({p + part.name, std::move(part.bytes)});
@@ -144,6 +146,7 @@ table_state sharded_table<K, V>::save_state(stream_view s) {
 
 template <class K, class V>
 void sharded_table<K, V>::restore_state(const table_state& st, stream_view s) {
+  require_one_process("restore_state");
   check_restorable(st.config, config());
   synchronize(s);
   // Every shard's parts and numbers are looked up before any shard changes.
@@ -159,7 +162,7 @@ void sharded_table<K, V>::restore_state(const table_state& st, stream_view s) {
         mine[r].set_number(name.substr(p.size()), value);
     for (const state_part& part : st.parts)
       if (part.name.starts_with(p)) {
-        const detail::rank_scope on(space() == memory_space::device, r);
+        const auto on = scope_of(r);
         mine[r].add_part(part.name.substr(p.size()), space(), part.bytes.data(), part.bytes.space(),
                          part.bytes.size(), stream_of(r));
       }
@@ -168,7 +171,7 @@ void sharded_table<K, V>::restore_state(const table_state& st, stream_view s) {
   for (const std::uint8_t d : owners)
     if (d >= devices()) throw user_error("the state's owners name device " + std::to_string(d));
   for (std::uint32_t r = 0; r < devices(); ++r) {
-    const detail::rank_scope on(space() == memory_space::device, r);
+    const auto on = scope_of(r);
     shards_[r]->restore_state(mine[r], stream_of(r));
   }
   std::copy(owners.begin(), owners.end(), map_.device_of.begin());
@@ -180,6 +183,7 @@ void sharded_table<K, V>::restore_state(const table_state& st, stream_view s) {
 
 template <class K, class V>
 regpus_result sharded_table<K, V>::regpus(std::uint32_t to, stream_view s) {
+  require_one_process("regpus");
   synchronize(s);
   regpus_result res;
   res.from = devices();
@@ -194,7 +198,6 @@ regpus_result sharded_table<K, V>::regpus(std::uint32_t to, stream_view s) {
   next.devices = to;
   detail::check_split(next);
   const memory_space sp = space();
-  const bool gpu = sp == memory_space::device;
   const std::uint32_t ranks = std::max(res.from, to);
   std::unique_ptr<shard_exchange> wide = parts_.exchange(ranks);
   // Each shard's live pairs, in its own memory, before the new shards are made beside them.
@@ -202,7 +205,7 @@ regpus_result sharded_table<K, V>::regpus(std::uint32_t to, stream_view s) {
   std::vector<buffer<V>> values(ranks);
   std::vector<buffer<op_status>> status(ranks);
   for (std::uint32_t r = 0; r < res.from; ++r) {
-    const detail::rank_scope on(gpu, r);
+    const auto on = scope_of(r);
     const std::uint64_t live =
         shards_[r]->retrieve_all(std::span<K>{}, std::span<V>{}, stream_of(r));
     keys[r] = buffer<K>(sp, live);
@@ -216,13 +219,13 @@ regpus_result sharded_table<K, V>::regpus(std::uint32_t to, stream_view s) {
   for (std::uint32_t v = 0; v < k_virtual_shards; ++v)
     res.virtual_shards_moved += before.device_of[v] != map_.device_of[v];
   for (std::uint32_t r = 0; r < res.from; ++r) {  // their pairs are out: free them first
-    const detail::rank_scope on(gpu, r);
+    const auto on = scope_of(r);
     shards_[r].reset();
   }
   cfg_.devices = to;
+  exchange_ = std::move(wide);  // first: the new shards' ranks are among its ranks
   make_shards(to, total / to);
   keep_ranks(ranks);
-  exchange_ = std::move(wide);
   std::vector<rank_io<K, V>> io(ranks);
   for (std::uint32_t r = 0; r < ranks; ++r)
     io[r] = {{}, keys[r].cspan(), values[r].cspan(), {}, status[r].span()};

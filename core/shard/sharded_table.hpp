@@ -10,6 +10,7 @@
 #include <span>
 #include <vector>
 
+#include "core/shard/rank_scope.hpp"
 #include "core/shard/shard_exchange.hpp"
 #include "core/shard/sharded_view.hpp"
 #include "core/table/table_of.hpp"
@@ -56,7 +57,7 @@ class sharded_table final : public table_of<K, V>, public sharded_view {
   void restore_state(const table_state& st, stream_view s) override;
 
   std::uint32_t devices() const override { return static_cast<std::uint32_t>(shards_.size()); }
-  table& shard(std::uint32_t d) override { return *shards_.at(d); }
+  table& shard(std::uint32_t d) override;
   const shard_map& map() const override { return map_; }
   batch_exchange last_exchange() const override {
     std::lock_guard hold(last_lock_);
@@ -87,6 +88,15 @@ class sharded_table final : public table_of<K, V>, public sharded_view {
   struct batch_plan;    // the counts of one batch, on the host
 
   memory_space space() const { return exchange_->space(); }
+  /// The rank's GPU current for the scope's life (nothing on simulated devices).
+  detail::rank_scope scope_of(std::uint32_t r) const {
+    return {space() == memory_space::device, exchange_->device_of(r)};
+  }
+  /// Across processes, the calls that need every shard in this process refuse, saying so.
+  void require_one_process(const char* call) const;
+  /// Across processes: fills every other rank's entry of `each` (one a rank) from that rank.
+  template <class T>
+  void share_between_ranks(std::vector<T>& each);
   void whole_batch(sharded_op op, rank_io<K, V> io, stream_view s);
   // The steps of one chunk; p picks the chunk's set of lanes (chunks alternate between two).
   void partition(sharded_op op, std::span<const rank_io<K, V>> io, int p);

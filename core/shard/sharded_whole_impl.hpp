@@ -19,9 +19,8 @@ sharded_table<K, V>::sharded_table(const table_config& cfg, shard_parts parts)
 
 template <class K, class V>
 sharded_table<K, V>::~sharded_table() {
-  const bool gpu = space() == memory_space::device;
-  for (std::uint32_t r = 0; r < shards_.size(); ++r) {
-    const detail::rank_scope on(gpu, r);
+  for (const std::uint32_t r : exchange_->local_ranks()) {
+    const auto on = scope_of(r);
     shards_[r].reset();
     buffers_[2 * r].reset();
     buffers_[2 * r + 1].reset();
@@ -30,24 +29,28 @@ sharded_table<K, V>::~sharded_table() {
 
 template <class K, class V>
 void sharded_table<K, V>::make_shards(std::uint32_t devices, std::uint64_t shard_capacity) {
-  const bool gpu = space() == memory_space::device;
   table_config one = cfg_;
   one.devices = 1;
   one.owner = owner_bits::independent;  // a shard is one table: the owner rule is the whole's
   one.capacity = shard_capacity;
   shards_.clear();
-  for (std::uint32_t r = 0; r < devices; ++r) {
-    const detail::rank_scope on(gpu, r);
-    shards_.push_back(parts_.make(r, one));
-  }
+  shards_.resize(devices);  // another process's rank holds no shard here
+  for (const std::uint32_t r : exchange_->local_ranks())
+    if (r < devices) {
+      const auto on = scope_of(r);
+      shards_[r] = parts_.make(r, one);
+    }
   keep_ranks(devices);
 }
 
 template <class K, class V>
 void sharded_table<K, V>::keep_ranks(std::uint32_t ranks) {
-  const bool gpu = space() == memory_space::device;
+  const auto local = exchange_->local_ranks();
   for (std::uint32_t r = static_cast<std::uint32_t>(streams_.size()); r < ranks; ++r) {
-    const detail::rank_scope on(gpu, r);
+    // Another process's rank gets host stand-ins, never used: the vectors stay indexed by rank.
+    const bool gpu =
+        space() == memory_space::device && std::find(local.begin(), local.end(), r) != local.end();
+    const detail::rank_scope on(gpu, gpu ? exchange_->device_of(r) : 0);
     streams_.emplace_back(gpu);
     work_streams_.emplace_back(gpu);
     buffers_.push_back(std::make_unique<rank_buffers>(gpu));
@@ -58,6 +61,25 @@ void sharded_table<K, V>::keep_ranks(std::uint32_t ranks) {
     work_streams_.erase(work_streams_.begin() + ranks, work_streams_.end());
     buffers_.erase(buffers_.begin() + 2 * ranks, buffers_.end());
   }
+}
+
+template <class K, class V>
+table& sharded_table<K, V>::shard(std::uint32_t d) {
+  if (d >= shards_.size())
+    throw user_error("device " + std::to_string(d) + " of a table over " +
+                     std::to_string(devices()));
+  if (!shards_[d])
+    throw user_error("device " + std::to_string(d) + "'s shard lives in rank " + std::to_string(d) +
+                     "'s process (" + exchange_->describe() + ")");
+  return *shards_[d];
+}
+
+template <class K, class V>
+void sharded_table<K, V>::require_one_process(const char* call) const {
+  if (exchange_->spans_processes())
+    throw user_error(std::string(call) + " needs every shard in one process; this table is " +
+                     exchange_->describe() + ", which runs batches, stats, clear, rehash and " +
+                     "retrieve_all of its own shard");
 }
 
 template <class K, class V>
@@ -101,15 +123,18 @@ table_config sharded_table<K, V>::config() const {
   table_config c = cfg_;
   c.devices = devices();
   c.capacity = 0;
-  for (const auto& t : shards_) c.capacity += t->capacity();
+  for (const auto& t : shards_)
+    if (t) c.capacity += t->capacity();
+  // Across processes only this rank's shard is here; the others are made as large.
+  c.capacity = c.capacity / exchange_->local_ranks().size() * devices();
   return c;
 }
 
 template <class K, class V>
 void sharded_table<K, V>::clear(stream_view s) {
   synchronize(s);
-  for (std::uint32_t r = 0; r < shards_.size(); ++r) {
-    const detail::rank_scope on(space() == memory_space::device, r);
+  for (const std::uint32_t r : exchange_->local_ranks()) {
+    const auto on = scope_of(r);
     shards_[r]->clear(stream_of(r));
   }
   sync_all();
@@ -120,11 +145,12 @@ void sharded_table<K, V>::clear(stream_view s) {
 template <class K, class V>
 std::vector<table_stats> sharded_table<K, V>::shard_stats(stream_view s) {
   synchronize(s);
-  std::vector<table_stats> each;
-  for (std::uint32_t r = 0; r < shards_.size(); ++r) {
-    const detail::rank_scope on(space() == memory_space::device, r);
-    each.push_back(shards_[r]->stats(stream_of(r)));
+  std::vector<table_stats> each(devices());
+  for (const std::uint32_t r : exchange_->local_ranks()) {
+    const auto on = scope_of(r);
+    each[r] = shards_[r]->stats(stream_of(r));
   }
+  if (exchange_->spans_processes()) share_between_ranks(each);
   return each;
 }
 
@@ -140,8 +166,8 @@ void sharded_table<K, V>::rehash(std::uint64_t capacity, stream_view s) {
                      " devices rehashes to a capacity they share evenly, not " +
                      std::to_string(capacity));
   synchronize(s);
-  for (std::uint32_t r = 0; r < shards_.size(); ++r) {
-    const detail::rank_scope on(space() == memory_space::device, r);
+  for (const std::uint32_t r : exchange_->local_ranks()) {
+    const auto on = scope_of(r);
     shards_[r]->rehash(capacity / devices(), stream_of(r));
   }
   cfg_.capacity = capacity;
@@ -153,12 +179,17 @@ std::uint64_t sharded_table<K, V>::retrieve_pairs(std::span<K> keys, std::span<V
                                                   stream_view s) {
   detail::check_bulk("retrieve_all", keys.size(), values.size(), 0);
   synchronize(s);
+  if (exchange_->spans_processes()) {  // a process of one rank holds, and returns, its own shard
+    const std::uint32_t r = exchange_->local_ranks().front();
+    const auto on = scope_of(r);
+    return shards_[r]->retrieve_all(keys, values, stream_of(r));
+  }
   const memory_space sp = space();
   const std::uint32_t n = devices();
   std::vector<std::uint64_t> live(n), taken(n);
   std::uint64_t total = 0, room = keys.size();
   for (std::uint32_t r = 0; r < n; ++r) {
-    const detail::rank_scope on(sp == memory_space::device, r);
+    const auto on = scope_of(r);
     live[r] = shards_[r]->retrieve_all(std::span<K>{}, std::span<V>{}, stream_of(r));
     taken[r] = std::min(live[r], room);
     room -= taken[r];
@@ -183,9 +214,35 @@ std::uint64_t sharded_table<K, V>::retrieve_pairs(std::span<K> keys, std::span<V
     lanes.push_back(detail::lane_segments(r, n, stream_of(r), b.send_values.data(), out,
                                           values.data(), in, sizeof(V)));
   }
-  exchange_->all_to_all(lanes);
+  exchange_->all_to_all(lanes, "retrieve_all");
   sync_all();
   return total;
+}
+
+template <class K, class V>
+template <class T>
+void sharded_table<K, V>::share_between_ranks(std::vector<T>& each) {
+  // Every rank's entry to every rank, as bytes through the exchange (one binary, one layout).
+  static_assert(std::is_trivially_copyable_v<T>);
+  const std::uint32_t n = exchange_->ranks();
+  const std::vector<std::uint64_t> ones(n, 1);
+  std::vector<buffer<T>> in(n), out(n);
+  std::vector<rank_segments> lanes;
+  for (const std::uint32_t r : exchange_->local_ranks()) {
+    const auto on = scope_of(r);
+    out[r] = buffer<T>(space(), n);
+    in[r] = buffer<T>(space(), n);
+    const std::vector<T> mine(n, each[r]);
+    copy_bytes(out[r].data(), space(), mine.data(), memory_space::host, n * sizeof(T),
+               stream_of(r));
+    lanes.push_back(detail::lane_segments(r, n, stream_of(r), out[r].data(), ones, in[r].data(),
+                                          ones, sizeof(T)));
+  }
+  exchange_->all_to_all(lanes, "share");
+  const std::uint32_t r = exchange_->local_ranks().front();
+  const auto on = scope_of(r);
+  copy_bytes(each.data(), memory_space::host, in[r].data(), space(), n * sizeof(T), stream_of(r));
+  exchange_->wait(r, stream_of(r));
 }
 
 }  // namespace hs
