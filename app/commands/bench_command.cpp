@@ -9,12 +9,28 @@
 
 #include "app/commands/bench_live.hpp"
 #include "app/commands/bench_mixed.hpp"
+#include "app/commands/rank_launch.hpp"
 #include "core/bench/suites.hpp"
+#include "core/common/device.hpp"
 #include "core/common/error.hpp"
+#include "core/shard/rank_join.hpp"
 
 namespace hs::app {
 
 int run_bench(const cli_options& o) {
+  const auto join = rank_join_from_environment(gpu_count());
+  if (o.processes) {
+    if (o.suite != "sharded")
+      throw user_error("--processes is an option of bench sharded, not bench " + o.suite);
+    if (join)
+      throw user_error("--processes starts the ranks itself, but this process is already rank " +
+                       std::to_string(join->rank) + " (" + join->source + " is set)");
+    if (static_cast<int>(o.processes) > gpu_count())
+      throw user_error("--processes " + std::to_string(o.processes) +
+                       " runs one process a GPU; this machine has " + std::to_string(gpu_count()) +
+                       " GPUs");
+    return launch_ranks(o.processes);
+  }
   if (o.suite == "live") return run_live_bench(o);    // needs the app's frame, not only a table
   if (o.suite == "mixed") return run_mixed_bench(o);  // sessions, as the window runs them
   if (o.live_minutes > 0) throw user_error("--minutes is an option of bench live only");
@@ -28,6 +44,7 @@ int run_bench(const cli_options& o) {
             << "\n"
             << std::flush;
   bench::report r = bench::run_suite(o.suite, opt);
+  if (join && join->rank != 0) return 0;             // rank 0 of a table across processes reports
   r.metadata.emplace_back("hashscope", HS_VERSION);  // plot names it if it cannot read the report
   publish_report(r, o);
   return 0;

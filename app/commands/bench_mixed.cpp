@@ -47,12 +47,16 @@ constexpr double k_loads[] = {0.3, 0.5, 0.7};
 struct scale {
   std::uint64_t capacity, batch;
   int warmup, measured;
+  std::uint32_t devices = 1;  ///< --gpus: one table over these, at the capacity and batch a device
 };
 
 scale scale_for(const cli_options& o, backend b) {
   scale s = b == backend::gpu ? scale{std::uint64_t{1} << 27, std::uint64_t{1} << 20, 5, 20}
                               : scale{std::uint64_t{1} << 16, std::uint64_t{1} << 12, 1, 4};
   if (o.capacity) s.capacity = *o.capacity;
+  s.devices = devices_for(o, b);  // weak scaling: a device's share stays the one-device table's
+  s.capacity *= s.devices;
+  s.batch *= s.devices;
   return s;
 }
 
@@ -71,6 +75,7 @@ session_config config_for(const family_case& fc, backend b, const scale& sc) {
   c.table.family = fc.f;
   c.table.backend = b;
   c.table.capacity = sc.capacity;
+  c.table.devices = sc.devices;
   if (const auto prepare = hooks_of(fc.f).prepare) prepare(c.table);  // as the window runs it
   if (!fc.instrumented) c.table.hive.instrument = false;
   c.table.width = fc.width;
@@ -251,6 +256,7 @@ int run_mixed_bench(const cli_options& o) {
           format_count(sc.capacity).c_str(), format_count(sc.batch).c_str(), sc.measured,
           sc.warmup);
   rep.metadata.emplace_back("capacity", format_count(sc.capacity));
+  rep.metadata.emplace_back("devices", std::to_string(sc.devices));
   rep.metadata.emplace_back("batch", format_count(sc.batch));
   rep.metadata.emplace_back(
       "workload",

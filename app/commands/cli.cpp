@@ -266,7 +266,8 @@ void add_bench(CLI::App& root, cli_options& o) {
       "--only TABLE, --minutes N for the rate minute by minute\n"
       "  mixed: the three families' sessions on mixed batches with statuses (the window's mix and "
       "the Hive paper's two; repeated and unique keys; the hive instrumented and plain) at loads "
-      "0.3, 0.5 and 0.7, and their fills against a bulk insert; --only linear,slab,hive,fill\n";
+      "0.3, 0.5 and 0.7, and their fills against a bulk insert; --only linear,slab,hive,fill; "
+      "--gpus N: each table over N GPUs, with the slots and batch keys of one a GPU\n";
   CLI::App* b =
       root.add_subcommand("bench", "run a benchmark suite (tables on stdout, CSV/JSON in --out)");
   b->footer(suites);
@@ -290,6 +291,9 @@ void add_bench(CLI::App& root, cli_options& o) {
   add_parsed(*b, "--minutes", o.live_minutes, between<int>(1, 600),
              "live: instead of the windows, run each table this long at the default share and "
              "print its rate for every minute",
+             "N");
+  add_parsed(*b, "--processes", o.processes, between<std::uint32_t>(1, k_max_devices),
+             "sharded: one process a GPU, joined by NCCL (ncclCommInitRank), as mpirun runs it",
              "N");
   add_parsed(
       *b, "--chunk", o.bench.chunk_keys, [](const std::string& v) { return *size_of(v); },

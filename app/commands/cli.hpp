@@ -46,8 +46,9 @@ struct cli_options {
   std::uint32_t width = 1600, height = 1000;  ///< render: image size
   bench::bench_options bench;
   soak::soak_options soak;  ///< soak: operations, tables, sizes
-  int live_minutes = 0;   ///< bench live --minutes: one long run a table, its rate minute by minute
-  std::string help_text;  ///< help: what --help or --version prints
+  int live_minutes = 0;  ///< bench live --minutes: one long run a table, its rate minute by minute
+  std::uint32_t processes = 0;  ///< bench sharded --processes: ranks, one process a GPU (0: one)
+  std::string help_text;        ///< help: what --help or --version prints
 };
 
 /// @brief Parses argv; throws hs::user_error with a message naming the bad argument. `--help`

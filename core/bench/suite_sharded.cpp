@@ -174,6 +174,9 @@ void width_block(result_table& tab, result_table& a2a, const scaling& sc, std::u
 }  // namespace
 
 report sharded_suite(const bench_options& opt) {
+  // Started as one rank of several processes (bench sharded --processes, mpirun): that path.
+  if (const auto join = rank_join_from_environment(gpu_count()))
+    return sharded_ranks_suite(*join, opt);
   report r = new_report("sharded", opt);
   const std::uint32_t have = static_cast<std::uint32_t>(gpu_count());
   const std::uint32_t most = opt.gpus ? std::min(opt.gpus, have) : have;

@@ -8,6 +8,7 @@
 #include "core/bench/roofline.hpp"
 #include "core/common/device.hpp"
 #include "core/common/hash.hpp"
+#include "core/shard/rank_join.hpp"
 #include "core/table/table.hpp"
 
 namespace hs::bench {
@@ -60,6 +61,8 @@ report slab_tile_suite(const bench_options& opt);
 report hive_suite(const bench_options& opt);
 report state_suite(const bench_options& opt);
 report sharded_suite(const bench_options& opt);
+/// bench sharded as one rank of a table across processes (suite_sharded_ranks.cpp).
+report sharded_ranks_suite(const rank_join& join, const bench_options& opt);
 /// A report for the suite, with the metadata every report starts with (date, backend, GPU, timing).
 report new_report(std::string suite, const bench_options& opt);
 /// Measures the roofline (on the GPU) and records it in the report's metadata.

@@ -127,6 +127,11 @@ std::optional<rank_join> rank_join_from_environment(int gpus) {
   return j;
 }
 
+rank_join nth_join(rank_join j, unsigned n) {
+  if (!j.id_file.empty()) j.id_file.append("-").append(std::to_string(n));
+  return j;
+}
+
 /// Rank 0's side of the port: accepts one connection a rank and writes it the id, until every
 /// other rank was served or the wait ran out.
 struct id_handover::server {

@@ -34,6 +34,10 @@ double wait_from_environment();
 /// that is malformed, or when neither way to hand over the id is set.
 std::optional<rank_join> rank_join_from_environment(int gpus);
 
+/// @brief The join of a program's n-th communicator: an id file is never read twice, so each
+/// communicator's has its own name ("<file>-<n>"); a port serves one communicator after another.
+rank_join nth_join(rank_join j, unsigned n);
+
 /// @brief Hands rank 0's id to the other ranks. Rank 0 calls publish() (a file written whole by a
 /// rename, or a port served in the background until every rank took the id or the wait ran out);
 /// the others call take(), which waits at most join.wait_s and then says what it waited for.

@@ -181,11 +181,10 @@ TEST_CASE("one rank of a table across processes (started by the cases below)", "
     return;
   }
   std::uint64_t seed = 700;
-  int index = 0;
+  unsigned index = 0;
   for (const table_config& cfg : test::shard_variants(backend::gpu, std::uint64_t{1} << 16)) {
     INFO(describe_config(cfg) << " as rank " << join->rank << " of " << join->ranks);
-    rank_join one = *join;  // a fresh id a table: a file is never read twice
-    if (!one.id_file.empty()) one.id_file += "-" + std::to_string(index++);
+    const rank_join one = nth_join(*join, index++);  // a fresh id a table
     with_key_width(cfg.width,
                    [&](auto key) { compare_rank_with_model<decltype(key)>(cfg, one, ++seed); });
   }
