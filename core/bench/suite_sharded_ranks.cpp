@@ -90,8 +90,8 @@ void rank_rows(result_table& tab, result_table& a2a, const rank_join& join, unsi
                              op.name,
                              cell(rate, "%.2f"),
                              cell(rate / join.ranks, "%.2f")};
-    for (const double ms : sharded.last_exchange().phase_ms[join.rank])
-      row.push_back(cell(ms, "%.2f"));
+    const batch_exchange last = sharded.last_exchange();  // a copy: its phases outlive the loop
+    for (const double ms : last.phase_ms[join.rank]) row.push_back(cell(ms, "%.2f"));
     tab.add(std::move(row));
   }
   const std::uint64_t bytes = per * (sizeof(K) + sizeof(V));

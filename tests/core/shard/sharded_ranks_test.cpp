@@ -144,6 +144,14 @@ void compare_rank_with_model(const table_config& cfg, const rank_join& join, std
     INFO("round " << round);
     REQUIRE(got.status == share_of(want.status, join));
     REQUIRE(got.values == share_of(want.values, join));
+    // This rank's row of the exchange matrix holds its share, and its phases were timed.
+    const batch_exchange x = as_sharded(*t)->last_exchange();
+    std::uint64_t sent = 0;
+    for (std::uint32_t j = 0; j < join.ranks; ++j) sent += x.keys_from_to(join.rank, j);
+    CHECK(sent == share_of(b.keys, join).size());
+    const auto& ms = x.phase_ms[join.rank];
+    CHECK(ms[static_cast<int>(shard_phase::partition)] > 0);
+    CHECK(ms[static_cast<int>(shard_phase::table)] > 0);
   }
   const std::vector<K> first(pool.begin(), pool.begin() + 500);
   const std::vector<K> some = share_of(first, join);
