@@ -30,13 +30,14 @@ std::string_view to_string(view_kind v) {
     case view_kind::stats: return "stats";
     case view_kind::timeline: return "timeline";
     case view_kind::compare: return "compare";
+    case view_kind::gpus: return "gpus";
   }
   return "?";
 }
 
 std::optional<view_kind> parse_view_kind(std::string_view s) {
   for (auto v : {view_kind::heatmap, view_kind::histogram, view_kind::throughput, view_kind::stats,
-                 view_kind::timeline, view_kind::compare})
+                 view_kind::timeline, view_kind::compare, view_kind::gpus})
     if (to_string(v) == s) return v;
   return std::nullopt;
 }

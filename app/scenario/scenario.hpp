@@ -17,7 +17,15 @@ namespace hs::app {
 
 /// @brief The views every family has; a family adds figures of its own (family_ui::figures),
 /// named in scenarios the same way.
-enum class view_kind : std::uint8_t { heatmap, histogram, throughput, stats, timeline, compare };
+enum class view_kind : std::uint8_t {
+  heatmap,
+  histogram,
+  throughput,
+  stats,
+  timeline,
+  compare,
+  gpus  ///< a table over several devices: each one's keys, the exchange matrix, the phases
+};
 std::string_view to_string(view_kind v);
 /// @brief A common view by name (nullopt for a family's figure or an unknown name).
 std::optional<view_kind> parse_view_kind(std::string_view s);

@@ -21,7 +21,7 @@ namespace {
 
 // "heatmap, histogram, throughput, stats, timeline, compare, chains, allocator (slab), ..."
 std::string view_names() {
-  std::string s = "heatmap, histogram, throughput, stats, timeline, compare";
+  std::string s = "heatmap, histogram, throughput, stats, timeline, compare, gpus";
   for (const family_descriptor* f : families()) {
     const auto figures = hooks_of(f->id).figures;
     if (figures.empty()) continue;

@@ -39,6 +39,36 @@ std::string timeline_csv(const std::vector<census_point>& pts,
 }
 
 /// Per image row: its slots and the fractions of their states (the picture's numbers, row by row).
+// A row a device: its keys and load, what it sent each device in the last batch, its phases.
+std::string gpus_csv(const sample_result& s) {
+  if (!s.shards)
+    return "device,live,load\n0," + std::to_string(s.stats.live) + "," +
+           strprintf("%.6f", s.stats.load_factor()) + "\n";
+  const shard_sample& sh = *s.shards;
+  const std::uint32_t n = static_cast<std::uint32_t>(sh.devices.size());
+  std::string out = "device,live,load,virtual_shards";
+  for (std::uint32_t j = 0; j < n; ++j) out += ",keys_to_" + std::to_string(j);
+  for (const std::string_view p : k_shard_phase_names) {
+    std::string name(p);
+    for (char& c : name)
+      if (c == ' ') c = '_';
+    out += "," + name + "_ms";
+  }
+  out += ",critical_path\n";
+  const bool ran = sh.exchange.devices == n;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    out += strprintf("%u,%llu,%.6f,%u", i, (unsigned long long)sh.devices[i].live,
+                     sh.devices[i].load_factor(),
+                     i < sh.virtual_shards.size() ? sh.virtual_shards[i] : 0u);
+    for (std::uint32_t j = 0; j < n; ++j)
+      out += "," + std::to_string(ran ? sh.exchange.keys_from_to(i, j) : 0);
+    for (int p = 0; p < k_shard_phases; ++p)
+      out += strprintf(",%.4f", ran ? sh.exchange.phase_ms[i][p] : 0.0);
+    out += ran && sh.exchange.slowest() == i ? ",yes\n" : ",no\n";
+  }
+  return out;
+}
+
 std::string heatmap_csv(const app_frame& f) {
   const auto& q = f.last_request().occupancy;
   const sample_result& r = f.last_sample();
@@ -83,6 +113,7 @@ std::string figure_numbers(const app_frame& f, const std::string& view) {
     case view_kind::throughput: return throughput_csv(s.throughput());
     case view_kind::timeline: return timeline_csv(s.timeline(), s.rebuilds());
     case view_kind::compare: return f.compare_figure() ? f.compare_figure()->csv() : std::string();
+    case view_kind::gpus: return gpus_csv(f.last_sample());
     case view_kind::stats: break;
   }
   return numbers_csv(f.numbers());

@@ -5,6 +5,7 @@
 #include <imgui.h>
 
 #include "app/ui/app_frame.hpp"
+#include "app/ui/panels/devices_panel.hpp"
 #include "app/ui/panels/heatmap_panel.hpp"
 #include "app/ui/panels/numbers_panel.hpp"
 #include "app/ui/state/record_views.hpp"
@@ -59,6 +60,11 @@ void draw_common_figure(frame_state& f, view_kind kind, ImVec2 avail, float fs,
     case view_kind::compare:
       if (f.compare_figure) f.compare_figure->draw(avail.y);
       break;
+    case view_kind::gpus: {
+      devices_drawn drawn;
+      draw_devices(f, drawn);
+      break;
+    }
   }
 }
 

@@ -97,6 +97,69 @@ fig::figure timeline_figure(app_frame& f) {
   return {{p}, {}};
 }
 
+// A table over several devices: each device's keys, the last batch's exchange matrix (a row a
+// sender, shaded by its share of the batch), and each device's phases with the critical path.
+std::optional<fig::figure> gpus_figure(app_frame& f) {
+  const sample_result& s = f.last_sample();
+  if (!s.shards) return std::nullopt;  // one device: the screen view says so
+  const shard_sample& sh = *s.shards;
+  const std::uint32_t n = static_cast<std::uint32_t>(sh.devices.size());
+  const std::string dev = sh.simulated ? "device" : "GPU";
+  fig::panel keys;
+  keys.title = "Keys on each " + dev;
+  keys.x = {dev, -0.5, n - 0.5, false, false};
+  keys.y = {"live keys"};
+  keys.legend = false;
+  fig::series live;
+  live.kind = fig::series::bars, live.bar_width = 0.6;
+  for (std::uint32_t d = 0; d < n; ++d)
+    live.x.push_back(d), live.y.push_back(double(sh.devices[d].live));
+  keys.data.push_back(live);
+  fig::figure out{{keys}, sh.link + "; owners from " + std::string(to_string(sh.owner)) + " bits."};
+  const batch_exchange& x = sh.exchange;
+  if (x.devices != n) return out;  // no batch yet
+  std::uint64_t most = 1;
+  for (const std::uint64_t k : x.keys) most = std::max(most, k);
+  fig::panel matrix;
+  matrix.title = "Keys sent, last batch (row: from, column: to)";
+  fig::diagram_panel grid;
+  const fig::rgb blue = fig::series_rgb(4);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    fig::diagram_line row;
+    row.cells.push_back({{1, 1, 1}, dev + " " + std::to_string(i), i == 0 ? "from" : "", {}});
+    for (std::uint32_t j = 0; j < n; ++j) {
+      const double t = 0.75 * double(x.keys_from_to(i, j)) / double(most);  // text stays legible
+      row.cells.push_back({{1 - t * (1 - blue.r), 1 - t * (1 - blue.g), 1 - t * (1 - blue.b)},
+                           format_count(x.keys_from_to(i, j)),
+                           i == 0 ? "to " + std::to_string(j) : "",
+                           {}});
+    }
+    grid.lines.push_back(std::move(row));
+  }
+  matrix.diagram = std::move(grid);
+  fig::panel phases;
+  const std::uint32_t slow = x.slowest();
+  double slow_ms = 0;
+  for (const double ms : x.phase_ms[slow]) slow_ms += ms;
+  phases.title =
+      strprintf("Phases (ms); %s %u is the critical path, %.2f ms", dev.c_str(), slow, slow_ms);
+  phases.x = {dev, -0.5, n - 0.5, false, false};
+  phases.y = {"ms"};
+  const double w = 0.8 / k_shard_phases;  // a phase's bar: side by side within a device
+  for (int p = 0; p < k_shard_phases; ++p) {
+    fig::series b;
+    b.kind = fig::series::bars, b.name = std::string(k_shard_phase_names[p]), b.color = p,
+    b.bar_width = w;
+    for (std::uint32_t d = 0; d < n; ++d)
+      b.x.push_back(d - 0.4 + w * (p + 0.5)), b.y.push_back(x.phase_ms[d][p]);
+    phases.data.push_back(std::move(b));
+  }
+  out.panels = {keys, matrix, phases};
+  out.caption += strprintf(" Last batch: %s out and %s back between devices.",
+                           format_bytes(x.bytes_out).c_str(), format_bytes(x.bytes_back).c_str());
+  return out;
+}
+
 fig::figure compare_figure(app_frame& f) {
   compare_set& set = *f.comparing();
   fig::panel rates, reads, lines;
@@ -201,6 +264,7 @@ std::optional<fig::figure> paper_figure(app_frame& frame, const std::string& vie
       if (frame.comparing()) f = compare_figure(frame);
       break;
     case view_kind::stats: break;  // the numbers: their CSV
+    case view_kind::gpus: f = gpus_figure(frame); break;
   }
   if (f) set_caption(*f, caption);
   return f;

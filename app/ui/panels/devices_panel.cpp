@@ -89,7 +89,9 @@ void draw_phases(const batch_exchange& x, devices_drawn& d) {
     longest = std::max(longest, sum);
   }
   static const vis::colormap map = vis::load_colormap("viridis");
-  const float width = std::max(200.f, ImGui::GetContentRegionAvail().x - 160);
+  // Room after the bars for the longest label: "000.00 ms  critical path".
+  const float label = ImGui::CalcTextSize("000.00 ms  critical path").x + 2 * ImGui::GetFontSize();
+  const float width = std::max(200.f, ImGui::GetContentRegionAvail().x - 70 - label);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   for (std::uint32_t r = 0; r < x.phase_ms.size(); ++r) {
     const ImVec2 at = ImGui::GetCursorScreenPos();
@@ -124,8 +126,12 @@ void devices_panel::place(frame_state& f) {
 }
 
 void devices_panel::draw(frame_state& f) {
-  drawn_ = devices_drawn{};
   focus_pending_ = false;
+  draw_devices(f, drawn_);
+}
+
+void draw_devices(frame_state& f, devices_drawn& drawn_) {
+  drawn_ = devices_drawn{};
   if (!f.sample.shards) {
     ImGui::TextWrapped(
         "The table runs on one device. Choose GPUs in the Table section (or --gpus N, or "

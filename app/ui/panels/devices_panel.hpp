@@ -20,6 +20,9 @@ struct devices_drawn {
   std::uint32_t slowest = 0;
 };
 
+/// @brief What the GPUs window shows, drawn at the cursor (the window, and `capture gpus`).
+void draw_devices(frame_state& f, devices_drawn& d);
+
 class devices_panel final : public panel {
  public:
   const char* title() const override { return "GPUs"; }
