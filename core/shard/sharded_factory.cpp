@@ -65,14 +65,18 @@ shard_parts parts_for(const table_config& cfg) {
   return p;
 }
 
+/// The sharded table of cfg's key width (values as wide as the keys).
+std::unique_ptr<table> sharded_of_width(const table_config& cfg, shard_parts parts) {
+  return with_key_width(cfg.width, [&](auto key) -> std::unique_ptr<table> {
+    using K = decltype(key);
+    return std::make_unique<sharded_table<K, K>>(cfg, std::move(parts));
+  });
+}
+
 std::unique_ptr<table> make_sharded(const table_config& cfg) {
   detail::check_split(cfg);
   if (cfg.backend == backend::gpu) check_gpus(cfg.devices);
-  return with_key_width(cfg.width, [&](auto key) -> std::unique_ptr<table> {
-    using K = decltype(key);
-    using V = K;
-    return std::make_unique<sharded_table<K, V>>(cfg, parts_for(cfg));
-  });
+  return sharded_of_width(cfg, parts_for(cfg));
 }
 
 // Registered as the program starts; core/CMakeLists.txt links this library whole.
@@ -99,10 +103,7 @@ std::unique_ptr<table> make_rank_table(table_config cfg, const rank_join& join) 
                        " processes cannot change to " + std::to_string(ranks) + " ranks");
     return make_nccl_rank_exchange(join);
   };
-  return with_key_width(cfg.width, [&](auto key) -> std::unique_ptr<table> {
-    using K = decltype(key);
-    return std::make_unique<sharded_table<K, K>>(cfg, std::move(p));
-  });
+  return sharded_of_width(cfg, std::move(p));
 }
 
 }  // namespace hs
