@@ -49,6 +49,7 @@ std::optional<script_step> as_script_step(const scenario_step& s) {
     case scenario_step::run: return script_step{script_step::run, 0, s.batches};
     case scenario_step::clear: return script_step{script_step::clear, 0, 0};
     case scenario_step::rehash: return script_step{script_step::rehash, 0, s.batches};
+    case scenario_step::regpus: return script_step{script_step::regpus, 0, s.batches};
     case scenario_step::flush: return script_step{script_step::flush, 0, 0};
     case scenario_step::step: {
       script_step st{script_step::step, 0, s.batches};

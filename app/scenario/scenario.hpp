@@ -52,7 +52,8 @@ struct scenario_step {
     configure,
     back,        ///< back before the last `batches` commands
     load_table,  ///< make the table the table file `text` (resolved against the scenario's folder)
-    save_table   ///< write the table's state to the table file `text` (likewise)
+    save_table,  ///< write the table's state to the table file `text` (likewise)
+    regpus       ///< move a sharded table to `batches` devices (whole virtual shards)
   } kind = run;
   double load = 0;
   std::uint64_t batches = 0;  ///< run: batches; rehash: capacity (0: the same); step: operations

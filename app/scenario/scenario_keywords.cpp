@@ -313,6 +313,15 @@ void rehash(scenario_parse& s, const keyword_line& l) {
   s.push(st, l.p.line);
 }
 
+void regpus(scenario_parse& s, const keyword_line& l) {
+  scenario_step st = step_of(scenario_step::regpus);
+  st.batches = l.p.size(l.w[1], "devices");
+  if (st.batches < 1 || st.batches > k_max_devices)
+    l.p.fail("regpus moves a table to 1 to " + std::to_string(k_max_devices) + " devices, not " +
+             l.w[1]);
+  s.push(st, l.p.line);
+}
+
 void flush(scenario_parse& s, const keyword_line& l) {
   s.push(step_of(scenario_step::flush), l.p.line);
 }
@@ -506,6 +515,11 @@ const std::array k_keywords{
     K{"clear", "clear", "Empty the table.", step_, 0, 0, clear},
     K{"rehash", "rehash [CAPACITY]",
       "Rebuild the table, at a new power-of-two capacity if one is given.", step_, 0, 1, rehash},
+    K{"regpus", "regpus N",
+      "Move a table over several devices to N of them: whole virtual shards change owner and "
+      "their pairs travel through the exchange; the stage's numbers say how many moved and how "
+      "many bytes. Back cannot go past it.",
+      step_, 1, 1, regpus},
     K{"flush", "flush", "The slab table's flush: drop erased keys and free empty slabs.", step_, 0,
       0, flush},
     K{"back", "back [N]",

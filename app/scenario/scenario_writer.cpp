@@ -71,6 +71,7 @@ std::string step_line(const scenario_step& s) {
     case scenario_step::clear: return "clear";
     case scenario_step::rehash: return s.batches ? "rehash " + format_size(s.batches) : "rehash";
     case scenario_step::flush: return "flush";
+    case scenario_step::regpus: return "regpus " + std::to_string(s.batches);
     case scenario_step::say: return "say \"" + s.text + "\"";
     case scenario_step::back: return "back " + std::to_string(s.batches);
     case scenario_step::load_table: return "load table \"" + s.text + "\"";
@@ -220,6 +221,7 @@ std::string scenario_text(const session_to_save& s) {
       case script_step::clear: step.kind = scenario_step::clear; break;
       case script_step::rehash: step.kind = scenario_step::rehash; break;
       case script_step::flush: step.kind = scenario_step::flush; break;
+      case script_step::regpus: step.kind = scenario_step::regpus; break;
       case script_step::load_table: step.kind = scenario_step::load_table; break;
       default: step.kind = scenario_step::say; break;
     }

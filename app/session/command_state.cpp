@@ -202,6 +202,7 @@ std::optional<script_step> command_state::take_script_step(const table_progress&
         return s;
       case script_step::clear: cursor_.reset(); return s;
       case script_step::rehash:
+      case script_step::regpus:
       case script_step::flush:
       case script_step::say:
       case script_step::configure:

@@ -51,7 +51,8 @@ struct script_step {
     ask,         ///< a question (`question`) on the next step, its operation in `given`
     back,        ///< back before the last `batches` commands (session history)
     load_table,  ///< make the table the state in the table file `text`
-    save_table   ///< write the table's state to the table file `text`
+    save_table,  ///< write the table's state to the table file `text`
+    regpus       ///< move a sharded table to `batches` devices
   } kind = run;
   double load =
       0;  ///< fill/drain target (live load factor; above 1 for lists and self-resizing tables)

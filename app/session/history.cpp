@@ -38,6 +38,7 @@ std::string command_label(const script_step& s) {
     case script_step::rehash:
       return s.batches ? "rehash to " + format_count(s.batches) : std::string("rehash");
     case script_step::flush: return "flush";
+    case script_step::regpus: return "regpus " + std::to_string(s.batches);
     case script_step::step: {
       if (s.given.empty()) return strprintf("step %llu", (unsigned long long)s.batches);
       std::string out = "step " + std::string(to_string(s.given.front().kind));

@@ -197,7 +197,7 @@ session::journal_record session::journal() const {
 
 bool session::at_rest() const {
   std::lock_guard lock(mutex_);
-  return commands_.resting() && in_flight_.empty() && !pending_rehash_ && !pending_flush_;
+  return commands_.resting() && in_flight_.empty() && !table_work_pending();
 }
 
 run_history session::step_runs_of_last() const {
@@ -300,9 +300,8 @@ void session::reset() {
 
 void session::wait_idle() {
   std::unique_lock lock(mutex_);
-  idle_cv_.wait(lock, [&] {
-    return commands_.resting() && in_flight_.empty() && !pending_rehash_ && !pending_flush_;
-  });
+  idle_cv_.wait(lock,
+                [&] { return commands_.resting() && in_flight_.empty() && !table_work_pending(); });
 }
 
 session_status session::status() const {
@@ -345,6 +344,7 @@ void session::start_next_step() {
         pending_rehash_ = s->batches ? s->batches : capacity_.load();
         return;  // the worker rebuilds outside the lock
       case script_step::flush: pending_flush_ = true; return;
+      case script_step::regpus: pending_regpus_ = static_cast<std::uint32_t>(s->batches); return;
       case script_step::say: st_.caption = s->text; break;
       case script_step::ask: st_.question = {s->question, s->given.front()}; break;
       case script_step::configure:

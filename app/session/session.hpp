@@ -241,6 +241,11 @@ class session {
   void rebuild(std::uint64_t capacity, std::unique_lock<std::mutex>& lock);
   /// Runs the family's compaction now (worker only, nothing in flight).
   void run_flush(std::unique_lock<std::mutex>& lock);
+  /// Moves a sharded table to `devices` devices now (worker only, nothing in flight); Back then
+  /// starts from here, as the states before hold another number of shards.
+  void move_devices(std::uint32_t devices, std::unique_lock<std::mutex>& lock);
+  /// A rebuild, compaction or move asked for, which waits for the batches in flight.
+  bool table_work_pending() const { return pending_rehash_ || pending_flush_ || pending_regpus_; }
   /// Stops running work before the table is so full that probes crawl (the family says whether
   /// they do: erase may keep keys in their slots, so a churning workload fills the table even at
   /// a steady load factor). Returns the note to stop with, or empty (worker, without the lock).
@@ -311,6 +316,7 @@ class session {
   std::uint64_t pending_rehash_ = 0;         // a rehash asked for: capacity (or 1 for the same)
   std::uint64_t journal_capacity_ = 0;       // the capacity when the journal began
   bool pending_flush_ = false;               // the family's compaction asked for
+  std::uint32_t pending_regpus_ = 0;         // a move to this many devices asked for
   bool flush_by_policy_ = false;             // ...by the maintenance threshold for dead entries
   bool erases_leave_dead_ = false;           // the family's erases leave entries only flush removes
   std::uint64_t dead_since_compaction_ = 0;  // erases counted since (erases_leave_dead families)

@@ -14,9 +14,8 @@ void session::come_to_rest(std::unique_lock<std::mutex>& lock) {
   // commands left, stops too (they stay in redo_: each leaves it only as it starts).
   if (commands_.act() != activity::idle || replay_left_ > 0) commands_.pause();
   replay_left_ = 0;
-  idle_cv_.wait(lock, [&] {
-    return in_flight_.empty() && !pending_rehash_ && !pending_flush_ && outside_lock_ == 0;
-  });
+  idle_cv_.wait(lock,
+                [&] { return in_flight_.empty() && !table_work_pending() && outside_lock_ == 0; });
 }
 
 void session::consume_replayed(std::size_t journal_before) {

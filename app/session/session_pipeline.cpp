@@ -10,6 +10,7 @@
 #include "app/session/session.hpp"
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
+#include "core/shard/sharded_view.hpp"
 
 namespace hs::app {
 
@@ -36,6 +37,49 @@ void session::rebuild(std::uint64_t capacity, std::unique_lock<std::mutex>& lock
   records_.add_event(batch, rebuild_label(from, capacity));
   st_.note = strprintf("rebuilt: %s live keys in %s slots", format_count(st_.live).c_str(),
                        format_count(capacity).c_str());
+}
+
+void session::move_devices(std::uint32_t devices, std::unique_lock<std::mutex>& lock) {
+  sharded_view* sharded = as_sharded(*table_);
+  if (!sharded) {
+    fail("regpus " + std::to_string(devices) +
+         ": the table is on one device; make it over several (gpus N, --gpus N) to move it");
+    return;
+  }
+  regpus_result moved;
+  table_stats after;
+  std::string error;
+  unlocked(lock, [&] {
+    try {
+      moved = sharded->regpus(devices, work_stream_.view());
+      after = table_->stats(work_stream_.view());
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+  });
+  if (!error.empty()) {
+    fail("regpus " + std::to_string(devices) + ": " + error);
+    return;
+  }
+  cfg_.table.devices = devices;
+  st_.live = after.live;  // a pair with no room on its new device is kept nowhere, and counted
+  st_.failed_full += moved.failed_full;
+  capacity_ = after.capacity;
+  occupied_bound_ = after.occupied;
+  dead_since_compaction_ = 0;  // the shards were rebuilt
+  ++version_;
+  records_.add_event(st_.batches, strprintf("regpus %u -> %u", moved.from, moved.to));
+  st_.note = strprintf(
+      "moved from %u to %u devices: %u of %u virtual shards, %s of %s pairs, %s%s", moved.from,
+      moved.to, moved.virtual_shards_moved, k_virtual_shards,
+      format_count(moved.keys_moved).c_str(), format_count(moved.keys).c_str(),
+      format_bytes(moved.bytes_moved).c_str(),
+      moved.failed_full
+          ? strprintf("; %s found no room", format_count(moved.failed_full).c_str()).c_str()
+          : "");
+  history_.clear();
+  history_.set_limit(
+      strprintf("regpus moved the table to %u devices: Back starts from there", devices));
 }
 
 void session::after_batch(std::unique_lock<std::mutex>& lock, std::uint64_t inserted,
@@ -125,7 +169,7 @@ batch& session::free_slot() {
 }
 
 bool session::issue_next(std::unique_lock<std::mutex>& lock) {
-  if (pending_rehash_ || pending_flush_) return false;  // let the batches in flight finish first
+  if (table_work_pending()) return false;  // let the batches in flight finish first
   const auto next = commands_.next(progress(), st_.note);
   if (!next || next->plan.size == 0) return false;
   batch& b = free_slot();
@@ -233,6 +277,7 @@ void session::worker_loop() {
       commands_.cancel();
       pending_rehash_ = 0;
       pending_flush_ = false;
+      pending_regpus_ = 0;
       announce_gpu_fault();
     }
     try {
@@ -260,6 +305,12 @@ void session::worker_loop() {
         run_flush(lock);
         continue;
       }
+      if (pending_regpus_ && in_flight_.empty()) {
+        const std::uint32_t devices = pending_regpus_;
+        pending_regpus_ = 0;
+        move_devices(devices, lock);
+        continue;
+      }
       if (!in_flight_.empty()) {
         batch* b = in_flight_.front().get();
         lock.unlock();
@@ -283,15 +334,13 @@ void session::worker_loop() {
       pass_turn();
       fail(e.what());
     }
-    const bool work = !commands_.resting() || pending_rehash_ || pending_flush_;
-    if (commands_.act() != activity::idle || pending_rehash_ || pending_flush_ ||
-        (in_flight_.empty() && work))
+    const bool work = !commands_.resting() || table_work_pending();
+    if (commands_.act() != activity::idle || table_work_pending() || (in_flight_.empty() && work))
       continue;
     pass_turn();
     take_point();  // at rest between commands: the state before the next
     idle_cv_.notify_all();
-    wake_.wait(lock,
-               [&] { return stop_ || !commands_.resting() || pending_rehash_ || pending_flush_; });
+    wake_.wait(lock, [&] { return stop_ || !commands_.resting() || table_work_pending(); });
   }
   pass_turn();  // stopped with a batch of its own in flight: the others go on
 }

@@ -44,6 +44,27 @@ void check(ncclResult_t r, const std::string& call, ncclComm_t comm = nullptr) {
   if (r != ncclSuccess && r != ncclInProgress) nccl_failed(r, call, comm);
 }
 
+/// How the GPUs reach each other: peer access between every pair (NVLink or PCIe peer to peer),
+/// or the pairs without it, whose exchange NCCL routes through host memory.
+std::string links_between(const std::vector<int>& ordinals) {
+  std::string missing;
+  int pairs = 0;
+  for (std::size_t i = 0; i < ordinals.size(); ++i)
+    for (std::size_t j = i + 1; j < ordinals.size(); ++j) {
+      int ij = 0, ji = 0;
+      HS_CUDA_CHECK(cudaDeviceCanAccessPeer(&ij, ordinals[i], ordinals[j]));
+      HS_CUDA_CHECK(cudaDeviceCanAccessPeer(&ji, ordinals[j], ordinals[i]));
+      if (ij && ji) continue;
+      ++pairs;
+      if (pairs <= 3)
+        missing += std::string(missing.empty() ? "" : ", ") + std::to_string(ordinals[i]) + "-" +
+                   std::to_string(ordinals[j]);
+    }
+  if (pairs == 0) return "peer access between every pair";
+  return std::to_string(pairs) + (pairs == 1 ? " pair" : " pairs") + " without peer access (" +
+         missing + (pairs > 3 ? ", ..." : "") + "): NCCL goes through host memory there";
+}
+
 /// The exchange over NCCL communicators this process holds: every GPU's (one process) or its own
 /// rank's (one process a GPU). Every wait is bounded: a step that errs or stops progressing aborts
 /// the communicators (ncclCommAbort) and the table stops, saying which rank and step.
@@ -66,7 +87,7 @@ class nccl_exchange final : public shard_exchange {
     }
     check(ncclGroupEnd(), "ncclGroupEnd of " + std::to_string(ranks_) + " communicators");
     settle("joining " + std::to_string(ranks_) + " GPUs");
-    where_ = std::to_string(ranks_) + " GPUs in one process";
+    where_ = std::to_string(ranks_) + " GPUs in one process, " + links_between(ordinals);
   }
 
   /// One rank of a table joined across processes.

@@ -47,7 +47,8 @@ class shard_exchange {
   }
   /// @brief Where the segments live: host memory for simulated devices, device memory for GPUs.
   virtual memory_space space() const = 0;
-  /// @brief "NCCL 2.28.9, 4 GPUs in one process", for the Numbers and figures.
+  /// @brief "NCCL 2.28.9, 4 GPUs in one process, peer access between every pair", for the
+  /// Numbers and figures.
   virtual std::string describe() const = 0;
   /// @brief Runs one step: every local rank's lanes, in the order given (each rank lists its
   /// lanes in the same order, so that rank i's k-th send to j meets j's k-th receive from i). A

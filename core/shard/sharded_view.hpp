@@ -72,7 +72,8 @@ class sharded_view {
   virtual batch_exchange last_exchange() const = 0;
   /// @brief Each device's counters (synchronizes); stats() is their sum (add_up).
   virtual std::vector<table_stats> shard_stats(stream_view s) = 0;
-  /// @brief How the devices talk: "NCCL 2.28.9, 4 GPUs in one process", or simulated.
+  /// @brief How the devices talk: "NCCL 2.28.9, 4 GPUs in one process, peer access between every
+  /// pair", or simulated.
   virtual std::string exchange_name() const = 0;
   /// @brief Moves to `devices` devices at the same total capacity: whole virtual shards change
   /// owner (the fewest that even the shares out), every shard is rebuilt from its live pairs, and

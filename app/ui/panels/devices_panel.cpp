@@ -79,7 +79,7 @@ void draw_matrix(const batch_exchange& x, devices_drawn& d) {
 }
 
 // Each device's phases as one bar of five parts; the slowest device is the batch's critical path.
-void draw_phases(const batch_exchange& x, devices_drawn& d) {
+void draw_phases(const batch_exchange& x, const char* device, devices_drawn& d) {
   if (x.phase_ms.empty()) return;
   d.slowest = x.slowest();
   double longest = 1e-9;
@@ -95,7 +95,7 @@ void draw_phases(const batch_exchange& x, devices_drawn& d) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   for (std::uint32_t r = 0; r < x.phase_ms.size(); ++r) {
     const ImVec2 at = ImGui::GetCursorScreenPos();
-    float left = at.x + 70;
+    float left = at.x + 70;  // after "device 00"
     for (int p = 0; p < k_shard_phases; ++p) {
       const float w = float(x.phase_ms[r][p] / longest) * width;
       dl->AddRectFilled(ImVec2(left, at.y), ImVec2(left + w, at.y + 16),
@@ -103,7 +103,7 @@ void draw_phases(const batch_exchange& x, devices_drawn& d) {
       left += w;
       d.phase_ms.push_back(x.phase_ms[r][p]);
     }
-    dl->AddText(at, ImGui::GetColorU32(ImGuiCol_Text), strprintf("GPU %u", r).c_str());
+    dl->AddText(at, ImGui::GetColorU32(ImGuiCol_Text), strprintf("%s %u", device, r).c_str());
     ImGui::Dummy(ImVec2(width + 70, 18));
     ImGui::SameLine();
     double sum = 0;
@@ -152,7 +152,7 @@ void draw_devices(frame_state& f, devices_drawn& drawn_) {
   ImGui::SeparatorText("exchange matrix: keys from device i to device j");
   draw_matrix(sh.exchange, drawn_);
   ImGui::SeparatorText("phases of the last batch");
-  draw_phases(sh.exchange, drawn_);
+  draw_phases(sh.exchange, sh.simulated ? "device" : "GPU", drawn_);
 }
 
 }  // namespace hs::app

@@ -196,6 +196,9 @@ TEST_CASE("malformed scenarios name file and line", "[scenario]") {
   fails("maintain split=0.5\ncapture heatmap\n", "x.scn:1", "unknown maintenance threshold");
   fails("timeline maybe\ncapture heatmap\n", "x.scn:1", "on or off");
   fails("rehash 1000\ncapture heatmap\n", "x.scn:1", "not a power of two");
+  fails("gpus 2\nregpus 0\ncapture gpus\n", "x.scn:2", "1 to 64 devices, not 0");
+  fails("gpus 2\nregpus 65\ncapture gpus\n", "x.scn:2", "1 to 64 devices, not 65");
+  fails("gpus 2\nregpus\ncapture gpus\n", "x.scn:2", "usage: regpus N");
   fails("table slab\nslab mode=triple\ncapture chains\n", "x.scn:2", "unknown slab mode");
   fails("table slab\nslab beta=0.7\ncapture chains\n", "x.scn:2", "beta and keys go together");
   fails("table slab\nslab tile=12\ncapture chains\n", "x.scn:2", "unknown threads per");
