@@ -139,67 +139,6 @@ void distribution(scenario_parse& s, const keyword_line& l) {
   }
 }
 
-// The path after the line's word `word` (in double quotes when it holds spaces), made the scenario
-// file's neighbour when relative; what follows it goes to `rest`.
-std::string path_after(const scenario_parse& s, const keyword_line& l, std::string_view word,
-                       const std::string& usage, const char* whose, std::string& rest) {
-  rest = l.text.substr(l.text.find(word) + word.size());
-  const auto start = rest.find_first_not_of(" \t");
-  if (start == std::string::npos) l.p.fail(usage);
-  rest = rest.substr(start);
-  std::string path;
-  if (rest.front() == '"') {
-    const auto close = rest.find('"', 1);
-    if (close == std::string::npos) l.p.fail(std::string(whose) + " path has no closing quote");
-    path = rest.substr(1, close - 1);
-    rest = rest.substr(close + 1);
-  } else {
-    const auto end = rest.find_first_of(" \t");
-    path = rest.substr(0, end);
-    rest = end == std::string::npos ? "" : rest.substr(end);
-  }
-  namespace fs = std::filesystem;
-  if (fs::path(path).is_relative() && !s.sc.file.empty())
-    path = (fs::path(s.sc.file).parent_path() / path).lexically_normal().string();
-  return path;
-}
-
-// `keys file PATH [column N] [format F]`: the class's own keys. A relative path is the scenario
-// file's neighbour; a path with spaces is written in double quotes. The file is read here, so a
-// scenario that names a bad one is refused at this line with the loader's reason.
-void keys(scenario_parse& s, const keyword_line& l) {
-  constexpr const char* usage =
-      "usage: keys file PATH [column N] [format auto|decimal|hex|text|u32le|u64le]";
-  if (l.w[1] != "file") l.p.fail(usage);
-  workload::key_file_spec spec;
-  spec.width = s.sc.config.table.width;  // the width so far: its keys are read for it
-  std::string rest;
-  spec.path = path_after(s, l, "file", usage, "the key file's", rest);
-  std::istringstream more(rest);
-  for (std::string name, value; more >> name;) {
-    if (!(more >> value)) l.p.fail("'" + name + "' needs a value (" + usage + ")");
-    if (name == "column") {
-      const std::uint64_t c = l.p.size(value, "column");
-      if (c == 0 || c > 1u << 20) l.p.fail("column " + value + ": columns count from 1");
-      spec.column = static_cast<std::uint32_t>(c);
-    } else if (name == "format") {
-      const auto f = workload::parse_key_format(value);
-      if (!f)
-        l.p.fail("unknown key format '" + value + "' (auto, decimal, hex, text, u32le, u64le)");
-      spec.format = *f;
-    } else {
-      l.p.fail("unknown option '" + name + "' (" + usage + ")");
-    }
-  }
-  try {
-    s.now.workload.key_file =
-        workload::load_key_file(spec, terminal_progress("reading " + spec.path));
-  } catch (const user_error& e) {
-    l.p.fail(e.what());
-  }
-  s.now.workload.keys.dist = workload::distribution::file;
-}
-
 void seed(scenario_parse& s, const keyword_line& l) {
   s.now.workload.keys.seed = l.p.size(l.w[1], "seed");
 }
@@ -339,21 +278,6 @@ void back(scenario_parse& s, const keyword_line& l) {
   s.push(st, l.p.line);
 }
 
-// `load table PATH`, `save table PATH`: a table file (table_file.hpp), a relative path being the
-// scenario file's neighbour, a path with spaces in double quotes. A file to load is read when the
-// step runs (an earlier `save table` may write it).
-void table_file_step(scenario_parse& s, const keyword_line& l) {
-  const bool load = l.w[0] == "load";
-  const std::string usage = std::string("usage: ") + (load ? "load" : "save") + " table PATH";
-  if (l.w[1] != "table") l.p.fail(usage);
-  std::string rest;
-  scenario_step st = step_of(load ? scenario_step::load_table : scenario_step::save_table);
-  st.text = path_after(s, l, "table", usage, "the table file's", rest);
-  if (rest.find_first_not_of(" \t\r") != std::string::npos)
-    l.p.fail(usage + " (a path with spaces is written in double quotes)");
-  s.push(st, l.p.line);
-}
-
 // `say "caption"`, read from the raw line: a caption may hold '#'.
 void say(scenario_parse& s, const keyword_line& l) {
   const std::string& raw = l.raw;
@@ -487,7 +411,7 @@ const std::array k_keywords{
       "The workload's keys from a file, in its order: one key per line (decimal, hex or text, "
       "text through FNV-1a), a CSV's column, or raw little-endian 32-bit words; duplicates, "
       "reserved keys and unreadable lines are counted and skipped.",
-      workload_, 2, any, keys},
+      workload_, 2, any, keys_file},
     K{"seed", "seed N", "The workload generator's seed.", workload_, 1, 1, seed},
     K{"batch", "batch OPERATIONS", "Operations in one batch (default 1M).", workload_, 1, 1, batch},
     K{"mix", "mix insert:W,find-hit:W,find-miss:W,erase:W",
@@ -528,10 +452,10 @@ const std::array k_keywords{
       step_, 0, 1, back},
     K{"save", "save table PATH",
       "Write the table's exact state to a table file (next to the scenario if relative).", step_, 2,
-      any, table_file_step},
+      any, table_file},
     K{"load", "load table PATH",
       "Make the table the state of a table file (a table of the same family and options).", step_,
-      2, any, table_file_step},
+      2, any, table_file},
     K{"say", "say \"CAPTION\"", "The caption of the stage the line stands in.", step_, 0, any, say},
     K{"capture", "capture VIEW... [range=FIRST:COUNT] [buckets=FIRST:COUNT]",
       "Ends a stage: its figures. `capture animation [seconds=S] [fps=F] [view=V]` records the "

@@ -65,4 +65,9 @@ struct scenario_parse {
   void push(scenario_step s, int n);
 };
 
+/// The keywords that name files (scenario_file_keywords.cpp): `keys file PATH [column N] [format
+/// F]`, and `load table PATH` / `save table PATH`.
+void keys_file(scenario_parse& s, const keyword_line& l);
+void table_file(scenario_parse& s, const keyword_line& l);
+
 }  // namespace hs::app

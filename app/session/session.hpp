@@ -244,6 +244,9 @@ class session {
   /// Moves a sharded table to `devices` devices now (worker only, nothing in flight); Back then
   /// starts from here, as the states before hold another number of shards.
   void move_devices(std::uint32_t devices, std::unique_lock<std::mutex>& lock);
+  /// Runs the rebuild, compaction or move asked for (worker only, nothing in flight); false when
+  /// none was.
+  bool run_table_work(std::unique_lock<std::mutex>& lock);
   /// A rebuild, compaction or move asked for, which waits for the batches in flight.
   bool table_work_pending() const { return pending_rehash_ || pending_flush_ || pending_regpus_; }
   /// Stops running work before the table is so full that probes crawl (the family says whether

@@ -4,6 +4,7 @@
 // recording each batch), and between batches runs what must wait for none in flight: rebuilds,
 // maintenance, the occupancy guard.
 #include <algorithm>
+#include <utility>
 
 #include "app/session/batch.hpp"
 #include "app/session/gpu_fault_notice.hpp"
@@ -37,6 +38,21 @@ void session::rebuild(std::uint64_t capacity, std::unique_lock<std::mutex>& lock
   records_.add_event(batch, rebuild_label(from, capacity));
   st_.note = strprintf("rebuilt: %s live keys in %s slots", format_count(st_.live).c_str(),
                        format_count(capacity).c_str());
+}
+
+bool session::run_table_work(std::unique_lock<std::mutex>& lock) {
+  if (pending_rehash_) {
+    const std::uint64_t cap = std::exchange(pending_rehash_, 0);
+    rebuild(cap, lock);
+  } else if (pending_flush_) {
+    pending_flush_ = false;
+    run_flush(lock);
+  } else if (pending_regpus_) {
+    move_devices(std::exchange(pending_regpus_, 0), lock);
+  } else {
+    return false;
+  }
+  return true;
 }
 
 void session::move_devices(std::uint32_t devices, std::unique_lock<std::mutex>& lock) {
@@ -294,23 +310,7 @@ void session::worker_loop() {
         if ((!turns || holding) && issue_next(lock)) continue;
         if (in_flight_.empty()) pass_turn();  // nothing to launch
       }
-      if (pending_rehash_ && in_flight_.empty()) {
-        const std::uint64_t cap = pending_rehash_;
-        pending_rehash_ = 0;
-        rebuild(cap, lock);
-        continue;
-      }
-      if (pending_flush_ && in_flight_.empty()) {
-        pending_flush_ = false;
-        run_flush(lock);
-        continue;
-      }
-      if (pending_regpus_ && in_flight_.empty()) {
-        const std::uint32_t devices = pending_regpus_;
-        pending_regpus_ = 0;
-        move_devices(devices, lock);
-        continue;
-      }
+      if (in_flight_.empty() && run_table_work(lock)) continue;
       if (!in_flight_.empty()) {
         batch* b = in_flight_.front().get();
         lock.unlock();
