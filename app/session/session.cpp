@@ -173,6 +173,16 @@ void session::rehash(std::uint64_t capacity) {
   wake_.notify_all();
 }
 
+void session::regpus(std::uint32_t devices) {
+  std::lock_guard lock(mutex_);  // as rehash: between batches, new batches wait until it is done
+  if (lost()) return;
+  pending_regpus_ = devices;
+  redo_.clear();
+  replay_left_ = 0;
+  commands_.journal({script_step::regpus, 0, devices});
+  wake_.notify_all();
+}
+
 std::vector<batch_point> session::throughput() const {
   std::lock_guard lock(mutex_);
   return records_.throughput();

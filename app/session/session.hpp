@@ -135,6 +135,8 @@ class session {
   void set_record_timeline(bool on);
   /// @brief Rebuilds the table from its live entries (capacity 0: the same), between batches.
   void rehash(std::uint64_t capacity = 0);
+  /// @brief Moves a table over several devices to `devices` of them, between batches (regpus).
+  void regpus(std::uint32_t devices);
   /// @brief The family's compaction between batches (the slab's FLUSH: compacts every list, frees
   /// emptied slabs); throws hs::user_error for a family without one.
   void flush();

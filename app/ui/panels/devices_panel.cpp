@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/common/device.hpp"
 #include "core/common/format.hpp"
 #include "visualizers/colormap.hpp"
 
@@ -128,6 +129,26 @@ void devices_panel::place(frame_state& f) {
 void devices_panel::draw(frame_state& f) {
   focus_pending_ = false;
   draw_devices(f, drawn_);
+  if (f.sample.shards) draw_regpus(f, regpus_choice_);
+}
+
+void draw_regpus(frame_state& f, int& choice) {
+  session& s = *f.sess;
+  const int now = static_cast<int>(s.config().table.devices);
+  // GPUs: as many as the machine has; simulated devices: up to 16, enough for a lesson.
+  const bool gpu = s.config().table.backend == backend::gpu;
+  const int most = gpu ? std::max(1, gpu_count()) : 16;
+  if (choice < 1 || choice > most) choice = std::min(most, now * 2);
+  ImGui::SeparatorText("move to another number of devices");
+  ImGui::SetNextItemWidth(8 * ImGui::GetFontSize());
+  ImGui::SliderInt("devices", &choice, 1, most);
+  ImGui::SameLine();
+  ImGui::BeginDisabled(choice == now || s.running());
+  if (ImGui::Button("Move (regpus)")) s.regpus(static_cast<std::uint32_t>(choice));
+  ImGui::EndDisabled();
+  ImGui::TextDisabled(
+      "whole virtual shards change owner and their pairs travel through the exchange; Back stops "
+      "there");
 }
 
 void draw_devices(frame_state& f, devices_drawn& drawn_) {

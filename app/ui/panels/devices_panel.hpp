@@ -23,6 +23,10 @@ struct devices_drawn {
 /// @brief What the GPUs window shows, drawn at the cursor (the window, and `capture gpus`).
 void draw_devices(frame_state& f, devices_drawn& d);
 
+/// @brief The control that moves the table to another number of devices (regpus), between
+/// batches; `choice` keeps the number chosen from frame to frame.
+void draw_regpus(frame_state& f, int& choice);
+
 class devices_panel final : public panel {
  public:
   const char* title() const override { return "GPUs"; }
@@ -33,6 +37,7 @@ class devices_panel final : public panel {
 
  private:
   devices_drawn drawn_;
+  int regpus_choice_ = 0;       ///< the devices the move control offers (0: not chosen yet)
   bool sharded_ = false;        ///< the table was sharded at the last frame
   bool focus_pending_ = false;  ///< sharded since: to the front once it draws
 };

@@ -60,3 +60,42 @@ TEST_CASE("GPUs window: four simulated devices, their keys and the exchange", "[
   CHECK(after.slowest == sent.slowest());
   CHECK(after.link.find("simulated") != std::string::npos);
 }
+
+TEST_CASE("GPUs window: Move (regpus) takes two simulated devices to four, every key kept",
+          "[ui][shard]") {
+  auto h = test::harness_or_skip(test::small_table());
+  app_frame& f = h->frame();
+  std::uint64_t live_before = 0;
+  devices_drawn after;
+  const std::string log = h->run([&](ImGuiTestContext* ctx) {
+    ctx->SetRef("//Controls/table-section");
+    ctx->ComboClick("GPUs/2");
+    ctx->ItemClick("Apply (rebuild the table)");
+    ctx->Yield(3);
+    ctx->ItemClick(test::fill_button);
+    test::wait_until(ctx, [&] { return f.sess().status().batches > 2 && !f.sess().running(); });
+    f.sess().wait_idle();
+    live_before = f.sess().status().live;
+    ctx->WindowFocus("//GPUs");
+    ctx->Yield(3);
+    ctx->SetRef("//GPUs");
+    ctx->ItemInputValue("devices", 4);
+    ctx->ItemClick("Move (regpus)");
+    test::wait_until(ctx, [&] { return f.sess().config().table.devices == 4; });
+    f.sess().wait_idle();
+    test::wait_until(ctx, [&] { return f.state().sample.version == f.sess().version(); });
+    ctx->Yield(3);
+    after = dynamic_cast<const devices_panel*>(f.find_panel("GPUs"))->drawn();
+  });
+  REQUIRE(log.empty());
+  INFO(f.sess().status().note);
+  CHECK(f.sess().status().note.find("moved from 2 to 4 devices") != std::string::npos);
+  REQUIRE(after.devices == 4);
+  CHECK(live_before > 0);
+  CHECK(std::accumulate(after.live.begin(), after.live.end(), std::uint64_t{0}) == live_before);
+  CHECK(f.sess().tbl().stats({}).live == live_before);
+  // The matrix shows the move: devices 0 and 1 sent pairs to the new devices 2 and 3.
+  REQUIRE(after.matrix.size() == 16);
+  CHECK(after.matrix[0 * 4 + 2] > 0);
+  CHECK(after.matrix[1 * 4 + 3] > 0);
+}
