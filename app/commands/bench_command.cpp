@@ -18,7 +18,8 @@
 namespace hs::app {
 
 int run_bench(const cli_options& o) {
-  const auto join = rank_join_from_environment(gpu_count());
+  // Rank variables mean a join for bench sharded only: an MPI job's other suites run as they are.
+  const auto join = o.suite == "sharded" ? rank_join_from_environment(gpu_count()) : std::nullopt;
   if (o.processes) {
     if (o.suite != "sharded")
       throw user_error("--processes is an option of bench sharded, not bench " + o.suite);

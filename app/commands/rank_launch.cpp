@@ -5,6 +5,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -48,7 +50,9 @@ pid_t start_rank(std::uint32_t rank, std::uint32_t ranks, const std::filesystem:
   std::vector<std::string> env;
   for (char** e = environ; *e; ++e) {
     const std::string one = *e;
-    if (!vars.count(one.substr(0, one.find('='))) && one.rfind("HS_NCCL_ID_ADDRESS=", 0) != 0)
+    // A rank's GPU is its rank's (HS_DEVICE would put every rank on one), its id the file's.
+    if (!vars.count(one.substr(0, one.find('='))) && one.rfind("HS_NCCL_ID_ADDRESS=", 0) != 0 &&
+        one.rfind("HS_DEVICE=", 0) != 0)
       env.push_back(one);
   }
   for (const auto& [k, v] : vars) env.push_back(k + "=" + v);
@@ -75,9 +79,13 @@ pid_t start_rank(std::uint32_t rank, std::uint32_t ranks, const std::filesystem:
 }  // namespace
 
 int launch_ranks(std::uint32_t ranks) {
-  const auto dir =
-      std::filesystem::temp_directory_path() / ("hashscope-ranks-" + std::to_string(getpid()));
-  std::filesystem::create_directories(dir);
+  // A new folder each launch (mkdtemp): no rank reads an id another launch left.
+  std::string pattern =
+      (std::filesystem::temp_directory_path() / "hashscope-ranks-XXXXXX").string();
+  if (!mkdtemp(pattern.data()))
+    throw user_error("cannot make a folder for the ranks' output in " +
+                     std::filesystem::temp_directory_path().string() + ": " + std::strerror(errno));
+  const std::filesystem::path dir = pattern;
   std::cout << "starting " << ranks << " processes, one a GPU (HS_RANK 0 to " << ranks - 1
             << "); the others' output: " << dir.string() << "\n"
             << std::flush;

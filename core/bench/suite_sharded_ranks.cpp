@@ -54,14 +54,14 @@ double ranks_all_to_all_ms(const rank_join& join, std::uint64_t bytes, int reps)
 }
 
 template <class K, class V>
-void rank_rows(result_table& tab, result_table& a2a, const rank_join& join, unsigned& comm,
+void rank_rows(result_table& tab, result_table& a2a, const rank_join& join,
                const bench_options& opt) {
   const std::uint64_t per = std::uint64_t{1} << 26;
   table_config cfg;
   cfg.backend = backend::gpu;
   cfg.capacity = (opt.capacity ? opt.capacity : std::uint64_t{1} << 27) * join.ranks;
   cfg.width = width_of<K>;
-  auto t = make_rank_table(cfg, nth_join(join, comm++));
+  auto t = make_rank_table(cfg, join);
   auto& sharded = dynamic_cast<sharded_table<K, V>&>(*t);
   if (opt.chunk_keys) sharded.set_chunk_keys(opt.chunk_keys);
   // Every rank draws the keys of all and keeps its slice, so that the ranks' keys are distinct.
@@ -95,7 +95,7 @@ void rank_rows(result_table& tab, result_table& a2a, const rank_join& join, unsi
     tab.add(std::move(row));
   }
   const std::uint64_t bytes = per * (sizeof(K) + sizeof(V));
-  const double ms = ranks_all_to_all_ms(nth_join(join, comm++), bytes, opt.reps);
+  const double ms = ranks_all_to_all_ms(join, bytes, opt.reps);
   a2a.add({std::to_string(join.ranks), std::to_string(sizeof(K) * 8), format_bytes(bytes),
            cell(ms, "%.2f"), cell(double(bytes) / (ms * 1e6), "%.1f")});
 }
@@ -117,9 +117,8 @@ report sharded_ranks_suite(const rank_join& join, const bench_options& opt) {
   a2a.name = "exchange-processes";
   a2a.title = "NCCL's own all-to-all between the same processes, of the inserts' bytes";
   a2a.columns = {"GPUs", "key bits", "bytes a GPU", "NCCL all-to-all ms", "NCCL GB/s a GPU"};
-  unsigned comm = 0;
-  rank_rows<key_type, value_type>(tab, a2a, join, comm, opt);
-  rank_rows<wide_key, wide_value>(tab, a2a, join, comm, opt);
+  rank_rows<key_type, value_type>(tab, a2a, join, opt);
+  rank_rows<wide_key, wide_value>(tab, a2a, join, opt);
   r.tables.push_back(std::move(tab));
   r.tables.push_back(std::move(a2a));
   r.metadata.emplace_back("processes", std::to_string(join.ranks) + " (" + join.source + ")");

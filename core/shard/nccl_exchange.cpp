@@ -9,6 +9,7 @@
 #include "core/common/device.hpp"
 #include "core/shard/rank_join.hpp"
 #endif
+#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <thread>
@@ -75,15 +76,22 @@ class nccl_exchange final : public shard_exchange {
     ncclUniqueId id;
     check(ncclGetUniqueId(&id), "ncclGetUniqueId");
     comms_.assign(ordinals.size(), nullptr);
+    blocking_ = true;
     check(ncclGroupStart(), "ncclGroupStart");
-    for (std::uint32_t r = 0; r < ordinals.size(); ++r) {
-      local_.push_back(r);
-      devices_.push_back(ordinals[r]);
-      const device_scope on(ordinals[r]);
-      ncclConfig_t cfg = config(true);
-      check(ncclCommInitRankConfig(&comms_[r], static_cast<int>(ranks_), id, static_cast<int>(r),
-                                   &cfg),
-            "ncclCommInitRankConfig of rank " + std::to_string(r));
+    try {
+      for (std::uint32_t r = 0; r < ordinals.size(); ++r) {
+        local_.push_back(r);
+        devices_.push_back(ordinals[r]);
+        const device_scope on(ordinals[r]);
+        ncclConfig_t cfg = config(true);
+        check(ncclCommInitRankConfig(&comms_[r], static_cast<int>(ranks_), id, static_cast<int>(r),
+                                     &cfg),
+              "ncclCommInitRankConfig of rank " + std::to_string(r));
+      }
+    } catch (...) {
+      ncclGroupEnd();  // the group this thread opened, then the communicators begun in it
+      abort_all();
+      throw;
     }
     check(ncclGroupEnd(), "ncclGroupEnd of " + std::to_string(ranks_) + " communicators");
     settle("joining " + std::to_string(ranks_) + " GPUs");
@@ -92,6 +100,7 @@ class nccl_exchange final : public shard_exchange {
 
   /// One rank of a table joined across processes.
   explicit nccl_exchange(const rank_join& join) : ranks_(join.ranks), wait_s_(join.wait_s) {
+    blocking_ = false;
     local_.push_back(join.rank);
     devices_.push_back(join.device);
     comms_.assign(1, nullptr);
@@ -106,9 +115,12 @@ class nccl_exchange final : public shard_exchange {
       std::memcpy(id.internal, got.data(), got.size());
     }
     ncclConfig_t cfg = config(false);
-    check(ncclCommInitRankConfig(&comms_[0], static_cast<int>(ranks_), id,
-                                 static_cast<int>(join.rank), &cfg),
-          "ncclCommInitRankConfig of rank " + std::to_string(join.rank));
+    const ncclResult_t made = ncclCommInitRankConfig(&comms_[0], static_cast<int>(ranks_), id,
+                                                     static_cast<int>(join.rank), &cfg);
+    if (made != ncclSuccess && made != ncclInProgress) {
+      abort_all();
+      nccl_failed(made, "ncclCommInitRankConfig of rank " + std::to_string(join.rank), nullptr);
+    }
     settle("joining rank " + std::to_string(join.rank) + " of " + std::to_string(ranks_));
     handover.finish();
     where_ = "rank " + std::to_string(join.rank) + " of " + std::to_string(ranks_) +
@@ -119,13 +131,17 @@ class nccl_exchange final : public shard_exchange {
     for (std::size_t k = 0; k < comms_.size(); ++k) {
       if (!comms_[k]) continue;
       const device_scope on(devices_[k]);
-      if (broken_.empty() && ncclCommFinalize(comms_[k]) == ncclInProgress) {
-        ncclResult_t state = ncclInProgress;
-        const auto start = clock_type::now();
-        while (state == ncclInProgress && clock_type::now() - start < std::chrono::seconds(10))
-          ncclCommGetAsyncError(comms_[k], &state);
+      ncclResult_t state = ncclCommFinalize(comms_[k]);
+      const auto start = clock_type::now();
+      while (state == ncclInProgress && clock_type::now() - start < std::chrono::seconds(10)) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        ncclCommGetAsyncError(comms_[k], &state);
       }
-      ncclCommDestroy(comms_[k]);
+      // A finalize that fails or does not end (a peer gone) would hold a destroy: abort instead.
+      if (state == ncclSuccess)
+        ncclCommDestroy(comms_[k]);
+      else
+        ncclCommAbort(comms_[k]);
     }
   }
 
@@ -140,36 +156,24 @@ class nccl_exchange final : public shard_exchange {
     step_ = step;
     check(ncclGroupStart(), "ncclGroupStart");
     try {
-      for (const rank_segments& l : lanes) {
-        const auto s = static_cast<cudaStream_t>(l.stream.handle);
-        ncclComm_t c = comms_.at(index_of(l.rank));
-        for (std::uint32_t j = 0; j < ranks_; ++j) {
-          if (j == l.rank) continue;  // a rank's own segment is a copy on its GPU, below
-          if (l.send_bytes[j])
-            check(ncclSend(l.send[j], l.send_bytes[j], ncclUint8, static_cast<int>(j), c, s),
-                  "ncclSend from rank " + std::to_string(l.rank) + " to " + std::to_string(j), c);
-          if (l.recv_bytes[j])
-            check(ncclRecv(l.recv[j], l.recv_bytes[j], ncclUint8, static_cast<int>(j), c, s),
-                  "ncclRecv on rank " + std::to_string(l.rank) + " from " + std::to_string(j), c);
-        }
-      }
-    } catch (...) {
+      enqueue(lanes);
+    } catch (const gpu_error& e) {
       ncclGroupEnd();
-      throw;
+      stop(e.what());
     }
-    check(ncclGroupEnd(), std::string("ncclGroupEnd of the ") + step + " step", comms_.front());
+    const ncclResult_t ended = ncclGroupEnd();
+    if (ended != ncclSuccess && ended != ncclInProgress)
+      stop(std::string("ncclGroupEnd of the ") + step + " step: " + ncclGetErrorString(ended) +
+           describe_last(comms_.front()));
     settle(std::string("the ") + step + " step");
-    for (const rank_segments& l : lanes)
-      if (l.send_bytes[l.rank]) {
-        if (l.send_bytes[l.rank] != l.recv_bytes[l.rank])
-          throw user_error(std::string(step) + " step: rank " + std::to_string(l.rank) +
-                           " sends itself " + std::to_string(l.send_bytes[l.rank]) +
-                           " bytes and expects " + std::to_string(l.recv_bytes[l.rank]));
-        const device_scope on(device_of(l.rank));
-        HS_CUDA_CHECK(cudaMemcpyAsync(l.recv[l.rank], l.send[l.rank], l.send_bytes[l.rank],
-                                      cudaMemcpyDeviceToDevice,
-                                      static_cast<cudaStream_t>(l.stream.handle)));
-      }
+    copy_own_segments(lanes, step);
+  }
+
+  void abandon(const std::string& why) override {
+    if (!broken_.empty()) return;
+    broken_ = "NCCL exchange stopped: a batch failed on rank " + std::to_string(local_.front()) +
+              " (" + why + "); the communicators were aborted and this table runs no more batches";
+    abort_all();
   }
 
   void wait(std::uint32_t rank, stream_view s) override {
@@ -177,6 +181,10 @@ class nccl_exchange final : public shard_exchange {
     const std::size_t k = index_of(rank);
     const device_scope on(devices_[k]);
     const auto stream = static_cast<cudaStream_t>(s.handle);
+    if (blocking_) {  // one process: no rank can die apart, and a long table call is no fault
+      HS_CUDA_CHECK(cudaStreamSynchronize(stream));
+      return;
+    }
     const auto start = clock_type::now();
     for (std::uint64_t spin = 0;; ++spin) {
       const cudaError_t done = cudaStreamQuery(stream);
@@ -197,6 +205,38 @@ class nccl_exchange final : public shard_exchange {
   }
 
  private:
+  /// The group's sends and receives: each rank's lanes in order, its own segment left out.
+  void enqueue(std::span<const rank_segments> lanes) {
+    for (const rank_segments& l : lanes) {
+      const auto s = static_cast<cudaStream_t>(l.stream.handle);
+      ncclComm_t c = comms_.at(index_of(l.rank));
+      for (std::uint32_t j = 0; j < ranks_; ++j) {
+        if (j == l.rank) continue;  // a rank's own segment is a copy on its GPU, below
+        if (l.send_bytes[j])
+          check(ncclSend(l.send[j], l.send_bytes[j], ncclUint8, static_cast<int>(j), c, s),
+                "ncclSend from rank " + std::to_string(l.rank) + " to " + std::to_string(j), c);
+        if (l.recv_bytes[j])
+          check(ncclRecv(l.recv[j], l.recv_bytes[j], ncclUint8, static_cast<int>(j), c, s),
+                "ncclRecv on rank " + std::to_string(l.rank) + " from " + std::to_string(j), c);
+      }
+    }
+  }
+
+  /// A rank's own segment is a copy on its GPU, after the group.
+  void copy_own_segments(std::span<const rank_segments> lanes, const char* step) {
+    for (const rank_segments& l : lanes)
+      if (l.send_bytes[l.rank]) {
+        if (l.send_bytes[l.rank] != l.recv_bytes[l.rank])
+          throw user_error(std::string(step) + " step: rank " + std::to_string(l.rank) +
+                           " sends itself " + std::to_string(l.send_bytes[l.rank]) +
+                           " bytes and expects " + std::to_string(l.recv_bytes[l.rank]));
+        const device_scope on(device_of(l.rank));
+        HS_CUDA_CHECK(cudaMemcpyAsync(l.recv[l.rank], l.send[l.rank], l.send_bytes[l.rank],
+                                      cudaMemcpyDeviceToDevice,
+                                      static_cast<cudaStream_t>(l.stream.handle)));
+      }
+  }
+
   /// One process: blocking communicators, since no rank can die apart from the others and a
   /// non-blocking step measured slower (its group ends on NCCL's own thread: the inserts'
   /// exchange of 2^26 keys a GPU took 1.39 ms against 1.06 on two H200s). Across processes:
@@ -238,17 +278,21 @@ class nccl_exchange final : public shard_exchange {
   [[noreturn]] void stop(const std::string& why) {
     broken_ = "NCCL exchange stopped: " + why + "; the communicators were aborted " +
               "(ncclCommAbort) and this table runs no more batches";
+    abort_all();
+    throw gpu_error(broken_);
+  }
+  void abort_all() {
     for (std::size_t k = 0; k < comms_.size(); ++k)
       if (comms_[k]) {
-        const device_scope on(devices_[k]);
+        const device_scope on(k < devices_.size() ? devices_[k] : 0);
         ncclCommAbort(comms_[k]);
         comms_[k] = nullptr;
       }
-    throw gpu_error(broken_);
   }
 
   std::uint32_t ranks_;
-  double wait_s_ = wait_from_environment();
+  double wait_s_ = 120;  ///< across processes: the join's (HS_JOIN_WAIT_S)
+  bool blocking_ = true;
   std::vector<ncclComm_t> comms_;  ///< [local k]
   std::vector<std::uint32_t> local_;
   std::vector<int> devices_;  ///< [local k]: the GPU of local rank k
@@ -270,7 +314,9 @@ std::unique_ptr<shard_exchange> make_nccl_exchange(const std::vector<int>& ordin
 }
 
 std::unique_ptr<shard_exchange> make_nccl_rank_exchange(const rank_join& join) {
-  return std::make_unique<nccl_exchange>(join);
+  // Every rank makes its communicators in the same order, so the n-th of each shares an id file.
+  static std::atomic<unsigned> made{0};
+  return std::make_unique<nccl_exchange>(nth_join(join, made++));
 }
 #endif
 

@@ -106,6 +106,8 @@ std::optional<rank_join> rank_join_from_environment(int gpus) {
     throw user_error(std::string(from->rank) + " is set but " + from->size +
                      " is not: a rank needs to know how many ranks there are");
   j.ranks = static_cast<std::uint32_t>(env_number(from->size, *size, k_max_devices));
+  // One task of srun or mpirun is a plain process; HS_RANKS=1 is asked for, so it stays a join.
+  if (j.ranks == 1 && from != &k_sources[0]) return std::nullopt;
   j.rank = static_cast<std::uint32_t>(env_number(from->rank, *env(from->rank), k_max_devices));
   if (j.ranks == 0 || j.rank >= j.ranks)
     throw user_error(std::string(from->rank) + "=" + std::to_string(j.rank) + " is not a rank of " +
@@ -143,9 +145,11 @@ struct id_handover::server {
   std::string failure;  // written by the thread, read after join
   std::thread thread;
 
+  // Serves until finish() stops it (a retried connection may count twice, so the count alone
+  // cannot say every rank is in), or until the wait runs out.
   void serve(double wait_s) {
     const auto start = clock_type::now();
-    while (served < wanted && !stop) {
+    while (!stop) {
       if (seconds_since(start) > wait_s) {
         failure = std::to_string(served.load()) + " of " + std::to_string(wanted) +
                   " ranks took NCCL's id within " + std::to_string(int(wait_s)) + " s";
@@ -164,8 +168,6 @@ struct id_handover::server {
       close(peer);
       if (sent == id.size()) ++served;
     }
-    close(listener);  // served: a late connection is refused at once, not left waiting
-    listener = -1;
   }
   ~server() {
     stop = true;
@@ -259,9 +261,20 @@ std::vector<char> id_handover::take(std::size_t bytes) {
 }
 
 void id_handover::finish() {
+  // The file: every rank joined with it, so it goes (a later run with the same path never reads
+  // this one's id).
+  if (join_.rank == 0 && !join_.id_file.empty()) std::filesystem::remove(join_.id_file);
   if (!server_) return;
+  const auto start = clock_type::now();
+  while (server_->served < server_->wanted && server_->failure.empty() &&
+         seconds_since(start) < join_.wait_s)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  server_->stop = true;
   if (server_->thread.joinable()) server_->thread.join();
-  const std::string failure = server_->failure;
+  std::string failure = server_->failure;
+  if (failure.empty() && server_->served < server_->wanted)
+    failure = std::to_string(server_->served.load()) + " of " + std::to_string(server_->wanted) +
+              " ranks took NCCL's id within " + std::to_string(int(join_.wait_s)) + " s";
   server_.reset();
   if (!failure.empty())
     throw user_error("rank 0 of " + std::to_string(join_.ranks) + ": " + failure);

@@ -45,6 +45,10 @@ class shard_exchange {
     (void)rank;
     synchronize(s);
   }
+  /// @brief Stops the exchange after a failure in the middle of a batch (across processes the
+  /// others then hear of it within their wait); later steps throw `why`. No-op where no other
+  /// process waits.
+  virtual void abandon(const std::string& why) { (void)why; }
   /// @brief Where the segments live: host memory for simulated devices, device memory for GPUs.
   virtual memory_space space() const = 0;
   /// @brief "NCCL 2.28.9, 4 GPUs in one process, peer access between every pair", for the

@@ -103,29 +103,77 @@ std::vector<rank_io<K, V>> chunk_of(std::span<const rank_io<K, V>> io, std::size
 template <class K, class V>
 void sharded_table<K, V>::run(sharded_op op, std::span<const rank_io<K, V>> io) {
   const auto local = exchange_->local_ranks();
+  batch_terms mine;
+  mine.refusal = std::exchange(refusal_, {});  // a batch call's checks that failed here
   if (io.size() != local.size())
-    throw user_error("a sharded batch takes one part per local rank: " +
-                     std::to_string(local.size()) + ", not " + std::to_string(io.size()));
-  bool want_status = false, want_values = op == sharded_op::find;
-  std::size_t most = 0;
+    mine.refusal =
+        "a sharded batch takes one part per local rank: " + std::to_string(local.size()) +
+        ", not " + std::to_string(io.size());
+  mine.op = op;
+  mine.want_values = op == sharded_op::find;
+  mine.chunk = chunk_;
   for (const rank_io<K, V>& part : io) {
     if (part.keys.size() >= (std::uint64_t{1} << 32))
-      throw user_error("a sharded batch takes fewer than 2^32 keys a device");
-    want_status = want_status || !part.status.empty();
-    want_values = want_values || (op == sharded_op::apply && !part.results.empty());
-    most = std::max(most, part.keys.size());
+      mine.refusal = "a sharded batch takes fewer than 2^32 keys a device";
+    mine.want_status = mine.want_status || !part.status.empty();
+    mine.want_values = mine.want_values || (op == sharded_op::apply && !part.results.empty());
+    mine.most = std::max<std::uint64_t>(mine.most, part.keys.size());
   }
-  // Every rank runs as many chunks as the rank with the most keys: across processes they say.
-  if (exchange_->spans_processes()) {
-    std::vector<std::uint64_t> each(exchange_->ranks());
-    each[local.front()] = most;
-    share_between_ranks(each);
-    most = *std::max_element(each.begin(), each.end());
-  }
+  // Across processes every rank must take the same steps: they agree on the terms first.
+  const batch_terms terms = exchange_->spans_processes() ? agree(mine) : mine;
+  if (!terms.refusal.empty()) throw user_error(terms.refusal);
+  const bool want_status = terms.want_status, want_values = terms.want_values;
+  const std::uint64_t most = terms.most;
   const family_descriptor& fam = describe(cfg_.family);
   const bool whole = op == sharded_op::apply && fam.apply_in_phases && fam.apply_in_phases(cfg_);
-  const std::uint64_t chunk = whole ? std::max<std::uint64_t>(most, 1) : chunk_;
+  const std::uint64_t chunk = whole ? std::max<std::uint64_t>(most, 1) : terms.chunk;
   const std::size_t chunks = std::max<std::size_t>(1, (most + chunk - 1) / chunk);
+  try {
+    run_chunks(op, io, chunk, chunks, want_status, want_values);
+  } catch (const std::exception& e) {
+    // Across processes the others are inside this batch's steps: stop the exchange, so that they
+    // hear of it within their wait, and this rank's later batches say why.
+    if (exchange_->spans_processes()) exchange_->abandon(e.what());
+    throw;
+  }
+}
+
+template <class K, class V>
+typename sharded_table<K, V>::batch_terms sharded_table<K, V>::agree(const batch_terms& mine) {
+  struct wire {  // what travels: the terms without the text
+    std::uint64_t most, chunk;
+    std::uint32_t op, flags;
+  };
+  std::vector<wire> each(exchange_->ranks());
+  each[exchange_->local_ranks().front()] = {
+      mine.most, mine.chunk, static_cast<std::uint32_t>(mine.op),
+      (mine.want_status ? 1u : 0u) | (mine.want_values ? 2u : 0u) |
+          (mine.refusal.empty() ? 0u : 4u)};
+  share_between_ranks(each);
+  batch_terms all = mine;
+  all.chunk = each.front().chunk;  // rank 0's chunk size: every rank cuts the batch alike
+  std::string refused, other_op;
+  for (std::uint32_t r = 0; r < each.size(); ++r) {
+    all.most = std::max(all.most, each[r].most);
+    all.want_status = all.want_status || (each[r].flags & 1u);
+    all.want_values = all.want_values || (each[r].flags & 2u);
+    if (each[r].flags & 4u) refused += (refused.empty() ? "" : ", ") + std::to_string(r);
+    if (each[r].op != static_cast<std::uint32_t>(mine.op)) other_op = std::to_string(r);
+  }
+  if (!refused.empty())
+    all.refusal = "rank " + refused + " refused this batch, so no rank ran it" +
+                  (mine.refusal.empty() ? "" : ": " + mine.refusal);
+  else if (!other_op.empty())
+    all.refusal = "rank " + other_op +
+                  " called another operation in this batch; every rank of a "
+                  "table across processes calls the same ones in the same order";
+  return all;
+}
+
+template <class K, class V>
+void sharded_table<K, V>::run_chunks(sharded_op op, std::span<const rank_io<K, V>> io,
+                                     std::uint64_t chunk, std::size_t chunks, bool want_status,
+                                     bool want_values) {
   begin_record(op, want_status, want_values);
   std::optional<std::pair<batch_plan, std::vector<rank_io<K, V>>>> waiting;  // chunk c - 1
   for (std::size_t c = 0; c < chunks; ++c) {

@@ -8,6 +8,7 @@
 #include <memory>
 #include <mutex>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "core/shard/rank_scope.hpp"
@@ -86,6 +87,21 @@ class sharded_table final : public table_of<K, V>, public sharded_view {
  private:
   struct rank_buffers;  // one rank's lanes, grown on demand and kept (sharded_batch_impl.hpp)
   struct batch_plan;    // the counts of one batch, on the host
+  /// What every rank must agree on before a batch's steps (across processes, agree()).
+  struct batch_terms {
+    sharded_op op = sharded_op::insert;
+    std::uint64_t most = 0;   ///< the most keys any rank holds
+    std::uint64_t chunk = 0;  ///< keys a rank a chunk
+    bool want_status = false, want_values = false;
+    std::string refusal;  ///< why the batch is refused (a check that failed), or empty
+  };
+  batch_terms agree(const batch_terms& mine);
+  void run_chunks(sharded_op op, std::span<const rank_io<K, V>> io, std::uint64_t chunk,
+                  std::size_t chunks, bool want_status, bool want_values);
+  /// Runs a batch call's checks; across processes a failure is kept for run() to share, so that
+  /// every rank refuses the batch together instead of leaving the others inside it.
+  template <class Check>
+  bool checked_together(Check check);
 
   memory_space space() const { return exchange_->space(); }
   /// The rank's GPU current for the scope's life (nothing on simulated devices).
@@ -135,6 +151,7 @@ class sharded_table final : public table_of<K, V>, public sharded_view {
   /// calls and the next chunk's kernels share the SMs, so the pipeline hides little.
   std::uint64_t chunk_ = std::uint64_t{1} << 26;
   std::size_t out_bytes_ = 0, back_bytes_ = 0;  ///< a key's bytes out and back
+  std::string refusal_;                         ///< a batch call's failed check, for run()
   batch_exchange building_;                     ///< the batch being run
   batch_exchange last_;                         ///< the last one finished, under last_lock_
   mutable std::mutex last_lock_;

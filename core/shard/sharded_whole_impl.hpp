@@ -20,6 +20,7 @@ sharded_table<K, V>::sharded_table(const table_config& cfg, shard_parts parts)
 template <class K, class V>
 sharded_table<K, V>::~sharded_table() {
   for (const std::uint32_t r : exchange_->local_ranks()) {
+    if (r >= shards_.size() || 2 * r + 1 >= buffers_.size()) continue;  // a failed regpus's
     const auto on = scope_of(r);
     shards_[r].reset();
     buffers_[2 * r].reset();
@@ -83,6 +84,19 @@ void sharded_table<K, V>::require_one_process(const char* call) const {
 }
 
 template <class K, class V>
+template <class Check>
+bool sharded_table<K, V>::checked_together(Check check) {
+  try {
+    check();
+    return true;
+  } catch (const user_error& e) {
+    if (!exchange_->spans_processes()) throw;
+    refusal_ = e.what();  // run() shares it: every rank then refuses the batch, none hangs in it
+    return false;
+  }
+}
+
+template <class K, class V>
 void sharded_table<K, V>::whole_batch(sharded_op op, rank_io<K, V> io, stream_view s) {
   synchronize(s);  // the caller's keys may still be in the making on its stream
   std::vector<rank_io<K, V>> parts(exchange_->local_ranks().size());
@@ -93,29 +107,40 @@ void sharded_table<K, V>::whole_batch(sharded_op op, rank_io<K, V> io, stream_vi
 template <class K, class V>
 void sharded_table<K, V>::insert_batch(std::span<const K> keys, std::span<const V> values,
                                        std::span<op_status> status, stream_view s) {
-  detail::check_bulk("insert", keys.size(), values.size(), status.size());
-  whole_batch(sharded_op::insert, {{}, keys, values, {}, status}, s);
+  if (checked_together(
+          [&] { detail::check_bulk("insert", keys.size(), values.size(), status.size()); }))
+    whole_batch(sharded_op::insert, {{}, keys, values, {}, status}, s);
+  else
+    whole_batch(sharded_op::insert, {}, s);
 }
 
 template <class K, class V>
 void sharded_table<K, V>::find_batch(std::span<const K> keys, std::span<V> values_out,
                                      std::span<op_status> status, stream_view s) {
-  detail::check_bulk("find", keys.size(), values_out.size(), status.size());
-  whole_batch(sharded_op::find, {{}, keys, {}, values_out, status}, s);
+  if (checked_together(
+          [&] { detail::check_bulk("find", keys.size(), values_out.size(), status.size()); }))
+    whole_batch(sharded_op::find, {{}, keys, {}, values_out, status}, s);
+  else
+    whole_batch(sharded_op::find, {}, s);
 }
 
 template <class K, class V>
 void sharded_table<K, V>::erase_batch(std::span<const K> keys, std::span<op_status> status,
                                       stream_view s) {
-  detail::check_bulk("erase", keys.size(), keys.size(), status.size());
-  whole_batch(sharded_op::erase, {{}, keys, {}, {}, status}, s);
+  if (checked_together(
+          [&] { detail::check_bulk("erase", keys.size(), keys.size(), status.size()); }))
+    whole_batch(sharded_op::erase, {{}, keys, {}, {}, status}, s);
+  else
+    whole_batch(sharded_op::erase, {}, s);
 }
 
 template <class K, class V>
 void sharded_table<K, V>::apply_batch(const basic_op_batch<K, V>& ops, std::span<V> results,
                                       std::span<op_status> status, stream_view s) {
-  detail::check_apply(ops, results.size(), status.size());
-  whole_batch(sharded_op::apply, {ops.kinds, ops.keys, ops.values, results, status}, s);
+  if (checked_together([&] { detail::check_apply(ops, results.size(), status.size()); }))
+    whole_batch(sharded_op::apply, {ops.kinds, ops.keys, ops.values, results, status}, s);
+  else
+    whole_batch(sharded_op::apply, {}, s);
 }
 
 template <class K, class V>
@@ -134,6 +159,7 @@ template <class K, class V>
 void sharded_table<K, V>::clear(stream_view s) {
   synchronize(s);
   for (const std::uint32_t r : exchange_->local_ranks()) {
+    if (r >= shards_.size() || !shards_[r]) continue;  // a rank a failed regpus left empty
     const auto on = scope_of(r);
     shards_[r]->clear(stream_of(r));
   }
@@ -147,6 +173,7 @@ std::vector<table_stats> sharded_table<K, V>::shard_stats(stream_view s) {
   synchronize(s);
   std::vector<table_stats> each(devices());
   for (const std::uint32_t r : exchange_->local_ranks()) {
+    if (r >= shards_.size() || !shards_[r]) continue;
     const auto on = scope_of(r);
     each[r] = shards_[r]->stats(stream_of(r));
   }
@@ -167,6 +194,7 @@ void sharded_table<K, V>::rehash(std::uint64_t capacity, stream_view s) {
                      std::to_string(capacity));
   synchronize(s);
   for (const std::uint32_t r : exchange_->local_ranks()) {
+    if (r >= shards_.size() || !shards_[r]) continue;
     const auto on = scope_of(r);
     shards_[r]->rehash(capacity / devices(), stream_of(r));
   }

@@ -122,6 +122,10 @@ TEST_CASE("rank join: HashScope's variables, mpirun's and Slurm's", "[shard][ran
     setenv("HS_DEVICE", "0", 1);
     CHECK(rank_join_from_environment(2)->device == 0);
   }
+  SECTION("one task of srun is a plain process") {
+    const environment env({{"SLURM_PROCID", "0"}, {"SLURM_NTASKS", "1"}});
+    CHECK_FALSE(rank_join_from_environment(1));
+  }
   SECTION("Slurm") {
     const environment env(
         {{"SLURM_PROCID", "0"}, {"SLURM_NTASKS", "2"}, {"HS_NCCL_ID_FILE", "/tmp/z"}});
