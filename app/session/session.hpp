@@ -97,6 +97,9 @@ struct sample_result {
   std::uint64_t version = 0;
   /// @brief The session's operations run when the sample began (a point of the state shown).
   std::uint64_t operations = 0;
+  /// @brief The session's operations when the sample finished: a batch that ran while it was
+  /// taken may show in it, so the state shown lies between the two.
+  std::uint64_t operations_after = 0;
   /// @brief When the sample finished (steady clock, seconds; 0: never sampled).
   double taken_at = 0;
 };

@@ -45,6 +45,10 @@ void session::sample(const sample_request& req, sample_result& out,
   r.pixels = req.occupancy ? pixels.data() : nullptr;
   r.space = table_->space();
   r.taken_at = steady_seconds();
+  {
+    std::lock_guard lock(mutex_);
+    r.operations_after = st_.operations;
+  }
   // Finished after the fault: it may have read a table a faulting batch left half changed.
   if (lost()) throw gpu_fault(gpu_lost_note());
   out = std::move(r);

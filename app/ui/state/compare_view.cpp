@@ -64,8 +64,9 @@ void compare_view::adopt(column& c, const session& s, const vis::heatmap_request
   c.image->update(c.last.pixels, c.last.space, static_cast<int>(tag.occupancy.width),
                   static_cast<int>(tag.occupancy.height), cmap_, vis::heatmap_style{}, {});
   // After Back the table ran fewer operations than the newest points were sampled at: those
-  // points belong to commands undone, and go with them. A point carries the operations its
-  // sample began at, not those at adopt: the table may have run on while it was taken.
+  // points belong to commands undone, and go with them. A point carries the operations when its
+  // sample finished: a batch that ran while it was taken may show in its load, so undoing that
+  // batch takes the point too.
   const std::uint64_t ops = s.status().operations;
   while (!c.cost.empty() && c.cost.back().operations > ops) c.cost.pop_back();
   const probe_histogram& h = c.last.inspected.histogram;
@@ -73,7 +74,7 @@ void compare_view::adopt(column& c, const session& s, const vis::heatmap_request
   // but it makes no point.
   if (h.total && c.last.operations <= ops) {
     c.cost.push_back({c.last.stats.load_factor(), h.mean() + 1.0, lines_of(h, s.config().table),
-                      c.last.operations});
+                      std::max(c.last.operations, c.last.operations_after)});
     if (c.cost.size() > k_cost_points_max)
       c.cost.erase(c.cost.begin(), c.cost.begin() + k_cost_points_max / 4);
   }

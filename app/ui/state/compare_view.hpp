@@ -74,7 +74,7 @@ class compare_view {
   struct cost_point {
     double load = 0, cost = 0;
     double lines = 0;              ///< NaN where the family has no lines apart from its unit
-    std::uint64_t operations = 0;  ///< the session's operations when it was adopted
+    std::uint64_t operations = 0;  ///< the session's operations when its sample finished
   };
   struct column {
     std::unique_ptr<sampler> background;  // the window's samples, off the UI thread
