@@ -12,6 +12,7 @@
 #include "core/bench/bench_keys.hpp"
 #include "core/bench/nccl_rate.hpp"
 #include "core/bench/suites.hpp"
+#include "core/bench/table_filter.hpp"
 #include "core/bench/timing.hpp"
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
@@ -171,6 +172,20 @@ void width_block(result_table& tab, result_table& a2a, const scaling& sc, std::u
   }
 }
 
+/// `--only weak|strong|32|64`: the named scalings and widths; naming none of one kind keeps all.
+struct sharded_filter {
+  bool scaling[2] = {true, true};  // weak, strong
+  bool width[2] = {true, true};    // 32, 64
+  explicit sharded_filter(const std::vector<std::string>& only) {
+    const table_filter known("sharded", only, {"weak", "strong", "32", "64"});
+    const auto has = [&](const char* n) {
+      return std::find(only.begin(), only.end(), n) != only.end();
+    };
+    if (has("weak") || has("strong")) scaling[0] = has("weak"), scaling[1] = has("strong");
+    if (has("32") || has("64")) width[0] = has("32"), width[1] = has("64");
+  }
+};
+
 }  // namespace
 
 report sharded_suite(const bench_options& opt) {
@@ -203,9 +218,11 @@ report sharded_suite(const bench_options& opt) {
                  "NCCL GB/s a GPU",
                  "insert exchange ms",
                  "exchange / NCCL rate"};
+  const sharded_filter only(opt.only);
   for (const scaling sc : {scaling{"weak", true}, scaling{"strong", false}}) {
-    width_block<key_type, value_type>(tab, a2a, sc, most, opt);
-    width_block<wide_key, wide_value>(tab, a2a, sc, most, opt);
+    if (!only.scaling[sc.weak ? 0 : 1]) continue;
+    if (only.width[0]) width_block<key_type, value_type>(tab, a2a, sc, most, opt);
+    if (only.width[1]) width_block<wide_key, wide_value>(tab, a2a, sc, most, opt);
   }
   r.tables.push_back(std::move(tab));
   r.tables.push_back(std::move(a2a));

@@ -46,7 +46,8 @@ const std::vector<suite_info>& suites() {
       {"sharded",
        "one linear table over 1, 2, 4, ... GPUs through NCCL: weak (2^27 slots a GPU) and strong "
        "(2^28 in all) scaling of inserts, hits, misses, erases and a mix, 32- and 64-bit keys, "
-       "with each batch's phases, beside NCCL's own all-to-all of the same bytes; --gpus N",
+       "with each batch's phases, beside NCCL's own all-to-all of the same bytes; --gpus N, --only "
+       "weak,strong,32,64",
        true},
       {"hive",
        "the Hive paper's experiments: bulk insert to 0.9-0.99 by size, lookups by hit ratio, mixed "
@@ -60,11 +61,11 @@ report run_suite(std::string_view name, const bench_options& opt) {
   for (const suite_info& s : suites()) {
     if (s.name != name) continue;
     const bool filters = name == "hive" || name == "slab" || name == "linear" ||
-                         name == "linear-churn" || name == "state";
+                         name == "linear-churn" || name == "state" || name == "sharded";
     if (!opt.only.empty() && !filters)
       throw user_error(
           "bench " + std::string(name) +
-          " runs as a whole: --only is for hive, slab, linear, linear-churn and state");
+          " runs as a whole: --only is for hive, slab, linear, linear-churn, state and sharded");
     if (opt.backend == backend::gpu || s.needs_gpu) {
       std::string why;
       if (!query_gpu(&why))

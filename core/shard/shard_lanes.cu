@@ -1,6 +1,10 @@
-// The device side of shard_lanes.hpp. Counting and placing group each warp's keys by owner with
-// __match_any_sync, so one atomic serves every lane of a warp that shares an owner: a batch has at
-// most 64 owners, and a plain atomic per key would queue 2^26 updates on a handful of counters.
+// The device side of shard_lanes.hpp. Counting and placing never take an atomic a key: a plain
+// atomic per key would queue 2^26 updates on a handful of counters. Up to k_few owners (every
+// host's GPUs) each warp tallies its keys by owner with one ballot an owner and reserves runs a
+// block at a time; more owners (simulated devices go to 64) group each warp's keys by owner with
+// __match_any_sync, one atomic for the lanes that share one.
+// Each block reads the map of virtual shards from shared memory: looked up in the kernel argument
+// (the constant bank), the 32 lanes' different virtual shards would be read one after another.
 #include <cuda_runtime.h>
 
 #include "core/common/cuda_check.hpp"
@@ -25,9 +29,15 @@ owner_table table_of_map(const shard_map& m) {
   return t;
 }
 
+/// The map of virtual shards in the block's shared memory (call before a __syncthreads).
+__device__ void load_map(const owner_table& t, std::uint8_t* map) {
+  for (std::uint32_t v = threadIdx.x; v < k_virtual_shards; v += blockDim.x)
+    map[v] = t.device_of[v];
+}
+
 template <class Hash, class K>
-__device__ std::uint32_t owner(const owner_table& t, K key) {
-  return t.device_of[virtual_shard<Hash>(t.rule, key)];
+__device__ std::uint32_t owner(owner_bits rule, const std::uint8_t* map, K key) {
+  return map[virtual_shard<Hash>(rule, key)];
 }
 
 /// Adds `delta` to counter[d] once for the lanes of the warp that share d; returns what the
@@ -44,17 +54,119 @@ __device__ unsigned long long warp_add(unsigned long long* counter, std::uint32_
   return base + __popc(peers & ((1u << lane) - 1));
 }
 
+constexpr std::uint32_t k_few = 8;  // owners the ballot kernels take
+constexpr int k_warps = k_threads / 32;
+
+/// A warp's keys by owner so far (the same in every lane), for owners below k_few.
+struct warp_tally {
+  unsigned running[k_few] = {};
+  /// Counts this item (owner `own`; none when inactive) and returns its rank among the warp's keys
+  /// of that owner: the warp's earlier items first, then the lanes below it.
+  __device__ unsigned add(std::uint32_t devices, std::uint32_t own, bool active) {
+    const unsigned below = (1u << (threadIdx.x & 31)) - 1;
+    unsigned rank = 0;
+#pragma unroll
+    for (std::uint32_t d = 0; d < k_few; ++d) {
+      if (d >= devices) break;  // the same in every lane
+      const unsigned b = __ballot_sync(0xffffffffu, active && own == d);
+      if (active && own == d) rank = running[d] + __popc(b & below);
+      running[d] += __popc(b);
+    }
+    return rank;
+  }
+  /// Lane d's share: the warp's keys of owner d (0 in lanes from `devices` on).
+  __device__ unsigned of_lane(std::uint32_t devices) const {
+    const unsigned lane = threadIdx.x & 31;
+    unsigned c = 0;
+#pragma unroll
+    for (std::uint32_t d = 0; d < k_few; ++d)
+      if (lane == d && d < devices) c = running[d];
+    return c;
+  }
+};
+
+template <class Hash, class K>
+__global__ void count_few_kernel(owner_table t, const K* keys, std::size_t n,
+                                 unsigned long long* counts) {
+  __shared__ unsigned local[k_few];
+  __shared__ std::uint8_t map[k_virtual_shards];
+  if (threadIdx.x < k_few) local[threadIdx.x] = 0;
+  load_map(t, map);
+  __syncthreads();
+  warp_tally w;
+  const std::size_t tile = std::size_t(blockIdx.x) * k_threads * k_items;
+  for (int k = 0; k < k_items; ++k) {
+    const std::size_t i = tile + std::size_t(k) * k_threads + threadIdx.x;
+    const bool active = i < n;
+    w.add(t.devices, active ? owner<Hash>(t.rule, map, keys[i]) : 0, active);
+  }
+  if (const unsigned c = w.of_lane(t.devices)) atomicAdd(local + (threadIdx.x & 31), c);
+  __syncthreads();
+  if (threadIdx.x < t.devices && local[threadIdx.x])
+    atomicAdd(counts + threadIdx.x, static_cast<unsigned long long>(local[threadIdx.x]));
+}
+
+/// Places a block's keys with no atomic but one a block and owner: each key's place is its
+/// owner's run for the block, plus the keys of that owner in the warps below, plus its warp rank.
+template <class Hash, class K>
+__global__ void place_few_kernel(owner_table t, const K* keys, std::size_t n,
+                                 unsigned long long* cursor, std::uint32_t* pos,
+                                 packed_lanes<K> out) {
+  __shared__ unsigned below[k_warps][k_few];  // keys of owner d in the warps below w
+  __shared__ unsigned long long base[k_few];
+  __shared__ std::uint8_t map[k_virtual_shards];
+  load_map(t, map);
+  __syncthreads();
+  const unsigned warp = threadIdx.x / 32, lane = threadIdx.x & 31;
+  const std::size_t tile = std::size_t(blockIdx.x) * k_threads * k_items;
+  warp_tally w;
+  std::uint32_t own[k_items];
+  unsigned rank[k_items];
+  K key[k_items];
+  for (int k = 0; k < k_items; ++k) {
+    const std::size_t i = tile + std::size_t(k) * k_threads + threadIdx.x;
+    const bool active = i < n;
+    key[k] = active ? keys[i] : K{};
+    own[k] = active ? owner<Hash>(t.rule, map, key[k]) : 0;
+    rank[k] = w.add(t.devices, own[k], active);
+  }
+  if (lane < k_few) below[warp][lane] = w.of_lane(t.devices);
+  __syncthreads();
+  if (threadIdx.x < t.devices) {  // a thread an owner: the warps' runs in order, one reservation
+    const unsigned d = threadIdx.x;
+    unsigned sum = 0;
+    for (int v = 0; v < k_warps; ++v) {
+      const unsigned c = below[v][d];
+      below[v][d] = sum;
+      sum += c;
+    }
+    base[d] = sum ? atomicAdd(cursor + d, static_cast<unsigned long long>(sum)) : 0;
+  }
+  __syncthreads();
+  for (int k = 0; k < k_items; ++k) {
+    const std::size_t i = tile + std::size_t(k) * k_threads + threadIdx.x;
+    if (i >= n) continue;
+    const auto at = static_cast<std::uint32_t>(base[own[k]] + below[warp][own[k]] + rank[k]);
+    pos[i] = at;
+    out.keys[at] = key[k];
+    if (out.values) out.values[at] = out.values_in[i];
+    if (out.kinds) out.kinds[at] = out.kinds_in[i];
+  }
+}
+
 template <class Hash, class K>
 __global__ void count_kernel(owner_table t, const K* keys, std::size_t n,
                              unsigned long long* counts) {
   __shared__ unsigned long long local[k_max_devices];
+  __shared__ std::uint8_t map[k_virtual_shards];
   for (std::uint32_t d = threadIdx.x; d < t.devices; d += blockDim.x) local[d] = 0;
+  load_map(t, map);
   __syncthreads();
   const std::size_t tile = std::size_t(blockIdx.x) * k_threads * k_items;
   for (int k = 0; k < k_items; ++k) {
     const std::size_t i = tile + std::size_t(k) * k_threads + threadIdx.x;
     const bool active = i < n;
-    warp_add(local, active ? owner<Hash>(t, keys[i]) : 0, active);
+    warp_add(local, active ? owner<Hash>(t.rule, map, keys[i]) : 0, active);
   }
   __syncthreads();
   for (std::uint32_t d = threadIdx.x; d < t.devices; d += blockDim.x)
@@ -75,7 +187,9 @@ __global__ void place_kernel(owner_table t, const K* keys, std::size_t n,
                              unsigned long long* cursor, std::uint32_t* pos, packed_lanes<K> out) {
   __shared__ unsigned long long local[k_max_devices];
   __shared__ unsigned long long base[k_max_devices];
+  __shared__ std::uint8_t map[k_virtual_shards];
   for (std::uint32_t d = threadIdx.x; d < t.devices; d += blockDim.x) local[d] = 0;
+  load_map(t, map);
   __syncthreads();
   const std::size_t tile = std::size_t(blockIdx.x) * k_threads * k_items;
   std::uint32_t own[k_items];
@@ -85,7 +199,7 @@ __global__ void place_kernel(owner_table t, const K* keys, std::size_t n,
     const std::size_t i = tile + std::size_t(k) * k_threads + threadIdx.x;
     const bool active = i < n;
     key[k] = active ? keys[i] : K{};
-    own[k] = active ? owner<Hash>(t, key[k]) : 0;
+    own[k] = active ? owner<Hash>(t.rule, map, key[k]) : 0;
     rank[k] = warp_add(local, own[k], active);
   }
   __syncthreads();
@@ -125,9 +239,15 @@ void device_count_owners(const shard_map& m, std::span<const K> keys, std::uint6
   HS_CUDA_CHECK(cudaMemsetAsync(counts, 0, m.devices * sizeof(std::uint64_t), as_cuda(s)));
   if (keys.empty()) return;
   const owner_table t = table_of_map(m);
+  auto* c = reinterpret_cast<unsigned long long*>(counts);
   dispatch_hash(m.hash, [&](auto h) {
-    count_kernel<decltype(h)><<<tiles(keys.size()), k_threads, 0, as_cuda(s)>>>(
-        t, keys.data(), keys.size(), reinterpret_cast<unsigned long long*>(counts));
+    using H = decltype(h);
+    if (m.devices <= k_few)
+      count_few_kernel<H>
+          <<<tiles(keys.size()), k_threads, 0, as_cuda(s)>>>(t, keys.data(), keys.size(), c);
+    else
+      count_kernel<H>
+          <<<tiles(keys.size()), k_threads, 0, as_cuda(s)>>>(t, keys.data(), keys.size(), c);
   });
   HS_CUDA_CHECK_LAUNCH();
 }
@@ -142,8 +262,13 @@ void device_place_by_owner(const shard_map& m, std::span<const K> keys, const st
   if (keys.empty()) return;
   const owner_table t = table_of_map(m);
   dispatch_hash(m.hash, [&](auto h) {
-    place_kernel<decltype(h)><<<tiles(keys.size()), k_threads, 0, as_cuda(s)>>>(
-        t, keys.data(), keys.size(), c, pos, out);
+    using H = decltype(h);
+    if (m.devices <= k_few)
+      place_few_kernel<H><<<tiles(keys.size()), k_threads, 0, as_cuda(s)>>>(
+          t, keys.data(), keys.size(), c, pos, out);
+    else
+      place_kernel<H><<<tiles(keys.size()), k_threads, 0, as_cuda(s)>>>(t, keys.data(), keys.size(),
+                                                                        c, pos, out);
   });
   HS_CUDA_CHECK_LAUNCH();
 }
