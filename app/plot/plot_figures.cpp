@@ -1,6 +1,7 @@
 // Figures from benchmark reports: recipes that name a suite's table, its x column and the series.
 #include "app/plot/plot_figures.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -32,6 +33,8 @@ struct source {
   std::string suite, table, x, y, legend, where;
   json is;
   fig::series::kind_t kind = fig::series::line;
+  /// Further columns a row must hold these values in (the sharded suite's width and scaling).
+  std::vector<std::pair<std::string, json>> also = {};
 };
 
 // Which --series points a panel takes: none, open addressing's inserts or finds (load = keys /
@@ -43,6 +46,7 @@ struct panel_recipe {
   bool x_log = false, y_log = false;
   std::vector<source> series;
   takes_extra extra = takes_extra::none;
+  bool x_whole = false;  ///< x is a count (GPUs): whole-number ticks
 };
 
 struct recipe {
@@ -72,6 +76,11 @@ bool number_of(const json& row, const std::string& col, double& out) {
   }
   if (!c.is_string()) return false;
   const std::string t = c.get<std::string>();
+  // A count written as text ("4" GPUs).
+  if (!t.empty() && t.size() <= 9 && t.find_first_not_of("0123456789") == std::string::npos) {
+    out = std::stod(t);
+    return true;
+  }
   if (t.rfind("2^", 0) != 0 || t.size() < 3 || t.size() > 4 ||
       t.find_first_not_of("0123456789", 2) != std::string::npos)
     return false;
@@ -108,6 +117,43 @@ panel_recipe mixed_panel(const std::string& table, const std::string& title) {
            of("hive, instrumented", "hive, repeats, instrumented"),
            of("hive, plain", "hive, repeats, plain"),
            of("hive, each key once", "hive, unique, instrumented")}};
+}
+
+// bench sharded's rows of one operation, width and scaling: a column against the GPUs.
+source sharded_series(const char* y, const char* op, const char* bits, const std::string& legend) {
+  source s{"sharded", "scaling", "GPUs", y, legend, "op", op};
+  s.also = {{"key bits", bits}, {"scaling", "weak"}};
+  return s;
+}
+
+recipe sharded_scaling() {
+  const auto all = [](const char* op, const char* legend) {
+    return sharded_series("G ops/s", op, "32", legend);
+  };
+  const auto each = [](const char* op, const char* bits, const std::string& legend) {
+    return sharded_series("a GPU / 1 GPU", op, bits, legend);
+  };
+  return {"sharded-scaling",
+          {{"All GPUs together: weak scaling, 32-bit keys",
+            "GPUs",
+            "operations/s (G)",
+            false,
+            false,
+            {all("insert", "insert"), all("find-hit", "find (hit)"),
+             all("find-miss", "find (miss)"), all("erase", "erase"), all("mix", "mix")},
+            takes_extra::none,
+            true},
+           {"A GPU's rate against the one-GPU table",
+            "GPUs",
+            "a GPU / one GPU",
+            false,
+            false,
+            {each("insert", "32", "insert, 32-bit"), each("find-hit", "32", "find, 32-bit"),
+             each("insert", "64", "insert, 64-bit"), each("find-hit", "64", "find, 64-bit")},
+            takes_extra::none,
+            true}},
+          "WarpDrive (Juenger, Hu and Schmidt, IPDPS 2018): 4.3 G ops/s over four P100s (4 x 732 "
+          "GB/s)."};
 }
 
 std::vector<recipe> recipes(const probing_words& pw) {
@@ -283,6 +329,7 @@ std::vector<recipe> recipes(const probing_words& pw) {
             {},
             dots}},
          takes_extra::chaining}}},
+      sharded_scaling(),
   };
 }
 
@@ -299,6 +346,10 @@ std::optional<fig::series> series_of(const std::map<std::string, report_file>& r
   bool ranged = true;
   for (const json& row : (*t)["rows"]) {
     if (!s.where.empty() && (!row.contains(s.where) || row[s.where] != s.is)) continue;
+    if (std::any_of(s.also.begin(), s.also.end(), [&](const auto& c) {
+          return !row.contains(c.first) || row[c.first] != c.second;
+        }))
+      continue;
     double x = 0, v = 0, lo = 0, hi = 0;
     if (!number_of(row, s.x, x) || !number_of(row, s.y, v)) continue;
     se.x.push_back(x), se.y.push_back(v);
@@ -391,6 +442,7 @@ std::vector<named_figure> figures_from_reports(const std::vector<bench_report>& 
       fig::panel p;
       p.title = pr.title;
       p.x = {pr.x_label, 0, 1, pr.x_log};
+      p.x.whole = pr.x_whole;
       p.y = {pr.y_label, 0, 1, pr.y_log};
       int color = 0;
       std::vector<std::string> drawn;

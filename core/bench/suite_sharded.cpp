@@ -166,9 +166,11 @@ void width_block(result_table& tab, result_table& a2a, const scaling& sc, std::u
     const std::uint64_t per = sc.weak ? std::uint64_t{1} << 26 : (std::uint64_t{1} << 27) / g;
     const std::uint64_t bytes = per * (sizeof(K) + sizeof(V));
     const double ms = nccl_all_to_all_ms(g, bytes, opt.reps);
+    // The same bytes as the inserts send them: keys and values, a lane each to every peer.
+    const double two = nccl_all_to_all_ms(g, bytes, opt.reps, 2);
     a2a.add({std::to_string(g), std::to_string(sizeof(K) * 8), sc.name, format_bytes(bytes),
-             cell(ms, "%.2f"), cell(double(bytes) / (ms * 1e6), "%.1f"), cell(exchange_ms, "%.2f"),
-             cell(ms / exchange_ms, "%.2f")});
+             cell(ms, "%.2f"), cell(double(bytes) / (ms * 1e6), "%.1f"), cell(two, "%.2f"),
+             cell(exchange_ms, "%.2f"), cell(ms / exchange_ms, "%.2f")});
   }
 }
 
@@ -216,6 +218,7 @@ report sharded_suite(const bench_options& opt) {
                  "bytes a GPU",
                  "NCCL all-to-all ms",
                  "NCCL GB/s a GPU",
+                 "NCCL in two lanes ms",
                  "insert exchange ms",
                  "exchange / NCCL rate"};
   const sharded_filter only(opt.only);

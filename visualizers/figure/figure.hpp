@@ -40,7 +40,8 @@ struct axis {
   std::string label;  ///< with its unit: "load factor", "operations/s"
   double lo = 0, hi = 1;
   bool log = false;
-  bool fit = true;  ///< lo/hi from the data (with log: positive values only)
+  bool fit = true;     ///< lo/hi from the data (with log: positive values only)
+  bool whole = false;  ///< ticks on whole numbers only: a count such as GPUs has no 1.5
 };
 
 struct series {

@@ -16,7 +16,7 @@ namespace hs::fig::detail {
 
 namespace {
 
-std::vector<double> nice_ticks(double lo, double hi, bool log) {
+std::vector<double> nice_ticks(double lo, double hi, bool log, bool whole) {
   std::vector<double> t;
   if (log) {
     for (double d = std::pow(10, std::floor(std::log10(lo))); d <= hi * 1.0001; d *= 10)
@@ -29,10 +29,11 @@ std::vector<double> nice_ticks(double lo, double hi, bool log) {
     return t;
   }
   const double span = hi - lo, raw = span / 5, mag = std::pow(10, std::floor(std::log10(raw)));
-  const double step = raw / mag < 1.5 ? mag
+  const double nice = raw / mag < 1.5 ? mag
                       : raw / mag < 3 ? 2 * mag
                       : raw / mag < 7 ? 5 * mag
                                       : 10 * mag;
+  const double step = whole ? std::max(1.0, std::round(nice)) : nice;
   for (double v = std::ceil(lo / step - 1e-9) * step; v <= hi + step * 1e-9; v += step)
     t.push_back(std::abs(v) < step * 1e-9 ? 0 : v);
   return t;
@@ -144,8 +145,8 @@ struct plot_drawing {
 void plot_drawing::lay_out() {
   fit_axis(xa, pn.data, true);
   fit_axis(ya, pn.data, false);
-  xt = nice_ticks(xa.lo, xa.hi, xa.log);
-  yt = nice_ticks(ya.lo, ya.hi, ya.log);
+  xt = nice_ticks(xa.lo, xa.hi, xa.log, xa.whole);
+  yt = nice_ticks(ya.lo, ya.hi, ya.log, ya.whole);
   double label_w = 0;
   for (double v : yt) label_w = std::max(label_w, p.width(vis::tick_label(v), fs * 0.9));
   const double title_h = draw_title(p, pn.title, area, fs);

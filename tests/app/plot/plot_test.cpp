@@ -160,6 +160,33 @@ TEST_CASE(
 }
 
 namespace {
+// bench sharded's scaling rows as it writes them (counts as text), from the nvidia-h200-x4 run of
+// 2026-11-28: weak scaling of both widths over 1, 2 and 4 GPUs, and a strong row the figure skips.
+void write_sharded_report(const fs::path& dir) {
+  std::string rows;
+  const auto row = [&](const char* gpus, const char* bits, const char* scaling, const char* op,
+                       double all, double ratio) {
+    rows += std::string(rows.empty() ? "" : ",") + R"({"GPUs":")" + gpus + R"(","key bits":")" +
+            bits + R"(","scaling":")" + scaling + R"(","op":")" + op + R"(","G ops/s":)" +
+            std::to_string(all) + R"(,"a GPU / 1 GPU":)" + std::to_string(ratio) + "}";
+  };
+  for (const char* op : {"insert", "find-hit", "find-miss", "erase", "mix"}) {
+    row("1", "32", "weak", op, 16.38, 1.0);
+    row("2", "32", "weak", op, 22.52, 0.69);
+    row("4", "32", "weak", op, 34.45, 0.53);
+    row("1", "64", "weak", op, 12.17, 1.0);
+    row("2", "64", "weak", op, 12.11, 0.50);
+    row("4", "64", "weak", op, 21.23, 0.44);
+  }
+  row("2", "32", "strong", "insert", 99.0, 9.0);
+  write(
+      dir / "sharded.json",
+      R"J({"suite":"sharded","metadata":{"date":"2026-11-28 19:40:24","backend":"NVIDIA H200 (GPU)",
+    "timing":"median of 3 runs after 1 warm-up (CUDA events)"},"tables":[{"name":"scaling","title":"One linear table over 1 to 4 GPUs (NCCL)",
+    "columns":["GPUs","key bits","scaling","op","G ops/s","a GPU / 1 GPU"],"rows":[)J" +
+          rows + "]}]}");
+}
+
 // Reports with every table the figures read, each with the parameter columns bench writes beside
 // the measured ones (beta, buckets), as the H200 runs wrote them.
 void write_full_reports(const fs::path& dir) {
@@ -201,6 +228,7 @@ void write_full_reports(const fs::path& dir) {
     "tables":[{"name":"experiment2","columns":["load","HashScope G/s","seed G/s"],"rows":[
       {"load":0.5,"HashScope G/s":14.0,"seed G/s":9.0},{"load":0.97,"HashScope G/s":10.0,"seed G/s":4.0}]},
      {"name":"probe_lengths","columns":["load","mean"],"rows":[{"load":0.5,"mean":0.5},{"load":0.97,"mean":16.0}]}]})J");
+  write_sharded_report(dir);
 }
 
 std::vector<bench_report> read_reports(const fs::path& dir) {
@@ -426,4 +454,33 @@ TEST_CASE("a report plot cannot read names the HashScope that wrote it", "[plot]
   // A readable report from another version is read.
   CHECK(parse_report(R"({"suite": "s", "metadata": {"hashscope": "0.0.9"}, "tables": []})",
                      "ok.json"));
+}
+
+TEST_CASE("plot draws bench sharded's scaling against the GPUs: weak rows of each width only",
+          "[plot][shard]") {
+  const fs::path dir = fs::temp_directory_path() / "hs-plot-sharded";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  write_sharded_report(dir);
+  const auto figures = figures_from_reports(read_reports(dir));
+  REQUIRE(figures.size() == 1);  // the other recipes find no report of theirs
+  const named_figure& f = figures.front();
+  CHECK(f.file == "sharded-scaling");
+  REQUIRE(f.figure.panels.size() == 2);
+  const auto& all = f.figure.panels[0].data;
+  REQUIRE(all.size() == 5);  // insert, both finds, erase, mix
+  CHECK(all[0].name == "insert");
+  CHECK(all[0].x == std::vector<double>{1, 2, 4});
+  CHECK(all[0].y ==
+        std::vector<double>{16.38, 22.52, 34.45});  // 32-bit, weak: never the strong row
+  const auto& each = f.figure.panels[1].data;
+  REQUIRE(each.size() == 4);
+  CHECK(each[2].name == "insert, 64-bit");
+  CHECK(each[2].y == std::vector<double>{1.0, 0.50, 0.44});
+  CHECK_THAT(f.figure.caption, ContainsSubstring("hashscope bench sharded"));
+  CHECK_THAT(f.figure.caption, ContainsSubstring("WarpDrive"));
+  const auto files = plot_results(dir.string(), (dir / "figures").string(), fig::page{});
+  CHECK(fs::exists(dir / "figures" / "sharded-scaling.png"));
+  CHECK(fs::exists(dir / "figures" / "sharded-scaling.pdf"));
+  fs::remove_all(dir);
 }
