@@ -83,6 +83,7 @@ struct shard_sample {
   bool simulated = false;
   owner_bits owner = owner_bits::independent;
   std::vector<table_stats> devices;
+  std::vector<probe_histogram> histograms;    ///< each device's probe lengths (when sampled)
   std::vector<std::uint32_t> virtual_shards;  ///< each device's
   batch_exchange exchange;
 };

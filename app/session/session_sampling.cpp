@@ -37,6 +37,7 @@ void session::sample(const sample_request& req, sample_result& out,
     sh.devices = v->shard_stats(s);
     sh.virtual_shards = v->map().shares();
     sh.exchange = v->last_exchange();
+    sh.histograms = r.inspected.per_device;
     r.stats = add_up(sh.devices);
     r.shards = std::move(sh);
   } else {

@@ -46,7 +46,7 @@ std::string gpus_csv(const sample_result& s) {
            strprintf("%.6f", s.stats.load_factor()) + "\n";
   const shard_sample& sh = *s.shards;
   const std::uint32_t n = static_cast<std::uint32_t>(sh.devices.size());
-  std::string out = "device,live,load,virtual_shards";
+  std::string out = "device,live,load,virtual_shards,probe_mean,probe_p99";
   for (std::uint32_t j = 0; j < n; ++j) out += ",keys_to_" + std::to_string(j);
   for (const std::string_view p : k_shard_phase_names) {
     std::string name(p);
@@ -60,6 +60,9 @@ std::string gpus_csv(const sample_result& s) {
     out += strprintf("%u,%llu,%.6f,%u", i, (unsigned long long)sh.devices[i].live,
                      sh.devices[i].load_factor(),
                      i < sh.virtual_shards.size() ? sh.virtual_shards[i] : 0u);
+    const probe_histogram none;
+    const probe_histogram& h = i < sh.histograms.size() ? sh.histograms[i] : none;
+    out += strprintf(",%.4f,%.0f", h.mean(), h.total ? h.percentile(0.99).value : 0.0);
     for (std::uint32_t j = 0; j < n; ++j)
       out += "," + std::to_string(ran ? sh.exchange.keys_from_to(i, j) : 0);
     for (int p = 0; p < k_shard_phases; ++p)

@@ -99,6 +99,26 @@ fig::figure timeline_figure(app_frame& f) {
 
 // A table over several devices: each device's keys, the last batch's exchange matrix (a row a
 // sender, shaded by its share of the batch), and each device's phases with the critical path.
+// Each device's probe lengths: the mean and the 99th percentile, side by side.
+fig::panel probes_panel(const std::vector<probe_histogram>& each, const std::string& dev) {
+  const double n = double(each.size());
+  fig::panel p;
+  p.title = "Probe lengths on each " + dev;
+  p.x = {dev, -0.5, n - 0.5, false, false};
+  p.y = {"probe length"};
+  fig::series mean, p99;
+  mean.kind = p99.kind = fig::series::bars;
+  mean.bar_width = p99.bar_width = 0.35;
+  mean.name = "mean", p99.name = "p99", mean.color = 0, p99.color = 1;
+  for (std::size_t d = 0; d < each.size(); ++d) {
+    mean.x.push_back(double(d) - 0.2), mean.y.push_back(each[d].mean());
+    p99.x.push_back(double(d) + 0.2);
+    p99.y.push_back(each[d].total ? each[d].percentile(0.99).value : 0.0);
+  }
+  p.data = {mean, p99};
+  return p;
+}
+
 std::optional<fig::figure> gpus_figure(app_frame& f) {
   const sample_result& s = f.last_sample();
   if (!s.shards) return std::nullopt;  // one device: the screen view says so
@@ -116,6 +136,7 @@ std::optional<fig::figure> gpus_figure(app_frame& f) {
     live.x.push_back(d), live.y.push_back(double(sh.devices[d].live));
   keys.data.push_back(live);
   fig::figure out{{keys}, sh.link + "; owners from " + std::string(to_string(sh.owner)) + " bits."};
+  if (sh.histograms.size() == n) out.panels.push_back(probes_panel(sh.histograms, dev));
   const batch_exchange& x = sh.exchange;
   if (x.devices != n) return out;  // no batch yet
   std::uint64_t most = 1;
@@ -154,7 +175,8 @@ std::optional<fig::figure> gpus_figure(app_frame& f) {
       b.x.push_back(d - 0.4 + w * (p + 0.5)), b.y.push_back(x.phase_ms[d][p]);
     phases.data.push_back(std::move(b));
   }
-  out.panels = {keys, matrix, phases};
+  out.panels.push_back(std::move(matrix));
+  out.panels.push_back(std::move(phases));
   out.caption += strprintf(" Last batch: %s out and %s back between devices.",
                            format_bytes(x.bytes_out).c_str(), format_bytes(x.bytes_back).c_str());
   return out;

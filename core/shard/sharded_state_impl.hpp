@@ -112,6 +112,7 @@ void sharded_table<K, V>::inspect(const inspect_request& req, inspect_result& ou
       static_cast<family_inspect_results&>(out) = std::move(got);
       out.strip = std::move(got.strip);
     }
+    if (req.probe_histogram) out.per_device.push_back(got.histogram);
     for (std::uint32_t b = 0; b < got.histogram.counts.size() && req.probe_histogram; ++b)
       out.histogram.counts[b] += got.histogram.counts[b];
     out.histogram.total += got.histogram.total;

@@ -49,6 +49,8 @@ inline bool same_reading(const inspect_request& a, const inspect_request& b) {
 
 struct inspect_result : family_inspect_results {
   hs::probe_histogram histogram;
+  /// A table over several devices: each device's histogram (`histogram` is their sum); else empty.
+  std::vector<hs::probe_histogram> per_device;
   std::vector<slot_record> slots;
   std::vector<strip_pixel> strip;
 };

@@ -1,6 +1,7 @@
 #include "app/ui/panels/devices_panel.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "core/common/device.hpp"
 #include "core/common/format.hpp"
@@ -12,11 +13,39 @@ namespace {
 
 ImU32 to_u32(vis::rgba8 c) { return IM_COL32(c.r, c.g, c.b, c.a); }
 
-// Each device's keys, load and virtual shards, a row each.
-void draw_device_rows(const shard_sample& sh, devices_drawn& d) {
-  if (!ImGui::BeginTable("devices", 5, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit))
+// A device's probe lengths as a strip of bars (the display bins, their heights on a log scale,
+// so that the long tail shows beside the mass at 0), then its mean and p99.
+void draw_probe_strip(const probe_histogram& h, devices_drawn& d) {
+  d.probed.push_back(h.total);
+  if (h.total == 0) {
+    ImGui::TextDisabled("none yet");
     return;
-  for (const char* c : {"device", "live keys", "load", "longest probe", "virtual shards"})
+  }
+  const std::vector<display_bin> bins = h.display_bins();
+  std::uint64_t most = 1;
+  for (const display_bin& b : bins) most = std::max(most, b.count);
+  const float w = 96, hgt = ImGui::GetTextLineHeight(),
+              bar = w / float(std::max<std::size_t>(bins.size(), 1));
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImU32 col = ImGui::GetColorU32(ImGuiCol_PlotHistogram);
+  for (std::size_t i = 0; i < bins.size(); ++i) {
+    if (bins[i].count == 0) continue;
+    const float f = std::log1p(float(bins[i].count)) / std::log1p(float(most));
+    dl->AddRectFilled(ImVec2(at.x + bar * float(i), at.y + hgt * (1 - f)),
+                      ImVec2(at.x + bar * float(i + 1), at.y + hgt), col);
+  }
+  ImGui::Dummy(ImVec2(w, hgt));
+  ImGui::SameLine();
+  ImGui::Text("mean %.2f  p99 %.0f", h.mean(), h.percentile(0.99).value);
+}
+
+// Each device's keys, load, probe lengths and virtual shards, a row each.
+void draw_device_rows(const shard_sample& sh, devices_drawn& d) {
+  if (!ImGui::BeginTable("devices", 6, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit))
+    return;
+  for (const char* c :
+       {"device", "live keys", "load", "probe lengths", "longest probe", "virtual shards"})
     ImGui::TableSetupColumn(c);
   ImGui::TableHeadersRow();
   for (std::size_t i = 0; i < sh.devices.size(); ++i) {
@@ -29,6 +58,11 @@ void draw_device_rows(const shard_sample& sh, devices_drawn& d) {
     ImGui::TableNextColumn();
     ImGui::ProgressBar(static_cast<float>(t.load_factor()), ImVec2(120, 0),
                        strprintf("%.3f", t.load_factor()).c_str());
+    ImGui::TableNextColumn();
+    if (i < sh.histograms.size())
+      draw_probe_strip(sh.histograms[i], d);
+    else
+      ImGui::TextDisabled("not sampled");
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(format_count(t.max_displacement).c_str());
     ImGui::TableNextColumn();

@@ -1,7 +1,7 @@
-// The GPUs window of a table over several devices: how they are linked, each device's load and
-// virtual shards, the exchange matrix of the last batch (keys from GPU i to GPU j, a heat grid
-// with its numbers), and each device's phases with the slowest one marked as the critical path.
-// It keeps what it drew last, for the tests that read it back.
+// The GPUs window of a table over several devices: how they are linked, each device's load, probe
+// lengths and virtual shards, the exchange matrix of the last batch (keys from GPU i to GPU j, a
+// heat grid with its numbers), and each device's phases with the slowest one marked as the critical
+// path. It keeps what it drew last, for the tests that read it back.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -15,6 +15,7 @@ struct devices_drawn {
   std::uint32_t devices = 0;  ///< 0: the table is on one device (the window says so)
   std::string link;
   std::vector<std::uint64_t> live;    ///< each device's live keys
+  std::vector<std::uint64_t> probed;  ///< each device's slots in its probe-length histogram
   std::vector<std::uint64_t> matrix;  ///< [i * devices + j]: keys from i to j, last batch
   std::vector<double> phase_ms;       ///< [i * k_shard_phases + phase]
   std::uint32_t slowest = 0;

@@ -46,13 +46,20 @@ TEST_CASE("capture gpus draws and numbers a table over four devices", "[render][
   const auto rows = read_csv((dir / "g-01-gpus.csv").string());
   REQUIRE(rows.size() == 5);  // the header and a row a device
   CHECK(rows[0][0] == "device");
-  CHECK(rows[0][4] == "keys_to_0");
+  CHECK(rows[0][4] == "probe_mean");
+  CHECK(rows[0][6] == "keys_to_0");
   std::uint64_t live = 0, sent_by_others = 0, sent_by_0 = 0;
+  double probes = 0;
   for (std::size_t d = 1; d <= 4; ++d) {
     live += std::stoull(rows[d][1]);
-    for (std::size_t j = 4; j < 8; ++j)
+    const double mean = std::stod(rows[d][4]), p99 = std::stod(rows[d][5]);
+    CHECK(mean >= 0);
+    CHECK(p99 >= mean);  // a 99th percentile is no shorter than a mean of whole probes here
+    probes += mean;
+    for (std::size_t j = 6; j < 10; ++j)
       (d == 1 ? sent_by_0 : sent_by_others) += std::stoull(rows[d][j]);
   }
+  CHECK(probes > 0);    // a quarter full, some keys on some device sit past their home slot
   CHECK(live == 4096);  // a quarter of 2^14 slots
   CHECK(sent_by_0 > 0);
   CHECK(sent_by_0 <= 2048);  // the last batch of the fill, at most one batch

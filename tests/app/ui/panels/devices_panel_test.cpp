@@ -1,8 +1,8 @@
 // A table over four simulated devices in the window: the Table section's GPUs combo rebuilds the
 // table over 4 devices, Fill runs batches through the exchange, and the GPUs window then shows
-// each device's keys (what its shard holds), the exchange matrix of the last batch (what the
-// table sent from each device to each) and each device's phases with the slowest marked; the
-// heatmap's bands are the four shards, each filled as its shard is.
+// each device's keys (what its shard holds) and their probe lengths, the exchange matrix of the
+// last batch (what the table sent from each device to each) and each device's phases with the
+// slowest marked; the heatmap's bands are the four shards, each filled as its shard is.
 #include <numeric>
 
 #include <imgui.h>
@@ -48,6 +48,7 @@ TEST_CASE("GPUs window: four simulated devices, their keys and the exchange", "[
   REQUIRE(after.devices == 4);
   CHECK(f.sess().config().table.devices == 4);
   CHECK(after.live == shard_live);
+  CHECK(after.probed == shard_live);  // each device's probe lengths: its own keys, one a key
   CHECK(std::accumulate(shard_live.begin(), shard_live.end(), std::uint64_t{0}) ==
         f.sess().tbl().stats({}).live);
   for (const std::uint64_t n : shard_live) CHECK(n > 0);
