@@ -131,9 +131,14 @@ void compare_view::draw_column(std::size_t i, float width, float height) {
   const family f = s.config().table.family;
   const float top = ImGui::GetCursorPosY();
   ImGui::TextColored(vis::series_color(static_cast<int>(i)), "%s", set_.label(i).c_str());
+  const std::uint32_t devices = s.config().table.devices;
+  const std::string where =
+      devices > 1
+          ? strprintf("over %u %s", devices, s.gpu() ? "GPUs" : "simulated devices (CPU models)")
+      : s.gpu() ? s.backend_label()
+                : "CPU model";
   ImGui::TextDisabled("%s slots (%s), %s", format_count(st.capacity).c_str(),
-                      format_bytes(st.bytes).c_str(),
-                      s.gpu() ? s.backend_label().c_str() : "CPU model");
+                      format_bytes(st.bytes).c_str(), where.c_str());
   const bool never = c.last.taken_at == 0, old = never || c.last.version < s.version(),
              at_rest = s.at_rest();
   if (never || (old && at_rest))
