@@ -24,7 +24,7 @@ void draw_probe_strip(const probe_histogram& h, devices_drawn& d) {
   const std::vector<display_bin> bins = h.display_bins();
   std::uint64_t most = 1;
   for (const display_bin& b : bins) most = std::max(most, b.count);
-  const float w = 96, hgt = ImGui::GetTextLineHeight(),
+  const float w = 4 * ImGui::GetFontSize(), hgt = ImGui::GetTextLineHeight(),
               bar = w / float(std::max<std::size_t>(bins.size(), 1));
   const ImVec2 at = ImGui::GetCursorScreenPos();
   ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -37,7 +37,7 @@ void draw_probe_strip(const probe_histogram& h, devices_drawn& d) {
   }
   ImGui::Dummy(ImVec2(w, hgt));
   ImGui::SameLine();
-  ImGui::Text("mean %.2f  p99 %.0f", h.mean(), h.percentile(0.99).value);
+  ImGui::Text("mean %.2f, p99 %.0f", h.mean(), h.percentile(0.99).value);
 }
 
 // Each device's keys, load, probe lengths and virtual shards, a row each.
@@ -56,7 +56,7 @@ void draw_device_rows(const shard_sample& sh, devices_drawn& d) {
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(format_count(t.live).c_str());
     ImGui::TableNextColumn();
-    ImGui::ProgressBar(static_cast<float>(t.load_factor()), ImVec2(120, 0),
+    ImGui::ProgressBar(static_cast<float>(t.load_factor()), ImVec2(5 * ImGui::GetFontSize(), 0),
                        strprintf("%.3f", t.load_factor()).c_str());
     ImGui::TableNextColumn();
     if (i < sh.histograms.size())

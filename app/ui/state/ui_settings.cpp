@@ -27,8 +27,11 @@ void read_settings_line(const char* line, ui_settings& s) {
     s.ui_theme = parse_theme(word);
   else if (std::sscanf(line, "Window=%d,%d,%d,%d", &a, &b, &c, &d) == 4 && c > 0 && d > 0)
     s.window = std::array{a, b, c, d};
-  else if (std::sscanf(line, "Layouts2=%u", &u) == 1)  // "Layouts=": before the Code and Warp
-    s.layouts_built = u;  // lanes windows, which a layout built then would leave floating
+  // "Layouts=" and "Layouts2=" were written before the Code and Warp lanes windows and before the
+  // GPUs window: a layout built then leaves them floating (the GPUs window 32 pixels wide, out of
+  // sight), so such layouts are built again, once a family.
+  else if (std::sscanf(line, "Layouts3=%u", &u) == 1)
+    s.layouts_built = u;
   else if (std::strncmp(line, "Recent=", 7) == 0 && line[7] && s.recent.size() < 8)
     s.recent.emplace_back(line + 7);
 }
@@ -40,7 +43,7 @@ std::string settings_text(const ui_settings& s) {
   if (s.window)
     t += strprintf("Window=%d,%d,%d,%d\n", (*s.window)[0], (*s.window)[1], (*s.window)[2],
                    (*s.window)[3]);
-  t += strprintf("Layouts2=%u\n", s.layouts_built);
+  t += strprintf("Layouts3=%u\n", s.layouts_built);
   for (const std::string& r : s.recent)
     if (r.find_first_of("\r\n") == std::string::npos) t += "Recent=" + r + "\n";  // a line each
   t += std::string(k_settings_end_line) + "\n\n";  // last: a section without it was cut short

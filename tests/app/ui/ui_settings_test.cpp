@@ -42,6 +42,20 @@ TEST_CASE("settings written are read back", "[settings]") {
   CHECK(fs::exists(p));
 }
 
+TEST_CASE("layouts built before the GPUs window are built again", "[settings]") {
+  ui_settings s;
+  s.layouts_built = 7;
+  std::string text = settings_text(s);
+  REQUIRE(text.find("Layouts3=7") != std::string::npos);
+  text.replace(text.find("Layouts3=7"), 10, "Layouts2=7");  // as the build before wrote it
+  const fs::path p = write_file("hs-settings-layouts2.ini", text);
+  std::string notice;
+  bool first = true;
+  const ui_settings r = check_ini_file(p.string(), notice, first);
+  CHECK(notice.empty());
+  CHECK(r.layouts_built == 0u);  // every family's layout is built again, docking the GPUs window
+}
+
 TEST_CASE("a missing settings file is a first launch", "[settings]") {
   std::string notice;
   bool first = false;
