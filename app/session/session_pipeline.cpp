@@ -74,25 +74,21 @@ void session::move_devices(std::uint32_t devices, std::unique_lock<std::mutex>& 
     }
   });
   if (!error.empty()) {
+    ++version_;  // a move put back was rebuilt on its old devices: the views sample it again
     fail("regpus " + std::to_string(devices) + ": " + error);
     return;
   }
   cfg_.table.devices = devices;
-  st_.live = after.live;  // a pair with no room on its new device is kept nowhere, and counted
-  st_.failed_full += moved.failed_full;
+  st_.live = after.live;
   capacity_ = after.capacity;
   occupied_bound_ = after.occupied;
   dead_since_compaction_ = 0;  // the shards were rebuilt
   ++version_;
   records_.add_event(st_.batches, strprintf("regpus %u -> %u", moved.from, moved.to));
-  st_.note = strprintf(
-      "moved from %u to %u devices: %u of %u virtual shards, %s of %s pairs, %s%s", moved.from,
-      moved.to, moved.virtual_shards_moved, k_virtual_shards,
-      format_count(moved.keys_moved).c_str(), format_count(moved.keys).c_str(),
-      format_bytes(moved.bytes_moved).c_str(),
-      moved.failed_full
-          ? strprintf("; %s found no room", format_count(moved.failed_full).c_str()).c_str()
-          : "");
+  st_.note = strprintf("moved from %u to %u devices: %u of %u virtual shards, %s of %s pairs, %s",
+                       moved.from, moved.to, moved.virtual_shards_moved, k_virtual_shards,
+                       format_count(moved.keys_moved).c_str(), format_count(moved.keys).c_str(),
+                       format_bytes(moved.bytes_moved).c_str());
   history_.clear();
   history_.set_limit(
       strprintf("regpus moved the table to %u devices: Back starts from there", devices));

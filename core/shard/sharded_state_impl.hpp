@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "core/common/format.hpp"
 #include "core/shard/sharded_whole_impl.hpp"
 
 namespace hs {
@@ -201,7 +202,8 @@ regpus_result sharded_table<K, V>::regpus(std::uint32_t to, stream_view s) {
   const memory_space sp = space();
   const std::uint32_t ranks = std::max(res.from, to);
   std::unique_ptr<shard_exchange> wide = parts_.exchange(ranks);
-  // Each shard's live pairs, in its own memory, before the new shards are made beside them.
+  // Each shard's live pairs, in its own memory, before the new shards are made beside them. They
+  // stay there until the move is done: a move that fails puts them back where they were.
   std::vector<buffer<K>> keys(ranks);
   std::vector<buffer<V>> values(ranks);
   std::vector<buffer<op_status>> status(ranks);
@@ -216,29 +218,65 @@ regpus_result sharded_table<K, V>::regpus(std::uint32_t to, stream_view s) {
     res.keys += live;
   }
   const shard_map before = map_;
-  map_ = before.regrouped(to);
-  for (std::uint32_t v = 0; v < k_virtual_shards; ++v)
-    res.virtual_shards_moved += before.device_of[v] != map_.device_of[v];
-  for (std::uint32_t r = 0; r < res.from; ++r) {  // their pairs are out: free them first
-    const auto on = scope_of(r);
-    shards_[r].reset();
+  try {
+    map_ = before.regrouped(to);
+    for (std::uint32_t v = 0; v < k_virtual_shards; ++v)
+      res.virtual_shards_moved += before.device_of[v] != map_.device_of[v];
+    for (std::uint32_t r = 0; r < res.from; ++r) {  // their pairs are out: free them first
+      const auto on = scope_of(r);
+      shards_[r].reset();
+    }
+    cfg_.devices = to;
+    exchange_ = std::move(wide);  // first: the new shards' ranks are among its ranks
+    make_shards(to, total / to);
+    keep_ranks(ranks);
+    std::vector<rank_io<K, V>> io(ranks);
+    for (std::uint32_t r = 0; r < ranks; ++r)
+      io[r] = {{}, keys[r].cspan(), values[r].cspan(), {}, status[r].span()};
+    run(sharded_op::insert, io);
+    for (std::uint32_t i = 0; i < ranks; ++i)
+      for (std::uint32_t j = 0; j < ranks; ++j)
+        if (i != j) res.keys_moved += building_.keys_from_to(i, j);
+    res.bytes_moved = res.keys_moved * (sizeof(K) + sizeof(V));
+    if (ranks != to) exchange_ = parts_.exchange(to);
+    keep_ranks(to);
+    if (const std::uint64_t no_room = stats(s).failed_full)
+      throw user_error(format_count(no_room) + " of " + format_count(res.keys) +
+                       " pairs would find no room on their new devices");
+  } catch (const std::exception& e) {
+    put_back(before, res.from, total / res.from, keys, values, status);
+    throw user_error(std::string(e.what()) + "; the table stays on " + std::to_string(res.from) +
+                     " devices with every pair");
   }
-  cfg_.devices = to;
-  exchange_ = std::move(wide);  // first: the new shards' ranks are among its ranks
-  make_shards(to, total / to);
-  keep_ranks(ranks);
-  std::vector<rank_io<K, V>> io(ranks);
-  for (std::uint32_t r = 0; r < ranks; ++r)
-    io[r] = {{}, keys[r].cspan(), values[r].cspan(), {}, status[r].span()};
-  run(sharded_op::insert, io);
-  for (std::uint32_t i = 0; i < ranks; ++i)
-    for (std::uint32_t j = 0; j < ranks; ++j)
-      if (i != j) res.keys_moved += building_.keys_from_to(i, j);
-  res.bytes_moved = res.keys_moved * (sizeof(K) + sizeof(V));
-  if (ranks != to) exchange_ = parts_.exchange(to);
-  keep_ranks(to);
-  res.failed_full = stats(s).failed_full;
   return res;
+}
+
+template <class K, class V>
+void sharded_table<K, V>::put_back(const shard_map& before, std::uint32_t devices,
+                                   std::uint64_t shard_capacity, std::vector<buffer<K>>& keys,
+                                   std::vector<buffer<V>>& values,
+                                   std::vector<buffer<op_status>>& status) {
+  try {
+    for (std::uint32_t r = 0; r < shards_.size(); ++r) {  // whatever the move made
+      const auto on = scope_of(r);
+      shards_[r].reset();
+    }
+    map_ = before;
+    cfg_.devices = devices;
+    exchange_ = parts_.exchange(devices);
+    make_shards(devices, shard_capacity);
+    // Each device's pairs never left its memory, and they are its own under the old map.
+    for (std::uint32_t r = 0; r < devices; ++r) {
+      const auto on = scope_of(r);
+      shards_[r]->insert(keys[r].cspan(), values[r].cspan(), status[r].span(), stream_of(r));
+      synchronize(stream_of(r));
+    }
+    if (const std::uint64_t lost = stats({}).failed_full)
+      throw user_error(format_count(lost) + " pairs found no room again");
+  } catch (const std::exception& e) {
+    throw gpu_error(std::string("regpus failed and the table could not be put back (") + e.what() +
+                    "): Reset it, or open a table file");
+  }
 }
 
 }  // namespace hs

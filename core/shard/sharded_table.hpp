@@ -129,6 +129,11 @@ class sharded_table final : public table_of<K, V>, public sharded_view {
   void add_to_record(const batch_plan& plan);
   void collect_phases(int p);
   void make_shards(std::uint32_t devices, std::uint64_t shard_capacity);
+  /// A move that failed: the old map and shards again, each refilled with the pairs taken out of
+  /// it (still in its memory). Throws gpu_error if even that fails.
+  void put_back(const shard_map& before, std::uint32_t devices, std::uint64_t shard_capacity,
+                std::vector<buffer<K>>& keys, std::vector<buffer<V>>& values,
+                std::vector<buffer<op_status>>& status);
   /// Streams and lane buffers for ranks [0, ranks): regpus's step spans the old and new devices.
   void keep_ranks(std::uint32_t ranks);
   void sync_all();

@@ -56,7 +56,6 @@ struct regpus_result {
   std::uint64_t keys = 0;        ///< live pairs carried over
   std::uint64_t keys_moved = 0;  ///< of those, pairs that changed device
   std::uint64_t bytes_moved = 0;
-  std::uint64_t failed_full = 0;  ///< pairs that found no room on their new device (kept nowhere)
 };
 
 class sharded_view {
@@ -78,7 +77,10 @@ class sharded_view {
   /// @brief Moves to `devices` devices at the same total capacity: whole virtual shards change
   /// owner (the fewest that even the shares out), every shard is rebuilt from its live pairs, and
   /// the moved pairs travel through the exchange. Erased entries and tombstones are dropped and
-  /// the counters since clear restart, as with rehash.
+  /// the counters since clear restart, as with rehash. A move that cannot finish (a new device
+  /// without room for its pairs, a shard that cannot be made, an exchange that fails) puts every
+  /// pair back on the old devices and throws hs::user_error saying so; gpu_error if even that
+  /// fails.
   virtual regpus_result regpus(std::uint32_t devices, stream_view s) = 0;
   /// @brief Keys a device a chunk: a larger batch runs in chunks, the exchange of one overlapping
   /// the table calls of the one before (64M by default).
