@@ -29,6 +29,7 @@ std::array<float, 4> draw_heatmap_figure(frame_state& f, ImVec2 avail) {
   const float legend_w = f.heatmap.legend_width(), gap = ImGui::GetStyle().ItemSpacing.x;
   f.heatmap.set_area(static_cast<int>(avail.x - legend_w - gap), static_cast<int>(avail.y));
   const ImVec2 at = ImGui::GetCursorScreenPos();
+  f.heatmap.set_bands(shard_bands(f.sample));
   f.heatmap.draw_figure(*f.image, f.sample.inspected.slots, f.sess->capacity());
   const ImVec2 end = ImGui::GetItemRectMax();
   ImGui::SameLine();

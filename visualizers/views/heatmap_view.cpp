@@ -173,6 +173,7 @@ void heatmap_view::draw(const heatmap_image& image, const heatmap_request& req,
 
   draw_cells(g, origin, dump);
   draw_marks(g, origin);
+  draw_bands(g, origin);
 
   hover_.reset();
   hovered_record_.reset();
@@ -301,6 +302,35 @@ void heatmap_view::draw_figure(const heatmap_image& image, const std::vector<slo
   draw_cells_image(image, size);
   draw_cells(g, origin, dump);
   draw_marks(g, origin);
+  draw_bands(g, origin);
+}
+
+void heatmap_view::draw_bands(const geometry& g, ImVec2 origin) {
+  bands_drawn_.clear();
+  if (bands_.size() < 2 || g.w <= 0 || g.count == 0) return;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float cw = static_cast<float>(g.cell), right = origin.x + g.w * cw;
+  const ImU32 line = IM_COL32(255, 255, 255, 230), shade = IM_COL32(0, 0, 0, 170);
+  const std::uint64_t end = g.first + g.count;
+  for (std::size_t b = 0; b < bands_.size(); ++b) {
+    const std::uint64_t band_end = b + 1 < bands_.size() ? bands_[b + 1].first : ~0ull;
+    if (band_end <= g.first || bands_[b].first >= end) continue;  // out of view
+    const std::uint64_t from = std::max(bands_[b].first, g.first);
+    const auto p = static_cast<std::int64_t>(static_cast<double>(from - g.first) / g.spp);
+    const float x = origin.x + static_cast<float>(p % g.w) * cw;
+    const float y = origin.y + static_cast<float>(p / g.w) * cw;
+    if (bands_[b].first > g.first) {  // its start: along the row from here, then the row below
+      dl->AddLine(ImVec2(x, y), ImVec2(right, y), line, 2.f);
+      dl->AddLine(ImVec2(x, y), ImVec2(x, y + cw), line, 2.f);
+      dl->AddLine(ImVec2(origin.x, y + cw), ImVec2(x, y + cw), line, 2.f);
+    }
+    const char* label = bands_[b].label.c_str();
+    const ImVec2 size = ImGui::CalcTextSize(label);
+    const ImVec2 at(std::min(x, right - size.x - 6), y + 2);
+    dl->AddRectFilled(at, ImVec2(at.x + size.x + 6, at.y + size.y + 2), shade, 3.f);
+    dl->AddText(ImVec2(at.x + 3, at.y + 1), line, label);
+    bands_drawn_.push_back(bands_[b].label);
+  }
 }
 
 float heatmap_view::legend_width() const {

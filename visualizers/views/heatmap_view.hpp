@@ -26,6 +26,12 @@ struct slot_mark {
   int order = -1;  ///< drawn in the cell when >= 0 and the cell is large enough (the probe index)
 };
 
+/// @brief A run of slots drawn as a labelled band: a table over several devices, a shard each.
+struct slot_band {
+  std::uint64_t first = 0;  ///< the band's first slot; it runs to the next band's
+  std::string label;        ///< "GPU 1"
+};
+
 class heatmap_view {
  public:
   /// @brief The slot last clicked (without dragging), once.
@@ -59,6 +65,11 @@ class heatmap_view {
   /// @brief Slots to outline from now on (replacing the previous marks; empty: none).
   void set_marks(std::vector<slot_mark> marks) { marks_ = std::move(marks); }
   const std::vector<slot_mark>& marks() const { return marks_; }
+  /// @brief Bands to divide and label from now on (empty: none).
+  void set_bands(std::vector<slot_band> bands) { bands_ = std::move(bands); }
+  const std::vector<slot_band>& bands() const { return bands_; }
+  /// @brief The bands the last draw labelled (those in view), by label.
+  const std::vector<std::string>& bands_drawn() const { return bands_drawn_; }
   /// @brief Width of the legend: the colour scale, or the widest swatch with its label.
   float legend_width() const;
   /// @brief The colour scale (ImPlot's, vertical) and below it the swatches of states with colours
@@ -83,6 +94,9 @@ class heatmap_view {
   void draw_cells(const geometry& g, ImVec2 origin, const std::vector<slot_record>& dump) const;
   /// The marks that fall in the image, outlined over the cells.
   void draw_marks(const geometry& g, ImVec2 origin) const;
+  /// Each band in view: a line where it starts (a step where that falls inside a row of pixels)
+  /// and its label at its first pixel.
+  void draw_bands(const geometry& g, ImVec2 origin);
   /// draw's parts: the whole-table button and the mode and colour map combos; the hovered slot's
   /// tooltip (it keeps the slot's record for hovered_record()); the wheel's zoom and a drag's pan.
   void draw_toolbar();
@@ -98,6 +112,8 @@ class heatmap_view {
   std::optional<std::uint64_t> hover_;
   std::optional<slot_record> hovered_record_;
   std::vector<slot_mark> marks_;
+  std::vector<slot_band> bands_;
+  std::vector<std::string> bands_drawn_;
 };
 
 }  // namespace hs::vis

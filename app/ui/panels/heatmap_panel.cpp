@@ -2,8 +2,8 @@
 #include "app/ui/panels/heatmap_panel.hpp"
 
 #include <algorithm>
-
-#include <algorithm>
+#include <string>
+#include <vector>
 
 #include "core/common/format.hpp"
 
@@ -42,9 +42,21 @@ void draw_freshness(const frame_state& f) {
   ImGui::TextColored(role_color(ui_role::cpu_backend, f.ui_theme), "%s", label.c_str());
 }
 
+std::vector<vis::slot_band> shard_bands(const sample_result& s) {
+  std::vector<vis::slot_band> bands;
+  if (!s.shards) return bands;
+  std::uint64_t first = 0;
+  for (std::size_t d = 0; d < s.shards->devices.size(); ++d) {
+    bands.push_back({first, (s.shards->simulated ? "device " : "GPU ") + std::to_string(d)});
+    first += s.shards->devices[d].capacity;
+  }
+  return bands;
+}
+
 void heatmap_panel::draw(frame_state& f) {
   draw_status_line(f);
   draw_freshness(f);
+  f.heatmap.set_bands(shard_bands(f.sample));
   f.heatmap.draw(*f.image, f.request, f.sample.inspected.slots, f.sess->capacity());
   if (const auto clicked = f.heatmap.take_clicked();
       clicked && f.question && !f.question->answered && f.question->what != question_kind::probes) {
@@ -55,7 +67,8 @@ void heatmap_panel::draw(frame_state& f) {
                                   : 1;
     f.question->answer = static_cast<std::int64_t>(*clicked / per);
   }
-  drawn_ = {f.sample.version, f.sample.stats, f.freshness.old, drawn_.frames + 1};
+  drawn_ = {f.sample.version, f.sample.stats, f.freshness.old, drawn_.frames + 1,
+            f.heatmap.bands_drawn()};
 }
 
 }  // namespace hs::app

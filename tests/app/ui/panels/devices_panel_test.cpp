@@ -2,7 +2,7 @@
 // table over 4 devices, Fill runs batches through the exchange, and the GPUs window then shows
 // each device's keys (what its shard holds) and their probe lengths, the exchange matrix of the
 // last batch (what the table sent from each device to each) and each device's phases with the
-// slowest marked; the heatmap's bands are the four shards, each filled as its shard is.
+// slowest marked; the heatmap's bands are the four shards, each labelled with its device.
 #include <numeric>
 
 #include <imgui.h>
@@ -11,6 +11,7 @@
 
 #include "app/ui/app_frame.hpp"
 #include "app/ui/panels/devices_panel.hpp"
+#include "app/ui/panels/heatmap_panel.hpp"
 #include "core/shard/sharded_view.hpp"
 #include "tests/app/ui/ui_test_fixtures.hpp"
 #include "tests/support/ui_harness.hpp"
@@ -22,6 +23,7 @@ TEST_CASE("GPUs window: four simulated devices, their keys and the exchange", "[
   auto h = test::harness_or_skip(test::small_table());
   app_frame& f = h->frame();
   devices_drawn before, after;
+  std::vector<std::string> bands;
   std::vector<std::uint64_t> shard_live;
   batch_exchange sent;
   const std::string log = h->run([&](ImGuiTestContext* ctx) {
@@ -42,6 +44,9 @@ TEST_CASE("GPUs window: four simulated devices, their keys and the exchange", "[
     test::wait_until(ctx, [&] { return f.state().sample.version == f.sess().version(); });
     ctx->Yield(3);
     after = dynamic_cast<const devices_panel*>(f.find_panel("GPUs"))->drawn();
+    ctx->WindowFocus("//Slot occupancy");
+    ctx->Yield(3);
+    bands = dynamic_cast<const heatmap_panel*>(f.find_panel("Slot occupancy"))->drawn().bands;
   });
   REQUIRE(log.empty());
   CHECK(before.devices == 0);  // one device: the window says how to shard
@@ -60,6 +65,8 @@ TEST_CASE("GPUs window: four simulated devices, their keys and the exchange", "[
   CHECK(after.phase_ms.size() == 4 * k_shard_phases);
   CHECK(after.slowest == sent.slowest());
   CHECK(after.link.find("simulated") != std::string::npos);
+  // The heatmap divides the table into the four shards' bands, each labelled with its device.
+  CHECK(bands == std::vector<std::string>{"device 0", "device 1", "device 2", "device 3"});
 }
 
 TEST_CASE("GPUs window: Move (regpus) takes two simulated devices to four, every key kept",
