@@ -207,7 +207,7 @@ session::journal_record session::journal() const {
 
 bool session::at_rest() const {
   std::lock_guard lock(mutex_);
-  return commands_.resting() && in_flight_.empty() && !table_work_pending();
+  return commands_.resting() && in_flight_.empty() && !table_work_pending() && outside_lock_ == 0;
 }
 
 run_history session::step_runs_of_last() const {
@@ -310,8 +310,11 @@ void session::reset() {
 
 void session::wait_idle() {
   std::unique_lock lock(mutex_);
-  idle_cv_.wait(lock,
-                [&] { return commands_.resting() && in_flight_.empty() && !table_work_pending(); });
+  // Table work the worker runs with the lock released (a rebuild, a regpus) is not idle either:
+  // its step has left the script, and its pending flag is down, while it runs.
+  idle_cv_.wait(lock, [&] {
+    return commands_.resting() && in_flight_.empty() && !table_work_pending() && outside_lock_ == 0;
+  });
 }
 
 session_status session::status() const {

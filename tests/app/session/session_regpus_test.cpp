@@ -4,6 +4,9 @@
 // fit leaves the table on its devices with every pair.
 #include <filesystem>
 #include <fstream>
+#include <string>
+
+#include <unistd.h>
 
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
@@ -70,7 +73,8 @@ TEST_CASE("a regpus that cannot fit its pairs leaves the session's table on its 
   // not the 4,096 it would have over four.
   const shard_map four =
       shard_map::spread(owner_bits::independent, hash_kind::murmur3, 2).regrouped(4);
-  const auto path = std::filesystem::temp_directory_path() / "hs_regpus_one_owner_keys.txt";
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("hs_regpus_one_owner_keys_" + std::to_string(getpid()) + ".txt");
   {
     std::ofstream out(path);
     int written = 0;
