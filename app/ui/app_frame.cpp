@@ -443,6 +443,14 @@ void app_frame::draw_window() {
   bring_queued_window_forward();
 }
 
+bool app_frame::windows_settled() const {
+  // A stage the session reached since the last frame has not queued its windows yet.
+  const session_status st = state_.sess->status();
+  if (st.script_held && std::pair{state_.table_serial, st.stages_reached} != stage_shown_)
+    return false;
+  return !fit_code_pending_ && to_front_.empty() && to_front_in_ == 0;
+}
+
 void app_frame::bring_stage_views_forward() {
   const session_status st = state_.sess->status();
   const std::pair<std::uint64_t, std::uint64_t> stage{state_.table_serial, st.stages_reached};

@@ -115,10 +115,9 @@ class app_frame final : public frame_actions {
     int frames = 0;
   };
   /// @brief Whether the windows a stage brings forward, and the teaching layout, are in place
-  /// (nothing queued to come forward, no layout waiting to be laid out).
-  bool windows_settled() const {
-    return !fit_code_pending_ && to_front_.empty() && to_front_in_ == 0;
-  }
+  /// (a stage reached has had its windows queued, none is still queued to come forward, no
+  /// layout waits to be laid out).
+  bool windows_settled() const;
   const caption_drawn& drawn_caption() const { return caption_drawn_; }
   /// @brief Whether the shortcut overlay is open.
   bool help_open() const { return help_open_; }
