@@ -162,8 +162,13 @@ void devices_panel::place(frame_state& f) {
 
 void devices_panel::draw(frame_state& f) {
   focus_pending_ = false;
+  // The move first, where it stays put: below the views it moved as they grew a line (the
+  // sample's age), and a click could land where it had been.
+  if (f.sess->config().table.devices > 1) {
+    draw_regpus(f, regpus_choice_);
+    ImGui::Separator();
+  }
   draw_devices(f, drawn_);
-  if (f.sample.shards) draw_regpus(f, regpus_choice_);
 }
 
 void draw_regpus(frame_state& f, int& choice) {
@@ -173,16 +178,17 @@ void draw_regpus(frame_state& f, int& choice) {
   const bool gpu = s.config().table.backend == backend::gpu;
   const int most = gpu ? std::max(1, gpu_count()) : 16;
   if (choice < 1 || choice > most) choice = std::min(most, now * 2);
-  ImGui::SeparatorText("move to another number of devices");
   ImGui::SetNextItemWidth(8 * ImGui::GetFontSize());
   ImGui::SliderInt("devices", &choice, 1, most);
   ImGui::SameLine();
   ImGui::BeginDisabled(choice == now || s.running());
   if (ImGui::Button("Move (regpus)")) s.regpus(static_cast<std::uint32_t>(choice));
   ImGui::EndDisabled();
-  ImGui::TextDisabled(
-      "whole virtual shards change owner and their pairs travel through the exchange; Back stops "
-      "there");
+  ImGui::SameLine();
+  ImGui::TextDisabled("(?)");
+  ImGui::SetItemTooltip(
+      "Moves the table to another number of devices: whole virtual shards change owner and their "
+      "pairs travel through the exchange. Back stops there.");
 }
 
 void draw_devices(frame_state& f, devices_drawn& drawn_) {
