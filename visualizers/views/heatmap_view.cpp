@@ -319,14 +319,16 @@ void heatmap_view::draw_bands(const geometry& g, ImVec2 origin) {
     const auto p = static_cast<std::int64_t>(static_cast<double>(from - g.first) / g.spp);
     const float x = origin.x + static_cast<float>(p % g.w) * cw;
     const float y = origin.y + static_cast<float>(p / g.w) * cw;
-    if (bands_[b].first > g.first) {  // its start: along the row from here, then the row below
+    const bool starts_in_view = bands_[b].first > g.first;
+    if (starts_in_view) {  // its start: along the row from here, then the row below
       dl->AddLine(ImVec2(x, y), ImVec2(right, y), line, 2.f);
       dl->AddLine(ImVec2(x, y), ImVec2(x, y + cw), line, 2.f);
       dl->AddLine(ImVec2(origin.x, y + cw), ImVec2(x, y + cw), line, 2.f);
     }
+    // The label at the left of the band's first whole row: the first place it surely owns.
     const char* label = bands_[b].label.c_str();
     const ImVec2 size = ImGui::CalcTextSize(label);
-    const ImVec2 at(std::min(x, right - size.x - 6), y + 2);
+    const ImVec2 at(origin.x + 2, starts_in_view && p % g.w ? y + cw + 2 : y + 2);
     dl->AddRectFilled(at, ImVec2(at.x + size.x + 6, at.y + size.y + 2), shade, 3.f);
     dl->AddText(ImVec2(at.x + 3, at.y + 1), line, label);
     bands_drawn_.push_back(bands_[b].label);
