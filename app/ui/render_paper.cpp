@@ -97,8 +97,6 @@ fig::figure timeline_figure(app_frame& f) {
   return {{p}, {}};
 }
 
-// A table over several devices: each device's keys, the last batch's exchange matrix (a row a
-// sender, shaded by its share of the batch), and each device's phases with the critical path.
 // Each device's probe lengths: the mean and the 99th percentile, side by side.
 fig::panel probes_panel(const std::vector<probe_histogram>& each, const std::string& dev) {
   const double n = double(each.size());
@@ -119,6 +117,9 @@ fig::panel probes_panel(const std::vector<probe_histogram>& each, const std::str
   return p;
 }
 
+// A table over several devices: each device's keys and probe lengths, the last batch's exchange
+// matrix (a row a sender, shaded by its share of the batch), and each device's phases with the
+// critical path.
 std::optional<fig::figure> gpus_figure(app_frame& f) {
   const sample_result& s = f.last_sample();
   if (!s.shards) return std::nullopt;  // one device: the screen view says so
