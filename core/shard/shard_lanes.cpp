@@ -43,7 +43,7 @@ void place_by_owner(memory_space space, const shard_map& m, std::span<const K> k
   std::uint64_t at = 0;
   for (std::uint32_t d = 0; d < m.devices; ++d) {
     cursor[d] = at;
-    at += counts[d];
+    at += aligned_up(counts[d]);
   }
   for (std::size_t i = 0; i < keys.size(); ++i) {
     const auto at = static_cast<std::uint32_t>(cursor[owner_of(m, keys[i])]++);

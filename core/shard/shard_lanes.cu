@@ -178,7 +178,7 @@ __global__ void start_cursors(std::uint32_t devices, const std::uint64_t* counts
   unsigned long long at = 0;
   for (std::uint32_t d = 0; d < devices; ++d) {
     cursor[d] = at;
-    at += counts[d];
+    at += aligned_up(counts[d]);
   }
 }
 

@@ -7,11 +7,21 @@
 #include <cstdint>
 #include <span>
 
+#include "core/common/host_device.hpp"
 #include "core/common/memory.hpp"
 #include "core/common/stream.hpp"
 #include "core/shard/shard_map.hpp"
 
 namespace hs::detail {
+
+/// @brief Elements every owner's run of the send order starts on a multiple of: 16 bytes for the
+/// one-byte lanes (kinds, statuses), more for the rest (run_layout.hpp says why).
+inline constexpr std::uint64_t k_run_align = 16;
+
+/// @brief n rounded up to a multiple of k_run_align.
+HS_HD std::uint64_t aligned_up(std::uint64_t n) {
+  return (n + k_run_align - 1) / k_run_align * k_run_align;
+}
 
 /// @brief counts[d] = keys owned by device d, for d < m.devices (counts in `space`).
 template <class K>
@@ -30,9 +40,10 @@ struct packed_lanes {
 };
 
 /// @brief pos[i] = key i's place in the send order, and the key (value, kind) packed there: device
-/// d's keys take the places from the sum of counts below d on. The host keeps input order within a
-/// device; kernels do not. `cursor` is scratch of m.devices counters in `space`. One pass over the
-/// keys: placing and packing together read each key once.
+/// d's keys take the places from the sum of the counts below d, each rounded up to k_run_align,
+/// on (the places between runs stay unwritten; `out` holds keys + devices * (k_run_align - 1)). The
+/// host keeps input order within a device; kernels do not. `cursor` is scratch of m.devices
+/// counters in `space`. One pass over the keys: placing and packing together read each key once.
 template <class K>
 void place_by_owner(memory_space space, const shard_map& m, std::span<const K> keys,
                     const std::uint64_t* counts, std::uint64_t* cursor, std::uint32_t* pos,

@@ -1,7 +1,9 @@
 // How a sharded table runs a batch (included by sharded_table.cpp only). Each local rank:
-//   1. partition: counts its keys by owner and packs them (with values, kinds) in owner order;
+//   1. partition: counts its keys by owner and packs them (with values, kinds) in owner order,
+//      each owner's run from a multiple of k_run_align on;
 //   2. counts: an all-to-all of the counts, so that every receive is sized from what is sent;
-//   3. out: the packed lanes to their owners, one exchange step;
+//   3. out: the lanes to their owners, one exchange step, each run's bulk and rest apart so that
+//      the bulks start on 16 bytes at both ends and the shard receives them with no gap;
 //   4. table: each shard runs its own family's call on what it received;
 //   5. back: statuses and found values return along the transposed step;
 //   6. restore: each answer goes to its key's place in the caller's order.
@@ -15,6 +17,7 @@
 
 #include "core/common/error.hpp"
 #include "core/shard/rank_scope.hpp"
+#include "core/shard/run_layout.hpp"
 #include "core/shard/shard_lanes.hpp"
 #include "core/shard/sharded_table.hpp"
 #include "core/table/family_registry.hpp"
@@ -213,16 +216,17 @@ void sharded_table<K, V>::partition(sharded_op op, std::span<const rank_io<K, V>
     clock.start(st);
     detail::fit(b.counts, sp, 3 * std::size_t{n});
     detail::fit(b.pos, sp, count);
-    detail::fit(b.send_keys, sp, count);
+    const std::size_t padded = count + std::size_t{n} * (detail::k_run_align - 1);
+    detail::fit(b.send_keys, sp, padded);
     detail::packed_lanes<K> out;
     out.keys = b.send_keys.data();
     if (op == sharded_op::insert || op == sharded_op::apply) {
-      detail::fit(b.send_values, sp, count);
+      detail::fit(b.send_values, sp, padded);
       out.values_in = part.values.data();
       out.values = b.send_values.data();
     }
     if (op == sharded_op::apply) {
-      detail::fit(b.send_kinds, sp, count);
+      detail::fit(b.send_kinds, sp, padded);
       out.kinds_in = part.kinds.data();
       out.kinds = b.send_kinds.data();
     }
@@ -288,18 +292,22 @@ void sharded_table<K, V>::send_out(sharded_op op, const batch_plan& plan, int p)
     const std::size_t m = plan.taken_total(k);
     const auto& out = plan.sent[k];
     const auto& in = plan.taken[k];
+    // From the partition's padded runs to the shard's packed ones.
+    const auto lane = [&](const void* from, void* to, std::size_t e) {
+      for (const rank_segments& part :
+           detail::split_lane(r, plan.n, stream_of(r), from, detail::run_layout::padded, out, to,
+                              detail::run_layout::packed, in, e))
+        lanes.push_back(part);
+    };
     detail::fit(b.recv_keys, sp, m);
-    lanes.push_back(detail::lane_segments(r, plan.n, stream_of(r), b.send_keys.data(), out,
-                                          b.recv_keys.data(), in, sizeof(K)));
+    lane(b.send_keys.data(), b.recv_keys.data(), sizeof(K));
     if (op == sharded_op::insert || op == sharded_op::apply) {
       detail::fit(b.recv_values, sp, m);
-      lanes.push_back(detail::lane_segments(r, plan.n, stream_of(r), b.send_values.data(), out,
-                                            b.recv_values.data(), in, sizeof(V)));
+      lane(b.send_values.data(), b.recv_values.data(), sizeof(V));
     }
     if (op == sharded_op::apply) {
       detail::fit(b.recv_kinds, sp, m);
-      lanes.push_back(detail::lane_segments(r, plan.n, stream_of(r), b.send_kinds.data(), out,
-                                            b.recv_kinds.data(), in, sizeof(op_kind)));
+      lane(b.send_kinds.data(), b.recv_kinds.data(), sizeof(op_kind));
     }
   }
   timed_step(shard_phase::out, lanes, p);
@@ -379,19 +387,23 @@ void sharded_table<K, V>::send_back(const batch_plan& plan, std::span<const rank
     const std::uint32_t r = local[k];
     const auto on = scope_of(r);
     rank_buffers& b = buffers_of(r, p);
-    const std::size_t count = io[k].keys.size();
     // The transposed step: what came in from j goes back to j, into the place j sent it from.
     const auto& out = plan.taken[k];
     const auto& in = plan.sent[k];
+    const std::size_t padded = detail::padded_total(in);
+    const auto lane = [&](const void* from, void* to, std::size_t e) {
+      for (const rank_segments& part :
+           detail::split_lane(r, plan.n, stream_of(r), from, detail::run_layout::packed, out, to,
+                              detail::run_layout::padded, in, e))
+        lanes.push_back(part);
+    };
     if (want_status) {
-      detail::fit(b.back_status, sp, count);
-      lanes.push_back(detail::lane_segments(r, plan.n, stream_of(r), b.answer_status.data(), out,
-                                            b.back_status.data(), in, sizeof(op_status)));
+      detail::fit(b.back_status, sp, padded);
+      lane(b.answer_status.data(), b.back_status.data(), sizeof(op_status));
     }
     if (want_values) {
-      detail::fit(b.back_values, sp, count);
-      lanes.push_back(detail::lane_segments(r, plan.n, stream_of(r), b.answer_values.data(), out,
-                                            b.back_values.data(), in, sizeof(V)));
+      detail::fit(b.back_values, sp, padded);
+      lane(b.answer_values.data(), b.back_values.data(), sizeof(V));
     }
   }
   for (const std::uint32_t r : local) {

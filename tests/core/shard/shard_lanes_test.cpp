@@ -48,8 +48,9 @@ void check_partition(const shard_map& m, std::size_t n, std::uint64_t seed) {
   auto g_kinds = on_gpu(kinds);
   buffer<std::uint64_t> counts(memory_space::device, 2 * std::size_t{d});
   buffer<std::uint32_t> pos(memory_space::device, n);
-  buffer<K> out_keys(memory_space::device, n), out_values(memory_space::device, n);
-  buffer<op_kind> out_kinds(memory_space::device, n);
+  const std::size_t room = n + std::size_t{d} * (detail::k_run_align - 1);  // runs start aligned
+  buffer<K> out_keys(memory_space::device, room), out_values(memory_space::device, room);
+  buffer<op_kind> out_kinds(memory_space::device, room);
   const std::span<const K> in(g_keys.data(), n);
   detail::count_owners<K>(memory_space::device, m, in, counts.data(), {});
   detail::packed_lanes<K> out{out_keys.data(), g_values.data(), out_values.data(), g_kinds.data(),
@@ -59,19 +60,21 @@ void check_partition(const shard_map& m, std::size_t n, std::uint64_t seed) {
   synchronize({});
   const auto got_counts = to_host(counts, 2 * std::size_t{d});
   CHECK(std::vector<std::uint64_t>(got_counts.begin(), got_counts.begin() + d) == expect);
-  std::vector<std::uint64_t> run_start(d + 1, 0);  // device j's run: [run_start[j], run_start[j+1])
-  std::partial_sum(expect.begin(), expect.end(), run_start.begin() + 1);
+  // Device j's run: [run_start[j], run_start[j] + expect[j]), from a multiple of k_run_align on.
+  std::vector<std::uint64_t> run_start(d, 0);
+  for (std::uint32_t j = 1; j < d; ++j)
+    run_start[j] = run_start[j - 1] + detail::aligned_up(expect[j - 1]);
   const auto p = to_host(pos, n);
-  const auto pk = to_host(out_keys, n), pv = to_host(out_values, n);
-  const auto pkind = to_host(out_kinds, n);
-  std::vector<char> taken(n, 0);
+  const auto pk = to_host(out_keys, room), pv = to_host(out_values, room);
+  const auto pkind = to_host(out_kinds, room);
+  std::vector<char> taken(room, 0);
   std::size_t wrong = 0;
   for (std::size_t i = 0; i < n; ++i) {
     const std::uint32_t owner = owner_of(m, keys[i]);
-    const bool ok = p[i] < n && !taken[p[i]] && p[i] >= run_start[owner] &&
-                    p[i] < run_start[owner + 1] && pk[p[i]] == keys[i] && pv[p[i]] == values[i] &&
-                    pkind[p[i]] == kinds[i];
-    if (p[i] < n) taken[p[i]] = 1;
+    const bool ok = p[i] < room && !taken[p[i]] && p[i] >= run_start[owner] &&
+                    p[i] < run_start[owner] + expect[owner] && pk[p[i]] == keys[i] &&
+                    pv[p[i]] == values[i] && pkind[p[i]] == kinds[i];
+    if (p[i] < room) taken[p[i]] = 1;
     wrong += ok ? 0 : 1;
   }
   CHECK(wrong == 0);
