@@ -1,8 +1,9 @@
-// A table over four simulated devices in the window: the Table section's GPUs combo rebuilds the
-// table over 4 devices, Fill runs batches through the exchange, and the GPUs window then shows
-// each device's keys (what its shard holds) and their probe lengths, the exchange matrix of the
-// last batch (what the table sent from each device to each) and each device's phases with the
-// slowest marked; the heatmap's bands are the four shards, each labelled with its device.
+// A table over four devices in the window, simulated ones and, under [gpu][multi], four GPUs
+// through NCCL: the Table section's GPUs combo rebuilds the table over 4 devices, Fill runs batches
+// through the exchange, and the GPUs window then shows each device's keys (what its shard holds)
+// and their probe lengths, the exchange matrix of the last batch (what the table sent from each
+// device to each) and each device's phases with the slowest marked; the heatmap's bands are the
+// four shards, each labelled with its device.
 #include <numeric>
 
 #include <imgui.h>
@@ -12,15 +13,25 @@
 #include "app/ui/app_frame.hpp"
 #include "app/ui/panels/devices_panel.hpp"
 #include "app/ui/panels/heatmap_panel.hpp"
+#include "core/common/device.hpp"
 #include "core/shard/sharded_view.hpp"
 #include "tests/app/ui/ui_test_fixtures.hpp"
+#include "tests/support/gpu_support.hpp"
 #include "tests/support/ui_harness.hpp"
 
 using namespace hs;
 using namespace hs::app;
 
-TEST_CASE("GPUs window: four simulated devices, their keys and the exchange", "[ui][shard]") {
-  auto h = test::harness_or_skip(test::small_table());
+namespace {
+
+/// Skips visibly where the GPU tests lack their four GPUs.
+void require_four_gpus() {
+  test::require_gpu();
+  if (gpu_count() < 4) SKIP("needs 4 GPUs; this machine has " + std::to_string(gpu_count()));
+}
+
+void four_devices_shown(backend b) {
+  auto h = test::harness_or_skip(test::small_table(b));
   app_frame& f = h->frame();
   devices_drawn before, after;
   std::vector<std::string> bands;
@@ -64,14 +75,13 @@ TEST_CASE("GPUs window: four simulated devices, their keys and the exchange", "[
     for (std::uint32_t j = 0; j < 4; ++j) CHECK(after.matrix[i * 4 + j] == 0);
   CHECK(after.phase_ms.size() == 4 * k_shard_phases);
   CHECK(after.slowest == sent.slowest());
-  CHECK(after.link.find("simulated") != std::string::npos);
+  CHECK(after.link.find(b == backend::gpu ? "NCCL" : "simulated") != std::string::npos);
   // The heatmap divides the table into the four shards' bands, each labelled with its device.
   CHECK(bands == std::vector<std::string>{"device 0", "device 1", "device 2", "device 3"});
 }
 
-TEST_CASE("GPUs window: Move (regpus) takes two simulated devices to four, every key kept",
-          "[ui][shard]") {
-  auto h = test::harness_or_skip(test::small_table());
+void move_two_to_four(backend b) {
+  auto h = test::harness_or_skip(test::small_table(b));
   app_frame& f = h->frame();
   std::uint64_t live_before = 0;
   devices_drawn after;
@@ -110,4 +120,25 @@ TEST_CASE("GPUs window: Move (regpus) takes two simulated devices to four, every
   REQUIRE(after.matrix.size() == 16);
   CHECK(after.matrix[0 * 4 + 2] > 0);
   CHECK(after.matrix[1 * 4 + 3] > 0);
+}
+
+}  // namespace
+
+TEST_CASE("GPUs window: four simulated devices, their keys and the exchange", "[ui][shard]") {
+  four_devices_shown(backend::cpu);
+}
+
+TEST_CASE("GPUs window: four GPUs through NCCL, their keys and the exchange", "[ui][gpu][multi]") {
+  require_four_gpus();
+  four_devices_shown(backend::gpu);
+}
+
+TEST_CASE("GPUs window: Move (regpus) takes two simulated devices to four, every key kept",
+          "[ui][shard]") {
+  move_two_to_four(backend::cpu);
+}
+
+TEST_CASE("GPUs window: Move (regpus) takes two GPUs to four, every key kept", "[ui][gpu][multi]") {
+  require_four_gpus();
+  move_two_to_four(backend::gpu);
 }
