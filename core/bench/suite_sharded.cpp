@@ -4,7 +4,7 @@
 // them, in the same run, the one-GPU table and NCCL's own all-to-all of the same bytes. Every GPU
 // starts a batch with its own slice of the keys, as a program over several hosts would, so the
 // partition and the exchange are all-to-all. Host clock around each whole batch (it returns with
-// every GPU done); medians after warm-up.
+// every GPU done); medians after warm-up. `batches`: what one batch costs by its size.
 #include <algorithm>
 #include <memory>
 #include <string>
@@ -174,16 +174,64 @@ void width_block(result_table& tab, result_table& a2a, const scaling& sc, std::u
   }
 }
 
-/// `--only weak|strong|32|64`: the named scalings and widths; naming none of one kind keeps all.
+/// One insert batch with statuses at each size, as the window's sessions run them: every key made
+/// on GPU 0 (the hs::table call), and, beside it, every GPU starting with its own slice. A small
+/// batch shows the fixed cost a batch pays: its host steps, NCCL's launches, the host's read of
+/// the counts. The one-GPU table's batch of the same keys a GPU is the baseline.
+template <class K, class V>
+void batch_cost_rows(result_table& tab, std::uint32_t most, const bench_options& opt) {
+  for (const int bits : {10, 14, 18, 20, 22}) {
+    const std::uint64_t per = std::uint64_t{1} << bits;
+    double one_gpu_ms = 0;
+    for (std::uint32_t g = 1; g <= most; g *= 2) {
+      table_config cfg;
+      cfg.backend = backend::gpu;
+      cfg.width = width_of<K>;
+      cfg.devices = g;
+      cfg.capacity = std::max<std::uint64_t>(per * 4, std::uint64_t{1} << 16) * g;  // load 1/4
+      auto t = make_table(cfg);
+      auto from0 = unique_keys_of<K, V>(memory_space::device, per * g, 29);
+      buffer<op_status> status(memory_space::device, per * g);
+      const auto clear = [&] { t->clear({}); };
+      const timing whole = measure({}, false, opt.warmup, opt.reps, clear, [&] {
+        t->insert(from0.keys.cspan(), from0.values.cspan(), status.span(), {});
+        synchronize({});
+      });
+      if (g == 1) one_gpu_ms = whole.median_ms;
+      std::vector<cell> row = {std::to_string(g), std::to_string(bits_of(cfg.width)),
+                               format_count(per), cell(whole.median_ms * 1e3, "%.0f"),
+                               cell(one_gpu_ms / whole.median_ms, "%.2f")};
+      if (auto* sharded = dynamic_cast<sharded_table<K, V>*>(t.get())) {
+        const batch_exchange x = sharded->last_exchange();
+        auto k = spread_keys<K, V>(g, per);
+        std::vector<rank_io<K, V>> io(g);
+        for (std::uint32_t r = 0; r < g; ++r)
+          io[r] = {{}, k.keys[r].cspan(), k.values[r].cspan(), {}, k.status[r].span()};
+        const timing spread = measure({}, false, opt.warmup, opt.reps, clear,
+                                      [&] { sharded->run(sharded_op::insert, io); });
+        row.push_back(cell(spread.median_ms * 1e3, "%.0f"));
+        row.push_back(cell(one_gpu_ms / spread.median_ms, "%.2f"));
+        for (const double ms : x.phase_ms[x.slowest()]) row.push_back(cell(ms * 1e3, "%.0f"));
+      } else {
+        for (std::size_t c = 0; c < 2 + k_shard_phases; ++c) row.push_back(cell("-"));
+      }
+      tab.add(std::move(row));
+    }
+  }
+}
+
+/// `--only weak|strong|batches|32|64`: the named tables and widths; naming none of one kind keeps
+/// all.
 struct sharded_filter {
-  bool scaling[2] = {true, true};  // weak, strong
-  bool width[2] = {true, true};    // 32, 64
+  bool scaling[3] = {true, true, true};  // weak, strong, batches
+  bool width[2] = {true, true};          // 32, 64
   explicit sharded_filter(const std::vector<std::string>& only) {
-    const table_filter known("sharded", only, {"weak", "strong", "32", "64"});
+    const table_filter known("sharded", only, {"weak", "strong", "batches", "32", "64"});
     const auto has = [&](const char* n) {
       return std::find(only.begin(), only.end(), n) != only.end();
     };
-    if (has("weak") || has("strong")) scaling[0] = has("weak"), scaling[1] = has("strong");
+    if (has("weak") || has("strong") || has("batches"))
+      scaling[0] = has("weak"), scaling[1] = has("strong"), scaling[2] = has("batches");
     if (has("32") || has("64")) width[0] = has("32"), width[1] = has("64");
   }
 };
@@ -227,8 +275,22 @@ report sharded_suite(const bench_options& opt) {
     if (only.width[0]) width_block<key_type, value_type>(tab, a2a, sc, most, opt);
     if (only.width[1]) width_block<wide_key, wide_value>(tab, a2a, sc, most, opt);
   }
-  r.tables.push_back(std::move(tab));
-  r.tables.push_back(std::move(a2a));
+  result_table batches;
+  batches.name = "batches";
+  batches.title =
+      "One insert batch with statuses by its size (us): every key from GPU 0 (as the window's "
+      "sessions), and every GPU starting with its own slice; the one-GPU table's batch over each";
+  batches.columns = {"GPUs",          "key bits",           "keys a GPU",
+                     "from GPU 0 us", "1 GPU / from GPU 0", "spread us",
+                     "1 GPU / spread"};
+  for (const std::string_view p : k_shard_phase_names)
+    batches.columns.push_back("GPU 0's batch: " + std::string(p) + " us");
+  if (only.scaling[2]) {
+    if (only.width[0]) batch_cost_rows<key_type, value_type>(batches, most, opt);
+    if (only.width[1]) batch_cost_rows<wide_key, wide_value>(batches, most, opt);
+  }
+  for (result_table* t : {&tab, &a2a, &batches})
+    if (!t->rows.empty()) r.tables.push_back(std::move(*t));
   r.metadata.emplace_back("chunk", opt.chunk_keys ? format_count(opt.chunk_keys) + " keys a GPU"
                                                   : "the table's default (67,108,864 keys a GPU)");
   r.notes.push_back(

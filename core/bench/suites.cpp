@@ -46,8 +46,8 @@ const std::vector<suite_info>& suites() {
       {"sharded",
        "one linear table over 1, 2, 4, ... GPUs through NCCL: weak (2^27 slots a GPU) and strong "
        "(2^28 in all) scaling of inserts, hits, misses, erases and a mix, 32- and 64-bit keys, "
-       "with each batch's phases, beside NCCL's own all-to-all of the same bytes; --gpus N, --only "
-       "weak,strong,32,64",
+       "with each batch's phases, beside NCCL's own all-to-all of the same bytes, and what one "
+       "batch costs by its size; --gpus N, --only weak,strong,batches,32,64",
        true},
       {"hive",
        "the Hive paper's experiments: bulk insert to 0.9-0.99 by size, lookups by hit ratio, mixed "
