@@ -26,9 +26,9 @@ bool on_16(const void* p, const void* base) {
   return (static_cast<const unsigned char*>(p) - static_cast<const unsigned char*>(base)) % 16 == 0;
 }
 
-/// counts[i][j]: elements rank i sends rank j.
+/// counts[i][j]: elements rank i sends rank j; runs shorter than `least` go whole.
 template <class T>
-void check_round_trip(const std::vector<std::vector<std::uint64_t>>& counts) {
+void check_round_trip(const std::vector<std::vector<std::uint64_t>>& counts, std::uint64_t least) {
   const auto n = static_cast<std::uint32_t>(counts.size());
   std::vector<std::vector<std::uint64_t>> taken(n, std::vector<std::uint64_t>(n));
   for (std::uint32_t i = 0; i < n; ++i)
@@ -38,7 +38,7 @@ void check_round_trip(const std::vector<std::vector<std::uint64_t>>& counts) {
   std::vector<rank_segments> out, ret;
   for (std::uint32_t i = 0; i < n; ++i) {
     sent[i].assign(detail::padded_total(counts[i]), unset);
-    const detail::run_starts at(counts[i], run_layout::padded);
+    const detail::run_starts at(counts[i], run_layout::padded, least);
     for (std::uint32_t j = 0; j < n; ++j)
       for (std::uint64_t t = 0; t < counts[i][j]; ++t) sent[i][at.bulk[j] + t] = mark<T>(i, j, t);
     std::uint64_t m = 0;
@@ -49,11 +49,11 @@ void check_round_trip(const std::vector<std::vector<std::uint64_t>>& counts) {
   for (std::uint32_t i = 0; i < n; ++i) {
     for (const rank_segments& l :
          detail::split_lane(i, n, {}, sent[i].data(), run_layout::padded, counts[i],
-                            packed[i].data(), run_layout::packed, taken[i], sizeof(T)))
+                            packed[i].data(), run_layout::packed, taken[i], sizeof(T), least))
       out.push_back(l);
     for (const rank_segments& l :
          detail::split_lane(i, n, {}, packed[i].data(), run_layout::packed, taken[i],
-                            back[i].data(), run_layout::padded, counts[i], sizeof(T)))
+                            back[i].data(), run_layout::padded, counts[i], sizeof(T), least))
       ret.push_back(l);
   }
   for (std::size_t k = 0; k < out.size(); k += 2)  // [k] bulks, [k + 1] rests
@@ -62,7 +62,8 @@ void check_round_trip(const std::vector<std::vector<std::uint64_t>>& counts) {
       CHECK(out[k].send_bytes[j] % 16 == 0);
       CHECK(on_16(out[k].send[j], sent[i].data()));
       CHECK(on_16(out[k].recv[j], packed[i].data()));
-      CHECK(out[k + 1].send_bytes[j] < detail::k_run_align * sizeof(T));
+      const std::uint64_t c = counts[i][j];
+      CHECK(out[k + 1].send_bytes[j] == (c < least ? c : c % detail::k_run_align) * sizeof(T));
     }
   host_exchange ex(n);
   ex.all_to_all(out, "out");
@@ -86,8 +87,9 @@ void check_round_trip(const std::vector<std::vector<std::uint64_t>>& counts) {
 
 }  // namespace
 
-TEST_CASE("run layouts: bulks start on 16 bytes at both ends, the packed side has no gap",
-          "[shard]") {
+TEST_CASE(
+    "run layouts: long runs' bulks start on 16 bytes at both ends, the packed side has no gap",
+    "[shard]") {
   // Runs of none, fewer than one bulk, one bulk exactly, a bulk and a rest; 2 to 5 ranks.
   const std::vector<std::vector<std::vector<std::uint64_t>>> cases = {
       {{0, 0}, {0, 0}},
@@ -96,10 +98,11 @@ TEST_CASE("run layouts: bulks start on 16 bytes at both ends, the packed side ha
       {{5, 6, 7, 8}, {100, 0, 1, 99}, {17, 18, 19, 20}, {0, 0, 0, 13}},
       {{3, 1, 4, 1, 5}, {9, 2, 6, 5, 3}, {5, 8, 9, 7, 9}, {3, 2, 3, 8, 4}, {6, 2, 6, 4, 3}},
   };
-  for (const auto& counts : cases) {
-    INFO(counts.size() << " ranks");
-    check_round_trip<std::uint8_t>(counts);
-    check_round_trip<std::uint32_t>(counts);
-    check_round_trip<std::uint64_t>(counts);
-  }
+  for (const auto& counts : cases)
+    for (const std::uint64_t least : {std::uint64_t{1}, std::uint64_t{17}, detail::k_split_least}) {
+      INFO(counts.size() << " ranks, runs split from " << least << " elements on");
+      check_round_trip<std::uint8_t>(counts, least);
+      check_round_trip<std::uint32_t>(counts, least);
+      check_round_trip<std::uint64_t>(counts, least);
+    }
 }
