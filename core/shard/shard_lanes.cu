@@ -40,6 +40,16 @@ __device__ std::uint32_t owner(owner_bits rule, const std::uint8_t* map, K key) 
   return map[virtual_shard<Hash>(rule, key)];
 }
 
+/// Key i's place: its position, and its key (value, kind) packed there.
+template <class K>
+__device__ void pack_at(const packed_lanes<K>& out, std::uint32_t* pos, std::size_t i,
+                        std::uint32_t at, K key) {
+  pos[i] = at;
+  out.keys[at] = key;
+  if (out.values) out.values[at] = out.values_in[i];
+  if (out.kinds) out.kinds[at] = out.kinds_in[i];
+}
+
 /// Adds `delta` to counter[d] once for the lanes of the warp that share d; returns what the
 /// counter held before this lane's part (the lanes below it with the same d come first).
 __device__ unsigned long long warp_add(unsigned long long* counter, std::uint32_t d, bool active) {
@@ -146,11 +156,8 @@ __global__ void place_few_kernel(owner_table t, const K* keys, std::size_t n,
   for (int k = 0; k < k_items; ++k) {
     const std::size_t i = tile + std::size_t(k) * k_threads + threadIdx.x;
     if (i >= n) continue;
-    const auto at = static_cast<std::uint32_t>(base[own[k]] + below[warp][own[k]] + rank[k]);
-    pos[i] = at;
-    out.keys[at] = key[k];
-    if (out.values) out.values[at] = out.values_in[i];
-    if (out.kinds) out.kinds[at] = out.kinds_in[i];
+    pack_at(out, pos, i, static_cast<std::uint32_t>(base[own[k]] + below[warp][own[k]] + rank[k]),
+            key[k]);
   }
 }
 
@@ -210,11 +217,7 @@ __global__ void place_kernel(owner_table t, const K* keys, std::size_t n,
   for (int k = 0; k < k_items; ++k) {
     const std::size_t i = tile + std::size_t(k) * k_threads + threadIdx.x;
     if (i >= n) continue;
-    const auto at = static_cast<std::uint32_t>(base[own[k]] + rank[k]);
-    pos[i] = at;
-    out.keys[at] = key[k];
-    if (out.values) out.values[at] = out.values_in[i];
-    if (out.kinds) out.kinds[at] = out.kinds_in[i];
+    pack_at(out, pos, i, static_cast<std::uint32_t>(base[own[k]] + rank[k]), key[k]);
   }
 }
 
