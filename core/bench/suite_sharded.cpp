@@ -22,10 +22,11 @@ namespace hs::bench::detail {
 
 namespace {
 
-/// Each GPU's slice of the keys, in that GPU's memory, and room for its answers.
+/// Each GPU's slice of the keys, in that GPU's memory, and room for its answers. `mixed`: the
+/// window's mix, its keys and kinds in one batch (a tenth of them misses).
 template <class K, class V>
 struct rank_keys {
-  std::vector<buffer<K>> keys, misses;
+  std::vector<buffer<K>> keys, misses, mixed;
   std::vector<buffer<V>> values, found;
   std::vector<buffer<op_kind>> kinds;
   std::vector<buffer<op_status>> status;
@@ -35,15 +36,18 @@ template <class K, class V>
 rank_keys<K, V> spread_keys(std::uint32_t gpus, std::uint64_t per) {
   auto all = unique_keys_of<K, V>(memory_space::device, per * gpus, 17);
   auto miss = miss_keys_of<K>(memory_space::device, per * gpus, 17);
+  // The window's mix in tenths: inserts 2 (here replacing), hits 5, misses 1, erases 2.
   std::vector<op_kind> kinds(per);
-  for (std::uint64_t i = 0; i < per; ++i)  // half inserts, a quarter finds, a quarter erases
-    kinds[i] = static_cast<op_kind>(i % 4 < 2 ? 0 : i % 4 == 2 ? 1 : 2);
+  for (std::uint64_t i = 0; i < per; ++i)
+    kinds[i] = i % 10 < 2 ? op_kind::insert : i % 10 < 8 ? op_kind::find : op_kind::erase;
+  const auto is_miss = [](std::uint64_t i) { return i % 10 == 7; };
   rank_keys<K, V> r;
   constexpr memory_space sp = memory_space::device;
   for (std::uint32_t g = 0; g < gpus; ++g) {
     const device_scope on(static_cast<int>(g));
     r.keys.emplace_back(sp, per);
     r.misses.emplace_back(sp, per);
+    r.mixed.emplace_back(sp, per);
     r.values.emplace_back(sp, per);
     r.found.emplace_back(sp, per);
     r.kinds.emplace_back(sp, per);
@@ -52,22 +56,30 @@ rank_keys<K, V> spread_keys(std::uint32_t gpus, std::uint64_t per) {
     copy_bytes(r.values[g].data(), sp, all.values.data() + g * per, sp, per * sizeof(V), {});
     copy_bytes(r.misses[g].data(), sp, miss.data() + g * per, sp, per * sizeof(K), {});
     r.kinds[g].upload(kinds);
+    std::vector<K> hit(per), miss_keys(per);
+    copy_bytes(hit.data(), memory_space::host, r.keys[g].data(), sp, per * sizeof(K), {});
+    copy_bytes(miss_keys.data(), memory_space::host, r.misses[g].data(), sp, per * sizeof(K), {});
+    for (std::uint64_t i = 0; i < per; ++i)
+      if (is_miss(i)) hit[i] = miss_keys[i];
+    r.mixed[g].upload(hit);
     synchronize({});
   }
   return r;
 }
 
+enum class key_choice { inserted, misses, mixed };
+
 struct bench_op {
   const char* name;
   sharded_op op;
-  bool misses;  ///< run on keys never inserted
+  key_choice keys;
   bool refill;  ///< the table is emptied and filled with the keys before each run
 };
-constexpr bench_op k_ops[] = {{"insert", sharded_op::insert, false, false},
-                              {"find-hit", sharded_op::find, false, false},
-                              {"find-miss", sharded_op::find, true, false},
-                              {"erase", sharded_op::erase, false, true},
-                              {"mix", sharded_op::apply, false, true}};
+constexpr bench_op k_ops[] = {{"insert", sharded_op::insert, key_choice::inserted, false},
+                              {"find-hit", sharded_op::find, key_choice::inserted, false},
+                              {"find-miss", sharded_op::find, key_choice::misses, false},
+                              {"erase", sharded_op::erase, key_choice::inserted, true},
+                              {"mix", sharded_op::apply, key_choice::mixed, true}};
 
 struct op_result {
   timing t;
@@ -76,12 +88,15 @@ struct op_result {
 
 /// One batch of every GPU's slice: through the sharded table's run, or the one-GPU table's call.
 template <class K, class V>
-void run_batch(table& t, sharded_op op, bool misses, rank_keys<K, V>& k) {
+void run_batch(table& t, sharded_op op, key_choice choice, rank_keys<K, V>& k) {
   auto* sharded = dynamic_cast<sharded_table<K, V>*>(&t);
   const std::size_t gpus = sharded ? sharded->devices() : 1;
   std::vector<rank_io<K, V>> io(gpus);
   for (std::size_t g = 0; g < gpus; ++g) {
-    io[g].keys = (misses ? k.misses[g] : k.keys[g]).cspan();
+    io[g].keys = (choice == key_choice::misses  ? k.misses[g]
+                  : choice == key_choice::mixed ? k.mixed[g]
+                                                : k.keys[g])
+                     .cspan();
     io[g].values = k.values[g].cspan();
     io[g].kinds = k.kinds[g].cspan();
     if (op == sharded_op::find || op == sharded_op::apply) io[g].results = k.found[g].span();
@@ -103,10 +118,10 @@ template <class K, class V>
 op_result time_op(table& t, const bench_op& op, rank_keys<K, V>& k, const bench_options& opt) {
   const auto setup = [&] {
     if (op.op == sharded_op::insert || op.refill) t.clear({});
-    if (op.refill) run_batch(t, sharded_op::insert, false, k);
+    if (op.refill) run_batch(t, sharded_op::insert, key_choice::inserted, k);
   };
   op_result r;
-  r.t = measure({}, false, opt.warmup, opt.reps, setup, [&] { run_batch(t, op.op, op.misses, k); });
+  r.t = measure({}, false, opt.warmup, opt.reps, setup, [&] { run_batch(t, op.op, op.keys, k); });
   if (auto* v = as_sharded(t)) {
     const batch_exchange& x = v->last_exchange();
     r.phases = x.phase_ms[x.slowest()];
@@ -294,8 +309,8 @@ report sharded_suite(const bench_options& opt) {
   r.metadata.emplace_back("chunk", opt.chunk_keys ? format_count(opt.chunk_keys) + " keys a GPU"
                                                   : "the table's default (67,108,864 keys a GPU)");
   r.notes.push_back(
-      "mix: half inserts (replacing), a quarter finds, a quarter erases, on keys "
-      "already in; erase and mix refill the table before each run");
+      "mix: the window's, in one batch: 2 tenths inserts (replacing), 5 finds that hit, 1 that "
+      "misses, 2 erases; erase and mix refill the table before each run");
   return r;
 }
 
