@@ -25,16 +25,15 @@ namespace {
 
 using report_file = bench_report;
 
-// A series: column `y` against column `x` of a table, optionally only the rows whose `where`
-// column equals `is` (hive sizes, probe tables). Only measured columns are ever a series: a
-// figure names each column it plots (named_figure::columns lists those it drew), and parameters
-// such as beta or a batch size are axes or words of the caption.
+// A series: column `y` against column `x` of a table, optionally only the rows that hold the
+// values `rows` names in its columns (hive sizes, probe tables, the sharded suite's operation,
+// width and scaling). Only measured columns are ever a series: a figure names each column it
+// plots (named_figure::columns lists those it drew), and parameters such as beta or a batch size
+// are axes or words of the caption.
 struct source {
-  std::string suite, table, x, y, legend, where;
-  json is;
+  std::string suite, table, x, y, legend;
+  std::vector<std::pair<std::string, json>> rows = {};
   fig::series::kind_t kind = fig::series::line;
-  /// Further columns a row must hold these values in (the sharded suite's width and scaling).
-  std::vector<std::pair<std::string, json>> also = {};
 };
 
 // Which --series points a panel takes: none, open addressing's inserts or finds (load = keys /
@@ -106,7 +105,7 @@ probing_words probing_of(const std::map<std::string, report_file>& reports) {
 // A panel of bench mixed: one mix's batches against the load the table was filled to.
 panel_recipe mixed_panel(const std::string& table, const std::string& title) {
   const auto of = [&](const char* legend, const char* series) {
-    return source{"mixed", table, "load", "G ops/s", legend, "series", series};
+    return source{"mixed", table, "load", "G ops/s", legend, {{"series", series}}};
   };
   return {title,
           "load before the batches (keys / slots)",
@@ -121,9 +120,8 @@ panel_recipe mixed_panel(const std::string& table, const std::string& title) {
 
 // bench sharded's rows of one operation, width and scaling: a column against the GPUs.
 source sharded_series(const char* y, const char* op, const char* bits, const std::string& legend) {
-  source s{"sharded", "scaling", "GPUs", y, legend, "op", op};
-  s.also = {{"key bits", bits}, {"scaling", "weak"}};
-  return s;
+  return source{"sharded", "scaling", "GPUs",
+                y,         legend,    {{"op", op}, {"key bits", bits}, {"scaling", "weak"}}};
 }
 
 recipe sharded_scaling() {
@@ -167,13 +165,12 @@ std::vector<recipe> recipes(const probing_words& pw) {
          "inserts/s (G)",
          false,
          false,
-         {S{"seed-linear", "experiment2", "load", "HashScope G/s", "HashScope", "", {}, pts},
+         {S{"seed-linear", "experiment2", "load", "HashScope G/s", "HashScope", {}, pts},
           S{"seed-linear",
             "experiment2",
             "load",
             "seed G/s",
             "the article's own algorithm",
-            "",
             {},
             pts}}},
         {"Probe length against load (the article's code: the same)",
@@ -184,7 +181,12 @@ std::vector<recipe> recipes(const probing_words& pw) {
          // One series: linear probing's occupied slots, and so its probe lengths, do not depend
          // on the order keys go in, and the seed's algorithm's rows equal these (its line would
          // lie hidden under this one).
-         {S{"seed-linear", "probe_lengths", "load", "mean", "HashScope", "table", "HashScope",
+         {S{"seed-linear",
+            "probe_lengths",
+            "load",
+            "mean",
+            "HashScope",
+            {{"table", "HashScope"}},
             pts}}}},
        "The article (A Simple GPU Hash Table): its load-factor table, on a GTX 1060 (192 GB/s): "
        "361 M inserts/s "
@@ -213,13 +215,12 @@ std::vector<recipe> recipes(const probing_words& pw) {
          false,
          // Markers only: utilization is what each beta reached, and it is not monotone in beta
          // (a line in the order measured zig-zags back along the axis).
-         {S{"slab", "fig4-utilization", "utilization", "build", "build", "", {}, dots},
+         {S{"slab", "fig4-utilization", "utilization", "build", "build", {}, dots},
           S{"slab",
             "fig4-utilization",
             "utilization",
             "search-all",
             "search (all present)",
-            "",
             {},
             dots},
           S{"slab",
@@ -227,7 +228,6 @@ std::vector<recipe> recipes(const probing_words& pw) {
             "utilization",
             "search-none",
             "search (none present)",
-            "",
             {},
             dots}}}},
        "The SlabHash paper (Ashkiani, Farach-Colton, Owens, IPDPS 2018): Fig. 4, on a Tesla K40c "
@@ -275,15 +275,15 @@ std::vector<recipe> recipes(const probing_words& pw) {
          "inserts/s (G)",
          false,
          false,
-         {S{"hive", "bulk-insert", "load", "insert", "2^25 slots", "slots", "2^25"},
-          S{"hive", "bulk-insert", "load", "insert", "2^27 slots", "slots", "2^27"}}},
+         {S{"hive", "bulk-insert", "load", "insert", "2^25 slots", {{"slots", "2^25"}}},
+          S{"hive", "bulk-insert", "load", "insert", "2^27 slots", {{"slots", "2^27"}}}}},
         {"Lookups after the fill",
          "load factor",
          "lookups/s (G)",
          false,
          false,
-         {S{"hive", "bulk-insert", "load", "find (all hit)", "2^25 slots", "slots", "2^25"},
-          S{"hive", "bulk-insert", "load", "find (all hit)", "2^27 slots", "slots", "2^27"}}}},
+         {S{"hive", "bulk-insert", "load", "find (all hit)", "2^25 slots", {{"slots", "2^25"}}},
+          S{"hive", "bulk-insert", "load", "find (all hit)", "2^27 slots", {{"slots", "2^27"}}}}}},
        "The Hive paper: Figs. 6 and 7, on an RTX 4090 (1008 GB/s): bulk inserts at most "
        "3,543 M/s, queries 3,853 M/s (loads not stated)."},
       // The three families side by side on the same mixed session batches, a panel per mix:
@@ -304,7 +304,7 @@ std::vector<recipe> recipes(const probing_words& pw) {
          false,
          false,
          {S{"linear", "bulk", "load", "insert", pw.legend},
-          S{"hive", "bulk-insert", "load", "insert", "hive (2^27)", "slots", "2^27"}},
+          S{"hive", "bulk-insert", "load", "insert", "hive (2^27)", {{"slots", "2^27"}}}},
          takes_extra::open_insert},
         {"Finds against load, open addressing",
          "load factor (keys / slots)",
@@ -312,22 +312,15 @@ std::vector<recipe> recipes(const probing_words& pw) {
          false,
          false,
          {S{"linear", "bulk", "load", "find-hit", pw.legend},
-          S{"hive", "bulk-insert", "load", "find (all hit)", "hive (2^27)", "slots", "2^27"}},
+          S{"hive", "bulk-insert", "load", "find (all hit)", "hive (2^27)", {{"slots", "2^27"}}}},
          takes_extra::open_find},
         {"Slab hash against memory utilization",
          "memory utilization (SlabHash)",
          "operations/s (G)",
          false,
          false,
-         {S{"slab", "fig4-utilization", "utilization", "build", "build (insert)", "", {}, dots},
-          S{"slab",
-            "fig4-utilization",
-            "utilization",
-            "search-all",
-            "search (find)",
-            "",
-            {},
-            dots}},
+         {S{"slab", "fig4-utilization", "utilization", "build", "build (insert)", {}, dots},
+          S{"slab", "fig4-utilization", "utilization", "search-all", "search (find)", {}, dots}},
          takes_extra::chaining}}},
       sharded_scaling(),
   };
@@ -345,8 +338,7 @@ std::optional<fig::series> series_of(const std::map<std::string, report_file>& r
   // A median with its repetitions' range (columns "<y> min" and "<y> max") gets error bars.
   bool ranged = true;
   for (const json& row : (*t)["rows"]) {
-    if (!s.where.empty() && (!row.contains(s.where) || row[s.where] != s.is)) continue;
-    if (std::any_of(s.also.begin(), s.also.end(), [&](const auto& c) {
+    if (std::any_of(s.rows.begin(), s.rows.end(), [&](const auto& c) {
           return !row.contains(c.first) || row[c.first] != c.second;
         }))
       continue;
