@@ -47,7 +47,7 @@ void place_by_owner(memory_space space, const shard_map& m, std::span<const K> k
   }
   for (std::size_t i = 0; i < keys.size(); ++i) {
     const auto at = static_cast<std::uint32_t>(cursor[owner_of(m, keys[i])]++);
-    pos[i] = at;
+    if (pos) pos[i] = at;
     out.keys[at] = keys[i];
     if (out.values) out.values[at] = out.values_in[i];
     if (out.kinds) out.kinds[at] = out.kinds_in[i];

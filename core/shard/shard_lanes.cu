@@ -40,11 +40,11 @@ __device__ std::uint32_t owner(owner_bits rule, const std::uint8_t* map, K key) 
   return map[virtual_shard<Hash>(rule, key)];
 }
 
-/// Key i's place: its position, and its key (value, kind) packed there.
+/// Key i's place: its position (where answers are wanted), and its key (value, kind) packed there.
 template <class K>
 __device__ void pack_at(const packed_lanes<K>& out, std::uint32_t* pos, std::size_t i,
                         std::uint32_t at, K key) {
-  pos[i] = at;
+  if (pos) pos[i] = at;
   out.keys[at] = key;
   if (out.values) out.values[at] = out.values_in[i];
   if (out.kinds) out.kinds[at] = out.kinds_in[i];

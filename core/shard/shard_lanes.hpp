@@ -41,7 +41,8 @@ struct packed_lanes {
 
 /// @brief pos[i] = key i's place in the send order, and the key (value, kind) packed there: device
 /// d's keys take the places from the sum of the counts below d, each rounded up to k_run_align,
-/// on (the places between runs stay unwritten; `out` holds keys + devices * (k_run_align - 1)). The
+/// on (the places between runs stay unwritten; `out` holds keys + devices * (k_run_align - 1)).
+/// `pos` may be null: a batch that wants no answer back needs no place kept. The
 /// host keeps input order within a device; kernels do not. `cursor` is scratch of m.devices
 /// counters in `space`. One pass over the keys: placing and packing together read each key once.
 template <class K>

@@ -183,7 +183,7 @@ void sharded_table<K, V>::run_chunks(sharded_op op, std::span<const rank_io<K, V
     const int p = static_cast<int>(c % 2);
     if (c >= 2) collect_phases(p);  // chunk c - 2's timers, before this chunk reuses them
     std::vector<rank_io<K, V>> part = detail::chunk_of(io, c * chunk, chunk);
-    partition(op, part, p);
+    partition(op, part, want_status || want_values, p);
     batch_plan plan = exchange_counts(p);
     send_out(op, plan, p);
     run_shards(op, plan, want_status, want_values, p);
@@ -201,7 +201,8 @@ void sharded_table<K, V>::run_chunks(sharded_op op, std::span<const rank_io<K, V
 }
 
 template <class K, class V>
-void sharded_table<K, V>::partition(sharded_op op, std::span<const rank_io<K, V>> io, int p) {
+void sharded_table<K, V>::partition(sharded_op op, std::span<const rank_io<K, V>> io, bool answers,
+                                    int p) {
   const auto local = exchange_->local_ranks();
   const std::uint32_t n = exchange_->ranks();
   const memory_space sp = space();
@@ -215,7 +216,7 @@ void sharded_table<K, V>::partition(sharded_op op, std::span<const rank_io<K, V>
     stream_timer& clock = b.timer(sp == memory_space::device, shard_phase::partition);
     clock.start(st);
     detail::fit(b.counts, sp, 3 * std::size_t{n});
-    detail::fit(b.pos, sp, count);
+    if (answers) detail::fit(b.pos, sp, count);  // where each answer comes back to
     const std::size_t padded = count + std::size_t{n} * (detail::k_run_align - 1);
     detail::fit(b.send_keys, sp, padded);
     detail::packed_lanes<K> out;
@@ -234,7 +235,7 @@ void sharded_table<K, V>::partition(sharded_op op, std::span<const rank_io<K, V>
     fill_bytes(b.counts.data(), sp, 0, n * sizeof(std::uint64_t), st);
     detail::count_owners<K>(sp, map_, part.keys, b.counts.data(), st);
     detail::place_by_owner<K>(sp, map_, part.keys, b.counts.data(), b.counts.data() + 2 * n,
-                              b.pos.data(), out, st);
+                              answers ? b.pos.data() : nullptr, out, st);
     clock.stop(st);
   }
 }

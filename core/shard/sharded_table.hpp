@@ -115,7 +115,7 @@ class sharded_table final : public table_of<K, V>, public sharded_view {
   void share_between_ranks(std::vector<T>& each);
   void whole_batch(sharded_op op, rank_io<K, V> io, stream_view s);
   // The steps of one chunk; p picks the chunk's set of lanes (chunks alternate between two).
-  void partition(sharded_op op, std::span<const rank_io<K, V>> io, int p);
+  void partition(sharded_op op, std::span<const rank_io<K, V>> io, bool answers, int p);
   batch_plan exchange_counts(int p);
   /// One exchange step, timed on every local rank's exchange stream as `phase`.
   void timed_step(shard_phase phase, std::span<const rank_segments> lanes, int p);

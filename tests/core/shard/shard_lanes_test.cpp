@@ -1,7 +1,8 @@
 // [gpu][shard] The partition kernels on one GPU against the host's partition: every key gets one
 // place, in its owner's run of the send order, with its value and kind packed beside it, and the
-// gather brings each answer back to its key. Maps of 2 to 8 devices take the ballot kernels, 9 and
-// more the __match_any_sync ones; uneven maps (regpus's) and both widths.
+// gather brings each answer back to its key; without places kept, the runs hold the same keys. Maps
+// of 2 to 8 devices take the ballot kernels, 9 and more the __match_any_sync ones; uneven maps
+// (regpus's) and both widths.
 #include <algorithm>
 #include <numeric>
 #include <string>
@@ -84,6 +85,23 @@ void check_partition(const shard_map& m, std::size_t n, std::uint64_t seed) {
                     {});
   synchronize({});
   CHECK(to_host(back, n) == values);
+  // Without places kept (a batch that wants no answer): every run holds the same keys.
+  buffer<K> bare_keys(memory_space::device, room);
+  detail::packed_lanes<K> bare{bare_keys.data()};
+  detail::place_by_owner<K>(memory_space::device, m, in, counts.data(), counts.data() + d, nullptr,
+                            bare, {});
+  synchronize({});
+  const auto bk = to_host(bare_keys, room);
+  std::size_t runs_differ = 0;
+  for (std::uint32_t j = 0; j < d; ++j) {
+    const auto from = static_cast<std::ptrdiff_t>(run_start[j]);
+    const auto to = from + static_cast<std::ptrdiff_t>(expect[j]);
+    std::vector<K> a(pk.begin() + from, pk.begin() + to), b(bk.begin() + from, bk.begin() + to);
+    std::sort(a.begin(), a.end());
+    std::sort(b.begin(), b.end());
+    runs_differ += a == b ? 0 : 1;
+  }
+  CHECK(runs_differ == 0);
 }
 
 }  // namespace
