@@ -40,14 +40,29 @@ __device__ std::uint32_t owner(owner_bits rule, const std::uint8_t* map, K key) 
   return map[virtual_shard<Hash>(rule, key)];
 }
 
-/// Key i's place: its position (where answers are wanted), and its key (value, kind) packed there.
+/// A thread's items to their places `at` (and their positions, where answers are wanted), each
+/// value and kind loaded before any store: a store could alias a later load, so the compiler
+/// would not move the load above it, and each would wait out its latency in turn.
 template <class K>
-__device__ void pack_at(const packed_lanes<K>& out, std::uint32_t* pos, std::size_t i,
-                        std::uint32_t at, K key) {
-  if (pos) pos[i] = at;
-  out.keys[at] = key;
-  if (out.values) out.values[at] = out.values_in[i];
-  if (out.kinds) out.kinds[at] = out.kinds_in[i];
+__device__ void pack_items(const packed_lanes<K>& out, std::uint32_t* pos, std::size_t tile,
+                           std::size_t n, const K (&key)[k_items],
+                           const std::uint32_t (&at)[k_items]) {
+  K value[k_items];
+  op_kind kind[k_items];
+  for (int k = 0; k < k_items; ++k) {
+    const std::size_t i = tile + std::size_t(k) * k_threads + threadIdx.x;
+    if (i >= n) continue;
+    if (out.values) value[k] = out.values_in[i];
+    if (out.kinds) kind[k] = out.kinds_in[i];
+  }
+  for (int k = 0; k < k_items; ++k) {
+    const std::size_t i = tile + std::size_t(k) * k_threads + threadIdx.x;
+    if (i >= n) continue;
+    if (pos) pos[i] = at[k];
+    out.keys[at[k]] = key[k];
+    if (out.values) out.values[at[k]] = value[k];
+    if (out.kinds) out.kinds[at[k]] = kind[k];
+  }
 }
 
 /// Adds `delta` to counter[d] once for the lanes of the warp that share d; returns what the
@@ -105,10 +120,14 @@ __global__ void count_few_kernel(owner_table t, const K* keys, std::size_t n,
   __syncthreads();
   warp_tally w;
   const std::size_t tile = std::size_t(blockIdx.x) * k_threads * k_items;
+  K key[k_items];  // every load first, as in place_few_kernel
   for (int k = 0; k < k_items; ++k) {
     const std::size_t i = tile + std::size_t(k) * k_threads + threadIdx.x;
-    const bool active = i < n;
-    w.add(t.devices, active ? owner<Hash>(t.rule, map, keys[i]) : 0, active);
+    key[k] = i < n ? keys[i] : K{};
+  }
+  for (int k = 0; k < k_items; ++k) {
+    const bool active = tile + std::size_t(k) * k_threads + threadIdx.x < n;
+    w.add(t.devices, active ? owner<Hash>(t.rule, map, key[k]) : 0, active);
   }
   if (const unsigned c = w.of_lane(t.devices)) atomicAdd(local + (threadIdx.x & 31), c);
   __syncthreads();
@@ -133,10 +152,13 @@ __global__ void place_few_kernel(owner_table t, const K* keys, std::size_t n,
   std::uint32_t own[k_items];
   unsigned rank[k_items];
   K key[k_items];
+  // Every key's load first: the tally's ballots would otherwise wait on each load in turn.
   for (int k = 0; k < k_items; ++k) {
     const std::size_t i = tile + std::size_t(k) * k_threads + threadIdx.x;
-    const bool active = i < n;
-    key[k] = active ? keys[i] : K{};
+    key[k] = i < n ? keys[i] : K{};
+  }
+  for (int k = 0; k < k_items; ++k) {
+    const bool active = tile + std::size_t(k) * k_threads + threadIdx.x < n;
     own[k] = active ? owner<Hash>(t.rule, map, key[k]) : 0;
     rank[k] = w.add(t.devices, own[k], active);
   }
@@ -153,12 +175,10 @@ __global__ void place_few_kernel(owner_table t, const K* keys, std::size_t n,
     base[d] = sum ? atomicAdd(cursor + d, static_cast<unsigned long long>(sum)) : 0;
   }
   __syncthreads();
-  for (int k = 0; k < k_items; ++k) {
-    const std::size_t i = tile + std::size_t(k) * k_threads + threadIdx.x;
-    if (i >= n) continue;
-    pack_at(out, pos, i, static_cast<std::uint32_t>(base[own[k]] + below[warp][own[k]] + rank[k]),
-            key[k]);
-  }
+  std::uint32_t at[k_items];
+  for (int k = 0; k < k_items; ++k)
+    at[k] = static_cast<std::uint32_t>(base[own[k]] + below[warp][own[k]] + rank[k]);
+  pack_items(out, pos, tile, n, key, at);
 }
 
 template <class Hash, class K>
@@ -214,11 +234,9 @@ __global__ void place_kernel(owner_table t, const K* keys, std::size_t n,
   for (std::uint32_t d = threadIdx.x; d < t.devices; d += blockDim.x)
     base[d] = local[d] ? atomicAdd(cursor + d, local[d]) : 0;
   __syncthreads();
-  for (int k = 0; k < k_items; ++k) {
-    const std::size_t i = tile + std::size_t(k) * k_threads + threadIdx.x;
-    if (i >= n) continue;
-    pack_at(out, pos, i, static_cast<std::uint32_t>(base[own[k]] + rank[k]), key[k]);
-  }
+  std::uint32_t at[k_items];
+  for (int k = 0; k < k_items; ++k) at[k] = static_cast<std::uint32_t>(base[own[k]] + rank[k]);
+  pack_items(out, pos, tile, n, key, at);
 }
 
 template <class T>
