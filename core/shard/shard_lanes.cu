@@ -239,11 +239,23 @@ __global__ void place_kernel(owner_table t, const K* keys, std::size_t n,
   pack_items(out, pos, tile, n, key, at);
 }
 
+/// dst[i] = src[pos[i]] over a tile of k_items a thread: every place, then every element, loaded
+/// before any store (as in pack_items: a store could alias a later load).
 template <class T>
 __global__ void gather_kernel(const std::uint32_t* pos, std::size_t n, const T* src, T* dst) {
-  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
-       i += std::size_t(gridDim.x) * blockDim.x)
-    dst[i] = src[pos[i]];
+  const std::size_t tile = std::size_t(blockIdx.x) * k_threads * k_items;
+  std::uint32_t at[k_items];
+  T got[k_items];
+  for (int k = 0; k < k_items; ++k) {
+    const std::size_t i = tile + std::size_t(k) * k_threads + threadIdx.x;
+    if (i < n) at[k] = pos[i];
+  }
+  for (int k = 0; k < k_items; ++k)
+    if (tile + std::size_t(k) * k_threads + threadIdx.x < n) got[k] = src[at[k]];
+  for (int k = 0; k < k_items; ++k) {
+    const std::size_t i = tile + std::size_t(k) * k_threads + threadIdx.x;
+    if (i < n) dst[i] = got[k];
+  }
 }
 
 unsigned tiles(std::size_t n) {
@@ -297,11 +309,10 @@ void device_place_by_owner(const shard_map& m, std::span<const K> keys, const st
 void device_gather_by(const std::uint32_t* pos, std::size_t n, const void* src, void* dst,
                       std::size_t bytes, stream_view s) {
   if (n == 0) return;
-  const unsigned blocks = static_cast<unsigned>(std::min<std::size_t>((n + 255) / 256, 65536));
   const auto launch = [&](auto element) {
     using T = decltype(element);
-    gather_kernel<T>
-        <<<blocks, 256, 0, as_cuda(s)>>>(pos, n, static_cast<const T*>(src), static_cast<T*>(dst));
+    gather_kernel<T><<<tiles(n), k_threads, 0, as_cuda(s)>>>(pos, n, static_cast<const T*>(src),
+                                                             static_cast<T*>(dst));
   };
   if (bytes == 1)
     launch(std::uint8_t{});
