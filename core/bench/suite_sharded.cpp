@@ -16,6 +16,7 @@
 #include "core/bench/timing.hpp"
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
+#include "core/shard/nccl_exchange.hpp"
 #include "core/shard/sharded_table.hpp"
 
 namespace hs::bench::detail {
@@ -189,10 +190,21 @@ void width_block(result_table& tab, result_table& a2a, const scaling& sc, std::u
   }
 }
 
+/// The sharded path over one GPU: a table of one NCCL rank, whose exchange has no peer. Against
+/// the plain table it shows what the path's own steps add to a batch.
+template <class K, class V>
+std::unique_ptr<sharded_table<K, V>> one_rank_table(const table_config& cfg) {
+  shard_parts parts;
+  parts.make = [](std::uint32_t, const table_config& one) { return make_table(one); };
+  parts.exchange = [](std::uint32_t) { return make_nccl_exchange({0}); };
+  return std::make_unique<sharded_table<K, V>>(cfg, std::move(parts));
+}
+
 /// One insert batch with statuses at each size, as the window's sessions run them: every key made
 /// on GPU 0 (the hs::table call), and, beside it, every GPU starting with its own slice. A small
 /// batch shows the fixed cost a batch pays: its host steps, NCCL's launches, the host's read of
-/// the counts. The one-GPU table's batch of the same keys a GPU is the baseline.
+/// the counts. The one-GPU table's batch of the same keys a GPU is the baseline; on one GPU the
+/// second column is the sharded path over one rank.
 template <class K, class V>
 void batch_cost_rows(result_table& tab, std::uint32_t most, const bench_options& opt) {
   for (const int bits : {10, 14, 18, 20, 22}) {
@@ -207,29 +219,36 @@ void batch_cost_rows(result_table& tab, std::uint32_t most, const bench_options&
       auto t = make_table(cfg);
       auto from0 = unique_keys_of<K, V>(memory_space::device, per * g, 29);
       buffer<op_status> status(memory_space::device, per * g);
-      const auto clear = [&] { t->clear({}); };
-      const timing whole = measure({}, false, opt.warmup, opt.reps, clear, [&] {
-        t->insert(from0.keys.cspan(), from0.values.cspan(), status.span(), {});
-        synchronize({});
-      });
+      const timing whole = measure(
+          {}, false, opt.warmup, opt.reps, [&] { t->clear({}); },
+          [&] {
+            t->insert(from0.keys.cspan(), from0.values.cspan(), status.span(), {});
+            synchronize({});
+          });
       if (g == 1) one_gpu_ms = whole.median_ms;
       std::vector<cell> row = {std::to_string(g), std::to_string(bits_of(cfg.width)),
                                format_count(per), cell(whole.median_ms * 1e3, "%.0f"),
                                cell(one_gpu_ms / whole.median_ms, "%.2f")};
-      if (auto* sharded = dynamic_cast<sharded_table<K, V>*>(t.get())) {
-        const batch_exchange x = sharded->last_exchange();
-        auto k = spread_keys<K, V>(g, per);
-        std::vector<rank_io<K, V>> io(g);
-        for (std::uint32_t r = 0; r < g; ++r)
-          io[r] = {{}, k.keys[r].cspan(), k.values[r].cspan(), {}, k.status[r].span()};
-        const timing spread = measure({}, false, opt.warmup, opt.reps, clear,
-                                      [&] { sharded->run(sharded_op::insert, io); });
-        row.push_back(cell(spread.median_ms * 1e3, "%.0f"));
-        row.push_back(cell(one_gpu_ms / spread.median_ms, "%.2f"));
-        for (const double ms : x.phase_ms[x.slowest()]) row.push_back(cell(ms * 1e3, "%.0f"));
-      } else {
+      std::unique_ptr<sharded_table<K, V>> one_rank;
+      if (g == 1 && HS_WITH_NCCL) one_rank = one_rank_table<K, V>(cfg);  // it needs NCCL
+      auto* sharded = g == 1 ? one_rank.get() : dynamic_cast<sharded_table<K, V>*>(t.get());
+      if (!sharded) {
         for (std::size_t c = 0; c < 2 + k_shard_phases; ++c) row.push_back(cell("-"));
+        tab.add(std::move(row));
+        continue;
       }
+      batch_exchange x = sharded->last_exchange();  // the batch from GPU 0's
+      auto k = spread_keys<K, V>(g, per);
+      std::vector<rank_io<K, V>> io(g);
+      for (std::uint32_t r = 0; r < g; ++r)
+        io[r] = {{}, k.keys[r].cspan(), k.values[r].cspan(), {}, k.status[r].span()};
+      const timing spread = measure(
+          {}, false, opt.warmup, opt.reps, [&] { sharded->clear({}); },
+          [&] { sharded->run(sharded_op::insert, io); });
+      if (g == 1) x = sharded->last_exchange();
+      row.push_back(cell(spread.median_ms * 1e3, "%.0f"));
+      row.push_back(cell(one_gpu_ms / spread.median_ms, "%.2f"));
+      for (const double ms : x.phase_ms[x.slowest()]) row.push_back(cell(ms * 1e3, "%.0f"));
       tab.add(std::move(row));
     }
   }
@@ -294,12 +313,14 @@ report sharded_suite(const bench_options& opt) {
   batches.name = "batches";
   batches.title =
       "One insert batch with statuses by its size (us): every key from GPU 0 (as the window's "
-      "sessions), and every GPU starting with its own slice; the one-GPU table's batch over each";
+      "sessions), and every GPU starting with its own slice, the one-GPU table's batch over each; "
+      "on 1 GPU the second is the sharded path over one NCCL rank. Phases: the slowest GPU's, of "
+      "the batch from GPU 0 (on 1 GPU, of the one rank's)";
   batches.columns = {"GPUs",          "key bits",           "keys a GPU",
                      "from GPU 0 us", "1 GPU / from GPU 0", "spread us",
                      "1 GPU / spread"};
   for (const std::string_view p : k_shard_phase_names)
-    batches.columns.push_back("GPU 0's batch: " + std::string(p) + " us");
+    batches.columns.push_back(std::string(p) + " us");
   if (only.scaling[2]) {
     if (only.width[0]) batch_cost_rows<key_type, value_type>(batches, most, opt);
     if (only.width[1]) batch_cost_rows<wide_key, wide_value>(batches, most, opt);
