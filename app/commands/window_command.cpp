@@ -78,7 +78,7 @@ int run_window_command(const cli_options& o) {
           // unless the command line asked for a scenario or a table of its own.
           std::string preset = o.scenario;
           if (preset.empty() && first_launch && !o.capacity && !o.hash && !o.probe &&
-              !o.table_width && o.keys.path.empty() && o.table_file.empty()) {
+              !o.table_width && !o.gpus && o.keys.path.empty() && o.table_file.empty()) {
             preset = k_demo;
             std::cout << "hashscope: first launch: the " << k_demo
                       << " preset plays its first stage (Space runs, N goes "

@@ -89,6 +89,28 @@ TEST_CASE("a first launch fills the screen and plays the demo; a later one resto
   CHECK(second.find("first launch") == std::string::npos);
 }
 
+TEST_CASE("a first launch that asks for devices keeps its table rather than the demo's",
+          "[window]") {
+  test::xvfb server(1280, 800);
+  if (!server.ok()) SKIP("window test skipped: " + server.error());
+  const auto config = std::filesystem::temp_directory_path() / "hashscope-first-launch-gpus";
+  std::filesystem::remove_all(config);
+  setenv("XDG_CONFIG_HOME", config.c_str(), 1);
+  cli_options o;
+  o.backend = backend_choice::cpu;
+  o.frames = 3;
+  o.gpus = 4;  // --gpus 4: four simulated devices
+  std::ostringstream said;
+  std::streambuf* old = std::cout.rdbuf(said.rdbuf());
+  const int rc = run_window_command(o);
+  std::cout.rdbuf(old);
+  unsetenv("XDG_CONFIG_HOME");
+  INFO(said.str());
+  CHECK(rc == 0);
+  CHECK(said.str().find("first launch") == std::string::npos);
+  CHECK(std::filesystem::exists(config / "hashscope" / "imgui.ini"));  // it was a first launch
+}
+
 TEST_CASE("a launch naming a scenario file that is gone opens the window and says why",
           "[window]") {
   test::xvfb server(1280, 800);
