@@ -54,7 +54,7 @@ std::string gpus_csv(const sample_result& s) {
       if (c == ' ') c = '_';
     out += "," + name + "_ms";
   }
-  out += ",critical_path\n";
+  out += ",critical_path,batch_wall_ms\n";
   const bool ran = sh.exchange.devices == n;
   for (std::uint32_t i = 0; i < n; ++i) {
     out += strprintf("%u,%llu,%.6f,%u", i, (unsigned long long)sh.devices[i].live,
@@ -67,7 +67,8 @@ std::string gpus_csv(const sample_result& s) {
       out += "," + std::to_string(ran ? sh.exchange.keys_from_to(i, j) : 0);
     for (int p = 0; p < k_shard_phases; ++p)
       out += strprintf(",%.4f", ran ? sh.exchange.phase_ms[i][p] : 0.0);
-    out += ran && sh.exchange.slowest() == i ? ",yes\n" : ",no\n";
+    out += ran && sh.exchange.slowest() == i ? ",yes" : ",no";
+    out += strprintf(",%.4f\n", ran ? sh.exchange.wall_ms : 0.0);
   }
   return out;
 }

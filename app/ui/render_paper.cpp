@@ -178,8 +178,10 @@ std::optional<fig::figure> gpus_figure(app_frame& f) {
   }
   out.panels.push_back(std::move(matrix));
   out.panels.push_back(std::move(phases));
-  out.caption += strprintf(" Last batch: %s out and %s back between devices.",
-                           format_bytes(x.bytes_out).c_str(), format_bytes(x.bytes_back).c_str());
+  out.caption += strprintf(
+      " Last batch: %s out and %s back between devices, %.2f ms on the host clock (the critical "
+      "path's phases: %.2f ms).",
+      format_bytes(x.bytes_out).c_str(), format_bytes(x.bytes_back).c_str(), x.wall_ms, slow_ms);
   return out;
 }
 

@@ -12,6 +12,7 @@
 // returns chunk c-1's answers and partitions and sends chunk c+1.
 #pragma once
 #include <algorithm>
+#include <chrono>
 #include <numeric>
 #include <optional>
 
@@ -177,6 +178,7 @@ template <class K, class V>
 void sharded_table<K, V>::run_chunks(sharded_op op, std::span<const rank_io<K, V>> io,
                                      std::uint64_t chunk, std::size_t chunks, bool want_status,
                                      bool want_values) {
+  const auto started = std::chrono::steady_clock::now();
   begin_record(op, want_status, want_values);
   std::optional<std::pair<batch_plan, std::vector<rank_io<K, V>>>> waiting;  // chunk c - 1
   for (std::size_t c = 0; c < chunks; ++c) {
@@ -196,6 +198,8 @@ void sharded_table<K, V>::run_chunks(sharded_op op, std::span<const rank_io<K, V
   sync_all();
   if (chunks >= 2) collect_phases(1 - last);
   collect_phases(last);
+  building_.wall_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
   std::lock_guard hold(last_lock_);
   last_ = building_;
 }

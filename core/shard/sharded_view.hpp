@@ -30,6 +30,10 @@ struct batch_exchange {
   /// @brief Milliseconds of each phase on each rank (CUDA events on GPUs, the host clock on
   /// simulated devices): [rank][phase].
   std::vector<std::array<double, k_shard_phases>> phase_ms;
+  /// @brief The batch from its partition to its answers on the host clock. What the slowest
+  /// rank's phases leave of it is the host's own steps: launches, NCCL groups, reading the counts
+  /// (across chunks the phases overlap and can add up to more).
+  double wall_ms = 0;
   /// @brief The rank whose phases add up to the most: the batch's critical path.
   std::uint32_t slowest() const {
     std::uint32_t worst = 0;

@@ -113,8 +113,25 @@ void draw_matrix(const batch_exchange& x, devices_drawn& d) {
   ImGui::Dummy(ImVec2(label + n * cell_w, ImGui::GetTextLineHeightWithSpacing() + n * cell));
 }
 
+// The batch's time on the host clock against its slowest device's phases: the rest is spent
+// between the phases, which no bar shows and which bounds a small batch.
+std::string host_steps_text(const batch_exchange& x, bool simulated) {
+  double phases = 0;
+  for (const double ms : x.phase_ms[x.slowest()]) phases += ms;
+  if (phases > x.wall_ms)
+    return strprintf("the batch took %.2f ms on the host clock: its chunks' phases overlapped",
+                     x.wall_ms);
+  return strprintf(
+      "the batch took %.2f ms on the host clock, the critical path's phases %.2f: the rest "
+      "(%.0f%%) went between them (%s)",
+      x.wall_ms, phases, 100.0 * (x.wall_ms - phases) / std::max(x.wall_ms, 1e-9),
+      simulated ? "reading the counts, the host's bookkeeping"
+                : "the host's launches and NCCL groups, its read of the counts");
+}
+
 // Each device's phases as one bar of five parts; the slowest device is the batch's critical path.
-void draw_phases(const batch_exchange& x, const char* device, devices_drawn& d) {
+void draw_phases(const batch_exchange& x, bool simulated, devices_drawn& d) {
+  const char* device = simulated ? "device" : "GPU";
   if (x.phase_ms.empty()) return;
   d.slowest = x.slowest();
   double longest = 1e-9;
@@ -149,6 +166,9 @@ void draw_phases(const batch_exchange& x, const char* device, devices_drawn& d) 
   for (int p = 0; p < k_shard_phases; ++p)
     legend += (p ? " | " : "") + std::string(k_shard_phase_names[p]);
   ImGui::TextDisabled("phases, left to right: %s (summed over the batch's chunks)", legend.c_str());
+  d.wall_ms = x.wall_ms;
+  d.host_steps = host_steps_text(x, simulated);
+  ImGui::TextWrapped("%s", d.host_steps.c_str());
 }
 
 }  // namespace
@@ -213,7 +233,7 @@ void draw_devices(frame_state& f, devices_drawn& drawn_) {
   ImGui::SeparatorText("exchange matrix: keys from device i to device j");
   draw_matrix(sh.exchange, drawn_);
   ImGui::SeparatorText("phases of the last batch");
-  draw_phases(sh.exchange, sh.simulated ? "device" : "GPU", drawn_);
+  draw_phases(sh.exchange, sh.simulated, drawn_);
 }
 
 }  // namespace hs::app

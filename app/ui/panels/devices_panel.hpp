@@ -19,6 +19,8 @@ struct devices_drawn {
   std::vector<std::uint64_t> matrix;  ///< [i * devices + j]: keys from i to j, last batch
   std::vector<double> phase_ms;       ///< [i * k_shard_phases + phase]
   std::uint32_t slowest = 0;
+  double wall_ms = 0;      ///< the last batch on the host clock
+  std::string host_steps;  ///< what the window says of the time the phases leave
 };
 
 /// @brief What the GPUs window shows, drawn at the cursor (the window, and `capture gpus`).

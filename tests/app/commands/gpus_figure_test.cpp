@@ -48,6 +48,9 @@ TEST_CASE("capture gpus draws and numbers a table over four devices", "[render][
   CHECK(rows[0][0] == "device");
   CHECK(rows[0][4] == "probe_mean");
   CHECK(rows[0][6] == "keys_to_0");
+  REQUIRE(rows[0].back() == "batch_wall_ms");
+  const double wall = std::stod(rows[1].back());
+  CHECK(wall > 0);  // the last batch on the host clock, the same on every device's row
   std::uint64_t live = 0, sent_by_others = 0, sent_by_0 = 0;
   double probes = 0;
   for (std::size_t d = 1; d <= 4; ++d) {
@@ -58,6 +61,7 @@ TEST_CASE("capture gpus draws and numbers a table over four devices", "[render][
     probes += mean;
     for (std::size_t j = 6; j < 10; ++j)
       (d == 1 ? sent_by_0 : sent_by_others) += std::stoull(rows[d][j]);
+    CHECK(std::stod(rows[d].back()) == wall);
   }
   CHECK(probes > 0);    // a quarter full, some keys on some device sit past their home slot
   CHECK(live == 4096);  // a quarter of 2^14 slots

@@ -2,8 +2,8 @@
 // through NCCL: the Table section's GPUs combo rebuilds the table over 4 devices, Fill runs batches
 // through the exchange, and the GPUs window then shows each device's keys (what its shard holds)
 // and their probe lengths, the exchange matrix of the last batch (what the table sent from each
-// device to each) and each device's phases with the slowest marked; the heatmap's bands are the
-// four shards, each labelled with its device.
+// device to each), each device's phases with the slowest marked and the batch's time on the host
+// clock beside them; the heatmap's bands are the four shards, each labelled with its device.
 #include <numeric>
 
 #include <imgui.h>
@@ -14,6 +14,7 @@
 #include "app/ui/panels/devices_panel.hpp"
 #include "app/ui/panels/heatmap_panel.hpp"
 #include "core/common/device.hpp"
+#include "core/common/format.hpp"
 #include "core/shard/sharded_view.hpp"
 #include "tests/app/ui/ui_test_fixtures.hpp"
 #include "tests/support/gpu_support.hpp"
@@ -75,6 +76,15 @@ void four_devices_shown(backend b) {
     for (std::uint32_t j = 0; j < 4; ++j) CHECK(after.matrix[i * 4 + j] == 0);
   CHECK(after.phase_ms.size() == 4 * k_shard_phases);
   CHECK(after.slowest == sent.slowest());
+  // The batch on the host clock, and what the critical path's phases leave of it.
+  double slowest_ms = 0;
+  for (const double ms : sent.phase_ms[sent.slowest()]) slowest_ms += ms;
+  CHECK(sent.wall_ms > 0);
+  CHECK(slowest_ms <= sent.wall_ms);  // one chunk: a device's phases run one after another
+  CHECK(after.wall_ms == sent.wall_ms);
+  CHECK(after.host_steps.find(strprintf("took %.2f ms on the host clock", sent.wall_ms)) !=
+        std::string::npos);
+  CHECK(after.host_steps.find("went between them") != std::string::npos);
   CHECK(after.link.find(b == backend::gpu ? "NCCL" : "simulated") != std::string::npos);
   // The heatmap divides the table into the four shards' bands, each labelled with its device.
   CHECK(bands == std::vector<std::string>{"device 0", "device 1", "device 2", "device 3"});
