@@ -89,25 +89,51 @@ TEST_CASE("a first launch fills the screen and plays the demo; a later one resto
   CHECK(second.find("first launch") == std::string::npos);
 }
 
+namespace {
+
+/// What a launch of the window command said, with its settings in a fresh folder `config`.
+struct launched {
+  int rc = 0;
+  std::string out, err;
+};
+
+/// The options of a short launch on the CPU backend.
+cli_options three_frames() {
+  cli_options o;
+  o.backend = backend_choice::cpu;
+  o.frames = 3;
+  return o;
+}
+
+launched launch_fresh(const std::filesystem::path& config, const cli_options& o) {
+  std::filesystem::remove_all(config);
+  setenv("XDG_CONFIG_HOME", config.c_str(), 1);
+  std::ostringstream out, err;
+  std::streambuf* old_out = std::cout.rdbuf(out.rdbuf());
+  std::streambuf* old_err = std::cerr.rdbuf(err.rdbuf());
+  launched l;
+  l.rc = run_window_command(o);
+  std::cout.rdbuf(old_out);
+  std::cerr.rdbuf(old_err);
+  unsetenv("XDG_CONFIG_HOME");
+  l.out = out.str();
+  l.err = err.str();
+  return l;
+}
+
+}  // namespace
+
 TEST_CASE("a first launch that asks for devices keeps its table rather than the demo's",
           "[window]") {
   test::xvfb server(1280, 800);
   if (!server.ok()) SKIP("window test skipped: " + server.error());
   const auto config = std::filesystem::temp_directory_path() / "hashscope-first-launch-gpus";
-  std::filesystem::remove_all(config);
-  setenv("XDG_CONFIG_HOME", config.c_str(), 1);
-  cli_options o;
-  o.backend = backend_choice::cpu;
-  o.frames = 3;
+  cli_options o = three_frames();
   o.gpus = 4;  // --gpus 4: four simulated devices
-  std::ostringstream said;
-  std::streambuf* old = std::cout.rdbuf(said.rdbuf());
-  const int rc = run_window_command(o);
-  std::cout.rdbuf(old);
-  unsetenv("XDG_CONFIG_HOME");
-  INFO(said.str());
-  CHECK(rc == 0);
-  CHECK(said.str().find("first launch") == std::string::npos);
+  const launched l = launch_fresh(config, o);
+  INFO(l.out << l.err);
+  CHECK(l.rc == 0);
+  CHECK(l.out.find("first launch") == std::string::npos);
   CHECK(std::filesystem::exists(config / "hashscope" / "imgui.ini"));  // it was a first launch
 }
 
@@ -116,22 +142,12 @@ TEST_CASE("a launch naming a scenario file that is gone opens the window and say
   test::xvfb server(1280, 800);
   if (!server.ok()) SKIP("window test skipped: " + server.error());
   const auto config = std::filesystem::temp_directory_path() / "hashscope-missing-scenario";
-  std::filesystem::remove_all(config);
-  setenv("XDG_CONFIG_HOME", config.c_str(), 1);
-  cli_options o;
-  o.backend = backend_choice::cpu;
-  o.frames = 3;
+  cli_options o = three_frames();
   o.scenario = (config / "no-such-lesson.scn").string();
-  std::ostringstream out, err;
-  std::streambuf* old_out = std::cout.rdbuf(out.rdbuf());
-  std::streambuf* old_err = std::cerr.rdbuf(err.rdbuf());
-  const int rc = run_window_command(o);
-  std::cout.rdbuf(old_out);
-  std::cerr.rdbuf(old_err);
-  unsetenv("XDG_CONFIG_HOME");
-  INFO(out.str() << err.str());
-  CHECK(rc == 0);
-  CHECK(out.str().find("3 frames") != std::string::npos);  // the window opened and drew
-  CHECK(err.str().find("cannot open the scenario") != std::string::npos);
-  CHECK(err.str().find("no-such-lesson.scn") != std::string::npos);
+  const launched l = launch_fresh(config, o);
+  INFO(l.out << l.err);
+  CHECK(l.rc == 0);
+  CHECK(l.out.find("3 frames") != std::string::npos);  // the window opened and drew
+  CHECK(l.err.find("cannot open the scenario") != std::string::npos);
+  CHECK(l.err.find("no-such-lesson.scn") != std::string::npos);
 }
