@@ -24,7 +24,6 @@ void count_owners(memory_space space, const shard_map& m, std::span<const K> key
     no_cuda();
 #endif
   }
-  std::fill(counts, counts + m.devices, 0);
   for (const K k : keys) ++counts[owner_of(m, k)];
 }
 
@@ -40,13 +39,11 @@ void place_by_owner(memory_space space, const shard_map& m, std::span<const K> k
     no_cuda();
 #endif
   }
-  std::uint64_t at = 0;
-  for (std::uint32_t d = 0; d < m.devices; ++d) {
-    cursor[d] = at;
-    at += aligned_up(counts[d]);
-  }
+  std::vector<std::uint64_t> start(m.devices, 0);
+  for (std::uint32_t d = 1; d < m.devices; ++d) start[d] = start[d - 1] + aligned_up(counts[d - 1]);
   for (std::size_t i = 0; i < keys.size(); ++i) {
-    const auto at = static_cast<std::uint32_t>(cursor[owner_of(m, keys[i])]++);
+    const std::uint32_t o = owner_of(m, keys[i]);
+    const auto at = static_cast<std::uint32_t>(start[o] + cursor[o]++);
     if (pos) pos[i] = at;
     out.keys[at] = keys[i];
     if (out.values) out.values[at] = out.values_in[i];

@@ -40,6 +40,14 @@ __device__ std::uint32_t owner(owner_bits rule, const std::uint8_t* map, K key) 
   return map[virtual_shard<Hash>(rule, key)];
 }
 
+/// Where owner d's run starts in the send order: the counts below d, each rounded up to
+/// k_run_align (a place kernel's blocks each work it out, so no launch precedes them to).
+__device__ unsigned long long run_start(const std::uint64_t* counts, std::uint32_t d) {
+  unsigned long long at = 0;
+  for (std::uint32_t e = 0; e < d; ++e) at += aligned_up(counts[e]);
+  return at;
+}
+
 /// A thread's items to their places `at` (and their positions, where answers are wanted), each
 /// value and kind loaded before any store: a store could alias a later load, so the compiler
 /// would not move the load above it, and each would wait out its latency in turn.
@@ -139,8 +147,8 @@ __global__ void count_few_kernel(owner_table t, const K* keys, std::size_t n,
 /// owner's run for the block, plus the keys of that owner in the warps below, plus its warp rank.
 template <class Hash, class K>
 __global__ void place_few_kernel(owner_table t, const K* keys, std::size_t n,
-                                 unsigned long long* cursor, std::uint32_t* pos,
-                                 packed_lanes<K> out) {
+                                 const std::uint64_t* counts, unsigned long long* cursor,
+                                 std::uint32_t* pos, packed_lanes<K> out) {
   __shared__ unsigned below[k_warps][k_few];  // keys of owner d in the warps below w
   __shared__ unsigned long long base[k_few];
   __shared__ std::uint8_t map[k_virtual_shards];
@@ -172,7 +180,8 @@ __global__ void place_few_kernel(owner_table t, const K* keys, std::size_t n,
       below[v][d] = sum;
       sum += c;
     }
-    base[d] = sum ? atomicAdd(cursor + d, static_cast<unsigned long long>(sum)) : 0;
+    base[d] = run_start(counts, d) +
+              (sum ? atomicAdd(cursor + d, static_cast<unsigned long long>(sum)) : 0);
   }
   __syncthreads();
   std::uint32_t at[k_items];
@@ -200,18 +209,10 @@ __global__ void count_kernel(owner_table t, const K* keys, std::size_t n,
     if (local[d]) atomicAdd(counts + d, local[d]);
 }
 
-__global__ void start_cursors(std::uint32_t devices, const std::uint64_t* counts,
-                              unsigned long long* cursor) {
-  unsigned long long at = 0;
-  for (std::uint32_t d = 0; d < devices; ++d) {
-    cursor[d] = at;
-    at += aligned_up(counts[d]);
-  }
-}
-
 template <class Hash, class K>
 __global__ void place_kernel(owner_table t, const K* keys, std::size_t n,
-                             unsigned long long* cursor, std::uint32_t* pos, packed_lanes<K> out) {
+                             const std::uint64_t* counts, unsigned long long* cursor,
+                             std::uint32_t* pos, packed_lanes<K> out) {
   __shared__ unsigned long long local[k_max_devices];
   __shared__ unsigned long long base[k_max_devices];
   __shared__ std::uint8_t map[k_virtual_shards];
@@ -232,7 +233,7 @@ __global__ void place_kernel(owner_table t, const K* keys, std::size_t n,
   __syncthreads();
   // One reservation a block and owner: the block's keys of owner d take a run of places.
   for (std::uint32_t d = threadIdx.x; d < t.devices; d += blockDim.x)
-    base[d] = local[d] ? atomicAdd(cursor + d, local[d]) : 0;
+    base[d] = run_start(counts, d) + (local[d] ? atomicAdd(cursor + d, local[d]) : 0);
   __syncthreads();
   std::uint32_t at[k_items];
   for (int k = 0; k < k_items; ++k) at[k] = static_cast<std::uint32_t>(base[own[k]] + rank[k]);
@@ -269,7 +270,6 @@ cudaStream_t as_cuda(stream_view s) { return static_cast<cudaStream_t>(s.handle)
 template <class K>
 void device_count_owners(const shard_map& m, std::span<const K> keys, std::uint64_t* counts,
                          stream_view s) {
-  HS_CUDA_CHECK(cudaMemsetAsync(counts, 0, m.devices * sizeof(std::uint64_t), as_cuda(s)));
   if (keys.empty()) return;
   const owner_table t = table_of_map(m);
   auto* c = reinterpret_cast<unsigned long long*>(counts);
@@ -290,18 +290,16 @@ void device_place_by_owner(const shard_map& m, std::span<const K> keys, const st
                            std::uint64_t* cursor, std::uint32_t* pos, const packed_lanes<K>& out,
                            stream_view s) {
   auto* c = reinterpret_cast<unsigned long long*>(cursor);
-  start_cursors<<<1, 1, 0, as_cuda(s)>>>(m.devices, counts, c);
-  HS_CUDA_CHECK_LAUNCH();
   if (keys.empty()) return;
   const owner_table t = table_of_map(m);
   dispatch_hash(m.hash, [&](auto h) {
     using H = decltype(h);
     if (m.devices <= k_few)
       place_few_kernel<H><<<tiles(keys.size()), k_threads, 0, as_cuda(s)>>>(
-          t, keys.data(), keys.size(), c, pos, out);
+          t, keys.data(), keys.size(), counts, c, pos, out);
     else
       place_kernel<H><<<tiles(keys.size()), k_threads, 0, as_cuda(s)>>>(t, keys.data(), keys.size(),
-                                                                        c, pos, out);
+                                                                        counts, c, pos, out);
   });
   HS_CUDA_CHECK_LAUNCH();
 }

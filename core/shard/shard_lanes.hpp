@@ -23,7 +23,8 @@ HS_HD std::uint64_t aligned_up(std::uint64_t n) {
   return (n + k_run_align - 1) / k_run_align * k_run_align;
 }
 
-/// @brief counts[d] = keys owned by device d, for d < m.devices (counts in `space`).
+/// @brief Adds to counts[d] the keys owned by device d, for d < m.devices (counts in `space`,
+/// zeroed by the caller: one fill clears a batch's counters together).
 template <class K>
 void count_owners(memory_space space, const shard_map& m, std::span<const K> keys,
                   std::uint64_t* counts, stream_view s);
@@ -44,7 +45,8 @@ struct packed_lanes {
 /// on (the places between runs stay unwritten; `out` holds keys + devices * (k_run_align - 1)).
 /// `pos` may be null: a batch that wants no answer back needs no place kept. The
 /// host keeps input order within a device; kernels do not. `cursor` is scratch of m.devices
-/// counters in `space`. One pass over the keys: placing and packing together read each key once.
+/// counters in `space`, zeroed by the caller. One pass over the keys: placing and packing together
+/// read each key once.
 template <class K>
 void place_by_owner(memory_space space, const shard_map& m, std::span<const K> keys,
                     const std::uint64_t* counts, std::uint64_t* cursor, std::uint32_t* pos,

@@ -235,8 +235,9 @@ void sharded_table<K, V>::partition(sharded_op op, std::span<const rank_io<K, V>
       out.kinds_in = part.kinds.data();
       out.kinds = b.send_kinds.data();
     }
-    // regpus's step spans more ranks than the map has devices: those receive nothing.
-    fill_bytes(b.counts.data(), sp, 0, n * sizeof(std::uint64_t), st);
+    // The counts sent, received and the cursors, cleared in one fill (regpus's step spans more
+    // ranks than the map has devices: those receive nothing).
+    fill_bytes(b.counts.data(), sp, 0, 3 * n * sizeof(std::uint64_t), st);
     detail::count_owners<K>(sp, map_, part.keys, b.counts.data(), st);
     detail::place_by_owner<K>(sp, map_, part.keys, b.counts.data(), b.counts.data() + 2 * n,
                               answers ? b.pos.data() : nullptr, out, st);

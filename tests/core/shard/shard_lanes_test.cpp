@@ -53,6 +53,8 @@ void check_partition(const shard_map& m, std::size_t n, std::uint64_t seed) {
   buffer<K> out_keys(memory_space::device, room), out_values(memory_space::device, room);
   buffer<op_kind> out_kinds(memory_space::device, room);
   const std::span<const K> in(g_keys.data(), n);
+  fill_bytes(counts.data(), memory_space::device, 0, 2 * std::size_t{d} * sizeof(std::uint64_t),
+             {});
   detail::count_owners<K>(memory_space::device, m, in, counts.data(), {});
   detail::packed_lanes<K> out{out_keys.data(), g_values.data(), out_values.data(), g_kinds.data(),
                               out_kinds.data()};
@@ -88,6 +90,7 @@ void check_partition(const shard_map& m, std::size_t n, std::uint64_t seed) {
   // Without places kept (a batch that wants no answer): every run holds the same keys.
   buffer<K> bare_keys(memory_space::device, room);
   detail::packed_lanes<K> bare{bare_keys.data()};
+  fill_bytes(counts.data() + d, memory_space::device, 0, d * sizeof(std::uint64_t), {});
   detail::place_by_owner<K>(memory_space::device, m, in, counts.data(), counts.data() + d, nullptr,
                             bare, {});
   synchronize({});
