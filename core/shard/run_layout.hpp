@@ -18,8 +18,8 @@ namespace hs::detail {
 /// every run's bulk in peer order, then every run's rest, with no gap.
 enum class run_layout { padded, packed };
 
-/// Runs shorter than this go whole, in the rests: a second NCCL operation to a peer costs a fixed
-/// few microseconds, more than a copy of a short run loses off 16 bytes.
+/// Runs shorter than this go whole, in the rests: a second NCCL operation to a peer has a fixed
+/// cost that a short run's slower copy may not repay (a first guess, not yet measured on GPUs).
 inline constexpr std::uint64_t k_split_least = std::uint64_t{1} << 18;
 
 /// A run's bulk: its whole multiples of k_run_align, none for a run shorter than `least`.

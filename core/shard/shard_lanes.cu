@@ -41,7 +41,7 @@ __device__ std::uint32_t owner(owner_bits rule, const std::uint8_t* map, K key) 
 }
 
 /// Where owner d's run starts in the send order: the counts below d, each rounded up to
-/// k_run_align (a place kernel's blocks each work it out, so no launch precedes them to).
+/// k_run_align. Each place block works it out itself, so no launch has to precede the kernel.
 __device__ unsigned long long run_start(const std::uint64_t* counts, std::uint32_t d) {
   unsigned long long at = 0;
   for (std::uint32_t e = 0; e < d; ++e) at += aligned_up(counts[e]);

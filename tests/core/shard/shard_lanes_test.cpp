@@ -52,6 +52,10 @@ void check_partition(const shard_map& m, std::size_t n, std::uint64_t seed) {
   const std::size_t room = n + std::size_t{d} * (detail::k_run_align - 1);  // runs start aligned
   buffer<K> out_keys(memory_space::device, room), out_values(memory_space::device, room);
   buffer<op_kind> out_kinds(memory_space::device, room);
+  // The places between runs stay unwritten; filled here so that reading them back reads no garbage.
+  fill_bytes(out_keys.data(), memory_space::device, 0, room * sizeof(K), {});
+  fill_bytes(out_values.data(), memory_space::device, 0, room * sizeof(K), {});
+  fill_bytes(out_kinds.data(), memory_space::device, 0, room * sizeof(op_kind), {});
   const std::span<const K> in(g_keys.data(), n);
   fill_bytes(counts.data(), memory_space::device, 0, 2 * std::size_t{d} * sizeof(std::uint64_t),
              {});
@@ -89,6 +93,7 @@ void check_partition(const shard_map& m, std::size_t n, std::uint64_t seed) {
   CHECK(to_host(back, n) == values);
   // Without places kept (a batch that wants no answer): every run holds the same keys.
   buffer<K> bare_keys(memory_space::device, room);
+  fill_bytes(bare_keys.data(), memory_space::device, 0, room * sizeof(K), {});
   detail::packed_lanes<K> bare{bare_keys.data()};
   fill_bytes(counts.data() + d, memory_space::device, 0, d * sizeof(std::uint64_t), {});
   detail::place_by_owner<K>(memory_space::device, m, in, counts.data(), counts.data() + d, nullptr,
