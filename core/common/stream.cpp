@@ -192,4 +192,66 @@ double stream_timer::elapsed_ms() const {
   return std::chrono::duration<double, std::milli>(host_end_ - host_begin_).count();
 }
 
+stream_marks::stream_marks(bool gpu, int count) : host_(static_cast<std::size_t>(count)) {
+  if (!gpu) return;
+#if HS_WITH_CUDA
+  for (int i = 0; i < count; ++i) {
+    cudaEvent_t e = nullptr;
+    HS_CUDA_CHECK(cudaEventCreate(&e));
+    events_.push_back(e);
+  }
+#else
+  throw gpu_error("CUDA events were requested, but this build has no CUDA support");
+#endif
+}
+
+stream_marks::stream_marks(stream_marks&& o) noexcept
+    : events_(std::move(o.events_)), host_(std::move(o.host_)) {
+  o.events_.clear();
+}
+
+stream_marks& stream_marks::operator=(stream_marks&& o) noexcept {
+  std::swap(events_, o.events_);
+  std::swap(host_, o.host_);
+  return *this;
+}
+
+stream_marks::~stream_marks() {
+#if HS_WITH_CUDA
+  for (void* e : events_) cudaEventDestroy(event(e));
+#endif
+}
+
+void stream_marks::record(int mark, stream_view s) {
+#if HS_WITH_CUDA
+  if (!events_.empty()) {
+    HS_CUDA_CHECK(cudaEventRecord(event(events_.at(mark)), cuda(s)));
+    return;
+  }
+#endif
+  (void)s;
+  host_.at(mark) = std::chrono::steady_clock::now();
+}
+
+void stream_marks::make_wait(int mark, stream_view s) const {
+#if HS_WITH_CUDA
+  if (!events_.empty()) HS_CUDA_CHECK(cudaStreamWaitEvent(cuda(s), event(events_.at(mark)), 0));
+#else
+  (void)mark;
+  (void)s;
+#endif
+}
+
+double stream_marks::elapsed_ms(int from, int to) const {
+#if HS_WITH_CUDA
+  if (!events_.empty()) {
+    HS_CUDA_CHECK(cudaEventSynchronize(event(events_.at(to))));
+    float ms = 0;
+    HS_CUDA_CHECK(cudaEventElapsedTime(&ms, event(events_.at(from)), event(events_.at(to))));
+    return ms;
+  }
+#endif
+  return std::chrono::duration<double, std::milli>(host_.at(to) - host_.at(from)).count();
+}
+
 }  // namespace hs

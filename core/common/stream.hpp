@@ -3,6 +3,7 @@
 #pragma once
 #include <chrono>
 #include <memory>
+#include <vector>
 
 namespace hs {
 
@@ -64,6 +65,27 @@ class stream_timer {
   void* end_ = nullptr;
   bool gpu_ = false;
   std::chrono::steady_clock::time_point host_begin_{}, host_end_{};
+};
+
+/// @brief Numbered points on streams, timed against each other (CUDA events with timing, the host
+/// clock on the CPU backend). One mark ends a step and begins the next, and another stream can
+/// wait for any mark: a pipeline's phases take one record a boundary rather than two a phase and
+/// a third to wait on.
+class stream_marks {
+ public:
+  stream_marks(bool gpu, int count);
+  stream_marks(stream_marks&&) noexcept;
+  stream_marks& operator=(stream_marks&&) noexcept;
+  ~stream_marks();
+  void record(int mark, stream_view s);
+  /// @brief Makes work queued on s from now on wait for the mark (no-op on the CPU).
+  void make_wait(int mark, stream_view s) const;
+  /// @brief Milliseconds from one recorded mark to a later one; waits for `to`.
+  double elapsed_ms(int from, int to) const;
+
+ private:
+  std::vector<void*> events_;
+  std::vector<std::chrono::steady_clock::time_point> host_;
 };
 
 }  // namespace hs

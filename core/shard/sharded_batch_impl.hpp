@@ -25,21 +25,41 @@
 
 namespace hs {
 
+namespace detail {
+/// The points a chunk's steps are marked at on a rank: a phase spans two of them (partition's end
+/// is the counts' start: nothing comes between them), the work stream waits for out_end and the
+/// exchange stream for table_end.
+enum batch_mark : int {
+  part_begin,
+  part_end,
+  counts_end,
+  out_begin,
+  out_end,
+  table_begin,
+  table_end,
+  back_begin,
+  back_end,
+  k_batch_marks
+};
+/// Each shard_phase's first and last mark.
+inline constexpr batch_mark k_phase_marks[k_shard_phases][2] = {{part_begin, part_end},
+                                                                {part_end, counts_end},
+                                                                {out_begin, out_end},
+                                                                {table_begin, table_end},
+                                                                {back_begin, back_end}};
+}  // namespace detail
+
 template <class K, class V>
 struct sharded_table<K, V>::rank_buffers {
   buffer<std::uint32_t> pos;     ///< each input key's place in the send order
   buffer<std::uint64_t> counts;  ///< [0, N) sent to each rank, [N, 2N) received, [2N, 3N) cursors
+  buffer<std::uint64_t> counts_read;  ///< where the host reads [0, 2N) (pinned on GPUs)
   buffer<K> send_keys, recv_keys;
   buffer<V> send_values, recv_values, answer_values, back_values;
   buffer<op_kind> send_kinds, recv_kinds;
   buffer<op_status> answer_status, back_status;
-  stream_event out_done, table_done;  ///< chunk received; its table call done
-  explicit rank_buffers(bool gpu) : out_done(gpu), table_done(gpu) {}
-  std::vector<stream_timer> phases;  ///< one a phase (shard_phase), made with the rank's stream
-  stream_timer& timer(bool gpu, shard_phase p) {
-    while (phases.size() < k_shard_phases) phases.emplace_back(gpu);
-    return phases[static_cast<int>(p)];
-  }
+  stream_marks marks;  ///< detail::batch_mark: the phases' timing and the streams' handovers
+  explicit rank_buffers(bool gpu) : marks(gpu, detail::k_batch_marks) {}
 };
 
 template <class K, class V>
@@ -183,7 +203,7 @@ void sharded_table<K, V>::run_chunks(sharded_op op, std::span<const rank_io<K, V
   std::optional<std::pair<batch_plan, std::vector<rank_io<K, V>>>> waiting;  // chunk c - 1
   for (std::size_t c = 0; c < chunks; ++c) {
     const int p = static_cast<int>(c % 2);
-    if (c >= 2) collect_phases(p);  // chunk c - 2's timers, before this chunk reuses them
+    if (c >= 2) collect_phases(p);  // chunk c - 2's marks, before this chunk reuses them
     std::vector<rank_io<K, V>> part = detail::chunk_of(io, c * chunk, chunk);
     partition(op, part, want_status || want_values, p);
     batch_plan plan = exchange_counts(p);
@@ -195,7 +215,12 @@ void sharded_table<K, V>::run_chunks(sharded_op op, std::span<const rank_io<K, V
   }
   const int last = static_cast<int>((chunks - 1) % 2);
   send_back(waiting->first, waiting->second, want_status, want_values, last);
-  sync_all();
+  // The exchange streams end every chunk after its table call (they waited for it), so they
+  // alone are waited for.
+  for (const std::uint32_t r : exchange_->local_ranks()) {
+    const auto on = scope_of(r);
+    exchange_->wait(r, stream_of(r));
+  }
   if (chunks >= 2) collect_phases(1 - last);
   collect_phases(last);
   building_.wall_ms =
@@ -217,8 +242,7 @@ void sharded_table<K, V>::partition(sharded_op op, std::span<const rank_io<K, V>
     const rank_io<K, V>& part = io[k];
     const std::size_t count = part.keys.size();
     const stream_view st = stream_of(r);
-    stream_timer& clock = b.timer(sp == memory_space::device, shard_phase::partition);
-    clock.start(st);
+    b.marks.record(detail::part_begin, st);
     detail::fit(b.counts, sp, 3 * std::size_t{n});
     if (answers) detail::fit(b.pos, sp, count);  // where each answer comes back to
     const std::size_t padded = count + std::size_t{n} * (detail::k_run_align - 1);
@@ -241,22 +265,15 @@ void sharded_table<K, V>::partition(sharded_op op, std::span<const rank_io<K, V>
     detail::count_owners<K>(sp, map_, part.keys, b.counts.data(), st);
     detail::place_by_owner<K>(sp, map_, part.keys, b.counts.data(), b.counts.data() + 2 * n,
                               answers ? b.pos.data() : nullptr, out, st);
-    clock.stop(st);
+    b.marks.record(detail::part_end, st);
   }
 }
 
 template <class K, class V>
-void sharded_table<K, V>::timed_step(shard_phase phase, std::span<const rank_segments> lanes,
-                                     int p) {
-  const bool gpu = space() == memory_space::device;
+void sharded_table<K, V>::mark_ranks(int mark, int p) {
   for (const std::uint32_t r : exchange_->local_ranks()) {
     const auto on = scope_of(r);
-    buffers_of(r, p).timer(gpu, phase).start(stream_of(r));
-  }
-  exchange_->all_to_all(lanes, k_shard_phase_names[static_cast<int>(phase)].data());
-  for (const std::uint32_t r : exchange_->local_ranks()) {
-    const auto on = scope_of(r);
-    buffers_of(r, p).timer(gpu, phase).stop(stream_of(r));
+    buffers_of(r, p).marks.record(mark, stream_of(r));
   }
 }
 
@@ -271,17 +288,26 @@ typename sharded_table<K, V>::batch_plan sharded_table<K, V>::exchange_counts(in
     lanes.push_back(detail::lane_segments(r, n, stream_of(r), b.counts.data(), ones,
                                           b.counts.data() + n, ones, sizeof(std::uint64_t)));
   }
-  timed_step(shard_phase::counts, lanes, p);
+  exchange_->all_to_all(lanes, "counts");
+  mark_ranks(detail::counts_end, p);
+  // Every rank's copy is queued before the first wait, so that the ranks' reads overlap.
+  for (const std::uint32_t r : local) {
+    const auto on = scope_of(r);
+    rank_buffers& b = buffers_of(r, p);
+    const memory_space read_space =
+        space() == memory_space::device ? memory_space::pinned : memory_space::host;
+    detail::fit(b.counts_read, read_space, 2 * std::size_t{n});
+    copy_bytes(b.counts_read.data(), read_space, b.counts.data(), space(),
+               2 * std::size_t{n} * sizeof(std::uint64_t), stream_of(r));
+  }
   batch_plan plan;
   plan.n = n;
   for (const std::uint32_t r : local) {
     const auto on = scope_of(r);
-    std::vector<std::uint64_t> both(2 * std::size_t{n});
-    copy_bytes(both.data(), memory_space::host, buffers_of(r, p).counts.data(), space(),
-               both.size() * sizeof(std::uint64_t), stream_of(r));
     exchange_->wait(r, stream_of(r));
-    plan.sent.emplace_back(both.begin(), both.begin() + n);
-    plan.taken.emplace_back(both.begin() + n, both.end());
+    const std::uint64_t* both = buffers_of(r, p).counts_read.data();
+    plan.sent.emplace_back(both, both + n);
+    plan.taken.emplace_back(both + n, both + 2 * std::size_t{n});
   }
   return plan;
 }
@@ -316,31 +342,26 @@ void sharded_table<K, V>::send_out(sharded_op op, const batch_plan& plan, int p)
       lane(b.send_kinds.data(), b.recv_kinds.data(), sizeof(op_kind));
     }
   }
-  timed_step(shard_phase::out, lanes, p);
-  for (const std::uint32_t r : local) {  // the chunk is in: its table call may start
-    const auto on = scope_of(r);
-    buffers_of(r, p).out_done.record(stream_of(r));
-  }
+  mark_ranks(detail::out_begin, p);
+  exchange_->all_to_all(lanes, "out");
+  mark_ranks(detail::out_end, p);  // the chunk is in: its table call may start
 }
 
 template <class K, class V>
 void sharded_table<K, V>::run_shards(sharded_op op, const batch_plan& plan, bool want_status,
                                      bool want_values, int p) {
   const auto local = exchange_->local_ranks();
-  const memory_space sp = space();
   for (std::size_t k = 0; k < local.size(); ++k) {
     const std::uint32_t r = local[k];
     const std::size_t m = plan.taken_total(k);
     const auto on = scope_of(r);
     rank_buffers& b = buffers_of(r, p);
     const stream_view st = work_of(r);
-    b.out_done.make_wait(st);
-    stream_timer& clock = b.timer(sp == memory_space::device, shard_phase::table);
-    clock.start(st);
+    b.marks.make_wait(detail::out_end, st);
+    b.marks.record(detail::table_begin, st);
     if (r < shards_.size() && shards_[r])  // a rank regpus empties owns nothing, receives nothing
       call_shard(op, r, m, want_status, want_values, p);
-    clock.stop(st);
-    b.table_done.record(st);
+    b.marks.record(detail::table_end, st);
   }
 }
 
@@ -381,11 +402,10 @@ void sharded_table<K, V>::send_back(const batch_plan& plan, std::span<const rank
   if (!want_status && !want_values) {  // nothing returns: the phase is empty, not stale
     for (const std::uint32_t r : local) {
       const auto on = scope_of(r);
-      buffers_of(r, p).table_done.make_wait(stream_of(r));  // the chunk's lanes are free again
-      stream_timer& clock = buffers_of(r, p).timer(sp == memory_space::device, shard_phase::back);
-      clock.start(stream_of(r));
-      clock.stop(stream_of(r));
+      buffers_of(r, p).marks.make_wait(detail::table_end, stream_of(r));  // lanes free again
     }
+    mark_ranks(detail::back_begin, p);
+    mark_ranks(detail::back_end, p);
     return;
   }
   std::vector<rank_segments> lanes;
@@ -414,8 +434,8 @@ void sharded_table<K, V>::send_back(const batch_plan& plan, std::span<const rank
   }
   for (const std::uint32_t r : local) {
     const auto on = scope_of(r);
-    buffers_of(r, p).table_done.make_wait(stream_of(r));
-    buffers_of(r, p).timer(sp == memory_space::device, shard_phase::back).start(stream_of(r));
+    buffers_of(r, p).marks.make_wait(detail::table_end, stream_of(r));
+    buffers_of(r, p).marks.record(detail::back_begin, stream_of(r));
   }
   exchange_->all_to_all(lanes, "return");
   for (std::size_t k = 0; k < local.size(); ++k) {
@@ -429,7 +449,7 @@ void sharded_table<K, V>::send_back(const batch_plan& plan, std::span<const rank
     if (want_values && !io[k].results.empty())
       detail::gather_by(sp, b.pos.data(), count, b.back_values.data(), io[k].results.data(),
                         sizeof(V), stream_of(r));
-    b.timer(sp == memory_space::device, shard_phase::back).stop(stream_of(r));
+    b.marks.record(detail::back_end, stream_of(r));
   }
 }
 
@@ -459,11 +479,10 @@ void sharded_table<K, V>::add_to_record(const batch_plan& plan) {
 
 template <class K, class V>
 void sharded_table<K, V>::collect_phases(int p) {
-  const bool gpu = space() == memory_space::device;
   for (const std::uint32_t r : exchange_->local_ranks())
     for (int ph = 0; ph < k_shard_phases; ++ph)
-      building_.phase_ms[r][ph] +=
-          buffers_of(r, p).timer(gpu, static_cast<shard_phase>(ph)).elapsed_ms();
+      building_.phase_ms[r][ph] += buffers_of(r, p).marks.elapsed_ms(detail::k_phase_marks[ph][0],
+                                                                     detail::k_phase_marks[ph][1]);
 }
 
 template <class K, class V>

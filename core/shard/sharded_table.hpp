@@ -117,8 +117,8 @@ class sharded_table final : public table_of<K, V>, public sharded_view {
   // The steps of one chunk; p picks the chunk's set of lanes (chunks alternate between two).
   void partition(sharded_op op, std::span<const rank_io<K, V>> io, bool answers, int p);
   batch_plan exchange_counts(int p);
-  /// One exchange step, timed on every local rank's exchange stream as `phase`.
-  void timed_step(shard_phase phase, std::span<const rank_segments> lanes, int p);
+  /// Records a detail::batch_mark on every local rank's exchange stream.
+  void mark_ranks(int mark, int p);
   void send_out(sharded_op op, const batch_plan& plan, int p);
   void run_shards(sharded_op op, const batch_plan& plan, bool want_status, bool want_values, int p);
   void call_shard(sharded_op op, std::uint32_t r, std::size_t m, bool want_status, bool want_values,
