@@ -172,15 +172,60 @@ void sharded_table<K, V>::restore_state(const table_state& st, stream_view s) {
   const auto owners = st.host_part<std::uint8_t>("owners", k_virtual_shards, {});
   for (const std::uint8_t d : owners)
     if (d >= devices()) throw user_error("the state's owners name device " + std::to_string(d));
-  for (std::uint32_t r = 0; r < devices(); ++r) {
-    const auto on = scope_of(r);
-    shards_[r]->restore_state(mine[r], stream_of(r));
+  // A shard checks its own part only as it restores it: one that refuses (or finds no memory)
+  // after others took theirs would leave a table of two states. Each shard's state now is kept in
+  // host memory first, and put back on every shard up to the one that failed.
+  std::vector<table_state> kept = kept_shard_states();
+  std::uint32_t r = 0;
+  try {
+    for (; r < devices(); ++r) {
+      const auto on = scope_of(r);
+      shards_[r]->restore_state(mine[r], stream_of(r));
+    }
+  } catch (const user_error& e) {
+    put_back_states(kept, r, e.what());
+    throw user_error("device " + std::to_string(r) + "'s part of the state: " + e.what() +
+                     "; every device keeps the table it had");
+  } catch (const std::exception& e) {
+    put_back_states(kept, r, e.what());
+    throw gpu_error("restoring device " + std::to_string(r) + "'s part of the state: " + e.what() +
+                    "; every device keeps the table it had");
   }
   std::copy(owners.begin(), owners.end(), map_.device_of.begin());
   cfg_.capacity = st.config.capacity;
   sync_all();
   std::lock_guard hold(last_lock_);
   last_ = batch_exchange{};
+}
+
+template <class K, class V>
+std::vector<table_state> sharded_table<K, V>::kept_shard_states() {
+  std::vector<table_state> kept(devices());
+  for (std::uint32_t r = 0; r < devices(); ++r) {
+    const auto on = scope_of(r);
+    table_state now = shards_[r]->save_state(stream_of(r));  // in the shard's memory, for now
+    kept[r].config = now.config;
+    kept[r].numbers = std::move(now.numbers);
+    for (const state_part& part : now.parts)
+      kept[r].add_part(part.name, memory_space::host, part.bytes.data(), part.bytes.space(),
+                       part.bytes.size(), stream_of(r));
+  }
+  return kept;
+}
+
+template <class K, class V>
+void sharded_table<K, V>::put_back_states(const std::vector<table_state>& kept,
+                                          std::uint32_t failed, const std::string& why) {
+  // The shard that failed too: its family may have changed it before it found what was wrong.
+  for (std::uint32_t r = 0; r <= failed && r < devices(); ++r) try {
+      const auto on = scope_of(r);
+      shards_[r]->restore_state(kept[r], stream_of(r));
+    } catch (const std::exception& again) {
+      throw gpu_error("restoring device " + std::to_string(failed) +
+                      "'s part of the state failed (" + why + "), and device " + std::to_string(r) +
+                      " could not take back the table it had (" + again.what() +
+                      "): the table holds parts of two states; clear it or open a table file");
+    }
 }
 
 template <class K, class V>

@@ -134,6 +134,12 @@ class sharded_table final : public table_of<K, V>, public sharded_view {
   void put_back(const shard_map& before, std::uint32_t devices, std::uint64_t shard_capacity,
                 std::vector<buffer<K>>& keys, std::vector<buffer<V>>& values,
                 std::vector<buffer<op_status>>& status);
+  /// Every shard's state now, in host memory: what a restore that fails part-way puts back.
+  std::vector<table_state> kept_shard_states();
+  /// Restores shards [0, failed] from `kept` after shard `failed` refused its part (`why`);
+  /// throws hs::gpu_error, saying the table is mixed, if one of them cannot take it back.
+  void put_back_states(const std::vector<table_state>& kept, std::uint32_t failed,
+                       const std::string& why);
   /// Streams and lane buffers for ranks [0, ranks): regpus's step spans the old and new devices.
   void keep_ranks(std::uint32_t ranks);
   void sync_all();

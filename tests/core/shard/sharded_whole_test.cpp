@@ -1,7 +1,7 @@
 // A sharded table as a whole: regpus keeps every pair and moves about half from 2 to 4 devices;
 // a workload whose keys all belong to one device fills that shard and then reports failed_full,
-// losing and doubling nothing; states and table files keep their meaning; bad requests are
-// refused with what is wrong.
+// losing and doubling nothing; states and table files keep their meaning, and a state one device
+// refuses changes none; bad requests are refused with what is wrong.
 #include <filesystem>
 
 #include <unistd.h>
@@ -104,6 +104,33 @@ TEST_CASE("sharded: a state and a table file bring the same table back", "[shard
     other.devices = 2;
     auto two = make_table(other);
     CHECK_THROWS_WITH(two->restore_state(t->save_state({}), {}), ContainsSubstring("4 devices"));
+  }
+}
+
+TEST_CASE("sharded: a state one device refuses leaves every device's table as it was", "[shard]") {
+  for (const table_config& base : test::shard_variants(backend::cpu, std::uint64_t{1} << 13)) {
+    INFO(describe_config(base));
+    table_config cfg = base;
+    cfg.devices = 4;
+    auto t = make_table(cfg);
+    with_key_width(cfg.width, [&](auto key) {
+      using K = decltype(key);
+      std::vector<K> first(900), later(600);
+      for (std::size_t i = 0; i < first.size(); ++i) first[i] = static_cast<K>(i * 7919 + 3);
+      for (std::size_t i = 0; i < later.size(); ++i) later[i] = static_cast<K>(i * 6151 + 5);
+      test::insert<K, K>(*t, first, first);
+      table_state st = t->save_state({});
+      test::insert<K, K>(*t, later, later);
+      const auto now = test::contents<K, K>(*t);
+      // Device 2's parts go missing: devices 0 and 1 take theirs before it refuses.
+      for (state_part& part : st.parts)
+        if (part.name.starts_with("shard2.")) part.name.insert(7, "lost-");
+      CHECK_THROWS_WITH(t->restore_state(st, {}),
+                        ContainsSubstring("device 2") &&
+                            ContainsSubstring("every device keeps the table it had"));
+      CHECK(test::contents<K, K>(*t) == now);
+      CHECK(t->stats({}).live == now.size());
+    });
   }
 }
 
