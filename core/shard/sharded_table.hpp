@@ -134,7 +134,8 @@ class sharded_table final : public table_of<K, V>, public sharded_view {
   void put_back(const shard_map& before, std::uint32_t devices, std::uint64_t shard_capacity,
                 std::vector<buffer<K>>& keys, std::vector<buffer<V>>& values,
                 std::vector<buffer<op_status>>& status);
-  /// Every shard's state now, in host memory: what a restore that fails part-way puts back.
+  /// Every shard's state now, each in its shard's memory: what a restore that fails part-way puts
+  /// back. Throws hs::gpu_error, nothing changed, where a device has no room for the copy.
   std::vector<table_state> kept_shard_states();
   /// Restores shards [0, failed] from `kept` after shard `failed` refused its part (`why`);
   /// throws hs::gpu_error, saying the table is mixed, if one of them cannot take it back.
