@@ -4,6 +4,7 @@
 #pragma once
 #include <algorithm>
 
+#include "core/common/format.hpp"
 #include "core/shard/sharded_batch_impl.hpp"
 #include "core/table/table_state.hpp"
 
@@ -193,10 +194,33 @@ void sharded_table<K, V>::rehash(std::uint64_t capacity, stream_view s) {
                      " devices rehashes to a capacity they share evenly, not " +
                      std::to_string(capacity));
   synchronize(s);
+  // A shard that refuses (its keys do not fit a smaller share: a skewed table; or no memory for a
+  // larger one) leaves the shards before it rehashed: they go back to the size they had, which
+  // held their keys, so that every shard keeps one size.
+  std::vector<std::pair<std::uint32_t, std::uint64_t>>
+      done;  // each shard rehashed, its size before
   for (const std::uint32_t r : exchange_->local_ranks()) {
     if (r >= shards_.size() || !shards_[r]) continue;
     const auto on = scope_of(r);
-    shards_[r]->rehash(capacity / devices(), stream_of(r));
+    const std::uint64_t had = shards_[r]->capacity();
+    try {
+      shards_[r]->rehash(capacity / devices(), stream_of(r));
+    } catch (const std::exception& e) {
+      const std::string why = "device " + std::to_string(r) + " cannot rehash to " +
+                              format_count(capacity / devices()) + " slots: " + e.what();
+      for (const auto& [d, size] : done) try {
+          const auto back = scope_of(d);
+          shards_[d]->rehash(size, stream_of(d));
+        } catch (const std::exception& again) {
+          throw gpu_error(why + "; device " + std::to_string(d) + " could not go back to " +
+                          format_count(size) + " slots (" + again.what() +
+                          "), so the shards differ in size; every key is kept");
+        }
+      const std::string kept = "; every device keeps its keys and its size";
+      if (dynamic_cast<const user_error*>(&e)) throw user_error(why + kept);
+      throw gpu_error(why + kept);
+    }
+    done.emplace_back(r, had);
   }
   cfg_.capacity = capacity;
   sync_all();

@@ -1,7 +1,7 @@
 // A sharded table as a whole: regpus keeps every pair and moves about half from 2 to 4 devices;
 // a workload whose keys all belong to one device fills that shard and then reports failed_full,
-// losing and doubling nothing; states and table files keep their meaning, and a state one device
-// refuses changes none; bad requests are refused with what is wrong.
+// losing and doubling nothing; states and table files keep their meaning, and a state or a rehash
+// one device refuses changes none; bad requests are refused with what is wrong.
 #include <filesystem>
 
 #include <unistd.h>
@@ -73,6 +73,30 @@ TEST_CASE("sharded: keys of one owner fill its shard, then fail full, nothing lo
     CHECK((found.status[i] == op_status::found) == (status[i] == op_status::inserted));
   CHECK(as_sharded(*t)->shard(2).stats({}).live == 1024);
   CHECK(as_sharded(*t)->shard(0).stats({}).live == 0);
+}
+
+TEST_CASE("sharded: a rehash one skewed shard refuses leaves every shard its size", "[shard]") {
+  table_config cfg = test::shard_config("linear", backend::cpu, 1 << 13);
+  cfg.devices = 4;
+  auto t = make_table(cfg);
+  sharded_view& v = *as_sharded(*t);
+  std::vector<key_type> mine, others;
+  for (const key_type k : test::random_keys(20000, 9))
+    (owner_of(v.map(), k) == 2 ? mine : others).push_back(k);
+  mine.resize(1500);  // more than a quarter of 4096 slots, fewer than device 2's 2048
+  others.resize(300);
+  test::insert(*t, mine, mine);
+  test::insert(*t, others, others);
+  const auto before = test::contents<key_type, value_type>(*t);
+  // Devices 0 and 1 shrink to 1024 slots before device 2 finds its 1500 keys do not fit.
+  CHECK_THROWS_WITH(t->rehash(4096, {}), ContainsSubstring("device 2 cannot rehash") &&
+                                             ContainsSubstring("every device keeps"));
+  for (std::uint32_t d = 0; d < 4; ++d) CHECK(v.shard(d).capacity() == 2048);
+  CHECK(t->config().capacity == 8192);
+  CHECK(test::contents<key_type, value_type>(*t) == before);
+  t->rehash(16384, {});  // a rehash that fits still runs
+  CHECK(v.shard(2).capacity() == 4096);
+  CHECK(test::contents<key_type, value_type>(*t) == before);
 }
 
 TEST_CASE("sharded: a state and a table file bring the same table back", "[shard]") {
