@@ -17,6 +17,7 @@
 #include "core/common/error.hpp"
 #include "core/common/format.hpp"
 #include "core/shard/nccl_exchange.hpp"
+#include "core/shard/one_rank_table.hpp"
 #include "core/shard/sharded_table.hpp"
 
 namespace hs::bench::detail {
@@ -190,16 +191,6 @@ void width_block(result_table& tab, result_table& a2a, const scaling& sc, std::u
   }
 }
 
-/// The sharded path over one GPU: a table of one NCCL rank, whose exchange has no peer. Against
-/// the plain table it shows what the path's own steps add to a batch.
-template <class K, class V>
-std::unique_ptr<sharded_table<K, V>> one_rank_table(const table_config& cfg) {
-  shard_parts parts;
-  parts.make = [](std::uint32_t, const table_config& one) { return make_table(one); };
-  parts.exchange = [](std::uint32_t) { return make_nccl_exchange({0}); };
-  return std::make_unique<sharded_table<K, V>>(cfg, std::move(parts));
-}
-
 /// One insert batch with statuses at each size, as the window's sessions run them: every key made
 /// on GPU 0 (the hs::table call), and, beside it, every GPU starting with its own slice. A small
 /// batch shows the fixed cost a batch pays: its host steps, NCCL's launches, the host's read of
@@ -230,7 +221,7 @@ void batch_cost_rows(result_table& tab, std::uint32_t most, const bench_options&
                                format_count(per), cell(whole.median_ms * 1e3, "%.0f"),
                                cell(one_gpu_ms / whole.median_ms, "%.2f")};
       std::unique_ptr<sharded_table<K, V>> one_rank;
-      if (g == 1 && HS_WITH_NCCL) one_rank = one_rank_table<K, V>(cfg);  // it needs NCCL
+      if (g == 1 && HS_WITH_NCCL) one_rank = make_one_rank_table<K, V>(cfg);  // it needs NCCL
       auto* sharded = g == 1 ? one_rank.get() : dynamic_cast<sharded_table<K, V>*>(t.get());
       if (!sharded) {
         for (std::size_t c = 0; c < 2 + k_shard_phases; ++c) row.push_back(cell("-"));

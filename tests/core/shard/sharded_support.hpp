@@ -95,38 +95,46 @@ void check_owners(table& sharded) {
   }
 }
 
-/// Runs mixed batches on a table of cfg over `devices` devices (on cfg's backend) and on one CPU
-/// model of the whole capacity: the same statuses and found values every batch, then the same
-/// finds, erases, counts and contents. `chunk_keys` cuts each batch into pipelined chunks.
+/// Runs mixed batches on `sharded` (a table of cfg) and on one CPU model of the whole capacity:
+/// the same statuses and found values every batch, then the same finds, erases, counts and
+/// contents, and every key on its owner.
 template <class K>
-void compare_with_model(table_config cfg, std::uint32_t devices, std::uint64_t seed, bool distinct,
-                        std::uint64_t chunk_keys) {
+void answer_as_model(table& sharded, const table_config& cfg, std::uint64_t seed, bool distinct) {
   table_config model_cfg = cfg;
   model_cfg.backend = backend::cpu;
+  model_cfg.devices = 1;
   auto model = make_table(model_cfg);
-  cfg.devices = devices;
-  auto sharded = make_table(cfg);
-  REQUIRE(as_sharded(*sharded));
-  as_sharded(*sharded)->set_chunk_keys(chunk_keys);  // batches of 2000 run in several chunks
-  if (describe(cfg.family).pow2_capacity) REQUIRE(sharded->capacity() == model->capacity());
+  if (describe(cfg.family).pow2_capacity) REQUIRE(sharded.capacity() == model->capacity());
   const std::vector<K> pool = key_pool<K>(3000, seed);
   for (int round = 0; round < 6; ++round) {
     const auto b = random_mix<K>(pool, 2000, seed * 31 + round, distinct);
     const auto want = apply<K, K>(*model, b.kinds, b.keys, b.values);
-    const auto got = apply<K, K>(*sharded, b.kinds, b.keys, b.values);
+    const auto got = apply<K, K>(sharded, b.kinds, b.keys, b.values);
     INFO("round " << round);
     REQUIRE(got.status == want.status);
     REQUIRE(got.values == want.values);
   }
   const std::vector<K> some(pool.begin(), pool.begin() + 500);
-  CHECK(find<K>(*sharded, some).status == find<K>(*model, some).status);
-  CHECK(erase<K>(*sharded, some) == erase<K>(*model, some));
-  const table_stats a = sharded->stats({}), m = model->stats({});
+  CHECK(find<K>(sharded, some).status == find<K>(*model, some).status);
+  CHECK(erase<K>(sharded, some) == erase<K>(*model, some));
+  const table_stats a = sharded.stats({}), m = model->stats({});
   CHECK(a.live == m.live);
   CHECK(a.rejected_total() == m.rejected_total());
   CHECK(a.live > 500);  // the comparison ran on a table with keys in it
-  CHECK(contents<K, K>(*sharded) == contents<K, K>(*model));
-  check_owners<K>(*sharded);
+  CHECK(contents<K, K>(sharded) == contents<K, K>(*model));
+  check_owners<K>(sharded);
+}
+
+/// answer_as_model on a table of cfg over `devices` devices (on cfg's backend); `chunk_keys` cuts
+/// each batch into pipelined chunks.
+template <class K>
+void compare_with_model(table_config cfg, std::uint32_t devices, std::uint64_t seed, bool distinct,
+                        std::uint64_t chunk_keys) {
+  cfg.devices = devices;
+  auto sharded = make_table(cfg);
+  REQUIRE(as_sharded(*sharded));
+  as_sharded(*sharded)->set_chunk_keys(chunk_keys);  // batches of 2000 run in several chunks
+  answer_as_model<K>(*sharded, cfg, seed, distinct);
 }
 
 }  // namespace hs::test
