@@ -233,9 +233,17 @@ void scenario_render::run_session_step(const scenario_step& step) {
 void scenario_render::capture_views(const scenario_step& step) {
   ++capture;
   const std::string stem = strprintf("%s-%02d", sc.name.c_str(), capture);
-  if (step.range_first)
+  if (step.range_first) {
     frame.heatmap().set_range(*step.range_first, step.range_count, s.capacity());
-  else
+  } else if (step.range_device) {  // the shard's slots: shard d holds [d per, (d + 1) per)
+    const std::uint32_t devices = std::max<std::uint32_t>(s.config().table.devices, 1);
+    if (*step.range_device >= devices)
+      throw user_error(strprintf("%s:%d: capture device=%u: the table is over %u device%s then",
+                                 sc.file.c_str(), step.line, *step.range_device, devices,
+                                 devices == 1 ? "" : "s"));
+    const std::uint64_t per = s.capacity() / devices;
+    frame.heatmap().set_range(*step.range_device * per, per, s.capacity());
+  } else
     frame.heatmap().set_range(0, 0, s.capacity());
   if (family_views* fv = frame.views())
     fv->set_bucket_range(step.buckets ? step.buckets->first : 0,

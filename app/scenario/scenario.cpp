@@ -253,6 +253,9 @@ void check_steps_fit(scenario_parse& s, const Fail& fail_at) {
     else if (st.ask && !sc.compare.empty())
       fail_at(st.ask_line, "ask: a question is on one table, not on compared ones");
   for (const scenario_step& st : sc.steps)
+    if (st.range_first && st.range_device)
+      fail_at(st.line, "a capture takes range= or device=, not both");
+  for (const scenario_step& st : sc.steps)
     if (st.range_first && sc.config.table.capacity &&
         *st.range_first + st.range_count > sc.config.table.capacity)
       fail_at(st.line, "the range goes past the table's " + format_count(sc.config.table.capacity) +

@@ -60,6 +60,8 @@ struct scenario_step {
   std::vector<std::string> views;  ///< capture: common views and the family's figures, by name
   std::optional<std::uint64_t> range_first;  ///< capture: heatmap slot range
   std::uint64_t range_count = 0;
+  /// capture: the heatmap over this device's shard alone (its slots, as the table then stands)
+  std::optional<std::uint32_t> range_device;
   std::string text;                         ///< say: the caption of the stage it stands in
   std::optional<animation_spec> animation;  ///< capture animation: the stage as a video
   std::optional<std::pair<std::uint64_t, std::uint64_t>>

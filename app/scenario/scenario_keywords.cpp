@@ -324,8 +324,9 @@ scenario_step animation(const keyword_line& l) {
 
 void capture(scenario_parse& s, const keyword_line& l) {
   if (l.w.size() < 2)
-    l.p.fail("usage: capture VIEW... [range=FIRST:COUNT] [buckets=FIRST:COUNT] (views: " +
-             view_names() + ")");
+    l.p.fail(
+        "usage: capture VIEW... [range=FIRST:COUNT | device=D] [buckets=FIRST:COUNT] (views: " +
+        view_names() + ")");
   scenario_step st = l.w[1] == "animation" ? animation(l) : step_of(scenario_step::capture);
   for (std::size_t i = 1; !st.animation && i < l.w.size(); ++i) {
     const std::string& w = l.w[i];
@@ -334,6 +335,12 @@ void capture(scenario_parse& s, const keyword_line& l) {
           first_count(l.p, w.substr(6), "range", "first slot", "slot count");
       st.range_first = first;
       st.range_count = count;
+    } else if (w.rfind("device=", 0) == 0) {  // one shard of a table over several devices
+      const std::uint64_t d = l.p.size(w.substr(7), "device");
+      if (d >= k_max_devices)
+        l.p.fail("device=" + w.substr(7) + ": a table spans at most " +
+                 std::to_string(k_max_devices) + " devices, numbered from 0");
+      st.range_device = static_cast<std::uint32_t>(d);
     } else if (w.rfind("buckets=", 0) == 0) {  // the hive's eviction arcs over a bucket range
       st.buckets = first_count(l.p, w.substr(8), "buckets", "first bucket", "bucket count");
     } else if (is_view(w)) {

@@ -86,6 +86,7 @@ std::string step_line(const scenario_step& s) {
       for (const std::string& v : s.views) line += " " + v;
       if (s.range_first)
         line += " range=" + std::to_string(*s.range_first) + ":" + std::to_string(s.range_count);
+      if (s.range_device) line += " device=" + std::to_string(*s.range_device);
       if (s.buckets)
         line += " buckets=" + std::to_string(s.buckets->first) + ":" +
                 std::to_string(s.buckets->second);

@@ -8,9 +8,12 @@
 
 #include <catch2/catch_approx.hpp>
 #include <catch2/catch_test_macros.hpp>
+#include <catch2/matchers/catch_matchers_string.hpp>
 
 #include "app/commands/render_command.hpp"
 #include "app/platform/png.hpp"
+#include "core/shard/sharded_view.hpp"
+#include "core/table/table.hpp"
 #include "tests/support/file_support.hpp"
 #include "visualizers/colormap.hpp"
 
@@ -112,6 +115,39 @@ TEST_CASE("a headless render writes figures whose heatmap shows the load factor"
   CHECK(text.find("\"backend\":\"CPU model") != std::string::npos);
   CHECK(text.find("\"seed\":") != std::string::npos);
   CHECK(r.data_files.size() >= 4);
+}
+
+TEST_CASE("capture heatmap device=D draws that device's shard alone", "[render][headless][shard]") {
+  const fs::path dir = fs::temp_directory_path() / "hashscope-render-device";
+  fs::remove_all(dir);
+  // 300 keys that device 1 of 2 owns, stepped in: its 512 slots hold them all, device 0's none.
+  std::string text = "title shards\ncapacity 2^10\ngpus 2\nbackend cpu\n";
+  table_config cfg = parse_scenario(text + "capture heatmap\n", "x.scn").config.table;
+  cfg.backend = backend::cpu;
+  const auto sharded = make_table(cfg);
+  std::vector<std::string> lines(5, "step insert");
+  std::size_t mine = 0;
+  for (std::uint64_t k = 1; mine < 300; ++k)
+    if (owner_of(as_sharded(*sharded)->map(), static_cast<key_type>(k)) == 1)
+      lines[mine++ / 60] += " " + std::to_string(k);
+  for (const std::string& l : lines) text += l + "\n";
+  text += "capture heatmap device=1\ncapture heatmap device=0\n";
+  const scenario sc = parse_scenario(text, (dir / "t.scn").string());
+  const render_result r = render_scenario(sc, dir.string(), backend_choice::cpu, 0, 900, 640, 16.f);
+  REQUIRE(r.figures.size() == 2);
+  const vis::colormap viridis = vis::load_colormap("viridis");
+  for (const rendered_figure& f : r.figures) {
+    int w = 0, h = 0;
+    const auto px = read_png(f.png, w, h);
+    CAPTURE(f.png);
+    const double live = decoded_live_fraction(px, w, f.view_rect, viridis);
+    CHECK(live == Catch::Approx(f.capture == 1 ? 300.0 / 512 : 0.0).margin(0.02));
+  }
+  const scenario past = parse_scenario(
+      "title t\ncapacity 2^10\ngpus 2\nbackend cpu\nfill 0.2\ncapture heatmap device=2\n",
+      (dir / "p.scn").string());
+  CHECK_THROWS_WITH(render_scenario(past, dir.string(), backend_choice::cpu, 0, 900, 640, 16.f),
+                    Catch::Matchers::ContainsSubstring("device=2: the table is over 2 devices"));
 }
 
 TEST_CASE(

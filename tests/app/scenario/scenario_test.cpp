@@ -190,6 +190,8 @@ TEST_CASE("malformed scenarios name file and line", "[scenario]") {
   fails("frobnicate\ncapture heatmap\n", "x.scn:1", "unknown keyword 'frobnicate'");
   fails("fill\ncapture heatmap\n", "x.scn:1", "usage: fill");
   fails("capacity 2^10\ncapture heatmap range=1000:100\n", "x.scn:2", "past the table");
+  fails("gpus 2\ncapture heatmap range=0:100 device=1\n", "x.scn:2", "range= or device=");
+  fails("gpus 2\ncapture heatmap device=64\n", "x.scn:2", "at most 64 devices");
   fails("distribution clustered cluster=100\ncapture heatmap\n", "x.scn", "cluster");
   fails("delete soft\ncapture heatmap\n", "x.scn:1", "unknown delete mode");
   fails("maintain grow=1.5\ncapture heatmap\n", "x.scn:1", "load factor");
