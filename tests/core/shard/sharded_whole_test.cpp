@@ -99,63 +99,70 @@ TEST_CASE("sharded: a rehash one skewed shard refuses leaves every shard its siz
   CHECK(test::contents<key_type, value_type>(*t) == before);
 }
 
-TEST_CASE("sharded: a state and a table file bring the same table back", "[shard]") {
+namespace {
+/// Runs body(table, config, key) on a table of every variant over 4 simulated devices.
+template <class Body>
+void over_four_devices(Body body) {
   for (const table_config& base : test::shard_variants(backend::cpu, std::uint64_t{1} << 13)) {
     INFO(describe_config(base));
     table_config cfg = base;
     cfg.devices = 4;
     auto t = make_table(cfg);
-    with_key_width(cfg.width, [&](auto key) {
-      using K = decltype(key);
-      std::vector<K> keys(1500);
-      for (std::size_t i = 0; i < keys.size(); ++i) keys[i] = static_cast<K>(i * 7919 + 3);
-      test::insert<K, K>(*t, keys, keys);
-      const auto before = test::contents<K, K>(*t);
-      const table_state st = t->save_state({});
-      t->clear({});
-      CHECK(t->stats({}).live == 0);
-      t->restore_state(st, {});
-      CHECK(test::contents<K, K>(*t) == before);
-      const auto path = std::filesystem::temp_directory_path() /
-                        ("hs_sharded_" + std::to_string(::getpid()) + ".hstable");
-      save_table(*t, path.string(), {});
-      auto back = open_table(path.string(), backend::cpu, {});
-      std::filesystem::remove(path);
-      CHECK(back->config().devices == 4);
-      CHECK(test::contents<K, K>(*back) == before);
-    });
-    table_config other = cfg;
-    other.devices = 2;
-    auto two = make_table(other);
-    CHECK_THROWS_WITH(two->restore_state(t->save_state({}), {}), ContainsSubstring("4 devices"));
+    with_key_width(cfg.width, [&](auto key) { body(*t, cfg, key); });
   }
 }
 
+/// n keys `step` apart from `from`.
+template <class K>
+std::vector<K> spaced_keys(std::size_t n, std::uint64_t step, std::uint64_t from) {
+  std::vector<K> keys(n);
+  for (std::size_t i = 0; i < n; ++i) keys[i] = static_cast<K>(i * step + from);
+  return keys;
+}
+}  // namespace
+
+TEST_CASE("sharded: a state and a table file bring the same table back", "[shard]") {
+  over_four_devices([](table& t, const table_config& cfg, auto key) {
+    using K = decltype(key);
+    const std::vector<K> keys = spaced_keys<K>(1500, 7919, 3);
+    test::insert<K, K>(t, keys, keys);
+    const auto before = test::contents<K, K>(t);
+    const table_state st = t.save_state({});
+    t.clear({});
+    CHECK(t.stats({}).live == 0);
+    t.restore_state(st, {});
+    CHECK(test::contents<K, K>(t) == before);
+    const auto path = std::filesystem::temp_directory_path() /
+                      ("hs_sharded_" + std::to_string(::getpid()) + ".hstable");
+    save_table(t, path.string(), {});
+    auto back = open_table(path.string(), backend::cpu, {});
+    std::filesystem::remove(path);
+    CHECK(back->config().devices == 4);
+    CHECK(test::contents<K, K>(*back) == before);
+    table_config other = cfg;
+    other.devices = 2;
+    auto two = make_table(other);
+    CHECK_THROWS_WITH(two->restore_state(t.save_state({}), {}), ContainsSubstring("4 devices"));
+  });
+}
+
 TEST_CASE("sharded: a state one device refuses leaves every device's table as it was", "[shard]") {
-  for (const table_config& base : test::shard_variants(backend::cpu, std::uint64_t{1} << 13)) {
-    INFO(describe_config(base));
-    table_config cfg = base;
-    cfg.devices = 4;
-    auto t = make_table(cfg);
-    with_key_width(cfg.width, [&](auto key) {
-      using K = decltype(key);
-      std::vector<K> first(900), later(600);
-      for (std::size_t i = 0; i < first.size(); ++i) first[i] = static_cast<K>(i * 7919 + 3);
-      for (std::size_t i = 0; i < later.size(); ++i) later[i] = static_cast<K>(i * 6151 + 5);
-      test::insert<K, K>(*t, first, first);
-      table_state st = t->save_state({});
-      test::insert<K, K>(*t, later, later);
-      const auto now = test::contents<K, K>(*t);
-      // Device 2's parts go missing: devices 0 and 1 take theirs before it refuses.
-      for (state_part& part : st.parts)
-        if (part.name.starts_with("shard2.")) part.name.insert(7, "lost-");
-      CHECK_THROWS_WITH(t->restore_state(st, {}),
-                        ContainsSubstring("device 2") &&
-                            ContainsSubstring("every device keeps the table it had"));
-      CHECK(test::contents<K, K>(*t) == now);
-      CHECK(t->stats({}).live == now.size());
-    });
-  }
+  over_four_devices([](table& t, const table_config&, auto key) {
+    using K = decltype(key);
+    const std::vector<K> first = spaced_keys<K>(900, 7919, 3), later = spaced_keys<K>(600, 6151, 5);
+    test::insert<K, K>(t, first, first);
+    table_state st = t.save_state({});
+    test::insert<K, K>(t, later, later);
+    const auto now = test::contents<K, K>(t);
+    // Device 2's parts go missing: devices 0 and 1 take theirs before it refuses.
+    for (state_part& part : st.parts)
+      if (part.name.starts_with("shard2.")) part.name.insert(7, "lost-");
+    CHECK_THROWS_WITH(
+        t.restore_state(st, {}),
+        ContainsSubstring("device 2") && ContainsSubstring("every device keeps the table it had"));
+    CHECK(test::contents<K, K>(t) == now);
+    CHECK(t.stats({}).live == now.size());
+  });
 }
 
 TEST_CASE("sharded: impossible requests are refused with what is wrong", "[shard]") {
