@@ -11,6 +11,21 @@ namespace hs::app {
 
 namespace {
 
+// The live fraction of the slots a grid shows (a range of the table: one device's shard), each
+// pixel weighed by the slots it covers.
+double shown_load(const std::vector<occupancy_pixel>& px, const occupancy_query& q) {
+  const std::uint64_t n = px.size();
+  if (n == 0 || q.slot_count == 0) return 0;
+  double live = 0;
+  for (std::uint64_t p = 0; p < n; ++p) {
+    const std::uint64_t slots = q.slot_count >= n
+                                    ? (p + 1) * q.slot_count / n - p * q.slot_count / n
+                                    : (p < q.slot_count ? 1 : 0);
+    live += double(px[p].live) * double(slots);
+  }
+  return live / double(q.slot_count);
+}
+
 // The heatmap at a print resolution: the whole table (or the range shown), coloured on the host.
 fig::figure heatmap_figure(app_frame& f) {
   f.heatmap().set_area(1024, 512);
@@ -39,7 +54,10 @@ fig::figure heatmap_figure(app_frame& f) {
                                                                           : "probe length (log)";
   im.cmap = cmap;
   p.image = std::move(im);
-  p.title = strprintf("Slot occupancy, load %.3f", s.stats.load_factor());
+  p.title =
+      f.heatmap().showing_range()
+          ? strprintf("Slot occupancy of the slots shown, load %.3f", shown_load(px, req.occupancy))
+          : strprintf("Slot occupancy, load %.3f", s.stats.load_factor());
   return {{p}, {}};
 }
 

@@ -113,7 +113,7 @@ heatmap_view::geometry heatmap_view::layout(std::uint64_t capacity) const {
   double shown = std::min(static_cast<double>(capacity), g.spp * g.w * g.h);
   // A range (a capture's, one device's shard) is shown alone: its last row's rest stays empty,
   // as past a table's last slot, and a range at the table's end is not pushed back into view.
-  if (range_count_ && zoom_spp_ <= 0) shown = std::min(shown, static_cast<double>(range_count_));
+  if (showing_range()) shown = std::min(shown, static_cast<double>(range_count_));
   // Rounded, not truncated: spp * w * h of a whole table came to 65,535.99... for 2^16 slots.
   g.count = std::min<std::uint64_t>(capacity, static_cast<std::uint64_t>(std::llround(shown)));
   const double max_first = static_cast<double>(capacity) - shown;

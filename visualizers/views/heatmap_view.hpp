@@ -53,6 +53,8 @@ class heatmap_view {
   void set_mode(heatmap_mode m) { style_.mode = m; }
   /// @brief Shows the slots [first, first + count) (count 0: the whole table).
   void set_range(std::uint64_t first, std::uint64_t count, std::uint64_t capacity);
+  /// @brief Whether a range set_range gave is shown (part of the table, not zoomed since).
+  bool showing_range() const { return range_count_ && zoom_spp_ <= 0; }
   /// @brief Pixel size of the image area used by plan() (set by draw, or by figures).
   void set_area(int w, int h) { area_w_ = w, area_h_ = h; }
   /// @brief The slot record the tooltip shows this frame (a sampled slot under the mouse).

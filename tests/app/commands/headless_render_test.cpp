@@ -121,8 +121,8 @@ TEST_CASE("capture heatmap device=D draws that device's shard alone", "[render][
   const fs::path dir = fs::temp_directory_path() / "hashscope-render-device";
   fs::remove_all(dir);
   // 300 keys that device 1 of 2 owns, stepped in: its 512 slots hold them all, device 0's none.
-  std::string text = "title shards\ncapacity 2^10\ngpus 2\nbackend cpu\n";
-  table_config cfg = parse_scenario(text + "capture heatmap\n", "x.scn").config.table;
+  const std::string head = "title shards\ncapacity 2^10\ngpus 2\nbackend cpu\n";
+  table_config cfg = parse_scenario(head + "capture heatmap\n", "x.scn").config.table;
   cfg.backend = backend::cpu;
   const auto sharded = make_table(cfg);
   std::vector<std::string> lines(5, "step insert");
@@ -130,9 +130,10 @@ TEST_CASE("capture heatmap device=D draws that device's shard alone", "[render][
   for (std::uint64_t k = 1; mine < 300; ++k)
     if (owner_of(as_sharded(*sharded)->map(), static_cast<key_type>(k)) == 1)
       lines[mine++ / 60] += " " + std::to_string(k);
-  for (const std::string& l : lines) text += l + "\n";
-  text += "capture heatmap device=1\ncapture heatmap device=0\n";
-  const scenario sc = parse_scenario(text, (dir / "t.scn").string());
+  std::string body;
+  for (const std::string& l : lines) body += l + "\n";
+  body += "capture heatmap device=1\ncapture heatmap device=0\n";
+  const scenario sc = parse_scenario(head + body, (dir / "t.scn").string());
   const render_result r = render_scenario(sc, dir.string(), backend_choice::cpu, 0, 900, 640, 16.f);
   REQUIRE(r.figures.size() == 2);
   const vis::colormap viridis = vis::load_colormap("viridis");
@@ -143,6 +144,16 @@ TEST_CASE("capture heatmap device=D draws that device's shard alone", "[render][
     const double live = decoded_live_fraction(px, w, f.view_rect, viridis);
     CHECK(live == Catch::Approx(f.capture == 1 ? 300.0 / 512 : 0.0).margin(0.02));
   }
+  // In print the title gives the shard's own load, from the slots drawn.
+  const scenario paper =
+      parse_scenario(head + "style paper\n" + body, (dir / "paper.scn").string());
+  render_style print;
+  print.paper = paper.paper_style;
+  print.page = {3.5, 2.4, 100, 8};
+  render_scenario(paper, (dir / "paper").string(), backend_choice::cpu, 0, 900, 640, 16.f, print);
+  std::ifstream in(dir / "paper" / "paper-01-heatmap.svg");
+  const std::string svg((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CHECK_THAT(svg, Catch::Matchers::ContainsSubstring("of the slots shown, load 0.586"));
   const scenario past = parse_scenario(
       "title t\ncapacity 2^10\ngpus 2\nbackend cpu\nfill 0.2\ncapture heatmap device=2\n",
       (dir / "p.scn").string());
