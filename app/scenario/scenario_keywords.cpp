@@ -464,9 +464,10 @@ const std::array k_keywords{
       "Make the table the state of a table file (a table of the same family and options).", step_,
       2, any, table_file},
     K{"say", "say \"CAPTION\"", "The caption of the stage the line stands in.", step_, 0, any, say},
-    K{"capture", "capture VIEW... [range=FIRST:COUNT] [buckets=FIRST:COUNT]",
-      "Ends a stage: its figures. `capture animation [seconds=S] [fps=F] [view=V]` records the "
-      "stage as a video instead.",
+    K{"capture", "capture VIEW... [range=FIRST:COUNT | device=D] [buckets=FIRST:COUNT]",
+      "Ends a stage: its figures; the heatmap over a slot range, or over device D's shard alone (a "
+      "table over several devices: refused, naming them, where D is not one then). `capture "
+      "animation [seconds=S] [fps=F] [view=V]` records the stage as a video instead.",
       step_, 0, any, capture, views_list},
     K{"colormap", "colormap viridis|cividis", "The heatmap's colours.", look_, 1, 1, colormap},
     K{"heatmap-mode", "heatmap-mode occupancy|probe-length",
