@@ -196,9 +196,9 @@ void sharded_table<K, V>::rehash(std::uint64_t capacity, stream_view s) {
   synchronize(s);
   // A shard that refuses (its keys do not fit a smaller share: a skewed table; or no memory for a
   // larger one) leaves the shards before it rehashed: they go back to the size they had, which
-  // held their keys, so that every shard keeps one size.
-  std::vector<std::pair<std::uint32_t, std::uint64_t>>
-      done;  // each shard rehashed, its size before
+  // held their keys, so that every shard keeps one size. `done`: each shard rehashed, its size
+  // before.
+  std::vector<std::pair<std::uint32_t, std::uint64_t>> done;
   for (const std::uint32_t r : exchange_->local_ranks()) {
     if (r >= shards_.size() || !shards_[r]) continue;
     const auto on = scope_of(r);
