@@ -111,87 +111,6 @@ void stream_event::make_wait(stream_view s) const {
 #endif
 }
 
-stream_timer::stream_timer(bool gpu) : gpu_(gpu) {
-  if (!gpu) return;
-#if HS_WITH_CUDA
-  cudaEvent_t b = nullptr, e = nullptr;
-  HS_CUDA_CHECK(cudaEventCreate(&b));
-  HS_CUDA_CHECK(cudaEventCreate(&e));
-  begin_ = b;
-  end_ = e;
-#else
-  throw gpu_error("a CUDA event was requested, but this build has no CUDA support");
-#endif
-}
-
-stream_timer::stream_timer(stream_timer&& o) noexcept
-    : begin_(std::exchange(o.begin_, nullptr)),
-      end_(std::exchange(o.end_, nullptr)),
-      gpu_(o.gpu_),
-      host_begin_(o.host_begin_),
-      host_end_(o.host_end_) {}
-
-stream_timer& stream_timer::operator=(stream_timer&& o) noexcept {
-  std::swap(begin_, o.begin_);
-  std::swap(end_, o.end_);
-  std::swap(gpu_, o.gpu_);
-  std::swap(host_begin_, o.host_begin_);
-  std::swap(host_end_, o.host_end_);
-  return *this;
-}
-
-stream_timer::~stream_timer() {
-#if HS_WITH_CUDA
-  if (begin_) cudaEventDestroy(event(begin_));
-  if (end_) cudaEventDestroy(event(end_));
-#endif
-}
-
-void stream_timer::start(stream_view s) {
-#if HS_WITH_CUDA
-  if (gpu_) {
-    HS_CUDA_CHECK(cudaEventRecord(event(begin_), cuda(s)));
-    return;
-  }
-#endif
-  (void)s;
-  host_begin_ = std::chrono::steady_clock::now();
-}
-
-void stream_timer::stop(stream_view s) {
-#if HS_WITH_CUDA
-  if (gpu_) {
-    HS_CUDA_CHECK(cudaEventRecord(event(end_), cuda(s)));
-    return;
-  }
-#endif
-  (void)s;
-  host_end_ = std::chrono::steady_clock::now();
-}
-
-bool stream_timer::ready() const {
-#if HS_WITH_CUDA
-  if (gpu_) {
-    cudaError_t err = cudaEventQuery(event(end_));
-    if (err == cudaErrorNotReady) return false;
-    HS_CUDA_CHECK(err);
-  }
-#endif
-  return true;
-}
-
-double stream_timer::elapsed_ms() const {
-#if HS_WITH_CUDA
-  if (gpu_) {
-    HS_CUDA_CHECK(cudaEventSynchronize(event(end_)));
-    float ms = 0;
-    HS_CUDA_CHECK(cudaEventElapsedTime(&ms, event(begin_), event(end_)));
-    return ms;
-  }
-#endif
-  return std::chrono::duration<double, std::milli>(host_end_ - host_begin_).count();
-}
-
 stream_marks::stream_marks(bool gpu, int count) : host_(static_cast<std::size_t>(count)) {
   if (!gpu) return;
 #if HS_WITH_CUDA
@@ -240,6 +159,19 @@ void stream_marks::make_wait(int mark, stream_view s) const {
   (void)mark;
   (void)s;
 #endif
+}
+
+bool stream_marks::done(int mark) const {
+#if HS_WITH_CUDA
+  if (!events_.empty()) {
+    const cudaError_t err = cudaEventQuery(event(events_.at(mark)));
+    if (err == cudaErrorNotReady) return false;
+    HS_CUDA_CHECK(err);
+  }
+#else
+  (void)mark;
+#endif
+  return true;
 }
 
 double stream_marks::elapsed_ms(int from, int to) const {

@@ -46,27 +46,6 @@ class stream_event {
   void* event_ = nullptr;
 };
 
-/// @brief Times work on a stream: CUDA events on the GPU, the host clock on the CPU backend.
-class stream_timer {
- public:
-  explicit stream_timer(bool gpu);
-  stream_timer(stream_timer&&) noexcept;
-  stream_timer& operator=(stream_timer&&) noexcept;
-  ~stream_timer();
-  void start(stream_view s);
-  void stop(stream_view s);
-  /// @brief True once the stopped work has finished (never blocks).
-  bool ready() const;
-  /// @brief Milliseconds between start and stop; waits for the stop event.
-  double elapsed_ms() const;
-
- private:
-  void* begin_ = nullptr;
-  void* end_ = nullptr;
-  bool gpu_ = false;
-  std::chrono::steady_clock::time_point host_begin_{}, host_end_{};
-};
-
 /// @brief Numbered points on streams, timed against each other (CUDA events with timing, the host
 /// clock on the CPU backend). One mark ends a step and begins the next, and another stream can
 /// wait for any mark: a pipeline's phases take one record a boundary rather than two a phase and
@@ -80,12 +59,29 @@ class stream_marks {
   void record(int mark, stream_view s);
   /// @brief Makes work queued on s from now on wait for the mark (no-op on the CPU).
   void make_wait(int mark, stream_view s) const;
+  /// @brief True once the work before the mark has finished (never blocks).
+  bool done(int mark) const;
   /// @brief Milliseconds from one recorded mark to a later one; waits for `to`.
   double elapsed_ms(int from, int to) const;
 
  private:
   std::vector<void*> events_;
   std::vector<std::chrono::steady_clock::time_point> host_;
+};
+
+/// @brief Times work on a stream: two marks, the start and the stop.
+class stream_timer {
+ public:
+  explicit stream_timer(bool gpu) : marks_(gpu, 2) {}
+  void start(stream_view s) { marks_.record(0, s); }
+  void stop(stream_view s) { marks_.record(1, s); }
+  /// @brief True once the stopped work has finished (never blocks).
+  bool ready() const { return marks_.done(1); }
+  /// @brief Milliseconds between start and stop; waits for the stop.
+  double elapsed_ms() const { return marks_.elapsed_ms(0, 1); }
+
+ private:
+  stream_marks marks_;
 };
 
 }  // namespace hs
