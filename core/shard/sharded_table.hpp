@@ -9,6 +9,7 @@
 #include <mutex>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/shard/rank_scope.hpp"
@@ -141,6 +142,10 @@ class sharded_table final : public table_of<K, V>, public sharded_view {
   /// throws hs::gpu_error, saying the table is mixed, if one of them cannot take it back.
   void put_back_states(const std::vector<table_state>& kept, std::uint32_t failed,
                        const std::string& why);
+  /// A rehash that a device refused (`why`): the shards in `done` (device, size before) go back
+  /// to their size. Throws hs::gpu_error, saying the sizes differ, if one cannot.
+  void rehash_back(const std::vector<std::pair<std::uint32_t, std::uint64_t>>& done,
+                   const std::string& why);
   /// Streams and lane buffers for ranks [0, ranks): regpus's step spans the old and new devices.
   void keep_ranks(std::uint32_t ranks);
   void sync_all();

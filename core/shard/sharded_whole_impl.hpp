@@ -194,36 +194,65 @@ void sharded_table<K, V>::rehash(std::uint64_t capacity, stream_view s) {
                      " devices rehashes to a capacity they share evenly, not " +
                      std::to_string(capacity));
   synchronize(s);
+  const std::uint64_t per = capacity / devices();
   // A shard that refuses (its keys do not fit a smaller share: a skewed table; or no memory for a
   // larger one) leaves the shards before it rehashed: they go back to the size they had, which
   // held their keys, so that every shard keeps one size. `done`: each shard rehashed, its size
   // before.
   std::vector<std::pair<std::uint32_t, std::uint64_t>> done;
+  std::uint32_t refused = devices();  // the first device that refused, if any
+  std::string why;
+  bool user_fault = false;  // a refusal (the keys do not fit), not a device failing
   for (const std::uint32_t r : exchange_->local_ranks()) {
     if (r >= shards_.size() || !shards_[r]) continue;
     const auto on = scope_of(r);
     const std::uint64_t had = shards_[r]->capacity();
     try {
-      shards_[r]->rehash(capacity / devices(), stream_of(r));
+      shards_[r]->rehash(per, stream_of(r));
     } catch (const std::exception& e) {
-      const std::string why = "device " + std::to_string(r) + " cannot rehash to " +
-                              format_count(capacity / devices()) + " slots: " + e.what();
-      for (const auto& [d, size] : done) try {
-          const auto back = scope_of(d);
-          shards_[d]->rehash(size, stream_of(d));
-        } catch (const std::exception& again) {
-          throw gpu_error(why + "; device " + std::to_string(d) + " could not go back to " +
-                          format_count(size) + " slots (" + again.what() +
-                          "), so the shards differ in size; every key is kept");
-        }
-      const std::string kept = "; every device keeps its keys and its size";
-      if (dynamic_cast<const user_error*>(&e)) throw user_error(why + kept);
-      throw gpu_error(why + kept);
+      refused = r;
+      why = e.what();
+      user_fault = dynamic_cast<const user_error*>(&e) != nullptr;
+      break;
     }
     done.emplace_back(r, had);
   }
+  // Across processes each knows only its own shard's answer: every rank hears who refused, so
+  // that all of them put back, none is left at the new size, and every rank throws alike.
+  if (exchange_->spans_processes()) {
+    std::vector<std::uint32_t> each(exchange_->ranks(), 0);  // 1: refused; 2: a user_error
+    each[exchange_->local_ranks().front()] = refused < devices() ? 1u + (user_fault ? 2u : 0u) : 0u;
+    share_between_ranks(each);
+    for (std::uint32_t r = 0; r < each.size() && refused == devices(); ++r)
+      if (each[r] != 0) {
+        refused = r;
+        why = "its process says why";
+        user_fault = (each[r] & 2u) != 0;
+      }
+  }
+  if (refused < devices()) {
+    why = "device " + std::to_string(refused) + " cannot rehash to " + format_count(per) +
+          " slots: " + why;
+    rehash_back(done, why);
+    const std::string kept = "; every device keeps its keys and its size";
+    if (user_fault) throw user_error(why + kept);
+    throw gpu_error(why + kept);
+  }
   cfg_.capacity = capacity;
   sync_all();
+}
+
+template <class K, class V>
+void sharded_table<K, V>::rehash_back(
+    const std::vector<std::pair<std::uint32_t, std::uint64_t>>& done, const std::string& why) {
+  for (const auto& [d, size] : done) try {
+      const auto back = scope_of(d);
+      shards_[d]->rehash(size, stream_of(d));
+    } catch (const std::exception& again) {
+      throw gpu_error(why + "; device " + std::to_string(d) + " could not go back to " +
+                      format_count(size) + " slots (" + again.what() +
+                      "), so the shards differ in size; every key is kept");
+    }
 }
 
 template <class K, class V>

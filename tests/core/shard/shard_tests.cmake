@@ -8,5 +8,6 @@ target_sources(hs_core_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/sharded_regpus_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sharded_gpu_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sharded_ranks_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/sharded_threads_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/rank_join_test.cpp
 )

@@ -114,16 +114,11 @@ void check_all_passed(const std::vector<rank_run>& runs) {
   }
 }
 
-/// This rank's share of a global batch: element i belongs to rank (i mod (n+1)) mod n, so that
-/// rank 0 holds twice the keys of the others and the ranks run different numbers of chunks.
-bool mine(std::size_t i, const rank_join& j) { return (i % (j.ranks + 1)) % j.ranks == j.rank; }
+bool mine(std::size_t i, const rank_join& j) { return test::rank_owns(i, j.rank, j.ranks); }
 
 template <class T>
 std::vector<T> share_of(const std::vector<T>& all, const rank_join& j) {
-  std::vector<T> out;
-  for (std::size_t i = 0; i < all.size(); ++i)
-    if (mine(i, j)) out.push_back(all[i]);
-  return out;
+  return test::share_of(all, j.rank, j.ranks);
 }
 
 /// One rank's side of compare_with_model (sharded_support.hpp): every rank plays every batch on

@@ -125,6 +125,22 @@ void answer_as_model(table& sharded, const table_config& cfg, std::uint64_t seed
   check_owners<K>(sharded);
 }
 
+/// Whether element i of a batch of every rank's keys is rank `rank`'s (of `ranks`): element i
+/// belongs to rank (i mod (ranks+1)) mod ranks, so that rank 0 holds twice the keys of the others
+/// and the ranks run different numbers of chunks.
+inline bool rank_owns(std::size_t i, std::uint32_t rank, std::uint32_t ranks) {
+  return (i % (ranks + 1)) % ranks == rank;
+}
+
+/// Rank `rank`'s share of a batch of every rank's elements (rank_owns).
+template <class T>
+std::vector<T> share_of(const std::vector<T>& all, std::uint32_t rank, std::uint32_t ranks) {
+  std::vector<T> out;
+  for (std::size_t i = 0; i < all.size(); ++i)
+    if (rank_owns(i, rank, ranks)) out.push_back(all[i]);
+  return out;
+}
+
 /// answer_as_model on a table of cfg over `devices` devices (on cfg's backend); `chunk_keys` cuts
 /// each batch into pipelined chunks.
 template <class K>
