@@ -1,7 +1,8 @@
 // A table across processes, played by threads on simulated devices (threaded_ranks.hpp): each
 // rank runs its share of every batch, and the shares' answers are one CPU model's; the ranks agree
-// on a batch's terms, refuse together, gather their counters, and a rehash that one rank's skewed
-// shard refuses leaves every rank at its size. The same calls across real processes need two GPUs
+// on a batch's terms, refuse together, gather their counters; a rehash that one rank's skewed
+// shard refuses leaves every rank at its size, and a shard that fails inside a batch stops every
+// rank with its reason, none left waiting. The same calls across real processes need two GPUs
 // (sharded_ranks_test.cpp); these run in CI.
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
@@ -9,6 +10,7 @@
 #include "core/table/table_state.hpp"
 #include "tests/core/shard/sharded_support.hpp"
 #include "tests/core/shard/threaded_ranks.hpp"
+#include "tests/support/forwarding_table.hpp"
 
 using namespace hs;
 using Catch::Matchers::ContainsSubstring;
@@ -29,6 +31,16 @@ struct rank_seen {
 };
 
 constexpr int k_rounds = 5;
+
+/// A shard whose inserts fail as a lost device's would: what a rank meets inside a batch.
+class failing_shard final : public test::forwarding_table {
+ public:
+  using forwarding_table::forwarding_table;
+  void insert(std::span<const key_type>, std::span<const value_type>, std::span<op_status>,
+              stream_view) override {
+    throw gpu_error("device lost (a test's failing shard)");
+  }
+};
 
 std::string thrown_by(const std::function<void()>& call) {
   try {
@@ -177,4 +189,31 @@ TEST_CASE(
   }
   CHECK_THAT(seen[1].refused, ContainsSubstring("its process says why"));
   CHECK_THAT(seen[2].refused, !ContainsSubstring("its process says why"));
+}
+
+TEST_CASE("sharded across simulated processes: a shard that fails inside a batch stops every rank",
+          "[shard][ranks]") {
+  constexpr std::uint32_t n = 2;
+  table_config cfg = test::shard_config("linear", backend::cpu, 1 << 12);
+  cfg.devices = n;
+  std::vector<std::string> first(n), later(n);
+  const auto meet = std::make_shared<test::rank_rendezvous>(n, k_wait);
+  const auto escaped = test::on_rank_threads(n, [&](std::uint32_t r) {
+    const auto make = [r](const table_config& one) -> std::unique_ptr<table> {
+      if (r == 1) return std::make_unique<failing_shard>(make_table(one));
+      return make_table(one);
+    };
+    auto t = test::threaded_rank_table<key_type>(cfg, meet, r, make);
+    const auto keys = test::share_of(test::random_keys(3000, 5), r, n);
+    // Rank 0 waits in the return step for rank 1, whose shard throws: it must hear why at once
+    // (rank 1 abandons the exchange), not wait out its bound.
+    first[r] = thrown_by([&] { test::insert(*t, keys, keys); });
+    later[r] = thrown_by([&] { test::find(*t, keys); });
+  });
+  for (std::uint32_t r = 0; r < n; ++r) {
+    INFO("rank " << r);
+    REQUIRE(escaped[r].empty());
+    CHECK_THAT(first[r], ContainsSubstring("device lost (a test's failing shard)"));
+    CHECK_THAT(later[r], ContainsSubstring("exchange stopped"));
+  }
 }

@@ -98,12 +98,14 @@ class threaded_exchange final : public shard_exchange {
   std::uint32_t rank_[1];
 };
 
-/// Rank `rank`'s table of cfg (simulated devices, cfg.devices ranks) meeting the others at `meet`.
+/// Rank `rank`'s table of cfg (simulated devices, cfg.devices ranks) meeting the others at `meet`;
+/// `make` makes its shard.
 template <class K>
 std::unique_ptr<sharded_table<K, K>> threaded_rank_table(
-    const table_config& cfg, const std::shared_ptr<rank_rendezvous>& meet, std::uint32_t rank) {
+    const table_config& cfg, const std::shared_ptr<rank_rendezvous>& meet, std::uint32_t rank,
+    std::function<std::unique_ptr<table>(const table_config&)> make = make_table) {
   shard_parts parts;
-  parts.make = [](std::uint32_t, const table_config& one) { return make_table(one); };
+  parts.make = [make](std::uint32_t, const table_config& one) { return make(one); };
   parts.exchange = [meet, rank](std::uint32_t) {
     return std::make_unique<threaded_exchange>(meet, rank);
   };

@@ -6,6 +6,7 @@
 #include "core/common/error.hpp"
 #include "core/soak/soak.hpp"
 #include "core/table/table_state.hpp"
+#include "tests/support/forwarding_table.hpp"
 #include "tests/support/gpu_support.hpp"
 
 using namespace hs;
@@ -13,44 +14,17 @@ using namespace hs;
 namespace {
 
 // A real table whose mixed batches lose every 1000th found key: it answers "missing".
-class forgetful_table final : public table {
+class forgetful_table final : public test::forwarding_table {
  public:
-  explicit forgetful_table(std::unique_ptr<table> inner) : inner_(std::move(inner)) {}
-  table_config config() const override { return inner_->config(); }
-  void insert(std::span<const key_type> k, std::span<const value_type> v, std::span<op_status> st,
-              stream_view s) override {
-    inner_->insert(k, v, st, s);
-  }
-  void find(std::span<const key_type> k, std::span<value_type> v, std::span<op_status> st,
-            stream_view s) override {
-    inner_->find(k, v, st, s);
-  }
-  void erase(std::span<const key_type> k, std::span<op_status> st, stream_view s) override {
-    inner_->erase(k, st, s);
-  }
+  using forwarding_table::forwarding_table;
   void apply(const op_batch& ops, std::span<value_type> r, std::span<op_status> st,
              stream_view s) override {
-    inner_->apply(ops, r, st, s);
+    forwarding_table::apply(ops, r, st, s);
     for (auto& x : st)
       if (x == op_status::found && ++found_ % 1000 == 0) x = op_status::missing;
   }
-  void clear(stream_view s) override { inner_->clear(s); }
-  table_stats stats(stream_view s) override { return inner_->stats(s); }
-  void inspect(const inspect_request& req, inspect_result& out, stream_view s) override {
-    inner_->inspect(req, out, s);
-  }
-  std::uint64_t retrieve_all(std::span<key_type> k, std::span<value_type> v,
-                             stream_view s) override {
-    return inner_->retrieve_all(k, v, s);
-  }
-  void rehash(std::uint64_t capacity, stream_view s) override { inner_->rehash(capacity, s); }
-  table_state save_state(stream_view s) override { return inner_->save_state(s); }
-  void restore_state(const table_state& st, stream_view s) override {
-    inner_->restore_state(st, s);
-  }
 
  private:
-  std::unique_ptr<table> inner_;
   std::uint64_t found_ = 0;
 };
 
