@@ -217,18 +217,27 @@ void sharded_table<K, V>::rehash(std::uint64_t capacity, stream_view s) {
     }
     done.emplace_back(r, had);
   }
-  // Across processes each knows only its own shard's answer: every rank hears who refused, so
-  // that all of them put back, none is left at the new size, and every rank throws alike.
+  // Across processes each knows only its own shard's answer: every rank hears who refused, names
+  // the lowest such device with its kind of error, and puts its shard back.
   if (exchange_->spans_processes()) {
+    const std::uint32_t me = exchange_->local_ranks().front();
     std::vector<std::uint32_t> each(exchange_->ranks(), 0);  // 1: refused; 2: a user_error
-    each[exchange_->local_ranks().front()] = refused < devices() ? 1u + (user_fault ? 2u : 0u) : 0u;
-    share_between_ranks(each);
-    for (std::uint32_t r = 0; r < each.size() && refused == devices(); ++r)
-      if (each[r] != 0) {
-        refused = r;
-        why = "its process says why";
-        user_fault = (each[r] & 2u) != 0;
-      }
+    each[me] = refused < devices() ? 1u + (user_fault ? 2u : 0u) : 0u;
+    try {
+      share_between_ranks(each);
+    } catch (const std::exception& e) {  // the others' answers are unknown: undo this rank's
+      const std::string unshared =
+          std::string("the ranks could not share how their rehash went (") + e.what() + ")";
+      rehash_back(done, unshared);
+      throw gpu_error(unshared + "; this rank's shard keeps its keys and its size");
+    }
+    const auto first = std::find_if(each.begin(), each.end(), [](std::uint32_t v) { return v; });
+    if (first != each.end()) {
+      const auto r = static_cast<std::uint32_t>(first - each.begin());
+      if (r != me) why = "its process says why";
+      refused = r;
+      user_fault = (*first & 2u) != 0;
+    }
   }
   if (refused < devices()) {
     why = "device " + std::to_string(refused) + " cannot rehash to " + format_count(per) +

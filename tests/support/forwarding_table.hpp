@@ -1,6 +1,6 @@
-// A table that hands every call to a real one: a test derives from it and overrides the one call
-// it changes (a lookup answered wrongly, a batch that fails), so that a checker or a sharded
-// table meets a table misbehaving in exactly one way.
+// A table that hands every call, of either key width, to a real one: a test derives from it and
+// overrides the one call it changes (a lookup answered wrongly, a batch or a rehash that fails), so
+// that a checker or a sharded table meets a table misbehaving in exactly one way.
 #pragma once
 #include <memory>
 #include <utility>
@@ -27,6 +27,25 @@ class forwarding_table : public table {
   void apply(const op_batch& ops, std::span<value_type> r, std::span<op_status> st,
              stream_view s) override {
     inner_->apply(ops, r, st, s);
+  }
+  void insert(std::span<const wide_key> k, std::span<const wide_value> v, std::span<op_status> st,
+              stream_view s) override {
+    inner_->insert(k, v, st, s);
+  }
+  void find(std::span<const wide_key> k, std::span<wide_value> v, std::span<op_status> st,
+            stream_view s) override {
+    inner_->find(k, v, st, s);
+  }
+  void erase(std::span<const wide_key> k, std::span<op_status> st, stream_view s) override {
+    inner_->erase(k, st, s);
+  }
+  void apply(const wide_op_batch& ops, std::span<wide_value> r, std::span<op_status> st,
+             stream_view s) override {
+    inner_->apply(ops, r, st, s);
+  }
+  std::uint64_t retrieve_all(std::span<wide_key> k, std::span<wide_value> v,
+                             stream_view s) override {
+    return inner_->retrieve_all(k, v, s);
   }
   void clear(stream_view s) override { inner_->clear(s); }
   table_stats stats(stream_view s) override { return inner_->stats(s); }

@@ -1,9 +1,9 @@
 // A table across processes, played by threads on simulated devices (threaded_ranks.hpp): each
 // rank runs its share of every batch, and the shares' answers are one CPU model's; the ranks agree
 // on a batch's terms, refuse together, gather their counters; a rehash that one rank's skewed
-// shard refuses leaves every rank at its size, and a shard that fails inside a batch stops every
-// rank with its reason, none left waiting. The same calls across real processes need two GPUs
-// (sharded_ranks_test.cpp); these run in CI.
+// shard refuses leaves every rank at its size (two refusing: every rank names the first), and a
+// shard that fails inside a batch stops every rank with its reason, none left waiting. The same
+// calls across real processes need two GPUs (sharded_ranks_test.cpp); these run in CI.
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 
@@ -140,10 +140,31 @@ TEST_CASE("sharded across simulated processes: every rank's share answers as one
     }
 }
 
-TEST_CASE(
-    "sharded across simulated processes: a rehash one rank refuses leaves every rank its size",
-    "[shard][ranks]") {
-  constexpr std::uint32_t n = 4;
+namespace {
+
+/// A shard whose first rehash fails as a device out of memory would.
+class rehash_failing_shard final : public test::forwarding_table {
+ public:
+  using forwarding_table::forwarding_table;
+  void rehash(std::uint64_t capacity, stream_view s) override {
+    if (!std::exchange(failed_, true)) throw gpu_error("out of memory (a test's failing shard)");
+    forwarding_table::rehash(capacity, s);
+  }
+
+ private:
+  bool failed_ = false;
+};
+
+/// What a rank saw of a rehash that device 2 (skewed: its keys do not fit a quarter of the new
+/// size) refuses, and device 1 too where `device_1_fails`; then of a rehash that fits.
+struct rehash_seen {
+  std::string refused;
+  bool user = false;  ///< the refusal was an hs::user_error
+  std::uint64_t size_after = 0, size_later = 0;
+  std::vector<std::pair<key_type, value_type>> before, after;
+};
+
+std::vector<rehash_seen> refused_rehash(std::uint32_t n, bool device_1_fails) {
   table_config cfg = test::shard_config("linear", backend::cpu, 1 << 13);
   cfg.devices = n;
   const shard_map map = shard_map::spread(cfg.owner, cfg.hash, n);
@@ -152,16 +173,14 @@ TEST_CASE(
     (owner_of(map, k) == 2 ? skewed : others).push_back(k);
   skewed.resize(1500);  // more than a quarter of 4096 slots, fewer than device 2's 2048
   others.resize(300);
-  struct seen_by {
-    std::string refused;
-    bool user = false;
-    std::uint64_t size_after = 0, size_later = 0;
-    std::vector<std::pair<key_type, value_type>> before, after;
-  };
-  std::vector<seen_by> seen(n);
+  std::vector<rehash_seen> seen(n);
   const auto meet = std::make_shared<test::rank_rendezvous>(n, k_wait);
   const auto escaped = test::on_rank_threads(n, [&](std::uint32_t r) {
-    auto t = test::threaded_rank_table<key_type>(cfg, meet, r);
+    const auto make = [&](const table_config& one) -> std::unique_ptr<table> {
+      if (device_1_fails && r == 1) return std::make_unique<rehash_failing_shard>(make_table(one));
+      return make_table(one);
+    };
+    auto t = test::threaded_rank_table<key_type>(cfg, meet, r, make);
     test::insert(*t, test::share_of(skewed, r, n), test::share_of(skewed, r, n));
     test::insert(*t, test::share_of(others, r, n), test::share_of(others, r, n));
     seen[r].before = test::contents(*t);
@@ -179,16 +198,42 @@ TEST_CASE(
   for (std::uint32_t r = 0; r < n; ++r) {
     INFO("rank " << r);
     REQUIRE(escaped[r].empty());
-    CHECK_THAT(seen[r].refused, ContainsSubstring("device 2 cannot rehash to 1,024 slots") &&
-                                    ContainsSubstring("every device keeps its keys and its size"));
-    CHECK(seen[r].user);  // the keys do not fit: the user's request, on every rank alike
+    CHECK_THAT(seen[r].refused, ContainsSubstring("every device keeps its keys and its size"));
     CHECK(seen[r].size_after == 2048);
     CHECK(seen[r].after == seen[r].before);
     CHECK(seen[r].before.size() > 50);
     CHECK(seen[r].size_later == 4096);
   }
+  return seen;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "sharded across simulated processes: a rehash one rank refuses leaves every rank its size",
+    "[shard][ranks]") {
+  const std::vector<rehash_seen> seen = refused_rehash(4, false);
+  for (std::uint32_t r = 0; r < seen.size(); ++r) {
+    INFO("rank " << r);
+    CHECK_THAT(seen[r].refused, ContainsSubstring("device 2 cannot rehash to 1,024 slots"));
+    CHECK(seen[r].user);  // the keys do not fit: the user's request, on every rank alike
+  }
   CHECK_THAT(seen[1].refused, ContainsSubstring("its process says why"));
   CHECK_THAT(seen[2].refused, !ContainsSubstring("its process says why"));
+}
+
+TEST_CASE("sharded across simulated processes: two ranks refuse a rehash, all name the first",
+          "[shard][ranks]") {
+  // Device 1 fails (out of memory) and device 2 refuses (its keys do not fit): every rank names
+  // device 1 with its kind of error, so that no two ranks tell the caller different things.
+  const std::vector<rehash_seen> seen = refused_rehash(4, true);
+  for (std::uint32_t r = 0; r < seen.size(); ++r) {
+    INFO("rank " << r);
+    CHECK_THAT(seen[r].refused, ContainsSubstring("device 1 cannot rehash to 1,024 slots"));
+    CHECK_FALSE(seen[r].user);
+  }
+  CHECK_THAT(seen[1].refused, ContainsSubstring("out of memory (a test's failing shard)"));
+  CHECK_THAT(seen[2].refused, ContainsSubstring("its process says why"));
 }
 
 TEST_CASE("sharded across simulated processes: a shard that fails inside a batch stops every rank",
